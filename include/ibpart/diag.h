@@ -1,0 +1,70 @@
+/*
+ * diag.h - a list of located findings (errors, warnings, notes), the way a
+ * compiler reports them.
+ *
+ * Readers of input files (partitions.conf, topology) do not stop at the
+ * first problem: they append every finding to an ibp_diags and keep going
+ * where they can.  The list remembers each file's text, so it can print
+ * the offending line with a caret under the column, and it can render
+ * itself as JSON for scripts.
+ */
+#ifndef IBPART_DIAG_H
+#define IBPART_DIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ibp_severity {
+	IBP_SEV_NOTE = 0,
+	IBP_SEV_WARNING = 1,
+	IBP_SEV_ERROR = 2
+} ibp_severity;
+
+/* One finding.  Strings are owned by the list. */
+typedef struct ibp_diag {
+	ibp_severity severity;
+	const char *code;   /* stable identifier, e.g. "missing-comma" */
+	const char *file;   /* may be "" */
+	unsigned line, col; /* 1-based; 0 = unknown */
+	const char *message;
+} ibp_diag;
+
+typedef struct ibp_diags ibp_diags;
+
+ibp_diags *ibp_diags_new(void);
+void ibp_diags_free(ibp_diags *d);
+
+/* Append a finding.  Returns 0, or IBP_ENOMEM. */
+int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
+		  const char *file, unsigned line, unsigned col,
+		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Remember the text of a file so that printing can quote its lines. */
+int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
+			 size_t len);
+
+size_t ibp_diags_count(const ibp_diags *d);
+size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
+const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
+
+/* Sort findings by file, line, column (stable). */
+void ibp_diags_sort(ibp_diags *d);
+
+/* "file:line:col: error: message [code]", then the source line and a
+ * caret when the file's text is known. */
+void ibp_diags_print(const ibp_diags *d, FILE *out);
+
+/* {"findings":[{"file","line","column","severity","code","message"}…],
+ *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL. */
+char *ibp_diags_to_json(const ibp_diags *d);
+
+const char *ibp_severity_str(ibp_severity sev);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,89 @@
+/*
+ * pkey_table.h - one port's P_KeyTable (IBA vol. 1, 14.2.5.7).
+ *
+ * A table has a capacity (NodeInfo PartitionCap for a CA port and a
+ * switch's port 0, SwitchInfo PartitionEnforcementCap for a switch's
+ * external ports) and is read and written by the SM in blocks of 32
+ * entries.  Entries are addressed by index, and an index once handed to an
+ * application (the P_Key index of a QP) must stay valid, so insert and
+ * remove never move other entries.  A hash of the entries makes find and
+ * the IBA match check O(1) in the size of the table.
+ */
+#ifndef IBPART_PKEY_TABLE_H
+#define IBPART_PKEY_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IBP_PKEY_BLOCK_SIZE 32u	   /* entries per P_KeyTable block */
+#define IBP_PKEY_TABLE_MAX  65535u /* PartitionCap is 16 bits */
+
+typedef struct ibp_pkey_table ibp_pkey_table;
+
+/* A table of `capacity` entries (1..65535), all 0x0000. NULL on ENOMEM or
+ * a zero capacity. */
+ibp_pkey_table *ibp_pkey_table_new(unsigned capacity);
+ibp_pkey_table *ibp_pkey_table_copy(const ibp_pkey_table *t);
+void ibp_pkey_table_free(ibp_pkey_table *t);
+
+unsigned ibp_pkey_table_capacity(const ibp_pkey_table *t);
+/* One past the last non-zero entry (0 for an empty table). */
+unsigned ibp_pkey_table_used(const ibp_pkey_table *t);
+/* Number of non-zero entries. */
+unsigned ibp_pkey_table_count(const ibp_pkey_table *t);
+/* Number of 32-entry blocks the capacity spans. */
+unsigned ibp_pkey_table_num_blocks(const ibp_pkey_table *t);
+
+/* Entry at idx, 0x0000 when empty or idx >= capacity. */
+uint16_t ibp_pkey_table_get(const ibp_pkey_table *t, unsigned idx);
+/* Overwrite entry idx (0x0000 clears it).  IBP_ERANGE past capacity. */
+int ibp_pkey_table_set(ibp_pkey_table *t, unsigned idx, uint16_t pkey,
+		       ibp_error *err);
+void ibp_pkey_table_clear(ibp_pkey_table *t);
+
+/* Index of the entry equal to pkey (all 16 bits), or -1. */
+int ibp_pkey_table_find(const ibp_pkey_table *t, uint16_t pkey);
+/* Index of an entry with this base (full preferred), or -1. */
+int ibp_pkey_table_find_base(const ibp_pkey_table *t, uint16_t pkey);
+/* Index of an entry that matches a packet's P_Key by the IBA rule
+ * (10.9.3), or -1: what an HCA's receive check does. O(1). */
+int ibp_pkey_table_match(const ibp_pkey_table *t, uint16_t packet_pkey);
+
+/* Put pkey in the first free entry (or leave it where it already is) and
+ * return its index in *idx (may be NULL).  IBP_EFULL when no entry is free,
+ * IBP_EINVAL for an invalid key. */
+int ibp_pkey_table_insert(ibp_pkey_table *t, uint16_t pkey, unsigned *idx,
+			  ibp_error *err);
+/* Clear the entry equal to pkey; other entries keep their index.
+ * IBP_ENOENT when absent. */
+int ibp_pkey_table_remove(ibp_pkey_table *t, uint16_t pkey, ibp_error *err);
+
+/* Block n as 32 host-order entries (entries past capacity read 0). */
+int ibp_pkey_table_get_block(const ibp_pkey_table *t, unsigned block,
+			     uint16_t out[IBP_PKEY_BLOCK_SIZE], ibp_error *err);
+/* Overwrite block n; entries past capacity must be 0. */
+int ibp_pkey_table_set_block(ibp_pkey_table *t, unsigned block,
+			     const uint16_t in[IBP_PKEY_BLOCK_SIZE],
+			     ibp_error *err);
+
+bool ibp_pkey_table_equal(const ibp_pkey_table *a, const ibp_pkey_table *b);
+
+/* The blocks an SM must send to turn `have` into `want`: writes their
+ * numbers in ascending order into blocks[] (at most max) and returns how
+ * many differ (which may exceed max).  Blocks are compared over want's
+ * capacity; entries of `have` past that capacity are ignored. */
+unsigned ibp_pkey_table_diff_blocks(const ibp_pkey_table *have,
+				    const ibp_pkey_table *want,
+				    unsigned *blocks, unsigned max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/*
+ * tables.h - a set of P_KeyTables, one per port of a fabric: the common
+ * currency between the partition manager (desired tables), the SM and the
+ * simulator (tables the ports hold) and the analysis (who can reach whom).
+ *
+ * Keys are (node index, port number) of one ibp_fabric; the set owns its
+ * tables.  Iteration is in (node, port) order.
+ */
+#ifndef IBPART_TABLES_H
+#define IBPART_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/pkey_table.h"
+#include "ibpart/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ibp_tables ibp_tables;
+
+ibp_tables *ibp_tables_new(const ibp_fabric *f);
+void ibp_tables_free(ibp_tables *ts);
+const ibp_fabric *ibp_tables_fabric(const ibp_tables *ts);
+
+/* The table of (node, port), or NULL when the set has none for it. */
+ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node,
+			       unsigned port);
+/* Store tbl for (node, port), taking ownership (a previous table is
+ * freed).  IBP_ERANGE for a port the fabric does not have. */
+int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
+		   ibp_pkey_table *tbl, ibp_error *err);
+/* Get the table, creating an empty one of the port's capacity. */
+ibp_pkey_table *ibp_tables_get_or_create(ibp_tables *ts, size_t node,
+					 unsigned port);
+
+/* Number of ports with a table, and the i-th in (node, port) order. */
+size_t ibp_tables_count(const ibp_tables *ts);
+ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i, size_t *node,
+			      unsigned *port);
+
+ibp_tables *ibp_tables_copy(const ibp_tables *ts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

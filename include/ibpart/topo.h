@@ -1,0 +1,140 @@
+/*
+ * topo.h - the fabric model: nodes, ports, GUIDs, links, descriptions and
+ * P_KeyTable capacities, read from the topology file that ibnetdiscover
+ * prints and ibsim reads, or built by hand (discovery, generators).
+ *
+ * Nodes are addressed by index (0 .. count-1, in file order); a port by
+ * (node index, port number), port 0 being a switch's management port.
+ * Port GUIDs follow ibsim's rule unless the file gives them: a CA or
+ * router port is node GUID + port number, every port of a switch has the
+ * switch's node GUID.  LIDs are assigned by ibp_fabric_assign_lids() in
+ * OpenSM's order (see there), so "LID 5" means what it means on an ibsim
+ * fabric that OpenSM brought up.
+ */
+#ifndef IBPART_TOPO_H
+#define IBPART_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* NodeInfo NodeType (IBA vol. 1, 14.2.5.3). */
+typedef enum ibp_node_type {
+	IBP_NODE_UNKNOWN = 0,
+	IBP_NODE_CA = 1,
+	IBP_NODE_SWITCH = 2,
+	IBP_NODE_ROUTER = 3
+} ibp_node_type;
+
+#define IBP_DEFAULT_CA_PARTITION_CAP	 64u /* ibsim's CA PartitionCap */
+#define IBP_DEFAULT_SWITCH_PARTITION_CAP 8u  /* ibsim's switch PartitionCap */
+#define IBP_DEFAULT_ENFORCEMENT_CAP	 64u /* ibsim's PartitionEnforcementCap */
+#define IBP_MAX_PORTS			 254u
+
+typedef struct ibp_fabric_options {
+	unsigned ca_partition_cap; /* NodeInfo PartitionCap of CAs/routers */
+	unsigned switch_partition_cap; /* a switch's PartitionCap (port 0) */
+	unsigned enforcement_cap;      /* SwitchInfo PartitionEnforcementCap */
+	const char *node_name_map;     /* rdma-core node-name-map, or NULL */
+} ibp_fabric_options;
+
+typedef struct ibp_fabric ibp_fabric;
+
+void ibp_fabric_options_init(ibp_fabric_options *o);
+
+/* Read an ibnetdiscover/ibsim topology file.  Every problem goes to diags
+ * (file:line:col); returns IBP_EPARSE when there was an error, and then
+ * *out is NULL. */
+int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
+		    ibp_fabric **out, ibp_diags *diags);
+int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
+			   const ibp_fabric_options *o, ibp_fabric **out,
+			   ibp_diags *diags);
+
+/* Building a fabric by hand. */
+ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o);
+int ibp_fabric_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+			unsigned nports, const char *desc, size_t *node_out,
+			ibp_error *err);
+int ibp_fabric_set_port_guid(ibp_fabric *f, size_t node, unsigned port,
+			     uint64_t guid, ibp_error *err);
+int ibp_fabric_set_partition_cap(ibp_fabric *f, size_t node, unsigned cap);
+int ibp_fabric_set_enforcement_cap(ibp_fabric *f, size_t node, unsigned cap);
+int ibp_fabric_set_sysimg_guid(ibp_fabric *f, size_t node, uint64_t guid);
+int ibp_fabric_link(ibp_fabric *f, size_t a, unsigned aport, size_t b,
+		    unsigned bport, ibp_error *err);
+void ibp_fabric_free(ibp_fabric *f);
+
+size_t ibp_fabric_node_count(const ibp_fabric *f);
+ibp_node_type ibp_fabric_node_type(const ibp_fabric *f, size_t n);
+uint64_t ibp_fabric_node_guid(const ibp_fabric *f, size_t n);
+uint64_t ibp_fabric_sysimg_guid(const ibp_fabric *f, size_t n);
+/* The description (after a node-name-map, if any); never NULL. */
+const char *ibp_fabric_node_desc(const ibp_fabric *f, size_t n);
+/* The name the file used for the node ("H-…", "S-…"), never NULL. */
+const char *ibp_fabric_node_id(const ibp_fabric *f, size_t n);
+unsigned ibp_fabric_node_nports(const ibp_fabric *f, size_t n);
+unsigned ibp_fabric_node_partition_cap(const ibp_fabric *f, size_t n);
+unsigned ibp_fabric_node_enforcement_cap(const ibp_fabric *f, size_t n);
+
+/* Port GUID of (n, port); 0 when the port does not exist. */
+uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port);
+/* The P_KeyTable capacity of (n, port): PartitionCap for CA/router ports
+ * and switch port 0, PartitionEnforcementCap for switch external ports. */
+unsigned ibp_fabric_port_capacity(const ibp_fabric *f, size_t n, unsigned port);
+/* Whether (n, port) is linked, and to what. */
+bool ibp_fabric_port_peer(const ibp_fabric *f, size_t n, unsigned port,
+			  size_t *peer_node, unsigned *peer_port);
+
+/* An end port: a CA or router port, or a switch's port 0. */
+bool ibp_fabric_is_end_port(const ibp_fabric *f, size_t n, unsigned port);
+
+/* Look-ups; IBP_ENOENT when absent. */
+int ibp_fabric_find_port_guid(const ibp_fabric *f, uint64_t guid, size_t *n,
+			      unsigned *port);
+int ibp_fabric_find_node_guid(const ibp_fabric *f, uint64_t guid, size_t *n);
+/* Node whose description (or file id) equals desc; IBP_EINVAL when
+ * several nodes share it. */
+int ibp_fabric_find_desc(const ibp_fabric *f, const char *desc, size_t *n);
+
+/* Assign LIDs the way OpenSM 3.3.23 does on a fresh fabric with LMC 0:
+ * the SM's port gets LID 1, then every other end port (CA/router port,
+ * switch port 0) in ascending order of its port GUID read as a
+ * little-endian number (OpenSM keys its port table by the GUID in network
+ * byte order), LIDs 2, 3, …  sm_port_guid 0 means the first CA port. */
+int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
+			   ibp_error *err);
+/* LID of an end port (a switch's external ports answer its port 0 LID);
+ * 0 before assignment. */
+uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
+int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
+			unsigned *port);
+
+/* The first CA port in file order (ibsim's and DESIGN.md's default SM
+ * port); IBP_ENOENT when the fabric has no CA. */
+int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
+
+/* Resolve what a user typed for a port: a port GUID ("0x…"), a node GUID,
+ * a node description, a file id ("H-…"), or a LID (decimal, after
+ * assignment).  For a CA given by name the port is its first linked port. */
+int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
+			    unsigned *port, ibp_error *err);
+
+/* Write the fabric in ibnetdiscover's format (what ibsim and our reader
+ * load). */
+int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
+
+const char *ibp_node_type_str(ibp_node_type t); /* "CA", "SW", "RT" */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

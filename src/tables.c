@@ -1,0 +1,188 @@
+/*
+ * tables.c - one P_KeyTable per port of a fabric (see
+ * include/ibpart/tables.h).
+ *
+ * Stored as a per-node array of per-port table pointers, allocated when a
+ * node first gets a table, so a set costs a pointer per node plus what it
+ * holds.  Iteration in (node, port) order walks that array; the i-th
+ * look-up used by ibp_tables_at() keeps a cursor so a front-to-back loop
+ * is linear overall.
+ */
+#include <stdlib.h>
+
+#include "ibpart/tables.h"
+
+struct ibp_tables {
+	const ibp_fabric *fabric;
+	size_t nnodes;
+	ibp_pkey_table ***by_node; /* [node][port], port 0..nports */
+	size_t count;
+	/* cursor for ibp_tables_at */
+	size_t cur_i, cur_node;
+	unsigned cur_port;
+};
+
+ibp_tables *ibp_tables_new(const ibp_fabric *f)
+{
+	ibp_tables *ts = calloc(1, sizeof(*ts));
+	if (!ts)
+		return NULL;
+	ts->fabric = f;
+	ts->nnodes = ibp_fabric_node_count(f);
+	ts->by_node = calloc(ts->nnodes ? ts->nnodes : 1, sizeof(*ts->by_node));
+	if (!ts->by_node) {
+		free(ts);
+		return NULL;
+	}
+	ts->cur_i = (size_t)-1;
+	return ts;
+}
+
+void ibp_tables_free(ibp_tables *ts)
+{
+	if (!ts)
+		return;
+	for (size_t n = 0; n < ts->nnodes; n++) {
+		if (!ts->by_node[n])
+			continue;
+		unsigned np = ibp_fabric_node_nports(ts->fabric, n);
+		for (unsigned p = 0; p <= np; p++)
+			ibp_pkey_table_free(ts->by_node[n][p]);
+		free(ts->by_node[n]);
+	}
+	free(ts->by_node);
+	free(ts);
+}
+
+const ibp_fabric *ibp_tables_fabric(const ibp_tables *ts)
+{
+	return ts->fabric;
+}
+
+static bool valid_port(const ibp_tables *ts, size_t node, unsigned port)
+{
+	return node < ts->nnodes &&
+	       port <= ibp_fabric_node_nports(ts->fabric, node);
+}
+
+ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node, unsigned port)
+{
+	if (!valid_port(ts, node, port) || !ts->by_node[node])
+		return NULL;
+	return ts->by_node[node][port];
+}
+
+int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
+		   ibp_pkey_table *tbl, ibp_error *err)
+{
+	if (!valid_port(ts, node, port))
+		return ibp_error_set(err, IBP_ERANGE, "no port %u on node %zu",
+				     port, node);
+	if (!ts->by_node[node]) {
+		unsigned np = ibp_fabric_node_nports(ts->fabric, node);
+		ts->by_node[node] = calloc(np + 1, sizeof(ibp_pkey_table *));
+		if (!ts->by_node[node])
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	ibp_pkey_table **slot = &ts->by_node[node][port];
+	if (*slot)
+		ibp_pkey_table_free(*slot);
+	else if (tbl)
+		ts->count++;
+	if (!tbl && *slot)
+		ts->count--;
+	*slot = tbl;
+	ts->cur_i = (size_t)-1;
+	return IBP_OK;
+}
+
+ibp_pkey_table *ibp_tables_get_or_create(ibp_tables *ts, size_t node,
+					 unsigned port)
+{
+	ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	if (t || !valid_port(ts, node, port))
+		return t;
+	unsigned cap = ibp_fabric_port_capacity(ts->fabric, node, port);
+	t = ibp_pkey_table_new(cap ? cap : 1);
+	if (!t || ibp_tables_put(ts, node, port, t, NULL)) {
+		ibp_pkey_table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+size_t ibp_tables_count(const ibp_tables *ts)
+{
+	return ts->count;
+}
+
+ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i, size_t *node,
+			      unsigned *port)
+{
+	ibp_tables *m = (ibp_tables *)ts; /* the cursor is a cache */
+	if (i >= ts->count)
+		return NULL;
+	size_t n = 0, k = 0;
+	unsigned p = 0;
+	if (m->cur_i != (size_t)-1 && m->cur_i <= i) {
+		n = m->cur_node;
+		p = m->cur_port;
+		k = m->cur_i;
+	} else {
+		/* find the first */
+		k = 0;
+		n = 0;
+		p = 0;
+		for (;; n++) {
+			unsigned np = ibp_fabric_node_nports(ts->fabric, n);
+			if (ts->by_node[n])
+				for (p = 0; p <= np && !ts->by_node[n][p]; p++)
+					;
+			if (ts->by_node[n] && p <= np)
+				break;
+		}
+	}
+	while (k < i) {
+		/* advance to the next stored table */
+		unsigned np = ibp_fabric_node_nports(ts->fabric, n);
+		p++;
+		for (;;) {
+			if (ts->by_node[n])
+				while (p <= np && !ts->by_node[n][p])
+					p++;
+			if (ts->by_node[n] && p <= np)
+				break;
+			n++;
+			p = 0;
+			np = ibp_fabric_node_nports(ts->fabric, n);
+		}
+		k++;
+	}
+	m->cur_i = i;
+	m->cur_node = n;
+	m->cur_port = p;
+	if (node)
+		*node = n;
+	if (port)
+		*port = p;
+	return ts->by_node[n][p];
+}
+
+ibp_tables *ibp_tables_copy(const ibp_tables *ts)
+{
+	ibp_tables *c = ibp_tables_new(ts->fabric);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < ts->count; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
+		ibp_pkey_table *d = ibp_pkey_table_copy(t);
+		if (!d || ibp_tables_put(c, n, p, d, NULL)) {
+			ibp_pkey_table_free(d);
+			ibp_tables_free(c);
+			return NULL;
+		}
+	}
+	return c;
+}

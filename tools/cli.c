@@ -1,0 +1,74 @@
+/*
+ * cli.c - helpers shared by the subcommands (see cli.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "ibpart %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'ibpart %s --help')\n", cmd);
+	return CLI_EXIT_USAGE;
+}
+
+void cli_print_error(const ibp_error *err)
+{
+	char buf[1024];
+	ibp_error_format(err, buf, sizeof(buf));
+	fprintf(stderr, "ibpart: %s\n", buf);
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	}
+	return false;
+}
+
+int cli_print_usage(const struct cli_cmd *cmd)
+{
+	fputs(cmd->usage, stdout);
+	return CLI_EXIT_OK;
+}
+
+int cli_load_fabric(const char *path, const ibp_fabric_options *o,
+		    ibp_fabric **out)
+{
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_fabric_load(path, o, out, d);
+	ibp_diags_print(d, stderr);
+	ibp_diags_free(d);
+	if (rc == IBP_OK)
+		return CLI_EXIT_OK;
+	if (rc == IBP_EIO || rc == IBP_ENOMEM)
+		return CLI_EXIT_SYSTEM;
+	return CLI_EXIT_USAGE;
+}
+
+bool cli_parse_uint(const char *s, unsigned long long min,
+		    unsigned long long max, unsigned long long *out)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}

@@ -1,0 +1,110 @@
+/*
+ * ibpart.c - the command-line entry point: one table of subcommands, each
+ * implemented in its own tools/cmd_<name>.c, dispatched by name (the way
+ * infiniband-diags' smpquery dispatches its ops from one table).
+ *
+ * Commands are referenced weakly, so a build that lacks one still links
+ * and says so instead of failing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define WEAK_CMD(n)                                                            \
+	extern const struct cli_cmd cli_cmd_##n __attribute__((weak))
+WEAK_CMD(check);
+WEAK_CMD(convert);
+WEAK_CMD(tables);
+WEAK_CMD(matrix);
+WEAK_CMD(audit);
+WEAK_CMD(sim);
+WEAK_CMD(demo);
+WEAK_CMD(discover);
+WEAK_CMD(verify);
+WEAK_CMD(apply);
+
+static const struct cli_cmd *const commands[] = {
+    &cli_cmd_check,  &cli_cmd_convert, &cli_cmd_tables, &cli_cmd_matrix,
+    &cli_cmd_audit,  &cli_cmd_sim,     &cli_cmd_demo,	&cli_cmd_discover,
+    &cli_cmd_verify, &cli_cmd_apply,
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char exit_text[] =
+    "Exit status:\n"
+    "  0  fine\n"
+    "  1  the check ran and found something (errors, violations, drift)\n"
+    "  2  bad input or usage (a malformed file is reported as file:line:col)\n"
+    "  3  the fabric or the system failed us\n";
+
+static void print_main_help(FILE *out)
+{
+	fprintf(
+	    out,
+	    "usage: ibpart [--version] [--help] COMMAND [ARGS]\n"
+	    "\n"
+	    "InfiniBand partitions (P_Keys) from policy to silicon: read a\n"
+	    "partitions.conf, compute every port's P_KeyTable as OpenSM "
+	    "would,\n"
+	    "push it over SMPs, model enforcement, and prove isolation.\n"
+	    "\n"
+	    "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i])
+			fprintf(out, "  %-9s %s\n", commands[i]->name,
+				commands[i]->summary);
+	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
+	fprintf(out,
+		"\n'ibpart help COMMAND' or 'ibpart COMMAND --help' for "
+		"details; man ibpart for all of it.\n\n%s",
+		exit_text);
+}
+
+static const struct cli_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i] && strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_main_help(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+		printf("ibpart %s\n", IBP_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(name, "help")) {
+		if (argc < 3) {
+			print_main_help(stdout);
+			return CLI_EXIT_OK;
+		}
+		const struct cli_cmd *c = find_command(argv[2]);
+		if (!c) {
+			fprintf(stderr, "ibpart: no command '%s'\n", argv[2]);
+			return CLI_EXIT_USAGE;
+		}
+		return cli_print_usage(c);
+	}
+	const struct cli_cmd *c = find_command(name);
+	if (!c) {
+		fprintf(stderr,
+			"ibpart: '%s' is not a command; see 'ibpart --help'\n",
+			name);
+		return CLI_EXIT_USAGE;
+	}
+	if (cli_wants_help(argc - 1, argv + 1))
+		return cli_print_usage(c);
+	return c->run(argc - 1, argv + 1);
+}
