@@ -24,6 +24,7 @@ WEAK_CMD(demo);
 WEAK_CMD(discover);
 WEAK_CMD(verify);
 WEAK_CMD(apply);
+WEAK_CMD(gen);
 
 static const struct cli_cmd *const commands[] = {
     &cli_cmd_check,  &cli_cmd_convert, &cli_cmd_tables, &cli_cmd_matrix,

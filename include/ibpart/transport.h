@@ -1,0 +1,63 @@
+/*
+ * transport.h - the SMP transport: the one interface between the SM logic
+ * (discovery, read-back, push) and whatever carries its MADs.
+ *
+ * A transport sends one encoded 256-byte MAD (network byte order, as on
+ * the wire) and returns the response it received, or times out.  It does
+ * not retry: retries and their policy belong to the caller (sm).  Two
+ * implementations: the built-in simulated fabric (transport_sim, whose
+ * SMAs answer like real ones) and libibumad (transport_umad: ibsim through
+ * libumad2sim, or a real HCA).  Because both take and give real MAD bytes,
+ * SM code proven on one runs unchanged on the other.
+ */
+#ifndef IBPART_TRANSPORT_H
+#define IBPART_TRANSPORT_H
+
+#include <stdint.h>
+
+#include "ibpart/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IBP_MAD_SIZE 256u
+
+struct ibp_transport_ops {
+	const char *name; /* "sim", "umad" */
+	/* Send req, wait up to timeout_ms for the response with the same
+	 * TID, copy it to resp.  IBP_ETIMEDOUT when none came. */
+	int (*smp)(void *ctx, const uint8_t req[IBP_MAD_SIZE],
+		   uint8_t resp[IBP_MAD_SIZE], int timeout_ms, ibp_error *err);
+	/* Receive an unsolicited MAD (a Trap sent to the SM), waiting up to
+	 * timeout_ms; IBP_ETIMEDOUT when none.  May be NULL. */
+	int (*recv)(void *ctx, uint8_t buf[IBP_MAD_SIZE], int timeout_ms,
+		    ibp_error *err);
+	void (*close)(void *ctx);
+};
+
+typedef struct ibp_transport ibp_transport;
+
+struct ibp_transport_stats {
+	unsigned long sent;	/* SMPs sent */
+	unsigned long answered; /* responses received */
+	unsigned long timeouts; /* sends that got no response */
+};
+
+/* Wrap an implementation; the transport owns ctx (ops->close frees it). */
+ibp_transport *ibp_transport_new(const struct ibp_transport_ops *ops,
+				 void *ctx);
+int ibp_transport_smp(ibp_transport *t, const uint8_t req[IBP_MAD_SIZE],
+		      uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+		      ibp_error *err);
+int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
+		       int timeout_ms, ibp_error *err);
+const char *ibp_transport_name(const ibp_transport *t);
+void ibp_transport_stats(const ibp_transport *t,
+			 struct ibp_transport_stats *out);
+void ibp_transport_close(ibp_transport *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
