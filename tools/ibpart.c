@@ -29,7 +29,7 @@ WEAK_CMD(gen);
 static const struct cli_cmd *const commands[] = {
     &cli_cmd_check,  &cli_cmd_convert, &cli_cmd_tables, &cli_cmd_matrix,
     &cli_cmd_audit,  &cli_cmd_sim,     &cli_cmd_demo,	&cli_cmd_discover,
-    &cli_cmd_verify, &cli_cmd_apply,
+    &cli_cmd_verify, &cli_cmd_apply,   &cli_cmd_gen,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
