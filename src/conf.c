@@ -105,7 +105,7 @@ const char *ibp_membership_str(ibp_membership m)
 const char *ibp_member_kind_str(ibp_member_kind k)
 {
 	static const char *const names[] = {
-	    "GUID",	    "ALL",  "ALL_CAS", "ALL_SWITCHES",
+	    "GUID",	   "ALL",  "ALL_CAS", "ALL_SWITCHES",
 	    "ALL_ROUTERS", "SELF", "NONE",    "NAME"};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
@@ -312,6 +312,15 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 		ibp_conf_free(osm);
 		c->dialect = IBP_CONF_DIALECT_SEED;
 		c->diags = diags;
+		if (rc == 0 && c->verdict.rejected)
+			conf_diag(
+			    c, IBP_SEV_NOTE, "seed-dialect", c->verdict.pos,
+			    false,
+			    "this is the seed's 'PartitionConfig { ... }' "
+			    "dialect: OpenSM 3.3.23 itself rejects it (%s) "
+			    "and makes every port a full member of 0xffff; "
+			    "use 'ibpart convert' to get an OpenSM file",
+			    c->verdict.reason);
 		if (rc == 0)
 			rc = conf_read_seed(c, text, len);
 		if (rc == 0)
@@ -360,8 +369,7 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	fclose(f);
 	if (bad) {
 		free(buf);
-		return ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-					"read error");
+		return ibp_error_set_at(err, IBP_EIO, path, 0, 0, "read error");
 	}
 	int rc = ibp_conf_parse_buffer(path, buf, len, o, out, diags, err);
 	free(buf);

@@ -20,7 +20,8 @@ static bool over_cap(ibp_conf *c, const char *code)
 	for (size_t i = 0; i < c->ndiag_codes; i++)
 		if (!strcmp(c->diag_counts[i].code, code))
 			return ++c->diag_counts[i].n > CONF_DIAG_CAP;
-	if (c->ndiag_codes < sizeof(c->diag_counts) / sizeof(c->diag_counts[0])) {
+	if (c->ndiag_codes <
+	    sizeof(c->diag_counts) / sizeof(c->diag_counts[0])) {
 		c->diag_counts[c->ndiag_codes].code = code;
 		c->diag_counts[c->ndiag_codes].n = 1;
 		c->ndiag_codes++;
@@ -90,13 +91,13 @@ void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out)
 	const ibp_conf_verdict *v = &c->verdict;
 	if (v->rejected) {
 		if (v->pos.line)
-			fprintf(out,
-				"%s:%u: OpenSM 3.3.23 would reject this file "
-				"(log: \"PARSE ERROR: line %u: %s\") and fall "
-				"back to \"Default=0x7fff : ALL=full ;\": every "
-				"port a full member of 0xffff, no isolation.\n",
-				c->file, v->pos.line, v->opensm_line,
-				v->reason);
+			fprintf(
+			    out,
+			    "%s:%u: OpenSM 3.3.23 would reject this file "
+			    "(log: \"PARSE ERROR: line %u: %s\") and fall "
+			    "back to \"Default=0x7fff : ALL=full ;\": every "
+			    "port a full member of 0xffff, no isolation.\n",
+			    c->file, v->pos.line, v->opensm_line, v->reason);
 		else
 			fprintf(out,
 				"%s: OpenSM 3.3.23 would reject this file (%s) "

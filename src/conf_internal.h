@@ -33,7 +33,7 @@ struct ibp_conf_partition {
 	const char *osm_name; /* what OpenSM stores (31 chars, or "%04x") */
 	bool has_pkey;
 	uint16_t pkey_written;
-	uint16_t pkey; /* assigned */
+	uint16_t pkey;	/* assigned */
 	bool generated; /* assigned by OpenSM's counter */
 	bool by_name;	/* found an earlier partition of the same name */
 	ibp_conf_flags flags;
@@ -102,7 +102,7 @@ struct ibp_conf {
 	struct conf_arena arena;
 	/* diagnostic emission */
 	ibp_diags *diags;
-	bool quiet;	    /* record nothing (OpenSM emulation for seed) */
+	bool quiet; /* record nothing (OpenSM emulation for seed) */
 	struct {
 		const char *code;
 		size_t n;

@@ -14,18 +14,18 @@
 
 #include "ibpart/conf.h"
 
-#define CONF_LINE_BUF 4096		/* OpenSM's char line[4096] */
+#define CONF_LINE_BUF 4096		  /* OpenSM's char line[4096] */
 #define CONF_LINE_MAX (CONF_LINE_BUF - 2) /* fgets(line, 4095): 4094 bytes */
 
 struct conf_lexer {
 	const char *text;
-	size_t len, off;	/* next byte of the file to read */
-	unsigned osm_line;	/* OpenSM's line counter (pieces) */
-	unsigned line, col0;	/* file position of buf[0] */
+	size_t len, off;     /* next byte of the file to read */
+	unsigned osm_line;   /* OpenSM's line counter (pieces) */
+	unsigned line, col0; /* file position of buf[0] */
 	unsigned next_line, next_col0;
-	size_t n;		/* bytes in buf from the last read */
-	bool split;		/* this piece is not a whole line */
-	bool has_nul;		/* a NUL byte inside this piece */
+	size_t n;     /* bytes in buf from the last read */
+	bool split;   /* this piece is not a whole line */
+	bool has_nul; /* a NUL byte inside this piece */
 	/* the buffer, and slack so that reads past OpenSM's end stay inside
 	 * our memory (all zero) */
 	char buf[CONF_LINE_BUF + 16];

@@ -32,7 +32,7 @@ struct stmt {
 	bool active;			 /* a statement has begun */
 	struct ibp_conf_partition *part; /* its header has been read */
 	bool skipping;			 /* after a rejected header */
-	ibp_conf_flags flags; /* defmember and indx0 included */
+	ibp_conf_flags flags;		 /* defmember and indx0 included */
 };
 
 struct rd {
@@ -90,8 +90,8 @@ enum flag_id {
 };
 
 static const char *const flag_names[] = {
-    "mtu", "rate", "scope", "Q_Key", "TClass", "sl", "FlowLabel",
-    "ipoib", "defmember", "indx0"};
+    "mtu", "rate",	"scope", "Q_Key",     "TClass",
+    "sl",  "FlowLabel", "ipoib", "defmember", "indx0"};
 
 /* OpenSM's order of prefix tests; indx0 must be exact. */
 static enum flag_id classify_flag(const char *flag, bool partition)
@@ -231,8 +231,7 @@ static void apply_flag(struct rd *r, ibp_conf_flags *f, char *flag, char *val,
 			  "abbreviation", pos, false,
 			  "OpenSM reads the flag '%s' as '%s'%s", flag,
 			  flag_names[id],
-			  ambiguous ? " (it abbreviates other flags too)"
-				    : "");
+			  ambiguous ? " (it abbreviates other flags too)" : "");
 	}
 	if (!val && id != F_IPOIB && id != F_INDX0) {
 		conf_diag(c, IBP_SEV_ERROR, "missing-value", pos, true,
@@ -382,8 +381,9 @@ static int create_partition(struct rd *r, char *name, char *id)
 		if (end == id || *end) {
 			conf_diag(c, IBP_SEV_ERROR, "bad-pkey", pos_of(r, id),
 				  false, "'%s' is not a P_Key%s%s", id,
-				  name ? "" : " (a name may not begin with a "
-					      "digit)",
+				  name ? ""
+				       : " (a name may not begin with a "
+					 "digit)",
 				  rejects_text);
 			reject(r, id, "bad partition definition");
 			return -1;
@@ -431,8 +431,7 @@ static int create_partition(struct rd *r, char *name, char *id)
 		return -1;
 	}
 	if (!c->opts.qos && p->flags.has_sl && p->flags.sl)
-		conf_diag(c, IBP_SEV_WARNING, "sl-without-qos",
-			  p->pos, false,
+		conf_diag(c, IBP_SEV_WARNING, "sl-without-qos", p->pos, false,
 			  "OpenSM ignores sl=%u while QoS is off (its "
 			  "default) and uses SL 0",
 			  p->flags.sl);
@@ -651,13 +650,13 @@ static size_t add_mgid(struct rd *r, char *name, char *p, char *text)
 			apply_flag(r, &f, flag, val, false);
 		} else if (*flag && val &&
 			   classify_flag(flag, false) != F_UNKNOWN) {
-			conf_diag(c, IBP_SEV_WARNING, "mgid-overrun", pos,
-				  false,
-				  "OpenSM reads '%s=%s' after this mgid (past "
-				  "the end of its item: in a comment, after ';' "
-				  "or left from an earlier line) as a flag of "
-				  "the group",
-				  flag, val);
+			conf_diag(
+			    c, IBP_SEV_WARNING, "mgid-overrun", pos, false,
+			    "OpenSM reads '%s=%s' after this mgid (past "
+			    "the end of its item: in a comment, after ';' "
+			    "or left from an earlier line) as a flag of "
+			    "the group",
+			    flag, val);
 			apply_flag(r, &f, flag, val, false);
 		}
 		p += ret;
@@ -667,10 +666,9 @@ static size_t add_mgid(struct rd *r, char *name, char *p, char *text)
 	if (mgid_is_ip(raw)) {
 		uint16_t mp = (uint16_t)(raw[4] << 8 | raw[5]);
 		uint16_t pk = (uint16_t)(st->part->pkey | 0x8000);
-		static const uint8_t bcast[16] = {0xff, 0x12, 0x40, 0x1b,
-						  0xff, 0xff, 0,    0,
-						  0,    0,    0,    0,
-						  0xff, 0xff, 0xff, 0xff};
+		static const uint8_t bcast[16] = {
+		    0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0,    0,
+		    0,	  0,	0,    0,    0xff, 0xff, 0xff, 0xff};
 		const char *why = NULL;
 		if (!(memcmp(raw, bcast, 16) == 0 || mp == 0 || mp == pk))
 			why = "its P_Key bytes do not match the partition";
@@ -818,14 +816,15 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 				break;
 			if (p > lx->buf + lx->n && !r->stale_reported) {
 				r->stale_reported = true;
-				conf_diag(c, IBP_SEV_ERROR, "stale-read",
-					  conf_lex_pos(lx, p), true,
-					  "OpenSM 3.3.23 continues reading past "
-					  "the end of this line, into bytes left "
-					  "in its buffer by an earlier line "
-					  "(after an mgid item that ends a "
-					  "statement); it reads '%.40s'",
-					  p);
+				conf_diag(
+				    c, IBP_SEV_ERROR, "stale-read",
+				    conf_lex_pos(lx, p), true,
+				    "OpenSM 3.3.23 continues reading past "
+				    "the end of this line, into bytes left "
+				    "in its buffer by an earlier line "
+				    "(after an mgid item that ends a "
+				    "statement); it reads '%.40s'",
+				    p);
 			}
 			if (!r->st.active) {
 				memset(&r->st, 0, sizeof(r->st));
@@ -857,8 +856,7 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 			  "accepts it)");
 	if (!r->any_success && !c->verdict.rejected) {
 		conf_diag(c, IBP_SEV_ERROR, "empty-file", (ibp_conf_pos){0, 0},
-			  false,
-			  "no partition definition in the file%s",
+			  false, "no partition definition in the file%s",
 			  rejects_text);
 		conf_reject(c, (ibp_conf_pos){0, 0}, 0,
 			    "no partition definition in the file");

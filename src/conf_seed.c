@@ -124,11 +124,12 @@ static void seed_flag(struct sd *s, ibp_conf_flags *f, const char *item,
 			f->rate = code;
 			f->has_rate = true;
 			if (code == 23)
-				conf_diag(c, IBP_SEV_WARNING, "rate-range", pos,
-					  false,
-					  "rate %s (code 23, 800 Gb/s) is newer "
-					  "than OpenSM 3.3.23 (up to 22)",
-					  v);
+				conf_diag(
+				    c, IBP_SEV_WARNING, "rate-range", pos,
+				    false,
+				    "rate %s (code 23, 800 Gb/s) is newer "
+				    "than OpenSM 3.3.23 (up to 22)",
+				    v);
 		}
 	} else if (!strcasecmp(key, "mtu")) {
 		unsigned code = 0;
@@ -237,8 +238,7 @@ static int seed_header(struct sd *s, const char *name, const char *name_at,
 		if (!item)
 			return IBP_ENOMEM;
 		if (*item)
-			seed_flag(s, &p->flags, item,
-				  rhs_at + (st - rhs));
+			seed_flag(s, &p->flags, item, rhs_at + (st - rhs));
 		else if (*b)
 			conf_diag(c, IBP_SEV_WARNING, "empty-flag",
 				  spos(s, rhs_at + (a - rhs)), false,
@@ -434,7 +434,8 @@ int conf_read_seed(ibp_conf *c, const char *text, size_t len)
 			  false, "no 'PartitionConfig {' block");
 	else if (!rc && state == IN)
 		conf_diag(c, IBP_SEV_ERROR, "no-closing-brace", spos(s, end),
-			  false, "the PartitionConfig block has no closing '}'");
+			  false,
+			  "the PartitionConfig block has no closing '}'");
 	free(buf);
 	return rc;
 }

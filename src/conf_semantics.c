@@ -44,8 +44,8 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 		snprintf(buf, sizeof(buf), "%04x", pkey);
 		name = buf;
 	}
-	g->name = conf_arena_strndup(&c->arena, name,
-				     strnlen(name, OSM_NAME_MAX));
+	g->name =
+	    conf_arena_strndup(&c->arena, name, strnlen(name, OSM_NAME_MAX));
 	if (!g->name) {
 		free(g);
 		return IBP_ENOMEM;
@@ -213,8 +213,7 @@ merge:
 }
 
 /* ---- membership index ---- */
-static struct conf_guid_slot *slot_find(struct ibp_conf_group *g,
-					uint64_t guid)
+static struct conf_guid_slot *slot_find(struct ibp_conf_group *g, uint64_t guid)
 {
 	if (!g->nslots)
 		return NULL;
@@ -300,12 +299,12 @@ static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
 					    ibp_membership_str(before),
 					    ibp_membership_str(now));
 				else
-					conf_diag(c, IBP_SEV_WARNING,
-						  "duplicate-member", m->pos,
-						  false,
-						  "%s is listed twice in 0x%04x "
-						  "(first at line %u)",
-						  m->text, g->pkey, sl->line);
+					conf_diag(
+					    c, IBP_SEV_WARNING,
+					    "duplicate-member", m->pos, false,
+					    "%s is listed twice in 0x%04x "
+					    "(first at line %u)",
+					    m->text, g->pkey, sl->line);
 			} else {
 				sl->line = m->pos.line;
 			}
@@ -380,8 +379,8 @@ static bool flags_conflict(const ibp_conf_flags *a, const ibp_conf_flags *b,
 			   char *what, size_t n)
 {
 #define CMP(has, field, label)                                                 \
-	if (a->has && b->has && a->field != b->field) {                       \
-		snprintf(what, n, "%s", label);                               \
+	if (a->has && b->has && a->field != b->field) {                        \
+		snprintf(what, n, "%s", label);                                \
 		return true;                                                   \
 	}
 	CMP(has_rate, rate, "rate")

@@ -81,8 +81,9 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 				    "node name '%s' is not resolved",
 				    p->members[j].text);
 	}
-	fprintf(out, "# partitions.conf for OpenSM, written by ibpart from "
-		     "%s\n",
+	fprintf(out,
+		"# partitions.conf for OpenSM, written by ibpart from "
+		"%s\n",
 		c->file);
 	for (size_t i = 0; i < c->nparts; i++) {
 		const struct ibp_conf_partition *p = c->parts[i];
@@ -128,12 +129,11 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 				mb = IBP_MEMB_LIMITED;
 			fprintf(out, "=%s%s", ibp_membership_str(mb),
 				j < last ? "," : "");
-			const char *desc =
-			    m->kind == IBP_MEMBER_NAME
-				? m->text
-				: (m->kind == IBP_MEMBER_GUID
-				       ? node_comment(f, m->guid)
-				       : NULL);
+			const char *desc = m->kind == IBP_MEMBER_NAME
+					       ? m->text
+					       : (m->kind == IBP_MEMBER_GUID
+						      ? node_comment(f, m->guid)
+						      : NULL);
 			if (desc) {
 				fputs("\t# ", out);
 				for (const char *d = desc; *d; d++)
