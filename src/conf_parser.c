@@ -730,6 +730,13 @@ static long parse_segment(struct rd *r, char *str)
 		p++;
 	len += (size_t)(p - str);
 	str = p;
+	if (!*str && !st->skipping)
+		conf_diag(c, IBP_SEV_WARNING, "empty-statement", pos_of(r, str),
+			  false,
+			  "an empty statement (a ';' with nothing before it) "
+			  "makes OpenSM 3.3.23 step over the end of the text "
+			  "and read on from there (the rest of the line, or "
+			  "bytes left from an earlier line)");
 	if (st->skipping)
 		return (long)(strlen(p) + 1 + len);
 	if (!st->part) {
