@@ -568,7 +568,7 @@ int ibp_port_info_encode(const struct ibp_port_info *pi, uint8_t *buf,
 	put8(buf, 50, pi->guid_cap);
 	put8(buf, 51,
 	     (uint8_t)((pi->client_reregister ? 0x80u : 0) |
-		       (pi->mcast_pkey_trap_suppression ? 0x40u : 0) |
+		       ((pi->mcast_pkey_trap_suppression & 0x3u) << 5) |
 		       (pi->subnet_timeout & 0x1fu)));
 	put8(buf, 52, pi->resp_time_value & 0x1fu);
 	put8(buf, 53, nib(pi->local_phy_errors, pi->overrun_errors));
@@ -636,7 +636,7 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 	pi->guid_cap = get8(buf, 50);
 	b = get8(buf, 51);
 	pi->client_reregister = (b & 0x80u) != 0;
-	pi->mcast_pkey_trap_suppression = (b & 0x40u) != 0;
+	pi->mcast_pkey_trap_suppression = (b >> 5) & 0x3u;
 	pi->subnet_timeout = b & 0x1fu;
 	pi->resp_time_value = get8(buf, 52) & 0x1fu;
 	b = get8(buf, 53);

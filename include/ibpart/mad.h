@@ -337,11 +337,11 @@ struct ibp_port_info {
 	uint16_t qkey_violations;
 	uint8_t guid_cap;
 	bool client_reregister;
-	bool mcast_pkey_trap_suppression;
-	uint8_t subnet_timeout;	  /* 5 bits */
-	uint8_t resp_time_value;  /* 5 bits */
-	uint8_t local_phy_errors; /* 4 bits */
-	uint8_t overrun_errors;	  /* 4 bits */
+	uint8_t mcast_pkey_trap_suppression; /* 2 bits */
+	uint8_t subnet_timeout;		     /* 5 bits */
+	uint8_t resp_time_value;	     /* 5 bits */
+	uint8_t local_phy_errors;	     /* 4 bits */
+	uint8_t overrun_errors;		     /* 4 bits */
 	uint16_t max_credit_hint;
 	uint32_t link_round_trip_latency; /* 24 bits */
 	uint16_t capability_mask2;
