@@ -10,8 +10,11 @@
  * shorter than the thing it must hold gives IBP_ESHORT, a malformed one
  * (an SMP of another management class, a hop count over 63, ...)
  * IBP_EINVAL.  Layouts follow InfiniBand Architecture Specification vol. 1
- * (release 1.3): MAD header 13.4.2, MAD status 13.4.7, SMP formats
- * 14.2.1.1 (LID-routed) and 14.2.1.2 (directed route), attributes 14.2.5.
+ * (release 1.3): MAD header 13.4.2, MAD status 13.4.7, SMP formats 14.2.1
+ * (LID-routed and directed-route SMP; 14.2.1.1/14.2.1.2 in the numbering
+ * libibmad cites), DR SMP processing 14.2.2, attributes 14.2.5.  The
+ * layouts are cross-checked field by field against libibmad's tables
+ * and rdma-core's struct umad_smp in tests/unit/test_mad.c.
  */
 #ifndef IBPART_MAD_H
 #define IBPART_MAD_H
@@ -59,9 +62,9 @@ enum ibp_mad_method {
 };
 #define IBP_METHOD_RESPONSE_BIT 0x80u
 
-/* MAD Status field (13.4.7, table 112).  In a DR SMP the top bit of the
+/* MAD Status field (13.4.7).  In a DR SMP the top bit of the
  * 16-bit status word is the D (direction) bit and the status proper is
- * the low 15 bits (14.2.1.2). */
+ * the low 15 bits (14.2.1). */
 enum ibp_mad_status {
 	IBP_MAD_STATUS_OK = 0x0000,
 	IBP_MAD_STATUS_BUSY = 0x0001,
@@ -76,7 +79,7 @@ enum ibp_mad_status {
 #define IBP_SMP_DIRECTION_BIT	  0x8000u /* D bit, DR SMP status word */
 #define IBP_SMP_STATUS_MASK	  0x7fffu
 
-/* Subnet management attribute IDs (14.2.5, table 145). */
+/* Subnet management attribute IDs (14.2.5). */
 enum ibp_smp_attr {
 	IBP_ATTR_CLASS_PORT_INFO = 0x0001,
 	IBP_ATTR_NOTICE = 0x0002,
@@ -145,9 +148,11 @@ static inline bool ibp_smp_is_dr(const struct ibp_smp *smp)
 int ibp_mad_peek(const uint8_t *buf, size_t len, uint8_t *mgmt_class,
 		 uint8_t *method, uint64_t *tid, uint16_t *attr_id);
 
-/* Initialise a LID-routed request (Get/Set/...) to dlid-less defaults:
- * versions 1, data zero.  Fill smp->data with the attribute afterwards
- * (e.g. ibp_port_info_encode(&pi, smp->data, sizeof smp->data, err)). */
+/* Initialise a LID-routed request (Get/Set/...): versions 1, status 0,
+ * data zero.  The destination LID is not part of the MAD (it is the
+ * transport's business: the LRH / umad address).  Fill smp->data with the
+ * attribute afterwards (e.g. ibp_port_info_encode(&pi, smp->data, sizeof
+ * smp->data, err)). */
 void ibp_smp_init_lid(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 		      uint32_t attr_mod, uint64_t tid, uint64_t mkey);
 /* Initialise a directed-route request along path[0..hop_cnt-1] (the port
@@ -158,10 +163,22 @@ void ibp_smp_init_lid(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 int ibp_smp_init_dr(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 		    uint32_t attr_mod, const uint8_t *path, unsigned hop_cnt,
 		    uint64_t tid, uint64_t mkey, ibp_error *err);
+/* A DR path as infiniband-diags write it ("-D 0,1,3,17"): comma-separated
+ * port numbers, the first being 0 (the local port, InitialPath[0], unused);
+ * a leading "0," may be omitted only when the whole path is "0".  Fills
+ * path[0..*hop_cnt-1] with the hops after that, ready for ibp_smp_init_dr.
+ * IBP_EINVAL for anything else (a non-number, a port > 255, a first
+ * element other than 0, more than 63 hops). */
+int ibp_dr_path_parse(const char *text, uint8_t path[IBP_SMP_MAX_HOPS],
+		      unsigned *hop_cnt, ibp_error *err);
+/* The reverse: "0,1,3,17" into buf (always NUL-terminated when len > 0);
+ * returns what snprintf would (the length it needed). */
+int ibp_dr_path_format(const uint8_t *path, unsigned hop_cnt, char *buf,
+		       size_t len);
 /* Turn a request into the response an SMA/SM sends: resp becomes a copy
  * of req (same TID, attribute, modifier, M_Key, paths, hop count and
  * pointer, data) with method GetResp (TrapRepress for a Trap), the given
- * status and, for DR, the D bit set (14.2.2.2).  resp may equal req.
+ * status and, for DR, the D bit set (14.2.2).  resp may equal req.
  * IBP_EINVAL when req is itself a response. */
 int ibp_smp_make_response(struct ibp_smp *resp, const struct ibp_smp *req,
 			  uint16_t status, ibp_error *err);
@@ -275,7 +292,7 @@ enum ibp_port_phys_state { /* PortInfo PortPhysicalState */
 			   IBP_PHYS_STATE_PHY_TEST = 7,
 };
 
-/* PortInfo CapabilityMask bits (14.2.5.6, table 155). */
+/* PortInfo CapabilityMask bits (14.2.5.6). */
 #define IBP_CAP_IS_SM			     (1u << 1)
 #define IBP_CAP_IS_NOTICE_SUPPORTED	     (1u << 2)
 #define IBP_CAP_IS_TRAP_SUPPORTED	     (1u << 3)
@@ -439,7 +456,10 @@ struct ibp_trap_257 {
 	uint8_t gid2[16];
 };
 
-/* Trap 259 (switch external port P_Key violation) DataDetails. */
+/* Trap 259 (switch external port P_Key violation) DataDetails.  DataValid
+ * says which of the following fields hold data; bit 0 is its least
+ * significant bit.  (The field layout is checked against OpenSM's and
+ * Wireshark's; these bit positions only against our reading of 14.2.5.1.) */
 #define IBP_TRAP259_VALID_LID1 (1u << 0)
 #define IBP_TRAP259_VALID_LID2 (1u << 1)
 #define IBP_TRAP259_VALID_PKEY (1u << 2)

@@ -886,6 +886,118 @@ static void test_dr_request_response(void **state)
 	assert_int_equal(req.hop_cnt, 0);
 }
 
+/* ibp_dr_path_parse + ibp_smp_init_dr + ibp_smp_encode against libibmad's
+ * own request builder: str2drpath + mad_encode (what smpquery -D sends). */
+static void test_dr_path_vs_mad_encode(void **state)
+{
+	(void)state;
+	static const char *const paths[] = {"0", "0,1", "0,1,3,17,2",
+					    "0,255,0,7"};
+	for (size_t k = 0; k < NF(paths); k++) {
+		uint8_t path[IBP_SMP_MAX_HOPS];
+		unsigned hops = 99;
+		assert_int_equal(ibp_dr_path_parse(paths[k], path, &hops, NULL),
+				 0);
+		ib_dr_path_t dp;
+		memset(&dp, 0, sizeof(dp));
+		char tmp[64];
+		snprintf(tmp, sizeof(tmp), "%s", paths[k]);
+		assert_true(str2drpath(&dp, tmp, 0, 0) >= 0);
+		assert_int_equal(hops, dp.cnt);
+		if (hops)
+			assert_memory_equal(path, dp.p + 1, hops);
+
+		char mine[256], theirs[256];
+		assert_int_equal(
+		    ibp_dr_path_format(path, hops, mine, sizeof(mine)),
+		    (int)strlen(paths[k]));
+		assert_string_equal(mine, paths[k]);
+		/* libibmad writes "slid 65535; dlid 65535; 0,1,..." */
+		drpath2str(&dp, theirs, sizeof(theirs));
+		const char *tail = strrchr(theirs, ' ');
+		assert_string_equal(mine, tail ? tail + 1 : theirs);
+
+		struct ibp_smp s;
+		assert_int_equal(ibp_smp_init_dr(&s, IBP_METHOD_GET,
+						 IBP_ATTR_PKEY_TABLE,
+						 ibp_pkey_attr_mod(1, 5), path,
+						 hops, 0x1234567890ull,
+						 0x1122334455667788ull, NULL),
+				 0);
+		uint8_t ours[IBP_MAD_SIZE], ref[IBP_MAD_SIZE];
+		assert_int_equal(ibp_smp_encode(&s, ours, sizeof(ours), NULL),
+				 0);
+		ib_rpc_t rpc;
+		memset(&rpc, 0, sizeof(rpc));
+		rpc.mgtclass = IB_SMI_DIRECT_CLASS;
+		rpc.method = IB_MAD_METHOD_GET;
+		rpc.attr.id = IB_ATTR_PKEY_TBL;
+		rpc.attr.mod = 1 | (5 << 16);
+		rpc.mkey = 0x1122334455667788ull;
+		rpc.trid = 0x1234567890ull;
+		memset(ref, 0, sizeof(ref));
+		assert_non_null(mad_encode(ref, &rpc, &dp, NULL));
+		if (memcmp(ours, ref, sizeof(ours)) != 0) {
+			for (unsigned i = 0; i < IBP_MAD_SIZE; i++)
+				if (ours[i] != ref[i])
+					print_error("byte %u: ours 0x%02x, "
+						    "mad_encode 0x%02x\n",
+						    i, ours[i], ref[i]);
+			fail();
+		}
+	}
+	/* LID-routed Set with data, against mad_encode too */
+	struct ibp_smp s;
+	ibp_smp_init_lid(&s, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, 77, 0);
+	for (unsigned i = 0; i < 64; i++)
+		s.data[i] = (uint8_t)(i * 3 + 1);
+	uint8_t ours[IBP_MAD_SIZE], ref[IBP_MAD_SIZE];
+	assert_int_equal(ibp_smp_encode(&s, ours, sizeof(ours), NULL), 0);
+	ib_rpc_t rpc;
+	memset(&rpc, 0, sizeof(rpc));
+	rpc.mgtclass = IB_SMI_CLASS;
+	rpc.method = IB_MAD_METHOD_SET;
+	rpc.attr.id = IB_ATTR_PORT_INFO;
+	rpc.attr.mod = 3;
+	rpc.trid = 77;
+	rpc.datasz = IB_SMP_DATA_SIZE;
+	rpc.dataoffs = IB_SMP_DATA_OFFS;
+	memset(ref, 0, sizeof(ref));
+	assert_non_null(mad_encode(ref, &rpc, NULL, s.data));
+	assert_memory_equal(ours, ref, sizeof(ours));
+
+	/* bad paths */
+	uint8_t path[IBP_SMP_MAX_HOPS];
+	unsigned hops;
+	static const char *const bad[] = {"",	  "1",	   "1,2",   "0,",
+					  ",1",	  "0,256", "0,1,x", "0;1",
+					  "0,-1", " 0,1",  "0,1 "};
+	for (size_t k = 0; k < NF(bad); k++) {
+		ibp_error e;
+		if (ibp_dr_path_parse(bad[k], path, &hops, &e) != IBP_EINVAL) {
+			print_error("DR path \"%s\" accepted\n", bad[k]);
+			fail();
+		}
+	}
+	char longest[64 * 4 + 8];
+	size_t off = (size_t)snprintf(longest, sizeof(longest), "0");
+	for (unsigned i = 0; i < 63; i++)
+		off += (size_t)snprintf(longest + off, sizeof(longest) - off,
+					",%u", i + 1);
+	assert_int_equal(ibp_dr_path_parse(longest, path, &hops, NULL), 0);
+	assert_int_equal(hops, 63);
+	assert_int_equal(path[62], 63);
+	snprintf(longest + off, sizeof(longest) - off, ",1");
+	assert_int_equal(ibp_dr_path_parse(longest, path, &hops, NULL),
+			 IBP_EINVAL);
+	/* format truncates but terminates */
+	char small[4];
+	const uint8_t p3[] = {10, 20, 30};
+	assert_int_equal(ibp_dr_path_format(p3, 3, small, sizeof(small)), 10);
+	assert_string_equal(small, "0,1");
+	assert_int_equal(ibp_dr_path_format(p3, 3, NULL, 0), 10);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -1251,6 +1363,7 @@ int main(void)
 	    cmocka_unit_test(test_trap_259),
 	    cmocka_unit_test(test_notice_issuer_gid),
 	    cmocka_unit_test(test_dr_request_response),
+	    cmocka_unit_test(test_dr_path_vs_mad_encode),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_truncated),
