@@ -499,6 +499,27 @@ void ibp_trap_259_to_details(const struct ibp_trap_259 *t,
 void ibp_trap_259_from_details(struct ibp_trap_259 *t,
 			       const uint8_t details[IBP_NOTICE_DETAILS_SIZE]);
 
+/* ------------------------------------------------ smpquery-style text */
+
+/* The body smpquery prints for nodeinfo / portinfo / switchinfo (the
+ * "Name:.....value" lines, produced by libibmad's own dumpers from the
+ * encoded attribute, so the text is exactly infiniband-diags'), without
+ * smpquery's "# Port info: Lid 3 port 1" header line, which depends on
+ * how the port was addressed.  PortInfo's M_Key is shown only with
+ * show_keys (smpquery --show_keys), else "<not displayed>" as smpquery
+ * does.  Returns the length written (buf is always NUL-terminated) or a
+ * negative ibp_status; IBP_ERANGE when len is too small for the whole
+ * text (what fits is still written). */
+int ibp_node_info_dump(const struct ibp_node_info *ni, char *buf, size_t len,
+		       ibp_error *err);
+int ibp_port_info_dump(const struct ibp_port_info *pi, bool show_keys,
+		       char *buf, size_t len, ibp_error *err);
+int ibp_switch_info_dump(const struct ibp_switch_info *si, char *buf,
+			 size_t len, ibp_error *err);
+/* smpquery nodedesc's line: "Node Description:", 32 - strlen(desc) dots
+ * (at least one), the text, a newline. */
+int ibp_node_desc_dump(const char *desc, char *buf, size_t len, ibp_error *err);
+
 #ifdef __cplusplus
 }
 #endif
