@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/topo.h" /* enum ibp_node_type */
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,16 +214,12 @@ int ibp_node_desc_decode(char out[IBP_NODE_DESC_SIZE + 1], const uint8_t *buf,
 
 #define IBP_NODE_INFO_SIZE 40u /* 14.2.5.3 */
 
-enum ibp_node_type {
-	IBP_NODE_CA = 1,
-	IBP_NODE_SWITCH = 2,
-	IBP_NODE_ROUTER = 3,
-};
-
+/* NodeType values: enum ibp_node_type of topo.h (IBP_NODE_CA 1,
+ * IBP_NODE_SWITCH 2, IBP_NODE_ROUTER 3), shared with the fabric model. */
 struct ibp_node_info {
 	uint8_t base_version;
 	uint8_t class_version;
-	uint8_t node_type; /* enum ibp_node_type */
+	uint8_t node_type; /* enum ibp_node_type (topo.h) */
 	uint8_t num_ports;
 	uint64_t sys_image_guid;
 	uint64_t node_guid;
