@@ -1,0 +1,55 @@
+#!/bin/bash
+# test_convert_corners.sh - every corner file of tests/data/conf/corners/
+# through the real OpenSM 3.3.23 on ibsim (seed fabric): the P_KeyTables
+# smpquery reads back must be the ones written by hand in the file's
+# "#! NODE: ..." lines (or all 0xffff for "#! rejected"), and where
+# OpenSM logs a PARSE ERROR, the line it names must be the one
+# `ibpart check --opensm --format json` predicts.  The unit test
+# test_conf_corners checks ibpart's own reading against the same lines.
+. "$(dirname "$0")/lib.sh"
+ibp_init convert-corners
+: "${IBPART:?IBPART must name the ibpart binary}"
+TOPO=$IBP_SRC/examples/seed/seed.topo
+declare -A name=(
+	[0x506b4b0300a1b100]=leaf-01 [0x506b4b0300a1b300]=sm-01
+	[0x506b4b0300a1b301]=ufm-server [0x506b4b0300a1b200]=tenantA-node-01
+	[0x506b4b0300a1b201]=tenantA-node-02 [0x506b4b0300a1b202]=tenantB-node-01
+	[0x506b4b0300a1b203]=tenantB-node-02 [0x506b4b0300a1b210]=storage-node)
+sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
+n=0
+for f in "$IBP_SRC"/tests/data/conf/corners/*.conf "$IBP_SRC"/tests/data/conf/corners/*.crlf; do
+	base=$(basename "$f")
+	rejected=0
+	grep -q '^#! rejected' "$f" && rejected=1
+	ibp_sim_start "$TOPO"
+	ibp_osm_start "$f"
+	ibp_read_pkeys '^CA|^SW [0-9]+ 0 ' >"$IBP_WORK/got"
+	while read -r guid port pkeys; do
+		node=${name[$guid]}
+		if [ $rejected = 1 ]; then
+			want=0xffff
+		else
+			want=$(grep -a "^#! $node:" "$f" | tr -d '\r' | sed 's/^[^:]*://')
+			[ -n "$want" ] || { [ $node = sm-01 ] && want=0xffff || want=0x7fff; }
+		fi
+		[ "$(echo $want | sorted)" = "$(echo $pkeys | tr ' ' '\n' | grep -v 0x0000 | tr '\n' ' ' | sorted)" ] ||
+			ibp_fail "$base: $node: expected [$want], OpenSM programmed [$pkeys]"
+	done <"$IBP_WORK/got"
+	[ "$(wc -l <"$IBP_WORK/got")" -eq 8 ] || ibp_fail "$base: $(wc -l <"$IBP_WORK/got") ports read"
+	if ibp_osm_log_has "retrying with default config"; then
+		[ $rejected = 1 ] || ibp_fail "$base: OpenSM rejected it"
+	else
+		[ $rejected = 0 ] || ibp_fail "$base: OpenSM accepted it"
+	fi
+	osm_line=$(grep -o 'PARSE ERROR: line [0-9]*' "$IBP_OSM_LOG" | head -n1 | grep -o '[0-9]*$' || true)
+	"$IBPART" check --opensm --format json "$f" >"$IBP_WORK/check.json" 2>/dev/null || true
+	ours=$(jq -r '.opensm.opensm_log_line' "$IBP_WORK/check.json")
+	if [ -n "$osm_line" ] && [ "$osm_line" != "$ours" ]; then
+		ibp_fail "$base: OpenSM's PARSE ERROR is at line $osm_line, ibpart says $ours"
+	fi
+	ibp_osm_stop
+	ibp_sim_stop
+	n=$((n + 1))
+done
+[ $n -ge 16 ] || ibp_fail "only $n corner files"
+ibp_pass "$n corner files programmed as written by hand"
