@@ -308,6 +308,7 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 				: NULL;
 			c->verdict.pos = osm->verdict.pos;
 			c->verdict.opensm_line = osm->verdict.opensm_line;
+			c->verdict.crashes = osm->verdict.crashes;
 		}
 		ibp_conf_free(osm);
 		c->dialect = IBP_CONF_DIALECT_SEED;

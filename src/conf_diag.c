@@ -89,6 +89,14 @@ void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
 void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out)
 {
 	const ibp_conf_verdict *v = &c->verdict;
+	if (v->crashes) {
+		fprintf(out,
+			"%s:%u: OpenSM 3.3.23 would crash (segmentation fault) "
+			"reading this file (%s): no subnet manager, no P_Key "
+			"programmed at all.\n",
+			c->file, v->pos.line, v->reason);
+		return;
+	}
 	if (v->rejected) {
 		if (v->pos.line)
 			fprintf(

@@ -640,8 +640,10 @@ static size_t add_mgid(struct rd *r, char *name, char *p, char *text)
 	if (!text) {
 		conf_diag(c, IBP_SEV_ERROR, "mgid-no-value", pos, false,
 			  "'mgid' without '=': OpenSM 3.3.23 passes a NULL "
-			  "address to inet_pton and crashes");
+			  "address to inet_pton and crashes (segmentation "
+			  "fault) before it programs any port");
 		reject(r, name, "mgid without a value (OpenSM crashes)");
+		c->verdict.crashes = true;
 		return 0;
 	}
 	uint8_t raw[16];

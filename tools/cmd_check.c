@@ -154,6 +154,8 @@ static int run(int argc, char **argv)
 			json_t *o = json_object();
 			json_object_set_new(o, "rejected",
 					    json_boolean(v->rejected));
+			json_object_set_new(o, "crashes",
+					    json_boolean(v->crashes));
 			json_object_set_new(o, "reason",
 					    v->reason ? json_string(v->reason)
 						      : json_null());

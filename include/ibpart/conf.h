@@ -232,6 +232,10 @@ typedef struct ibp_conf_verdict {
 	size_t nmisreadings;
 	const ibp_conf_misreading *misreadings; /* accepted, but read
 						   otherwise than meant */
+	/* OpenSM 3.3.23 crashes (segmentation fault) reading the file, e.g.
+	 * on an "mgid" item without "=": no SM at all.  rejected is set
+	 * too; pos and reason say where and why. */
+	bool crashes;
 } ibp_conf_verdict;
 
 const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);

@@ -10,6 +10,7 @@
 ibp_init convert-corners
 : "${IBPART:?IBPART must name the ibpart binary}"
 TOPO=$IBP_SRC/examples/seed/seed.topo
+shopt -s nullglob
 declare -A name=(
 	[0x506b4b0300a1b100]=leaf-01 [0x506b4b0300a1b300]=sm-01
 	[0x506b4b0300a1b301]=ufm-server [0x506b4b0300a1b200]=tenantA-node-01
@@ -22,6 +23,20 @@ for f in "$IBP_SRC"/tests/data/conf/corners/*.conf "$IBP_SRC"/tests/data/conf/co
 	rejected=0
 	grep -q '^#! rejected' "$f" && rejected=1
 	ibp_sim_start "$TOPO"
+	if grep -q '^#! crash' "$f"; then
+		# OpenSM must die of a signal, and ibpart must say so
+		rc=0
+		ibp_sim_run timeout 20 opensm -d 2 -f "$IBP_WORK/crash.log" -s 0 \
+			-F /dev/null -P "$f" >/dev/null 2>&1 || rc=$?
+		[ $rc -gt 128 ] && [ $rc -ne 143 ] && [ $rc -ne 124 ] ||
+			ibp_fail "$base: OpenSM did not crash (status $rc)"
+		"$IBPART" check --opensm --format json "$f" >"$IBP_WORK/check.json" 2>/dev/null || true
+		[ "$(jq -r '.opensm.crashes' "$IBP_WORK/check.json")" = true ] ||
+			ibp_fail "$base: ibpart does not predict the crash"
+		ibp_sim_stop
+		n=$((n + 1))
+		continue
+	fi
 	ibp_osm_start "$f"
 	ibp_read_pkeys '^CA|^SW [0-9]+ 0 ' >"$IBP_WORK/got"
 	while read -r guid port pkeys; do

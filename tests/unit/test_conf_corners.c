@@ -107,12 +107,14 @@ static void check_file(const ibp_fabric *f, const char *path)
 	ibp_conf *c = NULL;
 	assert_int_equal(
 	    ibp_conf_parse_buffer(path, text, len, &o, &c, d, NULL), 0);
-	bool want_reject = strstr(text, "#! rejected") != NULL;
+	bool want_crash = strstr(text, "#! crash") != NULL;
+	bool want_reject = want_crash || strstr(text, "#! rejected") != NULL;
+	assert_int_equal(ibp_conf_opensm_verdict(c)->crashes, want_crash);
 	if (ibp_conf_opensm_verdict(c)->rejected != want_reject)
 		fail_msg("%s: rejected %d, expected %d", path,
 			 ibp_conf_opensm_verdict(c)->rejected, want_reject);
 
-	size_t nn = ibp_fabric_node_count(f);
+	size_t nn = want_crash ? 0 : ibp_fabric_node_count(f);
 	for (size_t node = 0; node < nn; node++) {
 		const char *desc = ibp_fabric_node_desc(f, node);
 		char expect_raw[512];
