@@ -51,10 +51,9 @@ static char *generate(size_t members, size_t per_part, size_t *len)
 			n += (size_t)snprintf(
 			    t + n, cap - n,
 			    "\t0x%016llx=%s%s\t# compute-node-%07zu\n",
-			    (unsigned long long)(0x506b4b0300000000ull +
-						 m * 2),
-			    i % 10 == 9 ? "limited" : "full",
-			    last ? " ;" : ",", m);
+			    (unsigned long long)(0x506b4b0300000000ull + m * 2),
+			    i % 10 == 9 ? "limited" : "full", last ? " ;" : ",",
+			    m);
 		}
 	}
 	*len = n;
