@@ -18,6 +18,10 @@ void *conf_arena_alloc(struct conf_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	struct conf_arena_block *b = a->head;
+	if (b)
+		b->used = (b->used + 7) & ~(size_t)7;
+	if (b && b->used > b->cap)
+		b->used = b->cap;
 	if (!b || b->cap - b->used < n) {
 		size_t cap = n > 60000 ? n : 65536 - sizeof(*b);
 		b = malloc(sizeof(*b) + cap);
@@ -33,9 +37,24 @@ void *conf_arena_alloc(struct conf_arena *a, size_t n)
 	return p;
 }
 
+/* strings need no alignment: packed, they take less memory */
+static char *arena_bytes(struct conf_arena *a, size_t n)
+{
+	struct conf_arena_block *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		if (!conf_arena_alloc(a, n))
+			return NULL;
+		b = a->head;
+		b->used -= (n + 7) & ~(size_t)7;
+	}
+	char *p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
 char *conf_arena_strndup(struct conf_arena *a, const char *s, size_t n)
 {
-	char *p = conf_arena_alloc(a, n + 1);
+	char *p = arena_bytes(a, n + 1);
 	if (!p)
 		return NULL;
 	memcpy(p, s, n);
@@ -193,14 +212,42 @@ struct ibp_conf_partition *conf_add_partition(ibp_conf *c)
 
 ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p)
 {
-	(void)c;
-	if (!grow((void **)&p->members, &p->capmembers, p->nmembers + 1,
-		  sizeof(*p->members)))
+	/* all members live in one array, each partition's contiguous (a
+	 * statement's members are added before the next statement begins);
+	 * one array grows by mremap where per-partition arrays would copy */
+	if (!c->nparts || c->parts[c->nparts - 1] != p)
 		return NULL;
-	ibp_conf_member *m = &p->members[p->nmembers++];
+	if (!grow((void **)&c->members, &c->capmembers, c->nmembers + 1,
+		  sizeof(*c->members)))
+		return NULL;
+	if (!p->nmembers)
+		p->first = c->nmembers;
+	ibp_conf_member *m = &c->members[c->nmembers++];
+	p->nmembers++;
 	memset(m, 0, sizeof(*m));
 	m->text = "";
 	return m;
+}
+
+void conf_reserve_members(ibp_conf *c, const char *text, size_t len)
+{
+	/* every member item ends at a ',', ';' or newline: reserve that
+	 * many once, so the array never moves (pages never written are
+	 * never touched) */
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == ',' || text[i] == ';' || text[i] == '\n';
+	if (n > 256)
+		grow((void **)&c->members, &c->capmembers, n,
+		     sizeof(*c->members));
+}
+
+void conf_fix_members(ibp_conf *c)
+{
+	for (size_t i = 0; i < c->nparts; i++)
+		c->parts[i]->members = c->parts[i]->nmembers
+					   ? c->members + c->parts[i]->first
+					   : NULL;
 }
 
 ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p)
@@ -220,11 +267,11 @@ void ibp_conf_free(ibp_conf *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nparts; i++) {
-		free(c->parts[i]->members);
 		free(c->parts[i]->mgids);
 		free(c->parts[i]);
 	}
 	free(c->parts);
+	free(c->members);
 	conf_semantics_free(c);
 	free(c->misreadings);
 	conf_arena_free(&c->arena);
@@ -287,6 +334,7 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 	int rc;
 	if (dialect == IBP_CONF_DIALECT_OPENSM) {
 		c->diags = diags;
+		conf_reserve_members(c, text, len);
 		rc = conf_read_opensm(c, text, len);
 		if (rc == 0)
 			rc = conf_finish(c);

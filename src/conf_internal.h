@@ -38,8 +38,9 @@ struct ibp_conf_partition {
 	bool by_name;	/* found an earlier partition of the same name */
 	ibp_conf_flags flags;
 	ibp_conf_pos pos;
-	ibp_conf_member *members;
-	size_t nmembers, capmembers;
+	ibp_conf_member *members; /* into ibp_conf.members, set by
+				     conf_fix_members() */
+	size_t first, nmembers;
 	ibp_conf_mgid *mgids;
 	size_t nmgids, capmgids;
 	size_t group;
@@ -56,15 +57,15 @@ struct conf_op {
 	ibp_member_kind kind; /* ALL*, SELF */
 	ibp_membership membership;
 	bool indx0;
-	size_t seq;
+	uint32_t seq;
 };
 
 struct conf_guid_slot {
 	uint64_t guid; /* 0 = empty */
-	size_t seq;
-	ibp_membership membership;
+	uint32_t seq;
+	uint32_t line; /* where it was listed first */
+	uint8_t membership;
 	bool indx0;
-	unsigned line; /* where it was listed first */
 };
 
 struct ibp_conf_group {
@@ -79,6 +80,7 @@ struct ibp_conf_group {
 	size_t nops;
 	struct conf_guid_slot *slots;
 	size_t nslots; /* power of two */
+	bool indexed;  /* built on first look-up (not thread-safe) */
 	bool allow_both;
 };
 
@@ -88,6 +90,8 @@ struct ibp_conf {
 	ibp_conf_options opts;
 	struct ibp_conf_partition **parts;
 	size_t nparts, capparts;
+	ibp_conf_member *members; /* every partition's, in file order */
+	size_t nmembers, capmembers;
 	struct ibp_conf_group **groups;
 	size_t ngroups, capgroups;
 	int16_t group_of_pkey[0x8000]; /* -1 or group index; P_Key & 0x7fff */
@@ -115,6 +119,10 @@ ibp_conf *conf_new(const char *file, const ibp_conf_options *o);
 struct ibp_conf_partition *conf_add_partition(ibp_conf *c);
 ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p);
 ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p);
+/* Room for as many members as text can hold (a hint). */
+void conf_reserve_members(ibp_conf *c, const char *text, size_t len);
+/* Point each partition at its members once reading is done. */
+void conf_fix_members(ibp_conf *c);
 void conf_flags_default(ibp_conf_flags *f);
 
 /* ---- diagnostics (conf_diag.c) ---- */

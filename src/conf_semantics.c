@@ -231,11 +231,11 @@ static ibp_membership effective(const struct ibp_conf_group *g,
 	return m;
 }
 
-struct member_ref {
-	const ibp_conf_member *m;
-};
-
-static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
+/* The membership index of a group: ALL-like lines in order, and per GUID
+ * the last line that names it.  Built on first use (see
+ * ibp_conf_group_port_membership), so reading and checking a large file
+ * does not pay for it. */
+static int index_group(struct ibp_conf_group *g)
 {
 	size_t nguid = 0, nops = 0;
 	for (size_t i = 0; i < g->nparts; i++) {
@@ -259,17 +259,19 @@ static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
 		while (n < nguid * 2)
 			n *= 2;
 		g->slots = calloc(n, sizeof(*g->slots));
-		if (!g->slots)
+		if (!g->slots) {
+			free(g->ops);
+			g->ops = NULL;
 			return IBP_ENOMEM;
+		}
 		g->nslots = n;
 	}
-	/* where each GUID was listed first in this group, for the
-	 * duplicate warning */
+	uint32_t seq = 0;
 	for (size_t i = 0; i < g->nparts; i++) {
 		const struct ibp_conf_partition *p = g->parts[i];
 		for (size_t j = 0; j < p->nmembers; j++) {
 			const ibp_conf_member *m = &p->members[j];
-			size_t s = (*seq)++;
+			uint32_t s = seq++;
 			if (m->kind == IBP_MEMBER_NONE)
 				continue;
 			if (m->kind != IBP_MEMBER_GUID &&
@@ -284,10 +286,63 @@ static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
 			if (!m->guid)
 				continue;
 			struct conf_guid_slot *sl = slot_find(g, m->guid);
-			if (sl->guid) {
-				ibp_membership before = sl->membership;
-				ibp_membership now =
-				    effective(g, m->membership);
+			sl->guid = m->guid;
+			sl->seq = s;
+			sl->membership = (uint8_t)effective(g, m->membership);
+			sl->indx0 = m->indx0;
+		}
+	}
+	g->indexed = true;
+	return 0;
+}
+
+/* Members listed twice in a group, with a scratch table shared by all
+ * groups (entries of earlier groups are told apart by gen). */
+struct dup_table {
+	struct conf_guid_slot *slots;
+	size_t n;
+	uint32_t gen;
+};
+
+static int check_duplicates(ibp_conf *c, struct ibp_conf_group *g,
+			    struct dup_table *t)
+{
+	size_t nguid = 0;
+	for (size_t i = 0; i < g->nparts; i++)
+		nguid += g->parts[i]->nmembers;
+	if (!nguid)
+		return 0;
+	if (t->n < nguid * 2) {
+		size_t n = t->n ? t->n : 64;
+		while (n < nguid * 2)
+			n *= 2;
+		free(t->slots);
+		t->slots = calloc(n, sizeof(*t->slots));
+		if (!t->slots)
+			return IBP_ENOMEM;
+		t->n = n;
+		t->gen = 0;
+	}
+	uint32_t gen = ++t->gen;
+	size_t mask = t->n - 1;
+	for (size_t i = 0; i < g->nparts; i++) {
+		const struct ibp_conf_partition *p = g->parts[i];
+		for (size_t j = 0; j < p->nmembers; j++) {
+			const ibp_conf_member *m = &p->members[j];
+			if ((m->kind != IBP_MEMBER_GUID &&
+			     m->kind != IBP_MEMBER_NAME) ||
+			    !m->guid)
+				continue;
+			size_t h =
+			    (size_t)(m->guid * 0x9e3779b97f4a7c15ull) & mask;
+			while (t->slots[h].seq == gen &&
+			       t->slots[h].guid != m->guid)
+				h = (h + 1) & mask;
+			struct conf_guid_slot *sl = &t->slots[h];
+			ibp_membership now = effective(g, m->membership);
+			if (sl->seq == gen) {
+				ibp_membership before =
+				    (ibp_membership)sl->membership;
 				if (before != now)
 					conf_diag(
 					    c, IBP_SEV_WARNING,
@@ -305,12 +360,11 @@ static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
 					    "(first at line %u)",
 					    m->text, g->pkey, sl->line);
 			} else {
-				sl->line = m->pos.line;
+				sl->seq = gen;
+				sl->guid = m->guid;
+				sl->line = (uint32_t)m->pos.line;
 			}
-			sl->guid = m->guid;
-			sl->seq = s;
-			sl->membership = effective(g, m->membership);
-			sl->indx0 = m->indx0;
+			sl->membership = (uint8_t)now;
 		}
 	}
 	return 0;
@@ -322,6 +376,8 @@ ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 					      uint64_t sm_port_guid,
 					      bool *indx0)
 {
+	if (!g->indexed && index_group((struct ibp_conf_group *)g) != 0)
+		return IBP_MEMB_NONE; /* out of memory */
 	ibp_membership best = IBP_MEMB_NONE;
 	bool bidx = false;
 	size_t best_seq = 0; /* file seqs are shifted by 2 */
@@ -332,9 +388,9 @@ ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 	}
 	struct conf_guid_slot *sl =
 	    slot_find((struct ibp_conf_group *)g, port_guid);
-	if (sl && sl->guid == port_guid && sl->seq + 2 > best_seq) {
-		best_seq = sl->seq + 2;
-		best = sl->membership;
+	if (sl && sl->guid == port_guid && (size_t)sl->seq + 2 > best_seq) {
+		best_seq = (size_t)sl->seq + 2;
+		best = (ibp_membership)sl->membership;
 		bidx = sl->indx0;
 	}
 	for (size_t i = g->nops; i-- > 0;) {
@@ -478,12 +534,14 @@ static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 
 int conf_finish(ibp_conf *c)
 {
-	size_t seq = 0;
-	for (size_t i = 0; i < c->ngroups; i++) {
+	struct dup_table t = {0};
+	int rc = 0;
+	conf_fix_members(c);
+	for (size_t i = 0; i < c->ngroups && !rc; i++) {
 		struct ibp_conf_group *g = c->groups[i];
 		check_group(c, g);
-		if (index_group(c, g, &seq))
-			return IBP_ENOMEM;
+		rc = check_duplicates(c, g, &t);
 	}
-	return 0;
+	free(t.slots);
+	return rc;
 }

@@ -101,16 +101,17 @@ typedef struct ibp_conf_flags {
 } ibp_conf_flags;
 
 typedef struct ibp_conf_member {
-	ibp_member_kind kind;
 	uint64_t guid;	  /* GUID; NAME once resolved; else 0 */
 	const char *text; /* the member as written (name/GUID), never NULL */
+	const char *written_word; /* the membership word as written, or
+				     NULL */
+	ibp_conf_pos pos;
+	ibp_member_kind kind;
 	ibp_membership written;	   /* the word written, UNSPECIFIED if none */
-	const char *written_word;  /* that word as written, or NULL */
 	ibp_membership membership; /* as OpenSM applies it: LIMITED, FULL or
 				      BOTH (defmember applied, an unknown
 				      word read as LIMITED) */
 	bool indx0;		   /* the partition's indx0 flag */
-	ibp_conf_pos pos;
 } ibp_conf_member;
 
 /* A multicast group line "mgid=ff12:...,flags" inside a partition. */
@@ -206,7 +207,8 @@ unsigned ibp_conf_group_sl(const ibp_conf_group *g);
  * last that names the port (by GUID, SELF, ALL, ALL_CAS, …) winning.
  * Returns NONE, LIMITED, FULL or BOTH (BOTH only with allow_both_pkeys;
  * without it OpenSM reads BOTH as FULL and so does this).  *indx0 (may be
- * NULL) tells whether that deciding line asked for index 0. */
+ * NULL) tells whether that deciding line asked for index 0.  The first
+ * call on a group builds its index (not thread-safe; later calls are). */
 ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 					      uint64_t port_guid,
 					      ibp_node_type type,
