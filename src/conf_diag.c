@@ -126,6 +126,13 @@ void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out)
 		fprintf(out, "  0x%04x %s", g->pkey, g->name);
 		if (g->nparts > 1)
 			fprintf(out, " (%zu definitions merged)", g->nparts);
+		size_t nm = 0;
+		for (size_t j = 0; j < g->nparts; j++)
+			for (size_t k = 0; k < g->parts[j]->nmembers; k++)
+				nm += g->parts[j]->members[k].kind !=
+				      IBP_MEMBER_NONE;
+		if (!nm && g->pkey != IBP_CONF_DEFAULT_PKEY)
+			fputs(" (no members: OpenSM drops it)", out);
 		fputc('\n', out);
 	}
 	if (v->nmisreadings) {

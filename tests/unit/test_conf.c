@@ -482,6 +482,26 @@ static void test_keywords_and_membership(void **state)
 	ibp_conf_free(c);
 }
 
+static void test_pkey_conflict(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	ibp_conf *c = parse("A=0x3, rate=7 : 0x10=full ;\n"
+			    "B=0x3, rate=12 : 0x11=full ;\n"
+			    "A=0x3, rate=3 : 0x12=full ;\n",
+			    d);
+	/* two names, different flags: an error; the same name again: not */
+	assert_true(has_code(d, "pkey-conflict", 2, 1));
+	assert_false(has_code(d, "pkey-conflict", 3, 0));
+	assert_int_equal(ibp_conf_error_count(c), 1);
+	assert_int_equal(ibp_conf_opensm_verdict(c)->nmisreadings, 1);
+	assert_int_equal(ibp_conf_group_count(c), 2);
+	assert_string_equal(ibp_conf_group_name(ibp_conf_group_find(c, 3)),
+			    "A");
+	ibp_conf_free(c);
+	ibp_diags_free(d);
+}
+
 static void test_io_errors(void **state)
 {
 	(void)state;
@@ -514,6 +534,7 @@ int main(void)
 	    cmocka_unit_test(test_rates_mtus),
 	    cmocka_unit_test(test_writer_round_trip),
 	    cmocka_unit_test(test_keywords_and_membership),
+	    cmocka_unit_test(test_pkey_conflict),
 	    cmocka_unit_test(test_io_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
