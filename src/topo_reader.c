@@ -539,6 +539,13 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 			ERR(r, "syntax", ls,
 			    "port line outside a node record (a blank line "
 			    "ends a record)");
+		} else if (starts(ls, le, "DR path ") ||
+			   starts(ls, le, "Non-Chassis Nodes") ||
+			   starts(ls, le, "Chassis ") ||
+			   starts(ls, le, "Spine Nodes") ||
+			   starts(ls, le, "Line Nodes")) {
+			/* ibnetdiscover -s progress and -g grouping lines,
+			 * which ibsim ignores too */
 		} else if (ls < le && ls[0] != '#' && !blank(ls, le)) {
 			WARN(r, "ignored-line", ls,
 			     "line ignored (not a topology keyword)");
