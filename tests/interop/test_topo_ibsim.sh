@@ -13,9 +13,9 @@ set -u
 : "${IBPART:?}" "${IBP_SRC:?}"
 P=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim.so$')
 for t in ibsim ibnetdiscover; do
-	command -v $t >/dev/null || { echo "FAIL: $t is not installed"; exit 1; }
+	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
 done
-[ -n "$P" ] || { echo "FAIL: libumad2sim.so not found"; exit 1; }
+[ -n "$P" ] || { echo "SKIP: libumad2sim.so not found"; exit 77; }
 
 W=$(mktemp -d /tmp/ibp-topo-ibsim.XXXXXX)
 PIDS=()
@@ -51,7 +51,11 @@ case_disc() {
 	ibsim -s -n "$topo" >"$d/ibsim.log" 2>&1 &
 	local sp=$!
 	PIDS+=($sp)
-	sleep 0.5
+	for _ in $(seq 50); do
+		grep -q "parsed" "$d/ibsim.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.2
 	if ! kill -0 $sp 2>/dev/null; then
 		echo "FAIL $name: ibsim does not load it"
 		tail -5 "$d/ibsim.log"

@@ -11,9 +11,9 @@ set -u
 : "${IBPART:?}" "${IBP_SRC:?}"
 P=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim.so$')
 for t in ibsim opensm ibnetdiscover; do
-	command -v $t >/dev/null || { echo "FAIL: $t is not installed"; exit 1; }
+	command -v $t >/dev/null || { echo "SKIP: $t is not installed"; exit 77; }
 done
-[ -n "$P" ] || { echo "FAIL: libumad2sim.so not found"; exit 1; }
+[ -n "$P" ] || { echo "SKIP: libumad2sim.so not found"; exit 77; }
 
 W=$(mktemp -d /tmp/ibp-topo-lids.XXXXXX)
 PIDS=()
@@ -47,11 +47,12 @@ case_lids() {
 	ibsim -s -n "$topo" >"$d/ibsim.log" 2>&1 &
 	local sp=$!
 	PIDS+=($sp)
+	# ibsim prints "FILE: parsed N lines" once it has the fabric
 	for _ in $(seq 50); do
-		[ -S "/tmp/$IBSIM_SOCKNAME" ] || grep -q "listen\|Listen\|client" "$d/ibsim.log" 2>/dev/null && break
+		grep -q "parsed" "$d/ibsim.log" 2>/dev/null && break
 		sleep 0.1
 	done
-	sleep 0.3
+	sleep 0.2
 	LD_PRELOAD=$P opensm -d 2 -f "$d/osm.log" -s 0 >"$d/osm.out" 2>&1 &
 	local op=$!
 	PIDS+=($op)
@@ -84,7 +85,10 @@ case_lids() {
 			fail=1
 		fi
 	fi
-	stop $op
+	# OpenSM lingers on SIGTERM (it waits on the simulator); nothing of it
+	# is needed any more
+	kill -9 $op 2>/dev/null
+	wait $op 2>/dev/null
 	stop $sp
 }
 
