@@ -13,6 +13,8 @@ for t in ibsim opensm smpquery; do
 done
 [ -n "$P" ] || { echo "SKIP: libumad2sim.so not found"; exit 77; }
 W=$(mktemp -d /tmp/ibp-topo-gen.XXXXXX)
+# umad2sim leaves a sys-<pid> directory in the working directory
+cd "$W" || exit 1
 SP="" OP=""
 cleanup() {
 	[ -n "$OP" ] && kill -9 "$OP" 2>/dev/null

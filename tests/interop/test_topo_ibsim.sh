@@ -18,6 +18,8 @@ done
 [ -n "$P" ] || { echo "SKIP: libumad2sim.so not found"; exit 77; }
 
 W=$(mktemp -d /tmp/ibp-topo-ibsim.XXXXXX)
+# umad2sim leaves a sys-<pid> directory in the working directory
+cd "$W" || exit 1
 PIDS=()
 cleanup() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
