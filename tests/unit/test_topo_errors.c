@@ -148,6 +148,14 @@ static void test_warnings_only(void **state)
 	assert_int_equal(ibp_diags_count_severity(d, IBP_SEV_ERROR), 0);
 	ibp_fabric_free(f);
 	ibp_diags_free(d);
+	/* a description NodeDescription cannot hold */
+	d = load("Ca 1 \"H\" # \"0123456789012345678901234567890123456789"
+		 "0123456789012345678901234\"\n",
+		 &rc, &f);
+	assert_int_equal(rc, 0);
+	assert_true(has(d, IBP_SEV_WARNING, "long-description", 1, 10));
+	ibp_fabric_free(f);
+	ibp_diags_free(d);
 }
 
 static void test_crlf_and_dialects(void **state)
