@@ -133,7 +133,7 @@ ibp_sim_listening()
 # ibp_first_ca TOPO: the node id of the first CA in a topology file.
 ibp_first_ca()
 {
-	awk '/^[ \t]*Ca[ \t]/ { if (match($0, /"[^"]*"/)) {
+	awk '/^[ \t]*(Ca|Hca|Rt)[ \t]/ { if (match($0, /"[^"]*"/)) {
 		print substr($0, RSTART + 1, RLENGTH - 2); exit } }' "$1"
 }
 
@@ -144,14 +144,16 @@ ibp_sim_start()
 	local topo=${1:?ibp_sim_start TOPO} i
 	[ -f "$topo" ] || ibp_fail "no topology $topo"
 	IBP_SIM_TOPO=$topo
-	IBP_SIM_HOST=${IBP_SIM_HOST:-$(ibp_first_ca "$topo")}
+	IBP_SIM_HOST=${IBP_SIM_HOST_USER:-$(ibp_first_ca "$topo")}
 	[ -n "$IBP_SIM_HOST" ] || ibp_fail "no CA in $topo"
-	IBP_SIM_LOG="$IBP_WORK/ibsim.log"
-	mkfifo "$IBP_WORK/ibsim.console"
-	ibsim -s "$topo" <"$IBP_WORK/ibsim.console" >"$IBP_SIM_LOG" 2>&1 &
+	IBP_SIM_SEQ=$((${IBP_SIM_SEQ:-0} + 1))
+	IBP_SIM_LOG="$IBP_WORK/ibsim.$IBP_SIM_SEQ.log"
+	local fifo="$IBP_WORK/ibsim.$IBP_SIM_SEQ.console"
+	mkfifo "$fifo"
+	ibsim -s "$topo" <"$fifo" >"$IBP_SIM_LOG" 2>&1 &
 	IBP_SIM_PID=$!
 	# Hold the console open for writing so ibsim never sees EOF.
-	exec {IBP_SIM_CONSOLE_FD}>"$IBP_WORK/ibsim.console"
+	exec {IBP_SIM_CONSOLE_FD}>"$fifo"
 	for ((i = 0; i < IBP_SIM_TIMEOUT * 50; i++)); do
 		kill -0 "$IBP_SIM_PID" 2>/dev/null ||
 			{ cat "$IBP_SIM_LOG" >&2; IBP_SIM_PID=""; ibp_fail "ibsim exited"; }
@@ -203,7 +205,9 @@ ibp_osm_start()
 	local conf=$1 i
 	shift
 	[ -z "$conf" ] || conf=$(realpath "$conf")
-	local args=(-d 2 -f "$IBP_WORK/opensm.log" -s 0)
+	local args=(-d 2 -f "$IBP_WORK/opensm.log" -s 0) g
+	g=$(ibp_sim_host_guid)
+	[ -n "$g" ] && args+=(-g "$g")
 	[ -n "$conf" ] && args+=(-P "$conf")
 	case " $* " in
 	*" -F "* | *" --config "*) ;;
@@ -214,6 +218,7 @@ ibp_osm_start()
 	esac
 	IBP_OSM_LOG="$IBP_WORK/opensm.log"
 	: >"$IBP_OSM_LOG"
+	rm -rf "$OSM_TMP_DIR" && mkdir -p "$OSM_TMP_DIR"
 	ibp_sim_run opensm "${args[@]}" "$@" >"$IBP_WORK/opensm.out" 2>&1 &
 	IBP_OSM_PID=$!
 	ibp_osm_wait_up 1
@@ -346,4 +351,103 @@ ibp_json_tables_normalize()
 {
 	jq -r '.ports[] | ([.port_guid, (.port|tostring)] + .pkeys) | join(" ")' |
 		sort -k1,1 -k2,2n
+}
+
+# ibp_sim_host_guid: the port GUID of $IBP_SIM_HOST's port 1 (OpenSM binds
+# to it; without -g it would ask on a terminal when a CA has 2 ports).
+ibp_sim_host_guid()
+{
+	awk -v id="$IBP_SIM_HOST" '
+		/^[ \t]*(Ca|Hca|Rt)[ \t]/ { cur = ($0 ~ "\"" id "\"") ; next }
+		/^(caguid|rtguid)=/ { g = substr($0, index($0, "=") + 1) }
+		cur && /^\[1\]/ {
+			if (match($0, /\(0x[0-9a-fA-F]+\)/)) {
+				print substr($0, RSTART + 1, RLENGTH - 2); exit
+			}
+		}' "$IBP_SIM_TOPO"
+}
+
+# ---- parity: ibpart's predicted tables against what OpenSM programs ----
+
+IBP_PARITY_CASES=0
+IBP_PARITY_FAILED=0
+IBP_PARITY_PORTS=0
+
+# ibp_parity NAME TOPO CONF [IBPART ARGS...] [-- OPENSM ARGS...]
+# Predict with `ibpart tables --format json`, then run OpenSM with CONF on
+# a fresh ibsim of TOPO, read every linked port with smpquery and compare:
+# each port ibpart lists must hold exactly ibpart's table (entry for
+# entry, index for index); every other port must be untouched (ibsim's
+# initial 0xffff).  A mismatch is reported and counted; ibp_parity_done
+# fails the test if any case differed.
+ibp_parity()
+{
+	local name=$1 topo=$2 conf=$3 a seen=0 rc
+	shift 3
+	local iargs=() oargs=()
+	for a in "$@"; do
+		if [ "$a" = "--" ] && [ $seen = 0 ]; then seen=1; continue; fi
+		if [ $seen = 0 ]; then iargs+=("$a"); else oargs+=("$a"); fi
+	done
+	local d="$IBP_WORK/case-$name"
+	mkdir -p "$d"
+	local ibpart=${IBPART:-$IBP_SRC/build/ibpart}
+	"$ibpart" tables -t "$topo" --format json "${iargs[@]}" "$conf" \
+		>"$d/ours.json" 2>"$d/ours.err"
+	rc=$?
+	IBP_PARITY_CASES=$((IBP_PARITY_CASES + 1))
+	if [ $rc -gt 1 ]; then
+		cat "$d/ours.err" >&2
+		echo "PARITY $name: ibpart tables failed (exit $rc)" >&2
+		IBP_PARITY_FAILED=$((IBP_PARITY_FAILED + 1))
+		return 1
+	fi
+	ibp_json_tables_normalize <"$d/ours.json" >"$d/ours.txt"
+	ibp_sim_start "$topo"
+	ibp_osm_start "$conf" "${oargs[@]}"
+	ibp_read_pkeys "${IBP_PARITY_FILTER:- up$}" >"$d/theirs.txt"
+	cp "$IBP_OSM_LOG" "$d/opensm.log"
+	ibp_osm_stop
+	ibp_sim_stop
+	if ! awk '
+		NR == FNR { k = $1 " " $2; ours[k] = $0; next }
+		{
+			k = $1 " " $2; seen[k] = 1
+			if (k in ours) {
+				if (ours[k] != $0) {
+					print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+					      " | ibpart " substr(ours[k], length(k) + 2)
+					bad = 1
+				}
+			} else if ($0 != k " 0xffff") {
+				print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+				      " | ibpart: untouched (0xffff)"
+				bad = 1
+			}
+		}
+		END {
+			for (k in ours) if (!(k in seen)) {
+				print "  port " k ": ibpart " ours[k] " | not read back from the fabric"
+				bad = 1
+			}
+			exit bad
+		}' "$d/ours.txt" "$d/theirs.txt" >"$d/diff"; then
+		echo "PARITY $name: DIFFERS ($(basename "$topo"), $(basename "$conf") ${iargs[*]} -- ${oargs[*]})" >&2
+		cat "$d/diff" >&2
+		IBP_PARITY_FAILED=$((IBP_PARITY_FAILED + 1))
+		return 1
+	fi
+	local n
+	n=$(wc -l <"$d/ours.txt")
+	IBP_PARITY_PORTS=$((IBP_PARITY_PORTS + n))
+	echo "PARITY $name: $n programmed ports identical ($(wc -l <"$d/theirs.txt") read)"
+}
+
+# ibp_parity_done: pass or fail the test on the cases run.
+ibp_parity_done()
+{
+	if [ "$IBP_PARITY_FAILED" -ne 0 ]; then
+		ibp_fail "$IBP_PARITY_FAILED of $IBP_PARITY_CASES parity cases differ"
+	fi
+	ibp_pass "$IBP_PARITY_CASES parity cases, $IBP_PARITY_PORTS programmed ports identical"
 }
