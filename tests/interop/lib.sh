@@ -266,18 +266,22 @@ ibp_osm_stop()
 ibp_osm_log_has() { grep -qE -- "$1" "$IBP_OSM_LOG"; }
 
 # ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>
-# <up|down>" (type CA, SW or RT; "down" for a switch port with no link),
-# CA/router ports that are linked, every port of every switch including
-# port 0 (always "up") and unlinked ones; needs LIDs (after SUBNET UP).
+# <peer>" (type CA, SW or RT; peer: the type at the other end of the link
+# - CA, SW or RT -, "self" for a switch's port 0, "down" for a switch port
+# without a link): CA/router ports that are linked, and every port of
+# every switch including port 0 and unlinked ones.  Needs LIDs (after
+# SUBNET UP).
 ibp_ports()
 {
 	ibp_sim_run ibnetdiscover -p 2>/dev/null | awk '
 		$1 == "CA" || $1 == "SW" || $1 == "RT" {
 			g = tolower($4)
-			print $1, $2, $3, g, (index($0, " - ") ? "up" : "down")
+			peer = "down"
+			for (i = 5; i < NF; i++) if ($i == "-") { peer = $(i + 1); break }
+			print $1, $2, $3, g, peer
 			if ($1 == "SW" && !(g in sw)) {
 				sw[g] = 1
-				print "SW", $2, 0, g, "up"
+				print "SW", $2, 0, g, "self"
 			}
 		}' | sort -u -k4,4 -k3,3n
 }
@@ -309,8 +313,8 @@ ibp_read_port()
 # ibp_read_pkeys [FILTER]: read every port's P_KeyTable with smpquery (CA
 # ports, switch port 0, every switch external port) and print one
 # normalized line per port, sorted by GUID then port number.  FILTER, a
-# regex, limits it to the ibp_ports lines that match (e.g. ' up$' skips
-# switch ports without a link).
+# regex, limits it to the ibp_ports lines that match (e.g. '^(CA|RT) | (CA|RT|self)$':
+# only end ports and switch ports facing one).
 ibp_read_pkeys()
 {
 	local filter=${1:-.} tmp type lid port guid n=0 rc=0 pids=() p
@@ -361,8 +365,9 @@ ibp_sim_host_guid()
 		/^[ \t]*(Ca|Hca|Rt)[ \t]/ { cur = ($0 ~ "\"" id "\"") ; next }
 		/^(caguid|rtguid)=/ { g = substr($0, index($0, "=") + 1) }
 		cur && /^\[1\]/ {
-			if (match($0, /\(0x[0-9a-fA-F]+\)/)) {
-				print substr($0, RSTART + 1, RLENGTH - 2); exit
+			if (match($0, /\((0x)?[0-9a-fA-F]+\)/)) {
+				g = substr($0, RSTART + 1, RLENGTH - 2)
+				sub(/^0x/, "", g); print "0x" g; exit
 			}
 		}' "$IBP_SIM_TOPO"
 }
@@ -405,7 +410,7 @@ ibp_parity()
 	ibp_json_tables_normalize <"$d/ours.json" >"$d/ours.txt"
 	ibp_sim_start "$topo"
 	ibp_osm_start "$conf" "${oargs[@]}"
-	ibp_read_pkeys "${IBP_PARITY_FILTER:- up$}" >"$d/theirs.txt"
+	ibp_read_pkeys "${IBP_PARITY_FILTER:- (CA|SW|RT|self)$}" >"$d/theirs.txt"
 	cp "$IBP_OSM_LOG" "$d/opensm.log"
 	ibp_osm_stop
 	ibp_sim_stop
