@@ -503,10 +503,21 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 		       const ibp_policy_options *opts, ibp_tables **out,
 		       ibp_diags *findings, ibp_error *err)
 {
+	return ibp_policy_compute_state(conf, fabric, opts, out, NULL, findings,
+					err);
+}
+
+int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
+			     const ibp_policy_options *opts, ibp_tables **out,
+			     ibp_tables **remembered_out, ibp_diags *findings,
+			     ibp_error *err)
+{
 	if (!conf || !fabric || !out)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "policy: conf, fabric and out required");
 	*out = NULL;
+	if (remembered_out)
+		*remembered_out = NULL;
 	struct pol P;
 	memset(&P, 0, sizeof(P));
 	if (opts)
@@ -565,7 +576,9 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 	ibp_tables *ts = NULL;
 	if (!rc) {
 		ts = ibp_tables_new(fabric);
-		if (!ts)
+		if (remembered_out)
+			P.rem_out = ibp_tables_new(fabric);
+		if (!ts || (remembered_out && !P.rem_out))
 			rc = IBP_ENOMEM;
 	}
 	if (!rc)
@@ -573,8 +586,11 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 	pol_free(&P);
 	if (rc) {
 		ibp_tables_free(ts);
+		ibp_tables_free(P.rem_out);
 		return ibp_error_set(err, rc, "policy: %s", ibp_status_str(rc));
 	}
 	*out = ts;
+	if (remembered_out)
+		*remembered_out = P.rem_out;
 	return 0;
 }

@@ -61,6 +61,8 @@ struct pol {
 	size_t *pstart;	  /* per ep: first of its entries in porder */
 	uint32_t *porder; /* indexes into pend, bucketed per ep */
 
+	ibp_tables *rem_out; /* what OpenSM remembers, or NULL */
+
 	/* pass 2 scratch (policy_place.c) */
 	struct pol_scratch *scr;
 };

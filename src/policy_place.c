@@ -249,12 +249,24 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 			s->keys[key] = (int32_t)i;
 		}
 	}
-	/* what OpenSM placed before: the previous table (its accum map) */
-	if (from_prev)
+	/* what OpenSM placed before (its accum map): as remembered, or
+	 * the previous table */
+	const ibp_pkey_table *rem =
+	    P->o.remembered ? ibp_tables_get(P->o.remembered, e->node, e->port)
+			    : NULL;
+	if (rem) {
+		unsigned used = ibp_pkey_table_used(rem);
+		for (unsigned i = 0; i < used; i++) {
+			uint16_t k = ibp_pkey_table_get(rem, i);
+			if (ibp_pkey_is_valid(k) && s->accum[k] < 0)
+				acc_set(s, k, i);
+		}
+	} else if (from_prev) {
 		for (unsigned i = 0; i < e->cap; i++)
 			if (ibp_pkey_is_valid(s->dev[i]) &&
 			    s->accum[s->dev[i]] < 0)
 				acc_set(s, s->dev[i], i);
+	}
 
 	int rc = q_reserve(s, 2 * n + s->nacc + 8);
 	if (rc)
@@ -439,6 +451,25 @@ static int store_table(ibp_tables *ts, size_t node, unsigned port, unsigned cap,
 	return rc;
 }
 
+/* OpenSM's accum map of the port after this run, as a table. */
+static int store_remembered(struct pol *P, const struct ep *e)
+{
+	struct pol_scratch *s = P->scr;
+	ibp_pkey_table *t = ibp_pkey_table_new(e->cap ? e->cap : 1);
+	if (!t)
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < s->nacc; i++) {
+		uint16_t k = s->acc_list[i];
+		unsigned idx = (unsigned)s->accum[k];
+		if (idx < e->cap && !ibp_pkey_table_get(t, idx))
+			ibp_pkey_table_set(t, idx, k, NULL);
+	}
+	int rc = ibp_tables_put(P->rem_out, e->node, e->port, t, NULL);
+	if (rc)
+		ibp_pkey_table_free(t);
+	return rc;
+}
+
 /* C: the facing switch port gets the end port's table, packed. */
 static int mirror(struct pol *P, const struct ep *e, ibp_tables *ts)
 {
@@ -508,6 +539,8 @@ int pol_place_all(struct pol *P, ibp_tables *ts)
 		if (!rc)
 			rc = store_table(ts, e->node, e->port, e->cap,
 					 P->scr->newt);
+		if (!rc && P->rem_out && P->o.mode == IBP_POLICY_OPENSM)
+			rc = store_remembered(P, e);
 		if (!rc && e->type != IBP_NODE_SWITCH)
 			rc = mirror(P, e, ts);
 		scratch_reset_port(P->scr);

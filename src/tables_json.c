@@ -20,7 +20,21 @@ static json_t *guid_str(uint64_t g)
 	return json_string(buf);
 }
 
-static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
+static json_t *keys_json(const ibp_pkey_table *t)
+{
+	json_t *keys = json_array();
+	unsigned used = t ? ibp_pkey_table_used(t) : 0;
+	for (unsigned k = 0; keys && k < used; k++) {
+		char buf[7];
+		json_array_append_new(
+		    keys, json_string(
+			      ibp_pkey_format(ibp_pkey_table_get(t, k), buf)));
+	}
+	return keys;
+}
+
+static json_t *tables_json(const ibp_tables *ts, const ibp_tables *rem,
+			   const char *mode, uint64_t sm)
 {
 	const ibp_fabric *f = ibp_tables_fabric(ts);
 	json_t *root = json_object();
@@ -36,7 +50,7 @@ static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
 		unsigned p;
 		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
 		json_t *o = json_object();
-		json_t *keys = json_array();
+		json_t *keys = keys_json(t);
 		if (!o || !keys) {
 			json_decref(o);
 			json_decref(keys);
@@ -54,14 +68,11 @@ static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
 				    json_string(ibp_fabric_node_desc(f, n)));
 		json_object_set_new(o, "capacity",
 				    json_integer(ibp_pkey_table_capacity(t)));
-		unsigned used = ibp_pkey_table_used(t);
-		for (unsigned k = 0; k < used; k++) {
-			char buf[7];
-			json_array_append_new(
-			    keys, json_string(ibp_pkey_format(
-				      ibp_pkey_table_get(t, k), buf)));
-		}
 		json_object_set_new(o, "pkeys", keys);
+		const ibp_pkey_table *r =
+		    rem ? ibp_tables_get(rem, n, p) : NULL;
+		if (r)
+			json_object_set_new(o, "remembered", keys_json(r));
 		json_array_append_new(ports, o);
 	}
 	json_object_set_new(root, "ports", ports);
@@ -75,7 +86,7 @@ fail:
 char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 			 uint64_t sm_port_guid, int indent)
 {
-	json_t *j = tables_json(ts, mode, sm_port_guid);
+	json_t *j = tables_json(ts, NULL, mode, sm_port_guid);
 	if (!j)
 		return NULL;
 	size_t flags = JSON_PRESERVE_ORDER;
@@ -85,10 +96,22 @@ char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 	return s;
 }
 
-int ibp_tables_write_json(const ibp_tables *ts, const char *mode,
-			  uint64_t sm_port_guid, FILE *out, ibp_error *err)
+static char *dump(const ibp_tables *ts, const ibp_tables *rem, const char *mode,
+		  uint64_t sm)
 {
-	char *s = ibp_tables_to_json(ts, mode, sm_port_guid, 1);
+	json_t *j = tables_json(ts, rem, mode, sm);
+	if (!j)
+		return NULL;
+	char *s = json_dumps(j, JSON_PRESERVE_ORDER | JSON_INDENT(1));
+	json_decref(j);
+	return s;
+}
+
+static int write_stream(const ibp_tables *ts, const ibp_tables *rem,
+			const char *mode, uint64_t sm_port_guid, FILE *out,
+			ibp_error *err)
+{
+	char *s = dump(ts, rem, mode, sm_port_guid);
 	if (!s)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc = 0;
@@ -99,9 +122,15 @@ int ibp_tables_write_json(const ibp_tables *ts, const char *mode,
 	return rc;
 }
 
-int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
-			       uint64_t sm_port_guid, const char *path,
-			       ibp_error *err)
+int ibp_tables_write_json(const ibp_tables *ts, const char *mode,
+			  uint64_t sm_port_guid, FILE *out, ibp_error *err)
+{
+	return write_stream(ts, NULL, mode, sm_port_guid, out, err);
+}
+
+static int write_path(const ibp_tables *ts, const ibp_tables *rem,
+		      const char *mode, uint64_t sm_port_guid, const char *path,
+		      ibp_error *err)
 {
 	size_t len = strlen(path);
 	char *tmp = malloc(len + 16);
@@ -123,7 +152,7 @@ int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
 		return ibp_error_set(err, IBP_EIO, "%s: %s", path,
 				     strerror(errno));
 	}
-	int rc = ibp_tables_write_json(ts, mode, sm_port_guid, out, err);
+	int rc = write_stream(ts, rem, mode, sm_port_guid, out, err);
 	if (!rc && (fflush(out) || fsync(fileno(out))))
 		rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
 				   strerror(errno));
@@ -137,6 +166,20 @@ int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
 		unlink(tmp);
 	free(tmp);
 	return rc;
+}
+
+int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
+			       uint64_t sm_port_guid, const char *path,
+			       ibp_error *err)
+{
+	return write_path(ts, NULL, mode, sm_port_guid, path, err);
+}
+
+int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
+				const char *mode, uint64_t sm_port_guid,
+				const char *path, ibp_error *err)
+{
+	return write_path(ts, rem, mode, sm_port_guid, path, err);
 }
 
 static int parse_guid(const json_t *v, uint64_t *out)
@@ -153,11 +196,46 @@ static int parse_guid(const json_t *v, uint64_t *out)
 	return 0;
 }
 
-int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
-			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
-			 ibp_error *err)
+static int parse_keys(json_t *keys, unsigned cap, size_t i, const char *what,
+		      ibp_pkey_table **out, ibp_error *err)
 {
 	*out = NULL;
+	if (json_array_size(keys) > cap)
+		return ibp_error_set(err, IBP_EPARSE,
+				     "JSON: ports[%zu].%s has %zu P_Keys, "
+				     "capacity %u",
+				     i, what, json_array_size(keys), cap);
+	ibp_pkey_table *t = ibp_pkey_table_new(cap ? cap : 1);
+	if (!t)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	size_t k;
+	json_t *kv;
+	json_array_foreach(keys, k, kv)
+	{
+		uint16_t pk;
+		const char *s = json_string_value(kv);
+		if (!s || ibp_pkey_parse(s, &pk, NULL)) {
+			ibp_pkey_table_free(t);
+			return ibp_error_set(err, IBP_EPARSE,
+					     "JSON: ports[%zu].%s[%zu] is not "
+					     "a P_Key",
+					     i, what, k);
+		}
+		if (pk)
+			ibp_pkey_table_set(t, (unsigned)k, pk, NULL);
+	}
+	*out = t;
+	return 0;
+}
+
+static int from_json(const ibp_fabric *f, const char *text, size_t len,
+		     ibp_tables **out, ibp_tables **rem_out, char **mode_out,
+		     uint64_t *sm_out, ibp_error *err)
+{
+	*out = NULL;
+	ibp_tables *rem = NULL;
+	if (rem_out)
+		*rem_out = NULL;
 	if (mode_out)
 		*mode_out = NULL;
 	if (sm_out)
@@ -203,35 +281,26 @@ int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 			continue;
 		p = (unsigned)pn;
 		unsigned cap = ibp_fabric_port_capacity(f, n, p);
-		if (json_array_size(keys) > cap) {
-			rc = ibp_error_set(err, IBP_EPARSE,
-					   "JSON: ports[%zu] has %zu P_Keys, "
-					   "capacity %u",
-					   i, json_array_size(keys), cap);
+		ibp_pkey_table *t;
+		rc = parse_keys(keys, cap, i, "pkeys", &t, err);
+		if (rc)
 			goto done;
-		}
-		ibp_pkey_table *t = ibp_pkey_table_new(cap ? cap : 1);
-		if (!t) {
-			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-			goto done;
-		}
-		size_t k;
-		json_t *kv;
-		json_array_foreach(keys, k, kv)
-		{
-			uint16_t pk;
-			const char *s = json_string_value(kv);
-			if (!s || ibp_pkey_parse(s, &pk, NULL)) {
+		json_t *rk = json_object_get(po, "remembered");
+		if (rem_out && json_is_array(rk)) {
+			ibp_pkey_table *r;
+			if (!rem && !(rem = ibp_tables_new(f))) {
 				ibp_pkey_table_free(t);
-				rc =
-				    ibp_error_set(err, IBP_EPARSE,
-						  "JSON: ports[%zu].pkeys[%zu] "
-						  "is not a P_Key",
-						  i, k);
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
 				goto done;
 			}
-			if (pk)
-				ibp_pkey_table_set(t, (unsigned)k, pk, NULL);
+			rc = parse_keys(rk, cap, i, "remembered", &r, err);
+			if (!rc && (rc = ibp_tables_put(rem, n, p, r, err)))
+				ibp_pkey_table_free(r);
+			if (rc) {
+				ibp_pkey_table_free(t);
+				goto done;
+			}
 		}
 		rc = ibp_tables_put(ts, n, p, t, err);
 		if (rc) {
@@ -251,14 +320,24 @@ done:
 	json_decref(root);
 	if (rc) {
 		ibp_tables_free(ts);
+		ibp_tables_free(rem);
 		return rc;
 	}
 	*out = ts;
+	if (rem_out)
+		*rem_out = rem;
 	return 0;
 }
 
-int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
-			      ibp_tables **out, ibp_error *err)
+int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
+			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
+			 ibp_error *err)
+{
+	return from_json(f, text, len, out, NULL, mode_out, sm_out, err);
+}
+
+static int read_path(const ibp_fabric *f, const char *path, ibp_tables **out,
+		     ibp_tables **rem, ibp_error *err)
 {
 	*out = NULL;
 	FILE *in = fopen(path, "rb");
@@ -290,10 +369,22 @@ int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 		free(buf);
 		return ibp_error_set(err, IBP_EIO, "%s: read error", path);
 	}
-	int rc =
-	    ibp_tables_from_json(f, buf ? buf : "", len, out, NULL, NULL, err);
+	int rc = from_json(f, buf ? buf : "", len, out, rem, NULL, NULL, err);
 	free(buf);
 	if (rc && err && !err->file[0])
 		snprintf(err->file, sizeof(err->file), "%s", path);
 	return rc;
+}
+
+int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
+			      ibp_tables **out, ibp_error *err)
+{
+	return read_path(f, path, out, NULL, err);
+}
+
+int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
+			       ibp_tables **out, ibp_tables **remembered,
+			       ibp_error *err)
+{
+	return read_path(f, path, out, remembered, err);
 }

@@ -47,10 +47,15 @@ static const char usage[] =
     "                            port may hold the full and limited key\n"
     "      --part-enforce E      OpenSM's part_enforce: both (default), in,\n"
     "                            out, or off (switch ports left untouched)\n"
-    "      --state FILE          JSON of the tables the ports hold now (an\n"
-    "                            earlier run's output); surviving P_Keys\n"
-    "                            keep their index; FILE is then rewritten\n"
-    "                            (atomically) with the new tables\n"
+    "      --state FILE          the tables the ports hold now and what\n"
+    "                            OpenSM remembers of their indexes, from\n"
+    "                            the previous run (JSON as --format json,\n"
+    "                            plus \"remembered\" per port; a missing\n"
+    "                            FILE means a fresh fabric): surviving\n"
+    "                            P_Keys keep their index, a P_Key that\n"
+    "                            comes back gets its old one, new ones go\n"
+    "                            after the highest index used.  FILE is\n"
+    "                            then rewritten atomically for the next run\n"
     "      --ca-partition-cap N  NodeInfo PartitionCap of CA ports (64)\n"
     "      --switch-partition-cap N  a switch's PartitionCap, bounds its\n"
     "                            port 0 (8)\n"
@@ -201,7 +206,7 @@ static int run(int argc, char **argv)
 	if (status)
 		return status;
 	ibp_conf *c = NULL;
-	ibp_tables *prev = NULL, *ts = NULL;
+	ibp_tables *prev = NULL, *ts = NULL, *rem = NULL, *rem_out = NULL;
 	ibp_diags *d = ibp_diags_new();
 	ibp_error err;
 	ibp_error_clear(&err);
@@ -241,12 +246,13 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (state && access(state, F_OK) == 0) {
-		if (ibp_tables_read_json_path(f, state, &prev, &err)) {
+		if (ibp_tables_read_state_path(f, state, &prev, &rem, &err)) {
 			cli_print_error(&err);
 			status = CLI_EXIT_USAGE;
 			goto out;
 		}
 		po.previous = prev;
+		po.remembered = rem;
 	}
 	/* the conf's own findings are check's business; here only errors
 	 * (they decide OpenSM's fallback) are shown, with the policy's */
@@ -255,7 +261,8 @@ static int run(int argc, char **argv)
 		status = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	rc = ibp_policy_compute(c, f, &po, &ts, pd, &err);
+	rc = ibp_policy_compute_state(c, f, &po, &ts, state ? &rem_out : NULL,
+				      pd, &err);
 	ibp_diags_print(pd, stderr);
 	size_t nfound = ibp_diags_count_severity(pd, IBP_SEV_WARNING) +
 			ibp_diags_count_severity(pd, IBP_SEV_ERROR);
@@ -279,7 +286,8 @@ static int run(int argc, char **argv)
 		status = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	if (state && ibp_tables_write_json_path(ts, mode, sm, state, &err)) {
+	if (state &&
+	    ibp_tables_write_state_path(ts, rem_out, mode, sm, state, &err)) {
 		cli_print_error(&err);
 		status = CLI_EXIT_SYSTEM;
 		goto out;
@@ -288,6 +296,8 @@ static int run(int argc, char **argv)
 out:
 	ibp_tables_free(ts);
 	ibp_tables_free(prev);
+	ibp_tables_free(rem);
+	ibp_tables_free(rem_out);
 	ibp_conf_free(c);
 	ibp_diags_free(d);
 	ibp_fabric_free(f);

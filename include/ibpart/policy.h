@@ -79,6 +79,13 @@ typedef struct ibp_policy_options {
 	 * each surviving P_Key at its index and appends new ones after the
 	 * highest index it used before. */
 	const ibp_tables *previous;
+	/* What OpenSM remembers besides (its per-port "accumulated" P_Key
+	 * indexes, which outlive the entries: a P_Key removed and added
+	 * again returns to its old index while the same OpenSM runs), one
+	 * table per port with each remembered P_Key at its index, as
+	 * ibp_policy_compute_state() returns it; NULL: what `previous`
+	 * holds. */
+	const ibp_tables *remembered;
 } ibp_policy_options;
 
 void ibp_policy_options_init(ibp_policy_options *o);
@@ -105,6 +112,14 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
 int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 		       const ibp_policy_options *opts, ibp_tables **out,
 		       ibp_diags *findings, ibp_error *err);
+
+/* The same, also returning what OpenSM remembers after this run (see
+ * ibp_policy_options.remembered; opensm mode; NULL allowed), for the
+ * next run's options. */
+int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
+			     const ibp_policy_options *opts, ibp_tables **out,
+			     ibp_tables **remembered_out, ibp_diags *findings,
+			     ibp_error *err);
 
 /* The SM port the options resolve to (opts->sm_port_guid, or the first
  * CA port); IBP_ENOENT when none. */

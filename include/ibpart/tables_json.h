@@ -48,6 +48,17 @@ int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 			      ibp_tables **out, ibp_error *err);
 
+/* The --state file: the same JSON, each port also carrying
+ * "remembered" - what OpenSM remembers of the port's P_Key indexes
+ * (policy.h, ibp_policy_options.remembered).  rem may be NULL; on
+ * reading, *remembered is NULL when the file has none. */
+int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
+				const char *mode, uint64_t sm_port_guid,
+				const char *path, ibp_error *err);
+int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
+			       ibp_tables **out, ibp_tables **remembered,
+			       ibp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -193,7 +193,9 @@ ibp_sim_stop()
 # paths.
 ibp_sim_run()
 {
-	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" "$@")
+	# exec: the pid a caller gets with $! is the tool's own (OpenSM's,
+	# for SIGHUP and for the kill at cleanup), not a subshell's
+	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" exec "$@")
 }
 
 # ibp_osm_start CONF [OPENSM ARGS...]: start OpenSM with partition file
@@ -219,7 +221,10 @@ ibp_osm_start()
 	IBP_OSM_LOG="$IBP_WORK/opensm.log"
 	: >"$IBP_OSM_LOG"
 	rm -rf "$OSM_TMP_DIR" && mkdir -p "$OSM_TMP_DIR"
-	ibp_sim_run opensm "${args[@]}" "$@" >"$IBP_WORK/opensm.out" 2>&1 &
+	# not through ibp_sim_run: a backgrounded function is one more
+	# subshell, and $! must be OpenSM itself (SIGHUP, the final kill)
+	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" \
+		exec opensm "${args[@]}" "$@") >"$IBP_WORK/opensm.out" 2>&1 &
 	IBP_OSM_PID=$!
 	ibp_osm_wait_up 1
 }
@@ -255,8 +260,15 @@ ibp_osm_hup()
 
 ibp_osm_stop()
 {
+	local i
 	if [ -n "$IBP_OSM_PID" ]; then
 		kill "$IBP_OSM_PID" 2>/dev/null
+		# OpenSM exits on SIGTERM after its cleanup; insist after 5 s
+		for ((i = 0; i < 250; i++)); do
+			kill -0 "$IBP_OSM_PID" 2>/dev/null || break
+			sleep 0.02
+		done
+		kill -KILL "$IBP_OSM_PID" 2>/dev/null
 		wait "$IBP_OSM_PID" 2>/dev/null
 		IBP_OSM_PID=""
 	fi
