@@ -12,7 +12,7 @@ D=$IBP_SRC/tests/data/interop
 
 ibp_parity seed "$T" "$IBP_SRC/examples/seed/partitions.conf"
 ibp_parity seed-W "$T" "$IBP_SRC/examples/seed/partitions.conf" --allow-both-pkeys -- -W
-for c in "$D"/s0*.conf; do
+for c in "$D"/s[0-9]*.conf; do
 	n=$(basename "$c" .conf)
 	ibp_parity "$n" "$T" "$c"
 done
