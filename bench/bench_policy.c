@@ -1,8 +1,8 @@
 /*
  * bench_policy.c - the partition manager at subnet scale: 46,000 CA ports
- * plus ~1,900 switches (radix 48, 16 uplinks) (48,000 end ports, one subnet's unicast LID
- * space) and 4,000 tenant partitions (plus storage nodes limited in every
- * tenant), computed on one core; beside it, in the same run, a
+ * plus ~1,900 switches (radix 48, 16 uplinks) (48,000 end ports, one subnet's
+ * unicast LID space) and 4,000 tenant partitions (plus storage nodes limited in
+ * every tenant), computed on one core; beside it, in the same run, a
  * straightforward implementation (for every port, ask every partition
  * whether the port is a member, then place the P_Keys) on the same input,
  * as a ratio.  Then how time and peak RSS grow with ports and with
