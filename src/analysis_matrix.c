@@ -201,14 +201,14 @@ static int add_class(ibp_matrix *m, struct build *b, const uint16_t *keys,
 	return 0;
 }
 
-static int compute_rows(ibp_matrix *m)
+static int compute_rows(ibp_matrix *m, size_t max_bytes)
 {
 	size_t k = m->k;
 	m->words = (k + WBITS - 1) / WBITS;
 	if (!k)
 		return 0;
 	if ((double)k * (double)m->words * sizeof(word_t) >
-	    IBP_MATRIX_MAX_ROW_BYTES)
+	    (double)(max_bytes ? max_bytes : IBP_MATRIX_MAX_ROW_BYTES))
 		return 0; /* answer by merge */
 
 	/* base -> partition index, and per partition the member classes */
@@ -389,7 +389,7 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		}
 		free(fill);
 	}
-	if (compute_rows(m))
+	if (compute_rows(m, o ? o->max_row_bytes : 0))
 		goto enomem;
 	m->nparts = count_bases(m);
 	free(b.htab);
