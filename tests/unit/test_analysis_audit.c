@@ -198,6 +198,41 @@ static void test_bridge_and_partitions(void **state)
 	ibp_fabric_free(f);
 }
 
+/* No bridge where nothing is bridged: two ports that share several
+ * partitions, and clients (full in their tenant) of a service partition
+ * where the server is full and the clients limited. */
+static void test_no_false_bridge(void **state)
+{
+	(void)state;
+	static const uint16_t same[NH][4] = {{0xffff},
+					     {0xffff},
+					     {0x7fff, 0x8001, 0x8003, 0x8004},
+					     {0x7fff, 0x8001, 0x8003, 0x8004},
+					     {0x7fff, 0x8002},
+					     {0x7fff, 0x8002},
+					     {0x7fff, 0x0001, 0x0002}};
+	static const uint16_t service[NH][4] = {{0xffff},
+						{0xffff},
+						{0x7fff, 0x8001, 0x0009},
+						{0x7fff, 0x8001, 0x0009},
+						{0x7fff, 0x8002, 0x0009},
+						{0x7fff, 0x8002, 0x0009},
+						{0x7fff, 0x8009}};
+	ibp_fabric *f = fabric();
+	ibp_findings *o = audit(f, same, NULL, NULL);
+	absent(o, "tenant-bridge");
+	const ibp_finding *x = get(o, "shared-limited-member");
+	assert_int_equal(x->nports, 1); /* storage only */
+	assert_true(has_port(x, 6));
+	ibp_findings_free(o);
+	o = audit(f, service, NULL, NULL);
+	absent(o, "tenant-bridge");
+	absent(o, "shared-limited-member");
+	assert_true(ibp_findings_max_severity(o) < IBP_AUDIT_MEDIUM);
+	ibp_findings_free(o);
+	ibp_fabric_free(f);
+}
+
 static void test_tenant_map(void **state)
 {
 	(void)state;
@@ -407,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(test_sound_opensm),
 	    cmocka_unit_test(test_default_full),
 	    cmocka_unit_test(test_bridge_and_partitions),
+	    cmocka_unit_test(test_no_false_bridge),
 	    cmocka_unit_test(test_tenant_map),
 	    cmocka_unit_test(test_osm_conf),
 	    cmocka_unit_test(test_enforcement_state),
