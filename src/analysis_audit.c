@@ -503,10 +503,10 @@ static int rule_shared(struct audit *a)
 		}
 		if (np < 2)
 			continue;
-		const char *who = a->in->tenants ? "tenants" : "partitions";
+		const char *who = a->in->tenants ? " of different tenants" : "";
 		if (full_pair) {
 			snprintf(msg, sizeof(msg),
-				 "%s is a full member of %zu %s' partitions "
+				 "%s is a full member of %zu partitions%s "
 				 "(%s) whose other members cannot reach each "
 				 "other: it can initiate traffic to each side, "
 				 "so it bridges groups that are otherwise "
@@ -522,8 +522,9 @@ static int rule_shared(struct audit *a)
 				    msg);
 		} else {
 			snprintf(msg, sizeof(msg),
-				 "%s is shared by %zu %s' partitions (%s) as a "
-				 "limited member: isolation between them holds "
+				 "%s is a limited member of %zu partitions%s "
+				 "(%s) whose other members cannot reach each "
+				 "other: isolation between them holds "
 				 "on the wire "
 				 "(limited-limited never matches), but this "
 				 "node is a trust point between them.",
