@@ -163,8 +163,10 @@ static int run(int argc, char **argv)
 		ok = !rc;
 	} else {
 		char title[256];
+		const char *src = ao.conf ? ao.conf : ao.tables_json;
+		const char *slash = strrchr(src, '/');
 		snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",
-			 ao.conf ? ao.conf : ao.tables_json, in.mode);
+			 slash ? slash + 1 : src, in.mode);
 		ibp_matrix_report_options ro = {
 		    .mode = in.mode,
 		    .title = title,
