@@ -71,50 +71,92 @@ static bool port_of_interest(const ibp_fabric *f, size_t n, unsigned p)
 	return ibp_fabric_port_peer(f, n, p, &pn, &pp);
 }
 
-/* Membership in the default partition under strict mode: the SM port
- * full, then the plan's own Default lines, last one naming the port wins
- * (no implicit "every port limited"). */
-static ibp_membership strict_default(const ibp_conf_group *g, uint64_t guid,
-				     ibp_node_type type, uint64_t sm_guid)
+struct port_keys {
+	size_t node;
+	unsigned port;
+	ibp_node_type type;
+	uint64_t guid;
+	uint16_t *keys;
+	unsigned n, cap;
+	uint8_t memb; /* scratch: this group's membership (ibp_membership) */
+};
+
+static int push_key(struct port_keys *p, uint16_t k)
 {
-	ibp_membership m = guid == sm_guid ? IBP_MEMB_FULL : IBP_MEMB_NONE;
-	if (!g)
-		return m;
+	if (p->n == p->cap) {
+		unsigned nc = p->cap ? p->cap * 2 : 4;
+		uint16_t *v = realloc(p->keys, nc * sizeof(*v));
+		if (!v)
+			return -1;
+		p->keys = v;
+		p->cap = nc;
+	}
+	p->keys[p->n++] = k;
+	return 0;
+}
+
+static bool member_hits(const ibp_conf_member *x, const struct port_keys *p,
+			uint64_t sm_guid)
+{
+	switch (x->kind) {
+	case IBP_MEMBER_GUID:
+	case IBP_MEMBER_NAME:
+		return x->guid == p->guid;
+	case IBP_MEMBER_ALL:
+		return true;
+	case IBP_MEMBER_ALL_CAS:
+		return p->type == IBP_NODE_CA;
+	case IBP_MEMBER_ALL_SWITCHES:
+		return p->type == IBP_NODE_SWITCH;
+	case IBP_MEMBER_ALL_ROUTERS:
+		return p->type == IBP_NODE_ROUTER;
+	case IBP_MEMBER_SELF:
+		return p->guid == sm_guid;
+	case IBP_MEMBER_NONE:
+		break;
+	}
+	return false;
+}
+
+/* Apply one group's member lines, in file order, the last line naming a
+ * port winning (OpenSM's rule), to ports[].memb; the ports touched are
+ * listed in touched[] (*nt).  A GUID member is looked up in the fabric's
+ * index, a wildcard walks every port. */
+static void apply_group(const ibp_fabric *f, const ibp_conf_group *g,
+			struct port_keys *ports, size_t np, const long *first,
+			uint64_t sm_guid, size_t *touched, size_t *nt)
+{
 	for (size_t i = 0; i < ibp_conf_group_partition_count(g); i++) {
 		const ibp_conf_partition *p = ibp_conf_group_partition(g, i);
 		for (size_t j = 0; j < ibp_conf_partition_member_count(p);
 		     j++) {
 			const ibp_conf_member *x =
 			    ibp_conf_partition_member(p, j);
-			bool hit = false;
-			switch (x->kind) {
-			case IBP_MEMBER_GUID:
-			case IBP_MEMBER_NAME:
-				hit = x->guid == guid;
-				break;
-			case IBP_MEMBER_ALL:
-				hit = true;
-				break;
-			case IBP_MEMBER_ALL_CAS:
-				hit = type == IBP_NODE_CA;
-				break;
-			case IBP_MEMBER_ALL_SWITCHES:
-				hit = type == IBP_NODE_SWITCH;
-				break;
-			case IBP_MEMBER_ALL_ROUTERS:
-				hit = type == IBP_NODE_ROUTER;
-				break;
-			case IBP_MEMBER_SELF:
-				hit = guid == sm_guid;
-				break;
-			case IBP_MEMBER_NONE:
-				break;
+			if (x->kind == IBP_MEMBER_GUID ||
+			    x->kind == IBP_MEMBER_NAME) {
+				size_t n;
+				unsigned pt;
+				if (ibp_fabric_find_port_guid(f, x->guid, &n,
+							      &pt) ||
+				    first[n] < 0)
+					continue;
+				size_t k = (size_t)first[n] + pt;
+				if (k >= np || ports[k].node != n ||
+				    ports[k].port != pt)
+					continue;
+				if (!ports[k].memb)
+					touched[(*nt)++] = k;
+				ports[k].memb = (uint8_t)x->membership;
+				continue;
 			}
-			if (hit)
-				m = x->membership;
+			for (size_t k = 0; k < np; k++)
+				if (member_hits(x, &ports[k], sm_guid)) {
+					if (!ports[k].memb)
+						touched[(*nt)++] = k;
+					ports[k].memb = (uint8_t)x->membership;
+				}
 		}
 	}
-	return m;
 }
 
 static int note_overflow(struct ai_input *in, uint64_t guid, unsigned cap,
@@ -141,81 +183,113 @@ static int tables_from_conf(struct ai_input *in, bool strict)
 	const ibp_conf *c = in->conf;
 	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(c);
 	uint64_t sm_guid = ibp_fabric_port_guid(f, in->sm_node, in->sm_port);
-	const ibp_conf_group *dg = ibp_conf_group_find(c, 0x7fff);
-	size_t ng = ibp_conf_group_count(c);
-	uint16_t *keys = malloc((ng + 2) * sizeof(*keys));
-	if (!keys)
+	size_t nn = ibp_fabric_node_count(f), np = 0;
+	int rc = CLI_EXIT_SYSTEM;
+	/* the ports to program, (node, port) order; first[n] is the index
+	 * node n's port 0 would have (ports are laid out densely per node) */
+	long *first = malloc((nn + 1) * sizeof(*first));
+	size_t total = 0;
+	if (!first)
 		return CLI_EXIT_SYSTEM;
+	for (size_t n = 0; n < nn; n++)
+		total += ibp_fabric_node_nports(f, n) + 1;
+	struct port_keys *ports = calloc(total + 1, sizeof(*ports));
+	size_t *touched = malloc((total + 1) * sizeof(*touched));
 	in->tables = ibp_tables_new(f);
-	if (!in->tables) {
-		free(keys);
-		return CLI_EXIT_SYSTEM;
-	}
-	for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
-		ibp_node_type type = ibp_fabric_node_type(f, n);
+	if (!ports || !touched || !in->tables)
+		goto out;
+	for (size_t n = 0; n < nn; n++) {
+		first[n] = (long)np;
 		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++) {
-			if (!port_of_interest(f, n, p))
-				continue;
-			uint64_t guid = ibp_fabric_port_guid(f, n, p);
-			unsigned nk = 0;
-			if (v->rejected && !strict) {
-				keys[nk++] = 0xffff; /* OpenSM fails open */
-			} else {
-				ibp_membership m =
-				    strict ? strict_default(dg, guid, type,
-							    sm_guid)
-				    : dg   ? ibp_conf_group_port_membership(
-						 dg, guid, type, sm_guid, NULL)
-				    : guid == sm_guid ? IBP_MEMB_FULL
-						      : IBP_MEMB_LIMITED;
-				if (m != IBP_MEMB_NONE)
-					keys[nk++] = ibp_pkey_make(
-					    0x7fff, m != IBP_MEMB_LIMITED);
-				for (size_t g = 0; g < ng; g++) {
-					const ibp_conf_group *gr =
-					    ibp_conf_group_at(c, g);
-					uint16_t pk = ibp_conf_group_pkey(gr);
-					if (ibp_pkey_base(pk) == 0x7fff ||
-					    !ibp_pkey_is_valid(pk))
-						continue;
-					m = ibp_conf_group_port_membership(
-					    gr, guid, type, sm_guid, NULL);
-					if (m == IBP_MEMB_NONE)
-						continue;
-					if (m == IBP_MEMB_BOTH) {
-						keys[nk++] =
-						    ibp_pkey_make(pk, false);
-						m = IBP_MEMB_FULL;
-					}
-					keys[nk++] = ibp_pkey_make(
-					    pk, m != IBP_MEMB_LIMITED);
-				}
-			}
-			unsigned cap = ibp_fabric_port_capacity(f, n, p);
-			ibp_pkey_table *t =
-			    ibp_tables_get_or_create(in->tables, n, p);
-			if (!t) {
-				free(keys);
-				return CLI_EXIT_SYSTEM;
-			}
-			for (unsigned i = 0; i < nk && i < cap; i++)
-				ibp_pkey_table_set(t, i, keys[i], NULL);
-			if (nk > cap &&
-			    note_overflow(in, guid, cap, keys, nk)) {
-				free(keys);
-				return CLI_EXIT_SYSTEM;
-			}
+			struct port_keys *k = &ports[np++];
+			k->node = n;
+			k->port = p;
+			k->type = ibp_fabric_node_type(f, n);
+			k->guid = port_of_interest(f, n, p)
+				      ? ibp_fabric_port_guid(f, n, p)
+				      : 0;
 		}
 	}
-	free(keys);
-	for (size_t g = 0; g < ng; g++) {
+	if (v->rejected && !strict) {
+		/* OpenSM fails open: Default=0x7fff : ALL=full */
+		for (size_t k = 0; k < np; k++)
+			if (ports[k].guid && push_key(&ports[k], 0xffff))
+				goto out;
+	} else {
+		/* the default partition first: implicit rules (opensm
+		 * mode: every end port limited, the SM port full; strict:
+		 * the SM port only), then the plan's Default lines */
+		const ibp_conf_group *dg = ibp_conf_group_find(c, 0x7fff);
+		size_t nt = 0;
+		for (size_t k = 0; k < np; k++) {
+			if (!ports[k].guid)
+				continue;
+			if (ports[k].guid == sm_guid)
+				ports[k].memb = IBP_MEMB_FULL;
+			else if (!strict)
+				ports[k].memb = IBP_MEMB_LIMITED;
+			if (ports[k].memb)
+				touched[nt++] = k;
+		}
+		size_t ng = ibp_conf_group_count(c);
+		for (size_t g = 0; g <= ng; g++) {
+			const ibp_conf_group *gr =
+			    g == 0 ? dg : ibp_conf_group_at(c, g - 1);
+			if (!gr && g)
+				continue;
+			uint16_t pk = gr ? ibp_conf_group_pkey(gr) : 0x7fff;
+			if (g && (ibp_pkey_base(pk) == 0x7fff ||
+				  !ibp_pkey_is_valid(pk)))
+				continue;
+			if (gr)
+				apply_group(f, gr, ports, np, first, sm_guid,
+					    touched, &nt);
+			for (size_t t = 0; t < nt; t++) {
+				struct port_keys *k = &ports[touched[t]];
+				ibp_membership m = (ibp_membership)k->memb;
+				k->memb = 0;
+				if (!k->guid || m == IBP_MEMB_NONE)
+					continue;
+				if (m == IBP_MEMB_BOTH &&
+				    push_key(k, ibp_pkey_make(pk, false)))
+					goto out;
+				if (push_key(k, ibp_pkey_make(
+						    pk, m != IBP_MEMB_LIMITED)))
+					goto out;
+			}
+			nt = 0;
+		}
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct port_keys *k = &ports[i];
+		if (!k->guid)
+			continue;
+		unsigned cap = ibp_fabric_port_capacity(f, k->node, k->port);
+		ibp_pkey_table *t =
+		    ibp_tables_get_or_create(in->tables, k->node, k->port);
+		if (!t)
+			goto out;
+		for (unsigned e = 0; e < k->n && e < cap; e++)
+			ibp_pkey_table_set(t, e, k->keys[e], NULL);
+		if (k->n > cap &&
+		    note_overflow(in, k->guid, cap, k->keys, k->n))
+			goto out;
+	}
+	for (size_t g = 0; g < ibp_conf_group_count(c); g++) {
 		const ibp_conf_group *gr = ibp_conf_group_at(c, g);
 		uint16_t b = ibp_pkey_base(ibp_conf_group_pkey(gr));
 		const char *name = ibp_conf_group_name(gr);
 		if (b && name && *name && !in->names[b])
 			in->names[b] = strdup(name);
 	}
-	return 0;
+	rc = 0;
+out:
+	for (size_t i = 0; ports && i < np; i++)
+		free(ports[i].keys);
+	free(ports);
+	free(touched);
+	free(first);
+	return rc;
 }
 
 static int bad_tables(const char *path, const char *what)
