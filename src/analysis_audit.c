@@ -559,7 +559,7 @@ static int rule_enforcement(struct audit *a)
 	}
 	bool conf_off = o && (o->part_enforce == IBP_ENFORCE_OFF ||
 			      o->no_partition_enforcement);
-	bool conf_part = o && !conf_off && o->part_enforce != IBP_ENFORCE_BOTH;
+	bool from_state = false;
 	for (size_t i = 0; i < n; i++) {
 		size_t node, sw;
 		unsigned port, swp;
@@ -569,21 +569,20 @@ static int rule_enforcement(struct audit *a)
 		    ibp_fabric_node_type(a->f, sw) != IBP_NODE_SWITCH)
 			continue;
 		bool in = true, outb = true;
-		if (a->in->enforcement) {
-			if (!a->in->enforcement(a->in->enforcement_ctx, sw, swp,
-						&in, &outb))
-				continue; /* unknown */
+		if (a->in->enforcement &&
+		    a->in->enforcement(a->in->enforcement_ctx, sw, swp, &in,
+				       &outb)) {
+			from_state = true;
 		} else if (o) {
 			in = !conf_off && o->part_enforce != IBP_ENFORCE_OUT;
 			outb = !conf_off && o->part_enforce != IBP_ENFORCE_IN;
 		} else
-			continue;
+			continue; /* not known */
 		if (!in && !outb)
 			off[noff++] = i;
 		else if (!in || !outb)
 			part[npart++] = i;
 	}
-	(void)conf_part;
 	int rc = 0;
 	char names[512], msg[2048];
 	if (noff) {
@@ -595,7 +594,7 @@ static int rule_enforcement(struct audit *a)
 			 "a raw QP) is stopped only at the receiving HCA, "
 			 "and the switch counts and reports nothing.",
 			 noff, names,
-			 a->in->enforcement ? ""
+			 from_state ? " (PortInfo of the switch ports)"
 			 : o && o->no_partition_enforcement
 			     ? " (opensm.conf no_partition_enforcement TRUE)"
 			     : " (opensm.conf part_enforce off)");

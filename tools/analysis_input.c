@@ -390,6 +390,40 @@ static int tables_from_json(struct ai_input *in, const char *path)
 			}
 			ibp_pkey_table_set(t, (unsigned)k, key, NULL);
 		}
+		const char *enf =
+		    json_string_value(json_object_get(p, "enforcement"));
+		if (enf &&
+		    ibp_fabric_node_type(in->fabric, node) == IBP_NODE_SWITCH &&
+		    port > 0) {
+			static const char *const modes[] = {"both", "in", "out",
+							    "off"};
+			int mi = -1;
+			for (int q = 0; q < 4; q++)
+				if (!strcmp(enf, modes[q]))
+					mi = q;
+			if (mi < 0) {
+				ibp_pkey_table_free(t);
+				rc = bad_tables(path, "\"enforcement\" is "
+						      "both, in, out or off");
+				goto out;
+			}
+			if (!in->enforce)
+				in->enforce = calloc(
+				    ibp_fabric_node_count(in->fabric) + 1,
+				    sizeof(*in->enforce));
+			if (in->enforce && !in->enforce[node])
+				in->enforce[node] = calloc(
+				    ibp_fabric_node_nports(in->fabric, node) +
+					1,
+				    1);
+			if (!in->enforce || !in->enforce[node]) {
+				ibp_pkey_table_free(t);
+				rc = CLI_EXIT_SYSTEM;
+				goto out;
+			}
+			in->enforce[node][port] = (uint8_t)(1 + mi);
+			in->have_enforce = true;
+		}
 		if (ibp_tables_put(in->tables, node, port, t, NULL)) {
 			ibp_pkey_table_free(t);
 			rc = CLI_EXIT_SYSTEM;
@@ -484,8 +518,25 @@ int ai_load(const char *cmd, const struct ai_opts *o, struct ai_input *in)
 	return tables_from_conf(in, strict);
 }
 
+bool ai_enforcement(void *ctx, size_t sw_node, unsigned sw_port, bool *inbound,
+		    bool *outbound)
+{
+	const struct ai_input *in = ctx;
+	if (!in->enforce || !in->enforce[sw_node] ||
+	    !in->enforce[sw_node][sw_port])
+		return false;
+	ibp_enforce e = (ibp_enforce)(in->enforce[sw_node][sw_port] - 1);
+	*inbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_IN;
+	*outbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_OUT;
+	return true;
+}
+
 void ai_free(struct ai_input *in)
 {
+	if (in->enforce && in->fabric)
+		for (size_t n = 0; n < ibp_fabric_node_count(in->fabric); n++)
+			free(in->enforce[n]);
+	free(in->enforce);
 	ibp_tables_free(in->tables);
 	ibp_conf_free(in->conf);
 	ibp_fabric_free(in->fabric);

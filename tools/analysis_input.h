@@ -32,6 +32,11 @@ struct ai_input {
 	unsigned sm_port;
 	const char *mode;
 	char *names[0x8000]; /* partition names by base */
+	/* switch external ports' partition enforcement, when --tables
+	 * gave it ("enforcement": "both"|"in"|"out"|"off"): per node, per
+	 * port, 0 unknown, else 1 + ibp_enforce */
+	uint8_t **enforce;
+	bool have_enforce;
 	/* ports whose table could not hold every entry */
 	size_t noverflow;
 	struct ai_overflow {
@@ -51,6 +56,9 @@ int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
  * status. */
 int ai_load(const char *cmd, const struct ai_opts *o, struct ai_input *in);
 void ai_free(struct ai_input *in);
+/* An ibp_enforcement_fn over in->enforce (ctx = the ai_input). */
+bool ai_enforcement(void *ctx, size_t sw_node, unsigned sw_port, bool *inbound,
+		    bool *outbound);
 
 /* Output: stdout when path is NULL or "-", else a temp file next to path
  * that ai_close() fsyncs and renames over path (or removes on failure). */

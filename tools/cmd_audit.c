@@ -59,7 +59,10 @@ static const char usage[] =
     "      --node-name-map F  rdma-core node-name-map for TOPO\n"
     "      --sm-port PORT   the SM/SA port (default: the first CA port)\n"
     "      --mode M         opensm (default) or strict (see ibpart matrix)\n"
-    "      --tables FILE    audit these tables instead of computing them\n"
+    "      --tables FILE    audit these tables instead of computing them;\n"
+    "                       a switch port's \"enforcement\": \"both\"|\"in\"|\n"
+    "                       \"out\"|\"off\" there (the simulator's or a\n"
+    "                       live fabric's state) feeds part-enforce-*\n"
     "      --tenants FILE   the ports of each tenant\n"
     "      --opensm-conf F  OpenSM's opensm.conf: m_key,\n"
     "                       m_key_protection_level, part_enforce,\n"
@@ -219,6 +222,8 @@ static int run(int argc, char **argv)
 	    .tenants = tm,
 	    .partition_names = (const char *const *)in.names,
 	    .osm = osmconf ? &osm : NULL,
+	    .enforcement = in.have_enforce ? ai_enforcement : NULL,
+	    .enforcement_ctx = &in,
 	};
 	if (plan_findings(&in, f) || ibp_audit_run(&ai, f, &err)) {
 		fprintf(stderr, "ibpart audit: out of memory\n");

@@ -53,6 +53,23 @@ expect_status 1 "$IBPART" audit -t "$D/seed.topo" --format json --tables tables.
 jq -e '.findings[] | select(.code=="default-full-member") | .ports == ["0x506b4b0300a1b200","0x506b4b0300a1b201","0x506b4b0300a1b202","0x506b4b0300a1b203"]' out >/dev/null ||
   fail "--tables: default-full-member: $(cat out)"
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables tables.json "$D/sound-seed.conf"  # both
+
+# switch port enforcement as the switch reports it (simulator, live):
+# off in front of tenantA-node-01 (leaf port 3), inbound only in front of
+# tenantB-node-01 (port 5), both elsewhere or unknown
+jq '.ports += [
+  {"node_guid": "0x506b4b0300a1b100", "port": 3, "node_type": "SW", "pkeys": ["0x7fff", "0x8001"], "enforcement": "off"},
+  {"node_guid": "0x506b4b0300a1b100", "port": 5, "node_type": "SW", "pkeys": ["0x7fff", "0x8002"], "enforcement": "in"},
+  {"node_guid": "0x506b4b0300a1b100", "port": 4, "node_type": "SW", "pkeys": ["0x7fff", "0x8001"], "enforcement": "both"}]' \
+  tables.json >tables-enf.json
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" --format json --tables tables-enf.json
+jq -e '.findings[] | select(.code=="part-enforce-off") | .ports == ["0x506b4b0300a1b200"]' out >/dev/null ||
+  fail "part-enforce-off from the switch state: $(jq -c '[.findings[] | [.code, .ports]]' out)"
+jq -e '.findings[] | select(.code=="part-enforce-partial") | .ports == ["0x506b4b0300a1b202"]' out >/dev/null ||
+  fail "part-enforce-partial from the switch state"
+jq '.ports[7].enforcement = "sometimes"' tables-enf.json >bad-enf.json
+expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables bad-enf.json
+expect_grep "enforcement" err
 echo '{"ports": [{"node_guid": "0x1234", "port": 1, "pkeys": []}]}' >unknown.json
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables unknown.json
 expect_grep "no such port in the topology" err
