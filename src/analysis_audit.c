@@ -557,7 +557,7 @@ static int rule_enforcement(struct audit *a)
 		free(part);
 		return IBP_ENOMEM;
 	}
-	bool conf_off = o && (o->part_enforce == IBP_ENFORCE_OFF ||
+	bool conf_off = o && (o->part_enforce == IBP_OSM_ENFORCE_OFF ||
 			      o->no_partition_enforcement);
 	bool from_state = false;
 	for (size_t i = 0; i < n; i++) {
@@ -574,8 +574,8 @@ static int rule_enforcement(struct audit *a)
 				       &outb)) {
 			from_state = true;
 		} else if (o) {
-			in = !conf_off && o->part_enforce != IBP_ENFORCE_OUT;
-			outb = !conf_off && o->part_enforce != IBP_ENFORCE_IN;
+			in = !conf_off && o->part_enforce != IBP_OSM_ENFORCE_OUT;
+			outb = !conf_off && o->part_enforce != IBP_OSM_ENFORCE_IN;
 		} else
 			continue; /* not known */
 		if (!in && !outb)

@@ -4,17 +4,10 @@
  * read from `ibpart tables --format json` output (--tables FILE: tables
  * predicted, simulated or read live) or computed from a partitions.conf.
  *
- * Computing tables from a plan is the policy module's job; until it is in
- * the tree this file derives each end port's membership from the conf
- * module's OpenSM 3.3.23 reading (ibp_conf_group_port_membership), which
- * is all the matrix and audit look at: which bases, full or limited.
- *   opensm: OpenSM's result, including its fail-open to ALL=full when it
- *           rejects the file, and the implicit default partition (every
- *           end port limited, the SM port full);
- *   strict: the seed's model: 0x7fff holds only the SM port (full) and the
- *           ports the plan names in the default partition.
- * Entries go in index order default first, then groups in file order; a
- * port whose table is too small keeps what fits (reported by the audit).
+ * Tables from a plan are the partition manager's (policy.h, modes opensm
+ * and strict); its findings that the audit reports in its own words
+ * (P_Keys a table cannot hold, switch ports OpenSM leaves unenforced) are
+ * kept here for cmd_audit.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +21,7 @@
 #include "analysis_input.h"
 #include "cli.h"
 #include "ibpart/pkey.h"
+#include "ibpart/policy.h"
 
 int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 		 struct ai_opts *o)
@@ -60,221 +54,102 @@ int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 	return 1;
 }
 
-static bool port_of_interest(const ibp_fabric *f, size_t n, unsigned p)
-{
-	if (!ibp_fabric_is_end_port(f, n, p))
-		return false;
-	if (ibp_fabric_node_type(f, n) == IBP_NODE_SWITCH)
-		return true;
-	size_t pn;
-	unsigned pp;
-	return ibp_fabric_port_peer(f, n, p, &pn, &pp);
-}
-
-struct port_keys {
-	size_t node;
-	unsigned port;
-	ibp_node_type type;
-	uint64_t guid;
-	uint16_t *keys;
-	unsigned n, cap;
-	uint8_t memb; /* scratch: this group's membership (ibp_membership) */
-};
-
-static int push_key(struct port_keys *p, uint16_t k)
-{
-	if (p->n == p->cap) {
-		unsigned nc = p->cap ? p->cap * 2 : 4;
-		uint16_t *v = realloc(p->keys, nc * sizeof(*v));
-		if (!v)
-			return -1;
-		p->keys = v;
-		p->cap = nc;
-	}
-	p->keys[p->n++] = k;
-	return 0;
-}
-
-static bool member_hits(const ibp_conf_member *x, const struct port_keys *p,
-			uint64_t sm_guid)
-{
-	switch (x->kind) {
-	case IBP_MEMBER_GUID:
-	case IBP_MEMBER_NAME:
-		return x->guid == p->guid;
-	case IBP_MEMBER_ALL:
-		return true;
-	case IBP_MEMBER_ALL_CAS:
-		return p->type == IBP_NODE_CA;
-	case IBP_MEMBER_ALL_SWITCHES:
-		return p->type == IBP_NODE_SWITCH;
-	case IBP_MEMBER_ALL_ROUTERS:
-		return p->type == IBP_NODE_ROUTER;
-	case IBP_MEMBER_SELF:
-		return p->guid == sm_guid;
-	case IBP_MEMBER_NONE:
-		break;
-	}
-	return false;
-}
-
-/* Apply one group's member lines, in file order, the last line naming a
- * port winning (OpenSM's rule), to ports[].memb; the ports touched are
- * listed in touched[] (*nt).  A GUID member is looked up in the fabric's
- * index, a wildcard walks every port. */
-static void apply_group(const ibp_fabric *f, const ibp_conf_group *g,
-			struct port_keys *ports, size_t np, const long *first,
-			uint64_t sm_guid, size_t *touched, size_t *nt)
-{
-	for (size_t i = 0; i < ibp_conf_group_partition_count(g); i++) {
-		const ibp_conf_partition *p = ibp_conf_group_partition(g, i);
-		for (size_t j = 0; j < ibp_conf_partition_member_count(p);
-		     j++) {
-			const ibp_conf_member *x =
-			    ibp_conf_partition_member(p, j);
-			if (x->kind == IBP_MEMBER_GUID ||
-			    x->kind == IBP_MEMBER_NAME) {
-				size_t n;
-				unsigned pt;
-				if (ibp_fabric_find_port_guid(f, x->guid, &n,
-							      &pt) ||
-				    first[n] < 0)
-					continue;
-				size_t k = (size_t)first[n] + pt;
-				if (k >= np || ports[k].node != n ||
-				    ports[k].port != pt)
-					continue;
-				if (!ports[k].memb)
-					touched[(*nt)++] = k;
-				ports[k].memb = (uint8_t)x->membership;
-				continue;
-			}
-			for (size_t k = 0; k < np; k++)
-				if (member_hits(x, &ports[k], sm_guid)) {
-					if (!ports[k].memb)
-						touched[(*nt)++] = k;
-					ports[k].memb = (uint8_t)x->membership;
-				}
-		}
-	}
-}
-
-static int note_overflow(struct ai_input *in, uint64_t guid, unsigned cap,
-			 const uint16_t *keys, unsigned nkeys)
-{
-	struct ai_overflow *v =
-	    realloc(in->overflow, (in->noverflow + 1) * sizeof(*v));
-	if (!v)
-		return CLI_EXIT_SYSTEM;
-	in->overflow = v;
-	struct ai_overflow *o = &v[in->noverflow++];
-	o->guid = guid;
-	o->capacity = cap;
-	o->wanted = nkeys;
-	o->ndropped = 0;
-	for (unsigned i = cap; i < nkeys && o->ndropped < 16; i++)
-		o->dropped[o->ndropped++] = keys[i];
-	return 0;
-}
-
-static int tables_from_conf(struct ai_input *in, bool strict)
+/* Record the partition enforcement of switch port (sw, swp). */
+static int set_enforce(struct ai_input *in, size_t sw, unsigned swp,
+		       ibp_osm_enforce e)
 {
 	const ibp_fabric *f = in->fabric;
-	const ibp_conf *c = in->conf;
-	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(c);
-	uint64_t sm_guid = ibp_fabric_port_guid(f, in->sm_node, in->sm_port);
-	size_t nn = ibp_fabric_node_count(f), np = 0;
-	int rc = CLI_EXIT_SYSTEM;
-	/* the ports to program, (node, port) order; first[n] is the index
-	 * node n's port 0 would have (ports are laid out densely per node) */
-	long *first = malloc((nn + 1) * sizeof(*first));
-	size_t total = 0;
-	if (!first)
+	if (!in->enforce)
+		in->enforce =
+		    calloc(ibp_fabric_node_count(f) + 1, sizeof(*in->enforce));
+	if (in->enforce && !in->enforce[sw])
+		in->enforce[sw] = calloc(ibp_fabric_node_nports(f, sw) + 1, 1);
+	if (!in->enforce || !in->enforce[sw])
 		return CLI_EXIT_SYSTEM;
-	for (size_t n = 0; n < nn; n++)
-		total += ibp_fabric_node_nports(f, n) + 1;
-	struct port_keys *ports = calloc(total + 1, sizeof(*ports));
-	size_t *touched = malloc((total + 1) * sizeof(*touched));
-	in->tables = ibp_tables_new(f);
-	if (!ports || !touched || !in->tables)
-		goto out;
-	for (size_t n = 0; n < nn; n++) {
-		first[n] = (long)np;
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++) {
-			struct port_keys *k = &ports[np++];
-			k->node = n;
-			k->port = p;
-			k->type = ibp_fabric_node_type(f, n);
-			k->guid = port_of_interest(f, n, p)
-				      ? ibp_fabric_port_guid(f, n, p)
-				      : 0;
-		}
-	}
-	if (v->rejected && !strict) {
-		/* OpenSM fails open: Default=0x7fff : ALL=full */
-		for (size_t k = 0; k < np; k++)
-			if (ports[k].guid && push_key(&ports[k], 0xffff))
-				goto out;
-	} else {
-		/* the default partition first: implicit rules (opensm
-		 * mode: every end port limited, the SM port full; strict:
-		 * the SM port only), then the plan's Default lines */
-		const ibp_conf_group *dg = ibp_conf_group_find(c, 0x7fff);
-		size_t nt = 0;
-		for (size_t k = 0; k < np; k++) {
-			if (!ports[k].guid)
-				continue;
-			if (ports[k].guid == sm_guid)
-				ports[k].memb = IBP_MEMB_FULL;
-			else if (!strict)
-				ports[k].memb = IBP_MEMB_LIMITED;
-			if (ports[k].memb)
-				touched[nt++] = k;
-		}
-		size_t ng = ibp_conf_group_count(c);
-		for (size_t g = 0; g <= ng; g++) {
-			const ibp_conf_group *gr =
-			    g == 0 ? dg : ibp_conf_group_at(c, g - 1);
-			if (!gr && g)
-				continue;
-			uint16_t pk = gr ? ibp_conf_group_pkey(gr) : 0x7fff;
-			if (g && (ibp_pkey_base(pk) == 0x7fff ||
-				  !ibp_pkey_is_valid(pk)))
-				continue;
-			if (gr)
-				apply_group(f, gr, ports, np, first, sm_guid,
-					    touched, &nt);
-			for (size_t t = 0; t < nt; t++) {
-				struct port_keys *k = &ports[touched[t]];
-				ibp_membership m = (ibp_membership)k->memb;
-				k->memb = 0;
-				if (!k->guid || m == IBP_MEMB_NONE)
-					continue;
-				if (m == IBP_MEMB_BOTH &&
-				    push_key(k, ibp_pkey_make(pk, false)))
-					goto out;
-				if (push_key(k, ibp_pkey_make(
-						    pk, m != IBP_MEMB_LIMITED)))
-					goto out;
-			}
-			nt = 0;
-		}
-	}
-	for (size_t i = 0; i < np; i++) {
-		struct port_keys *k = &ports[i];
-		if (!k->guid)
+	in->enforce[sw][swp] = (uint8_t)(1 + e);
+	in->have_enforce = true;
+	return 0;
+}
+
+/* "… (0x0002c90000001101) port 1 holds 64 …": the first "(0x" GUID. */
+static uint64_t guid_in(const char *msg)
+{
+	const char *p = strstr(msg, "(0x");
+	return p ? strtoull(p + 1, NULL, 16) : 0;
+}
+
+/* The policy's findings the audit reports in its own words: P_Keys a
+ * table could not hold (capacity-overflow), and end ports whose table
+ * does not fit the facing switch port, on which OpenSM turns enforcement
+ * off (part-enforce-off). */
+static int policy_findings(struct ai_input *in, const ibp_diags *d)
+{
+	for (size_t i = 0; i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		uint64_t g = guid_in(x->message);
+		size_t n, sw;
+		unsigned p, swp;
+		if (!g || ibp_fabric_find_port_guid(in->fabric, g, &n, &p))
 			continue;
-		unsigned cap = ibp_fabric_port_capacity(f, k->node, k->port);
-		ibp_pkey_table *t =
-		    ibp_tables_get_or_create(in->tables, k->node, k->port);
-		if (!t)
-			goto out;
-		for (unsigned e = 0; e < k->n && e < cap; e++)
-			ibp_pkey_table_set(t, e, k->keys[e], NULL);
-		if (k->n > cap &&
-		    note_overflow(in, k->guid, cap, k->keys, k->n))
-			goto out;
+		if (!strcmp(x->code, "enforcement-table-full")) {
+			if (ibp_fabric_port_peer(in->fabric, n, p, &sw, &swp) &&
+			    set_enforce(in, sw, swp, IBP_OSM_ENFORCE_OFF))
+				return CLI_EXIT_SYSTEM;
+			continue;
+		}
+		if (strcmp(x->code, "pkey-table-full"))
+			continue;
+		unsigned long pk =
+		    strtoul(x->message + strlen("P_Key "), NULL, 16);
+		const char *h = strstr(x->message, " holds ");
+		unsigned cap = h ? (unsigned)strtoul(h + 7, NULL, 10) : 0;
+		struct ai_overflow *o = NULL;
+		for (size_t k = 0; k < in->noverflow; k++)
+			if (in->overflow[k].guid == g)
+				o = &in->overflow[k];
+		if (!o) {
+			struct ai_overflow *v = realloc(
+			    in->overflow, (in->noverflow + 1) * sizeof(*v));
+			if (!v)
+				return CLI_EXIT_SYSTEM;
+			in->overflow = v;
+			o = &v[in->noverflow++];
+			memset(o, 0, sizeof(*o));
+			o->guid = g;
+			o->capacity = o->wanted = cap;
+		}
+		o->wanted++;
+		if (o->ndropped < 16)
+			o->dropped[o->ndropped++] = (uint16_t)pk;
 	}
+	return 0;
+}
+
+/* The tables the SM programs for the plan: the partition manager's
+ * (policy.h) answer. */
+static int tables_from_conf(struct ai_input *in, bool strict)
+{
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.mode = strict ? IBP_POLICY_STRICT : IBP_POLICY_OPENSM;
+	po.sm_port_guid =
+	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+	ibp_diags *d = ibp_diags_new();
+	ibp_error err;
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	int rc =
+	    ibp_policy_compute(in->conf, in->fabric, &po, &in->tables, d, &err);
+	if (rc) {
+		cli_print_error(&err);
+		ibp_diags_free(d);
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+	}
+	rc = policy_findings(in, d);
+	ibp_diags_free(d);
+	if (rc)
+		return rc;
+	const ibp_conf *c = in->conf;
 	for (size_t g = 0; g < ibp_conf_group_count(c); g++) {
 		const ibp_conf_group *gr = ibp_conf_group_at(c, g);
 		uint16_t b = ibp_pkey_base(ibp_conf_group_pkey(gr));
@@ -282,14 +157,7 @@ static int tables_from_conf(struct ai_input *in, bool strict)
 		if (b && name && *name && !in->names[b])
 			in->names[b] = strdup(name);
 	}
-	rc = 0;
-out:
-	for (size_t i = 0; ports && i < np; i++)
-		free(ports[i].keys);
-	free(ports);
-	free(touched);
-	free(first);
-	return rc;
+	return 0;
 }
 
 static int bad_tables(const char *path, const char *what)
@@ -407,22 +275,11 @@ static int tables_from_json(struct ai_input *in, const char *path)
 						      "both, in, out or off");
 				goto out;
 			}
-			if (!in->enforce)
-				in->enforce = calloc(
-				    ibp_fabric_node_count(in->fabric) + 1,
-				    sizeof(*in->enforce));
-			if (in->enforce && !in->enforce[node])
-				in->enforce[node] = calloc(
-				    ibp_fabric_node_nports(in->fabric, node) +
-					1,
-				    1);
-			if (!in->enforce || !in->enforce[node]) {
+			if (set_enforce(in, node, port, (ibp_osm_enforce)mi)) {
 				ibp_pkey_table_free(t);
 				rc = CLI_EXIT_SYSTEM;
 				goto out;
 			}
-			in->enforce[node][port] = (uint8_t)(1 + mi);
-			in->have_enforce = true;
 		}
 		if (ibp_tables_put(in->tables, node, port, t, NULL)) {
 			ibp_pkey_table_free(t);
@@ -525,9 +382,10 @@ bool ai_enforcement(void *ctx, size_t sw_node, unsigned sw_port, bool *inbound,
 	if (!in->enforce || !in->enforce[sw_node] ||
 	    !in->enforce[sw_node][sw_port])
 		return false;
-	ibp_enforce e = (ibp_enforce)(in->enforce[sw_node][sw_port] - 1);
-	*inbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_IN;
-	*outbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_OUT;
+	ibp_osm_enforce e =
+	    (ibp_osm_enforce)(in->enforce[sw_node][sw_port] - 1);
+	*inbound = e == IBP_OSM_ENFORCE_BOTH || e == IBP_OSM_ENFORCE_IN;
+	*outbound = e == IBP_OSM_ENFORCE_BOTH || e == IBP_OSM_ENFORCE_OUT;
 	return true;
 }
 

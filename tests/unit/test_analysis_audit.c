@@ -305,7 +305,7 @@ static void test_osm_conf(void **state)
 			    "m_key_protection_level 0\npart_enforce off\n";
 	assert_int_equal(ibp_osm_conf_parse("o", weak, strlen(weak), &c, NULL),
 			 0);
-	assert_int_equal(c.part_enforce, IBP_ENFORCE_OFF);
+	assert_int_equal(c.part_enforce, IBP_OSM_ENFORCE_OFF);
 	ibp_findings *o = audit(f, opensm_spec, NULL, &c);
 	const ibp_finding *x = get(o, "mkey-not-set");
 	assert_int_equal(x->severity, IBP_AUDIT_HIGH);
