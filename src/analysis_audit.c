@@ -574,8 +574,10 @@ static int rule_enforcement(struct audit *a)
 				       &outb)) {
 			from_state = true;
 		} else if (o) {
-			in = !conf_off && o->part_enforce != IBP_OSM_ENFORCE_OUT;
-			outb = !conf_off && o->part_enforce != IBP_OSM_ENFORCE_IN;
+			in =
+			    !conf_off && o->part_enforce != IBP_OSM_ENFORCE_OUT;
+			outb =
+			    !conf_off && o->part_enforce != IBP_OSM_ENFORCE_IN;
 		} else
 			continue; /* not known */
 		if (!in && !outb)

@@ -255,7 +255,7 @@ typedef struct ibp_osm_conf {
 	uint64_t m_key;		     /* 0 = not set */
 	unsigned m_key_protect_bits; /* m_key_protection_level */
 	bool have_part_enforce;
-	ibp_osm_enforce part_enforce;      /* part_enforce */
+	ibp_osm_enforce part_enforce;  /* part_enforce */
 	bool no_partition_enforcement; /* no_partition_enforcement TRUE */
 	bool allow_both_pkeys;
 	char partition_config_file[512]; /* "" when absent */
