@@ -1,0 +1,111 @@
+/*
+ * live.h - what the live-fabric commands (discover, verify, apply) need
+ * beyond the SM itself: drift between the tables a plan implies and the
+ * tables ports really hold, the rollback state file `apply` saves before
+ * it changes anything, and the safe hand-over of a partitions.conf to a
+ * running OpenSM (atomic write, the old file kept, SIGHUP, wait).
+ *
+ * Drift is judged per P_Key base (the low 15 bits, IBA vol. 1 10.9.1): a
+ * wanted base absent from the port is "missing", a held base the plan
+ * does not want is "extra", the same base with the other membership bit
+ * is "membership", the same key at another index is "index" (a QP's P_Key
+ * index would then select another partition, 10.9.2).  A port that could
+ * not be read is "unreachable".
+ */
+#ifndef IBPART_LIVE_H
+#define IBPART_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ drift */
+
+typedef enum ibp_drift_kind {
+	IBP_DRIFT_MISSING = 0, /* wanted base not in the port's table */
+	IBP_DRIFT_EXTRA,       /* the port holds a base the plan lacks */
+	IBP_DRIFT_MEMBERSHIP,  /* same base, other full/limited bit */
+	IBP_DRIFT_INDEX,       /* same key, another index */
+	IBP_DRIFT_UNREACHABLE  /* the port's table could not be read */
+} ibp_drift_kind;
+
+struct ibp_drift_item {
+	size_t node;
+	unsigned port;
+	ibp_drift_kind kind;
+	uint16_t want_pkey; /* 0 for extra/unreachable */
+	uint16_t have_pkey; /* 0 for missing/unreachable */
+	int want_index;	    /* -1 when not applicable */
+	int have_index;
+};
+
+typedef struct ibp_drift ibp_drift;
+
+/* Compare every port that has a table in `want` with the same port in
+ * `have` (both over the same fabric); a port absent from `have` is
+ * unreachable.  Items come in (node, port) order, then by index. */
+int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
+		      ibp_drift **out, ibp_error *err);
+size_t ibp_drift_count(const ibp_drift *d);
+const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
+/* Ports compared, and how many of them drifted. */
+size_t ibp_drift_ports_checked(const ibp_drift *d);
+size_t ibp_drift_ports_drifted(const ibp_drift *d);
+void ibp_drift_free(ibp_drift *d);
+const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
+
+/* ------------------------------------------------- rollback state */
+
+/* Write the tables of ts (those of the fabric's ports) to path as JSON,
+ * atomically (temp file, fsync, rename):
+ *   {"format": "ibpart-pkey-state-1", "ports": [{"node_guid", "port_guid",
+ *    "port", "node_desc", "capacity", "pkeys": ["0xffff", …]}…]}
+ * `pkeys` lists the whole table up to its last used entry. */
+int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err);
+/* Read a state file back onto fabric f: each port found by node GUID and
+ * port number.  IBP_ENOENT when a port of the file is not in f,
+ * IBP_EPARSE for a malformed file. */
+int ibp_state_load(const ibp_fabric *f, const char *path, ibp_tables **out,
+		   ibp_error *err);
+
+/* ------------------------------------------ files and OpenSM hand-over */
+
+/* Write len bytes to path atomically: a temp file in the same directory,
+ * fsync, rename over path, fsync of the directory.  When keep_backup and
+ * path exists, the old file is first hard-linked (or copied) to
+ * "path.bak".  Nothing half-written is ever visible at path. */
+int ibp_write_file_atomic(const char *path, const void *data, size_t len,
+			  bool keep_backup, ibp_error *err);
+
+/* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
+ * does not hold a positive number, IBP_EIO when it cannot be read. */
+int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
+
+/* Send SIGHUP to pid (OpenSM re-reads its partition file and sweeps).
+ * IBP_ENOENT when no such process, IBP_EIO otherwise. */
+int ibp_signal_reread(pid_t pid, ibp_error *err);
+
+/* Size of the file at path now (0 when absent): remember before the
+ * SIGHUP, then wait for what OpenSM logs after it. */
+long ibp_file_size(const char *path);
+
+/* Wait until the text appended to log_path after offset contains
+ * `needle`, up to timeout_ms.  0 when found (with *found_ms the time it
+ * took), IBP_ETIMEDOUT otherwise. */
+int ibp_wait_log(const char *log_path, long offset, const char *needle,
+		 int timeout_ms, long *found_ms, ibp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
