@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CLI skeleton: --help, --version, help COMMAND, exit statuses for
+# usage errors, every listed command has a --help.
+source "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$IBPART" --help
+expect_grep "Exit status:" out
+expect_grep "  2  bad input or usage" out
+expect_status 0 "$IBPART" --version
+expect_grep "^ibpart [0-9]" out
+expect_status 2 "$IBPART"
+expect_status 2 "$IBPART" no-such-command
+expect_grep "not a command" err
+expect_status 2 "$IBPART" help no-such-command
+
+# every command the main help lists answers --help and `help NAME`
+"$IBPART" --help | sed -n '/^Commands:/,/^$/p' | awk 'NF>1 && $1!="Commands:" {print $1}' >cmds
+[[ -s cmds ]] || fail "no commands listed"
+while read -r c; do
+  [[ $c == help ]] && continue
+  expect_status 0 "$IBPART" "$c" --help
+  expect_grep "usage: ibpart $c" out
+  expect_status 0 "$IBPART" help "$c"
+  expect_grep "usage: ibpart $c" out
+done <cmds
+finish

@@ -1,0 +1,89 @@
+/*
+ * test_diag.c - located findings: counting by severity, sorting, the
+ * compiler-style text with the quoted line and caret, JSON, and errors.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+
+static void test_print_and_json(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	const char *text =
+	    "Default=0x7fff : ALL ;\nTenantA=0x1 : 0xA=full 0xB ;\n";
+	ibp_diags_set_source(d, "p.conf", text, strlen(text));
+	ibp_diags_add(d, IBP_SEV_WARNING, "dup", "p.conf", 2, 24, "twice %d",
+		      2);
+	ibp_diags_add(d, IBP_SEV_ERROR, "missing-comma", "p.conf", 2, 15,
+		      "missing comma");
+	assert_int_equal(ibp_diags_count(d), 2);
+	assert_int_equal(ibp_diags_count_severity(d, IBP_SEV_ERROR), 1);
+	ibp_diags_sort(d);
+	assert_string_equal(ibp_diags_get(d, 0)->code, "missing-comma");
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ibp_diags_print(d, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "p.conf:2:15: error: missing comma "
+				    "[missing-comma]\n"
+				    "    2 | TenantA=0x1 : 0xA=full 0xB ;\n"
+				    "      |               ^\n"));
+	assert_non_null(strstr(buf, "p.conf:2:24: warning: twice 2"));
+	free(buf);
+
+	char *js = ibp_diags_to_json(d);
+	json_error_t jerr;
+	json_t *root = json_loads(js, 0, &jerr);
+	assert_non_null(root);
+	assert_int_equal(json_integer_value(json_object_get(root, "errors")),
+			 1);
+	json_t *first = json_array_get(json_object_get(root, "findings"), 0);
+	assert_int_equal(json_integer_value(json_object_get(first, "line")), 2);
+	assert_int_equal(json_integer_value(json_object_get(first, "column")),
+			 15);
+	assert_string_equal(
+	    json_string_value(json_object_get(first, "severity")), "error");
+	json_decref(root);
+	free(js);
+	ibp_diags_free(d);
+}
+
+static void test_error_format(void **state)
+{
+	(void)state;
+	ibp_error err;
+	ibp_error_clear(&err);
+	assert_int_equal(err.status, IBP_OK);
+	assert_int_equal(
+	    ibp_error_set_at(&err, IBP_EPARSE, "a.topo", 3, 7, "no %s", "peer"),
+	    IBP_EPARSE);
+	char buf[256];
+	ibp_error_format(&err, buf, sizeof(buf));
+	assert_string_equal(buf, "a.topo:3:7: error: no peer");
+	ibp_error_set(&err, IBP_EIO, "umad_open_port failed");
+	ibp_error_format(&err, buf, sizeof(buf));
+	assert_string_equal(buf, "error: umad_open_port failed");
+	/* NULL is allowed and the status still returned */
+	assert_int_equal(ibp_error_set(NULL, IBP_ENOENT, "x"), IBP_ENOENT);
+	assert_string_equal(ibp_status_str(IBP_EFULL), "table full");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_print_and_json),
+	    cmocka_unit_test(test_error_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
