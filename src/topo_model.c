@@ -1,0 +1,736 @@
+/*
+ * topo_model.c - the fabric model of include/ibpart/topo.h: nodes, ports,
+ * GUIDs, links, descriptions, P_KeyTable capacities, and the O(1)
+ * look-ups by GUID, description, file id and LID.
+ *
+ * GUIDs follow ibsim's rule (ibsim/sim_net.c init_ports): a CA or router
+ * port is node GUID + port number unless given explicitly, every port of a
+ * switch carries the switch's node GUID (IBA vol. 1, 14.2.5.3: a switch
+ * has one PortGUID, that of its management port 0).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/topo.h"
+#include "topo_priv.h"
+
+/* ---- hash tables ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return mix64(h);
+}
+
+void topo_map64_free(struct topo_map64 *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static int map64_grow(struct topo_map64 *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	uint64_t *keys = malloc(cap * sizeof(*keys));
+	uint32_t *vals = malloc(cap * sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return IBP_ENOMEM;
+	}
+	for (size_t i = 0; i < cap; i++)
+		vals[i] = TOPO_NONE;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->vals[i] == TOPO_NONE)
+			continue;
+		size_t j = mix64(m->keys[i]) & (cap - 1);
+		while (vals[j] != TOPO_NONE)
+			j = (j + 1) & (cap - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return IBP_OK;
+}
+
+/* Insert key -> val.  When the key is present its value is left alone,
+ * *old receives it and the call returns 1. */
+int topo_map64_put(struct topo_map64 *m, uint64_t key, uint32_t val,
+		   uint32_t *old)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		int rc = map64_grow(m);
+		if (rc)
+			return rc;
+	}
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->vals[j] != TOPO_NONE) {
+		if (m->keys[j] == key) {
+			if (old)
+				*old = m->vals[j];
+			return 1;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->n++;
+	return 0;
+}
+
+uint32_t topo_map64_get(const struct topo_map64 *m, uint64_t key)
+{
+	if (!m->cap)
+		return TOPO_NONE;
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->vals[j] != TOPO_NONE) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return TOPO_NONE;
+}
+
+void topo_mapstr_free(struct topo_mapstr *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static int mapstr_grow(struct topo_mapstr *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	const char **keys = malloc(cap * sizeof(*keys));
+	uint32_t *vals = malloc(cap * sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return IBP_ENOMEM;
+	}
+	for (size_t i = 0; i < cap; i++)
+		vals[i] = TOPO_NONE;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->vals[i] == TOPO_NONE)
+			continue;
+		size_t j = hash_str(m->keys[i]) & (cap - 1);
+		while (vals[j] != TOPO_NONE)
+			j = (j + 1) & (cap - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return IBP_OK;
+}
+
+/* Insert key -> val; a key already present becomes TOPO_DUP. */
+int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		int rc = mapstr_grow(m);
+		if (rc)
+			return rc;
+	}
+	size_t j = hash_str(key) & (m->cap - 1);
+	while (m->vals[j] != TOPO_NONE) {
+		if (!strcmp(m->keys[j], key)) {
+			if (m->vals[j] != val)
+				m->vals[j] = TOPO_DUP;
+			return 1;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->n++;
+	return 0;
+}
+
+uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key)
+{
+	if (!m->cap)
+		return TOPO_NONE;
+	size_t j = hash_str(key) & (m->cap - 1);
+	while (m->vals[j] != TOPO_NONE) {
+		if (!strcmp(m->keys[j], key))
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return TOPO_NONE;
+}
+
+/* Rebuild a string map from scratch (after a key changed). */
+static int rebuild_strmap(ibp_fabric *f, struct topo_mapstr *m, bool desc)
+{
+	topo_mapstr_free(m);
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const char *k = desc ? f->nodes[i].desc : f->nodes[i].id;
+		if (topo_mapstr_put(m, k, (uint32_t)i) < 0)
+			return IBP_ENOMEM;
+	}
+	return IBP_OK;
+}
+
+/* ---- construction ---- */
+
+void ibp_fabric_options_init(ibp_fabric_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->ca_partition_cap = IBP_DEFAULT_CA_PARTITION_CAP;
+	o->switch_partition_cap = IBP_DEFAULT_SWITCH_PARTITION_CAP;
+	o->enforcement_cap = IBP_DEFAULT_ENFORCEMENT_CAP;
+}
+
+ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o)
+{
+	ibp_fabric *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	if (o)
+		f->opts = *o;
+	else
+		ibp_fabric_options_init(&f->opts);
+	f->opts.node_name_map = NULL; /* applied by the reader, not kept */
+	return f;
+}
+
+void ibp_fabric_free(ibp_fabric *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nnodes; i++) {
+		free(f->nodes[i].desc);
+		free(f->nodes[i].id);
+	}
+	free(f->nodes);
+	free(f->ports);
+	topo_map64_free(&f->by_node_guid);
+	topo_map64_free(&f->by_port_guid);
+	topo_mapstr_free(&f->by_desc);
+	topo_mapstr_free(&f->by_id);
+	free(f->by_lid);
+	free(f);
+}
+
+static const char *type_prefix(ibp_node_type t)
+{
+	switch (t) {
+	case IBP_NODE_SWITCH:
+		return "S";
+	case IBP_NODE_ROUTER:
+		return "R";
+	default:
+		return "H";
+	}
+}
+
+int ibp_fabric_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+			unsigned nports, const char *desc, size_t *node_out,
+			ibp_error *err)
+{
+	return topo_add_node(f, type, node_guid, nports, desc, NULL, node_out,
+			     err);
+}
+
+int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+		  unsigned nports, const char *desc, const char *id,
+		  size_t *node_out, ibp_error *err)
+{
+	if (!f)
+		return ibp_error_set(err, IBP_EINVAL, "no fabric");
+	if (type != IBP_NODE_CA && type != IBP_NODE_SWITCH &&
+	    type != IBP_NODE_ROUTER)
+		return ibp_error_set(err, IBP_EINVAL, "bad node type %d",
+				     (int)type);
+	if (nports < 1 || nports > IBP_MAX_PORTS)
+		return ibp_error_set(err, IBP_ERANGE,
+				     "node has %u ports (1..%u allowed)",
+				     nports, IBP_MAX_PORTS);
+	if (node_guid == 0)
+		return ibp_error_set(err, IBP_EINVAL, "node GUID 0 is invalid");
+	if (f->nnodes >= (1u << 24) - 1)
+		return ibp_error_set(err, IBP_ERANGE, "too many nodes");
+	uint32_t old = topo_map64_get(&f->by_node_guid, node_guid);
+	if (old != TOPO_NONE) {
+		return ibp_error_set(err, IBP_EINVAL,
+				     "duplicate node GUID 0x%016" PRIx64
+				     " (already node \"%s\")",
+				     node_guid, f->nodes[old].id);
+	}
+	if (f->nnodes == f->cap_nodes) {
+		size_t cap = f->cap_nodes ? f->cap_nodes * 2 : 64;
+		struct topo_node *p = realloc(f->nodes, cap * sizeof(*p));
+		if (!p)
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		f->nodes = p;
+		f->cap_nodes = cap;
+	}
+	if (f->nports + nports + 1 > f->cap_ports) {
+		size_t cap = f->cap_ports ? f->cap_ports * 2 : 512;
+		while (cap < f->nports + nports + 1)
+			cap *= 2;
+		struct topo_port *p = realloc(f->ports, cap * sizeof(*p));
+		if (!p)
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		f->ports = p;
+		f->cap_ports = cap;
+	}
+	struct topo_node *nd = &f->nodes[f->nnodes];
+	memset(nd, 0, sizeof(*nd));
+	nd->type = type;
+	nd->nports = nports;
+	nd->guid = node_guid;
+	if (type == IBP_NODE_SWITCH) {
+		nd->partition_cap = f->opts.switch_partition_cap;
+		nd->enforcement_cap = f->opts.enforcement_cap;
+	} else {
+		nd->partition_cap = f->opts.ca_partition_cap;
+	}
+	if (id && *id) {
+		uint32_t other = topo_mapstr_get(&f->by_id, id);
+		if (other != TOPO_NONE)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "duplicate node id \"%s\"", id);
+		nd->id = strdup(id);
+	} else if (asprintf(&nd->id, "%s-%016" PRIx64, type_prefix(type),
+			    node_guid) < 0) {
+		nd->id = NULL;
+	}
+	if (!nd->id)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	nd->desc = strdup(desc && *desc ? desc : nd->id);
+	if (!nd->desc) {
+		free(nd->id);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	nd->port_base = f->nports;
+	for (unsigned p = 0; p <= nports; p++) {
+		struct topo_port *pt = &f->ports[f->nports + p];
+		pt->guid = 0;
+		pt->peer_node = TOPO_NONE;
+		pt->peer_port = 0;
+		pt->lid = 0;
+	}
+	uint32_t idx = (uint32_t)f->nnodes;
+	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0 ||
+	    topo_mapstr_put(&f->by_desc, nd->desc, idx) < 0 ||
+	    topo_mapstr_put(&f->by_id, nd->id, idx) < 0) {
+		/* leave the maps consistent: rebuild without this node */
+		free(nd->id);
+		free(nd->desc);
+		rebuild_strmap(f, &f->by_desc, true);
+		rebuild_strmap(f, &f->by_id, false);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	f->nnodes++;
+	f->nports += nports + 1;
+	f->port_index_dirty = true;
+	if (node_out)
+		*node_out = idx;
+	return IBP_OK;
+}
+
+int topo_set_node_id(ibp_fabric *f, size_t n, const char *id)
+{
+	if (!f || n >= f->nnodes || !id || !*id)
+		return IBP_EINVAL;
+	uint32_t cur = topo_mapstr_get(&f->by_id, id);
+	if (cur != TOPO_NONE && cur != n)
+		return IBP_EINVAL;
+	char *s = strdup(id);
+	if (!s)
+		return IBP_ENOMEM;
+	free(f->nodes[n].id);
+	f->nodes[n].id = s;
+	return rebuild_strmap(f, &f->by_id, false);
+}
+
+int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc)
+{
+	if (!f || n >= f->nnodes || !desc)
+		return IBP_EINVAL;
+	char *s = strdup(*desc ? desc : f->nodes[n].id);
+	if (!s)
+		return IBP_ENOMEM;
+	free(f->nodes[n].desc);
+	f->nodes[n].desc = s;
+	return rebuild_strmap(f, &f->by_desc, true);
+}
+
+int ibp_fabric_set_port_guid(ibp_fabric *f, size_t node, unsigned port,
+			     uint64_t guid, ibp_error *err)
+{
+	if (!topo_port_exists(f, node, port))
+		return ibp_error_set(err, IBP_ERANGE, "no port %u on node %zu",
+				     port, node);
+	if (guid == 0)
+		return ibp_error_set(err, IBP_EINVAL, "port GUID 0 is invalid");
+	struct topo_node *nd = &f->nodes[node];
+	if (nd->type == IBP_NODE_SWITCH) {
+		if (guid != nd->guid)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "switch ports carry the switch's "
+					     "GUID 0x%016" PRIx64,
+					     nd->guid);
+		return IBP_OK;
+	}
+	topo_port_at(f, node, port)->guid = guid;
+	f->port_index_dirty = true;
+	return IBP_OK;
+}
+
+int ibp_fabric_set_partition_cap(ibp_fabric *f, size_t node, unsigned cap)
+{
+	if (!f || node >= f->nnodes)
+		return IBP_ERANGE;
+	if (cap > 0xffff)
+		return IBP_ERANGE;
+	f->nodes[node].partition_cap = cap;
+	return IBP_OK;
+}
+
+int ibp_fabric_set_enforcement_cap(ibp_fabric *f, size_t node, unsigned cap)
+{
+	if (!f || node >= f->nnodes)
+		return IBP_ERANGE;
+	if (f->nodes[node].type != IBP_NODE_SWITCH || cap > 0xffff)
+		return IBP_EINVAL;
+	f->nodes[node].enforcement_cap = cap;
+	return IBP_OK;
+}
+
+int ibp_fabric_set_sysimg_guid(ibp_fabric *f, size_t node, uint64_t guid)
+{
+	if (!f || node >= f->nnodes)
+		return IBP_ERANGE;
+	f->nodes[node].sysimg_guid = guid;
+	return IBP_OK;
+}
+
+int ibp_fabric_link(ibp_fabric *f, size_t a, unsigned aport, size_t b,
+		    unsigned bport, ibp_error *err)
+{
+	if (!f)
+		return ibp_error_set(err, IBP_EINVAL, "no fabric");
+	if (!topo_port_exists(f, a, aport) || aport == 0)
+		return ibp_error_set(err, IBP_ERANGE,
+				     "no external port %u on node %zu", aport,
+				     a);
+	if (!topo_port_exists(f, b, bport) || bport == 0)
+		return ibp_error_set(err, IBP_ERANGE,
+				     "no external port %u on node %zu", bport,
+				     b);
+	struct topo_port *pa = topo_port_at(f, a, aport);
+	struct topo_port *pb = topo_port_at(f, b, bport);
+	if (pa->peer_node != TOPO_NONE &&
+	    !(pa->peer_node == b && pa->peer_port == bport))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "port %u of \"%s\" is already linked",
+				     aport, f->nodes[a].id);
+	if (pb->peer_node != TOPO_NONE &&
+	    !(pb->peer_node == a && pb->peer_port == aport))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "port %u of \"%s\" is already linked",
+				     bport, f->nodes[b].id);
+	pa->peer_node = (uint32_t)b;
+	pa->peer_port = (uint8_t)bport;
+	pb->peer_node = (uint32_t)a;
+	pb->peer_port = (uint8_t)aport;
+	return IBP_OK;
+}
+
+/* ---- queries ---- */
+
+size_t ibp_fabric_node_count(const ibp_fabric *f)
+{
+	return f ? f->nnodes : 0;
+}
+
+ibp_node_type ibp_fabric_node_type(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].type : IBP_NODE_UNKNOWN;
+}
+
+uint64_t ibp_fabric_node_guid(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].guid : 0;
+}
+
+uint64_t ibp_fabric_sysimg_guid(const ibp_fabric *f, size_t n)
+{
+	if (!f || n >= f->nnodes)
+		return 0;
+	return f->nodes[n].sysimg_guid ? f->nodes[n].sysimg_guid
+				       : f->nodes[n].guid;
+}
+
+const char *ibp_fabric_node_desc(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].desc : "";
+}
+
+const char *ibp_fabric_node_id(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].id : "";
+}
+
+unsigned ibp_fabric_node_nports(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].nports : 0;
+}
+
+unsigned ibp_fabric_node_partition_cap(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].partition_cap : 0;
+}
+
+unsigned ibp_fabric_node_enforcement_cap(const ibp_fabric *f, size_t n)
+{
+	return f && n < f->nnodes ? f->nodes[n].enforcement_cap : 0;
+}
+
+uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port)
+{
+	if (!topo_port_exists(f, n, port))
+		return 0;
+	const struct topo_node *nd = &f->nodes[n];
+	if (nd->type == IBP_NODE_SWITCH)
+		return nd->guid;
+	uint64_t g = topo_port_at(f, n, port)->guid;
+	return g ? g : nd->guid + port;
+}
+
+unsigned ibp_fabric_port_capacity(const ibp_fabric *f, size_t n, unsigned port)
+{
+	if (!topo_port_exists(f, n, port))
+		return 0;
+	const struct topo_node *nd = &f->nodes[n];
+	if (nd->type == IBP_NODE_SWITCH && port > 0)
+		return nd->enforcement_cap;
+	return nd->partition_cap;
+}
+
+bool ibp_fabric_port_peer(const ibp_fabric *f, size_t n, unsigned port,
+			  size_t *peer_node, unsigned *peer_port)
+{
+	if (!topo_port_exists(f, n, port))
+		return false;
+	const struct topo_port *p = topo_port_at(f, n, port);
+	if (p->peer_node == TOPO_NONE)
+		return false;
+	if (peer_node)
+		*peer_node = p->peer_node;
+	if (peer_port)
+		*peer_port = p->peer_port;
+	return true;
+}
+
+bool ibp_fabric_is_end_port(const ibp_fabric *f, size_t n, unsigned port)
+{
+	if (!topo_port_exists(f, n, port))
+		return false;
+	return f->nodes[n].type == IBP_NODE_SWITCH ? port == 0 : port > 0;
+}
+
+void topo_port_index(const ibp_fabric *cf)
+{
+	/* The index is a cache of the port GUIDs; rebuilding it does not
+	 * change the fabric that callers see. */
+	ibp_fabric *f = (ibp_fabric *)cf;
+	if (!f->port_index_dirty)
+		return;
+	topo_map64_free(&f->by_port_guid);
+	f->port_guid_dups = false;
+	for (size_t n = 0; n < f->nnodes; n++) {
+		const struct topo_node *nd = &f->nodes[n];
+		unsigned first = nd->type == IBP_NODE_SWITCH ? 0 : 1;
+		unsigned last = nd->type == IBP_NODE_SWITCH ? 0 : nd->nports;
+		for (unsigned p = first; p <= last; p++) {
+			int rc = topo_map64_put(&f->by_port_guid,
+						ibp_fabric_port_guid(f, n, p),
+						topo_port_key(n, p), NULL);
+			if (rc < 0)
+				return; /* stays dirty; look-ups miss */
+			if (rc > 0)
+				f->port_guid_dups = true;
+		}
+	}
+	f->port_index_dirty = false;
+}
+
+int ibp_fabric_find_port_guid(const ibp_fabric *f, uint64_t guid, size_t *n,
+			      unsigned *port)
+{
+	if (!f)
+		return IBP_EINVAL;
+	topo_port_index(f);
+	uint32_t k = topo_map64_get(&f->by_port_guid, guid);
+	if (k == TOPO_NONE)
+		return IBP_ENOENT;
+	if (n)
+		*n = k >> 8;
+	if (port)
+		*port = k & 0xff;
+	return IBP_OK;
+}
+
+int ibp_fabric_find_node_guid(const ibp_fabric *f, uint64_t guid, size_t *n)
+{
+	if (!f)
+		return IBP_EINVAL;
+	uint32_t k = topo_map64_get(&f->by_node_guid, guid);
+	if (k == TOPO_NONE)
+		return IBP_ENOENT;
+	if (n)
+		*n = k;
+	return IBP_OK;
+}
+
+int ibp_fabric_find_desc(const ibp_fabric *f, const char *desc, size_t *n)
+{
+	if (!f || !desc)
+		return IBP_EINVAL;
+	uint32_t k = topo_mapstr_get(&f->by_desc, desc);
+	if (k == TOPO_NONE)
+		k = topo_mapstr_get(&f->by_id, desc);
+	if (k == TOPO_NONE)
+		return IBP_ENOENT;
+	if (k == TOPO_DUP)
+		return IBP_EINVAL;
+	if (n)
+		*n = k;
+	return IBP_OK;
+}
+
+int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port)
+{
+	if (!f)
+		return IBP_EINVAL;
+	for (size_t i = 0; i < f->nnodes; i++) {
+		if (f->nodes[i].type != IBP_NODE_CA)
+			continue;
+		/* the first port the file lists as linked, else port 1 */
+		unsigned p = 1;
+		for (unsigned q = 1; q <= f->nodes[i].nports; q++)
+			if (topo_port_at(f, i, q)->peer_node != TOPO_NONE) {
+				p = q;
+				break;
+			}
+		if (n)
+			*n = i;
+		if (port)
+			*port = p;
+		return IBP_OK;
+	}
+	return IBP_ENOENT;
+}
+
+/* The first linked port of a node: port 0 for a switch. */
+static unsigned first_port(const ibp_fabric *f, size_t n)
+{
+	if (f->nodes[n].type == IBP_NODE_SWITCH)
+		return 0;
+	for (unsigned q = 1; q <= f->nodes[n].nports; q++)
+		if (topo_port_at(f, n, q)->peer_node != TOPO_NONE)
+			return q;
+	return 1;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *out)
+{
+	if (!*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
+			    unsigned *port, ibp_error *err)
+{
+	if (!f || !spec)
+		return ibp_error_set(err, IBP_EINVAL, "nothing to resolve");
+	size_t nn;
+	unsigned pp;
+	uint64_t v;
+	if ((spec[0] == '0' && (spec[1] == 'x' || spec[1] == 'X')) &&
+	    parse_u64(spec, 16, &v)) {
+		if (ibp_fabric_find_port_guid(f, v, &nn, &pp) == IBP_OK)
+			goto found;
+		if (ibp_fabric_find_node_guid(f, v, &nn) == IBP_OK) {
+			pp = first_port(f, nn);
+			goto found;
+		}
+	}
+	int rc = ibp_fabric_find_desc(f, spec, &nn);
+	if (rc == IBP_OK) {
+		pp = first_port(f, nn);
+		goto found;
+	}
+	if (rc == IBP_EINVAL)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "\"%s\" names several nodes; give a GUID",
+				     spec);
+	if (parse_u64(spec, 10, &v) && v > 0 && v <= TOPO_MAX_LID) {
+		if (!f->lids_assigned)
+			return ibp_error_set(err, IBP_ENOENT,
+					     "\"%s\": LIDs are not assigned",
+					     spec);
+		if (ibp_fabric_find_lid(f, (uint16_t)v, &nn, &pp) == IBP_OK)
+			goto found;
+	}
+	return ibp_error_set(err, IBP_ENOENT, "no port \"%s\" in the fabric",
+			     spec);
+found:
+	if (n)
+		*n = nn;
+	if (port)
+		*port = pp;
+	return IBP_OK;
+}
+
+const char *ibp_node_type_str(ibp_node_type t)
+{
+	switch (t) {
+	case IBP_NODE_CA:
+		return "CA";
+	case IBP_NODE_SWITCH:
+		return "SW";
+	case IBP_NODE_ROUTER:
+		return "RT";
+	default:
+		return "??";
+	}
+}

@@ -1,0 +1,124 @@
+/*
+ * topo_priv.h - the inside of the fabric model (include/ibpart/topo.h),
+ * shared by the files that implement it: topo_model.c (nodes, ports,
+ * look-ups), topo_reader.c (ibnetdiscover/ibsim reader), topo_lids.c
+ * (LID assignment) and topo_writer.c (ibnetdiscover writer).
+ *
+ * Nodes live in one array in file order; each node owns nports + 1 port
+ * slots (slot 0 is a switch's management port and unused on a CA) in one
+ * flat port array.  Look-ups go through open-addressing hash tables so
+ * that 48,000-port fabrics load and answer in O(1) per query.
+ */
+#ifndef IBPART_TOPO_PRIV_H
+#define IBPART_TOPO_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/topo.h"
+
+#define TOPO_NONE    UINT32_MAX	      /* no node */
+#define TOPO_DUP     (UINT32_MAX - 1) /* several nodes share a key */
+#define TOPO_MAX_LID 0xBFFFu	      /* last unicast LID (IBA 4.1.3) */
+
+/* Open-addressing hash: 64-bit key -> 32-bit value, linear probing. */
+struct topo_map64 {
+	uint64_t *keys;
+	uint32_t *vals; /* TOPO_NONE = empty slot */
+	size_t cap, n;	/* cap is a power of two (or 0) */
+};
+
+/* Open-addressing hash: string (owned by someone else) -> node index. */
+struct topo_mapstr {
+	const char **keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+struct topo_port {
+	uint64_t guid;	    /* 0 = derive (ibsim's rule) */
+	uint32_t peer_node; /* TOPO_NONE when not linked */
+	uint8_t peer_port;
+	uint16_t lid; /* 0 before assignment */
+};
+
+struct topo_node {
+	ibp_node_type type;
+	unsigned nports;
+	uint64_t guid;
+	uint64_t sysimg_guid; /* 0 = the node GUID */
+	unsigned partition_cap;
+	unsigned enforcement_cap;
+	uint32_t vendid, devid;
+	char *desc;	  /* as given (or the node-name-map's), never NULL */
+	char *id;	  /* the file's node id, never NULL */
+	size_t port_base; /* index of slot 0 in the port array */
+};
+
+struct ibp_fabric {
+	ibp_fabric_options opts;
+	struct topo_node *nodes;
+	size_t nnodes, cap_nodes;
+	struct topo_port *ports;
+	size_t nports, cap_ports;
+
+	struct topo_map64 by_node_guid; /* node GUID -> node */
+	struct topo_mapstr by_desc;	/* description -> node (or DUP) */
+	struct topo_mapstr by_id;	/* file id -> node (or DUP) */
+	/* port GUID -> port key (node << 8 | port); built lazily because
+	 * the builder sets explicit GUIDs after adding a node. */
+	struct topo_map64 by_port_guid;
+	bool port_index_dirty;
+	bool port_guid_dups; /* set when the last rebuild saw duplicates */
+
+	/* LID -> port key, TOPO_NONE when unassigned; NULL until assigned. */
+	uint32_t *by_lid;
+	bool lids_assigned;
+};
+
+static inline uint32_t topo_port_key(size_t node, unsigned port)
+{
+	return (uint32_t)(node << 8 | (port & 0xff));
+}
+
+static inline struct topo_port *topo_port_at(const ibp_fabric *f, size_t n,
+					     unsigned port)
+{
+	return &f->ports[f->nodes[n].port_base + port];
+}
+
+static inline bool topo_port_exists(const ibp_fabric *f, size_t n,
+				    unsigned port)
+{
+	if (!f || n >= f->nnodes || port > f->nodes[n].nports)
+		return false;
+	return port > 0 || f->nodes[n].type == IBP_NODE_SWITCH;
+}
+
+/* Hash tables (topo_model.c). */
+void topo_map64_free(struct topo_map64 *m);
+int topo_map64_put(struct topo_map64 *m, uint64_t key, uint32_t val,
+		   uint32_t *old);
+uint32_t topo_map64_get(const struct topo_map64 *m, uint64_t key);
+void topo_mapstr_free(struct topo_mapstr *m);
+int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val);
+uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key);
+
+/* ibp_fabric_add_node() with the file's node id (NULL: "S-<guid>" etc.);
+ * IBP_EINVAL when the id or the node GUID is taken. */
+int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+		  unsigned nports, const char *desc, const char *id,
+		  size_t *node_out, ibp_error *err);
+/* Set the file's id of a node (the reader); IBP_EINVAL when another node
+ * has it already. */
+int topo_set_node_id(ibp_fabric *f, size_t n, const char *id);
+/* Replace a node's description (node-name-map). */
+int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc);
+/* Read a whole file into a NUL-terminated malloc'd buffer (errno set on
+ * failure, then IBP_EIO). */
+int topo_read_file(const char *path, char **text, size_t *len);
+/* Rebuild the port GUID index if needed (const: the index is a cache). */
+void topo_port_index(const ibp_fabric *f);
+
+#endif

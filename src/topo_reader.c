@@ -1,0 +1,934 @@
+/*
+ * topo_reader.c - reads the topology file that ibnetdiscover prints and
+ * ibsim loads, into the fabric model (include/ibpart/topo.h).
+ *
+ * The grammar is line based, as in ibsim (ibsim/sim_net.c):
+ *   top level    "Switch N \"id\" # \"desc\" enhanced port 0 lid L lmc M"
+ *                "Ca|Hca|Rt N \"id\" # \"desc\""
+ *                "switchguid=G[(P)]", "caguid=G", "hcaguids=G", "rtguid=G"
+ *                (or "+OFFSET": relative to the last absolute base),
+ *                "sysimgguid=G", "vendid=V", "devid=D", "width=",
+ *                "speed=", "extspeed=", comments '#', blank lines;
+ *   in a record  "[p](guid) \"peer\"[q](peerguid) w=4 # comment" lines,
+ *                '#' lines; anything else ends the record.
+ * Node GUIDs come from ibsim's counters: each type has a base (CA 0x100000,
+ * switch 0x200000, router none) that "…guid=" sets; a switch takes one
+ * GUID, a CA or router nports + 1.  So ibsim's own example nets get the
+ * GUIDs ibsim gives them, and ibnetdiscover output (one "…guid=" before
+ * each node) gets the real ones.  A CA port GUID is node GUID + port
+ * unless the port line gives "(guid)".
+ *
+ * The reader keeps going after an error and reports every finding with
+ * file:line:col; links are resolved after the whole file is read (a link
+ * must be listed on both ends, as ibsim demands).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ibpart/node_name_map.h"
+#include "ibpart/topo.h"
+#include "topo_priv.h"
+
+#define IBSIM_CA_GUID_BASE     0x100000ULL
+#define IBSIM_SWITCH_GUID_BASE 0x200000ULL
+
+/* A node header as read, before it becomes a fabric node. */
+struct pnode {
+	ibp_node_type type;
+	unsigned nports;
+	uint64_t guid, sysimg;
+	uint32_t vendid, devid;
+	char *id, *desc;
+	unsigned line, col_id;
+	size_t fabric_node; /* after creation; SIZE_MAX when it failed */
+};
+
+/* A port line as read. */
+struct plink {
+	size_t pnode;
+	unsigned port;
+	uint64_t guid;	    /* "(…)" after [port]; 0 when absent */
+	uint64_t peer_guid; /* "(…)" after the peer's [port]; 0 = absent */
+	char *peer_id;
+	unsigned peer_port;
+	unsigned line, col_port, col_guid, col_peer, col_peer_port;
+};
+
+struct reader {
+	const char *file;
+	ibp_diags *diags;
+	unsigned errors;
+	/* the current line */
+	const char *ls, *le;
+	unsigned lineno;
+	/* ibsim's GUID counters, indexed by ibp_node_type */
+	uint64_t abs_guid[4], cur_guid[4];
+	bool have_guid[4];
+	uint64_t sysimg_next;
+	uint32_t vendid, devid;
+	struct pnode *nodes;
+	size_t nn, cap_n;
+	struct plink *links;
+	size_t nl, cap_l;
+};
+
+__attribute__((format(printf, 5, 6))) static void
+finding(struct reader *r, ibp_severity sev, const char *code, const char *at,
+	const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	unsigned col = at ? (unsigned)(at - r->ls) + 1 : 0;
+	ibp_diags_add(r->diags, sev, code, r->file, r->lineno, col, "%s",
+		      msg ? msg : "out of memory");
+	free(msg);
+	if (sev == IBP_SEV_ERROR)
+		r->errors++;
+}
+
+#define ERR(r, code, at, ...) finding(r, IBP_SEV_ERROR, code, at, __VA_ARGS__)
+#define WARN(r, code, at, ...)                                                 \
+	finding(r, IBP_SEV_WARNING, code, at, __VA_ARGS__)
+
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static bool starts(const char *p, const char *e, const char *kw)
+{
+	size_t n = strlen(kw);
+	return (size_t)(e - p) >= n && !memcmp(p, kw, n);
+}
+
+/* A number: 0x… hex, else decimal (base 0 without octal surprises when
+ * hex_default: bare hex digits, as ibnetdiscover writes "(guid)"). */
+static bool read_num(const char **pp, const char *e, bool hex_default,
+		     uint64_t *out)
+{
+	const char *p = *pp;
+	int base = hex_default ? 16 : 10;
+	if (e - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	const char *s = p;
+	uint64_t v = 0;
+	while (p < e && (base == 16 ? isxdigit((unsigned char)*p)
+				    : isdigit((unsigned char)*p))) {
+		unsigned d =
+		    isdigit((unsigned char)*p)
+			? (unsigned)(*p - '0')
+			: (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		if (v > (UINT64_MAX - d) / (unsigned)base)
+			return false; /* overflow */
+		v = v * (unsigned)base + d;
+		p++;
+	}
+	if (p == s)
+		return false;
+	*pp = p;
+	*out = v;
+	return true;
+}
+
+/* "\"text\"" at *pp: returns a malloc'd copy, or NULL (error reported). */
+static char *read_quoted(struct reader *r, const char **pp, const char *what)
+{
+	const char *p = *pp;
+	if (p >= r->le || *p != '"') {
+		ERR(r, "syntax", p, "expected %s in double quotes", what);
+		return NULL;
+	}
+	const char *q = memchr(p + 1, '"', (size_t)(r->le - p - 1));
+	if (!q) {
+		ERR(r, "unterminated-string", p, "missing closing '\"' of %s",
+		    what);
+		return NULL;
+	}
+	char *s = strndup(p + 1, (size_t)(q - p - 1));
+	if (!s) {
+		ERR(r, "nomem", p, "out of memory");
+		return NULL;
+	}
+	*pp = q + 1;
+	return s;
+}
+
+/* ibsim's node description rule: after '#', a quoted string, else the
+ * text up to " enhanced port ", " base port ", " lid " or " lmc ". */
+static char *read_desc(const char *p, const char *e)
+{
+	p = skip_ws(p, e);
+	if (p < e && *p == '"') {
+		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+		return strndup(p + 1, (size_t)((q ? q : e) - p - 1));
+	}
+	const char *stop = e;
+	static const char *const marks[] = {" enhanced port ", " base port ",
+					    " lid ", " lmc "};
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const char *m =
+		    memmem(p, (size_t)(e - p), marks[i], strlen(marks[i]));
+		if (m && m < stop)
+			stop = m;
+	}
+	while (stop > p && isspace((unsigned char)stop[-1]))
+		stop--;
+	return strndup(p, (size_t)(stop - p));
+}
+
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *p = realloc(arr, c * size);
+	if (p)
+		*cap = c;
+	return p;
+}
+
+static bool bad_id(struct reader *r, const char *id, const char *at)
+{
+	if (!*id) {
+		ERR(r, "bad-node-id", at, "empty node id");
+		return true;
+	}
+	if (strpbrk(id, "#@")) {
+		ERR(r, "bad-node-id", at,
+		    "node id \"%s\": '#' and '@' are reserved (ibsim)", id);
+		return true;
+	}
+	return false;
+}
+
+/* "Switch 24 \"id\" # \"desc\" …" and the Ca/Hca/Rt forms. */
+static struct pnode *parse_header(struct reader *r, ibp_node_type type,
+				  size_t kwlen)
+{
+	const char *p = r->ls + kwlen, *e = r->le;
+	if (p == e || (*p != ' ' && *p != '\t')) {
+		ERR(r, "syntax", p, "expected the port count after '%.*s'",
+		    (int)kwlen, r->ls);
+		return NULL;
+	}
+	p = skip_ws(p, e);
+	const char *np = p;
+	uint64_t nports;
+	if (!read_num(&p, e, false, &nports)) {
+		ERR(r, "syntax", np, "expected the number of ports");
+		return NULL;
+	}
+	if (nports < 1 || nports > IBP_MAX_PORTS) {
+		ERR(r, "port-range", np,
+		    "a node has 1 to %u ports, not %" PRIu64, IBP_MAX_PORTS,
+		    nports);
+		return NULL;
+	}
+	p = skip_ws(p, e);
+	const char *idp = p;
+	char *id = read_quoted(r, &p, "the node id");
+	if (!id)
+		return NULL;
+	if (bad_id(r, id, idp + 1)) {
+		free(id);
+		return NULL;
+	}
+	p = skip_ws(p, e);
+	char *desc = NULL;
+	if (p < e && *p == '#')
+		desc = read_desc(p + 1, e);
+	else if (p < e)
+		WARN(r, "ignored-text", p, "text after the node id is ignored");
+	struct pnode *nodes = grow(r->nodes, &r->cap_n, r->nn, sizeof(*nodes));
+	if (!nodes) {
+		free(id);
+		free(desc);
+		ERR(r, "nomem", NULL, "out of memory");
+		return NULL;
+	}
+	r->nodes = nodes;
+	struct pnode *pn = &nodes[r->nn++];
+	memset(pn, 0, sizeof(*pn));
+	pn->type = type;
+	pn->nports = (unsigned)nports;
+	pn->id = id;
+	pn->desc = desc;
+	pn->line = r->lineno;
+	pn->col_id = (unsigned)(idp - r->ls) + 1;
+	pn->fabric_node = SIZE_MAX;
+	/* ibsim's GUID counters */
+	if (!r->have_guid[type]) {
+		if (type == IBP_NODE_ROUTER) {
+			ERR(r, "missing-guid", r->ls,
+			    "a router needs an \"rtguid=\" line before it");
+			return pn;
+		}
+		r->cur_guid[type] = r->abs_guid[type] =
+		    type == IBP_NODE_SWITCH ? IBSIM_SWITCH_GUID_BASE
+					    : IBSIM_CA_GUID_BASE;
+		r->have_guid[type] = true;
+	}
+	pn->guid = r->cur_guid[type];
+	r->cur_guid[type] += type == IBP_NODE_SWITCH ? 1 : nports + 1;
+	pn->sysimg = r->sysimg_next;
+	pn->vendid = r->vendid;
+	pn->devid = r->devid;
+	r->sysimg_next = 0; /* ibsim: sysimgguid= and vendid= apply once */
+	r->vendid = 0;
+	return pn;
+}
+
+/* "[p](guid)\t\"peer\"[q](guid) opts # comment" */
+static void parse_port_line(struct reader *r, size_t node)
+{
+	const char *p = r->ls + 1, *e = r->le;
+	struct plink l;
+	memset(&l, 0, sizeof(l));
+	l.pnode = node;
+	l.line = r->lineno;
+	l.col_port = 2;
+	uint64_t v;
+	if (!read_num(&p, e, false, &v) || p >= e || *p != ']') {
+		ERR(r, "syntax", p, "expected \"[port]\"");
+		return;
+	}
+	unsigned nports = r->nodes[node].nports;
+	if (v < 1 || v > nports) {
+		ERR(r, "port-range", r->ls + 1,
+		    "port %" PRIu64 " is out of range: \"%s\" has ports 1..%u",
+		    v, r->nodes[node].id, nports);
+		return;
+	}
+	l.port = (unsigned)v;
+	p++;
+	if (p < e && *p == '(') {
+		l.col_guid = (unsigned)(p - r->ls) + 2;
+		p++;
+		if (!read_num(&p, e, true, &l.guid) || p >= e || *p != ')') {
+			ERR(r, "bad-guid", p, "expected \"(port GUID)\"");
+			return;
+		}
+		if (!l.guid) {
+			ERR(r, "bad-guid", r->ls + l.col_guid - 1,
+			    "port GUID 0 is invalid");
+			return;
+		}
+		p++;
+	}
+	p = skip_ws(p, e);
+	const char *peer_at = p;
+	l.col_peer = (unsigned)(p - r->ls) + 1;
+	l.peer_id = read_quoted(r, &p, "the peer's node id");
+	if (!l.peer_id)
+		return;
+	if (bad_id(r, l.peer_id, peer_at + 1)) {
+		free(l.peer_id);
+		return;
+	}
+	l.peer_port = 1; /* ibsim's default when "[q]" is missing */
+	if (p < e && *p == '[') {
+		l.col_peer_port = (unsigned)(p - r->ls) + 2;
+		p++;
+		if (!read_num(&p, e, false, &v) || p >= e || *p != ']') {
+			ERR(r, "syntax", p, "expected \"[peer port]\"");
+			free(l.peer_id);
+			return;
+		}
+		if (v < 1 || v > IBP_MAX_PORTS) {
+			ERR(r, "port-range", r->ls + l.col_peer_port - 1,
+			    "peer port %" PRIu64 " is out of range", v);
+			free(l.peer_id);
+			return;
+		}
+		l.peer_port = (unsigned)v;
+		p++;
+	} else {
+		l.col_peer_port = l.col_peer;
+	}
+	if (p < e && *p == '(') {
+		p++;
+		if (!read_num(&p, e, true, &l.peer_guid) || p >= e ||
+		    *p != ')') {
+			ERR(r, "bad-guid", p, "expected \"(peer port GUID)\"");
+			free(l.peer_id);
+			return;
+		}
+		p++;
+	}
+	/* ibsim's link options (w=, s=, e=) before a comment */
+	for (;;) {
+		p = skip_ws(p, e);
+		if (p >= e || *p == '#')
+			break;
+		const char *t = p;
+		while (p < e && !isspace((unsigned char)*p) && *p != '#')
+			p++;
+		const char *eq = memchr(t, '=', (size_t)(p - t));
+		if (!eq || eq == t)
+			WARN(r, "ignored-text", t,
+			     "'%.*s' is not a link option; ignored",
+			     (int)(p - t), t);
+		else if (!strchr("wse", *t) || eq != t + 1)
+			WARN(r, "ignored-text", t,
+			     "unknown link option '%.*s' ignored", (int)(p - t),
+			     t);
+	}
+	struct plink *links = grow(r->links, &r->cap_l, r->nl, sizeof(*links));
+	if (!links) {
+		free(l.peer_id);
+		ERR(r, "nomem", NULL, "out of memory");
+		return;
+	}
+	r->links = links;
+	links[r->nl++] = l;
+}
+
+/* "switchguid=G(P)", "caguid=G", "hcaguids+N", "rtguid=G" */
+static void parse_guidbase(struct reader *r, ibp_node_type type, size_t kwlen)
+{
+	const char *p = skip_ws(r->ls + kwlen, r->le), *e = r->le;
+	if (p >= e || (*p != '=' && *p != '+')) {
+		ERR(r, "syntax", p, "expected '=' or '+' after '%.*s'",
+		    (int)kwlen, r->ls);
+		return;
+	}
+	bool relative = *p == '+';
+	p = skip_ws(p + 1, e);
+	const char *vp = p;
+	uint64_t v, pg;
+	if (!read_num(&p, e, false, &v)) {
+		ERR(r, "bad-guid", vp, "expected a GUID");
+		return;
+	}
+	if (p < e && *p == '(') { /* ibnetdiscover: the port GUID */
+		p++;
+		if (!read_num(&p, e, true, &pg) || p >= e || *p != ')') {
+			ERR(r, "bad-guid", p, "expected \"(port GUID)\"");
+			return;
+		}
+		p++;
+		if (type == IBP_NODE_SWITCH && pg != v)
+			WARN(r, "guid-mismatch", vp,
+			     "switch port GUID 0x%" PRIx64
+			     " differs from its node GUID; ibsim and this "
+			     "reader use the node GUID",
+			     pg);
+	}
+	p = skip_ws(p, e);
+	if (p < e && *p != '#')
+		WARN(r, "ignored-text", p, "text after the GUID is ignored");
+	if (relative) {
+		if (!r->have_guid[type]) {
+			r->abs_guid[type] = type == IBP_NODE_SWITCH
+						? IBSIM_SWITCH_GUID_BASE
+						: IBSIM_CA_GUID_BASE;
+			r->have_guid[type] = type != IBP_NODE_ROUTER;
+		}
+		r->cur_guid[type] = r->abs_guid[type] + v;
+		return;
+	}
+	if (!v) {
+		ERR(r, "bad-guid", vp, "GUID 0 is invalid");
+		return;
+	}
+	r->abs_guid[type] = r->cur_guid[type] = v;
+	r->have_guid[type] = true;
+}
+
+/* "vendid=0x2c9", "devid=…", "sysimgguid=…", "width=…": '=' and a number */
+static bool parse_assign(struct reader *r, size_t kwlen, uint64_t *v)
+{
+	const char *p = skip_ws(r->ls + kwlen, r->le), *e = r->le;
+	if (p >= e || *p != '=') {
+		ERR(r, "syntax", p, "expected '=' after '%.*s'", (int)kwlen,
+		    r->ls);
+		return false;
+	}
+	p = skip_ws(p + 1, e);
+	const char *vp = p;
+	if (!read_num(&p, e, false, v)) {
+		ERR(r, "bad-number", vp, "expected a number");
+		return false;
+	}
+	p = skip_ws(p, e);
+	if (p < e && *p != '#')
+		WARN(r, "ignored-text", p, "text after the value is ignored");
+	return true;
+}
+
+static bool next_line(struct reader *r, const char **pos, const char *end)
+{
+	if (*pos >= end)
+		return false;
+	r->ls = *pos;
+	const char *le = memchr(r->ls, '\n', (size_t)(end - r->ls));
+	*pos = le ? le + 1 : end;
+	r->le = le ? le : end;
+	if (r->le > r->ls && r->le[-1] == '\r')
+		r->le--;
+	r->lineno++;
+	return true;
+}
+
+static bool blank(const char *p, const char *e)
+{
+	return skip_ws(p, e) == e;
+}
+
+static void parse_text(struct reader *r, const char *text, size_t len)
+{
+	const char *pos = text, *end = text + len;
+	bool have = next_line(r, &pos, end);
+	while (have) {
+		const char *ls = r->ls, *le = r->le;
+		struct pnode *pn = NULL;
+		uint64_t v;
+		if (starts(ls, le, "Switch")) {
+			pn = parse_header(r, IBP_NODE_SWITCH, 6);
+		} else if (starts(ls, le, "Hca")) {
+			pn = parse_header(r, IBP_NODE_CA, 3);
+		} else if (starts(ls, le, "Ca")) {
+			pn = parse_header(r, IBP_NODE_CA, 2);
+		} else if (starts(ls, le, "Rt")) {
+			pn = parse_header(r, IBP_NODE_ROUTER, 2);
+		} else if (starts(ls, le, "switchguid")) {
+			parse_guidbase(r, IBP_NODE_SWITCH, 10);
+		} else if (starts(ls, le, "hcaguids")) {
+			parse_guidbase(r, IBP_NODE_CA, 8);
+		} else if (starts(ls, le, "caguid")) {
+			parse_guidbase(r, IBP_NODE_CA, 6);
+		} else if (starts(ls, le, "rtguid")) {
+			parse_guidbase(r, IBP_NODE_ROUTER, 6);
+		} else if (starts(ls, le, "vendid")) {
+			if (parse_assign(r, 6, &v))
+				r->vendid = (uint32_t)v;
+		} else if (starts(ls, le, "devid")) {
+			if (parse_assign(r, 5, &v))
+				r->devid = (uint32_t)v;
+		} else if (starts(ls, le, "sysimgguid")) {
+			if (parse_assign(r, 10, &v))
+				r->sysimg_next = v;
+		} else if (starts(ls, le, "width")) {
+			parse_assign(r, 5, &v);
+		} else if (starts(ls, le, "speed")) {
+			parse_assign(r, 5, &v);
+		} else if (starts(ls, le, "extspeed")) {
+			parse_assign(r, 8, &v);
+		} else if (starts(ls, le, "module") ||
+			   starts(ls, le, "include") ||
+			   starts(ls, le, "pdebug") || starts(ls, le, "do")) {
+			ERR(r, "unsupported", ls,
+			    "ibsim's '%.*s' extension is not supported",
+			    (int)strcspn(ls, " \t=\"\n"), ls);
+		} else if (ls[0] == '[' || ls[0] == '@') {
+			ERR(r, "syntax", ls,
+			    "port line outside a node record (a blank line "
+			    "ends a record)");
+		} else if (ls < le && ls[0] != '#' && !blank(ls, le)) {
+			WARN(r, "ignored-line", ls,
+			     "line ignored (not a topology keyword)");
+		}
+		have = next_line(r, &pos, end);
+		if (!pn && !starts(ls, le, "Switch") &&
+		    !starts(ls, le, "Hca") && !starts(ls, le, "Ca") &&
+		    !starts(ls, le, "Rt"))
+			continue;
+		/* the record's port lines */
+		size_t node = pn ? (size_t)(pn - r->nodes) : SIZE_MAX;
+		while (have) {
+			if (r->ls < r->le && r->ls[0] == '#') {
+				have = next_line(r, &pos, end);
+				continue;
+			}
+			if (r->ls == r->le ||
+			    (r->ls[0] != '[' && r->ls[0] != '@'))
+				break;
+			if (r->ls[0] == '@')
+				ERR(r, "unsupported", r->ls,
+				    "ibsim's port aliases are not supported");
+			else if (node != SIZE_MAX)
+				parse_port_line(r, node);
+			have = next_line(r, &pos, end);
+		}
+	}
+}
+
+/* ---- building the fabric ---- */
+
+static void at_line(struct reader *r, unsigned line)
+{
+	/* findings after parsing point at a remembered line */
+	r->lineno = line;
+	r->ls = NULL;
+}
+
+__attribute__((format(printf, 6, 7))) static void
+finding_at(struct reader *r, ibp_severity sev, const char *code, unsigned line,
+	   unsigned col, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	ibp_diags_add(r->diags, sev, code, r->file, line, col, "%s",
+		      msg ? msg : "out of memory");
+	free(msg);
+	if (sev == IBP_SEV_ERROR)
+		r->errors++;
+}
+
+static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
+{
+	at_line(r, 0);
+	/* the line of each fabric node's header */
+	unsigned *hdr = malloc((r->nn + 1) * sizeof(*hdr));
+	if (!hdr) {
+		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
+		return;
+	}
+	/* nodes */
+	for (size_t i = 0; i < r->nn; i++) {
+		struct pnode *pn = &r->nodes[i];
+		if (!pn->guid)
+			continue; /* reported */
+		const char *desc = pn->desc;
+		const char *mapped = ibp_node_name_map_lookup(map, pn->guid);
+		if (mapped)
+			desc = mapped;
+		uint32_t other = topo_mapstr_get(&f->by_id, pn->id);
+		if (other != TOPO_NONE) {
+			finding_at(r, IBP_SEV_ERROR, "duplicate-node-id",
+				   pn->line, pn->col_id,
+				   "node id \"%s\" is used again (first on "
+				   "line %u)",
+				   pn->id, hdr[other]);
+			continue;
+		}
+		other = topo_map64_get(&f->by_node_guid, pn->guid);
+		if (other != TOPO_NONE) {
+			finding_at(
+			    r, IBP_SEV_ERROR, "duplicate-guid", pn->line, 1,
+			    "node \"%s\" has node GUID 0x%016" PRIx64
+			    ", already the GUID of \"%s\" (line %u)",
+			    pn->id, pn->guid, f->nodes[other].id, hdr[other]);
+			continue;
+		}
+		ibp_error err;
+		size_t n;
+		if (topo_add_node(f, pn->type, pn->guid, pn->nports, desc,
+				  pn->id, &n, &err)) {
+			finding_at(r, IBP_SEV_ERROR, "node", pn->line, 1, "%s",
+				   err.message);
+			continue;
+		}
+		pn->fabric_node = n;
+		hdr[n] = pn->line;
+		f->nodes[n].sysimg_guid = pn->sysimg;
+		f->nodes[n].vendid = pn->vendid;
+		f->nodes[n].devid = pn->devid;
+	}
+	/* index the port lines by fabric port */
+	size_t *line_of = malloc((f->nports + 1) * sizeof(*line_of));
+	if (!line_of) {
+		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
+		free(hdr);
+		return;
+	}
+	for (size_t i = 0; i < f->nports; i++)
+		line_of[i] = SIZE_MAX;
+	for (size_t i = 0; i < r->nl; i++) {
+		struct plink *l = &r->links[i];
+		size_t n = r->nodes[l->pnode].fabric_node;
+		if (n == SIZE_MAX)
+			continue;
+		size_t k = f->nodes[n].port_base + l->port;
+		if (line_of[k] != SIZE_MAX) {
+			finding_at(r, IBP_SEV_ERROR, "duplicate-port", l->line,
+				   l->col_port,
+				   "port %u of \"%s\" is listed twice (also "
+				   "line %u)",
+				   l->port, f->nodes[n].id,
+				   r->links[line_of[k]].line);
+			continue;
+		}
+		line_of[k] = i;
+		if (l->guid) {
+			ibp_error err;
+			if (f->nodes[n].type == IBP_NODE_SWITCH) {
+				if (l->guid != f->nodes[n].guid)
+					finding_at(
+					    r, IBP_SEV_WARNING, "guid-mismatch",
+					    l->line, l->col_guid,
+					    "switch port GUID ignored: every "
+					    "port of a switch has the node "
+					    "GUID 0x%016" PRIx64,
+					    f->nodes[n].guid);
+			} else if (ibp_fabric_set_port_guid(f, n, l->port,
+							    l->guid, &err)) {
+				finding_at(r, IBP_SEV_ERROR, "bad-guid",
+					   l->line, l->col_guid, "%s",
+					   err.message);
+			}
+		}
+	}
+	/* links: both ends must list each other */
+	for (size_t i = 0; i < r->nl; i++) {
+		struct plink *l = &r->links[i];
+		size_t n = r->nodes[l->pnode].fabric_node;
+		if (n == SIZE_MAX ||
+		    line_of[f->nodes[n].port_base + l->port] != i)
+			continue;
+		uint32_t pn = topo_mapstr_get(&f->by_id, l->peer_id);
+		if (pn == TOPO_NONE || pn == TOPO_DUP) {
+			/* a node whose record failed is not "unknown" */
+			bool known = false;
+			for (size_t j = 0; j < r->nn && !known; j++)
+				known = r->nodes[j].fabric_node == SIZE_MAX &&
+					!strcmp(r->nodes[j].id, l->peer_id);
+			if (!known)
+				finding_at(r, IBP_SEV_ERROR, "unknown-node",
+					   l->line, l->col_peer,
+					   "link to unknown node \"%s\"",
+					   l->peer_id);
+			continue;
+		}
+		if (l->peer_port > f->nodes[pn].nports) {
+			finding_at(r, IBP_SEV_ERROR, "port-range", l->line,
+				   l->col_peer_port,
+				   "port %u is out of range: \"%s\" has ports "
+				   "1..%u",
+				   l->peer_port, f->nodes[pn].id,
+				   f->nodes[pn].nports);
+			continue;
+		}
+		size_t back = line_of[f->nodes[pn].port_base + l->peer_port];
+		if (back == SIZE_MAX) {
+			finding_at(r, IBP_SEV_ERROR, "peer-mismatch", l->line,
+				   l->col_peer,
+				   "\"%s\" port %u does not list the link back "
+				   "to \"%s\" port %u",
+				   f->nodes[pn].id, l->peer_port,
+				   f->nodes[n].id, l->port);
+			continue;
+		}
+		struct plink *b = &r->links[back];
+		if (strcmp(b->peer_id, f->nodes[n].id) ||
+		    b->peer_port != l->port) {
+			/* report once per pair: at the later line */
+			finding_at(r, IBP_SEV_ERROR, "peer-mismatch", l->line,
+				   l->col_peer,
+				   "\"%s\" port %u says it is linked to \"%s\" "
+				   "port %u (line %u), not to \"%s\" port %u",
+				   f->nodes[pn].id, l->peer_port, b->peer_id,
+				   b->peer_port, b->line, f->nodes[n].id,
+				   l->port);
+			continue;
+		}
+		if (pn < n || (pn == n && l->peer_port < l->port))
+			continue; /* linked from the other end */
+		ibp_error err;
+		if (ibp_fabric_link(f, n, l->port, pn, l->peer_port, &err))
+			finding_at(r, IBP_SEV_ERROR, "link", l->line,
+				   l->col_port, "%s", err.message);
+	}
+	/* "(guid)" after a peer must be the peer's port GUID */
+	for (size_t i = 0; i < r->nl; i++) {
+		struct plink *l = &r->links[i];
+		size_t n = r->nodes[l->pnode].fabric_node;
+		size_t pn;
+		unsigned pp;
+		if (n == SIZE_MAX || !l->peer_guid ||
+		    !ibp_fabric_port_peer(f, n, l->port, &pn, &pp) ||
+		    topo_port_at(f, n, l->port)->peer_node == TOPO_NONE)
+			continue;
+		uint64_t g = ibp_fabric_port_guid(f, pn, pp);
+		if (g != l->peer_guid)
+			finding_at(r, IBP_SEV_WARNING, "guid-mismatch", l->line,
+				   l->col_peer,
+				   "peer port GUID 0x%" PRIx64
+				   " differs from 0x%" PRIx64
+				   ", the port GUID of \"%s\" port %u",
+				   l->peer_guid, g, f->nodes[pn].id, pp);
+	}
+	/* port GUIDs must be unique among end ports */
+	struct topo_map64 seen = {0};
+	for (size_t n = 0; n < f->nnodes; n++) {
+		const struct topo_node *nd = &f->nodes[n];
+		unsigned first = nd->type == IBP_NODE_SWITCH ? 0 : 1;
+		unsigned last = nd->type == IBP_NODE_SWITCH ? 0 : nd->nports;
+		for (unsigned p = first; p <= last; p++) {
+			uint64_t g = ibp_fabric_port_guid(f, n, p);
+			uint32_t old;
+			int rc =
+			    topo_map64_put(&seen, g, topo_port_key(n, p), &old);
+			if (rc < 0) {
+				finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0,
+					   "out of memory");
+				goto out;
+			}
+			if (rc == 0)
+				continue;
+			size_t k = f->nodes[n].port_base + p;
+			unsigned line = line_of[k] != SIZE_MAX
+					    ? r->links[line_of[k]].line
+					    : 0;
+			unsigned col = line_of[k] != SIZE_MAX
+					   ? r->links[line_of[k]].col_guid
+					   : 0;
+			if (!line) {
+				line = hdr[n];
+				col = 1;
+			}
+			finding_at(
+			    r, IBP_SEV_ERROR, "duplicate-guid", line, col,
+			    "port GUID 0x%016" PRIx64 " of \"%s\" port "
+			    "%u is also the GUID of \"%s\" port %u",
+			    g, nd->id, p, f->nodes[old >> 8].id, old & 0xff);
+		}
+	}
+out:
+	topo_map64_free(&seen);
+	free(line_of);
+	free(hdr);
+}
+
+static void reader_free(struct reader *r)
+{
+	for (size_t i = 0; i < r->nn; i++) {
+		free(r->nodes[i].id);
+		free(r->nodes[i].desc);
+	}
+	for (size_t i = 0; i < r->nl; i++)
+		free(r->links[i].peer_id);
+	free(r->nodes);
+	free(r->links);
+}
+
+int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
+			   const ibp_fabric_options *o, ibp_fabric **out,
+			   ibp_diags *diags)
+{
+	*out = NULL;
+	ibp_fabric_options defaults;
+	if (!o) {
+		ibp_fabric_options_init(&defaults);
+		o = &defaults;
+	}
+	if (!name)
+		name = "<topology>";
+	ibp_node_name_map *map = NULL;
+	if (o->node_name_map) {
+		int rc = ibp_node_name_map_load(o->node_name_map, &map, diags);
+		if (rc)
+			return rc == IBP_EIO ? IBP_EIO : IBP_EPARSE;
+	}
+	ibp_diags_set_source(diags, name, text, len);
+	struct reader r;
+	memset(&r, 0, sizeof(r));
+	r.file = name;
+	r.diags = diags;
+	parse_text(&r, text, len);
+	ibp_fabric *f = ibp_fabric_new(o);
+	if (!f) {
+		reader_free(&r);
+		ibp_node_name_map_free(map);
+		return IBP_ENOMEM;
+	}
+	build(&r, f, map);
+	if (!r.errors && f->nnodes == 0) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "empty", name, 0, 0,
+			      "the topology has no nodes");
+		r.errors++;
+	}
+	unsigned errors = r.errors;
+	reader_free(&r);
+	ibp_node_name_map_free(map);
+	if (errors) {
+		ibp_fabric_free(f);
+		return IBP_EPARSE;
+	}
+	*out = f;
+	return IBP_OK;
+}
+
+int topo_read_file(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return IBP_EIO;
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	for (;;) {
+		if (!buf)
+			break;
+		if (n == cap) {
+			char *p = realloc(buf, cap * 2 + 1);
+			if (!p) {
+				free(buf);
+				buf = NULL;
+				errno = ENOMEM;
+				break;
+			}
+			buf = p;
+			cap *= 2;
+		}
+		ssize_t k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			free(buf);
+			buf = NULL;
+			errno = e;
+			break;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	int e = errno;
+	close(fd);
+	if (!buf) {
+		errno = e;
+		return IBP_EIO;
+	}
+	buf[n] = 0;
+	*text = buf;
+	*len = n;
+	return IBP_OK;
+}
+
+int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
+		    ibp_fabric **out, ibp_diags *diags)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	if (!path)
+		return IBP_EINVAL;
+	if (topo_read_file(path, &text, &len)) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
+			      "cannot read topology: %s", strerror(errno));
+		return IBP_EIO;
+	}
+	int rc = ibp_fabric_load_buffer(path, text, len, o, out, diags);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,99 @@
+/*
+ * topo_writer.c - writes a fabric in ibnetdiscover's format, the dialect
+ * ibsim and our reader load (see topo_reader.c): per node the
+ * "sysimgguid=" and "switchguid="/"caguid="/"rtguid=" lines that pin its
+ * GUIDs under ibsim's counters, the header with the node id and
+ * "# \"description\"", and one line per linked port, with the peer's port
+ * GUID and description as ibnetdiscover prints them.  Unlinked ports are
+ * not written (the format has no way to say them).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ibpart/topo.h"
+#include "topo_priv.h"
+
+static const char *header_word(ibp_node_type t)
+{
+	switch (t) {
+	case IBP_NODE_SWITCH:
+		return "Switch";
+	case IBP_NODE_ROUTER:
+		return "Rt";
+	default:
+		return "Ca";
+	}
+}
+
+static const char *guid_word(ibp_node_type t)
+{
+	switch (t) {
+	case IBP_NODE_SWITCH:
+		return "switchguid";
+	case IBP_NODE_ROUTER:
+		return "rtguid";
+	default:
+		return "caguid";
+	}
+}
+
+/* A description goes between double quotes: a '"' in it would end the
+ * string early, so it is written as '\''. */
+static void put_desc(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : *s, out);
+	fputc('"', out);
+}
+
+int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err)
+{
+	if (!f || !out)
+		return ibp_error_set(err, IBP_EINVAL, "nothing to write");
+	fprintf(out, "#\n# Topology file: written by ibpart (ibnetdiscover "
+		     "format)\n#\n");
+	for (size_t n = 0; n < f->nnodes; n++) {
+		const struct topo_node *nd = &f->nodes[n];
+		bool sw = nd->type == IBP_NODE_SWITCH;
+		fputc('\n', out);
+		if (nd->vendid || nd->devid)
+			fprintf(out,
+				"vendid=0x%" PRIx32 "\ndevid=0x%" PRIx32 "\n",
+				nd->vendid, nd->devid);
+		if (nd->sysimg_guid && nd->sysimg_guid != nd->guid)
+			fprintf(out, "sysimgguid=0x%" PRIx64 "\n",
+				nd->sysimg_guid);
+		fprintf(out, "%s=0x%" PRIx64, guid_word(nd->type), nd->guid);
+		if (sw)
+			fprintf(out, "(%" PRIx64 ")", nd->guid);
+		fprintf(out, "\n%s\t%u \"%s\"\t\t# ", header_word(nd->type),
+			nd->nports, nd->id);
+		put_desc(out, nd->desc);
+		if (sw && nd->port_base < f->nports &&
+		    f->ports[nd->port_base].lid)
+			fprintf(out, " base port 0 lid %u lmc 0",
+				f->ports[nd->port_base].lid);
+		fputc('\n', out);
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			const struct topo_port *pt = topo_port_at(f, n, p);
+			if (pt->peer_node == TOPO_NONE)
+				continue;
+			const struct topo_node *peer = &f->nodes[pt->peer_node];
+			fprintf(out, "[%u]", p);
+			if (!sw)
+				fprintf(out, "(%" PRIx64 ")",
+					ibp_fabric_port_guid(f, n, p));
+			fprintf(out, "\t\"%s\"[%u](%" PRIx64 ")\t\t# ",
+				peer->id, pt->peer_port,
+				ibp_fabric_port_guid(f, pt->peer_node,
+						     pt->peer_port));
+			put_desc(out, peer->desc);
+			fputc('\n', out);
+		}
+	}
+	if (fflush(out) || ferror(out))
+		return ibp_error_set(err, IBP_EIO, "write failed");
+	return IBP_OK;
+}
