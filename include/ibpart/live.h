@@ -24,6 +24,9 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/transport.h"
+
+struct ibp_sm;
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +107,46 @@ long ibp_file_size(const char *path);
  * took), IBP_ETIMEDOUT otherwise. */
 int ibp_wait_log(const char *log_path, long offset, const char *needle,
 		 int timeout_ms, long *found_ms, ibp_error *err);
+
+/* ------------------------------------------------ a live session */
+
+/* Options every live command shares (-C, -P, --mkey, --timeout,
+ * --retries, --enforce): where to open the fabric and how the SM talks. */
+struct ibp_live_options {
+	const char *ca; /* -C; NULL: the first CA */
+	int port;	/* -P; 0: the first active port */
+	uint64_t mkey;	/* --mkey; 0: none */
+	int timeout_ms; /* per SMP; 0: the SM's default */
+	int retries;	/* re-sends; -1: the SM's default */
+	bool dry_run;	/* plan only: no SubnSet is sent */
+	int enforce;	/* an ibp_part_enforce (sm.h) */
+	bool progress;	/* phase progress on stderr */
+};
+void ibp_live_options_init(struct ibp_live_options *o);
+
+typedef struct ibp_live ibp_live;
+
+/* Open the port (transport_umad) and an SM over it. */
+int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
+		  ibp_error *err);
+void ibp_live_close(ibp_live *l);
+struct ibp_sm *ibp_live_sm(ibp_live *l);
+ibp_transport *ibp_live_transport(ibp_live *l);
+/* The local port: its GUID is the SM port when we act as the SM. */
+uint64_t ibp_live_local_port_guid(const ibp_live *l);
+const char *ibp_live_local_ca(const ibp_live *l);
+int ibp_live_local_port(const ibp_live *l);
+/* Discover (once) with progress on stderr when asked. */
+int ibp_live_discover(ibp_live *l, ibp_error *err);
+/* Milliseconds since ibp_live_open. */
+long ibp_live_elapsed_ms(const ibp_live *l);
+void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The same tables keyed by another model of the same subnet: each port
+ * found by node GUID and port number; ports `to` lacks are dropped. */
+int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
+		   ibp_tables **out, ibp_error *err);
 
 #ifdef __cplusplus
 }
