@@ -1,9 +1,11 @@
 /*
  * topo_lids.c - LID assignment as OpenSM 3.3.23 does it on a fresh fabric
  * with LMC 0 (see ibp_fabric_assign_lids in include/ibpart/topo.h), and
- * the LID -> port look-up table (an array over the unicast LID space,
- * IBA vol. 1, 4.1.3: LIDs 0x0001-0xBFFF).
+ * only the end ports OpenSM's discovery reaches get one (measured:
+ * tests/interop/test_topo_lids.sh), and the LID -> port look-up table (an array
+ * over the unicast LID space, IBA vol. 1, 4.1.3: LIDs 0x0001-0xBFFF).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,63 @@ static int cmp_item(const void *a, const void *b)
 static uint64_t osm_key(uint64_t guid)
 {
 	return __builtin_bswap64(guid);
+}
+
+/* Mark what OpenSM's discovery reaches from the SM port: SMPs go out of
+ * the SM port and are forwarded by switches only (a CA or router does not
+ * forward a directed-route SMP from one port to another), so the reached
+ * end ports are the SM port, the port at the other end of its link, every
+ * switch reachable through switches from there (its port 0), and every
+ * CA/router port linked to such a switch.  reached[] is indexed by the
+ * flat port array. */
+static int mark_reached(const ibp_fabric *f, size_t sm_node, unsigned sm_port,
+			bool *reached)
+{
+	size_t *queue = malloc((f->nnodes + 1) * sizeof(*queue));
+	bool *seen = calloc(f->nnodes + 1, sizeof(*seen));
+	if (!queue || !seen) {
+		free(queue);
+		free(seen);
+		return IBP_ENOMEM;
+	}
+	size_t head = 0, tail = 0;
+	reached[f->nodes[sm_node].port_base + sm_port] = true;
+	const struct topo_port *sp = topo_port_at(f, sm_node, sm_port);
+	if (f->nodes[sm_node].type == IBP_NODE_SWITCH) {
+		seen[sm_node] = true;
+		queue[tail++] = sm_node;
+	} else if (sp->peer_node != TOPO_NONE) {
+		size_t pn = sp->peer_node;
+		if (f->nodes[pn].type == IBP_NODE_SWITCH) {
+			seen[pn] = true;
+			queue[tail++] = pn;
+		} else {
+			reached[f->nodes[pn].port_base + sp->peer_port] = true;
+		}
+	}
+	while (head < tail) {
+		size_t n = queue[head++];
+		const struct topo_node *nd = &f->nodes[n];
+		reached[nd->port_base] = true; /* port 0 */
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			const struct topo_port *pt = topo_port_at(f, n, p);
+			if (pt->peer_node == TOPO_NONE)
+				continue;
+			size_t pn = pt->peer_node;
+			if (f->nodes[pn].type == IBP_NODE_SWITCH) {
+				if (!seen[pn]) {
+					seen[pn] = true;
+					queue[tail++] = pn;
+				}
+			} else {
+				reached[f->nodes[pn].port_base +
+					pt->peer_port] = true;
+			}
+		}
+	}
+	free(queue);
+	free(seen);
+	return IBP_OK;
 }
 
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
@@ -60,9 +119,12 @@ int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
 				     n_end, TOPO_MAX_LID);
 	struct lid_item *items = malloc((n_end + 1) * sizeof(*items));
 	uint32_t *by_lid = malloc((TOPO_MAX_LID + 1) * sizeof(*by_lid));
-	if (!items || !by_lid) {
+	bool *reached = calloc(f->nports + 1, sizeof(*reached));
+	if (!items || !by_lid || !reached ||
+	    mark_reached(f, sm_node, sm_port, reached)) {
 		free(items);
 		free(by_lid);
+		free(reached);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	size_t k = 0;
@@ -75,7 +137,7 @@ int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
 			topo_port_at(f, n, p)->lid = 0;
 		for (unsigned p = first; p <= last; p++) {
 			uint32_t pk = topo_port_key(n, p);
-			if (pk == sm_key)
+			if (pk == sm_key || !reached[nd->port_base + p])
 				continue;
 			items[k].key = osm_key(ibp_fabric_port_guid(f, n, p));
 			items[k].port_key = pk;
@@ -94,6 +156,7 @@ int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
 		by_lid[lid] = pk;
 	}
 	free(items);
+	free(reached);
 	free(f->by_lid);
 	f->by_lid = by_lid;
 	f->lids_assigned = true;

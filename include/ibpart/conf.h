@@ -1,0 +1,267 @@
+/*
+ * conf.h - a partition policy read from OpenSM's partitions.conf (or from
+ * the seed document's "PartitionConfig { ... }" dialect), with OpenSM
+ * 3.3.23's exact reading of it and a compiler's diagnostics about it.
+ *
+ * The policy (ibp_conf) is an AST with source positions:
+ *
+ *   - partitions in file order, one per header ("Name=PKey,flags :") as
+ *     written, each with the P_Key OpenSM 3.3.23 assigns to it, its flags,
+ *     its members (as written and as OpenSM applies them) and its mgid
+ *     lines;
+ *   - groups: the merged view, one per distinct P_Key in order of first
+ *     definition, as OpenSM merges repeated definitions (a later
+ *     membership for the same port wins);
+ *   - OpenSM's verdict: whether OpenSM 3.3.23 rejects the whole file (it
+ *     then falls back to "Default=0x7fff : ALL=full ;", every port a full
+ *     member of 0xffff), and the silent misreadings it would make.
+ *
+ * Members of a partition are what OpenSM reads, not what the author may
+ * have meant: "0xA=full 0xB=full," is one member 0xA, limited (OpenSM does
+ * not know the word "full 0xB=full"), and 0xB is not a member at all; the
+ * misreading is reported in the diagnostics and in the verdict.
+ *
+ * What the file does NOT say and the partition manager must add (OpenSM
+ * does it before reading the file): the default partition 0x7fff always
+ * exists, every end port is a limited member of it and the SM's port a
+ * full one; the file's rules are applied on top, in order.  Partitions
+ * that end up with no port of the fabric are dropped by OpenSM.
+ * ibp_conf_group_port_membership() applies all of this for one port.
+ */
+#ifndef IBPART_CONF_H
+#define IBPART_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ibp_conf_dialect {
+	IBP_CONF_DIALECT_AUTO = 0, /* parse option only: detect */
+	IBP_CONF_DIALECT_OPENSM = 1,
+	IBP_CONF_DIALECT_SEED = 2 /* "PartitionConfig { ... }" */
+} ibp_conf_dialect;
+
+typedef enum ibp_member_kind {
+	IBP_MEMBER_GUID = 0, /* a port GUID (hex or decimal in the file) */
+	IBP_MEMBER_ALL,	     /* every end port */
+	IBP_MEMBER_ALL_CAS,
+	IBP_MEMBER_ALL_SWITCHES,
+	IBP_MEMBER_ALL_ROUTERS,
+	IBP_MEMBER_SELF, /* the SM's own port */
+	IBP_MEMBER_NONE, /* written, means nothing */
+	IBP_MEMBER_NAME	 /* seed dialect: a node name; guid once resolved */
+} ibp_member_kind;
+
+typedef enum ibp_membership {
+	IBP_MEMB_NONE = 0,	  /* not a member (results only) */
+	IBP_MEMB_UNSPECIFIED = 1, /* nothing written after the member */
+	IBP_MEMB_LIMITED = 2,
+	IBP_MEMB_FULL = 3,
+	IBP_MEMB_BOTH = 4 /* full only, unless allow_both_pkeys */
+} ibp_membership;
+
+/* OpenSM's defaults (osm_base.h) for what a partition does not say. */
+#define IBP_CONF_DEFAULT_RATE 3 /* 10 Gb/s */
+#define IBP_CONF_DEFAULT_MTU  4 /* 2048 bytes */
+#define IBP_CONF_DEFAULT_SL   0
+#define IBP_CONF_IPOIB_QKEY   0x0b1bu /* IPoIB broadcast group Q_Key */
+#define IBP_CONF_DEFAULT_PKEY 0x7fffu /* the default partition */
+
+/* A place in the input (1-based; 0 = unknown). */
+typedef struct ibp_conf_pos {
+	unsigned line, col;
+} ibp_conf_pos;
+
+/* Flags of a partition header or an mgid line.  Values are what OpenSM
+ * stores (defaults above when not written; a written value OpenSM cannot
+ * read is stored as OpenSM stores it, e.g. rate=NDR becomes 0 - the
+ * diagnostics say so).  has_* tells whether the flag was written. */
+typedef struct ibp_conf_flags {
+	bool ipoib;
+	bool has_rate, has_mtu, has_sl, has_qkey, has_tclass, has_flow_label;
+	unsigned rate;	     /* IBTA rate code (3 = 10 Gb/s … 21 = 400) */
+	unsigned mtu;	     /* IBTA MTU code (1 = 256 … 5 = 4096) */
+	unsigned sl;	     /* as written; OpenSM uses 0 unless QoS is on */
+	uint16_t scope_mask; /* bit s set for each scope=s (1..15) */
+	uint32_t qkey;
+	uint8_t tclass;
+	uint32_t flow_label;
+	bool has_defmember;
+	ibp_membership defmember; /* LIMITED unless written */
+	bool indx0;
+} ibp_conf_flags;
+
+typedef struct ibp_conf_member {
+	ibp_member_kind kind;
+	uint64_t guid;	  /* GUID; NAME once resolved; else 0 */
+	const char *text; /* the member as written (name/GUID), never NULL */
+	ibp_membership written;	   /* the word written, UNSPECIFIED if none */
+	const char *written_word;  /* that word as written, or NULL */
+	ibp_membership membership; /* as OpenSM applies it: LIMITED, FULL or
+				      BOTH (defmember applied, an unknown
+				      word read as LIMITED) */
+	bool indx0;		   /* the partition's indx0 flag */
+	ibp_conf_pos pos;
+} ibp_conf_member;
+
+/* A multicast group line "mgid=ff12:...,flags" inside a partition. */
+typedef struct ibp_conf_mgid {
+	uint8_t mgid[16];
+	const char *text;
+	ibp_conf_flags flags; /* partition flags overridden by the line's */
+	ibp_conf_pos pos;
+} ibp_conf_mgid;
+
+typedef struct ibp_conf ibp_conf;
+typedef struct ibp_conf_partition ibp_conf_partition;
+typedef struct ibp_conf_group ibp_conf_group;
+
+typedef struct ibp_conf_options {
+	ibp_conf_dialect dialect; /* AUTO: seed if the file has a
+				     "PartitionConfig {" block */
+	/* The fabric: resolves names (seed dialect) and enables the
+	 * "GUID not in the topology" warnings.  May be NULL. */
+	const ibp_fabric *fabric;
+	/* OpenSM options that change the reading (both off by default,
+	 * as in OpenSM). */
+	bool qos;
+	bool allow_both_pkeys;
+} ibp_conf_options;
+
+void ibp_conf_options_init(ibp_conf_options *o);
+
+/*
+ * Parse.  Every finding goes to diags (may be NULL), located.  Returns 0
+ * and sets *out whenever the text could be read, even when it has errors
+ * (the AST then holds OpenSM's reading, see the verdict; count errors
+ * with ibp_conf_error_count() or the diags).  Negative: IBP_EIO (cannot
+ * read the file; also reported in err), IBP_ENOMEM, IBP_EINVAL.
+ */
+int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
+			ibp_conf **out, ibp_diags *diags, ibp_error *err);
+int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
+			  const ibp_conf_options *o, ibp_conf **out,
+			  ibp_diags *diags, ibp_error *err);
+void ibp_conf_free(ibp_conf *c);
+
+const char *ibp_conf_file(const ibp_conf *c);
+ibp_conf_dialect ibp_conf_get_dialect(const ibp_conf *c);
+/* Errors/warnings found while parsing (the same as in diags). */
+size_t ibp_conf_error_count(const ibp_conf *c);
+size_t ibp_conf_warning_count(const ibp_conf *c);
+
+/* ---- partitions as written, file order ---- */
+size_t ibp_conf_partition_count(const ibp_conf *c);
+const ibp_conf_partition *ibp_conf_partition_at(const ibp_conf *c, size_t i);
+
+/* The name as written ("" when none; OpenSM then names it "%04x"). */
+const char *ibp_conf_partition_name(const ibp_conf_partition *p);
+/* true and the P_Key as written (high bit included) when one was. */
+bool ibp_conf_partition_pkey_written(const ibp_conf_partition *p,
+				     uint16_t *pkey);
+/* The P_Key OpenSM assigns (15 bits, high bit clear): written & 0x7fff,
+ * or by name (a partition of that name defined earlier), or generated
+ * 1, 2, … in order skipping values taken so far; 0 when OpenSM would
+ * fail to assign one. */
+uint16_t ibp_conf_partition_pkey(const ibp_conf_partition *p);
+const ibp_conf_flags *ibp_conf_partition_flags(const ibp_conf_partition *p);
+ibp_conf_pos ibp_conf_partition_pos(const ibp_conf_partition *p);
+size_t ibp_conf_partition_member_count(const ibp_conf_partition *p);
+const ibp_conf_member *ibp_conf_partition_member(const ibp_conf_partition *p,
+						 size_t i);
+size_t ibp_conf_partition_mgid_count(const ibp_conf_partition *p);
+const ibp_conf_mgid *ibp_conf_partition_mgid(const ibp_conf_partition *p,
+					     size_t i);
+/* Index of its group in the merged view. */
+size_t ibp_conf_partition_group(const ibp_conf_partition *p);
+
+/* ---- merged view: one group per distinct P_Key ---- */
+size_t ibp_conf_group_count(const ibp_conf *c);
+const ibp_conf_group *ibp_conf_group_at(const ibp_conf *c, size_t i);
+/* The group of a P_Key (high bit ignored), or NULL. */
+const ibp_conf_group *ibp_conf_group_find(const ibp_conf *c, uint16_t pkey);
+uint16_t ibp_conf_group_pkey(const ibp_conf_group *g);
+/* OpenSM keeps the name of the first definition. */
+const char *ibp_conf_group_name(const ibp_conf_group *g);
+/* The definitions merged into it, in file order. */
+size_t ibp_conf_group_partition_count(const ibp_conf_group *g);
+const ibp_conf_partition *ibp_conf_group_partition(const ibp_conf_group *g,
+						   size_t i);
+/* ipoib if any definition says ipoib; sl of the last definition. */
+bool ibp_conf_group_ipoib(const ibp_conf_group *g);
+unsigned ibp_conf_group_sl(const ibp_conf_group *g);
+
+/* Membership of one port in this group as OpenSM 3.3.23 computes it:
+ * for 0x7fff the implicit rules first (every port limited, the SM port
+ * full), then every member line of every definition in file order, the
+ * last that names the port (by GUID, SELF, ALL, ALL_CAS, …) winning.
+ * Returns NONE, LIMITED, FULL or BOTH (BOTH only with allow_both_pkeys;
+ * without it OpenSM reads BOTH as FULL and so does this).  *indx0 (may be
+ * NULL) tells whether that deciding line asked for index 0. */
+ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
+					      uint64_t port_guid,
+					      ibp_node_type type,
+					      uint64_t sm_port_guid,
+					      bool *indx0);
+
+/* ---- OpenSM 3.3.23's verdict ---- */
+typedef struct ibp_conf_misreading {
+	const char *code; /* the diagnostic code, e.g. "missing-comma" */
+	ibp_conf_pos pos;
+	const char *message;
+} ibp_conf_misreading;
+
+typedef struct ibp_conf_verdict {
+	/* OpenSM rejects the whole file: it programs "Default=0x7fff :
+	 * ALL=full ;" instead (every port a full member of 0xffff). */
+	bool rejected;
+	const char *reason;   /* OpenSM's log text, e.g. "no partition
+				 definition found"; NULL if accepted */
+	ibp_conf_pos pos;     /* where OpenSM gave up */
+	unsigned opensm_line; /* the line number in OpenSM's log (it
+				 counts 4094-byte pieces of long lines) */
+	size_t nmisreadings;
+	const ibp_conf_misreading *misreadings; /* accepted, but read
+						   otherwise than meant */
+} ibp_conf_verdict;
+
+const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
+
+/* One-paragraph text of what OpenSM 3.3.23 would do with the file, for
+ * `ibpart check --opensm`. */
+void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out);
+
+/* ---- writing ---- */
+/* Canonical OpenSM syntax: one partition per header, explicit P_Keys,
+ * explicit membership words, names resolved to GUIDs (fabric, if given,
+ * adds the node description as a comment).  A file OpenSM rejects is
+ * written as OpenSM's reading of it; callers should refuse such input
+ * first.  Returns 0 or IBP_EIO / IBP_EINVAL (unresolved name). */
+int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
+			  ibp_error *err);
+/* The same into path, atomically (temp file in the same directory,
+ * fsync, rename); nothing is created or changed on error. */
+int ibp_conf_write_opensm_path(const ibp_conf *c, const ibp_fabric *f,
+			       const char *path, ibp_error *err);
+
+/* ---- small helpers ---- */
+const char *ibp_membership_str(ibp_membership m);   /* "full", "limited", … */
+const char *ibp_member_kind_str(ibp_member_kind k); /* "ALL_CAS", "GUID" */
+/* IBTA names: "SDR" … "XDR" (4x link rates) -> rate code; 0 if unknown. */
+unsigned ibp_conf_rate_code(const char *name);
+/* 256 … 4096 -> MTU code 1 … 5; 0 if not an MTU size. */
+unsigned ibp_conf_mtu_code(unsigned bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,155 @@
+/*
+ * conf_internal.h - what the conf_*.c files share and nobody else sees:
+ * the AST's storage, the string arena, the diagnostic emitter and the
+ * entry points of the readers (OpenSM emulation, seed dialect), of the
+ * semantic passes and of the writer.
+ */
+#ifndef IBPART_CONF_INTERNAL_H
+#define IBPART_CONF_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "ibpart/conf.h"
+
+/* ---- arena: strings and small objects that live as long as the AST ---- */
+struct conf_arena_block {
+	struct conf_arena_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct conf_arena {
+	struct conf_arena_block *head;
+};
+
+void *conf_arena_alloc(struct conf_arena *a, size_t n);
+char *conf_arena_strndup(struct conf_arena *a, const char *s, size_t n);
+char *conf_arena_strdup(struct conf_arena *a, const char *s);
+void conf_arena_free(struct conf_arena *a);
+
+/* ---- AST ---- */
+struct ibp_conf_partition {
+	const char *name;     /* as written, "" if none */
+	const char *osm_name; /* what OpenSM stores (31 chars, or "%04x") */
+	bool has_pkey;
+	uint16_t pkey_written;
+	uint16_t pkey;	/* assigned */
+	bool generated; /* assigned by OpenSM's counter */
+	bool by_name;	/* found an earlier partition of the same name */
+	ibp_conf_flags flags;
+	ibp_conf_pos pos;
+	ibp_conf_member *members;
+	size_t nmembers, capmembers;
+	ibp_conf_mgid *mgids;
+	size_t nmgids, capmgids;
+	size_t group;
+};
+
+/* one "who" of a group in the merged view, for membership look-ups */
+struct conf_name_ent {
+	struct conf_name_ent *next;
+	const char *name;
+	size_t group;
+};
+
+struct conf_op {
+	ibp_member_kind kind; /* ALL*, SELF */
+	ibp_membership membership;
+	bool indx0;
+	size_t seq;
+};
+
+struct conf_guid_slot {
+	uint64_t guid; /* 0 = empty */
+	size_t seq;
+	ibp_membership membership;
+	bool indx0;
+	unsigned line; /* where it was listed first */
+};
+
+struct ibp_conf_group {
+	uint16_t pkey;
+	const char *name;
+	struct ibp_conf_partition **parts;
+	size_t nparts, capparts;
+	bool ipoib;
+	unsigned sl;
+	/* membership index, built when parsing ends */
+	struct conf_op *ops;
+	size_t nops;
+	struct conf_guid_slot *slots;
+	size_t nslots; /* power of two */
+	bool allow_both;
+};
+
+struct ibp_conf {
+	char *file;
+	ibp_conf_dialect dialect;
+	ibp_conf_options opts;
+	struct ibp_conf_partition **parts;
+	size_t nparts, capparts;
+	struct ibp_conf_group **groups;
+	size_t ngroups, capgroups;
+	int32_t group_of_pkey[0x8000]; /* -1 or group index; P_Key & 0x7fff */
+	/* OpenSM's partition table, by stored name (conf_semantics.c) */
+	struct conf_name_ent **name_tab;
+	size_t name_tab_size, nnames;
+	unsigned gen_counter; /* OpenSM's global_pkey_counter */
+	ibp_conf_verdict verdict;
+	ibp_conf_misreading *misreadings;
+	size_t capmis;
+	size_t nerrors, nwarnings;
+	struct conf_arena arena;
+	/* diagnostic emission */
+	ibp_diags *diags;
+	bool quiet; /* record nothing (OpenSM emulation for seed) */
+	struct {
+		const char *code;
+		size_t n;
+	} diag_counts[64];
+	size_t ndiag_codes;
+};
+
+/* ---- building ---- */
+ibp_conf *conf_new(const char *file, const ibp_conf_options *o);
+struct ibp_conf_partition *conf_add_partition(ibp_conf *c);
+ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p);
+ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p);
+void conf_flags_default(ibp_conf_flags *f);
+
+/* ---- diagnostics (conf_diag.c) ---- */
+/* Report a finding.  misreading: also list it in OpenSM's verdict as a
+ * silent misreading. */
+void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
+	       ibp_conf_pos pos, bool misreading, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* OpenSM rejects the file here (first one wins). */
+void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
+		 const char *reason);
+
+/* ---- readers ---- */
+/* OpenSM 3.3.23's reading of text (conf_parser.c). */
+int conf_read_opensm(ibp_conf *c, const char *text, size_t len);
+/* The seed's "PartitionConfig { ... }" block (conf_seed.c). */
+int conf_read_seed(ibp_conf *c, const char *text, size_t len);
+/* Whether text looks like the seed dialect. */
+bool conf_looks_seed(const char *text, size_t len);
+
+/* ---- semantics (conf_semantics.c) ---- */
+/* Assign the P_Key OpenSM gives a new header; returns the group index or
+ * -1 when OpenSM would fail (counter exhausted). */
+int conf_assign_pkey(ibp_conf *c, struct ibp_conf_partition *p,
+		     const char *name, bool has_id, uint16_t id);
+void conf_semantics_init(ibp_conf *c);
+void conf_semantics_free(ibp_conf *c);
+/* After reading: membership index, duplicate/empty/no-full/topology
+ * checks. */
+int conf_finish(ibp_conf *c);
+
+/* ---- small shared helpers ---- */
+bool conf_is_ws(char ch); /* OpenSM's whitespace: ' ', '\t', '\n' */
+/* Does word abbreviate full (prefix, as OpenSM's strncmp(w, full,
+ * strlen(w)))? */
+bool conf_prefix_of(const char *word, const char *full);
+
+#endif

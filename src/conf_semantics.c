@@ -1,0 +1,490 @@
+/*
+ * conf_semantics.c - what partitions.conf means once read, as OpenSM
+ * 3.3.23 has it (osm_prtn.c): which P_Key each header gets (written,
+ * found by name, or generated 1, 2, … skipping those taken so far), how
+ * repeated P_Keys merge into one partition, and which membership a port
+ * ends up with (the last line that names it wins).  Then the checks that
+ * need the whole file: duplicate members, empty partitions, partitions
+ * without a full member, one P_Key under two names with different flags,
+ * and GUIDs that the topology does not have.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf_internal.h"
+
+#define OSM_NAME_MAX 31 /* osm_prtn_t name[32] */
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
+{
+	if (c->ngroups == c->capgroups) {
+		size_t cap = c->capgroups ? c->capgroups * 2 : 16;
+		struct ibp_conf_group **g =
+		    realloc(c->groups, cap * sizeof(*g));
+		if (!g)
+			return IBP_ENOMEM;
+		c->groups = g;
+		c->capgroups = cap;
+	}
+	struct ibp_conf_group *g = calloc(1, sizeof(*g));
+	if (!g)
+		return IBP_ENOMEM;
+	g->pkey = pkey;
+	g->allow_both = c->opts.allow_both_pkeys;
+	char buf[8];
+	if (!name || !*name) {
+		snprintf(buf, sizeof(buf), "%04x", pkey);
+		name = buf;
+	}
+	g->name =
+	    conf_arena_strndup(&c->arena, name, strnlen(name, OSM_NAME_MAX));
+	if (!g->name) {
+		free(g);
+		return IBP_ENOMEM;
+	}
+	size_t idx = c->ngroups;
+	c->groups[c->ngroups++] = g;
+	c->group_of_pkey[pkey] = (int32_t)idx;
+
+	/* index by stored name */
+	if (c->nnames * 2 >= c->name_tab_size) {
+		size_t ns = c->name_tab_size ? c->name_tab_size * 2 : 64;
+		struct conf_name_ent **t = calloc(ns, sizeof(*t));
+		if (!t)
+			return IBP_ENOMEM;
+		for (size_t i = 0; i < c->name_tab_size; i++) {
+			struct conf_name_ent *e = c->name_tab[i];
+			while (e) {
+				struct conf_name_ent *n = e->next;
+				size_t h = name_hash(e->name) & (ns - 1);
+				e->next = t[h];
+				t[h] = e;
+				e = n;
+			}
+		}
+		free(c->name_tab);
+		c->name_tab = t;
+		c->name_tab_size = ns;
+	}
+	struct conf_name_ent *e = conf_arena_alloc(&c->arena, sizeof(*e));
+	if (!e)
+		return IBP_ENOMEM;
+	e->name = g->name;
+	e->group = idx;
+	size_t h = name_hash(e->name) & (c->name_tab_size - 1);
+	e->next = c->name_tab[h];
+	c->name_tab[h] = e;
+	c->nnames++;
+	return (int)idx;
+}
+
+void conf_semantics_init(ibp_conf *c)
+{
+	for (size_t i = 0; i < 0x8000; i++)
+		c->group_of_pkey[i] = -1;
+	c->gen_counter = 0;
+	/* OpenSM creates the default partition before reading the file */
+	new_group(c, IBP_CONF_DEFAULT_PKEY, "Default");
+}
+
+void conf_semantics_free(ibp_conf *c)
+{
+	for (size_t i = 0; i < c->ngroups; i++) {
+		free(c->groups[i]->parts);
+		free(c->groups[i]->ops);
+		free(c->groups[i]->slots);
+		free(c->groups[i]);
+	}
+	free(c->groups);
+	free(c->name_tab);
+}
+
+static uint16_t bswap16(uint16_t v)
+{
+	return (uint16_t)(v << 8 | v >> 8);
+}
+
+/* osm_prtn_find_by_name(): OpenSM walks its table in the order of the
+ * P_Key in network byte order and compares 32 bytes of the stored name */
+static int find_by_name(ibp_conf *c, const char *name)
+{
+	if (!c->name_tab_size || strlen(name) > OSM_NAME_MAX)
+		return -1;
+	int best = -1;
+	size_t h = name_hash(name) & (c->name_tab_size - 1);
+	for (struct conf_name_ent *e = c->name_tab[h]; e; e = e->next) {
+		if (strcmp(e->name, name))
+			continue;
+		if (best < 0 || bswap16(c->groups[e->group]->pkey) <
+				    bswap16(c->groups[best]->pkey))
+			best = (int)e->group;
+	}
+	return best;
+}
+
+static int add_part_to_group(ibp_conf *c, struct ibp_conf_group *g,
+			     struct ibp_conf_partition *p)
+{
+	(void)c;
+	if (g->nparts == g->capparts) {
+		size_t cap = g->capparts ? g->capparts * 2 : 4;
+		struct ibp_conf_partition **n =
+		    realloc(g->parts, cap * sizeof(*n));
+		if (!n)
+			return IBP_ENOMEM;
+		g->parts = n;
+		g->capparts = cap;
+	}
+	g->parts[g->nparts++] = p;
+	return 0;
+}
+
+int conf_assign_pkey(ibp_conf *c, struct ibp_conf_partition *p,
+		     const char *name, bool has_id, uint16_t id)
+{
+	uint16_t pkey = id & 0x7fff;
+	int g = -1;
+	(void)has_id;
+	if (name && strlen(name) > OSM_NAME_MAX)
+		conf_diag(c, IBP_SEV_WARNING, "name-long", p->pos, false,
+			  "OpenSM keeps only the first %d characters of a "
+			  "partition name and cannot find this partition by "
+			  "its name later",
+			  OSM_NAME_MAX);
+	if (!pkey) {
+		if (name && (g = find_by_name(c, name)) >= 0) {
+			p->by_name = true;
+			goto merge;
+		}
+		while (c->gen_counter < 0x7ffe) {
+			uint16_t k = (uint16_t)++c->gen_counter;
+			if (c->group_of_pkey[k] < 0) {
+				pkey = k;
+				break;
+			}
+		}
+		if (!pkey)
+			return -1;
+		p->generated = true;
+	}
+	g = c->group_of_pkey[pkey];
+	if (g < 0) {
+		g = new_group(c, pkey, name);
+		if (g < 0)
+			return IBP_ENOMEM;
+		c->groups[g]->parts = NULL;
+	} else {
+		struct ibp_conf_group *grp = c->groups[g];
+		const struct ibp_conf_partition *first =
+		    grp->nparts ? grp->parts[0] : NULL;
+		const char *nm = name && *name ? name : "";
+		if (first && first->generated && !p->by_name &&
+		    strcmp(first->name, nm))
+			conf_diag(c, IBP_SEV_ERROR, "pkey-collision", p->pos,
+				  true,
+				  "P_Key 0x%04x was already given by OpenSM to "
+				  "'%s' (line %u, written without a P_Key); "
+				  "OpenSM merges this partition into it",
+				  pkey, grp->name, first->pos.line);
+		else if (first && *nm && strcmp(grp->name, nm) &&
+			 pkey != IBP_CONF_DEFAULT_PKEY &&
+			 strncmp(grp->name, nm, OSM_NAME_MAX))
+			conf_diag(c, IBP_SEV_WARNING, "pkey-two-names", p->pos,
+				  false,
+				  "P_Key 0x%04x is also '%s' (line %u): OpenSM "
+				  "merges the two under the first name",
+				  pkey, grp->name, first->pos.line);
+	}
+merge:
+	p->pkey = c->groups[g]->pkey;
+	p->group = (size_t)g;
+	p->osm_name = c->groups[g]->name;
+	if (add_part_to_group(c, c->groups[g], p))
+		return IBP_ENOMEM;
+	return g;
+}
+
+/* ---- membership index ---- */
+static struct conf_guid_slot *slot_find(struct ibp_conf_group *g, uint64_t guid)
+{
+	if (!g->nslots)
+		return NULL;
+	size_t mask = g->nslots - 1;
+	size_t h = (size_t)(guid * 0x9e3779b97f4a7c15ull) & mask;
+	while (g->slots[h].guid && g->slots[h].guid != guid)
+		h = (h + 1) & mask;
+	return &g->slots[h];
+}
+
+static ibp_membership effective(const struct ibp_conf_group *g,
+				ibp_membership m)
+{
+	if (m == IBP_MEMB_BOTH && !g->allow_both)
+		return IBP_MEMB_FULL;
+	return m;
+}
+
+struct member_ref {
+	const ibp_conf_member *m;
+};
+
+static int index_group(ibp_conf *c, struct ibp_conf_group *g, size_t *seq)
+{
+	size_t nguid = 0, nops = 0;
+	for (size_t i = 0; i < g->nparts; i++) {
+		const struct ibp_conf_partition *p = g->parts[i];
+		for (size_t j = 0; j < p->nmembers; j++) {
+			const ibp_conf_member *m = &p->members[j];
+			if (m->kind == IBP_MEMBER_GUID ||
+			    m->kind == IBP_MEMBER_NAME)
+				nguid += m->guid != 0;
+			else if (m->kind != IBP_MEMBER_NONE)
+				nops++;
+		}
+	}
+	if (nops) {
+		g->ops = calloc(nops, sizeof(*g->ops));
+		if (!g->ops)
+			return IBP_ENOMEM;
+	}
+	if (nguid) {
+		size_t n = 16;
+		while (n < nguid * 2)
+			n *= 2;
+		g->slots = calloc(n, sizeof(*g->slots));
+		if (!g->slots)
+			return IBP_ENOMEM;
+		g->nslots = n;
+	}
+	/* where each GUID was listed first in this group, for the
+	 * duplicate warning */
+	for (size_t i = 0; i < g->nparts; i++) {
+		const struct ibp_conf_partition *p = g->parts[i];
+		for (size_t j = 0; j < p->nmembers; j++) {
+			const ibp_conf_member *m = &p->members[j];
+			size_t s = (*seq)++;
+			if (m->kind == IBP_MEMBER_NONE)
+				continue;
+			if (m->kind != IBP_MEMBER_GUID &&
+			    m->kind != IBP_MEMBER_NAME) {
+				struct conf_op *o = &g->ops[g->nops++];
+				o->kind = m->kind;
+				o->membership = effective(g, m->membership);
+				o->indx0 = m->indx0;
+				o->seq = s;
+				continue;
+			}
+			if (!m->guid)
+				continue;
+			struct conf_guid_slot *sl = slot_find(g, m->guid);
+			if (sl->guid) {
+				ibp_membership before = sl->membership;
+				ibp_membership now =
+				    effective(g, m->membership);
+				if (before != now)
+					conf_diag(
+					    c, IBP_SEV_WARNING,
+					    "duplicate-member", m->pos, false,
+					    "%s is already a member of 0x%04x "
+					    "(line %u, %s); the later %s wins",
+					    m->text, g->pkey, sl->line,
+					    ibp_membership_str(before),
+					    ibp_membership_str(now));
+				else
+					conf_diag(
+					    c, IBP_SEV_WARNING,
+					    "duplicate-member", m->pos, false,
+					    "%s is listed twice in 0x%04x "
+					    "(first at line %u)",
+					    m->text, g->pkey, sl->line);
+			} else {
+				sl->line = m->pos.line;
+			}
+			sl->guid = m->guid;
+			sl->seq = s;
+			sl->membership = effective(g, m->membership);
+			sl->indx0 = m->indx0;
+		}
+	}
+	return 0;
+}
+
+ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
+					      uint64_t port_guid,
+					      ibp_node_type type,
+					      uint64_t sm_port_guid,
+					      bool *indx0)
+{
+	ibp_membership best = IBP_MEMB_NONE;
+	bool bidx = false;
+	size_t best_seq = 0; /* file seqs are shifted by 2 */
+	if (g->pkey == IBP_CONF_DEFAULT_PKEY) {
+		best = port_guid == sm_port_guid ? IBP_MEMB_FULL
+						 : IBP_MEMB_LIMITED;
+		best_seq = 1;
+	}
+	struct conf_guid_slot *sl =
+	    slot_find((struct ibp_conf_group *)g, port_guid);
+	if (sl && sl->guid == port_guid && sl->seq + 2 > best_seq) {
+		best_seq = sl->seq + 2;
+		best = sl->membership;
+		bidx = sl->indx0;
+	}
+	for (size_t i = g->nops; i-- > 0;) {
+		const struct conf_op *o = &g->ops[i];
+		if (o->seq + 2 <= best_seq)
+			break;
+		bool applies = false;
+		switch (o->kind) {
+		case IBP_MEMBER_ALL:
+			applies = true;
+			break;
+		case IBP_MEMBER_ALL_CAS:
+			applies = type == IBP_NODE_CA;
+			break;
+		case IBP_MEMBER_ALL_SWITCHES:
+			applies = type == IBP_NODE_SWITCH;
+			break;
+		case IBP_MEMBER_ALL_ROUTERS:
+			applies = type == IBP_NODE_ROUTER;
+			break;
+		case IBP_MEMBER_SELF:
+			applies = port_guid == sm_port_guid;
+			break;
+		default:
+			break;
+		}
+		if (applies) {
+			best_seq = o->seq + 2;
+			best = o->membership;
+			bidx = o->indx0;
+			break;
+		}
+	}
+	if (indx0)
+		*indx0 = bidx;
+	return best;
+}
+
+/* ---- whole-file checks ---- */
+static bool flags_conflict(const ibp_conf_flags *a, const ibp_conf_flags *b,
+			   char *what, size_t n)
+{
+#define CMP(has, field, label)                                                 \
+	if (a->has && b->has && a->field != b->field) {                        \
+		snprintf(what, n, "%s", label);                                \
+		return true;                                                   \
+	}
+	CMP(has_rate, rate, "rate")
+	CMP(has_mtu, mtu, "mtu")
+	CMP(has_sl, sl, "sl")
+	CMP(has_qkey, qkey, "Q_Key")
+	CMP(has_tclass, tclass, "TClass")
+	CMP(has_flow_label, flow_label, "FlowLabel")
+#undef CMP
+	if (a->scope_mask && b->scope_mask && a->scope_mask != b->scope_mask) {
+		snprintf(what, n, "scope");
+		return true;
+	}
+	if (a->ipoib != b->ipoib) {
+		snprintf(what, n, "ipoib");
+		return true;
+	}
+	return false;
+}
+
+static void check_group(ibp_conf *c, struct ibp_conf_group *g)
+{
+	if (!g->nparts)
+		return;
+	const struct ibp_conf_partition *first = g->parts[0];
+	bool any_member = false, any_full = false, any_in_fabric = false;
+	for (size_t i = 0; i < g->nparts; i++) {
+		const struct ibp_conf_partition *p = g->parts[i];
+		if (p->flags.ipoib)
+			g->ipoib = true;
+		g->sl = c->opts.qos ? p->flags.sl : 0;
+		if (i > 0 && strcmp(p->name, first->name)) {
+			char what[16];
+			if (flags_conflict(&first->flags, &p->flags, what,
+					   sizeof(what)))
+				conf_diag(c, IBP_SEV_ERROR, "pkey-conflict",
+					  p->pos, true,
+					  "P_Key 0x%04x is defined as '%s' "
+					  "(line %u) and as '%s' with a "
+					  "different %s; OpenSM merges them "
+					  "into one partition",
+					  g->pkey, first->name, first->pos.line,
+					  p->name, what);
+		}
+		for (size_t j = 0; j < p->nmembers; j++) {
+			const ibp_conf_member *m = &p->members[j];
+			if (m->kind == IBP_MEMBER_NONE)
+				continue;
+			any_member = true;
+			ibp_membership e = effective(g, m->membership);
+			if (e == IBP_MEMB_FULL || e == IBP_MEMB_BOTH)
+				any_full = true;
+			if (m->kind != IBP_MEMBER_GUID &&
+			    m->kind != IBP_MEMBER_NAME) {
+				any_in_fabric = true;
+				continue;
+			}
+			if (!c->opts.fabric || !m->guid)
+				continue;
+			size_t n;
+			unsigned port;
+			if (ibp_fabric_find_port_guid(c->opts.fabric, m->guid,
+						      &n, &port) == 0) {
+				any_in_fabric = true;
+			} else {
+				conf_diag(c, IBP_SEV_WARNING, "unknown-guid",
+					  m->pos, false,
+					  "port GUID %s is not in the "
+					  "topology; OpenSM skips it",
+					  m->text);
+			}
+		}
+	}
+	if (g->pkey == IBP_CONF_DEFAULT_PKEY)
+		return; /* the SM port is always a full member */
+	if (!any_member)
+		conf_diag(c, IBP_SEV_WARNING, "empty-partition", first->pos,
+			  false,
+			  "partition '%s' (0x%04x) has no members; OpenSM "
+			  "drops it",
+			  g->name, g->pkey);
+	else if (c->opts.fabric && !any_in_fabric)
+		conf_diag(c, IBP_SEV_WARNING, "empty-partition", first->pos,
+			  false,
+			  "no member of partition '%s' (0x%04x) is in the "
+			  "topology; OpenSM drops it",
+			  g->name, g->pkey);
+	else if (!any_full)
+		conf_diag(c, IBP_SEV_WARNING, "no-full-member", first->pos,
+			  false,
+			  "partition '%s' (0x%04x) has no full member: limited "
+			  "members cannot talk to each other, so nobody in it "
+			  "can talk",
+			  g->name, g->pkey);
+}
+
+int conf_finish(ibp_conf *c)
+{
+	size_t seq = 0;
+	for (size_t i = 0; i < c->ngroups; i++) {
+		struct ibp_conf_group *g = c->groups[i];
+		check_group(c, g);
+		if (index_group(c, g, &seq))
+			return IBP_ENOMEM;
+	}
+	return 0;
+}

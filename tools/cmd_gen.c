@@ -1,0 +1,336 @@
+/*
+ * cmd_gen.c - `ibpart gen`: write a generated fat-tree topology (and its
+ * partitions.conf) for benchmarks and tests, atomically; and the hidden
+ * `--print-lids TOPO` that prints the LIDs OpenSM would assign, which the
+ * interop tests compare with a real OpenSM.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ibpart/fabric_gen.h"
+#include "ibpart/topo.h"
+
+static const char usage[] =
+    "usage: ibpart gen --cas N [--partitions P] [--radix R] [--uplinks U]\n"
+    "                  [--storage S] [--mgmt M] -o TOPO [--conf OUT.conf]\n"
+    "\n"
+    "Write a two-level fat tree with N CA ports (one port per CA) in\n"
+    "ibnetdiscover's format, which ibsim and every ibpart command load,\n"
+    "and, with --conf, an OpenSM partitions.conf for it.  GUIDs and names\n"
+    "are deterministic: the same options give the same files.\n"
+    "\n"
+    "  --cas N          CA ports in all, management and storage included\n"
+    "  --partitions P   tenants: partition tNNNN=0xNNNN holds its nodes as\n"
+    "                   full members (default 0: nodes node-00001...)\n"
+    "  --radix R        ports per switch (default 36, 4..254)\n"
+    "  --uplinks U      leaf ports going up to spines (default R/2); a leaf\n"
+    "                   has R-U CAs.  One leaf and no spine when N <= R\n"
+    "  --storage S      shared storage nodes storage-NNNN, limited members\n"
+    "                   of every tenant partition (default 0)\n"
+    "  --mgmt M         management hosts mgmt-NNNN, full members of\n"
+    "                   Default; the first is the SM port (default 1)\n"
+    "  -o TOPO          the topology file to write\n"
+    "  --conf OUT.conf  the partitions.conf to write\n"
+    "\n"
+    "Names: CAs are mgmt-0001..., storage-0001..., then tNNNN-node-NNNN\n"
+    "(tenants in order, nodes spread evenly); switches leaf-NNNN and\n"
+    "spine-NNNN.  Files are written to a temporary file, synced and\n"
+    "renamed, so a reader never sees half a file.  The counts of nodes,\n"
+    "switches and links go to stderr.\n"
+    "\n"
+    "ibsim's default limits are 2048 nodes, 256 switches and 13312 ports\n"
+    "(raise them with ibsim -N/-S/-P) - see docs/topology.md.\n"
+    "\n"
+    "Exit status: 0 written, 2 bad usage, 3 a file could not be written.\n";
+
+/* Write through a temporary file in the target's directory: fsync and
+ * rename make the new file appear whole or not at all. */
+struct atomic_file {
+	char *path, *tmp;
+	FILE *fp;
+};
+
+static int atomic_open(struct atomic_file *a, const char *path)
+{
+	memset(a, 0, sizeof(*a));
+	if (asprintf(&a->tmp, "%s.XXXXXX", path) < 0) {
+		a->tmp = NULL;
+		return -1;
+	}
+	int fd = mkstemp(a->tmp);
+	if (fd < 0) {
+		free(a->tmp);
+		a->tmp = NULL;
+		return -1;
+	}
+	a->fp = fdopen(fd, "w");
+	if (!a->fp) {
+		close(fd);
+		unlink(a->tmp);
+		free(a->tmp);
+		a->tmp = NULL;
+		return -1;
+	}
+	a->path = strdup(path);
+	return a->path ? 0 : -1;
+}
+
+/* Flush and sync; the file stays under its temporary name. */
+static int atomic_sync(struct atomic_file *a)
+{
+	if (!a->fp)
+		return -1;
+	int rc = 0;
+	if (fflush(a->fp) || fsync(fileno(a->fp)))
+		rc = -1;
+	if (fclose(a->fp))
+		rc = -1;
+	a->fp = NULL;
+	return rc;
+}
+
+static int atomic_commit(struct atomic_file *a)
+{
+	return rename(a->tmp, a->path);
+}
+
+static void atomic_discard(struct atomic_file *a)
+{
+	if (a->fp)
+		fclose(a->fp);
+	if (a->tmp)
+		unlink(a->tmp);
+	free(a->tmp);
+	free(a->path);
+	memset(a, 0, sizeof(*a));
+}
+
+static void atomic_done(struct atomic_file *a)
+{
+	free(a->tmp);
+	free(a->path);
+	memset(a, 0, sizeof(*a));
+}
+
+static int print_lids(const char *topo, const char *sm)
+{
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	ibp_fabric *f;
+	int rc = cli_load_fabric(topo, &fo, &f);
+	if (rc)
+		return rc;
+	ibp_error err;
+	ibp_error_clear(&err);
+	uint64_t sm_guid = 0;
+	if (sm) {
+		size_t n;
+		unsigned p;
+		if (ibp_fabric_resolve_port(f, sm, &n, &p, &err)) {
+			cli_print_error(&err);
+			ibp_fabric_free(f);
+			return CLI_EXIT_USAGE;
+		}
+		sm_guid = ibp_fabric_port_guid(f, n, p);
+	}
+	if (ibp_fabric_assign_lids(f, sm_guid, &err)) {
+		cli_print_error(&err);
+		ibp_fabric_free(f);
+		return CLI_EXIT_USAGE;
+	}
+	for (unsigned lid = 1; lid <= 0xbfff; lid++) {
+		size_t n;
+		unsigned p;
+		if (ibp_fabric_find_lid(f, (uint16_t)lid, &n, &p))
+			break;
+		printf("%u 0x%016" PRIx64 " %s %u %s\n", lid,
+		       ibp_fabric_port_guid(f, n, p),
+		       ibp_node_type_str(ibp_fabric_node_type(f, n)), p,
+		       ibp_fabric_node_desc(f, n));
+	}
+	ibp_fabric_free(f);
+	return CLI_EXIT_OK;
+}
+
+static bool opt_uint(const char *name, const char *arg, unsigned max,
+		     unsigned *out)
+{
+	unsigned long long v;
+	if (!cli_parse_uint(arg, 0, max, &v)) {
+		cli_usage_error("gen", "%s wants a number 0..%u, not '%s'",
+				name, max, arg);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+static int run(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return CLI_EXIT_OK;
+	}
+	enum {
+		O_CAS = 256,
+		O_PART,
+		O_RADIX,
+		O_UP,
+		O_STOR,
+		O_MGMT,
+		O_CONF,
+		O_LIDS,
+		O_SM
+	};
+	static const struct option longopts[] = {
+	    {"cas", required_argument, NULL, O_CAS},
+	    {"partitions", required_argument, NULL, O_PART},
+	    {"radix", required_argument, NULL, O_RADIX},
+	    {"uplinks", required_argument, NULL, O_UP},
+	    {"storage", required_argument, NULL, O_STOR},
+	    {"mgmt", required_argument, NULL, O_MGMT},
+	    {"conf", required_argument, NULL, O_CONF},
+	    {"output", required_argument, NULL, 'o'},
+	    {"print-lids", required_argument, NULL, O_LIDS},
+	    {"sm-port", required_argument, NULL, O_SM},
+	    {NULL, 0, NULL, 0}};
+	ibp_fabric_gen_options go;
+	ibp_fabric_gen_options_init(&go);
+	const char *out = NULL, *conf = NULL, *lids = NULL, *sm = NULL;
+	bool have_cas = false;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_CAS:
+			if (!opt_uint("--cas", optarg, IBP_GEN_MAX_CAS,
+				      &go.cas))
+				return CLI_EXIT_USAGE;
+			have_cas = true;
+			break;
+		case O_PART:
+			if (!opt_uint("--partitions", optarg, 0x7ffe,
+				      &go.partitions))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_RADIX:
+			if (!opt_uint("--radix", optarg, IBP_MAX_PORTS,
+				      &go.radix))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_UP:
+			if (!opt_uint("--uplinks", optarg, IBP_MAX_PORTS,
+				      &go.uplinks))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_STOR:
+			if (!opt_uint("--storage", optarg, IBP_GEN_MAX_CAS,
+				      &go.storage))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_MGMT:
+			if (!opt_uint("--mgmt", optarg, IBP_GEN_MAX_CAS,
+				      &go.mgmt))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_CONF:
+			conf = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case O_LIDS:
+			lids = optarg;
+			break;
+		case O_SM:
+			sm = optarg;
+			break;
+		default:
+			return cli_usage_error("gen", "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("gen", "unexpected argument '%s'",
+				       argv[optind]);
+	if (lids)
+		return print_lids(lids, sm);
+	if (!have_cas)
+		return cli_usage_error("gen", "--cas N is required");
+	if (!out)
+		return cli_usage_error("gen", "-o TOPO is required");
+	ibp_error err;
+	ibp_error_clear(&err);
+	ibp_fabric *f;
+	int rc = ibp_fabric_generate(&go, &f, &err);
+	if (rc) {
+		fprintf(stderr, "ibpart gen: %s\n", err.message);
+		return CLI_EXIT_USAGE;
+	}
+	struct atomic_file ft, fc;
+	memset(&fc, 0, sizeof(fc));
+	int exit = CLI_EXIT_OK;
+	if (atomic_open(&ft, out)) {
+		fprintf(stderr, "ibpart gen: cannot create %s: %s\n", out,
+			strerror(errno));
+		ibp_fabric_free(f);
+		return CLI_EXIT_SYSTEM;
+	}
+	if (ibp_fabric_write(f, ft.fp, &err) || atomic_sync(&ft)) {
+		fprintf(stderr, "ibpart gen: cannot write %s: %s\n", out,
+			strerror(errno));
+		exit = CLI_EXIT_SYSTEM;
+		goto out;
+	}
+	if (conf) {
+		if (atomic_open(&fc, conf)) {
+			fprintf(stderr, "ibpart gen: cannot create %s: %s\n",
+				conf, strerror(errno));
+			exit = CLI_EXIT_SYSTEM;
+			goto out;
+		}
+		if (ibp_partition_plan_write(&go, f, fc.fp, &err) ||
+		    atomic_sync(&fc)) {
+			fprintf(stderr, "ibpart gen: cannot write %s: %s\n",
+				conf, strerror(errno));
+			exit = CLI_EXIT_SYSTEM;
+			goto out;
+		}
+	}
+	if (atomic_commit(&ft) || (conf && atomic_commit(&fc))) {
+		fprintf(stderr, "ibpart gen: cannot rename into place: %s\n",
+			strerror(errno));
+		exit = CLI_EXIT_SYSTEM;
+		goto out;
+	}
+	atomic_done(&ft);
+	atomic_done(&fc);
+	unsigned leaves, spines;
+	ibp_fabric_gen_counts(&go, &leaves, &spines);
+	fprintf(stderr,
+		"ibpart gen: %s: %u CAs, %u leaf + %u spine switches "
+		"(radix %u)%s%s\n",
+		out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
+		conf ? conf : "");
+out:
+	if (exit) {
+		atomic_discard(&ft);
+		atomic_discard(&fc);
+	}
+	ibp_fabric_free(f);
+	return exit;
+}
+
+const struct cli_cmd cli_cmd_gen = {
+    .name = "gen",
+    .summary = "generate a fat-tree topology and partitions.conf",
+    .usage = usage,
+    .run = run,
+};
