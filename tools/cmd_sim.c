@@ -11,6 +11,8 @@
 #include "cli.h"
 #include "sim_session.h"
 
+extern const struct cli_cmd cli_cmd_sim;
+
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode strict|opensm]\n"
     "                  [--part-enforce both|in|out|off] [--sm-port PORT]\n"
@@ -58,9 +60,8 @@ static int run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv))
 		return cli_print_usage(&cli_cmd_sim);
-	struct sim_session_opts o = {.mode = "strict",
-				     .enforce = IBP_PART_ENFORCE_BOTH,
-				     .log = stderr};
+	struct sim_session_opts o = {
+	    .mode = "strict", .enforce = IBP_PART_ENFORCE_BOTH, .log = stderr};
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];

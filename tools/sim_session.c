@@ -62,8 +62,8 @@ int sim_session_open(struct sim_session *s, const struct sim_session_opts *o)
 			cli_print_error(&err);
 			return CLI_EXIT_USAGE;
 		}
-	} else if (ibp_fabric_default_sm_port(s->f, &s->sm_node,
-					      &s->sm_port) != IBP_OK) {
+	} else if (ibp_fabric_default_sm_port(s->f, &s->sm_node, &s->sm_port) !=
+		   IBP_OK) {
 		fprintf(stderr, "ibpart: the fabric has no CA port for the "
 				"SM\n");
 		return CLI_EXIT_USAGE;
@@ -149,8 +149,8 @@ static int lid_get(struct sim_session *s, uint16_t lid, uint16_t attr,
 	return 0;
 }
 
-int sim_smpquery_pkeys(struct sim_session *s, const char *addr,
-		       unsigned port, FILE *out)
+int sim_smpquery_pkeys(struct sim_session *s, const char *addr, unsigned port,
+		       FILE *out)
 {
 	size_t n;
 	unsigned p;
@@ -160,7 +160,8 @@ int sim_smpquery_pkeys(struct sim_session *s, const char *addr,
 	uint16_t lid = ibp_fabric_port_lid(s->f, n, p);
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	if (lid_get(s, lid, IBP_ATTR_NODE_INFO, 0, d) != 0) {
-		fprintf(stderr, "ibpart sim smpquery: node info query failed\n");
+		fprintf(stderr,
+			"ibpart sim smpquery: node info query failed\n");
 		return CLI_EXIT_SYSTEM;
 	}
 	struct ibp_node_info ni;
@@ -192,7 +193,8 @@ int sim_smpquery_pkeys(struct sim_session *s, const char *addr,
 		}
 		uint16_t k[IBP_PKEY_BLOCK_SIZE];
 		ibp_pkey_block_decode(k, d, sizeof(d), NULL);
-		unsigned rows = (i + 1 == nb) ? ((cap + 7 - i * 32) / 8) * 8 : 32;
+		unsigned rows =
+		    (i + 1 == nb) ? ((cap + 7 - i * 32) / 8) * 8 : 32;
 		for (unsigned j = 0; j < rows; j += 8)
 			fprintf(out,
 				"%4u: 0x%04x 0x%04x 0x%04x 0x%04x 0x%04x "
@@ -209,14 +211,22 @@ int sim_smpquery_pkeys(struct sim_session *s, const char *addr,
 /* The latency model (not a measurement): a one-way message costs the
  * sender's and the receiver's HCA, a cut-through delay per switch, the
  * cable per link and one serialisation at the link rate. */
-#define MODEL_HCA_US	0.25   /* per HCA traversal (send or receive) */
-#define MODEL_SWITCH_US 0.13   /* per switch crossed */
-#define MODEL_CABLE_US	0.005  /* per link (about 1 m of copper) */
-#define MODEL_RATE_GBPS 400.0  /* 4x NDR */
+#define MODEL_HCA_US	 0.25	   /* per HCA traversal (send or receive) */
+#define MODEL_SWITCH_US	 0.13	   /* per switch crossed */
+#define MODEL_CABLE_US	 0.005	   /* per link (about 1 m of copper) */
+#define MODEL_RATE_GBPS	 400.0	   /* 4x NDR */
 #define MODEL_TIMEOUT_US 67108.864 /* QP timeout 14: 4.096 us * 2^14 */
-#define RC_RETRY_CNT	7u	   /* ibv_rc_pingpong's retry_cnt */
+#define RC_RETRY_CNT	 7u	   /* ibv_rc_pingpong's retry_cnt */
+
+static uint32_t qpn_calc(size_t n, unsigned p);
 
 static uint32_t qpn_of(const ibp_fabric *f, size_t n, unsigned p)
+{
+	(void)f;
+	return qpn_calc(n, p);
+}
+
+static uint32_t qpn_calc(size_t n, unsigned p)
 {
 	/* Stable per port, in the range a fresh HCA hands out. */
 	return 0x48u + (uint32_t)((n * 7 + p) & 0x3ff);
@@ -228,17 +238,19 @@ static uint32_t psn_of(uint64_t guid)
 	return (uint32_t)(x >> 40) & 0xffffffu;
 }
 
-static void addr_lines(struct sim_session *s, FILE *out, size_t ln,
-		       unsigned lp, size_t rn, unsigned rp)
+static void addr_lines(struct sim_session *s, FILE *out, size_t ln, unsigned lp,
+		       size_t rn, unsigned rp)
 {
-	fprintf(out,
-		"  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-		ibp_fabric_port_lid(s->f, ln, lp), qpn_of(s->f, ln, lp),
-		psn_of(ibp_fabric_port_guid(s->f, ln, lp)));
-	fprintf(out,
-		"  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-		ibp_fabric_port_lid(s->f, rn, rp), qpn_of(s->f, rn, rp),
-		psn_of(ibp_fabric_port_guid(s->f, rn, rp)));
+	fprintf(
+	    out,
+	    "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
+	    ibp_fabric_port_lid(s->f, ln, lp), qpn_of(s->f, ln, lp),
+	    psn_of(ibp_fabric_port_guid(s->f, ln, lp)));
+	fprintf(
+	    out,
+	    "  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
+	    ibp_fabric_port_lid(s->f, rn, rp), qpn_of(s->f, rn, rp),
+	    psn_of(ibp_fabric_port_guid(s->f, rn, rp)));
 }
 
 /* One RC message with its ACK; up to 1 + retry_cnt transmissions. */
@@ -268,8 +280,7 @@ static void snap(struct sim_session *s, size_t n, unsigned p,
 {
 	c->pkv = ibp_sim_port_info(s->sim, n, p)->p_key_violations;
 	c->rcv_c = ibp_sim_port_counters(s->sim, n, p)->rcv_constraint_errors;
-	c->xmit_c =
-	    ibp_sim_port_counters(s->sim, n, p)->xmit_constraint_errors;
+	c->xmit_c = ibp_sim_port_counters(s->sim, n, p)->xmit_constraint_errors;
 }
 
 int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
@@ -282,19 +293,20 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 		rc = sim_session_port(s, dst, &dn, &dp);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	const ibp_pkey_table *st = ibp_tables_get(ibp_sim_tables(s->sim), sn,
-						  sp);
-	const ibp_pkey_table *dt = ibp_tables_get(ibp_sim_tables(s->sim), dn,
-						  dp);
+	const ibp_pkey_table *st =
+	    ibp_tables_get(ibp_sim_tables(s->sim), sn, sp);
+	const ibp_pkey_table *dt =
+	    ibp_tables_get(ibp_sim_tables(s->sim), dn, dp);
 	const char *sd = ibp_fabric_node_desc(s->f, sn);
 	const char *dd = ibp_fabric_node_desc(s->f, dn);
 	uint16_t key = st ? ibp_pkey_table_get(st, o->pkey_index) : 0;
 	fprintf(out, "pingpong %s -> %s (RC, %u iterations of %u bytes)\n", sd,
 		dd, o->iters, o->size);
 	if (!ibp_pkey_is_valid(key)) {
-		fprintf(out, "[requester %s]\nFailed to modify QP to INIT\n"
-			     "  (P_Key index %u of its table is empty: the "
-			     "HCA refuses the QP)\n",
+		fprintf(out,
+			"[requester %s]\nFailed to modify QP to INIT\n"
+			"  (P_Key index %u of its table is empty: the "
+			"HCA refuses the QP)\n",
 			sd, o->pkey_index);
 		return CLI_EXIT_FOUND;
 	}
@@ -364,11 +376,13 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 					dd);
 				addr_lines(s, out, sn, sp, dn, dp);
 			}
-			fprintf(out, "%lld bytes in %.2f seconds = %.2f "
-				     "Mbit/sec\n",
+			fprintf(out,
+				"%lld bytes in %.2f seconds = %.2f "
+				"Mbit/sec\n",
 				bytes, total_us / 1e6, bytes * 8. / total_us);
-			fprintf(out, "%u iters in %.2f seconds = %.2f "
-				     "usec/iter\n",
+			fprintf(out,
+				"%u iters in %.2f seconds = %.2f "
+				"usec/iter\n",
 				o->iters, total_us / 1e6, total_us / o->iters);
 		}
 		fprintf(out,
@@ -399,8 +413,9 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 			fprintf(out, " (%s port %u)",
 				ibp_fabric_node_desc(s->f, r.drop_node),
 				r.drop_port);
-		fprintf(out, "; the requester gave up after %.0f ms (model: "
-			     "QP timeout 14 = %.1f ms per try)\n",
+		fprintf(out,
+			"; the requester gave up after %.0f ms (model: "
+			"QP timeout 14 = %.1f ms per try)\n",
 			tries * MODEL_TIMEOUT_US / 1e3, MODEL_TIMEOUT_US / 1e3);
 	}
 	fprintf(out, "\ncounters    P_KeyViolations  (PortInfo)\n");
@@ -408,10 +423,11 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 	fprintf(out, "  %-20s %u -> %u\n", sd, sb.pkv, sa.pkv);
 	if (!ok && (r.verdict == IBP_SIM_DROP_SWITCH_IN ||
 		    r.verdict == IBP_SIM_DROP_SWITCH_OUT)) {
-		const struct ibp_sim_port_counters *pc = ibp_sim_port_counters(
-		    s->sim, r.drop_node, r.drop_port);
-		fprintf(out, "  %s port %u: PortRcvConstraintErrors %llu, "
-			     "PortXmitConstraintErrors %llu\n",
+		const struct ibp_sim_port_counters *pc =
+		    ibp_sim_port_counters(s->sim, r.drop_node, r.drop_port);
+		fprintf(out,
+			"  %s port %u: PortRcvConstraintErrors %llu, "
+			"PortXmitConstraintErrors %llu\n",
 			ibp_fabric_node_desc(s->f, r.drop_node), r.drop_port,
 			(unsigned long long)pc->rcv_constraint_errors,
 			(unsigned long long)pc->xmit_constraint_errors);
@@ -437,7 +453,8 @@ int sim_probe_matrix(struct sim_session *s, FILE *out, unsigned char **cells,
 	for (size_t i = 0; i < ibp_fabric_node_count(s->f); i++) {
 		if (ibp_fabric_node_type(s->f, i) == IBP_NODE_SWITCH)
 			continue;
-		for (unsigned p = 1; p <= ibp_fabric_node_nports(s->f, i); p++) {
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(s->f, i);
+		     p++) {
 			size_t pn;
 			unsigned pp;
 			if (!ibp_fabric_port_peer(s->f, i, p, &pn, &pp))
@@ -468,16 +485,17 @@ int sim_probe_matrix(struct sim_session *s, FILE *out, unsigned char **cells,
 			    ibp_sim_tables(s->sim), node[i], port[i]);
 			unsigned used = t ? ibp_pkey_table_used(t) : 0;
 			for (unsigned k = 0; k < used && !m[i * n + j]; k++) {
-				if (!ibp_pkey_is_valid(ibp_pkey_table_get(t, k)))
+				if (!ibp_pkey_is_valid(
+					ibp_pkey_table_get(t, k)))
 					continue;
-				struct ibp_sim_packet pk = {
-				    .src_node = node[i],
-				    .src_port = port[i],
-				    .dst_node = node[j],
-				    .dst_port = port[j],
-				    .pkey_index = (uint16_t)k,
-				    .src_qp = 0x100,
-				    .dest_qp = 0x101};
+				struct ibp_sim_packet pk = {.src_node = node[i],
+							    .src_port = port[i],
+							    .dst_node = node[j],
+							    .dst_port = port[j],
+							    .pkey_index =
+								(uint16_t)k,
+							    .src_qp = 0x100,
+							    .dest_qp = 0x101};
 				struct ibp_sim_result r;
 				ibp_sim_send(s->sim, &pk, &r, NULL);
 				if (r.verdict == IBP_SIM_DELIVERED)
@@ -537,7 +555,8 @@ int sim_counters(struct sim_session *s, FILE *out)
 			    ibp_sim_port_info(s->sim, n, p);
 			const struct ibp_sim_port_counters *pc =
 			    ibp_sim_port_counters(s->sim, n, p);
-			fprintf(out, "%-20s %-4u %-5u %15u %15u %23llu %24llu\n",
+			fprintf(out,
+				"%-20s %-4u %-5u %15u %15u %23llu %24llu\n",
 				ibp_fabric_node_desc(s->f, n), p,
 				ibp_fabric_port_lid(s->f, n, p),
 				pi->p_key_violations, pi->m_key_violations,

@@ -61,8 +61,8 @@ int sim_policy_tables(const ibp_fabric *f, const char *conf_path,
 
 /* `smpquery pkeys ADDR [PORT]` over LID-routed SMPs: output byte for
  * byte as infiniband-diags prints it.  Exit status. */
-int sim_smpquery_pkeys(struct sim_session *s, const char *addr,
-		       unsigned port, FILE *out);
+int sim_smpquery_pkeys(struct sim_session *s, const char *addr, unsigned port,
+		       FILE *out);
 
 struct sim_pingpong_opts {
 	unsigned pkey_index;

@@ -175,11 +175,24 @@ static void test_switch_enforcement_and_trap_259(void **state)
 	    ibp_sim_port_counters(x->s, x->leaf, 3)->xmit_constraint_errors, 1);
 	assert_int_equal(ibp_sim_traps_raised(x->s, 259), 2);
 	struct ibp_sim_trap t;
+	size_t pending = ibp_sim_trap_pending(x->s);
+	assert_int_equal(pending, 2);
 	assert_int_equal(ibp_sim_trap_pop(x->s, &t), IBP_OK);
 	assert_int_equal(t.trap_number, 259);
 	assert_int_equal(t.sw_port, 5);
 	assert_int_equal(t.pkey, 0x8001);
 	assert_int_equal(t.sw_lid, ibp_fabric_port_lid(x->f, x->leaf, 0));
+	/* The switch checks the partition, not the membership: storage's
+	 * limited 0x0001 passes its leaf port holding limited 0x0001. */
+	uint16_t p7[] = {0x0001, 0x0002};
+	set_table(x->s, x->leaf, 7, p7, 2);
+	ibp_sim_port_info(x->s, x->leaf, 7)->part_enforce_in = true;
+	assert_int_equal(send1(x->s, x->st, x->a1, 0, 0x49, &r),
+			 IBP_SIM_DELIVERED);
+	uint16_t p7b[] = {0x0002};
+	set_table(x->s, x->leaf, 7, p7b, 1);
+	assert_int_equal(send1(x->s, x->st, x->a1, 0, 0x49, &r),
+			 IBP_SIM_DROP_SWITCH_IN);
 	/* SMPs pass enforcement. */
 	assert_int_equal(send1(x->s, x->sm, x->a1, 0, IBP_QP0, &r),
 			 IBP_SIM_DELIVERED);
