@@ -114,7 +114,8 @@ static int fill_port(const ibp_fabric *f, const ibp_conf *c, bool strict,
 }
 
 int sim_policy_tables(const ibp_fabric *f, const char *conf_path,
-		      const char *mode, uint64_t smg, ibp_tables **out)
+		      const char *mode, uint64_t smg, bool quiet,
+		      ibp_tables **out)
 {
 	*out = NULL;
 	bool strict = strcmp(mode, "strict") == 0;
@@ -125,8 +126,9 @@ int sim_policy_tables(const ibp_fabric *f, const char *conf_path,
 	ibp_diags *d = ibp_diags_new();
 	ibp_error err;
 	int rc = ibp_conf_parse_file(conf_path, &co, &c, d, &err);
-	ibp_diags_print(d, stderr);
 	size_t errors = ibp_diags_count_severity(d, IBP_SEV_ERROR);
+	if (!quiet || errors)
+		ibp_diags_print(d, stderr);
 	ibp_diags_free(d);
 	if (rc != IBP_OK) {
 		cli_print_error(&err);

@@ -73,7 +73,8 @@ int sim_session_open(struct sim_session *s, const struct sim_session_opts *o)
 		cli_print_error(&err);
 		return CLI_EXIT_USAGE;
 	}
-	rc = sim_policy_tables(s->f, o->conf, s->mode, smg, &s->want);
+	rc = sim_policy_tables(s->f, o->conf, s->mode, smg, o->quiet_conf,
+			       &s->want);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (ibp_sim_new(s->f, &s->sim, &err) != IBP_OK ||
@@ -103,17 +104,10 @@ int sim_session_open(struct sim_session *s, const struct sim_session_opts *o)
 
 int sim_session_repush(struct sim_session *s, ibp_part_enforce e, FILE *log)
 {
-	ibp_transport *t = s->t;
 	struct ibp_sm_options so;
 	ibp_sm_options_init(&so);
 	so.enforce = e;
-	ibp_sm_free(s->sm);
-	s->sm = NULL;
-	ibp_error err;
-	if (ibp_sm_new(t, &so, &s->sm, &err) != IBP_OK) {
-		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
+	ibp_sm_set_options(s->sm, &so);
 	s->enforce = e;
 	return push(s, log);
 }
@@ -355,7 +349,7 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 	snap(s, sn, sp, &sa);
 	snap(s, dn, dp, &da);
 
-	fprintf(out, "\n[responder %s, LID %u: ibv_rc_pingpong -g 0]\n", dd,
+	fprintf(out, "\n[responder %s, LID %u: ibv_rc_pingpong]\n", dd,
 		ibp_fabric_port_lid(s->f, dn, dp));
 	addr_lines(s, out, dn, dp, sn, sp);
 	double iter_us = 0, total_us = 0;
@@ -371,7 +365,7 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 			if (side == 1) {
 				fprintf(out,
 					"\n[requester %s, LID %u: "
-					"ibv_rc_pingpong -g 0 %s]\n",
+					"ibv_rc_pingpong %s]\n",
 					sd, ibp_fabric_port_lid(s->f, sn, sp),
 					dd);
 				addr_lines(s, out, sn, sp, dn, dp);
@@ -396,8 +390,7 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 		fprintf(out, "  (no completion: every packet was dropped "
 			     "before it reached a QP; ibv_rc_pingpong waits "
 			     "until killed)\n");
-		fprintf(out,
-			"\n[requester %s, LID %u: ibv_rc_pingpong -g 0 %s]\n",
+		fprintf(out, "\n[requester %s, LID %u: ibv_rc_pingpong %s]\n",
 			sd, ibp_fabric_port_lid(s->f, sn, sp), dd);
 		addr_lines(s, out, sn, sp, dn, dp);
 		fprintf(out,

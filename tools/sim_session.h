@@ -39,6 +39,7 @@ struct sim_session_opts {
 	ibp_part_enforce enforce; /* for the SM's push */
 	double mad_loss;	  /* fault injection on the SM's MADs */
 	FILE *log;		  /* the SM's report goes here (NULL: none) */
+	bool quiet_conf; /* print the plan's diagnostics only if errors */
 };
 
 /* Load, assign LIDs, compute the desired tables, bring the fabric up and
@@ -56,7 +57,7 @@ int sim_session_port(struct sim_session *s, const char *spec, size_t *node,
 /* The desired tables for mode ("strict"/"opensm"): the partition
  * manager's answer (sim_policy.c).  Exit status. */
 int sim_policy_tables(const ibp_fabric *f, const char *conf_path,
-		      const char *mode, uint64_t sm_port_guid,
+		      const char *mode, uint64_t sm_port_guid, bool quiet,
 		      ibp_tables **out);
 
 /* `smpquery pkeys ADDR [PORT]` over LID-routed SMPs: output byte for
