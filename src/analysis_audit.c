@@ -384,122 +384,162 @@ out:
 	return rc;
 }
 
-/* tenant-bridge, shared-limited-member: one port that reaches members of
- * two or more tenants (through partitions other than the default). */
+/* tenant-bridge, shared-limited-member: a port p that reaches, through
+ * two different partitions (other than the default one), two ports x and
+ * y that cannot talk to each other (and, with a tenant map, belong to
+ * different tenants).  p then joins groups that are otherwise isolated:
+ * with full membership on both sides it can initiate to both (a bridge);
+ * limited on both sides (the storage pattern), isolation holds on the
+ * wire but p is a trust point.
+ * Reached ports are kept per partition as (class, tenant) pairs, at most
+ * REACH_MAX of them, so the pair test stays small. */
+#define REACH_MAX 128
+#define PART_MAX  256
+
+struct reach {
+	uint16_t base;
+	bool full; /* p's membership */
+	size_t n;
+	size_t cls[REACH_MAX];
+	int ten[REACH_MAX];
+};
+
+/* Can the elements (class a, tenant ta) and (class b, tenant tb) be two
+ * different ports that cannot talk, of different tenants if mapped? */
+static bool isolated_pair(const struct audit *a, size_t ca, int ta, size_t cb,
+			  int tb)
+{
+	if (a->in->tenants && (ta < 0 || tb < 0 || ta == tb))
+		return false;
+	if (ca == cb && ibp_matrix_class_size(a->m, ca) < 2)
+		return false; /* one port */
+	return !ibp_matrix_class_can_talk(a->m, ca, cb);
+}
+
 static int rule_shared(struct audit *a)
 {
 	const ibp_matrix *m = a->m;
 	size_t n = ibp_matrix_endpoint_count(m);
-	size_t nt = ibp_tenant_map_count(a->in->tenants);
-	char *seen = a->in->tenants ? calloc(nt ? nt : 1, 1) : NULL;
-	uint16_t *fp = malloc(0x8000 * sizeof(*fp));
-	uint16_t *lp = malloc(0x8000 * sizeof(*lp));
-	int rc = IBP_ENOMEM;
-	if ((a->in->tenants && !seen) || !fp || !lp)
-		goto out;
-	rc = 0;
+	struct reach *r = malloc(PART_MAX * sizeof(*r));
+	uint16_t *parts = malloc(PART_MAX * sizeof(*parts));
+	if (!r || !parts) {
+		free(r);
+		free(parts);
+		return IBP_ENOMEM;
+	}
+	int rc = 0;
 	for (size_t ep = 0; ep < n && !rc; ep++) {
 		size_t nk;
 		const uint16_t *k =
 		    ibp_matrix_class_keys(m, ibp_matrix_class_of(m, ep), &nk);
-		size_t nfp = 0, nlp = 0;
-		size_t full_t = 0, all_t = 0; /* tenants reached */
-		if (seen)
-			memset(seen, 0, nt);
-		/* pass 1: tenants reached through full memberships, then
-		 * through limited ones */
-		for (int pass = 0; pass < 2; pass++) {
-			for (size_t j = 0; j < nk; j++) {
-				uint16_t b = ibp_pkey_base(k[j]);
-				bool full = ibp_pkey_is_full(k[j]);
-				if (is_default(b) || full != (pass == 0))
+		size_t nr = 0;
+		for (size_t j = 0; j < nk && nr < PART_MAX; j++) {
+			uint16_t b = ibp_pkey_base(k[j]);
+			if (is_default(b))
+				continue;
+			struct reach *x = &r[nr];
+			x->base = b;
+			x->full = ibp_pkey_is_full(k[j]);
+			x->n = 0;
+			for (size_t i = a->poff[b];
+			     i < a->poff[b + 1] && x->n < REACH_MAX; i++) {
+				const struct member *q = &a->pm[i];
+				if (q->ep == ep || (!x->full && !q->full))
 					continue;
-				bool reached = false;
-				for (size_t i = a->poff[b]; i < a->poff[b + 1];
-				     i++) {
-					const struct member *x = &a->pm[i];
-					if (x->ep == ep || (!full && !x->full))
-						continue;
-					if (!seen) {
-						reached = true;
-						break;
-					}
-					int t = tenant_of(a, x->ep);
-					if (t >= 0 && !seen[t]) {
-						seen[t] = 1;
-						reached = true;
-						all_t++;
-						if (full)
-							full_t++;
-					} else if (t >= 0)
-						reached = true;
+				size_t c = ibp_matrix_class_of(m, q->ep);
+				int t = tenant_of(a, q->ep);
+				bool dup = false;
+				for (size_t e = 0; e < x->n && !dup; e++)
+					dup = x->cls[e] == c && x->ten[e] == t;
+				if (!dup) {
+					x->cls[x->n] = c;
+					x->ten[x->n] = t;
+					x->n++;
 				}
-				if (!reached)
-					continue;
-				if (!seen) {
-					all_t++;
-					if (full)
-						full_t++;
-				}
-				if (full)
-					fp[nfp++] = b;
-				else
-					lp[nlp++] = b;
 			}
+			if (x->n)
+				nr++;
 		}
-		if (all_t < 2)
+		if (nr < 2)
 			continue;
-		/* with a map, a port of tenant X reaching X and one other
-		 * tenant is cross-tenant-reach; the bridge is about reaching
-		 * two tenants besides the port's own, or any two when the
-		 * port has none */
-		int own = tenant_of(a, ep);
-		if (seen && own >= 0 && seen[own] && all_t - 1 < 2 &&
-		    full_t >= 1)
-			continue;
-		memcpy(fp + nfp, lp, nlp * sizeof(*lp));
+		/* which partitions take part in an isolated pair with the
+		 * same membership on both sides: full-full is a bridge,
+		 * limited-limited the storage pattern.  (Full in one and
+		 * limited in the other is a client of a service partition:
+		 * not flagged.) */
+		bool in_pair[PART_MAX] = {false};
+		bool full_pair = false;
+		for (size_t i = 0; i < nr; i++)
+			for (size_t j = i + 1; j < nr; j++) {
+				if (r[i].full != r[j].full)
+					continue;
+				if (in_pair[i] && in_pair[j])
+					continue;
+				bool hit = false;
+				for (size_t e = 0; e < r[i].n && !hit; e++)
+					for (size_t f = 0; f < r[j].n && !hit;
+					     f++)
+						hit = isolated_pair(
+						    a, r[i].cls[e], r[i].ten[e],
+						    r[j].cls[f], r[j].ten[f]);
+				if (!hit)
+					continue;
+				in_pair[i] = in_pair[j] = true;
+				if (r[i].full)
+					full_pair = true;
+			}
+		size_t np = 0;
 		char list[256] = "", pb[32], msg[2048];
 		size_t lo = 0;
-		for (size_t j = 0; j < nfp + nlp && lo < sizeof(list); j++)
-			lo += (size_t)snprintf(list + lo, sizeof(list) - lo,
-					       "%s%s", j ? ", " : "",
-					       pname(a, fp[j], pb));
-		if (full_t >= 2) {
+		for (size_t i = 0; i < nr; i++) {
+			if (!in_pair[i] || (full_pair && !r[i].full))
+				continue;
+			parts[np++] = r[i].base;
+			if (lo < sizeof(list))
+				lo += (size_t)snprintf(
+				    list + lo, sizeof(list) - lo, "%s%s",
+				    np > 1 ? ", " : "",
+				    pname(a, r[i].base, pb));
+		}
+		if (np < 2)
+			continue;
+		const char *who = a->in->tenants ? " of different tenants" : "";
+		if (full_pair) {
 			snprintf(msg, sizeof(msg),
-				 "%s is a full member of partitions of %zu "
-				 "tenants (%s): it can initiate traffic to "
-				 "each of them, so it bridges tenants that "
-				 "are otherwise isolated.",
-				 epname(a, ep), full_t, list);
-			rc = add_eps(a, "tenant-bridge", IBP_AUDIT_HIGH, &ep, 1,
-				     fp, nfp + nlp,
-				     "Make this port a limited member of every "
-				     "tenant partition it serves (or give it "
-				     "one port per tenant); keep full "
-				     "membership for one tenant only.",
-				     msg);
+				 "%s is a full member of %zu partitions%s "
+				 "(%s) whose other members cannot reach each "
+				 "other: it can initiate traffic to each side, "
+				 "so it bridges groups that are otherwise "
+				 "isolated.",
+				 epname(a, ep), np, who, list);
+			rc =
+			    add_eps(a, "tenant-bridge", IBP_AUDIT_HIGH, &ep, 1,
+				    parts, np,
+				    "Make this port a limited member of every "
+				    "tenant partition it serves (the storage "
+				    "pattern), or give it one port per tenant; "
+				    "keep full membership for one tenant only.",
+				    msg);
 		} else {
 			snprintf(msg, sizeof(msg),
-				 "%s is shared by %zu tenants (%s)%s: "
-				 "isolation holds on the wire (limited-limited "
-				 "never matches), but this node is a trust "
-				 "point between the tenants.",
-				 epname(a, ep), all_t, list,
-				 full_t ? " with a full membership in one"
-					: " as a limited member");
+				 "%s is a limited member of %zu partitions%s "
+				 "(%s) whose other members cannot reach each "
+				 "other: isolation between them holds "
+				 "on the wire "
+				 "(limited-limited never matches), but this "
+				 "node is a trust point between them.",
+				 epname(a, ep), np, who, list);
 			rc = add_eps(a, "shared-limited-member",
-				     IBP_AUDIT_MEDIUM, &ep, 1, fp, nfp + nlp,
+				     IBP_AUDIT_MEDIUM, &ep, 1, parts, np,
 				     "Harden the shared node (it must not "
 				     "relay between tenants: no IP forwarding, "
-				     "per-tenant exports); give it M_Key "
-				     "protection like the rest.",
+				     "per-tenant exports) and protect it with "
+				     "an M_Key like the rest.",
 				     msg);
 		}
 	}
-out:
-	free(seen);
-	free(fp);
-	free(lp);
+	free(r);
+	free(parts);
 	return rc;
 }
 

@@ -14,8 +14,9 @@
  * full member).  A partition held by many classes keeps those sets as
  * bitsets over classes (a row update is K/64 word ORs); a small one keeps
  * a list (a row update touches only its members).  The rows are K x K bits.
- * When that would exceed IBP_MATRIX_MAX_ROW_BYTES the rows are not stored
- * and class pairs are answered by merging the two sorted key lists.
+ * When that would exceed IBP_MATRIX_MAX_ROW_BYTES the rows are not stored:
+ * a class pair is then answered by merging the two sorted key lists, and
+ * the reach counts compute each row once into a scratch row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,13 @@ struct ibp_matrix {
 
 	size_t words; /* per row */
 	word_t *rows; /* k * words, or NULL (answer by merge) */
+
+	/* partitions: base -> index, member classes (c << 1 | full) */
+	int32_t *pidx; /* [0x8000] */
+	size_t np;
+	size_t *poff; /* [np + 1] into pmem */
+	size_t *pmem;
+	word_t **dm, **df; /* dense partitions: member / full-member bits */
 
 	/* derived lazily */
 	size_t *cls_reach; /* ports a member of the class reaches */
@@ -201,125 +209,104 @@ static int add_class(ibp_matrix *m, struct build *b, const uint16_t *keys,
 	return 0;
 }
 
-static int compute_rows(ibp_matrix *m)
+/* The partition index: base -> partition, and per partition the member
+ * classes (a list, and bitsets when the partition is dense). */
+static int build_partitions(ibp_matrix *m)
 {
 	size_t k = m->k;
-	m->words = (k + WBITS - 1) / WBITS;
-	if (!k)
-		return 0;
-	if ((double)k * (double)m->words * sizeof(word_t) >
-	    IBP_MATRIX_MAX_ROW_BYTES)
-		return 0; /* answer by merge */
-
-	/* base -> partition index, and per partition the member classes */
-	int32_t *pidx = malloc(0x8000 * sizeof(*pidx));
-	if (!pidx)
+	m->pidx = malloc(0x8000 * sizeof(*m->pidx));
+	if (!m->pidx)
 		return IBP_ENOMEM;
 	for (size_t i = 0; i < 0x8000; i++)
-		pidx[i] = -1;
+		m->pidx[i] = -1;
 	size_t np = 0;
 	size_t nkeys = m->cls_off[k];
 	for (size_t i = 0; i < nkeys; i++) {
 		uint16_t b = ibp_pkey_base(m->cls_keys[i]);
-		if (pidx[b] < 0)
-			pidx[b] = (int32_t)np++;
+		if (m->pidx[b] < 0)
+			m->pidx[b] = (int32_t)np++;
 	}
-	size_t *poff = calloc(np + 1, sizeof(*poff));
-	size_t *pmem = malloc((nkeys ? nkeys : 1) * sizeof(*pmem));
-	word_t **dm = calloc(np ? np : 1, sizeof(*dm)); /* dense members */
-	word_t **df = calloc(np ? np : 1, sizeof(*df)); /* dense full */
-	m->rows = calloc(k * m->words, sizeof(word_t));
-	int rc = IBP_ENOMEM;
-	if (!poff || !pmem || !dm || !df || !m->rows)
-		goto out;
-	for (size_t i = 0; i < nkeys; i++)
-		poff[pidx[ibp_pkey_base(m->cls_keys[i])] + 1]++;
-	for (size_t p = 0; p < np; p++)
-		poff[p + 1] += poff[p];
-	{
-		size_t *fill = malloc((np ? np : 1) * sizeof(*fill));
-		if (!fill)
-			goto out;
-		memcpy(fill, poff, np * sizeof(*fill));
-		for (size_t c = 0; c < k; c++)
-			for (size_t i = m->cls_off[c]; i < m->cls_off[c + 1];
-			     i++) {
-				uint16_t key = m->cls_keys[i];
-				size_t p = (size_t)pidx[ibp_pkey_base(key)];
-				pmem[fill[p]++] =
-				    c << 1 | (ibp_pkey_is_full(key) ? 1 : 0);
-			}
+	m->np = np;
+	m->poff = calloc(np + 1, sizeof(*m->poff));
+	m->pmem = malloc((nkeys ? nkeys : 1) * sizeof(*m->pmem));
+	m->dm = calloc(np ? np : 1, sizeof(*m->dm));
+	m->df = calloc(np ? np : 1, sizeof(*m->df));
+	size_t *fill = malloc((np ? np : 1) * sizeof(*fill));
+	if (!m->poff || !m->pmem || !m->dm || !m->df || !fill) {
 		free(fill);
+		return IBP_ENOMEM;
 	}
-	/* dense partitions: more members than a row has words */
+	for (size_t i = 0; i < nkeys; i++)
+		m->poff[m->pidx[ibp_pkey_base(m->cls_keys[i])] + 1]++;
+	for (size_t p = 0; p < np; p++)
+		m->poff[p + 1] += m->poff[p];
+	memcpy(fill, m->poff, np * sizeof(*fill));
+	for (size_t c = 0; c < k; c++)
+		for (size_t i = m->cls_off[c]; i < m->cls_off[c + 1]; i++) {
+			uint16_t key = m->cls_keys[i];
+			size_t p = (size_t)m->pidx[ibp_pkey_base(key)];
+			m->pmem[fill[p]++] =
+			    c << 1 | (ibp_pkey_is_full(key) ? 1 : 0);
+		}
+	free(fill);
+	/* dense partitions: more members than a row has words, so ORing a
+	 * bitset is cheaper than walking the list */
 	for (size_t p = 0; p < np; p++) {
-		size_t cnt = poff[p + 1] - poff[p];
+		size_t cnt = m->poff[p + 1] - m->poff[p];
 		if (cnt <= m->words)
 			continue;
-		dm[p] = calloc(m->words, sizeof(word_t));
-		df[p] = calloc(m->words, sizeof(word_t));
-		if (!dm[p] || !df[p])
-			goto out;
-		for (size_t i = poff[p]; i < poff[p + 1]; i++) {
-			size_t c = pmem[i] >> 1;
-			dm[p][c / WBITS] |= (word_t)1 << (c % WBITS);
-			if (pmem[i] & 1)
-				df[p][c / WBITS] |= (word_t)1 << (c % WBITS);
+		m->dm[p] = calloc(m->words, sizeof(word_t));
+		m->df[p] = calloc(m->words, sizeof(word_t));
+		if (!m->dm[p] || !m->df[p])
+			return IBP_ENOMEM;
+		for (size_t i = m->poff[p]; i < m->poff[p + 1]; i++) {
+			size_t c = m->pmem[i] >> 1;
+			m->dm[p][c / WBITS] |= (word_t)1 << (c % WBITS);
+			if (m->pmem[i] & 1)
+				m->df[p][c / WBITS] |= (word_t)1 << (c % WBITS);
 		}
 	}
-	for (size_t a = 0; a < k; a++) {
-		word_t *row = m->rows + a * m->words;
-		for (size_t i = m->cls_off[a]; i < m->cls_off[a + 1]; i++) {
-			uint16_t key = m->cls_keys[i];
-			size_t p = (size_t)pidx[ibp_pkey_base(key)];
-			bool full = ibp_pkey_is_full(key);
-			if (dm[p]) {
-				const word_t *src = full ? dm[p] : df[p];
-				for (size_t w = 0; w < m->words; w++)
-					row[w] |= src[w];
-				continue;
-			}
-			for (size_t j = poff[p]; j < poff[p + 1]; j++)
-				if (full || (pmem[j] & 1)) {
-					size_t c = pmem[j] >> 1;
-					row[c / WBITS] |= (word_t)1
-							  << (c % WBITS);
-				}
-		}
-	}
-	rc = 0;
-out:
-	if (rc) {
-		free(m->rows);
-		m->rows = NULL;
-	}
-	for (size_t p = 0; dm && df && p < np; p++) {
-		free(dm[p]);
-		free(df[p]);
-	}
-	free(dm);
-	free(df);
-	free(poff);
-	free(pmem);
-	free(pidx);
-	return rc;
+	return 0;
 }
 
-static size_t count_bases(const ibp_matrix *m)
+/* row(a) = OR over a's keys of (full ? members : full members). */
+static void compute_row(const ibp_matrix *m, size_t a, word_t *row)
 {
-	uint8_t *seen = calloc(0x8000 / 8, 1);
-	if (!seen)
-		return 0;
-	size_t n = 0;
-	for (size_t i = 0; i < m->cls_off[m->k]; i++) {
-		uint16_t b = ibp_pkey_base(m->cls_keys[i]);
-		if (!(seen[b / 8] & (1u << (b % 8)))) {
-			seen[b / 8] |= (uint8_t)(1u << (b % 8));
-			n++;
+	memset(row, 0, m->words * sizeof(word_t));
+	for (size_t i = m->cls_off[a]; i < m->cls_off[a + 1]; i++) {
+		uint16_t key = m->cls_keys[i];
+		size_t p = (size_t)m->pidx[ibp_pkey_base(key)];
+		bool full = ibp_pkey_is_full(key);
+		if (m->dm[p]) {
+			const word_t *src = full ? m->dm[p] : m->df[p];
+			for (size_t w = 0; w < m->words; w++)
+				row[w] |= src[w];
+			continue;
 		}
+		for (size_t j = m->poff[p]; j < m->poff[p + 1]; j++)
+			if (full || (m->pmem[j] & 1)) {
+				size_t c = m->pmem[j] >> 1;
+				row[c / WBITS] |= (word_t)1 << (c % WBITS);
+			}
 	}
-	free(seen);
-	return n;
+}
+
+static int compute_rows(ibp_matrix *m, size_t max_bytes)
+{
+	size_t k = m->k;
+	m->words = (k + WBITS - 1) / WBITS;
+	if (build_partitions(m))
+		return IBP_ENOMEM;
+	if (!k ||
+	    (double)k * (double)m->words * sizeof(word_t) >
+		(double)(max_bytes ? max_bytes : IBP_MATRIX_MAX_ROW_BYTES))
+		return 0; /* rows computed when asked, one at a time */
+	m->rows = malloc(k * m->words * sizeof(word_t));
+	if (!m->rows)
+		return IBP_ENOMEM;
+	for (size_t a = 0; a < k; a++)
+		compute_row(m, a, m->rows + a * m->words);
+	return 0;
 }
 
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
@@ -389,9 +376,9 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		}
 		free(fill);
 	}
-	if (compute_rows(m))
+	if (compute_rows(m, o ? o->max_row_bytes : 0))
 		goto enomem;
-	m->nparts = count_bases(m);
+	m->nparts = m->np;
 	free(b.htab);
 	free(buf);
 	*out = m;
@@ -419,6 +406,15 @@ void ibp_matrix_free(ibp_matrix *m)
 	free(m->mem);
 	free(m->rows);
 	free(m->cls_reach);
+	for (size_t p = 0; m->dm && m->df && p < m->np; p++) {
+		free(m->dm[p]);
+		free(m->df[p]);
+	}
+	free(m->dm);
+	free(m->df);
+	free(m->pidx);
+	free(m->poff);
+	free(m->pmem);
 	free(m);
 }
 
@@ -500,30 +496,37 @@ static int compute_reach(ibp_matrix *mm)
 	size_t *r = calloc(mm->k + 1, sizeof(*r));
 	if (!r)
 		return IBP_ENOMEM;
+	word_t *scratch = NULL;
+	if (!mm->rows) {
+		scratch = malloc((mm->words ? mm->words : 1) * sizeof(word_t));
+		if (!scratch) {
+			free(r);
+			return IBP_ENOMEM;
+		}
+	}
 	uint64_t pairs2 = 0;
 	for (size_t a = 0; a < mm->k; a++) {
 		size_t sum = 0;
-		if (mm->rows) {
-			const word_t *row = mm->rows + a * mm->words;
-			for (size_t w = 0; w < mm->words; w++) {
-				word_t x = row[w];
-				while (x) {
-					size_t c = w * WBITS +
-						   (size_t)__builtin_ctzll(x);
-					sum += mm->cls_size[c];
-					x &= x - 1;
-				}
-			}
-		} else {
-			for (size_t c = 0; c < mm->k; c++)
-				if (ibp_matrix_class_can_talk(mm, a, c))
-					sum += mm->cls_size[c];
+		const word_t *row = mm->rows + a * mm->words;
+		if (!mm->rows) {
+			compute_row(mm, a, scratch);
+			row = scratch;
 		}
-		if (ibp_matrix_class_can_talk(mm, a, a))
+		for (size_t w = 0; w < mm->words; w++) {
+			word_t x = row[w];
+			while (x) {
+				size_t c =
+				    w * WBITS + (size_t)__builtin_ctzll(x);
+				sum += mm->cls_size[c];
+				x &= x - 1;
+			}
+		}
+		if ((row[a / WBITS] >> (a % WBITS)) & 1)
 			sum--; /* not itself */
 		r[a] = sum;
 		pairs2 += (uint64_t)sum * mm->cls_size[a];
 	}
+	free(scratch);
 	mm->cls_reach = r;
 	mm->pairs = pairs2 / 2;
 	return 0;

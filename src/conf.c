@@ -474,7 +474,7 @@ const ibp_conf_group *ibp_conf_group_at(const ibp_conf *c, size_t i)
 
 const ibp_conf_group *ibp_conf_group_find(const ibp_conf *c, uint16_t pkey)
 {
-	int32_t g = c->group_of_pkey[pkey & 0x7fff];
+	int g = c->group_of_pkey[pkey & 0x7fff];
 	return g >= 0 ? c->groups[g] : NULL;
 }
 

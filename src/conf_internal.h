@@ -90,7 +90,7 @@ struct ibp_conf {
 	size_t nparts, capparts;
 	struct ibp_conf_group **groups;
 	size_t ngroups, capgroups;
-	int32_t group_of_pkey[0x8000]; /* -1 or group index; P_Key & 0x7fff */
+	int16_t group_of_pkey[0x8000]; /* -1 or group index; P_Key & 0x7fff */
 	/* OpenSM's partition table, by stored name (conf_semantics.c) */
 	struct conf_name_ent **name_tab;
 	size_t name_tab_size, nnames;

@@ -726,6 +726,15 @@ static long parse_segment(struct rd *r, char *str)
 	struct stmt *st = &r->st;
 	size_t len = 0;
 	char *p = str, *q;
+	if (!*p && !st->skipping)
+		conf_diag(c, IBP_SEV_WARNING, "empty-statement", pos_of(r, p),
+			  false,
+			  "an empty statement (a ';' with nothing before it) "
+			  "makes OpenSM 3.3.23 step over the end of the text "
+			  "and read on from there (the rest of the line, or "
+			  "bytes left from an earlier line)");
+	/* OpenSM steps over one tab, newline or NUL here - also over the
+	 * NUL of an empty statement */
 	if (*p == '\t' || *p == 0 || *p == '\n')
 		p++;
 	len += (size_t)(p - str);

@@ -28,13 +28,20 @@ struct sd {
 	ibp_conf *c;
 	const char *text, *end;
 	struct ibp_conf_partition *part;
+	const char *mark; /* spos() cache */
+	ibp_conf_pos mark_pos;
 };
 
 static ibp_conf_pos spos(struct sd *s, const char *p)
 {
-	/* positions are computed from the start; lines are few */
-	ibp_conf_pos pos = {1, 1};
-	for (const char *q = s->text; q < p && q < s->end; q++) {
+	/* walk on from the last position asked for when we can */
+	if (!s->mark || p < s->mark) {
+		s->mark = s->text;
+		s->mark_pos = (ibp_conf_pos){1, 1};
+	}
+	ibp_conf_pos pos = s->mark_pos;
+	const char *q = s->mark;
+	for (; q < p && q < s->end; q++) {
 		if (*q == '\n') {
 			pos.line++;
 			pos.col = 1;
@@ -42,6 +49,8 @@ static ibp_conf_pos spos(struct sd *s, const char *p)
 			pos.col++;
 		}
 	}
+	s->mark = q;
+	s->mark_pos = pos;
 	return pos;
 }
 

@@ -52,7 +52,7 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 	}
 	size_t idx = c->ngroups;
 	c->groups[c->ngroups++] = g;
-	c->group_of_pkey[pkey] = (int32_t)idx;
+	c->group_of_pkey[pkey] = (int16_t)idx;
 
 	/* index by stored name */
 	if (c->nnames * 2 >= c->name_tab_size) {
@@ -88,8 +88,7 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 
 void conf_semantics_init(ibp_conf *c)
 {
-	for (size_t i = 0; i < 0x8000; i++)
-		c->group_of_pkey[i] = -1;
+	memset(c->group_of_pkey, 0xff, sizeof(c->group_of_pkey)); /* -1 */
 	c->gen_counter = 0;
 	/* OpenSM creates the default partition before reading the file */
 	new_group(c, IBP_CONF_DEFAULT_PKEY, "Default");

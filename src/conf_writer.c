@@ -127,8 +127,11 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 			ibp_membership mb = m->membership;
 			if (mb == IBP_MEMB_UNSPECIFIED)
 				mb = IBP_MEMB_LIMITED;
+			/* the ';' goes before the comment: a line holding
+			 * only ';' makes OpenSM 3.3.23 read past the end of
+			 * its line buffer */
 			fprintf(out, "=%s%s", ibp_membership_str(mb),
-				j < last ? "," : "");
+				j < last ? "," : " ;");
 			const char *desc = m->kind == IBP_MEMBER_NAME
 					       ? m->text
 					       : (m->kind == IBP_MEMBER_GUID
@@ -143,7 +146,8 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 			}
 			fputc('\n', out);
 		}
-		fputs("\t;\n", out);
+		if (last >= p->nmembers)
+			fputs("\tNONE ;\n", out);
 	}
 	if (fflush(out) || ferror(out))
 		return ibp_error_set(err, IBP_EIO, "write failed: %s",

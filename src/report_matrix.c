@@ -24,6 +24,8 @@
 #define DEFAULT_GRID_LIMIT 32
 #define CLASS_GRID_LIMIT   24
 #define CLASS_LIST_LIMIT   100
+#define KEYS_SHOWN	   12
+#define PARTS_SHOWN	   40
 
 int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out)
 {
@@ -145,10 +147,63 @@ static void class_keys(const ibp_matrix *m, size_t c,
 	char pb[40];
 	if (!nk)
 		fputs("(no partition)", out);
-	for (size_t j = 0; j < nk; j++)
+	for (size_t j = 0; j < nk && j < KEYS_SHOWN; j++)
 		fprintf(out, "%s0x%04x %s(%s)", j ? ", " : "", k[j],
 			pname(o, k[j], pb),
 			ibp_pkey_is_full(k[j]) ? "full" : "limited");
+	if (nk > KEYS_SHOWN)
+		fprintf(out, " … (%zu in all)", nk);
+}
+
+/* Per partition (the tenants, when a tenant is a partition): how many
+ * end ports are full and limited members. */
+static void partition_summary(const ibp_matrix *m, bool md,
+			      const ibp_matrix_report_options *o, FILE *out)
+{
+	size_t *full = calloc(0x8000, sizeof(*full));
+	size_t *lim = calloc(0x8000, sizeof(*lim));
+	if (!full || !lim) {
+		free(full);
+		free(lim);
+		return;
+	}
+	for (size_t c = 0; c < ibp_matrix_class_count(m); c++) {
+		size_t nk;
+		const uint16_t *k = ibp_matrix_class_keys(m, c, &nk);
+		for (size_t j = 0; j < nk; j++)
+			(ibp_pkey_is_full(k[j]) ? full
+						: lim)[ibp_pkey_base(k[j])] +=
+			    ibp_matrix_class_size(m, c);
+	}
+	fprintf(out,
+		"\nPartitions (end ports that are full / limited "
+		"members; the first %d shown):\n",
+		PARTS_SHOWN);
+	if (md)
+		fputs("\n| partition | P_Key | full | limited |\n"
+		      "|---|---|---:|---:|\n",
+		      out);
+	size_t shown = 0, total = 0;
+	char pb[40];
+	for (unsigned b = 1; b < 0x8000; b++) {
+		if (!full[b] && !lim[b])
+			continue;
+		total++;
+		if (shown >= PARTS_SHOWN)
+			continue;
+		shown++;
+		if (md)
+			fprintf(out, "| %s | 0x%04x | %zu | %zu |\n",
+				pname(o, (uint16_t)b, pb), b, full[b], lim[b]);
+		else
+			fprintf(out, "  0x%04x %-24s %6zu full %6zu limited\n",
+				b, pname(o, (uint16_t)b, pb), full[b], lim[b]);
+	}
+	if (total > shown)
+		fprintf(out, "%s… %zu more partitions\n", md ? "\n" : "  ",
+			total - shown);
+	free(full);
+	free(lim);
 }
 
 /* Text or Markdown summary by class and partition. */
@@ -208,6 +263,7 @@ static void summary(const ibp_matrix *m, bool md,
 	if (k > CLASS_LIST_LIMIT)
 		fprintf(out, "%s… %zu more classes\n", md ? "\n" : "  ",
 			k - CLASS_LIST_LIMIT);
+	partition_summary(m, md, o, out);
 	if (k <= CLASS_GRID_LIMIT) {
 		fprintf(
 		    out,

@@ -340,10 +340,14 @@ static uint16_t end_lid(const ibp_sim *s, size_t n, unsigned p)
 	return s->ports[n][p].pi.lid;
 }
 
+/* Switch partition enforcement compares the partition only: the switch
+ * port is no member, so the membership bit plays no part (IBA 10.9.4);
+ * a limited-only host must still get its packets past its leaf port. */
 static bool check_port(const ibp_sim *s, size_t n, unsigned p, uint16_t pkey)
 {
 	const ibp_pkey_table *t = ibp_tables_get(s->tables, n, p);
-	return t && ibp_pkey_table_match(t, pkey) >= 0;
+	return t && ibp_pkey_is_valid(pkey) &&
+	       ibp_pkey_table_find_base(t, pkey) >= 0;
 }
 
 static void switch_violation(ibp_sim *s, const struct ibp_sim_packet *pk,

@@ -88,6 +88,11 @@ int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 	return IBP_OK;
 }
 
+void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o)
+{
+	sm->o = *o;
+}
+
 static void free_nodes(ibp_sm *sm)
 {
 	if (sm->nodes)

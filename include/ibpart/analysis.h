@@ -43,6 +43,10 @@ typedef struct ibp_matrix_options {
 	 * port.  Off by default: the matrix is about hosts (CA and router
 	 * ports), as in the seed's table. */
 	bool include_switch_port0;
+	/* Keep the class x class rows only while they fit in this many
+	 * bytes (0: 192 MiB); past it class pairs are answered by merging
+	 * the two membership lists. */
+	size_t max_row_bytes;
 } ibp_matrix_options;
 
 /* End ports are every CA/router port that is linked or has a table in

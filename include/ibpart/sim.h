@@ -14,7 +14,8 @@
  *    P_Key rules do not depend on);
  *  - a switch external port with PortInfo PartitionEnforcementInbound
  *    (Outbound) set checks packets entering (leaving) through it against
- *    its own P_KeyTable; a failure drops the packet, counts
+ *    its own P_KeyTable by partition (the membership bit ignored: the
+ *    port is no member); a failure drops the packet, counts
  *    PortRcvConstraintErrors (PortXmitConstraintErrors) and raises Trap
  *    259 (10.9.4, 14.2.5.1);
  *  - the receiving end port checks every packet except those to QP0

@@ -87,6 +87,9 @@ typedef struct ibp_sm ibp_sm;
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 	       ibp_error *err);
 void ibp_sm_free(ibp_sm *sm);
+/* Change the options for the next operations (e.g. a re-push with
+ * another --part-enforce); counters and the discovered fabric stay. */
+void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o);
 
 /* Breadth-first directed-route discovery from the local port: NodeInfo,
  * NodeDescription, SwitchInfo and PortInfo of every node.  Fails with
