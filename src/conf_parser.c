@@ -469,6 +469,10 @@ static ibp_membership read_word(struct rd *r, const char *name,
 				const char *flag, ibp_membership dflt)
 {
 	ibp_conf *c = r->c;
+	if (!strcmp(flag, "full"))
+		return IBP_MEMB_FULL;
+	if (!strcmp(flag, "limited"))
+		return IBP_MEMB_LIMITED;
 	ibp_conf_pos pos = pos_of(r, flag);
 	if (conf_prefix_of(flag, "full")) {
 		if (!*flag)
@@ -542,7 +546,9 @@ static int add_member(struct rd *r, char *name, char *flag)
 		return 0;
 	ibp_conf_pos pos = pos_of(r, name);
 	ibp_member_kind kind;
-	if (conf_prefix_of(name, "NONE"))
+	if (*name >= '0' && *name <= '9')
+		kind = IBP_MEMBER_GUID; /* no keyword starts with a digit */
+	else if (conf_prefix_of(name, "NONE"))
 		kind = IBP_MEMBER_NONE;
 	else
 		kind = keyword(name);
@@ -605,7 +611,12 @@ static int add_member(struct rd *r, char *name, char *flag)
 	m->guid = guid;
 	m->text = conf_arena_strdup(&c->arena, name);
 	m->written = written;
-	m->written_word = flag ? conf_arena_strdup(&c->arena, flag) : NULL;
+	m->written_word = !flag			     ? NULL
+			  : !strcmp(flag, "full")    ? "full"
+			  : !strcmp(flag, "limited") ? "limited"
+			  : !strcmp(flag, "both")
+			      ? "both"
+			      : conf_arena_strdup(&c->arena, flag);
 	m->membership = kind == IBP_MEMBER_NONE ? IBP_MEMB_NONE : eff;
 	m->indx0 = st->flags.indx0;
 	m->pos = pos;
