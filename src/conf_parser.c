@@ -68,6 +68,16 @@ static bool has_ws(const char *s)
 	return false;
 }
 
+/* s, shortened, control characters as '?' */
+static const char *printable(const char *s, char *buf, size_t n)
+{
+	size_t i = 0;
+	for (; s[i] && i + 1 < n; i++)
+		buf[i] = (unsigned char)s[i] < ' ' ? '?' : s[i];
+	buf[i] = 0;
+	return buf;
+}
+
 static bool ends_cr(const char *s)
 {
 	size_t n = strlen(s);
@@ -496,6 +506,14 @@ static ibp_membership read_word(struct rd *r, const char *name,
 			  "CRLF file): OpenSM does not know it and makes %s "
 			  "a limited member",
 			  (int)strlen(flag) - 1, flag, name);
+	else if (strchr(flag, ':'))
+		conf_diag(c, IBP_SEV_ERROR, "missing-semicolon",
+			  pos_of(r, name), true,
+			  "missing ';' before this? OpenSM reads '%s=%s' as a "
+			  "member %s of the partition above, with the unknown "
+			  "membership word '%s' (limited), not as a new "
+			  "partition",
+			  name, flag, name, flag);
 	else if (has_ws(flag)) {
 		const char *rest = flag;
 		while (*rest && !isspace((unsigned char)*rest))
@@ -815,6 +833,7 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 			if (!*p)
 				break;
 			if (p > lx->buf + lx->n && !r->stale_reported) {
+				char shown[48];
 				r->stale_reported = true;
 				conf_diag(
 				    c, IBP_SEV_ERROR, "stale-read",
@@ -823,8 +842,8 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 				    "the end of this line, into bytes left "
 				    "in its buffer by an earlier line "
 				    "(after an mgid item that ends a "
-				    "statement); it reads '%.40s'",
-				    p);
+				    "statement); it reads '%s'",
+				    printable(p, shown, sizeof(shown)));
 			}
 			if (!r->st.active) {
 				memset(&r->st, 0, sizeof(r->st));

@@ -14,8 +14,9 @@ void ibp_error_clear(ibp_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
-static void vset(ibp_error *err, ibp_status st, const char *file, unsigned line,
-		 unsigned col, const char *fmt, va_list ap)
+__attribute__((format(printf, 6, 0))) static void
+vset(ibp_error *err, ibp_status st, const char *file, unsigned line,
+     unsigned col, const char *fmt, va_list ap)
 {
 	err->status = st;
 	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");

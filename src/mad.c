@@ -3,12 +3,14 @@
  * bounds-checked decode of the SMP header and of the subnet management
  * attributes the partition code needs, in network byte order.
  *
- * Offsets are those of IBA vol. 1: the common MAD header 13.4.2 (figure
- * 144), the LID-routed SMP 14.2.1.1 (figure 166), the directed-route SMP
- * 14.2.1.2 (figure 167), the attributes 14.2.5.x.  Every accessor is given
+ * Offsets are those of IBA vol. 1: the common MAD header 13.4.2, the SMP
+ * formats of 14.2.1 (LID-routed and directed-route; 14.2.1.1/14.2.1.2 in
+ * the numbering libibmad cites), the attributes 14.2.5.x.  Every
+ * accessor is given
  * the buffer length and checks it once up front; after that the fixed
  * offsets below are all inside the checked size.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ibpart/mad.h"
@@ -105,7 +107,7 @@ static int check_args(const void *obj, const void *buf, ibp_error *err)
 #define OFF_TID	       8
 #define OFF_ATTR_ID    16
 #define OFF_ATTR_MOD   20
-#define OFF_MKEY       24 /* SMP header, 14.2.1.1/14.2.1.2 */
+#define OFF_MKEY       24 /* SMP header, 14.2.1 */
 #define OFF_DR_SLID    32
 #define OFF_DR_DLID    34
 
@@ -255,6 +257,75 @@ int ibp_smp_init_dr(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 	for (unsigned i = 0; i < hop_cnt; i++)
 		smp->initial_path[i + 1] = path[i];
 	return IBP_OK;
+}
+
+int ibp_dr_path_parse(const char *text, uint8_t path[IBP_SMP_MAX_HOPS],
+		      unsigned *hop_cnt, ibp_error *err)
+{
+	if (!text || !path || !hop_cnt)
+		return ibp_error_set(err, IBP_EINVAL, "NULL argument");
+	unsigned n = 0; /* elements read, the leading 0 included */
+	const char *p = text;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return ibp_error_set(err, IBP_EINVAL,
+					     "DR path \"%s\": expected a port "
+					     "number at offset %zu",
+					     text, (size_t)(p - text));
+		unsigned v = 0;
+		while (*p >= '0' && *p <= '9') {
+			v = v * 10 + (unsigned)(*p - '0');
+			if (v > 255)
+				return ibp_error_set(err, IBP_EINVAL,
+						     "DR path \"%s\": port "
+						     "number over 255",
+						     text);
+			p++;
+		}
+		if (n == 0 && v != 0)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "DR path \"%s\" must start at 0 "
+					     "(the local port)",
+					     text);
+		if (n > IBP_SMP_MAX_HOPS)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "DR path \"%s\": more than %u "
+					     "hops",
+					     text, IBP_SMP_MAX_HOPS);
+		if (n > 0)
+			path[n - 1] = (uint8_t)v;
+		n++;
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+			return ibp_error_set(err, IBP_EINVAL,
+					     "DR path \"%s\": unexpected "
+					     "'%c'",
+					     text, *p);
+		p++;
+	}
+	*hop_cnt = n - 1;
+	return IBP_OK;
+}
+
+int ibp_dr_path_format(const uint8_t *path, unsigned hop_cnt, char *buf,
+		       size_t len)
+{
+	size_t total = 0;
+	for (unsigned i = 0; i <= hop_cnt; i++) {
+		char *dst = NULL;
+		size_t room = 0;
+		if (buf && total < len) { /* else already cut and terminated */
+			dst = buf + total;
+			room = len - total;
+		}
+		int n = snprintf(dst, room, i == 0 ? "%u" : ",%u",
+				 i == 0 ? 0u : (unsigned)path[i - 1]);
+		if (n < 0)
+			return n;
+		total += (size_t)n;
+	}
+	return (int)total;
 }
 
 int ibp_smp_make_response(struct ibp_smp *resp, const struct ibp_smp *req,
@@ -422,7 +493,7 @@ int ibp_node_desc_decode(char out[IBP_NODE_DESC_SIZE + 1], const uint8_t *buf,
 
 /* --------------------------------------------------------- NodeInfo */
 
-/* 14.2.5.3, table 147 */
+/* 14.2.5.3 */
 int ibp_node_info_encode(const struct ibp_node_info *ni, uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
@@ -465,7 +536,7 @@ int ibp_node_info_decode(struct ibp_node_info *ni, const uint8_t *buf,
 
 /* ------------------------------------------------------- SwitchInfo */
 
-/* 14.2.5.4, table 148 */
+/* 14.2.5.4 */
 int ibp_switch_info_encode(const struct ibp_switch_info *si, uint8_t *buf,
 			   size_t len, ibp_error *err)
 {
@@ -524,7 +595,7 @@ int ibp_switch_info_decode(struct ibp_switch_info *si, const uint8_t *buf,
 
 /* --------------------------------------------------------- PortInfo */
 
-/* 14.2.5.6, table 155 */
+/* 14.2.5.6 */
 int ibp_port_info_encode(const struct ibp_port_info *pi, uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
@@ -568,7 +639,7 @@ int ibp_port_info_encode(const struct ibp_port_info *pi, uint8_t *buf,
 	put8(buf, 50, pi->guid_cap);
 	put8(buf, 51,
 	     (uint8_t)((pi->client_reregister ? 0x80u : 0) |
-		       (pi->mcast_pkey_trap_suppression ? 0x40u : 0) |
+		       ((pi->mcast_pkey_trap_suppression & 0x3u) << 5) |
 		       (pi->subnet_timeout & 0x1fu)));
 	put8(buf, 52, pi->resp_time_value & 0x1fu);
 	put8(buf, 53, nib(pi->local_phy_errors, pi->overrun_errors));
@@ -636,7 +707,7 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 	pi->guid_cap = get8(buf, 50);
 	b = get8(buf, 51);
 	pi->client_reregister = (b & 0x80u) != 0;
-	pi->mcast_pkey_trap_suppression = (b & 0x40u) != 0;
+	pi->mcast_pkey_trap_suppression = (b >> 5) & 0x3u;
 	pi->subnet_timeout = b & 0x1fu;
 	pi->resp_time_value = get8(buf, 52) & 0x1fu;
 	b = get8(buf, 53);
@@ -654,7 +725,7 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 
 /* ------------------------------------------------------- P_KeyTable */
 
-/* 14.2.5.7, table 157: 32 P_Keys, entry 0 first. */
+/* 14.2.5.7: 32 P_Keys, entry 0 first. */
 int ibp_pkey_block_encode(const uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  uint8_t *buf, size_t len, ibp_error *err)
 {
@@ -675,7 +746,7 @@ int ibp_pkey_block_decode(uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 
 /* ----------------------------------------------------------- Notice */
 
-/* 14.2.5.1, table 143 */
+/* 14.2.5.1 */
 int ibp_notice_encode(const struct ibp_notice *n, uint8_t *buf, size_t len,
 		      ibp_error *err)
 {
@@ -729,7 +800,7 @@ void ibp_notice_init_trap(struct ibp_notice *n, uint8_t type,
 }
 
 /*
- * Trap 257/258 DataDetails (14.2.5.1, table 144; offsets below are within
+ * Trap 257/258 DataDetails (14.2.5.1; offsets below are within
  * DataDetails): 0 reserved(16), 2 LIDADDR1, 4 LIDADDR2, 6 Key(32),
  * 10 SL(4) reserved(4) QP1(24), 14 reserved(8) QP2(24), 18 GIDADDR1,
  * 34 GIDADDR2.
@@ -763,7 +834,7 @@ void ibp_trap_257_from_details(struct ibp_trap_257 *t,
 }
 
 /*
- * Trap 259 DataDetails (14.2.5.1, table 146): 0 DataValid(16),
+ * Trap 259 DataDetails (14.2.5.1): 0 DataValid(16),
  * 2 LIDADDR1, 4 LIDADDR2, 6 PKey(16), 8 SL(4) reserved(4) QP1(24),
  * 12 reserved(8) QP2(24), 16 GIDADDR1, 32 GIDADDR2, 48 SWLIDADDR,
  * 50 PortNo.

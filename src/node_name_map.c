@@ -143,7 +143,7 @@ int ibp_node_name_map_load_buffer(const char *file, const char *text,
 				continue;
 			}
 		} else {
-			ne = memchr(p, '#', (size_t)(le - p));
+			ne = p < le ? memchr(p, '#', (size_t)(le - p)) : NULL;
 			if (!ne)
 				ne = le;
 			while (ne > ns && isspace((unsigned char)ne[-1]))

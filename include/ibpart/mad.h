@@ -10,8 +10,11 @@
  * shorter than the thing it must hold gives IBP_ESHORT, a malformed one
  * (an SMP of another management class, a hop count over 63, ...)
  * IBP_EINVAL.  Layouts follow InfiniBand Architecture Specification vol. 1
- * (release 1.3): MAD header 13.4.2, MAD status 13.4.7, SMP formats
- * 14.2.1.1 (LID-routed) and 14.2.1.2 (directed route), attributes 14.2.5.
+ * (release 1.3): MAD header 13.4.2, MAD status 13.4.7, SMP formats 14.2.1
+ * (LID-routed and directed-route SMP; 14.2.1.1/14.2.1.2 in the numbering
+ * libibmad cites), DR SMP processing 14.2.2, attributes 14.2.5.  The
+ * layouts are cross-checked field by field against libibmad's tables
+ * and rdma-core's struct umad_smp in tests/unit/test_mad.c.
  */
 #ifndef IBPART_MAD_H
 #define IBPART_MAD_H
@@ -21,6 +24,7 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/topo.h" /* enum ibp_node_type */
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,9 +63,9 @@ enum ibp_mad_method {
 };
 #define IBP_METHOD_RESPONSE_BIT 0x80u
 
-/* MAD Status field (13.4.7, table 112).  In a DR SMP the top bit of the
+/* MAD Status field (13.4.7).  In a DR SMP the top bit of the
  * 16-bit status word is the D (direction) bit and the status proper is
- * the low 15 bits (14.2.1.2). */
+ * the low 15 bits (14.2.1). */
 enum ibp_mad_status {
 	IBP_MAD_STATUS_OK = 0x0000,
 	IBP_MAD_STATUS_BUSY = 0x0001,
@@ -76,7 +80,7 @@ enum ibp_mad_status {
 #define IBP_SMP_DIRECTION_BIT	  0x8000u /* D bit, DR SMP status word */
 #define IBP_SMP_STATUS_MASK	  0x7fffu
 
-/* Subnet management attribute IDs (14.2.5, table 145). */
+/* Subnet management attribute IDs (14.2.5). */
 enum ibp_smp_attr {
 	IBP_ATTR_CLASS_PORT_INFO = 0x0001,
 	IBP_ATTR_NOTICE = 0x0002,
@@ -145,9 +149,11 @@ static inline bool ibp_smp_is_dr(const struct ibp_smp *smp)
 int ibp_mad_peek(const uint8_t *buf, size_t len, uint8_t *mgmt_class,
 		 uint8_t *method, uint64_t *tid, uint16_t *attr_id);
 
-/* Initialise a LID-routed request (Get/Set/...) to dlid-less defaults:
- * versions 1, data zero.  Fill smp->data with the attribute afterwards
- * (e.g. ibp_port_info_encode(&pi, smp->data, sizeof smp->data, err)). */
+/* Initialise a LID-routed request (Get/Set/...): versions 1, status 0,
+ * data zero.  The destination LID is not part of the MAD (it is the
+ * transport's business: the LRH / umad address).  Fill smp->data with the
+ * attribute afterwards (e.g. ibp_port_info_encode(&pi, smp->data, sizeof
+ * smp->data, err)). */
 void ibp_smp_init_lid(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 		      uint32_t attr_mod, uint64_t tid, uint64_t mkey);
 /* Initialise a directed-route request along path[0..hop_cnt-1] (the port
@@ -158,10 +164,22 @@ void ibp_smp_init_lid(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 int ibp_smp_init_dr(struct ibp_smp *smp, uint8_t method, uint16_t attr_id,
 		    uint32_t attr_mod, const uint8_t *path, unsigned hop_cnt,
 		    uint64_t tid, uint64_t mkey, ibp_error *err);
+/* A DR path as infiniband-diags write it ("-D 0,1,3,17"): comma-separated
+ * port numbers, the first being 0 (the local port, InitialPath[0], unused);
+ * a leading "0," may be omitted only when the whole path is "0".  Fills
+ * path[0..*hop_cnt-1] with the hops after that, ready for ibp_smp_init_dr.
+ * IBP_EINVAL for anything else (a non-number, a port > 255, a first
+ * element other than 0, more than 63 hops). */
+int ibp_dr_path_parse(const char *text, uint8_t path[IBP_SMP_MAX_HOPS],
+		      unsigned *hop_cnt, ibp_error *err);
+/* The reverse: "0,1,3,17" into buf (always NUL-terminated when len > 0);
+ * returns what snprintf would (the length it needed). */
+int ibp_dr_path_format(const uint8_t *path, unsigned hop_cnt, char *buf,
+		       size_t len);
 /* Turn a request into the response an SMA/SM sends: resp becomes a copy
  * of req (same TID, attribute, modifier, M_Key, paths, hop count and
  * pointer, data) with method GetResp (TrapRepress for a Trap), the given
- * status and, for DR, the D bit set (14.2.2.2).  resp may equal req.
+ * status and, for DR, the D bit set (14.2.2).  resp may equal req.
  * IBP_EINVAL when req is itself a response. */
 int ibp_smp_make_response(struct ibp_smp *resp, const struct ibp_smp *req,
 			  uint16_t status, ibp_error *err);
@@ -196,16 +214,12 @@ int ibp_node_desc_decode(char out[IBP_NODE_DESC_SIZE + 1], const uint8_t *buf,
 
 #define IBP_NODE_INFO_SIZE 40u /* 14.2.5.3 */
 
-enum ibp_node_type {
-	IBP_NODE_CA = 1,
-	IBP_NODE_SWITCH = 2,
-	IBP_NODE_ROUTER = 3,
-};
-
+/* NodeType values: enum ibp_node_type of topo.h (IBP_NODE_CA 1,
+ * IBP_NODE_SWITCH 2, IBP_NODE_ROUTER 3), shared with the fabric model. */
 struct ibp_node_info {
 	uint8_t base_version;
 	uint8_t class_version;
-	uint8_t node_type; /* enum ibp_node_type */
+	uint8_t node_type; /* enum ibp_node_type (topo.h) */
 	uint8_t num_ports;
 	uint64_t sys_image_guid;
 	uint64_t node_guid;
@@ -275,7 +289,7 @@ enum ibp_port_phys_state { /* PortInfo PortPhysicalState */
 			   IBP_PHYS_STATE_PHY_TEST = 7,
 };
 
-/* PortInfo CapabilityMask bits (14.2.5.6, table 155). */
+/* PortInfo CapabilityMask bits (14.2.5.6). */
 #define IBP_CAP_IS_SM			     (1u << 1)
 #define IBP_CAP_IS_NOTICE_SUPPORTED	     (1u << 2)
 #define IBP_CAP_IS_TRAP_SUPPORTED	     (1u << 3)
@@ -337,11 +351,11 @@ struct ibp_port_info {
 	uint16_t qkey_violations;
 	uint8_t guid_cap;
 	bool client_reregister;
-	bool mcast_pkey_trap_suppression;
-	uint8_t subnet_timeout;	  /* 5 bits */
-	uint8_t resp_time_value;  /* 5 bits */
-	uint8_t local_phy_errors; /* 4 bits */
-	uint8_t overrun_errors;	  /* 4 bits */
+	uint8_t mcast_pkey_trap_suppression; /* 2 bits */
+	uint8_t subnet_timeout;		     /* 5 bits */
+	uint8_t resp_time_value;	     /* 5 bits */
+	uint8_t local_phy_errors;	     /* 4 bits */
+	uint8_t overrun_errors;		     /* 4 bits */
 	uint16_t max_credit_hint;
 	uint32_t link_round_trip_latency; /* 24 bits */
 	uint16_t capability_mask2;
@@ -439,7 +453,10 @@ struct ibp_trap_257 {
 	uint8_t gid2[16];
 };
 
-/* Trap 259 (switch external port P_Key violation) DataDetails. */
+/* Trap 259 (switch external port P_Key violation) DataDetails.  DataValid
+ * says which of the following fields hold data; bit 0 is its least
+ * significant bit.  (The field layout is checked against OpenSM's and
+ * Wireshark's; these bit positions only against our reading of 14.2.5.1.) */
 #define IBP_TRAP259_VALID_LID1 (1u << 0)
 #define IBP_TRAP259_VALID_LID2 (1u << 1)
 #define IBP_TRAP259_VALID_PKEY (1u << 2)
@@ -478,6 +495,27 @@ void ibp_trap_259_to_details(const struct ibp_trap_259 *t,
 			     uint8_t details[IBP_NOTICE_DETAILS_SIZE]);
 void ibp_trap_259_from_details(struct ibp_trap_259 *t,
 			       const uint8_t details[IBP_NOTICE_DETAILS_SIZE]);
+
+/* ------------------------------------------------ smpquery-style text */
+
+/* The body smpquery prints for nodeinfo / portinfo / switchinfo (the
+ * "Name:.....value" lines, produced by libibmad's own dumpers from the
+ * encoded attribute, so the text is exactly infiniband-diags'), without
+ * smpquery's "# Port info: Lid 3 port 1" header line, which depends on
+ * how the port was addressed.  PortInfo's M_Key is shown only with
+ * show_keys (smpquery --show_keys), else "<not displayed>" as smpquery
+ * does.  Returns the length written (buf is always NUL-terminated) or a
+ * negative ibp_status; IBP_ERANGE when len is too small for the whole
+ * text (what fits is still written). */
+int ibp_node_info_dump(const struct ibp_node_info *ni, char *buf, size_t len,
+		       ibp_error *err);
+int ibp_port_info_dump(const struct ibp_port_info *pi, bool show_keys,
+		       char *buf, size_t len, ibp_error *err);
+int ibp_switch_info_dump(const struct ibp_switch_info *si, char *buf,
+			 size_t len, ibp_error *err);
+/* smpquery nodedesc's line: "Node Description:", 32 - strlen(desc) dots
+ * (at least one), the text, a newline. */
+int ibp_node_desc_dump(const char *desc, char *buf, size_t len, ibp_error *err);
 
 #ifdef __cplusplus
 }

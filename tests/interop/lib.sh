@@ -1,0 +1,347 @@
+# tests/interop/lib.sh - the harness every interop test sources: it starts
+# a private ibsim fabric and (optionally) the real OpenSM on it, runs the
+# real infiniband-diags against it, reads back every port's P_KeyTable in
+# one normalized text form, and tears everything down on exit - also when
+# the test fails or is interrupted.
+#
+# Usage (in a test):
+#     . "$(dirname "$0")/lib.sh"
+#     ibp_init NAME                 # work dir, socket name, cleanup trap
+#     ibp_sim_start TOPO            # ibsim on TOPO, waits until it is ready
+#     ibp_osm_start CONF [ARGS...]  # OpenSM with partitions.conf CONF, waits
+#                                   # for SUBNET UP (fails after a timeout)
+#     ibp_read_pkeys > tables.txt   # "<port guid> <port> <pkey0> <pkey1> ..."
+#     ibp_sim_run smpquery pkeys 3 1
+#     ibp_pass                      # or ibp_fail "message"
+#
+# Everything is private to the test: ibsim listens on its own
+# IBSIM_SOCKNAME (ibp-<pid>-NAME), OpenSM's cache, log and dumps go into a
+# mktemp directory ($IBP_WORK, removed on success, kept on failure when
+# IBP_KEEP=1).  Tests that cannot find opensm/ibsim/smpquery/libumad2sim
+# exit 77 (ctest "skipped" when SKIP_RETURN_CODE is set; otherwise a plain
+# failure) - they never pretend to pass.
+#
+# Knobs (environment): IBP_SIM_TIMEOUT (s, default 10), IBP_OSM_TIMEOUT
+# (s, default 20), IBP_KEEP=1 (keep $IBP_WORK), IBP_SIM_HOST (the CA the
+# tools and OpenSM bind to; default the topology's first CA, ibsim's rule),
+# IBP_READ_JOBS (parallel smpquery processes, default 6; ibsim takes at
+# most 10 clients at once, OpenSM is one of them).
+
+IBP_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+IBP_SRC=${IBP_SRC:-$(cd "$IBP_LIB_DIR/../.." && pwd)}
+IBP_SIM_TIMEOUT=${IBP_SIM_TIMEOUT:-10}
+IBP_OSM_TIMEOUT=${IBP_OSM_TIMEOUT:-20}
+IBP_READ_JOBS=${IBP_READ_JOBS:-6}
+
+IBP_NAME=""
+IBP_WORK=""
+IBP_SIM_PID=""
+IBP_OSM_PID=""
+IBP_OSM_LOG=""
+IBP_SIM_LOG=""
+IBP_SIM_CONSOLE_FD=""
+IBP_FAILED=0
+
+ibp_log() { echo "[$IBP_NAME] $*" >&2; }
+
+# ibp_fail MESSAGE: report, show the logs that explain it, exit 1 (the
+# trap then cleans up).
+ibp_fail()
+{
+	IBP_FAILED=1
+	echo "FAIL [$IBP_NAME]: $*" >&2
+	if [ -n "$IBP_OSM_LOG" ] && [ -f "$IBP_OSM_LOG" ]; then
+		echo "--- last lines of the OpenSM log ($IBP_OSM_LOG) ---" >&2
+		tail -n 15 "$IBP_OSM_LOG" >&2
+	fi
+	exit 1
+}
+
+ibp_pass() { echo "PASS [$IBP_NAME]${1:+: $1}"; exit 0; }
+
+# ibp_skip MESSAGE: the environment lacks a tool; exit 77.
+ibp_skip() { echo "SKIP [$IBP_NAME]: $*" >&2; exit 77; }
+
+ibp_require()
+{
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || ibp_skip "$t not installed"
+	done
+}
+
+# The preload library that makes libibumad talk to ibsim.
+ibp_umad2sim()
+{
+	local p
+	for p in /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \
+		 /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so; do
+		[ -f "$p" ] && { echo "$p"; return 0; }
+	done
+	p=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim.so$' | head -n1)
+	[ -n "$p" ] && [ -f "$p" ] && { echo "$p"; return 0; }
+	return 1
+}
+
+ibp_cleanup()
+{
+	local rc=$?
+	ibp_osm_stop
+	ibp_sim_stop
+	if [ -n "$IBP_WORK" ] && [ -d "$IBP_WORK" ]; then
+		if [ "$rc" -ne 0 ] || [ "$IBP_FAILED" -ne 0 ]; then
+			if [ "${IBP_KEEP:-0}" = 1 ]; then
+				echo "[$IBP_NAME] work dir kept: $IBP_WORK" >&2
+			else
+				rm -rf "$IBP_WORK"
+			fi
+		else
+			rm -rf "$IBP_WORK"
+		fi
+	fi
+	return "$rc"
+}
+
+# ibp_init NAME: set up the private work dir, socket name and traps.
+ibp_init()
+{
+	IBP_NAME=${1:?ibp_init NAME}
+	ibp_require ibsim opensm smpquery ibnetdiscover
+	IBP_UMAD2SIM=$(ibp_umad2sim) || ibp_skip "libumad2sim (ibsim-utils) not installed"
+	# libumad2sim builds a fake sysfs in the client's working directory
+	# for every process: on tmpfs a smpquery takes 30 ms, on disk 180 ms.
+	local base=${IBP_TMPDIR:-}
+	if [ -z "$base" ]; then
+		if [ -d /dev/shm ] && [ -w /dev/shm ]; then base=/dev/shm; else base=${TMPDIR:-/tmp}; fi
+	fi
+	IBP_WORK=$(mktemp -d "$base/ibp-$IBP_NAME.XXXXXX") || ibp_fail "mktemp"
+	IBP_SRC=$(cd "$IBP_SRC" && pwd)
+	export IBSIM_SOCKNAME="ibp-$$-$IBP_NAME"
+	export OSM_TMP_DIR="$IBP_WORK/osm" OSM_CACHE_DIR="$IBP_WORK/osm"
+	mkdir -p "$OSM_TMP_DIR"
+	trap ibp_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# Is ibsim's control socket (abstract unix socket "@NAME:ctl") up?
+ibp_sim_listening()
+{
+	grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix 2>/dev/null
+}
+
+# ibp_first_ca TOPO: the node id of the first CA in a topology file.
+ibp_first_ca()
+{
+	awk '/^[ \t]*Ca[ \t]/ { if (match($0, /"[^"]*"/)) {
+		print substr($0, RSTART + 1, RLENGTH - 2); exit } }' "$1"
+}
+
+# ibp_sim_start TOPO: start ibsim on TOPO (console on a fifo, see
+# ibp_sim_console) and wait until it accepts clients.
+ibp_sim_start()
+{
+	local topo=${1:?ibp_sim_start TOPO} i
+	[ -f "$topo" ] || ibp_fail "no topology $topo"
+	IBP_SIM_TOPO=$topo
+	IBP_SIM_HOST=${IBP_SIM_HOST:-$(ibp_first_ca "$topo")}
+	[ -n "$IBP_SIM_HOST" ] || ibp_fail "no CA in $topo"
+	IBP_SIM_LOG="$IBP_WORK/ibsim.log"
+	mkfifo "$IBP_WORK/ibsim.console"
+	ibsim -s "$topo" <"$IBP_WORK/ibsim.console" >"$IBP_SIM_LOG" 2>&1 &
+	IBP_SIM_PID=$!
+	# Hold the console open for writing so ibsim never sees EOF.
+	exec {IBP_SIM_CONSOLE_FD}>"$IBP_WORK/ibsim.console"
+	for ((i = 0; i < IBP_SIM_TIMEOUT * 50; i++)); do
+		kill -0 "$IBP_SIM_PID" 2>/dev/null ||
+			{ cat "$IBP_SIM_LOG" >&2; IBP_SIM_PID=""; ibp_fail "ibsim exited"; }
+		if ibp_sim_listening && grep -q "simulator ready" "$IBP_SIM_LOG"; then
+			return 0
+		fi
+		sleep 0.02
+	done
+	ibp_fail "ibsim not ready after ${IBP_SIM_TIMEOUT}s"
+}
+
+# ibp_sim_console COMMAND...: type a line at ibsim's console (Unlink,
+# ReLink, Error, Clear, Guid ... see its `help`); output lands in
+# $IBP_SIM_LOG.
+ibp_sim_console()
+{
+	[ -n "$IBP_SIM_CONSOLE_FD" ] || ibp_fail "ibsim not running"
+	echo "$*" >&"$IBP_SIM_CONSOLE_FD"
+}
+
+ibp_sim_stop()
+{
+	if [ -n "$IBP_SIM_CONSOLE_FD" ]; then
+		exec {IBP_SIM_CONSOLE_FD}>&-
+		IBP_SIM_CONSOLE_FD=""
+	fi
+	if [ -n "$IBP_SIM_PID" ]; then
+		kill "$IBP_SIM_PID" 2>/dev/null
+		wait "$IBP_SIM_PID" 2>/dev/null
+		IBP_SIM_PID=""
+	fi
+}
+
+# ibp_sim_run CMD...: run CMD as a client of our ibsim, bound to
+# $IBP_SIM_HOST's port (SIM_HOST), through libumad2sim.  It runs in
+# $IBP_WORK (libumad2sim's fake sysfs lands there), so give it absolute
+# paths.
+ibp_sim_run()
+{
+	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" "$@")
+}
+
+# ibp_osm_start CONF [OPENSM ARGS...]: start OpenSM with partition file
+# CONF (use /dev/null-like "" for none), sweeping off, log flushed per line,
+# and wait for "SUBNET UP".  An empty options file is passed with -F unless
+# the caller gives its own -F, so /etc/opensm/opensm.conf never leaks in.
+ibp_osm_start()
+{
+	local conf=$1 i
+	shift
+	[ -z "$conf" ] || conf=$(realpath "$conf")
+	local args=(-d 2 -f "$IBP_WORK/opensm.log" -s 0)
+	[ -n "$conf" ] && args+=(-P "$conf")
+	case " $* " in
+	*" -F "* | *" --config "*) ;;
+	*)
+		: >"$IBP_WORK/opensm.conf"
+		args+=(-F "$IBP_WORK/opensm.conf")
+		;;
+	esac
+	IBP_OSM_LOG="$IBP_WORK/opensm.log"
+	: >"$IBP_OSM_LOG"
+	ibp_sim_run opensm "${args[@]}" "$@" >"$IBP_WORK/opensm.out" 2>&1 &
+	IBP_OSM_PID=$!
+	ibp_osm_wait_up 1
+}
+
+# ibp_osm_wait_up N: wait until the OpenSM log shows N "SUBNET UP" lines
+# (a heavy sweep after SIGHUP logs another one).
+ibp_osm_wait_up()
+{
+	local n=${1:-1} i
+	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
+		if [ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG" 2>/dev/null)" -ge "$n" ]; then
+			return 0
+		fi
+		if ! kill -0 "$IBP_OSM_PID" 2>/dev/null; then
+			cat "$IBP_WORK/opensm.out" >&2
+			IBP_OSM_PID=""
+			ibp_fail "OpenSM exited before SUBNET UP"
+		fi
+		sleep 0.02
+	done
+	ibp_fail "OpenSM not up after ${IBP_OSM_TIMEOUT}s"
+}
+
+# ibp_osm_hup: make the running OpenSM re-read its partition file and
+# re-sweep; wait for the next SUBNET UP.
+ibp_osm_hup()
+{
+	local n
+	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	ibp_osm_wait_up $((n + 1))
+}
+
+ibp_osm_stop()
+{
+	if [ -n "$IBP_OSM_PID" ]; then
+		kill "$IBP_OSM_PID" 2>/dev/null
+		wait "$IBP_OSM_PID" 2>/dev/null
+		IBP_OSM_PID=""
+	fi
+}
+
+# ibp_osm_log_has REGEX: does OpenSM's log contain a line matching REGEX?
+ibp_osm_log_has() { grep -qE -- "$1" "$IBP_OSM_LOG"; }
+
+# ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>"
+# (type CA, SW or RT), CA/router ports that are linked, every port of every
+# switch including port 0 and unlinked ones; needs LIDs (after SUBNET UP).
+ibp_ports()
+{
+	ibp_sim_run ibnetdiscover -p 2>/dev/null | awk '
+		$1 == "CA" || $1 == "SW" || $1 == "RT" {
+			g = tolower($4)
+			print $1, $2, $3, g
+			if ($1 == "SW" && !(g in sw)) {
+				sw[g] = 1
+				print "SW", $2, 0, g
+			}
+		}' | sort -u -k4,4 -k3,3n
+}
+
+# ibp_pkeys_normalize GUID PORT: smpquery pkeys text on stdin ->
+# "<guid> <port> <pkey0> <pkey1> ..." with trailing 0x0000 entries trimmed.
+ibp_pkeys_normalize()
+{
+	awk -v guid="$1" -v port="$2" '
+		/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) k[n++] = $i }
+		END {
+			last = -1
+			for (i = 0; i < n; i++) if (k[i] != "0x0000") last = i
+			line = guid " " port
+			for (i = 0; i <= last; i++) line = line " " k[i]
+			print line
+		}'
+}
+
+# ibp_read_port LID PORT GUID: one port's table, normalized.
+ibp_read_port()
+{
+	local out
+	out=$(ibp_sim_run smpquery pkeys "$1" "$2" 2>&1) ||
+		{ echo "smpquery pkeys $1 $2 failed: $out" >&2; return 1; }
+	printf '%s\n' "$out" | ibp_pkeys_normalize "$3" "$2"
+}
+
+# ibp_read_pkeys [FILTER]: read every port's P_KeyTable with smpquery (CA
+# ports, switch port 0, every switch external port) and print one
+# normalized line per port, sorted by GUID then port number.  FILTER, a
+# regex, limits it to "<type> <lid> <port> <guid>" lines that match.
+ibp_read_pkeys()
+{
+	local filter=${1:-.} tmp type lid port guid n=0 rc=0 pids=() p
+	tmp="$IBP_WORK/read.$RANDOM"
+	mkdir -p "$tmp"
+	ibp_ports | grep -E -- "$filter" >"$tmp/ports" ||
+		{ rm -rf "$tmp"; ibp_fail "no ports discovered"; }
+	while read -r type lid port guid; do
+		ibp_read_port "$lid" "$port" "$guid" >"$tmp/$n" &
+		pids+=($!)
+		n=$((n + 1))
+		if ((${#pids[@]} >= IBP_READ_JOBS)); then
+			for p in "${pids[@]}"; do wait "$p" || rc=1; done
+			pids=()
+		fi
+	done <"$tmp/ports"
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	local i
+	for ((i = 0; i < n; i++)); do cat "$tmp/$i"; done |
+		sort -k1,1 -k2,2n
+	rm -rf "$tmp"
+	[ "$rc" -eq 0 ] || ibp_fail "reading P_KeyTables failed"
+}
+
+# ibp_expect_eq WHAT EXPECTED ACTUAL: compare two texts, show a diff.
+ibp_expect_eq()
+{
+	if [ "$2" != "$3" ]; then
+		echo "--- expected $1" >&2
+		diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") >&2
+		ibp_fail "$1 differs"
+	fi
+}
+
+# ibp_json_tables_normalize: `ibpart tables --format json` on stdin -> the
+# normalized form of ibp_read_pkeys, sorted the same way.
+ibp_json_tables_normalize()
+{
+	jq -r '.ports[] | ([.port_guid, (.port|tostring)] + .pkeys) | join(" ")' |
+		sort -k1,1 -k2,2n
+}

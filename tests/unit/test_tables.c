@@ -1,0 +1,98 @@
+/*
+ * test_tables.c - one P_KeyTable per port of a fabric: put/get by
+ * (node, port), ownership, creation at the port's capacity, iteration in
+ * (node, port) order, deep copy.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "ibpart/tables.h"
+
+static ibp_fabric *two_node_fabric(void)
+{
+	ibp_fabric_options o;
+	ibp_fabric_options_init(&o);
+	ibp_fabric *f = ibp_fabric_new(&o);
+	size_t sw, ca;
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x100, 8,
+					     "leaf", &sw, NULL),
+			 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x200, 2, "host", &ca, NULL),
+	    0);
+	assert_int_equal(ibp_fabric_link(f, sw, 3, ca, 1, NULL), 0);
+	return f;
+}
+
+static void test_put_get_iterate(void **state)
+{
+	(void)state;
+	ibp_fabric *f = two_node_fabric();
+	ibp_tables *ts = ibp_tables_new(f);
+	assert_int_equal(ibp_tables_count(ts), 0);
+	assert_null(ibp_tables_get(ts, 1, 1));
+
+	/* created at the port's capacity: CA 64, switch port 0 8, ext 64 */
+	ibp_pkey_table *ca = ibp_tables_get_or_create(ts, 1, 1);
+	assert_int_equal(ibp_pkey_table_capacity(ca),
+			 IBP_DEFAULT_CA_PARTITION_CAP);
+	ibp_pkey_table *sw0 = ibp_tables_get_or_create(ts, 0, 0);
+	assert_int_equal(ibp_pkey_table_capacity(sw0),
+			 IBP_DEFAULT_SWITCH_PARTITION_CAP);
+	ibp_pkey_table *ext = ibp_tables_get_or_create(ts, 0, 3);
+	assert_int_equal(ibp_pkey_table_capacity(ext),
+			 IBP_DEFAULT_ENFORCEMENT_CAP);
+	assert_ptr_equal(ibp_tables_get_or_create(ts, 1, 1), ca);
+	assert_int_equal(ibp_tables_count(ts), 3);
+
+	/* a port the fabric lacks */
+	ibp_error err;
+	ibp_pkey_table *t = ibp_pkey_table_new(4);
+	assert_int_equal(ibp_tables_put(ts, 1, 3, t, &err), IBP_ERANGE);
+	assert_int_equal(ibp_tables_put(ts, 7, 0, t, &err), IBP_ERANGE);
+	ibp_pkey_table_free(t);
+
+	/* order: (0,0), (0,3), (1,1) whatever the insertion order */
+	size_t n;
+	unsigned p;
+	assert_ptr_equal(ibp_tables_at(ts, 0, &n, &p), sw0);
+	assert_true(n == 0 && p == 0);
+	assert_ptr_equal(ibp_tables_at(ts, 1, &n, &p), ext);
+	assert_true(n == 0 && p == 3);
+	assert_ptr_equal(ibp_tables_at(ts, 2, &n, &p), ca);
+	assert_true(n == 1 && p == 1);
+	assert_null(ibp_tables_at(ts, 3, &n, &p));
+	/* random access after the cursor moved on */
+	assert_ptr_equal(ibp_tables_at(ts, 0, &n, &p), sw0);
+
+	/* replacing frees the old table; NULL removes */
+	ibp_pkey_table_set(ca, 0, 0xffff, NULL);
+	ibp_tables *copy = ibp_tables_copy(ts);
+	assert_int_equal(ibp_tables_count(copy), 3);
+	assert_true(ibp_pkey_table_equal(ibp_tables_get(copy, 1, 1), ca));
+	assert_ptr_not_equal(ibp_tables_get(copy, 1, 1), ca);
+	assert_int_equal(ibp_tables_put(ts, 0, 3, NULL, NULL), 0);
+	assert_int_equal(ibp_tables_count(ts), 2);
+	assert_ptr_equal(ibp_tables_at(ts, 1, &n, &p), ca);
+	assert_int_equal(ibp_tables_put(ts, 1, 1, ibp_pkey_table_new(64), NULL),
+			 0);
+	assert_int_equal(ibp_tables_count(ts), 2);
+	assert_int_equal(ibp_pkey_table_get(ibp_tables_get(ts, 1, 1), 0), 0);
+	assert_int_equal(ibp_pkey_table_get(ibp_tables_get(copy, 1, 1), 0),
+			 0xffff);
+
+	ibp_tables_free(copy);
+	ibp_tables_free(ts);
+	ibp_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_put_get_iterate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
