@@ -10,7 +10,8 @@
  *     0x7fff rules included), the default partition at index 0, then the
  *     groups in file order; switch leaf ports mirror their CA.
  *   strict: the same, except that the default partition holds only the
- *     ports the plan names for it (the seed's model).
+ *     ports the plan names for it (the seed's model) and switch port 0s
+ *     (limited, so the SM still manages them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,10 +79,14 @@ static int fill_port(const ibp_fabric *f, const ibp_conf *c, bool strict,
 	size_t ng_count = ibp_conf_group_count(c);
 	const ibp_conf_group *def = ibp_conf_group_find(c, 0x7fff);
 	ibp_membership dm;
-	if (strict)
+	if (strict) {
 		dm = def ? strict_default(def, pg, ng, type, smg)
 			 : IBP_MEMB_NONE;
-	else if (def)
+		/* A switch's management port stays a limited member: the
+		 * SM (full) reaches it, no tenant does. */
+		if (dm == IBP_MEMB_NONE && type == IBP_NODE_SWITCH)
+			dm = IBP_MEMB_LIMITED;
+	} else if (def)
 		dm = ibp_conf_group_port_membership(def, pg, type, smg, NULL);
 	else
 		dm = pg == smg ? IBP_MEMB_FULL : IBP_MEMB_LIMITED;
