@@ -260,18 +260,19 @@ ibp_osm_stop()
 # ibp_osm_log_has REGEX: does OpenSM's log contain a line matching REGEX?
 ibp_osm_log_has() { grep -qE -- "$1" "$IBP_OSM_LOG"; }
 
-# ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>"
-# (type CA, SW or RT), CA/router ports that are linked, every port of every
-# switch including port 0 and unlinked ones; needs LIDs (after SUBNET UP).
+# ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>
+# <up|down>" (type CA, SW or RT; "down" for a switch port with no link),
+# CA/router ports that are linked, every port of every switch including
+# port 0 (always "up") and unlinked ones; needs LIDs (after SUBNET UP).
 ibp_ports()
 {
 	ibp_sim_run ibnetdiscover -p 2>/dev/null | awk '
 		$1 == "CA" || $1 == "SW" || $1 == "RT" {
 			g = tolower($4)
-			print $1, $2, $3, g
+			print $1, $2, $3, g, (index($0, " - ") ? "up" : "down")
 			if ($1 == "SW" && !(g in sw)) {
 				sw[g] = 1
-				print "SW", $2, 0, g
+				print "SW", $2, 0, g, "up"
 			}
 		}' | sort -u -k4,4 -k3,3n
 }
@@ -303,7 +304,8 @@ ibp_read_port()
 # ibp_read_pkeys [FILTER]: read every port's P_KeyTable with smpquery (CA
 # ports, switch port 0, every switch external port) and print one
 # normalized line per port, sorted by GUID then port number.  FILTER, a
-# regex, limits it to "<type> <lid> <port> <guid>" lines that match.
+# regex, limits it to the ibp_ports lines that match (e.g. ' up$' skips
+# switch ports without a link).
 ibp_read_pkeys()
 {
 	local filter=${1:-.} tmp type lid port guid n=0 rc=0 pids=() p
@@ -311,7 +313,7 @@ ibp_read_pkeys()
 	mkdir -p "$tmp"
 	ibp_ports | grep -E -- "$filter" >"$tmp/ports" ||
 		{ rm -rf "$tmp"; ibp_fail "no ports discovered"; }
-	while read -r type lid port guid; do
+	while read -r type lid port guid _; do
 		ibp_read_port "$lid" "$port" "$guid" >"$tmp/$n" &
 		pids+=($!)
 		n=$((n + 1))
