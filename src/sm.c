@@ -35,40 +35,12 @@ struct ibp_sm {
 	unsigned long traps_257, traps_259, traps_other;
 };
 
-int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out)
-{
-	static const char *const names[] = {"both", "in", "out", "off"};
-	for (unsigned i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*out = (ibp_part_enforce)i;
-			return IBP_OK;
-		}
-	return IBP_EINVAL;
-}
-
-const char *ibp_part_enforce_str(ibp_part_enforce e)
-{
-	switch (e) {
-	case IBP_PART_ENFORCE_BOTH:
-		return "both";
-	case IBP_PART_ENFORCE_IN:
-		return "in";
-	case IBP_PART_ENFORCE_OUT:
-		return "out";
-	case IBP_PART_ENFORCE_OFF:
-		return "off";
-	case IBP_PART_ENFORCE_UNCHANGED:
-		return "unchanged";
-	}
-	return "?";
-}
-
 void ibp_sm_options_init(struct ibp_sm_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = 100;
 	o->retries = 3;
-	o->enforce = IBP_PART_ENFORCE_BOTH;
+	o->enforce = IBP_ENFORCE_BOTH;
 }
 
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
@@ -599,10 +571,10 @@ done:
 static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 			struct ibp_sm_report *rep, ibp_error *err)
 {
-	bool in = sm->o.enforce == IBP_PART_ENFORCE_BOTH ||
-		  sm->o.enforce == IBP_PART_ENFORCE_IN;
-	bool outb = sm->o.enforce == IBP_PART_ENFORCE_BOTH ||
-		    sm->o.enforce == IBP_PART_ENFORCE_OUT;
+	bool in = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		  sm->o.enforce == IBP_ENFORCE_IN;
+	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		    sm->o.enforce == IBP_ENFORCE_OUT;
 	const struct dr_path *path = node_path(sm, n, p);
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
@@ -652,7 +624,7 @@ static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p)
 {
 	size_t pn;
 	unsigned pp;
-	return sm->o.enforce != IBP_PART_ENFORCE_UNCHANGED &&
+	return !sm->o.keep_enforcement &&
 	       ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
 	       p != 0 && ibp_fabric_node_enforcement_cap(sm->fabric, n) > 0 &&
 	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&

@@ -62,7 +62,7 @@ static int run(int argc, char **argv)
 	if (cli_wants_help(argc, argv))
 		return cli_print_usage(&cli_cmd_sim);
 	struct sim_session_opts o = {
-	    .mode = "strict", .enforce = IBP_PART_ENFORCE_BOTH, .log = stderr};
+	    .mode = "strict", .enforce = IBP_ENFORCE_BOTH, .log = stderr};
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
