@@ -11,7 +11,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/sm.h"
-#include "sim_mad.h"
+#include "ibpart/mad.h"
 
 struct dr_path {
 	uint8_t hops;

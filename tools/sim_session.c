@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/sim_mad.h"
+#include "ibpart/mad.h"
 #include "cli.h"
 #include "ibpart/pkey.h"
 #include "ibpart/transport_sim.h"
