@@ -31,6 +31,7 @@ struct ibp_sim {
 	bool have_sm;
 	/* routing: distance of every node to the last destination */
 	unsigned *dist;
+	unsigned *next_port; /* per node: the port toward the destination */
 	size_t *bfsq;
 	size_t route_node;
 	unsigned route_port;
@@ -108,9 +109,11 @@ int ibp_sim_new(const ibp_fabric *f, ibp_sim **out, ibp_error *err)
 	s->ports = calloc(s->nnodes ? s->nnodes : 1, sizeof(*s->ports));
 	s->tables = ibp_tables_new(f);
 	s->dist = calloc(s->nnodes ? s->nnodes : 1, sizeof(*s->dist));
+	s->next_port = calloc(s->nnodes ? s->nnodes : 1, sizeof(*s->next_port));
 	s->bfsq = calloc(s->nnodes ? s->nnodes : 1, sizeof(*s->bfsq));
 	s->traps = calloc(IBP_SIM_TRAP_QUEUE_MAX, sizeof(*s->traps));
-	if (!s->ports || !s->tables || !s->dist || !s->bfsq || !s->traps)
+	if (!s->ports || !s->tables || !s->dist || !s->next_port || !s->bfsq ||
+	    !s->traps)
 		goto nomem;
 	for (size_t n = 0; n < s->nnodes; n++) {
 		unsigned np = ibp_fabric_node_nports(f, n);
@@ -174,6 +177,7 @@ void ibp_sim_free(ibp_sim *s)
 	free(s->lid_node);
 	free(s->lid_port);
 	free(s->dist);
+	free(s->next_port);
 	free(s->bfsq);
 	free(s->traps);
 	free(s);
@@ -293,7 +297,9 @@ unsigned long ibp_sim_traps_lost(const ibp_sim *s)
 /* ---- routing ---- */
 
 /* Distance (links) of every node to (dst, dport), through switches only
- * (a CA does not forward).  Cached for the last destination. */
+ * (a CA does not forward), and the port each node forwards by: the one
+ * toward the node it was first reached from in the breadth-first search
+ * (a deterministic shortest path).  Cached for the last destination. */
 static void route_to(ibp_sim *s, size_t dst, unsigned dport)
 {
 	if (s->route_valid && s->route_node == dst && s->route_port == dport)
@@ -310,6 +316,7 @@ static void route_to(ibp_sim *s, size_t dst, unsigned dport)
 		if (ibp_fabric_port_peer(s->f, dst, dport, &pn, &pp) &&
 		    s->ports[dst][dport].pi.port_state == IBP_SIM_PORT_ACTIVE) {
 			s->dist[pn] = 1;
+			s->next_port[pn] = pp;
 			if (ibp_fabric_node_type(s->f, pn) == IBP_NODE_SWITCH)
 				s->bfsq[qt++] = pn;
 		}
@@ -324,6 +331,7 @@ static void route_to(ibp_sim *s, size_t dst, unsigned dport)
 			    s->dist[v] != DIST_INF)
 				continue;
 			s->dist[v] = s->dist[u] + 1;
+			s->next_port[v] = vp;
 			if (ibp_fabric_node_type(s->f, v) == IBP_NODE_SWITCH)
 				s->bfsq[qt++] = v;
 		}
@@ -432,24 +440,12 @@ int ibp_sim_send(ibp_sim *s, const struct ibp_sim_packet *pk,
 		}
 		if (cur == pk->dst_node)
 			goto arrive; /* the switch's own port 0 */
-		unsigned np = ibp_fabric_node_nports(s->f, cur), out = 0;
+		unsigned out = s->dist[cur] == DIST_INF ? 0 : s->next_port[cur];
 		size_t next = 0;
 		unsigned next_in = 0;
-		for (unsigned p = 1; p <= np; p++) {
-			size_t v;
-			unsigned vp;
-			if (!ibp_fabric_port_peer(s->f, cur, p, &v, &vp) ||
-			    s->dist[v] == DIST_INF ||
-			    s->dist[v] + 1 != s->dist[cur])
-				continue;
-			if (ibp_fabric_node_type(s->f, v) != IBP_NODE_SWITCH &&
-			    v != pk->dst_node)
-				continue;
-			out = p;
-			next = v;
-			next_in = vp;
-			break;
-		}
+		if (out != 0 &&
+		    !ibp_fabric_port_peer(s->f, cur, out, &next, &next_in))
+			out = 0;
 		if (out == 0)
 			goto noroute;
 		if (!smp && sp[out].pi.part_enforce_out &&

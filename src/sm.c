@@ -11,7 +11,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/sm.h"
-#include "sim_mad.h"
+#include "ibpart/mad.h"
 
 struct dr_path {
 	uint8_t hops;
@@ -35,40 +35,12 @@ struct ibp_sm {
 	unsigned long traps_257, traps_259, traps_other;
 };
 
-int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out)
-{
-	static const char *const names[] = {"both", "in", "out", "off"};
-	for (unsigned i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*out = (ibp_part_enforce)i;
-			return IBP_OK;
-		}
-	return IBP_EINVAL;
-}
-
-const char *ibp_part_enforce_str(ibp_part_enforce e)
-{
-	switch (e) {
-	case IBP_PART_ENFORCE_BOTH:
-		return "both";
-	case IBP_PART_ENFORCE_IN:
-		return "in";
-	case IBP_PART_ENFORCE_OUT:
-		return "out";
-	case IBP_PART_ENFORCE_OFF:
-		return "off";
-	case IBP_PART_ENFORCE_UNCHANGED:
-		return "unchanged";
-	}
-	return "?";
-}
-
 void ibp_sm_options_init(struct ibp_sm_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = 100;
 	o->retries = 3;
-	o->enforce = IBP_PART_ENFORCE_BOTH;
+	o->enforce = IBP_ENFORCE_BOTH;
 }
 
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
@@ -469,11 +441,16 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 static int add_port(struct ibp_sm_port **arr, size_t *len,
 		    const struct ibp_sm_port *p)
 {
-	struct ibp_sm_port *na = realloc(*arr, (*len + 1) * sizeof(*na));
-	if (!na)
-		return IBP_ENOMEM;
-	na[(*len)++] = *p;
-	*arr = na;
+	/* capacity: the next power of two at or above len */
+	size_t n = *len;
+	if ((n & (n - 1)) == 0) {
+		size_t cap = n ? n * 2 : 16;
+		struct ibp_sm_port *na = realloc(*arr, cap * sizeof(*na));
+		if (!na)
+			return IBP_ENOMEM;
+		*arr = na;
+	}
+	(*arr)[(*len)++] = *p;
 	return IBP_OK;
 }
 
@@ -594,10 +571,10 @@ done:
 static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 			struct ibp_sm_report *rep, ibp_error *err)
 {
-	bool in = sm->o.enforce == IBP_PART_ENFORCE_BOTH ||
-		  sm->o.enforce == IBP_PART_ENFORCE_IN;
-	bool outb = sm->o.enforce == IBP_PART_ENFORCE_BOTH ||
-		    sm->o.enforce == IBP_PART_ENFORCE_OUT;
+	bool in = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		  sm->o.enforce == IBP_ENFORCE_IN;
+	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		    sm->o.enforce == IBP_ENFORCE_OUT;
 	const struct dr_path *path = node_path(sm, n, p);
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
@@ -625,18 +602,33 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 					     "did not take");
 	}
 	rep->enforce_ports++;
-	for (size_t i = 0; i < rep->nchanged; i++)
-		if (rep->changed[i].node_guid ==
-			ibp_fabric_node_guid(sm->fabric, n) &&
-		    rep->changed[i].port == p) {
-			rep->changed[i].enforce_changed = true;
-			return IBP_OK;
-		}
+	/* The port's table was pushed just before: its entry, if any, is
+	 * the last one. */
+	if (rep->nchanged &&
+	    rep->changed[rep->nchanged - 1].node_guid ==
+		ibp_fabric_node_guid(sm->fabric, n) &&
+	    rep->changed[rep->nchanged - 1].port == p) {
+		rep->changed[rep->nchanged - 1].enforce_changed = true;
+		return IBP_OK;
+	}
 	struct ibp_sm_port cp;
 	describe(sm->fabric, n, p, &cp);
 	cp.enforce_changed = true;
 	add_port(&rep->changed, &rep->nchanged, &cp);
 	return IBP_OK;
+}
+
+/* Partition enforcement goes on switch ports facing an end port whose
+ * table is pushed (OpenSM's leaf ports), when the switch can enforce. */
+static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p)
+{
+	size_t pn;
+	unsigned pp;
+	return !sm->o.keep_enforcement &&
+	       ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	       p != 0 && ibp_fabric_node_enforcement_cap(sm->fabric, n) > 0 &&
+	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&
+	       ibp_fabric_is_end_port(sm->fabric, pn, pp);
 }
 
 int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
@@ -684,42 +676,13 @@ int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 			goto out;
 		}
 		rc = push_port(sm, n, p, wt, rep, &e);
+		if (rc == IBP_OK && wants_enforcement(sm, n, p))
+			rc = enforce_port(sm, n, p, rep, &e);
 		if (rc != IBP_OK) {
 			fail_port(sm, rep, n, p, &e);
 			if (err)
 				*err = e;
 			goto out;
-		}
-	}
-	/* Partition enforcement on switch ports facing an end port whose
-	 * table was pushed (OpenSM's leaf ports). */
-	if (sm->o.enforce != IBP_PART_ENFORCE_UNCHANGED) {
-		for (size_t i = 0; i < cnt; i++) {
-			size_t wn, n;
-			unsigned p;
-			ibp_tables_at(want, i, &wn, &p);
-			if (ibp_fabric_node_type(wf, wn) != IBP_NODE_SWITCH ||
-			    p == 0)
-				continue;
-			if (ibp_fabric_find_node_guid(
-				sm->fabric, ibp_fabric_node_guid(wf, wn), &n) !=
-			    IBP_OK)
-				continue;
-			size_t pn;
-			unsigned pp;
-			if (!ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) ||
-			    !ibp_fabric_is_end_port(sm->fabric, pn, pp))
-				continue;
-			if (ibp_fabric_node_enforcement_cap(sm->fabric, n) == 0)
-				continue;
-			ibp_error e;
-			rc = enforce_port(sm, n, p, rep, &e);
-			if (rc != IBP_OK) {
-				fail_port(sm, rep, n, p, &e);
-				if (err)
-					*err = e;
-				goto out;
-			}
 		}
 	}
 out:

@@ -11,7 +11,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/transport_sim.h"
-#include "sim_mad.h"
+#include "ibpart/mad.h"
 
 /* What this SMA reports about itself (ibsim-like values). */
 #define SIM_VENDOR_ID	   0x0002c9u

@@ -225,7 +225,7 @@ static int run_mode(const char *dir, const char *mode, bool main_mode,
 	struct sim_session_opts o = {.topo = topo,
 				     .conf = conf,
 				     .mode = mode,
-				     .enforce = IBP_PART_ENFORCE_BOTH,
+				     .enforce = IBP_ENFORCE_BOTH,
 				     .log = main_mode ? stdout : NULL,
 				     .quiet_conf = true};
 	if (main_mode) {
@@ -307,14 +307,14 @@ static int run_mode(const char *dir, const char *mode, bool main_mode,
 	       "tenantA-node-01.  With switch enforcement off, the "
 	       "receiving HCA is the check the seed describes; the SM "
 	       "re-pushes with --part-enforce off:\n\n");
-	sim_session_repush(&s, IBP_PART_ENFORCE_OFF, stdout);
+	sim_session_repush(&s, IBP_ENFORCE_OFF, stdout);
 	printf("\n");
 	if (pingpong(&s, "tenantB-node-01", "tenantA-node-01") !=
 	    CLI_EXIT_FOUND) {
 		printf("UNEXPECTED: the pingpong got through\n");
 		(*failures)++;
 	}
-	sim_session_repush(&s, IBP_PART_ENFORCE_BOTH, NULL);
+	sim_session_repush(&s, IBP_ENFORCE_BOTH, NULL);
 
 	heading("6. Shared storage (limited member of both tenants) <-> full "
 		"tenant members (expected: both complete)");

@@ -24,7 +24,8 @@ static const char usage[] =
     "SubnSet(P_KeyTable), only the blocks that differ, confirming each by\n"
     "reading it back; then it sets partition enforcement on the switch\n"
     "ports facing hosts (--part-enforce, OpenSM's option; default both).\n"
-    "The SM's report goes to stderr (-q: none).  Then the actions run, in\n"
+    "The SM's report and the plan's warnings go to stderr (-q: errors only).  "
+    "Then the actions run, in\n"
     "order, on that fabric:\n"
     "\n"
     "  smpquery pkeys ADDR [PORT]\n"
@@ -61,13 +62,14 @@ static int run(int argc, char **argv)
 	if (cli_wants_help(argc, argv))
 		return cli_print_usage(&cli_cmd_sim);
 	struct sim_session_opts o = {
-	    .mode = "strict", .enforce = IBP_PART_ENFORCE_BOTH, .log = stderr};
+	    .mode = "strict", .enforce = IBP_ENFORCE_BOTH, .log = stderr};
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-q")) {
 			o.log = NULL;
+			o.quiet_conf = true;
 			continue;
 		}
 		if (!v)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/sim_mad.h"
+#include "ibpart/mad.h"
 #include "cli.h"
 #include "ibpart/pkey.h"
 #include "ibpart/transport_sim.h"
@@ -73,8 +73,8 @@ int sim_session_open(struct sim_session *s, const struct sim_session_opts *o)
 		cli_print_error(&err);
 		return CLI_EXIT_USAGE;
 	}
-	rc = sim_policy_tables(s->f, o->conf, s->mode, smg, o->quiet_conf,
-			       &s->want);
+	rc = sim_policy_tables(s->f, o->conf, s->mode, smg, o->enforce,
+			       o->quiet_conf, &s->want);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	if (ibp_sim_new(s->f, &s->sim, &err) != IBP_OK ||

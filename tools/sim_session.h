@@ -55,10 +55,10 @@ int sim_session_port(struct sim_session *s, const char *spec, size_t *node,
 		     unsigned *port);
 
 /* The desired tables for mode ("strict"/"opensm"): the partition
- * manager's answer (sim_policy.c).  Exit status. */
+ * manager's answer (policy.h, via sim_policy.c).  Exit status. */
 int sim_policy_tables(const ibp_fabric *f, const char *conf_path,
-		      const char *mode, uint64_t sm_port_guid, bool quiet,
-		      ibp_tables **out);
+		      const char *mode, uint64_t sm_port_guid,
+		      ibp_part_enforce enforce, bool quiet, ibp_tables **out);
 
 /* `smpquery pkeys ADDR [PORT]` over LID-routed SMPs: output byte for
  * byte as infiniband-diags prints it.  Exit status. */

@@ -9,9 +9,10 @@
  * the data plane enforces.  The data plane:
  *  - a packet carries the BTH P_Key the sender's HCA takes from its own
  *    P_KeyTable at the QP's P_Key index (10.9.2), and a destination QP;
- *  - it follows a shortest path through the switches (lowest port number
- *    first among equal choices: a stand-in for the SM's routing, which the
- *    P_Key rules do not depend on);
+ *  - it follows a shortest path through the switches (one fixed choice
+ *    among equal ones, from a breadth-first search from the destination:
+ *    a stand-in for the SM's routing, which the P_Key rules do not depend
+ *    on);
  *  - a switch external port with PortInfo PartitionEnforcementInbound
  *    (Outbound) set checks packets entering (leaving) through it against
  *    its own P_KeyTable by partition (the membership bit ignored: the

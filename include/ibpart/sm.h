@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
+#include "ibpart/policy.h" /* ibp_part_enforce: OpenSM's part_enforce */
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/transport.h"
@@ -27,23 +28,12 @@
 extern "C" {
 #endif
 
-/* PortInfo PartitionEnforcementInbound/Outbound on switch leaf ports. */
-typedef enum ibp_part_enforce {
-	IBP_PART_ENFORCE_BOTH = 0, /* OpenSM's default */
-	IBP_PART_ENFORCE_IN,
-	IBP_PART_ENFORCE_OUT,
-	IBP_PART_ENFORCE_OFF,
-	IBP_PART_ENFORCE_UNCHANGED /* do not touch PortInfo */
-} ibp_part_enforce;
-
-/* "both", "in", "out", "off" (OpenSM's words); IBP_EINVAL otherwise. */
-int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
-const char *ibp_part_enforce_str(ibp_part_enforce e);
-
 struct ibp_sm_options {
 	int timeout_ms;		  /* per SMP (default 100) */
 	unsigned retries;	  /* re-sends after a timeout (default 3) */
-	ibp_part_enforce enforce; /* default IBP_PART_ENFORCE_BOTH */
+	ibp_part_enforce enforce; /* PortInfo bits on switch leaf ports
+				     (default IBP_ENFORCE_BOTH) */
+	bool keep_enforcement;	  /* do not touch PortInfo at all */
 	bool dry_run;		  /* read and plan, write nothing */
 	uint64_t mkey;		  /* M_Key put in every SMP (default 0) */
 };

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "ibpart/analysis.h"
 #include "ibpart/pkey.h"
 #include "sim_fixture.h"
 
@@ -238,6 +239,64 @@ static void test_probe_matrix_equals_rule(void **state)
 		}
 }
 
+/* The probe matrix equals the analysis module's matrix from the same
+ * tables - here OpenSM-style tables (every host limited in 0x7fff, the
+ * SM and UFM full), leaf ports mirroring their host, enforcement on. */
+static void test_probe_matrix_equals_analysis(void **state)
+{
+	struct fx *x = *state;
+	size_t ends[] = {x->sm, x->ufm, x->a1, x->a2, x->b1, x->b2, x->st};
+	uint16_t t[7][3] = {{0xffff},
+			    {0xffff},
+			    {0x7fff, 0x8001},
+			    {0x7fff, 0x8001},
+			    {0x7fff, 0x8002},
+			    {0x7fff, 0x8002},
+			    {0x7fff, 0x0001, 0x0002}};
+	unsigned nk[7] = {1, 1, 2, 2, 2, 2, 3};
+	for (unsigned i = 0; i < 7; i++) {
+		set_table(x->s, ends[i], 1, t[i], nk[i]);
+		size_t sn;
+		unsigned sp;
+		assert_true(ibp_fabric_port_peer(x->f, ends[i], 1, &sn, &sp));
+		set_table(x->s, sn, sp, t[i], nk[i]);
+		ibp_sim_port_info(x->s, sn, sp)->part_enforce_in = true;
+		ibp_sim_port_info(x->s, sn, sp)->part_enforce_out = true;
+	}
+	ibp_matrix *m;
+	assert_int_equal(ibp_matrix_build(ibp_sim_tables(x->s), NULL, &m, NULL),
+			 IBP_OK);
+	assert_int_equal(ibp_matrix_endpoint_count(m), 7);
+	unsigned talk = 0;
+	for (size_t i = 0; i < 7; i++)
+		for (size_t j = 0; j < 7; j++) {
+			if (i == j)
+				continue;
+			size_t ni, nj;
+			unsigned pi, pj;
+			ibp_matrix_endpoint(m, i, &ni, &pi);
+			ibp_matrix_endpoint(m, j, &nj, &pj);
+			bool any = false;
+			for (uint16_t k = 0; k < 3; k++) {
+				struct ibp_sim_result r;
+				struct ibp_sim_packet p = {.src_node = ni,
+							   .src_port = pi,
+							   .dst_node = nj,
+							   .dst_port = pj,
+							   .pkey_index = k,
+							   .dest_qp = 0x49};
+				ibp_sim_send(x->s, &p, &r, NULL);
+				any |= r.verdict == IBP_SIM_DELIVERED;
+			}
+			assert_int_equal(any, ibp_matrix_can_talk(m, i, j));
+			talk += any;
+		}
+	/* SM and UFM reach everyone; a tenant reaches SM, UFM, its peer and
+	 * storage; storage reaches all six. */
+	assert_int_equal(talk, 2 * 6 + 4 * 4 + 6);
+	ibp_matrix_free(m);
+}
+
 /* Two switches in a line: CA - sw1 - sw2 - CA; 3 links, and a CA is
  * never a transit hop. */
 static void test_route_across_switches(void **state)
@@ -294,6 +353,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_switch_enforcement_and_trap_259, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_probe_matrix_equals_rule,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_probe_matrix_equals_analysis,
 					    setup, teardown),
 	    cmocka_unit_test(test_route_across_switches),
 	};

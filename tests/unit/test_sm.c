@@ -258,14 +258,14 @@ static void test_enforce_modes(void **state)
 	struct fx *x = *state;
 	ibp_part_enforce e;
 	assert_int_equal(ibp_part_enforce_parse("in", &e), IBP_OK);
-	assert_int_equal(e, IBP_PART_ENFORCE_IN);
+	assert_int_equal(e, IBP_ENFORCE_IN);
 	assert_int_equal(ibp_part_enforce_parse("sideways", &e), IBP_EINVAL);
 	ibp_transport *t;
 	assert_int_equal(
 	    ibp_transport_sim_new(x->s, x->sm_node, 1, NULL, &t, NULL), IBP_OK);
 	struct ibp_sm_options o;
 	ibp_sm_options_init(&o);
-	o.enforce = IBP_PART_ENFORCE_OUT;
+	o.enforce = IBP_ENFORCE_OUT;
 	ibp_sm *sm;
 	ibp_sm_new(t, &o, &sm, NULL);
 	struct ibp_sm_report rep;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ibpart/transport_sim.h"
-#include "sim_mad.h"
+#include "ibpart/mad.h"
 #include "sim_fixture.h"
 
 struct fx {
