@@ -216,8 +216,8 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-int ibp_state_load(const ibp_fabric *f, const char *path, ibp_tables **out,
-		   ibp_error *err)
+int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
+		   ibp_tables **out, ibp_error *err)
 {
 	*out = NULL;
 	json_error_t je;
@@ -260,6 +260,8 @@ int ibp_state_load(const ibp_fabric *f, const char *path, ibp_tables **out,
 		unsigned port = (unsigned)json_integer_value(pn);
 		if (ibp_fabric_find_node_guid(f, guid, &node) ||
 		    port > ibp_fabric_node_nports(f, node)) {
+			if (skip_missing)
+				continue;
 			rc = ibp_error_set(err, IBP_ENOENT,
 					   "%s: node %s port %u is not in the "
 					   "fabric",

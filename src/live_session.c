@@ -29,7 +29,7 @@ void ibp_live_options_init(struct ibp_live_options *o)
 {
 	*o = (struct ibp_live_options){0};
 	o->retries = -1;
-	o->enforce = IBP_PART_ENFORCE_BOTH;
+	o->enforce = -1; /* leave PortInfo enforcement alone */
 }
 
 int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
@@ -60,7 +60,10 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		so.retries = (unsigned)o->retries;
 	so.mkey = o->mkey;
 	so.dry_run = o->dry_run;
-	so.enforce = (ibp_part_enforce)o->enforce;
+	if (o->enforce < 0)
+		so.keep_enforcement = true;
+	else
+		so.enforce = (ibp_part_enforce)o->enforce;
 	rc = ibp_sm_new(l->t, &so, &l->sm, err);
 	if (rc) {
 		ibp_transport_close(l->t);

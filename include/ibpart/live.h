@@ -21,12 +21,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/transport.h"
 
 struct ibp_sm;
+struct ibp_conf;
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,10 +78,11 @@ const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
  * `pkeys` lists the whole table up to its last used entry. */
 int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err);
 /* Read a state file back onto fabric f: each port found by node GUID and
- * port number.  IBP_ENOENT when a port of the file is not in f,
- * IBP_EPARSE for a malformed file. */
-int ibp_state_load(const ibp_fabric *f, const char *path, ibp_tables **out,
-		   ibp_error *err);
+ * port number.  IBP_ENOENT when a port of the file is not in f (unless
+ * skip_missing: such ports are then left out), IBP_EPARSE for a
+ * malformed file. */
+int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
+		   ibp_tables **out, ibp_error *err);
 
 /* ------------------------------------------ files and OpenSM hand-over */
 
@@ -119,7 +122,7 @@ struct ibp_live_options {
 	int timeout_ms; /* per SMP; 0: the SM's default */
 	int retries;	/* re-sends; -1: the SM's default */
 	bool dry_run;	/* plan only: no SubnSet is sent */
-	int enforce;	/* an ibp_part_enforce (sm.h) */
+	int enforce;	/* an ibp_part_enforce (policy.h); -1: unchanged */
 	bool progress;	/* phase progress on stderr */
 };
 void ibp_live_options_init(struct ibp_live_options *o);
@@ -147,6 +150,41 @@ void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
  * found by node GUID and port number; ports `to` lacks are dropped. */
 int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
 		   ibp_tables **out, ibp_error *err);
+
+/* ------------------------------------------------------- the plan */
+
+/* What `verify` and `apply` compare the fabric with: the plan (a
+ * partitions.conf) turned into tables by the policy module. */
+struct ibp_live_plan_options {
+	const char *conf_path;
+	const char *mode;      /* "opensm" (default) or "strict" */
+	uint64_t sm_port_guid; /* the SM's port (0: the fabric's first CA) */
+	bool allow_both_pkeys; /* OpenSM's -W */
+	const ibp_tables *previous; /* what the ports held before (OpenSM
+				       keeps surviving P_Keys at their
+				       index); NULL: a fresh fabric */
+	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+};
+
+/* Parse the plan against fabric f and compute its tables.  Every finding
+ * goes to diags.  IBP_EPARSE when the file cannot be read as a plan.
+ * With fail_closed: IBP_EINVAL when the file has any error, when OpenSM
+ * 3.3.23 would reject it (and fall back to ALL=full) or misread it, or
+ * when the policy finds an error; *want is then NULL.  Without it, the
+ * tables are what OpenSM would really program from such a file.  *conf_out (may
+ * be NULL) receives the parsed plan. */
+int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
+		  ibp_tables **want, struct ibp_conf **conf_out,
+		  ibp_diags *diags, ibp_error *err);
+
+/* The plan in OpenSM's canonical syntax, checked: the text is parsed
+ * again and must be accepted by OpenSM's rules (no error, not rejected,
+ * not misread) and give the same tables as the plan.  *text is malloc'd.
+ */
+int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
+			      const ibp_fabric *f, const struct ibp_conf *conf,
+			      const ibp_tables *want, char **text, size_t *len,
+			      ibp_diags *diags, ibp_error *err);
 
 #ifdef __cplusplus
 }

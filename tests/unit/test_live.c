@@ -169,7 +169,7 @@ static void test_state_round_trip(void **state)
 	assert_int_equal(ibp_state_save(ts, p, NULL), 0);
 	assert_non_null(strstr(slurp(p), "\"0x8002\""));
 	ibp_tables *back;
-	assert_int_equal(ibp_state_load(f, p, &back, NULL), 0);
+	assert_int_equal(ibp_state_load(f, p, false, &back, NULL), 0);
 	assert_int_equal(ibp_tables_count(back), 2);
 	assert_true(ibp_pkey_table_equal(ibp_tables_get(back, 1, 1),
 					 ibp_tables_get(ts, 1, 1)));
@@ -183,15 +183,19 @@ static void test_state_round_trip(void **state)
 	assert_int_equal(
 	    ibp_fabric_add_node(g, IBP_NODE_CA, 0x9000, 1, "x", &n, NULL), 0);
 	ibp_error e;
-	assert_int_equal(ibp_state_load(g, p, &back, &e), IBP_ENOENT);
+	assert_int_equal(ibp_state_load(g, p, false, &back, &e), IBP_ENOENT);
 	assert_null(back);
+	/* unless asked to skip what the fabric lacks */
+	assert_int_equal(ibp_state_load(g, p, true, &back, NULL), 0);
+	assert_int_equal(ibp_tables_count(back), 0);
+	ibp_tables_free(back);
 	ibp_fabric_free(g);
 
 	/* and so is a file that is not a state file */
 	FILE *fp = fopen(p, "w");
 	fputs("{\"ports\": []}\n", fp);
 	fclose(fp);
-	assert_int_equal(ibp_state_load(f, p, &back, &e), IBP_EPARSE);
+	assert_int_equal(ibp_state_load(f, p, false, &back, &e), IBP_EPARSE);
 	unlink(p);
 	ibp_tables_free(ts);
 	ibp_fabric_free(f);
