@@ -305,6 +305,12 @@ static int do_direct(struct lc *c, const struct apply_opts *ao)
 		    (int)sets, "smps_push", (int)(total - smps_before),
 		    "timeouts", (int)rep.timeouts, "retries", (int)rep.retries,
 		    "elapsed_ms", (int)ms);
+		json_object_set_new(root, "smps_discover",
+				    json_integer((json_int_t)c->smps_discover));
+		json_object_set_new(root, "smps_read",
+				    json_integer((json_int_t)c->smps_read));
+		json_object_set_new(root, "timeouts_total",
+				    json_integer((json_int_t)tos));
 		json_t *ch = json_array(), *fa = json_array(),
 		       *nr = json_array();
 		for (size_t i = 0; i < rep.nchanged; i++)
