@@ -125,6 +125,7 @@ int lc_open(struct lc *c)
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
+	c->smps_discover = lc_smps(c);
 	c->f =
 	    c->topo_fabric ? c->topo_fabric : ibp_sm_fabric(ibp_live_sm(c->l));
 	if (c->sm_port) {
