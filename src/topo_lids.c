@@ -112,11 +112,6 @@ int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
 		n_end += f->nodes[n].type == IBP_NODE_SWITCH
 			     ? 1
 			     : f->nodes[n].nports;
-	if (n_end > TOPO_MAX_LID)
-		return ibp_error_set(err, IBP_ERANGE,
-				     "%zu end ports do not fit the %u unicast "
-				     "LIDs",
-				     n_end, TOPO_MAX_LID);
 	struct lid_item *items = malloc((n_end + 1) * sizeof(*items));
 	uint32_t *by_lid = malloc((TOPO_MAX_LID + 1) * sizeof(*by_lid));
 	bool *reached = calloc(f->nports + 1, sizeof(*reached));
@@ -149,6 +144,10 @@ int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid, ibp_error *err)
 		by_lid[i] = TOPO_NONE;
 	topo_port_at(f, sm_node, sm_port)->lid = 1;
 	by_lid[1] = sm_key;
+	/* OpenSM runs out of LIDs past 0xBFFF: the ports sorted last get
+	 * none (LID 0), as on a real subnet that is too big */
+	if (k > TOPO_MAX_LID - 1)
+		k = TOPO_MAX_LID - 1;
 	for (size_t i = 0; i < k; i++) {
 		uint16_t lid = (uint16_t)(i + 2);
 		uint32_t pk = items[i].port_key;

@@ -250,9 +250,15 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	}
 	p = skip_ws(p, e);
 	char *desc = NULL;
-	if (p < e && *p == '#')
+	if (p < e && *p == '#') {
 		desc = read_desc(p + 1, e);
-	else if (p < e)
+		/* NodeDescription is 64 bytes (IBA 14.2.5.2); ibsim keeps 63 */
+		if (desc && strlen(desc) > 63)
+			WARN(r, "long-description", p,
+			     "description is %zu bytes; ibsim and the "
+			     "NodeDescription attribute keep only the first 63",
+			     strlen(desc));
+	} else if (p < e)
 		WARN(r, "ignored-text", p, "text after the node id is ignored");
 	struct pnode *nodes = grow(r->nodes, &r->cap_n, r->nn, sizeof(*nodes));
 	if (!nodes) {
@@ -539,6 +545,13 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 			ERR(r, "syntax", ls,
 			    "port line outside a node record (a blank line "
 			    "ends a record)");
+		} else if (starts(ls, le, "DR path ") ||
+			   starts(ls, le, "Non-Chassis Nodes") ||
+			   starts(ls, le, "Chassis ") ||
+			   starts(ls, le, "Spine Nodes") ||
+			   starts(ls, le, "Line Nodes")) {
+			/* ibnetdiscover -s progress and -g grouping lines,
+			 * which ibsim ignores too */
 		} else if (ls < le && ls[0] != '#' && !blank(ls, le)) {
 			WARN(r, "ignored-line", ls,
 			     "line ignored (not a topology keyword)");

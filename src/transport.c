@@ -36,6 +36,24 @@ int ibp_transport_smp(ibp_transport *t, const uint8_t req[IBP_MAD_SIZE],
 	return rc;
 }
 
+int ibp_transport_smp_lid(ibp_transport *t, uint16_t dlid,
+			  const uint8_t req[IBP_MAD_SIZE],
+			  uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+			  ibp_error *err)
+{
+	if (!t->ops->smp_lid)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "transport %s sends no LID-routed SMPs",
+				     t->ops->name);
+	t->stats.sent++;
+	int rc = t->ops->smp_lid(t->ctx, dlid, req, resp, timeout_ms, err);
+	if (rc == IBP_OK)
+		t->stats.answered++;
+	else if (rc == IBP_ETIMEDOUT)
+		t->stats.timeouts++;
+	return rc;
+}
+
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err)
 {

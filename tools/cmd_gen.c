@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -65,6 +66,15 @@ static int atomic_open(struct atomic_file *a, const char *path)
 	}
 	int fd = mkstemp(a->tmp);
 	if (fd < 0) {
+		free(a->tmp);
+		a->tmp = NULL;
+		return -1;
+	}
+	mode_t um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um)) { /* mkstemp made it 0600 */
+		close(fd);
+		unlink(a->tmp);
 		free(a->tmp);
 		a->tmp = NULL;
 		return -1;
@@ -158,6 +168,39 @@ static int print_lids(const char *topo, const char *sm)
 	return CLI_EXIT_OK;
 }
 
+/* Hidden --dump TOPO: the fabric in a canonical, id-free form (nodes by
+ * GUID, their port GUIDs and links by GUID), so that tests can compare a
+ * topology with what ibnetdiscover reports for it. */
+static int dump(const char *topo)
+{
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	ibp_fabric *f;
+	int rc = cli_load_fabric(topo, &fo, &f);
+	if (rc)
+		return rc;
+	for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
+		ibp_node_type t = ibp_fabric_node_type(f, n);
+		printf("node 0x%016" PRIx64 " %s %u \"%s\"\n",
+		       ibp_fabric_node_guid(f, n), ibp_node_type_str(t),
+		       ibp_fabric_node_nports(f, n),
+		       ibp_fabric_node_desc(f, n));
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
+			size_t pn;
+			unsigned pp;
+			if (!ibp_fabric_port_peer(f, n, p, &pn, &pp))
+				continue;
+			printf("port 0x%016" PRIx64 " %u 0x%016" PRIx64
+			       " -> 0x%016" PRIx64 " %u\n",
+			       ibp_fabric_node_guid(f, n), p,
+			       ibp_fabric_port_guid(f, n, p),
+			       ibp_fabric_node_guid(f, pn), pp);
+		}
+	}
+	ibp_fabric_free(f);
+	return CLI_EXIT_OK;
+}
+
 static bool opt_uint(const char *name, const char *arg, unsigned max,
 		     unsigned *out)
 {
@@ -186,7 +229,9 @@ static int run(int argc, char **argv)
 		O_MGMT,
 		O_CONF,
 		O_LIDS,
-		O_SM
+		O_SM,
+		O_DUMP,
+		O_REWRITE
 	};
 	static const struct option longopts[] = {
 	    {"cas", required_argument, NULL, O_CAS},
@@ -199,10 +244,13 @@ static int run(int argc, char **argv)
 	    {"output", required_argument, NULL, 'o'},
 	    {"print-lids", required_argument, NULL, O_LIDS},
 	    {"sm-port", required_argument, NULL, O_SM},
+	    {"dump", required_argument, NULL, O_DUMP},
+	    {"rewrite", required_argument, NULL, O_REWRITE},
 	    {NULL, 0, NULL, 0}};
 	ibp_fabric_gen_options go;
 	ibp_fabric_gen_options_init(&go);
 	const char *out = NULL, *conf = NULL, *lids = NULL, *sm = NULL;
+	const char *dumpf = NULL, *rewrite = NULL;
 	bool have_cas = false;
 	int c;
 	optind = 1;
@@ -252,6 +300,12 @@ static int run(int argc, char **argv)
 		case O_SM:
 			sm = optarg;
 			break;
+		case O_DUMP:
+			dumpf = optarg;
+			break;
+		case O_REWRITE:
+			rewrite = optarg;
+			break;
 		default:
 			return cli_usage_error("gen", "unknown option '%s'",
 					       argv[optind - 1]);
@@ -262,15 +316,23 @@ static int run(int argc, char **argv)
 				       argv[optind]);
 	if (lids)
 		return print_lids(lids, sm);
-	if (!have_cas)
+	if (dumpf)
+		return dump(dumpf);
+	if (!have_cas && !rewrite)
 		return cli_usage_error("gen", "--cas N is required");
 	if (!out)
 		return cli_usage_error("gen", "-o TOPO is required");
 	ibp_error err;
 	ibp_error_clear(&err);
 	ibp_fabric *f;
-	int rc = ibp_fabric_generate(&go, &f, &err);
-	if (rc) {
+	if (rewrite) { /* hidden: load a topology and write it again */
+		ibp_fabric_options fo;
+		ibp_fabric_options_init(&fo);
+		int lrc = cli_load_fabric(rewrite, &fo, &f);
+		if (lrc)
+			return lrc;
+		conf = NULL;
+	} else if (ibp_fabric_generate(&go, &f, &err)) {
 		fprintf(stderr, "ibpart gen: %s\n", err.message);
 		return CLI_EXIT_USAGE;
 	}
@@ -314,11 +376,12 @@ static int run(int argc, char **argv)
 	atomic_done(&fc);
 	unsigned leaves, spines;
 	ibp_fabric_gen_counts(&go, &leaves, &spines);
-	fprintf(stderr,
-		"ibpart gen: %s: %u CAs, %u leaf + %u spine switches "
-		"(radix %u)%s%s\n",
-		out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
-		conf ? conf : "");
+	if (!rewrite)
+		fprintf(stderr,
+			"ibpart gen: %s: %u CAs, %u leaf + %u spine switches "
+			"(radix %u)%s%s\n",
+			out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
+			conf ? conf : "");
 out:
 	if (exit) {
 		atomic_discard(&ft);

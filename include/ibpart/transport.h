@@ -34,6 +34,14 @@ struct ibp_transport_ops {
 	int (*recv)(void *ctx, uint8_t buf[IBP_MAD_SIZE], int timeout_ms,
 		    ibp_error *err);
 	void (*close)(void *ctx);
+	/* Send a LID-routed SMP (class 0x01) to dlid: the 256-byte MAD
+	 * carries no destination LID (it is in the LRH, which umad takes
+	 * from its address header).  May be NULL: then only directed-route
+	 * SMPs go through smp(). */
+	int (*smp_lid)(void *ctx, uint16_t dlid,
+		       const uint8_t req[IBP_MAD_SIZE],
+		       uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+		       ibp_error *err);
 };
 
 typedef struct ibp_transport ibp_transport;
@@ -50,6 +58,12 @@ ibp_transport *ibp_transport_new(const struct ibp_transport_ops *ops,
 int ibp_transport_smp(ibp_transport *t, const uint8_t req[IBP_MAD_SIZE],
 		      uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 		      ibp_error *err);
+/* A LID-routed SMP to dlid; IBP_EINVAL when the transport has no
+ * smp_lid. Counted like ibp_transport_smp(). */
+int ibp_transport_smp_lid(ibp_transport *t, uint16_t dlid,
+			  const uint8_t req[IBP_MAD_SIZE],
+			  uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+			  ibp_error *err);
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err);
 const char *ibp_transport_name(const ibp_transport *t);

@@ -133,7 +133,7 @@ ibp_sim_listening()
 # ibp_first_ca TOPO: the node id of the first CA in a topology file.
 ibp_first_ca()
 {
-	awk '/^[ \t]*Ca[ \t]/ { if (match($0, /"[^"]*"/)) {
+	awk '/^[ \t]*(Ca|Hca|Rt)[ \t]/ { if (match($0, /"[^"]*"/)) {
 		print substr($0, RSTART + 1, RLENGTH - 2); exit } }' "$1"
 }
 
@@ -144,14 +144,16 @@ ibp_sim_start()
 	local topo=${1:?ibp_sim_start TOPO} i
 	[ -f "$topo" ] || ibp_fail "no topology $topo"
 	IBP_SIM_TOPO=$topo
-	IBP_SIM_HOST=${IBP_SIM_HOST:-$(ibp_first_ca "$topo")}
+	IBP_SIM_HOST=${IBP_SIM_HOST_USER:-$(ibp_first_ca "$topo")}
 	[ -n "$IBP_SIM_HOST" ] || ibp_fail "no CA in $topo"
-	IBP_SIM_LOG="$IBP_WORK/ibsim.log"
-	mkfifo "$IBP_WORK/ibsim.console"
-	ibsim -s "$topo" <"$IBP_WORK/ibsim.console" >"$IBP_SIM_LOG" 2>&1 &
+	IBP_SIM_SEQ=$((${IBP_SIM_SEQ:-0} + 1))
+	IBP_SIM_LOG="$IBP_WORK/ibsim.$IBP_SIM_SEQ.log"
+	local fifo="$IBP_WORK/ibsim.$IBP_SIM_SEQ.console"
+	mkfifo "$fifo"
+	ibsim -s "$topo" <"$fifo" >"$IBP_SIM_LOG" 2>&1 &
 	IBP_SIM_PID=$!
 	# Hold the console open for writing so ibsim never sees EOF.
-	exec {IBP_SIM_CONSOLE_FD}>"$IBP_WORK/ibsim.console"
+	exec {IBP_SIM_CONSOLE_FD}>"$fifo"
 	for ((i = 0; i < IBP_SIM_TIMEOUT * 50; i++)); do
 		kill -0 "$IBP_SIM_PID" 2>/dev/null ||
 			{ cat "$IBP_SIM_LOG" >&2; IBP_SIM_PID=""; ibp_fail "ibsim exited"; }
@@ -191,7 +193,9 @@ ibp_sim_stop()
 # paths.
 ibp_sim_run()
 {
-	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" "$@")
+	# exec: the pid a caller gets with $! is the tool's own (OpenSM's,
+	# for SIGHUP and for the kill at cleanup), not a subshell's
+	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" exec "$@")
 }
 
 # ibp_osm_start CONF [OPENSM ARGS...]: start OpenSM with partition file
@@ -203,7 +207,9 @@ ibp_osm_start()
 	local conf=$1 i
 	shift
 	[ -z "$conf" ] || conf=$(realpath "$conf")
-	local args=(-d 2 -f "$IBP_WORK/opensm.log" -s 0)
+	local args=(-d 2 -f "$IBP_WORK/opensm.log" -s 0) g
+	g=$(ibp_sim_host_guid)
+	[ -n "$g" ] && args+=(-g "$g")
 	[ -n "$conf" ] && args+=(-P "$conf")
 	case " $* " in
 	*" -F "* | *" --config "*) ;;
@@ -214,7 +220,11 @@ ibp_osm_start()
 	esac
 	IBP_OSM_LOG="$IBP_WORK/opensm.log"
 	: >"$IBP_OSM_LOG"
-	ibp_sim_run opensm "${args[@]}" "$@" >"$IBP_WORK/opensm.out" 2>&1 &
+	rm -rf "$OSM_TMP_DIR" && mkdir -p "$OSM_TMP_DIR"
+	# not through ibp_sim_run: a backgrounded function is one more
+	# subshell, and $! must be OpenSM itself (SIGHUP, the final kill)
+	(cd "$IBP_WORK" && LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST" \
+		exec opensm "${args[@]}" "$@") >"$IBP_WORK/opensm.out" 2>&1 &
 	IBP_OSM_PID=$!
 	ibp_osm_wait_up 1
 }
@@ -250,8 +260,15 @@ ibp_osm_hup()
 
 ibp_osm_stop()
 {
+	local i
 	if [ -n "$IBP_OSM_PID" ]; then
 		kill "$IBP_OSM_PID" 2>/dev/null
+		# OpenSM exits on SIGTERM after its cleanup; insist after 5 s
+		for ((i = 0; i < 250; i++)); do
+			kill -0 "$IBP_OSM_PID" 2>/dev/null || break
+			sleep 0.02
+		done
+		kill -KILL "$IBP_OSM_PID" 2>/dev/null
 		wait "$IBP_OSM_PID" 2>/dev/null
 		IBP_OSM_PID=""
 	fi
@@ -260,18 +277,23 @@ ibp_osm_stop()
 # ibp_osm_log_has REGEX: does OpenSM's log contain a line matching REGEX?
 ibp_osm_log_has() { grep -qE -- "$1" "$IBP_OSM_LOG"; }
 
-# ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>"
-# (type CA, SW or RT), CA/router ports that are linked, every port of every
-# switch including port 0 and unlinked ones; needs LIDs (after SUBNET UP).
+# ibp_ports: every port of the fabric as "<type> <lid> <port> <port guid>
+# <peer>" (type CA, SW or RT; peer: the type at the other end of the link
+# - CA, SW or RT -, "self" for a switch's port 0, "down" for a switch port
+# without a link): CA/router ports that are linked, and every port of
+# every switch including port 0 and unlinked ones.  Needs LIDs (after
+# SUBNET UP).
 ibp_ports()
 {
 	ibp_sim_run ibnetdiscover -p 2>/dev/null | awk '
 		$1 == "CA" || $1 == "SW" || $1 == "RT" {
 			g = tolower($4)
-			print $1, $2, $3, g
+			peer = "down"
+			for (i = 5; i < NF; i++) if ($i == "-") { peer = $(i + 1); break }
+			print $1, $2, $3, g, peer
 			if ($1 == "SW" && !(g in sw)) {
 				sw[g] = 1
-				print "SW", $2, 0, g
+				print "SW", $2, 0, g, "self"
 			}
 		}' | sort -u -k4,4 -k3,3n
 }
@@ -303,7 +325,8 @@ ibp_read_port()
 # ibp_read_pkeys [FILTER]: read every port's P_KeyTable with smpquery (CA
 # ports, switch port 0, every switch external port) and print one
 # normalized line per port, sorted by GUID then port number.  FILTER, a
-# regex, limits it to "<type> <lid> <port> <guid>" lines that match.
+# regex, limits it to the ibp_ports lines that match (e.g. '^(CA|RT) | (CA|RT|self)$':
+# only end ports and switch ports facing one).
 ibp_read_pkeys()
 {
 	local filter=${1:-.} tmp type lid port guid n=0 rc=0 pids=() p
@@ -311,7 +334,7 @@ ibp_read_pkeys()
 	mkdir -p "$tmp"
 	ibp_ports | grep -E -- "$filter" >"$tmp/ports" ||
 		{ rm -rf "$tmp"; ibp_fail "no ports discovered"; }
-	while read -r type lid port guid; do
+	while read -r type lid port guid _; do
 		ibp_read_port "$lid" "$port" "$guid" >"$tmp/$n" &
 		pids+=($!)
 		n=$((n + 1))
@@ -344,4 +367,104 @@ ibp_json_tables_normalize()
 {
 	jq -r '.ports[] | ([.port_guid, (.port|tostring)] + .pkeys) | join(" ")' |
 		sort -k1,1 -k2,2n
+}
+
+# ibp_sim_host_guid: the port GUID of $IBP_SIM_HOST's port 1 (OpenSM binds
+# to it; without -g it would ask on a terminal when a CA has 2 ports).
+ibp_sim_host_guid()
+{
+	awk -v id="$IBP_SIM_HOST" '
+		/^[ \t]*(Ca|Hca|Rt)[ \t]/ { cur = ($0 ~ "\"" id "\"") ; next }
+		/^(caguid|rtguid)=/ { g = substr($0, index($0, "=") + 1) }
+		cur && /^\[1\]/ {
+			if (match($0, /\((0x)?[0-9a-fA-F]+\)/)) {
+				g = substr($0, RSTART + 1, RLENGTH - 2)
+				sub(/^0x/, "", g); print "0x" g; exit
+			}
+		}' "$IBP_SIM_TOPO"
+}
+
+# ---- parity: ibpart's predicted tables against what OpenSM programs ----
+
+IBP_PARITY_CASES=0
+IBP_PARITY_FAILED=0
+IBP_PARITY_PORTS=0
+
+# ibp_parity NAME TOPO CONF [IBPART ARGS...] [-- OPENSM ARGS...]
+# Predict with `ibpart tables --format json`, then run OpenSM with CONF on
+# a fresh ibsim of TOPO, read every linked port with smpquery and compare:
+# each port ibpart lists must hold exactly ibpart's table (entry for
+# entry, index for index); every other port must be untouched (ibsim's
+# initial 0xffff).  A mismatch is reported and counted; ibp_parity_done
+# fails the test if any case differed.
+ibp_parity()
+{
+	local name=$1 topo=$2 conf=$3 a seen=0 rc
+	shift 3
+	local iargs=() oargs=()
+	for a in "$@"; do
+		if [ "$a" = "--" ] && [ $seen = 0 ]; then seen=1; continue; fi
+		if [ $seen = 0 ]; then iargs+=("$a"); else oargs+=("$a"); fi
+	done
+	local d="$IBP_WORK/case-$name"
+	mkdir -p "$d"
+	local ibpart=${IBPART:-$IBP_SRC/build/ibpart}
+	"$ibpart" tables -t "$topo" --format json "${iargs[@]}" "$conf" \
+		>"$d/ours.json" 2>"$d/ours.err"
+	rc=$?
+	IBP_PARITY_CASES=$((IBP_PARITY_CASES + 1))
+	if [ $rc -gt 1 ]; then
+		cat "$d/ours.err" >&2
+		echo "PARITY $name: ibpart tables failed (exit $rc)" >&2
+		IBP_PARITY_FAILED=$((IBP_PARITY_FAILED + 1))
+		return 1
+	fi
+	ibp_json_tables_normalize <"$d/ours.json" >"$d/ours.txt"
+	ibp_sim_start "$topo"
+	ibp_osm_start "$conf" "${oargs[@]}"
+	ibp_read_pkeys "${IBP_PARITY_FILTER:- (CA|SW|RT|self)$}" >"$d/theirs.txt"
+	cp "$IBP_OSM_LOG" "$d/opensm.log"
+	ibp_osm_stop
+	ibp_sim_stop
+	if ! awk '
+		NR == FNR { k = $1 " " $2; ours[k] = $0; next }
+		{
+			k = $1 " " $2; seen[k] = 1
+			if (k in ours) {
+				if (ours[k] != $0) {
+					print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+					      " | ibpart " substr(ours[k], length(k) + 2)
+					bad = 1
+				}
+			} else if ($0 != k " 0xffff") {
+				print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+				      " | ibpart: untouched (0xffff)"
+				bad = 1
+			}
+		}
+		END {
+			for (k in ours) if (!(k in seen)) {
+				print "  port " k ": ibpart " ours[k] " | not read back from the fabric"
+				bad = 1
+			}
+			exit bad
+		}' "$d/ours.txt" "$d/theirs.txt" >"$d/diff"; then
+		echo "PARITY $name: DIFFERS ($(basename "$topo"), $(basename "$conf") ${iargs[*]} -- ${oargs[*]})" >&2
+		cat "$d/diff" >&2
+		IBP_PARITY_FAILED=$((IBP_PARITY_FAILED + 1))
+		return 1
+	fi
+	local n
+	n=$(wc -l <"$d/ours.txt")
+	IBP_PARITY_PORTS=$((IBP_PARITY_PORTS + n))
+	echo "PARITY $name: $n programmed ports identical ($(wc -l <"$d/theirs.txt") read)"
+}
+
+# ibp_parity_done: pass or fail the test on the cases run.
+ibp_parity_done()
+{
+	if [ "$IBP_PARITY_FAILED" -ne 0 ]; then
+		ibp_fail "$IBP_PARITY_FAILED of $IBP_PARITY_CASES parity cases differ"
+	fi
+	ibp_pass "$IBP_PARITY_CASES parity cases, $IBP_PARITY_PORTS programmed ports identical"
 }

@@ -1,0 +1,314 @@
+/*
+ * analysis.h - proving isolation: who can reach whom on the data plane
+ * (the reachability matrix) and the ways a partition plan is commonly
+ * broken (the security audit).
+ *
+ * The matrix is computed from any ibp_tables (predicted by the policy,
+ * held by the simulator, or read from a live fabric) by the IBA match rule
+ * (vol. 1, 10.9.3): two end ports can exchange data packets iff some
+ * P_Key base is in both tables with at least one side a full member.
+ * Limited-limited never matches; the invalid keys 0x0000/0x8000 never
+ * match.  Ports with identical membership sets form an equivalence class;
+ * the matrix is kept per class pair as bitsets, so a 48,000-port fabric
+ * costs (classes x classes) bits, not ports squared.
+ *
+ * The audit collects findings, each with a stable code (docs/audit.md), a
+ * severity, the ports (by port GUID) and partitions involved, a
+ * one-sentence reason and a fix.
+ */
+#ifndef IBPART_ANALYSIS_H
+#define IBPART_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* The reachability matrix                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct ibp_matrix ibp_matrix;
+
+typedef struct ibp_matrix_options {
+	/* Count switch port 0 (the switch's management end port) as an end
+	 * port.  Off by default: the matrix is about hosts (CA and router
+	 * ports), as in the seed's table. */
+	bool include_switch_port0;
+	/* Keep the class x class rows only while they fit in this many
+	 * bytes (0: 192 MiB); past it class pairs are answered by merging
+	 * the two membership lists. */
+	size_t max_row_bytes;
+} ibp_matrix_options;
+
+/* End ports are every CA/router port that is linked or has a table in
+ * ts (a port with no table is a member of nothing), in (node, port)
+ * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts. */
+int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
+		     ibp_matrix **out, ibp_error *err);
+void ibp_matrix_free(ibp_matrix *m);
+
+const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
+size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
+/* (node, port) of end port i; false when i is out of range. */
+bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
+			 unsigned *port);
+uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
+const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i);
+/* Index of the end port (node, port), or -1. */
+long ibp_matrix_find(const ibp_matrix *m, size_t node, unsigned port);
+
+/* Whether end ports i and j (i != j) can exchange data packets.  The
+ * diagonal (i == j) is not a pair and answers false. */
+bool ibp_matrix_can_talk(const ibp_matrix *m, size_t i, size_t j);
+/* How many other end ports i can talk to. */
+size_t ibp_matrix_reach_count(const ibp_matrix *m, size_t i);
+/* Unordered pairs of distinct end ports that can talk. */
+uint64_t ibp_matrix_pair_count(const ibp_matrix *m);
+
+/* Classes: end ports with the same effective membership set (for each
+ * partition base: none, limited or full; a full entry wins over a
+ * limited one of the same base).  Numbered in order of first member. */
+size_t ibp_matrix_class_count(const ibp_matrix *m);
+size_t ibp_matrix_class_of(const ibp_matrix *m, size_t endpoint);
+size_t ibp_matrix_class_size(const ibp_matrix *m, size_t cls);
+/* The members of a class in ascending order (class_size of them). */
+const size_t *ibp_matrix_class_members(const ibp_matrix *m, size_t cls);
+/* The class's membership as P_Keys sorted by base, the full bit set for
+ * a full member; *n receives the count. */
+const uint16_t *ibp_matrix_class_keys(const ibp_matrix *m, size_t cls,
+				      size_t *n);
+/* Whether a member of class a can talk to a (different) member of class
+ * b; for a == b, whether two distinct members of a would talk. */
+bool ibp_matrix_class_can_talk(const ibp_matrix *m, size_t a, size_t b);
+/* Number of distinct partition bases (valid) in any end port's table. */
+size_t ibp_matrix_partition_count(const ibp_matrix *m);
+
+/* Why two end ports can or cannot talk. */
+typedef enum ibp_match_rule {
+	IBP_RULE_SAME_PORT = 0,	     /* i == j: not a pair */
+	IBP_RULE_FULL_FULL,	     /* a shared base, both full members */
+	IBP_RULE_FULL_LIMITED,	     /* a shared base, one side full */
+	IBP_RULE_LIMITED_LIMITED,    /* shared bases, only limited on both */
+	IBP_RULE_NO_SHARED_PARTITION /* no valid base in both tables */
+} ibp_match_rule;
+
+typedef struct ibp_explain_entry {
+	uint16_t base;	   /* the partition */
+	uint16_t src_pkey; /* the entry in the source's table */
+	unsigned src_index;
+	uint16_t dst_pkey; /* the entry in the destination's table */
+	unsigned dst_index;
+	bool match; /* by the IBA rule */
+} ibp_explain_entry;
+
+typedef struct ibp_explanation {
+	size_t src, dst; /* end port indices */
+	bool can_talk;
+	ibp_match_rule rule; /* the deciding rule (the best shared entry) */
+	size_t nshared;	     /* entry pairs with the same valid base */
+	ibp_explain_entry *shared;
+} ibp_explanation;
+
+/* Fill *out (free with ibp_explanation_free).  IBP_ERANGE for a bad
+ * index. */
+int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
+		       ibp_explanation *out, ibp_error *err);
+void ibp_explanation_free(ibp_explanation *e);
+const char *ibp_match_rule_str(ibp_match_rule r);
+/* Human text: both tables, every shared base and the deciding rule. */
+void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
+			   FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Matrix reports (src/report_matrix.c, src/report_html.c)            */
+/* ------------------------------------------------------------------ */
+
+typedef enum ibp_matrix_format {
+	IBP_MATRIX_TEXT = 0, /* grid when small, class summary when large */
+	IBP_MATRIX_MD,
+	IBP_MATRIX_CSV,
+	IBP_MATRIX_JSON,
+	IBP_MATRIX_HTML
+} ibp_matrix_format;
+
+typedef struct ibp_matrix_report_options {
+	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
+	const char *title; /* HTML title / headline, or NULL */
+	size_t grid_limit; /* text grid up to this many ports (0: 32) */
+	const char *const *partition_names; /* [0x8000] by base, or NULL */
+} ibp_matrix_report_options;
+
+/* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
+int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
+int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
+		      const ibp_matrix_report_options *o, FILE *out,
+		      ibp_error *err);
+/* The HTML report on its own (one self-contained file). */
+int ibp_matrix_report_html(const ibp_matrix *m,
+			   const ibp_matrix_report_options *o, FILE *out,
+			   ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Audit findings (src/analysis_findings.c)                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum ibp_audit_severity {
+	IBP_AUDIT_INFO = 0,
+	IBP_AUDIT_MEDIUM = 1,
+	IBP_AUDIT_HIGH = 2,
+	IBP_AUDIT_CRITICAL = 3
+} ibp_audit_severity;
+
+typedef struct ibp_finding {
+	const char *code; /* stable, see docs/audit.md */
+	ibp_audit_severity severity;
+	size_t nports;
+	uint64_t *ports; /* port GUIDs */
+	size_t npartitions;
+	uint16_t *partitions; /* P_Key bases (0x0001 … 0x7fff) */
+	char *message;	      /* the reason, one sentence */
+	char *fix;
+} ibp_finding;
+
+typedef struct ibp_findings ibp_findings;
+
+ibp_findings *ibp_findings_new(void);
+void ibp_findings_free(ibp_findings *f);
+/* Append a finding (strings and arrays are copied; partitions are masked
+ * to their base).  Returns 0 or IBP_ENOMEM. */
+int ibp_findings_add(ibp_findings *f, const char *code, ibp_audit_severity sev,
+		     const uint64_t *ports, size_t nports,
+		     const uint16_t *partitions, size_t npartitions,
+		     const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+size_t ibp_findings_count(const ibp_findings *f);
+const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
+/* Index of the first finding with this code, or -1. */
+long ibp_findings_find(const ibp_findings *f, const char *code);
+/* The highest severity present; -1 when there is none. */
+int ibp_findings_max_severity(const ibp_findings *f);
+/* Order by severity (highest first), then code; stable. */
+void ibp_findings_sort(ibp_findings *f);
+
+const char *ibp_audit_severity_str(ibp_audit_severity s);
+int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
+
+/* {"findings": [{"code","severity","ports","partitions","message","fix"}]}
+ * as a malloc'd string (caller frees), or NULL on ENOMEM. */
+char *ibp_findings_to_json(const ibp_findings *f);
+/* One block per finding: "SEVERITY code: message", ports, partitions,
+ * fix; a summary line at the end. */
+void ibp_findings_print(const ibp_findings *f, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Tenants (src/analysis_tenants.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* Which tenant each end port belongs to (docs/audit.md, "--tenants").
+ * File format: one tenant per line, "NAME: PORT PORT …", '#' starts a
+ * comment; a PORT is a port GUID, node GUID, node description, file id
+ * ("H-…") or LID, quoted with "…" when it holds blanks. */
+typedef struct ibp_tenant_map ibp_tenant_map;
+
+ibp_tenant_map *ibp_tenant_map_new(const ibp_fabric *f);
+void ibp_tenant_map_free(ibp_tenant_map *t);
+/* Put (node, port) in tenant `name`.  IBP_EINVAL when the port is
+ * already in another tenant. */
+int ibp_tenant_map_set(ibp_tenant_map *t, size_t node, unsigned port,
+		       const char *name, ibp_error *err);
+/* The tenant index of (node, port), or -1 when unmapped. */
+int ibp_tenant_map_get(const ibp_tenant_map *t, size_t node, unsigned port);
+size_t ibp_tenant_map_count(const ibp_tenant_map *t);
+const char *ibp_tenant_map_name(const ibp_tenant_map *t, size_t tenant);
+/* Read the file format above; every problem is reported as
+ * file:line:col in err (the first one) and diags (all, may be NULL). */
+int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
+			ibp_tenant_map **out, ibp_diags *diags, ibp_error *err);
+int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
+			       const char *text, size_t len,
+			       ibp_tenant_map **out, ibp_diags *diags,
+			       ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* OpenSM's opensm.conf, the options the audit reads                   */
+/* (src/analysis_osmconf.c)                                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum ibp_osm_enforce {
+	IBP_OSM_ENFORCE_BOTH = 0, /* inbound and outbound (OpenSM's default) */
+	IBP_OSM_ENFORCE_IN,
+	IBP_OSM_ENFORCE_OUT,
+	IBP_OSM_ENFORCE_OFF
+} ibp_osm_enforce;
+
+typedef struct ibp_osm_conf {
+	bool have_m_key;	     /* an m_key line was present */
+	uint64_t m_key;		     /* 0 = not set */
+	unsigned m_key_protect_bits; /* m_key_protection_level */
+	bool have_part_enforce;
+	ibp_osm_enforce part_enforce;  /* part_enforce */
+	bool no_partition_enforcement; /* no_partition_enforcement TRUE */
+	bool allow_both_pkeys;
+	char partition_config_file[512]; /* "" when absent */
+} ibp_osm_conf;
+
+/* Read "key value" lines as OpenSM does ('#' comments); unknown keys are
+ * ignored, a malformed value of a known key is an error (file:line). */
+int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
+int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
+		       ibp_osm_conf *out, ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The audit rules (src/analysis_audit.c)                              */
+/* ------------------------------------------------------------------ */
+
+/* Partition enforcement of a switch's external port, as the SM (or the
+ * simulator) set it: PortInfo PartitionEnforcementInbound/Outbound. */
+typedef bool (*ibp_enforcement_fn)(void *ctx, size_t sw_node, unsigned sw_port,
+				   bool *inbound, bool *outbound);
+
+typedef struct ibp_audit_input {
+	const ibp_tables *tables; /* the tables to audit (required) */
+	size_t sm_node;		  /* the SA/SM port */
+	unsigned sm_port;
+	const ibp_tenant_map *tenants;	    /* NULL: tenant = partition */
+	const char *const *partition_names; /* [0x8000] by base, or NULL */
+	const ibp_osm_conf *osm;	    /* NULL: no opensm.conf given */
+	ibp_enforcement_fn enforcement;	    /* NULL: not known */
+	void *enforcement_ctx;
+	const ibp_matrix *matrix; /* optional: reused if already built */
+} ibp_audit_input;
+
+/* Run every rule that the input allows over the tables and append the
+ * findings.  (Findings about the plan itself - OpenSM would reject or
+ * misread it, capacity overflow - come from the conf verdict and the
+ * policy; see ibp_audit_plan_rejected() and friends.) */
+int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err);
+
+/* Findings the plan's verdict gives (conf module), phrased for the
+ * audit: OpenSM rejects the whole file and falls back to ALL=full. */
+int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
+			    const char *why);
+/* OpenSM reads the plan differently from what it says (e.g. a missing
+ * comma turns a member limited and drops the next). */
+int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
+			   size_t nports, const uint16_t *partitions,
+			   size_t npartitions, const char *why);
+/* A port's table cannot hold all its entries (PartitionCap). */
+int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
+				unsigned capacity, unsigned wanted,
+				const uint16_t *dropped, size_t ndropped);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,192 @@
+/*
+ * live.h - what the live-fabric commands (discover, verify, apply) need
+ * beyond the SM itself: drift between the tables a plan implies and the
+ * tables ports really hold, the rollback state file `apply` saves before
+ * it changes anything, and the safe hand-over of a partitions.conf to a
+ * running OpenSM (atomic write, the old file kept, SIGHUP, wait).
+ *
+ * Drift is judged per P_Key base (the low 15 bits, IBA vol. 1 10.9.1): a
+ * wanted base absent from the port is "missing", a held base the plan
+ * does not want is "extra", the same base with the other membership bit
+ * is "membership", the same key at another index is "index" (a QP's P_Key
+ * index would then select another partition, 10.9.2).  A port that could
+ * not be read is "unreachable".
+ */
+#ifndef IBPART_LIVE_H
+#define IBPART_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
+#include "ibpart/transport.h"
+
+struct ibp_sm;
+struct ibp_conf;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ drift */
+
+typedef enum ibp_drift_kind {
+	IBP_DRIFT_MISSING = 0, /* wanted base not in the port's table */
+	IBP_DRIFT_EXTRA,       /* the port holds a base the plan lacks */
+	IBP_DRIFT_MEMBERSHIP,  /* same base, other full/limited bit */
+	IBP_DRIFT_INDEX,       /* same key, another index */
+	IBP_DRIFT_UNREACHABLE  /* the port's table could not be read */
+} ibp_drift_kind;
+
+struct ibp_drift_item {
+	size_t node;
+	unsigned port;
+	ibp_drift_kind kind;
+	uint16_t want_pkey; /* 0 for extra/unreachable */
+	uint16_t have_pkey; /* 0 for missing/unreachable */
+	int want_index;	    /* -1 when not applicable */
+	int have_index;
+};
+
+typedef struct ibp_drift ibp_drift;
+
+/* Compare every port that has a table in `want` with the same port in
+ * `have` (both over the same fabric); a port absent from `have` is
+ * unreachable.  Items come in (node, port) order, then by index. */
+int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
+		      ibp_drift **out, ibp_error *err);
+size_t ibp_drift_count(const ibp_drift *d);
+const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
+/* Ports compared, and how many of them drifted. */
+size_t ibp_drift_ports_checked(const ibp_drift *d);
+size_t ibp_drift_ports_drifted(const ibp_drift *d);
+void ibp_drift_free(ibp_drift *d);
+const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
+
+/* ------------------------------------------------- rollback state */
+
+/* Write the tables of ts (those of the fabric's ports) to path as JSON,
+ * atomically (temp file, fsync, rename):
+ *   {"format": "ibpart-pkey-state-1", "ports": [{"node_guid", "port_guid",
+ *    "port", "node_desc", "capacity", "pkeys": ["0xffff", …]}…]}
+ * `pkeys` lists the whole table up to its last used entry. */
+int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err);
+/* Read a state file back onto fabric f: each port found by node GUID and
+ * port number.  IBP_ENOENT when a port of the file is not in f (unless
+ * skip_missing: such ports are then left out), IBP_EPARSE for a
+ * malformed file. */
+int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
+		   ibp_tables **out, ibp_error *err);
+
+/* ------------------------------------------ files and OpenSM hand-over */
+
+/* Write len bytes to path atomically: a temp file in the same directory,
+ * fsync, rename over path, fsync of the directory.  When keep_backup and
+ * path exists, the old file is first hard-linked (or copied) to
+ * "path.bak".  Nothing half-written is ever visible at path. */
+int ibp_write_file_atomic(const char *path, const void *data, size_t len,
+			  bool keep_backup, ibp_error *err);
+
+/* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
+ * does not hold a positive number, IBP_EIO when it cannot be read. */
+int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
+
+/* Send SIGHUP to pid (OpenSM re-reads its partition file and sweeps).
+ * IBP_ENOENT when no such process, IBP_EIO otherwise. */
+int ibp_signal_reread(pid_t pid, ibp_error *err);
+
+/* Size of the file at path now (0 when absent): remember before the
+ * SIGHUP, then wait for what OpenSM logs after it. */
+long ibp_file_size(const char *path);
+
+/* Wait until the text appended to log_path after offset contains
+ * `needle`, up to timeout_ms.  0 when found (with *found_ms the time it
+ * took), IBP_ETIMEDOUT otherwise. */
+int ibp_wait_log(const char *log_path, long offset, const char *needle,
+		 int timeout_ms, long *found_ms, ibp_error *err);
+
+/* ------------------------------------------------ a live session */
+
+/* Options every live command shares (-C, -P, --mkey, --timeout,
+ * --retries, --enforce): where to open the fabric and how the SM talks. */
+struct ibp_live_options {
+	const char *ca; /* -C; NULL: the first CA */
+	int port;	/* -P; 0: the first active port */
+	uint64_t mkey;	/* --mkey; 0: none */
+	int timeout_ms; /* per SMP; 0: the SM's default */
+	int retries;	/* re-sends; -1: the SM's default */
+	bool dry_run;	/* plan only: no SubnSet is sent */
+	int enforce;	/* an ibp_part_enforce (policy.h); -1: unchanged */
+	bool progress;	/* phase progress on stderr */
+};
+void ibp_live_options_init(struct ibp_live_options *o);
+
+typedef struct ibp_live ibp_live;
+
+/* Open the port (transport_umad) and an SM over it. */
+int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
+		  ibp_error *err);
+void ibp_live_close(ibp_live *l);
+struct ibp_sm *ibp_live_sm(ibp_live *l);
+ibp_transport *ibp_live_transport(ibp_live *l);
+/* The local port: its GUID is the SM port when we act as the SM. */
+uint64_t ibp_live_local_port_guid(const ibp_live *l);
+const char *ibp_live_local_ca(const ibp_live *l);
+int ibp_live_local_port(const ibp_live *l);
+/* Discover (once) with progress on stderr when asked. */
+int ibp_live_discover(ibp_live *l, ibp_error *err);
+/* Milliseconds since ibp_live_open. */
+long ibp_live_elapsed_ms(const ibp_live *l);
+void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The same tables keyed by another model of the same subnet: each port
+ * found by node GUID and port number; ports `to` lacks are dropped. */
+int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
+		   ibp_tables **out, ibp_error *err);
+
+/* ------------------------------------------------------- the plan */
+
+/* What `verify` and `apply` compare the fabric with: the plan (a
+ * partitions.conf) turned into tables by the policy module. */
+struct ibp_live_plan_options {
+	const char *conf_path;
+	const char *mode;      /* "opensm" (default) or "strict" */
+	uint64_t sm_port_guid; /* the SM's port (0: the fabric's first CA) */
+	bool allow_both_pkeys; /* OpenSM's -W */
+	const ibp_tables *previous; /* what the ports held before (OpenSM
+				       keeps surviving P_Keys at their
+				       index); NULL: a fresh fabric */
+	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+};
+
+/* Parse the plan against fabric f and compute its tables.  Every finding
+ * goes to diags.  IBP_EPARSE when the file cannot be read as a plan.
+ * With fail_closed: IBP_EINVAL when the file has any error, when OpenSM
+ * 3.3.23 would reject it (and fall back to ALL=full) or misread it, or
+ * when the policy finds an error; *want is then NULL.  Without it, the
+ * tables are what OpenSM would really program from such a file.  *conf_out (may
+ * be NULL) receives the parsed plan. */
+int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
+		  ibp_tables **want, struct ibp_conf **conf_out,
+		  ibp_diags *diags, ibp_error *err);
+
+/* The plan in OpenSM's canonical syntax, checked: the text is parsed
+ * again and must be accepted by OpenSM's rules (no error, not rejected,
+ * not misread) and give the same tables as the plan.  *text is malloc'd.
+ */
+int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
+			      const ibp_fabric *f, const struct ibp_conf *conf,
+			      const ibp_tables *want, char **text, size_t *len,
+			      ibp_diags *diags, ibp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

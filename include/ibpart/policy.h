@@ -1,0 +1,132 @@
+/*
+ * policy.h - the partition manager: a partition policy (conf.h) and a
+ * fabric (topo.h) in, the P_KeyTable the subnet manager programs into
+ * every port out (tables.h).
+ *
+ * Two modes (DESIGN.md):
+ *
+ *  - IBP_POLICY_OPENSM: exactly what OpenSM 3.3.23 programs, index for
+ *    index, on a fabric whose tables are ibsim's/fresh hardware's initial
+ *    ones (0xffff at index 0), or - with `previous` - on a fabric that
+ *    holds those previous tables (OpenSM keeps every surviving P_Key at
+ *    its index).  The rules, each verified against OpenSM on ibsim, are
+ *    in docs/opensm-behaviour.md; in short: every end port is a limited
+ *    member of 0x7fff and the SM port a full one, the file's lines apply
+ *    on top (last one naming a port wins); partitions are visited in the
+ *    order of their P_Key's bytes swapped (OpenSM's map is keyed by the
+ *    network-order value), limited members before full ones; an entry the
+ *    port already holds keeps its index, 0x7fff goes to index 0 (unless a
+ *    partition says indx0), new entries follow the last used index; what
+ *    does not fit the port's capacity is dropped (a finding); each CA or
+ *    router port's table is copied, packed and with limited entries whose
+ *    full twin is there left out, onto the switch external port facing it
+ *    (switch partition enforcement, IBA vol. 1 10.9.4), up to the
+ *    switch's PartitionEnforcementCap; a file OpenSM rejects is replaced
+ *    by "Default=0x7fff : ALL=full ;" (fail-open, a finding).
+ *
+ *  - IBP_POLICY_STRICT: the seed's model: the default partition holds only
+ *    the ports the plan names, plus the SM port (always full); entries
+ *    are packed from index 0; a rejected file is an error, never a
+ *    fallback.
+ *
+ * Ports programmed (and so present in the result): every CA/router port
+ * and every switch port 0 that OpenSM's discovery reaches from the SM port
+ * (the fabric's LIDs when assigned, see ibp_fabric_assign_lids; otherwise
+ * every linked CA/router port and every switch), and every switch
+ * external port facing one of those CA/router ports (unless enforcement
+ * is off or the switch's PartitionEnforcementCap is 0).  Other ports are
+ * left untouched and are absent from the result.
+ */
+#ifndef IBPART_POLICY_H
+#define IBPART_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ibpart/conf.h"
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ibp_policy_mode {
+	IBP_POLICY_OPENSM = 0,
+	IBP_POLICY_STRICT = 1
+} ibp_policy_mode;
+
+/* OpenSM's part_enforce option: which direction switch external ports
+ * facing an end port check (PortInfo PartitionEnforcementInbound/
+ * Outbound).  OFF leaves those ports' tables untouched. */
+typedef enum ibp_part_enforce {
+	IBP_ENFORCE_BOTH = 0,
+	IBP_ENFORCE_IN = 1,
+	IBP_ENFORCE_OUT = 2,
+	IBP_ENFORCE_OFF = 3
+} ibp_part_enforce;
+
+typedef struct ibp_policy_options {
+	ibp_policy_mode mode;	       /* default OPENSM */
+	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */
+	bool allow_both_pkeys;	       /* OpenSM's allow_both_pkeys (-W) */
+	ibp_part_enforce part_enforce; /* default BOTH */
+	/* The tables the ports hold now (e.g. --state, or read back), keyed
+	 * by the same fabric; NULL: a fresh fabric, every table 0xffff at
+	 * index 0 (what ibsim and an unconfigured HCA hold).  OpenSM keeps
+	 * each surviving P_Key at its index and appends new ones after the
+	 * highest index it used before. */
+	const ibp_tables *previous;
+	/* What OpenSM remembers besides (its per-port "accumulated" P_Key
+	 * indexes, which outlive the entries: a P_Key removed and added
+	 * again returns to its old index while the same OpenSM runs), one
+	 * table per port with each remembered P_Key at its index, as
+	 * ibp_policy_compute_state() returns it; NULL: what `previous`
+	 * holds. */
+	const ibp_tables *remembered;
+} ibp_policy_options;
+
+void ibp_policy_options_init(ibp_policy_options *o);
+
+/* Parse "opensm"/"strict", "both"/"in"/"out"/"off"; IBP_EINVAL if not. */
+int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out);
+int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
+const char *ibp_policy_mode_str(ibp_policy_mode m);
+
+/* Compute the tables.  *out gets one table per programmed port (see
+ * above), each of the port's capacity.  Findings go to `findings` (may be
+ * NULL), located in the conf file where they come from a partition:
+ *   error   "opensm-fallback"  OpenSM rejects the file and programs
+ *                              Default=0x7fff : ALL=full (opensm mode)
+ *   warning "pkey-table-full"  a P_Key that does not fit a port's table
+ *                              and that OpenSM drops (ERR 0512)
+ *   warning "enforcement-table-full"  an end port's table does not fit
+ *                              the facing switch port (PartitionEnforce-
+ *                              mentCap): truncated, OpenSM turns that
+ *                              port's enforcement off (ERR 0507)
+ *   note    "sm-port-default"  the SM port was not given: first CA port
+ * Returns 0; IBP_EPARSE in strict mode for a file OpenSM rejects;
+ * IBP_ENOENT when the SM port is not in the fabric; IBP_ENOMEM. */
+int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
+		       const ibp_policy_options *opts, ibp_tables **out,
+		       ibp_diags *findings, ibp_error *err);
+
+/* The same, also returning what OpenSM remembers after this run (see
+ * ibp_policy_options.remembered; opensm mode; NULL allowed), for the
+ * next run's options. */
+int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
+			     const ibp_policy_options *opts, ibp_tables **out,
+			     ibp_tables **remembered_out, ibp_diags *findings,
+			     ibp_error *err);
+
+/* The SM port the options resolve to (opts->sm_port_guid, or the first
+ * CA port); IBP_ENOENT when none. */
+int ibp_policy_sm_port(const ibp_fabric *fabric, const ibp_policy_options *opts,
+		       uint64_t *guid, ibp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

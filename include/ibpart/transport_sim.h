@@ -1,0 +1,56 @@
+/*
+ * transport_sim.h - the SMP transport over the built-in simulated fabric:
+ * every node of an ibp_sim answers SMPs as a real subnet management agent
+ * does (IBA vol. 1, 14.2): NodeDescription, NodeInfo, SwitchInfo,
+ * PortInfo and P_KeyTable Get/Set, the MAD status a real SMA returns for a
+ * bad attribute, method, port or block, M_Key checking by the protect
+ * bits (14.2.4), and directed routes walked hop by hop over the fabric's
+ * links with the return path recorded (14.2.2).  Requests and responses
+ * are the encoded 256-byte MADs of mad.h, so the SM code that drives this
+ * transport drives libibumad unchanged.
+ *
+ * Fault injection: a transport can lose a fraction of the MADs it carries
+ * (requests and responses independently, from a seeded generator, so a
+ * run is reproducible), which is how the SM's retries are tested.
+ */
+#ifndef IBPART_TRANSPORT_SIM_H
+#define IBPART_TRANSPORT_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/error.h"
+#include "ibpart/sim.h"
+#include "ibpart/transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ibp_transport_sim_opts {
+	double drop_rate; /* 0..1: chance each request or response is lost */
+	uint64_t seed;	  /* for the loss generator (0 picks a fixed one) */
+};
+
+/* A transport whose SMPs leave from (node, port) of sim (the SM's port;
+ * sim must outlive the transport).  opts may be NULL (no loss).  Traps
+ * the data plane raises are delivered by ibp_transport_recv() as
+ * LID-routed SubnTrap(Notice) MADs. */
+int ibp_transport_sim_new(ibp_sim *sim, size_t node, unsigned port,
+			  const struct ibp_transport_sim_opts *opts,
+			  ibp_transport **out, ibp_error *err);
+
+/* The SMA side on its own: deliver one SMP sent from (node, port) and
+ * build the response.  A directed-route SMP follows its InitialPath; a
+ * LID-routed one goes to dlid (the LRH's DLID, which the 256-byte MAD
+ * does not carry).  IBP_ETIMEDOUT when the SMP is discarded on the way or
+ * by the SMA (a broken path, an M_Key check that fails) - a requester
+ * sees no response; IBP_EINVAL for a MAD that is not an SMP request. */
+int ibp_sim_sma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
+			const uint8_t req[IBP_MAD_SIZE],
+			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

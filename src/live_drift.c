@@ -1,0 +1,217 @@
+/*
+ * live_drift.c - drift between the P_KeyTables a plan implies and the
+ * ones the ports hold (see include/ibpart/live.h): what `ibpart verify`
+ * reports port by port.
+ *
+ * Per port both tables are reduced to (base, index, key) triples for
+ * their non-empty entries, sorted by base, and merged: O(n log n) in the
+ * entries used, independent of the table capacity.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/live.h"
+#include "ibpart/pkey.h"
+
+struct ibp_drift {
+	struct ibp_drift_item *items;
+	size_t count, cap;
+	size_t checked, drifted;
+};
+
+struct entry {
+	uint16_t base;
+	uint16_t key;
+	unsigned index;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct ibp_drift_item *x = a, *y = b;
+	int xi = x->want_index >= 0 ? x->want_index : x->have_index;
+	int yi = y->want_index >= 0 ? y->want_index : y->have_index;
+	return (xi > yi) - (xi < yi);
+}
+
+static struct entry *entries_of(const ibp_pkey_table *t, size_t *n)
+{
+	unsigned used = ibp_pkey_table_used(t);
+	struct entry *e = malloc((used ? used : 1) * sizeof(*e));
+	if (!e)
+		return NULL;
+	size_t k = 0;
+	for (unsigned i = 0; i < used; i++) {
+		uint16_t key = ibp_pkey_table_get(t, i);
+		if (!ibp_pkey_base(key))
+			continue; /* empty (0x0000) or invalid (0x8000) */
+		e[k].base = ibp_pkey_base(key);
+		e[k].key = key;
+		e[k].index = i;
+		k++;
+	}
+	qsort(e, k, sizeof(*e), cmp_entry);
+	*n = k;
+	return e;
+}
+
+static int add(ibp_drift *d, size_t node, unsigned port, ibp_drift_kind kind,
+	       uint16_t want, uint16_t have, int wi, int hi)
+{
+	if (d->count == d->cap) {
+		size_t nc = d->cap ? 2 * d->cap : 16;
+		struct ibp_drift_item *ni = realloc(d->items, nc * sizeof(*ni));
+		if (!ni)
+			return IBP_ENOMEM;
+		d->items = ni;
+		d->cap = nc;
+	}
+	d->items[d->count++] = (struct ibp_drift_item){
+	    .node = node,
+	    .port = port,
+	    .kind = kind,
+	    .want_pkey = want,
+	    .have_pkey = have,
+	    .want_index = wi,
+	    .have_index = hi,
+	};
+	return IBP_OK;
+}
+
+static int compare_port(ibp_drift *d, size_t node, unsigned port,
+			const ibp_pkey_table *want, const ibp_pkey_table *have)
+{
+	size_t nw, nh;
+	struct entry *w = entries_of(want, &nw);
+	struct entry *h = entries_of(have, &nh);
+	int rc = IBP_OK;
+	size_t before = d->count;
+	if (!w || !h) {
+		rc = IBP_ENOMEM;
+		goto out;
+	}
+	size_t i = 0, j = 0;
+	while (rc == IBP_OK && (i < nw || j < nh)) {
+		if (j >= nh || (i < nw && w[i].base < h[j].base)) {
+			rc = add(d, node, port, IBP_DRIFT_MISSING, w[i].key, 0,
+				 (int)w[i].index, -1);
+			i++;
+		} else if (i >= nw || h[j].base < w[i].base) {
+			rc = add(d, node, port, IBP_DRIFT_EXTRA, 0, h[j].key,
+				 -1, (int)h[j].index);
+			j++;
+		} else {
+			/* Same base.  A port holding the base twice: the
+			 * first copy is judged, later ones are extra. */
+			if (w[i].key != h[j].key)
+				rc = add(d, node, port, IBP_DRIFT_MEMBERSHIP,
+					 w[i].key, h[j].key, (int)w[i].index,
+					 (int)h[j].index);
+			else if (w[i].index != h[j].index)
+				rc = add(d, node, port, IBP_DRIFT_INDEX,
+					 w[i].key, h[j].key, (int)w[i].index,
+					 (int)h[j].index);
+			uint16_t base = w[i].base;
+			i++;
+			j++;
+			while (rc == IBP_OK && i < nw && w[i].base == base)
+				i++; /* a plan never repeats a base */
+			while (rc == IBP_OK && j < nh && h[j].base == base) {
+				rc = add(d, node, port, IBP_DRIFT_EXTRA, 0,
+					 h[j].key, -1, (int)h[j].index);
+				j++;
+			}
+		}
+	}
+	if (rc == IBP_OK && d->count > before)
+		qsort(d->items + before, d->count - before, sizeof(*d->items),
+		      cmp_item);
+out:
+	free(w);
+	free(h);
+	return rc;
+}
+
+int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
+		      ibp_drift **out, ibp_error *err)
+{
+	*out = NULL;
+	ibp_drift *d = calloc(1, sizeof(*d));
+	if (!d)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	size_t n = ibp_tables_count(want);
+	for (size_t i = 0; i < n; i++) {
+		size_t node;
+		unsigned port;
+		ibp_pkey_table *w = ibp_tables_at(want, i, &node, &port);
+		ibp_pkey_table *h = ibp_tables_get(have, node, port);
+		size_t before = d->count;
+		int rc;
+		d->checked++;
+		if (!h)
+			rc = add(d, node, port, IBP_DRIFT_UNREACHABLE, 0, 0, -1,
+				 -1);
+		else
+			rc = compare_port(d, node, port, w, h);
+		if (rc) {
+			ibp_drift_free(d);
+			return ibp_error_set(err, rc, "out of memory");
+		}
+		if (d->count > before)
+			d->drifted++;
+	}
+	*out = d;
+	return IBP_OK;
+}
+
+size_t ibp_drift_count(const ibp_drift *d)
+{
+	return d->count;
+}
+
+const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i)
+{
+	return i < d->count ? &d->items[i] : NULL;
+}
+
+size_t ibp_drift_ports_checked(const ibp_drift *d)
+{
+	return d->checked;
+}
+
+size_t ibp_drift_ports_drifted(const ibp_drift *d)
+{
+	return d->drifted;
+}
+
+void ibp_drift_free(ibp_drift *d)
+{
+	if (!d)
+		return;
+	free(d->items);
+	free(d);
+}
+
+const char *ibp_drift_kind_str(ibp_drift_kind k)
+{
+	switch (k) {
+	case IBP_DRIFT_MISSING:
+		return "missing";
+	case IBP_DRIFT_EXTRA:
+		return "extra";
+	case IBP_DRIFT_MEMBERSHIP:
+		return "membership";
+	case IBP_DRIFT_INDEX:
+		return "index";
+	case IBP_DRIFT_UNREACHABLE:
+		return "unreachable";
+	}
+	return "unknown";
+}

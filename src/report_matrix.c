@@ -1,0 +1,421 @@
+/*
+ * report_matrix.c - the reachability matrix as text, Markdown, CSV and
+ * JSON (the HTML report is report_html.c).
+ *
+ * Text and Markdown print the seed's layout (rows and columns named by
+ * node description, ✓ / ✗, — on the diagonal) while the fabric is small,
+ * and a summary by class and partition when it is not.  CSV and JSON
+ * always hold every end port pair; JSON is DESIGN.md's schema, streamed
+ * row by row so a large fabric does not need the whole document in
+ * memory.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ibpart/analysis.h"
+#include "ibpart/pkey.h"
+
+#define YES		   "\xe2\x9c\x93" /* ✓ */
+#define NO		   "\xe2\x9c\x97" /* ✗ */
+#define DIAG		   "\xe2\x80\x94" /* — */
+#define DEFAULT_GRID_LIMIT 32
+#define CLASS_GRID_LIMIT   24
+#define CLASS_LIST_LIMIT   100
+#define KEYS_SHOWN	   12
+#define PARTS_SHOWN	   40
+
+int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out)
+{
+	static const char *const names[] = {"text", "md", "csv", "json",
+					    "html"};
+	for (unsigned i = 0; i < 5; i++)
+		if (s && !strcmp(s, names[i])) {
+			*out = (ibp_matrix_format)i;
+			return 0;
+		}
+	return IBP_EINVAL;
+}
+
+/* Display width of a UTF-8 string (code points; our names are text). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+static const char *cell(const ibp_matrix *m, size_t i, size_t j)
+{
+	if (i == j)
+		return DIAG;
+	return ibp_matrix_can_talk(m, i, j) ? YES : NO;
+}
+
+static size_t grid_limit(const ibp_matrix_report_options *o)
+{
+	return o && o->grid_limit ? o->grid_limit : DEFAULT_GRID_LIMIT;
+}
+
+static const char *pname(const ibp_matrix_report_options *o, uint16_t k,
+			 char buf[40])
+{
+	uint16_t b = ibp_pkey_base(k);
+	const char *n = o && o->partition_names ? o->partition_names[b] : NULL;
+	if (n && *n)
+		snprintf(buf, 40, "%.24s", n);
+	else
+		snprintf(buf, 40, "0x%04x", b);
+	return buf;
+}
+
+static void headline(const ibp_matrix *m, const char *pfx, FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	uint64_t all = n ? (uint64_t)n * (n - 1) / 2 : 0;
+	fprintf(out,
+		"%sReachability (data plane, IBA 10.9.3): %zu end ports, %zu "
+		"classes, %zu partitions; %" PRIu64 " of %" PRIu64
+		" pairs can talk.\n",
+		pfx, n, ibp_matrix_class_count(m),
+		ibp_matrix_partition_count(m), ibp_matrix_pair_count(m), all);
+}
+
+static void text_grid(const ibp_matrix *m, FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	size_t w0 = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t w = width(ibp_matrix_endpoint_desc(m, i));
+		if (w > w0)
+			w0 = w;
+	}
+	pad(out, w0 + 2);
+	for (size_t j = 0; j < n; j++)
+		fprintf(out, "%s%s", j ? "  " : "",
+			ibp_matrix_endpoint_desc(m, j));
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		const char *d = ibp_matrix_endpoint_desc(m, i);
+		fputs(d, out);
+		pad(out, w0 + 2 - width(d));
+		for (size_t j = 0; j < n; j++) {
+			size_t cw = width(ibp_matrix_endpoint_desc(m, j));
+			if (j)
+				fputs("  ", out);
+			fputs(cell(m, i, j), out);
+			if (j + 1 < n)
+				pad(out, cw > 1 ? cw - 1 : 0);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void md_grid(const ibp_matrix *m, FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	fputs("| |", out);
+	for (size_t j = 0; j < n; j++)
+		fprintf(out, " %s |", ibp_matrix_endpoint_desc(m, j));
+	fputs("\n|---|", out);
+	for (size_t j = 0; j < n; j++)
+		fputs(":---:|", out);
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "| %s |", ibp_matrix_endpoint_desc(m, i));
+		for (size_t j = 0; j < n; j++)
+			fprintf(out, " %s |", cell(m, i, j));
+		fputc('\n', out);
+	}
+}
+
+static void class_keys(const ibp_matrix *m, size_t c,
+		       const ibp_matrix_report_options *o, FILE *out)
+{
+	size_t nk;
+	const uint16_t *k = ibp_matrix_class_keys(m, c, &nk);
+	char pb[40];
+	if (!nk)
+		fputs("(no partition)", out);
+	for (size_t j = 0; j < nk && j < KEYS_SHOWN; j++)
+		fprintf(out, "%s0x%04x %s(%s)", j ? ", " : "", k[j],
+			pname(o, k[j], pb),
+			ibp_pkey_is_full(k[j]) ? "full" : "limited");
+	if (nk > KEYS_SHOWN)
+		fprintf(out, " … (%zu in all)", nk);
+}
+
+/* Per partition (the tenants, when a tenant is a partition): how many
+ * end ports are full and limited members. */
+static void partition_summary(const ibp_matrix *m, bool md,
+			      const ibp_matrix_report_options *o, FILE *out)
+{
+	size_t *full = calloc(0x8000, sizeof(*full));
+	size_t *lim = calloc(0x8000, sizeof(*lim));
+	if (!full || !lim) {
+		free(full);
+		free(lim);
+		return;
+	}
+	for (size_t c = 0; c < ibp_matrix_class_count(m); c++) {
+		size_t nk;
+		const uint16_t *k = ibp_matrix_class_keys(m, c, &nk);
+		for (size_t j = 0; j < nk; j++)
+			(ibp_pkey_is_full(k[j]) ? full
+						: lim)[ibp_pkey_base(k[j])] +=
+			    ibp_matrix_class_size(m, c);
+	}
+	fprintf(out,
+		"\nPartitions (end ports that are full / limited "
+		"members; the first %d shown):\n",
+		PARTS_SHOWN);
+	if (md)
+		fputs("\n| partition | P_Key | full | limited |\n"
+		      "|---|---|---:|---:|\n",
+		      out);
+	size_t shown = 0, total = 0;
+	char pb[40];
+	for (unsigned b = 1; b < 0x8000; b++) {
+		if (!full[b] && !lim[b])
+			continue;
+		total++;
+		if (shown >= PARTS_SHOWN)
+			continue;
+		shown++;
+		if (md)
+			fprintf(out, "| %s | 0x%04x | %zu | %zu |\n",
+				pname(o, (uint16_t)b, pb), b, full[b], lim[b]);
+		else
+			fprintf(out, "  0x%04x %-24s %6zu full %6zu limited\n",
+				b, pname(o, (uint16_t)b, pb), full[b], lim[b]);
+	}
+	if (total > shown)
+		fprintf(out, "%s… %zu more partitions\n", md ? "\n" : "  ",
+			total - shown);
+	free(full);
+	free(lim);
+}
+
+/* Text or Markdown summary by class and partition. */
+static void summary(const ibp_matrix *m, bool md,
+		    const ibp_matrix_report_options *o, FILE *out)
+{
+	size_t k = ibp_matrix_class_count(m);
+	size_t n = ibp_matrix_endpoint_count(m);
+	headline(m, md ? "**" : "", out);
+	if (md)
+		fputs("**\n", out);
+	fprintf(out,
+		"%sClasses (end ports with the same membership; the first "
+		"%d shown):\n",
+		md ? "\n" : "\n", CLASS_LIST_LIMIT);
+	if (md)
+		fputs("\n| class | ports | e.g. | P_Keys | reaches ports | "
+		      "reaches classes |\n|---|---:|---|---|---:|---|\n",
+		      out);
+	for (size_t c = 0; c < k && c < CLASS_LIST_LIMIT; c++) {
+		const size_t *mem = ibp_matrix_class_members(m, c);
+		size_t reach = ibp_matrix_reach_count(m, mem[0]);
+		if (md)
+			fprintf(out, "| C%zu | %zu | %s | ", c,
+				ibp_matrix_class_size(m, c),
+				ibp_matrix_endpoint_desc(m, mem[0]));
+		else
+			fprintf(out,
+				"  C%-5zu %6zu port(s), e.g. %s\n        "
+				"P_Keys: ",
+				c, ibp_matrix_class_size(m, c),
+				ibp_matrix_endpoint_desc(m, mem[0]));
+		class_keys(m, c, o, out);
+		if (md)
+			fprintf(out, " | %zu | ", reach);
+		else
+			fprintf(out,
+				"\n        reaches %zu of %zu other "
+				"ports; classes: ",
+				reach, n ? n - 1 : 0);
+		size_t shown = 0, total = 0;
+		for (size_t d = 0; d < k; d++)
+			if (ibp_matrix_class_can_talk(m, c, d) &&
+			    (d != c || ibp_matrix_class_size(m, c) > 1)) {
+				if (shown < 12)
+					fprintf(out, "%sC%zu", shown ? " " : "",
+						d);
+				shown++;
+				total++;
+			}
+		if (!total)
+			fputs("none", out);
+		else if (total > 12)
+			fprintf(out, " … (%zu classes)", total);
+		fputs(md ? " |\n" : "\n", out);
+	}
+	if (k > CLASS_LIST_LIMIT)
+		fprintf(out, "%s… %zu more classes\n", md ? "\n" : "  ",
+			k - CLASS_LIST_LIMIT);
+	partition_summary(m, md, o, out);
+	if (k <= CLASS_GRID_LIMIT) {
+		fprintf(
+		    out,
+		    "\nClass matrix (%s: a member of the row class can talk "
+		    "to a different member of the column class):\n\n",
+		    YES);
+		if (md) {
+			fputs("| |", out);
+			for (size_t d = 0; d < k; d++)
+				fprintf(out, " C%zu |", d);
+			fputs("\n|---|", out);
+			for (size_t d = 0; d < k; d++)
+				fputs(":---:|", out);
+			fputc('\n', out);
+		} else {
+			fputs("       ", out);
+			for (size_t d = 0; d < k; d++)
+				fprintf(out, " C%-4zu", d);
+			fputc('\n', out);
+		}
+		for (size_t c = 0; c < k; c++) {
+			if (md)
+				fprintf(out, "| C%zu |", c);
+			else
+				fprintf(out, "  C%-4zu", c);
+			for (size_t d = 0; d < k; d++) {
+				const char *s =
+				    c == d && ibp_matrix_class_size(m, c) < 2
+					? DIAG
+				    : ibp_matrix_class_can_talk(m, c, d) ? YES
+									 : NO;
+				fprintf(out, md ? " %s |" : " %s    ", s);
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv(const ibp_matrix *m, FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	fputs("port_guid,node_desc", out);
+	for (size_t j = 0; j < n; j++)
+		fprintf(out, ",0x%016" PRIx64, ibp_matrix_endpoint_guid(m, j));
+	fputs("\r\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "0x%016" PRIx64 ",",
+			ibp_matrix_endpoint_guid(m, i));
+		csv_field(out, ibp_matrix_endpoint_desc(m, i));
+		for (size_t j = 0; j < n; j++)
+			fputs(i == j			     ? ","
+			      : ibp_matrix_can_talk(m, i, j) ? ",1"
+							     : ",0",
+			      out);
+		fputs("\r\n", out);
+	}
+}
+
+static int json_str(FILE *out, const char *s)
+{
+	json_t *j = json_string(s);
+	if (!j)
+		j = json_string("?"); /* not UTF-8 */
+	if (!j)
+		return IBP_ENOMEM;
+	int rc = json_dumpf(j, out, JSON_ENCODE_ANY);
+	json_decref(j);
+	return rc ? IBP_EIO : 0;
+}
+
+static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
+		    FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	fputs("{\"mode\": ", out);
+	if (json_str(out, o && o->mode ? o->mode : "tables"))
+		return IBP_ENOMEM;
+	fputs(",\n \"endpoints\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out,
+			"%s\n  {\"port_guid\": \"0x%016" PRIx64 "\", "
+			"\"node_desc\": ",
+			i ? "," : "", ibp_matrix_endpoint_guid(m, i));
+		if (json_str(out, ibp_matrix_endpoint_desc(m, i)))
+			return IBP_ENOMEM;
+		fputc('}', out);
+	}
+	fputs("],\n \"can_talk\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n  [" : "\n  [", out);
+		for (size_t j = 0; j < n; j++)
+			fputs(i == j ? (j ? ", null" : "null")
+			      : ibp_matrix_can_talk(m, i, j)
+				  ? (j ? ", true" : "true")
+				  : (j ? ", false" : "false"),
+			      out);
+		fputc(']', out);
+	}
+	fputs("]}\n", out);
+	return 0;
+}
+
+int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
+		      const ibp_matrix_report_options *o, FILE *out,
+		      ibp_error *err)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	int rc = 0;
+	switch (fmt) {
+	case IBP_MATRIX_TEXT:
+		if (n <= grid_limit(o)) {
+			headline(m, "", out);
+			fputc('\n', out);
+			text_grid(m, out);
+		} else
+			summary(m, false, o, out);
+		break;
+	case IBP_MATRIX_MD:
+		if (n <= grid_limit(o)) {
+			headline(m, "", out);
+			fputc('\n', out);
+			md_grid(m, out);
+		} else
+			summary(m, true, o, out);
+		break;
+	case IBP_MATRIX_CSV:
+		csv(m, out);
+		break;
+	case IBP_MATRIX_JSON:
+		rc = json_out(m, o, out);
+		break;
+	case IBP_MATRIX_HTML:
+		return ibp_matrix_report_html(m, o, out, err);
+	}
+	if (rc)
+		return ibp_error_set(err, rc, "cannot write the matrix");
+	if (ferror(out))
+		return ibp_error_set(err, IBP_EIO, "write error");
+	return 0;
+}

@@ -1,0 +1,788 @@
+/*
+ * sm.c - discovery, P_KeyTable diff/push/read-back, partition enforcement
+ * and trap counting over an SMP transport (see include/ibpart/sm.h).
+ *
+ * Every SMP is built and parsed with mad.h and goes through
+ * ibp_transport_smp(); directed routes only, so nothing depends on LIDs
+ * having been assigned.  Retries (same TID, a fresh send) happen here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/pkey.h"
+#include "ibpart/sm.h"
+#include "ibpart/mad.h"
+
+struct dr_path {
+	uint8_t hops;
+	uint8_t port[IBP_SMP_MAX_HOPS]; /* port to leave by at each hop */
+};
+
+struct sm_node {
+	struct dr_path *paths; /* [0..nports]: a route arriving at that port;
+				  for a switch [0] */
+	bool *have_path;
+};
+
+struct ibp_sm {
+	ibp_transport *t;
+	struct ibp_sm_options o;
+	ibp_fabric *fabric;
+	struct sm_node *nodes;
+	size_t nodes_cap;
+	uint64_t tid;
+	unsigned long smps, timeouts, retries;
+	unsigned long traps_257, traps_259, traps_other;
+};
+
+void ibp_sm_options_init(struct ibp_sm_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = 100;
+	o->retries = 3;
+	o->enforce = IBP_ENFORCE_BOTH;
+}
+
+int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
+	       ibp_error *err)
+{
+	*out = NULL;
+	ibp_sm *sm = calloc(1, sizeof(*sm));
+	if (!sm)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	sm->t = t;
+	if (o)
+		sm->o = *o;
+	else
+		ibp_sm_options_init(&sm->o);
+	sm->tid = 0x1b9a000000000000ull;
+	*out = sm;
+	return IBP_OK;
+}
+
+void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o)
+{
+	sm->o = *o;
+}
+
+static void free_nodes(ibp_sm *sm)
+{
+	if (sm->nodes)
+		for (size_t i = 0; i < sm->nodes_cap; i++) {
+			free(sm->nodes[i].paths);
+			free(sm->nodes[i].have_path);
+		}
+	free(sm->nodes);
+	sm->nodes = NULL;
+	sm->nodes_cap = 0;
+}
+
+void ibp_sm_free(ibp_sm *sm)
+{
+	if (!sm)
+		return;
+	free_nodes(sm);
+	ibp_fabric_free(sm->fabric);
+	free(sm);
+}
+
+const ibp_fabric *ibp_sm_fabric(const ibp_sm *sm)
+{
+	return sm->fabric;
+}
+
+void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
+		     unsigned long *timeouts, unsigned long *retries)
+{
+	if (smps)
+		*smps = sm->smps;
+	if (timeouts)
+		*timeouts = sm->timeouts;
+	if (retries)
+		*retries = sm->retries;
+}
+
+/* One request/response over a directed route, with retries. */
+static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
+		 uint16_t attr, uint32_t mod, const uint8_t *data,
+		 uint8_t out[IBP_SMP_DATA_SIZE], ibp_error *err)
+{
+	struct ibp_smp req, resp;
+	uint64_t tid = ++sm->tid;
+	int rc = ibp_smp_init_dr(&req, method, attr, mod, path->port,
+				 path->hops, tid, sm->o.mkey, err);
+	if (rc != IBP_OK)
+		return rc;
+	if (data)
+		memcpy(req.data, data, IBP_SMP_DATA_SIZE);
+	uint8_t buf[IBP_MAD_SIZE], rbuf[IBP_MAD_SIZE];
+	rc = ibp_smp_encode(&req, buf, sizeof(buf), err);
+	if (rc != IBP_OK)
+		return rc;
+	for (unsigned attempt = 0;; attempt++) {
+		ibp_error e;
+		sm->smps++;
+		rc = ibp_transport_smp(sm->t, buf, rbuf, sm->o.timeout_ms, &e);
+		if (rc == IBP_ETIMEDOUT) {
+			sm->timeouts++;
+			if (attempt < sm->o.retries) {
+				sm->retries++;
+				continue;
+			}
+			return ibp_error_set(
+			    err, IBP_ETIMEDOUT,
+			    "%s(%s) got no response after %u tries (%s)",
+			    ibp_method_name(method), ibp_attr_name(attr),
+			    attempt + 1, e.message);
+		}
+		if (rc != IBP_OK) {
+			if (err)
+				*err = e;
+			return rc;
+		}
+		rc = ibp_smp_decode(&resp, rbuf, sizeof(rbuf), err);
+		if (rc != IBP_OK)
+			return rc;
+		if (resp.tid != tid || resp.method != IBP_METHOD_GET_RESP)
+			return ibp_error_set(err, IBP_EIO,
+					     "unexpected response (TID 0x%llx, "
+					     "method %s)",
+					     (unsigned long long)resp.tid,
+					     ibp_method_name(resp.method));
+		uint16_t st = resp.status & IBP_SMP_STATUS_MASK;
+		if (st != IBP_MAD_STATUS_OK)
+			return ibp_error_set(
+			    err, IBP_EMAD, "%s(%s) mod 0x%x: %s",
+			    ibp_method_name(method), ibp_attr_name(attr), mod,
+			    ibp_mad_status_name(st));
+		if (out)
+			memcpy(out, resp.data, IBP_SMP_DATA_SIZE);
+		return IBP_OK;
+	}
+}
+
+/* ---- discovery ---- */
+
+static int grow_nodes(ibp_sm *sm, size_t n, unsigned nports)
+{
+	if (n >= sm->nodes_cap) {
+		size_t cap = sm->nodes_cap ? sm->nodes_cap * 2 : 64;
+		while (cap <= n)
+			cap *= 2;
+		struct sm_node *nn = realloc(sm->nodes, cap * sizeof(*nn));
+		if (!nn)
+			return IBP_ENOMEM;
+		memset(nn + sm->nodes_cap, 0,
+		       (cap - sm->nodes_cap) * sizeof(*nn));
+		sm->nodes = nn;
+		sm->nodes_cap = cap;
+	}
+	if (!sm->nodes[n].paths) {
+		sm->nodes[n].paths =
+		    calloc(nports + 1u, sizeof(struct dr_path));
+		sm->nodes[n].have_path = calloc(nports + 1u, sizeof(bool));
+		if (!sm->nodes[n].paths || !sm->nodes[n].have_path)
+			return IBP_ENOMEM;
+	}
+	return IBP_OK;
+}
+
+static void set_path(ibp_sm *sm, size_t n, unsigned port,
+		     const struct dr_path *p)
+{
+	if (!sm->nodes[n].have_path[port]) {
+		sm->nodes[n].paths[port] = *p;
+		sm->nodes[n].have_path[port] = true;
+	}
+}
+
+/* The route to reach node n (any port), and to reach port `port` of it
+ * (a switch: any; a CA: a route arriving there). */
+static const struct dr_path *node_path(const ibp_sm *sm, size_t n,
+				       unsigned port)
+{
+	const struct sm_node *sn = &sm->nodes[n];
+	if (ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH)
+		return &sn->paths[0];
+	if (port <= ibp_fabric_node_nports(sm->fabric, n) &&
+	    sn->have_path[port])
+		return &sn->paths[port];
+	return NULL;
+}
+
+/* Query a node just reached by `path` and add it (or find it). */
+static int visit(ibp_sm *sm, const struct dr_path *path, size_t *idx,
+		 unsigned *in_port, bool *is_new, ibp_error *err)
+{
+	uint8_t d[IBP_SMP_DATA_SIZE];
+	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_INFO, 0, NULL, d,
+		       err);
+	if (rc != IBP_OK)
+		return rc;
+	struct ibp_node_info ni;
+	rc = ibp_node_info_decode(&ni, d, sizeof(d), err);
+	if (rc != IBP_OK)
+		return rc;
+	*in_port = ni.local_port_num;
+	*is_new = false;
+	if (ibp_fabric_find_node_guid(sm->fabric, ni.node_guid, idx) ==
+	    IBP_OK) {
+		if (ni.node_type != IBP_NODE_SWITCH && *in_port >= 1 &&
+		    *in_port <= ibp_fabric_node_nports(sm->fabric, *idx)) {
+			ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
+						 ni.port_guid, NULL);
+			set_path(sm, *idx, *in_port, path);
+		}
+		return IBP_OK;
+	}
+	rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_DESC, 0, NULL, d,
+		   err);
+	if (rc != IBP_OK)
+		return rc;
+	char desc[IBP_NODE_DESC_SIZE + 1];
+	ibp_node_desc_decode(desc, d, sizeof(d), NULL);
+	rc = ibp_fabric_add_node(sm->fabric, (ibp_node_type)ni.node_type,
+				 ni.node_guid, ni.num_ports, desc, idx, err);
+	if (rc != IBP_OK)
+		return rc;
+	*is_new = true;
+	if (grow_nodes(sm, *idx, ni.num_ports) != IBP_OK)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_fabric_set_sysimg_guid(sm->fabric, *idx, ni.sys_image_guid);
+	ibp_fabric_set_partition_cap(sm->fabric, *idx, ni.partition_cap);
+	if (ni.node_type == IBP_NODE_SWITCH) {
+		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_SWITCH_INFO, 0,
+			   NULL, d, err);
+		if (rc != IBP_OK)
+			return rc;
+		struct ibp_switch_info si;
+		ibp_switch_info_decode(&si, d, sizeof(d), NULL);
+		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
+					       si.partition_enforcement_cap);
+		set_path(sm, *idx, 0, path);
+	} else if (*in_port >= 1 && *in_port <= ni.num_ports) {
+		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
+					 ni.port_guid, NULL);
+		set_path(sm, *idx, *in_port, path);
+	}
+	return IBP_OK;
+}
+
+int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
+{
+	free_nodes(sm);
+	ibp_fabric_free(sm->fabric);
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	sm->fabric = ibp_fabric_new(&fo);
+	if (!sm->fabric)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+
+	struct dr_path here = {0};
+	size_t root;
+	unsigned root_port;
+	bool is_new;
+	int rc = visit(sm, &here, &root, &root_port, &is_new, err);
+	if (rc != IBP_OK)
+		return rc;
+	size_t *queue = NULL, qh = 0, qt = 0, qcap = 0;
+#define PUSH(x)                                                                \
+	do {                                                                   \
+		if (qt == qcap) {                                              \
+			qcap = qcap ? qcap * 2 : 64;                           \
+			size_t *nq = realloc(queue, qcap * sizeof(*nq));       \
+			if (!nq) {                                             \
+				free(queue);                                   \
+				return ibp_error_set(err, IBP_ENOMEM,          \
+						     "out of memory");         \
+			}                                                      \
+			queue = nq;                                            \
+		}                                                              \
+		queue[qt++] = (x);                                             \
+	} while (0)
+	PUSH(root);
+	while (qh < qt) {
+		size_t n = queue[qh++];
+		bool sw =
+		    ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+		struct dr_path base =
+		    sw ? sm->nodes[n].paths[0] : (struct dr_path){0};
+		for (unsigned p = 1; p <= np; p++) {
+			/* A CA does not forward: only the local CA's own
+			 * port leads anywhere. */
+			if (!sw && (n != root || p != root_port))
+				continue;
+			uint8_t d[IBP_SMP_DATA_SIZE];
+			if (sw) {
+				rc = sm_dr(sm, &base, IBP_METHOD_GET,
+					   IBP_ATTR_PORT_INFO, p, NULL, d, err);
+				if (rc != IBP_OK)
+					goto out;
+				struct ibp_port_info pi;
+				ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+				if (pi.link_state < IBP_PORT_STATE_INIT)
+					continue;
+			}
+			size_t pn;
+			unsigned pp;
+			if (ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp))
+				continue; /* already known from the far side */
+			if (base.hops >= IBP_SMP_MAX_HOPS)
+				continue;
+			struct dr_path next = base;
+			next.port[next.hops++] = (uint8_t)p;
+			size_t peer;
+			unsigned peer_port;
+			rc = visit(sm, &next, &peer, &peer_port, &is_new, err);
+			if (rc == IBP_ETIMEDOUT && !sw)
+				break; /* an unlinked local port */
+			if (rc != IBP_OK)
+				goto out;
+			if (!ibp_fabric_port_peer(sm->fabric, peer, peer_port,
+						  &pn, &pp)) {
+				rc = ibp_fabric_link(sm->fabric, n, p, peer,
+						     peer_port, err);
+				if (rc != IBP_OK)
+					goto out;
+			}
+			if (is_new && ibp_fabric_node_type(sm->fabric, peer) ==
+					  IBP_NODE_SWITCH)
+				PUSH(peer);
+		}
+	}
+	rc = IBP_OK;
+out:
+#undef PUSH
+	free(queue);
+	return rc;
+}
+
+/* ---- tables ---- */
+
+static unsigned port_capacity(const ibp_sm *sm, size_t n, unsigned p)
+{
+	return ibp_fabric_port_capacity(sm->fabric, n, p);
+}
+
+static int read_table(ibp_sm *sm, size_t n, unsigned p, ibp_pkey_table **out,
+		      unsigned long *blocks, ibp_error *err)
+{
+	*out = NULL;
+	unsigned cap = port_capacity(sm, n, p);
+	const struct dr_path *path = node_path(sm, n, p);
+	if (cap == 0 || !path)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "port %u of %s has no table to read", p,
+				     ibp_fabric_node_desc(sm->fabric, n));
+	bool sw = ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+	ibp_pkey_table *t = ibp_pkey_table_new(cap);
+	if (!t)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	unsigned nb = ibp_pkey_table_num_blocks(t);
+	for (unsigned b = 0; b < nb; b++) {
+		uint8_t d[IBP_SMP_DATA_SIZE];
+		int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PKEY_TABLE,
+			       ibp_pkey_attr_mod(b, sw ? p : 0), NULL, d, err);
+		if (rc != IBP_OK) {
+			ibp_pkey_table_free(t);
+			return rc;
+		}
+		uint16_t keys[IBP_PKEY_BLOCK_SIZE];
+		ibp_pkey_block_decode(keys, d, sizeof(d), NULL);
+		for (unsigned i = 0; i < IBP_PKEY_BLOCK_SIZE; i++)
+			if (b * IBP_PKEY_BLOCK_SIZE + i >= cap)
+				keys[i] = 0;
+		ibp_pkey_table_set_block(t, b, keys, NULL);
+		if (blocks)
+			(*blocks)++;
+	}
+	*out = t;
+	return IBP_OK;
+}
+
+static bool has_table(const ibp_sm *sm, size_t n, unsigned p)
+{
+	if (ibp_fabric_node_type(sm->fabric, n) != IBP_NODE_SWITCH && p == 0)
+		return false;
+	return port_capacity(sm, n, p) > 0 && node_path(sm, n, p) != NULL;
+}
+
+int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
+{
+	*out = NULL;
+	int rc;
+	if (!sm->fabric && (rc = ibp_sm_discover(sm, err)) != IBP_OK)
+		return rc;
+	ibp_tables *ts = ibp_tables_new(sm->fabric);
+	if (!ts)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric); n++) {
+		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+		for (unsigned p = 0; p <= np; p++) {
+			if (!has_table(sm, n, p))
+				continue;
+			ibp_pkey_table *t;
+			rc = read_table(sm, n, p, &t, NULL, err);
+			if (rc == IBP_OK)
+				rc = ibp_tables_put(ts, n, p, t, err);
+			if (rc != IBP_OK) {
+				ibp_tables_free(ts);
+				return rc;
+			}
+		}
+	}
+	*out = ts;
+	return IBP_OK;
+}
+
+/* ---- push ---- */
+
+static int add_port(struct ibp_sm_port **arr, size_t *len,
+		    const struct ibp_sm_port *p)
+{
+	/* capacity: the next power of two at or above len */
+	size_t n = *len;
+	if ((n & (n - 1)) == 0) {
+		size_t cap = n ? n * 2 : 16;
+		struct ibp_sm_port *na = realloc(*arr, cap * sizeof(*na));
+		if (!na)
+			return IBP_ENOMEM;
+		*arr = na;
+	}
+	(*arr)[(*len)++] = *p;
+	return IBP_OK;
+}
+
+void ibp_sm_report_free(struct ibp_sm_report *r)
+{
+	if (!r)
+		return;
+	free(r->changed);
+	free(r->failed);
+	memset(r, 0, sizeof(*r));
+}
+
+static void describe(const ibp_fabric *f, size_t n, unsigned p,
+		     struct ibp_sm_port *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->node_guid = ibp_fabric_node_guid(f, n);
+	out->port_guid = ibp_fabric_port_guid(f, n, p);
+	out->port = p;
+	snprintf(out->desc, sizeof(out->desc), "%s",
+		 ibp_fabric_node_desc(f, n));
+}
+
+static int fail_port(ibp_sm *sm, struct ibp_sm_report *rep, size_t n,
+		     unsigned p, const ibp_error *why)
+{
+	struct ibp_sm_port fp;
+	describe(sm->fabric, n, p, &fp);
+	snprintf(fp.why, sizeof(fp.why), "%s", why->message);
+	add_port(&rep->failed, &rep->nfailed, &fp);
+	rep->complete = false;
+	return why->status;
+}
+
+/* Write the blocks of `want` that differ from what (n, p) holds. */
+static int push_port(ibp_sm *sm, size_t n, unsigned p,
+		     const ibp_pkey_table *want, struct ibp_sm_report *rep,
+		     ibp_error *err)
+{
+	bool sw = ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+	unsigned cap = port_capacity(sm, n, p);
+	if (ibp_pkey_table_used(want) > cap)
+		return ibp_error_set(err, IBP_EFULL,
+				     "the table needs %u entries, the port "
+				     "holds %u",
+				     ibp_pkey_table_used(want), cap);
+	ibp_pkey_table *have = NULL, *w = ibp_pkey_table_new(cap);
+	if (!w)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (unsigned i = 0; i < ibp_pkey_table_used(want); i++)
+		ibp_pkey_table_set(w, i, ibp_pkey_table_get(want, i), NULL);
+	int rc = read_table(sm, n, p, &have, &rep->blocks_read, err);
+	if (rc != IBP_OK)
+		goto done;
+	rep->ports_checked++;
+	unsigned blocks[IBP_PKEY_TABLE_MAX / IBP_PKEY_BLOCK_SIZE + 1];
+	unsigned nd = ibp_pkey_table_diff_blocks(
+	    have, w, blocks, sizeof(blocks) / sizeof(blocks[0]));
+	if (nd == 0)
+		goto done;
+	struct ibp_sm_port cp;
+	describe(sm->fabric, n, p, &cp);
+	cp.blocks = nd;
+	for (unsigned i = 0; i < nd; i++)
+		if (blocks[i] < 32)
+			cp.block_mask |= 1u << blocks[i];
+	if (sm->o.dry_run) {
+		rep->blocks_written += nd;
+		add_port(&rep->changed, &rep->nchanged, &cp);
+		goto done;
+	}
+	const struct dr_path *path = node_path(sm, n, p);
+	unsigned written = 0;
+	uint32_t written_mask = 0;
+	for (unsigned i = 0; i < nd; i++) {
+		uint16_t keys[IBP_PKEY_BLOCK_SIZE], back[IBP_PKEY_BLOCK_SIZE];
+		uint8_t d[IBP_SMP_DATA_SIZE], r[IBP_SMP_DATA_SIZE];
+		uint32_t mod = ibp_pkey_attr_mod(blocks[i], sw ? p : 0);
+		ibp_pkey_table_get_block(w, blocks[i], keys, NULL);
+		ibp_pkey_block_encode(keys, d, sizeof(d), NULL);
+		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, mod,
+			   d, r, err);
+		if (rc != IBP_OK)
+			goto partial;
+		rep->blocks_written++;
+		written++;
+		if (blocks[i] < 32)
+			written_mask |= 1u << blocks[i];
+		/* Read back (a Get, not the Set's echo) and compare. */
+		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PKEY_TABLE, mod,
+			   NULL, r, err);
+		if (rc != IBP_OK)
+			goto partial;
+		ibp_pkey_block_decode(back, r, sizeof(r), NULL);
+		if (memcmp(back, keys, sizeof(keys)) != 0) {
+			rc = ibp_error_set(err, IBP_EIO,
+					   "block %u read back differs from "
+					   "what was written",
+					   blocks[i]);
+			goto partial;
+		}
+		rep->blocks_confirmed++;
+	}
+	add_port(&rep->changed, &rep->nchanged, &cp);
+	goto done;
+partial:
+	if (written) { /* stopped midway through this port */
+		cp.blocks = written;
+		cp.block_mask = written_mask;
+		add_port(&rep->changed, &rep->nchanged, &cp);
+	}
+done:
+	ibp_pkey_table_free(have);
+	ibp_pkey_table_free(w);
+	return rc;
+}
+
+static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
+			struct ibp_sm_report *rep, ibp_error *err)
+{
+	bool in = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		  sm->o.enforce == IBP_ENFORCE_IN;
+	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
+		    sm->o.enforce == IBP_ENFORCE_OUT;
+	const struct dr_path *path = node_path(sm, n, p);
+	uint8_t d[IBP_SMP_DATA_SIZE];
+	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
+		       err);
+	if (rc != IBP_OK)
+		return rc;
+	struct ibp_port_info pi;
+	ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+	if (pi.partition_enforcement_inbound == in &&
+	    pi.partition_enforcement_outbound == outb)
+		return IBP_OK;
+	if (!sm->o.dry_run) {
+		pi.partition_enforcement_inbound = in;
+		pi.partition_enforcement_outbound = outb;
+		ibp_port_info_encode(&pi, d, sizeof(d), NULL);
+		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, p, d,
+			   d, err);
+		if (rc != IBP_OK)
+			return rc;
+		ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+		if (pi.partition_enforcement_inbound != in ||
+		    pi.partition_enforcement_outbound != outb)
+			return ibp_error_set(err, IBP_EIO,
+					     "PortInfo partition enforcement "
+					     "did not take");
+	}
+	rep->enforce_ports++;
+	/* The port's table was pushed just before: its entry, if any, is
+	 * the last one. */
+	if (rep->nchanged &&
+	    rep->changed[rep->nchanged - 1].node_guid ==
+		ibp_fabric_node_guid(sm->fabric, n) &&
+	    rep->changed[rep->nchanged - 1].port == p) {
+		rep->changed[rep->nchanged - 1].enforce_changed = true;
+		return IBP_OK;
+	}
+	struct ibp_sm_port cp;
+	describe(sm->fabric, n, p, &cp);
+	cp.enforce_changed = true;
+	add_port(&rep->changed, &rep->nchanged, &cp);
+	return IBP_OK;
+}
+
+/* Partition enforcement goes on switch ports facing an end port whose
+ * table is pushed (OpenSM's leaf ports), when the switch can enforce. */
+static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p)
+{
+	size_t pn;
+	unsigned pp;
+	return !sm->o.keep_enforcement &&
+	       ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	       p != 0 && ibp_fabric_node_enforcement_cap(sm->fabric, n) > 0 &&
+	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&
+	       ibp_fabric_is_end_port(sm->fabric, pn, pp);
+}
+
+int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
+		ibp_error *err)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->dry_run = sm->o.dry_run;
+	rep->complete = true;
+	unsigned long smps0 = sm->smps, to0 = sm->timeouts, re0 = sm->retries;
+	int rc = IBP_OK;
+	if (!sm->fabric && (rc = ibp_sm_discover(sm, err)) != IBP_OK) {
+		rep->complete = false;
+		goto out;
+	}
+	const ibp_fabric *wf = ibp_tables_fabric(want);
+	size_t cnt = ibp_tables_count(want);
+	/* Which discovered (node, port) each wanted table lands on. */
+	for (size_t i = 0; i < cnt; i++) {
+		size_t wn, n;
+		unsigned p;
+		const ibp_pkey_table *wt = ibp_tables_at(want, i, &wn, &p);
+		ibp_error e;
+		ibp_error_clear(&e);
+		if (ibp_fabric_find_node_guid(sm->fabric,
+					      ibp_fabric_node_guid(wf, wn),
+					      &n) != IBP_OK) {
+			ibp_error_set(
+			    &e, IBP_ENOENT, "node 0x%016llx was not discovered",
+			    (unsigned long long)ibp_fabric_node_guid(wf, wn));
+			struct ibp_sm_port fp;
+			describe(wf, wn, p, &fp);
+			snprintf(fp.why, sizeof(fp.why), "%s", e.message);
+			add_port(&rep->failed, &rep->nfailed, &fp);
+			rep->complete = false;
+			rc = ibp_error_set(err, IBP_ENOENT, "%s", e.message);
+			goto out;
+		}
+		if (!has_table(sm, n, p)) {
+			ibp_error_set(&e, IBP_ENOENT,
+				      "port %u of %s has no P_KeyTable", p,
+				      ibp_fabric_node_desc(sm->fabric, n));
+			rc = fail_port(sm, rep, n, p, &e);
+			if (err)
+				*err = e;
+			goto out;
+		}
+		rc = push_port(sm, n, p, wt, rep, &e);
+		if (rc == IBP_OK && wants_enforcement(sm, n, p))
+			rc = enforce_port(sm, n, p, rep, &e);
+		if (rc != IBP_OK) {
+			fail_port(sm, rep, n, p, &e);
+			if (err)
+				*err = e;
+			goto out;
+		}
+	}
+out:
+	rep->smps = sm->smps - smps0;
+	rep->timeouts = sm->timeouts - to0;
+	rep->retries = sm->retries - re0;
+	return rc;
+}
+
+static void print_port(FILE *out, const struct ibp_sm_port *p)
+{
+	fprintf(out, "  0x%016llx port %-3u %-20s",
+		(unsigned long long)p->port_guid, p->port, p->desc);
+	if (p->blocks) {
+		fprintf(out, " P_KeyTable block%s", p->blocks > 1 ? "s" : "");
+		for (unsigned b = 0; b < 32; b++)
+			if (p->block_mask & (1u << b))
+				fprintf(out, " %u", b);
+	}
+	if (p->enforce_changed)
+		fprintf(out, " PortInfo enforcement");
+	if (p->why[0])
+		fprintf(out, " FAILED: %s", p->why);
+	fputc('\n', out);
+}
+
+void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out)
+{
+	fprintf(out, "%s: %lu SMPs sent (%lu timed out, %lu retries)\n",
+		r->dry_run ? "SM plan (dry run, nothing written)"
+			   : "SM partition push",
+		r->smps, r->timeouts, r->retries);
+	fprintf(out,
+		"  P_KeyTable: %lu ports checked, %lu blocks read, %lu "
+		"blocks %s",
+		r->ports_checked, r->blocks_read, r->blocks_written,
+		r->dry_run ? "to write" : "written");
+	if (!r->dry_run)
+		fprintf(out, ", %lu confirmed by read-back",
+			r->blocks_confirmed);
+	fprintf(out,
+		"\n  PortInfo partition enforcement %s on %lu switch "
+		"port(s)\n",
+		r->dry_run ? "to change" : "changed", r->enforce_ports);
+	fprintf(out, "  ports %s: %zu\n", r->dry_run ? "to change" : "changed",
+		r->nchanged);
+	for (size_t i = 0; i < r->nchanged; i++)
+		print_port(out, &r->changed[i]);
+	if (!r->complete) {
+		fprintf(out, "  INCOMPLETE: stopped at %zu failed port(s):\n",
+			r->nfailed);
+		for (size_t i = 0; i < r->nfailed; i++)
+			print_port(out, &r->failed[i]);
+	}
+}
+
+/* ---- traps ---- */
+
+int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err)
+{
+	unsigned n = 0;
+	for (;;) {
+		uint8_t buf[IBP_MAD_SIZE];
+		ibp_error e;
+		int rc = ibp_transport_recv(sm->t, buf, 0, &e);
+		if (rc == IBP_ETIMEDOUT)
+			break;
+		if (rc != IBP_OK) {
+			if (err)
+				*err = e;
+			if (got)
+				*got = n;
+			return rc;
+		}
+		struct ibp_smp smp;
+		struct ibp_notice no;
+		if (ibp_smp_decode(&smp, buf, sizeof(buf), NULL) != IBP_OK ||
+		    smp.method != IBP_METHOD_TRAP ||
+		    smp.attr_id != IBP_ATTR_NOTICE ||
+		    ibp_notice_decode(&no, smp.data, sizeof(smp.data), NULL) !=
+			IBP_OK)
+			continue;
+		n++;
+		if (no.trap_num == IBP_TRAP_BAD_PKEY)
+			sm->traps_257++;
+		else if (no.trap_num == IBP_TRAP_SWITCH_BAD_PKEY)
+			sm->traps_259++;
+		else
+			sm->traps_other++;
+	}
+	if (got)
+		*got = n;
+	return IBP_OK;
+}
+
+unsigned long ibp_sm_trap_count(const ibp_sm *sm, unsigned trap_number)
+{
+	if (trap_number == IBP_TRAP_BAD_PKEY)
+		return sm->traps_257;
+	if (trap_number == IBP_TRAP_SWITCH_BAD_PKEY)
+		return sm->traps_259;
+	return sm->traps_257 + sm->traps_259 + sm->traps_other;
+}

@@ -1,0 +1,360 @@
+/*
+ * transport_umad.c - the SMP transport over libibumad (see
+ * include/ibpart/transport_umad.h): port selection and agent registration
+ * by libibumad, header fields read and written with libibmad's field
+ * table, and the one thing neither library does for raw MADs: wait for
+ * the response whose transaction ID matches, set aside unsolicited traps,
+ * and drop stale responses to earlier (timed-out) requests.
+ *
+ * The MAD layer owns the upper 32 bits of the TID (the kernel puts its
+ * agent's hi_tid there, libumad2sim the agent id), so a response is
+ * matched on the low 32 bits, and the caller gets its own TID back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "ibpart/transport_umad.h"
+
+#define SMP_CLASS_LID	 0x01
+#define SMP_CLASS_DR	 0x81
+#define METHOD_TRAP	 0x05
+#define METHOD_RESP_BIT	 0x80
+#define PERMISSIVE_LID	 0xffff
+#define TRAP_QUEUE_SLOTS 32
+
+struct ibp_umad {
+	int fd;
+	int agent_lid; /* agent for class 0x01 */
+	int agent_dr;  /* agent for class 0x81 */
+	uint64_t mkey;
+	ibp_umad_port_info info;
+	size_t umad_len; /* umad_size() + 256: each buffer's size */
+	void *sbuf;
+	void *rbuf;
+	/* Unsolicited MADs that arrived while we waited for a response. */
+	uint8_t traps[TRAP_QUEUE_SLOTS][IBP_MAD_SIZE];
+	unsigned trap_head, trap_count;
+	unsigned long traps_dropped;
+};
+
+void ibp_umad_options_init(ibp_umad_options *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint8_t mad_class(const uint8_t *mad)
+{
+	return mad[1];
+}
+
+static uint8_t mad_method(const uint8_t *mad)
+{
+	return mad[3];
+}
+
+static uint32_t tid_low(const uint8_t *mad)
+{
+	return (uint32_t)(mad_get_field64((void *)mad, 0, IB_MAD_TRID_F) &
+			  0xffffffffu);
+}
+
+static void queue_trap(ibp_umad *u, const uint8_t *mad)
+{
+	if (u->trap_count == TRAP_QUEUE_SLOTS) {
+		u->traps_dropped++;
+		return;
+	}
+	unsigned slot = (u->trap_head + u->trap_count) % TRAP_QUEUE_SLOTS;
+	memcpy(u->traps[slot], mad, IBP_MAD_SIZE);
+	u->trap_count++;
+}
+
+/* Receive one MAD into u->rbuf within the time left until deadline.
+ * IBP_OK with *mad pointing at it, IBP_ETIMEDOUT, or IBP_EIO. */
+static int recv_one(ibp_umad *u, long long deadline, uint8_t **mad, int *status,
+		    ibp_error *err)
+{
+	for (;;) {
+		long long left = deadline - now_ms();
+		if (left < 0)
+			left = 0;
+		int len = IBP_MAD_SIZE;
+		int rc = umad_recv(u->fd, u->rbuf, &len, (int)left);
+		if (rc == -ETIMEDOUT)
+			return IBP_ETIMEDOUT;
+		if (rc == -EINTR || rc == -EAGAIN) {
+			if (now_ms() >= deadline)
+				return IBP_ETIMEDOUT;
+			continue;
+		}
+		if (rc < 0)
+			return ibp_error_set(
+			    err, IBP_EIO, "umad_recv on %s port %d: %s",
+			    u->info.ca_name, u->info.port, strerror(-rc));
+		if (len < 24) /* not even a MAD header: skip it */
+			continue;
+		if (len < (int)IBP_MAD_SIZE)
+			memset((uint8_t *)umad_get_mad(u->rbuf) + len, 0,
+			       IBP_MAD_SIZE - (size_t)len);
+		*mad = umad_get_mad(u->rbuf);
+		*status = umad_status(u->rbuf);
+		return IBP_OK;
+	}
+}
+
+static int send_and_wait(ibp_umad *u, int agent, uint16_t dlid,
+			 const uint8_t req[IBP_MAD_SIZE],
+			 uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+			 ibp_error *err)
+{
+	if (timeout_ms <= 0)
+		timeout_ms = 1;
+	memset(u->sbuf, 0, u->umad_len);
+	uint8_t *out = umad_get_mad(u->sbuf);
+	memcpy(out, req, IBP_MAD_SIZE);
+	if (u->mkey)
+		mad_set_field64(out, 0, IB_MAD_MKEY_F, u->mkey);
+	/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
+	umad_set_addr(u->sbuf, dlid, 0, 0, 0);
+	uint32_t want = tid_low(req);
+	int rc = umad_send(u->fd, agent, u->sbuf, IBP_MAD_SIZE, timeout_ms, 0);
+	if (rc < 0)
+		return ibp_error_set(
+		    err, IBP_EIO, "umad_send on %s port %d: %s",
+		    u->info.ca_name, u->info.port, strerror(-rc));
+	long long deadline = now_ms() + timeout_ms;
+	for (;;) {
+		uint8_t *mad;
+		int status;
+		rc = recv_one(u, deadline, &mad, &status, err);
+		if (rc == IBP_ETIMEDOUT)
+			return ibp_error_set(err, IBP_ETIMEDOUT,
+					     "no response to SMP TID 0x%08x "
+					     "within %d ms",
+					     want, timeout_ms);
+		if (rc)
+			return rc;
+		uint8_t cls = mad_class(mad);
+		if (cls != SMP_CLASS_LID && cls != SMP_CLASS_DR)
+			continue;
+		if (!(mad_method(mad) & METHOD_RESP_BIT)) {
+			/* Unsolicited: a Trap to us as SM, or something we
+			 * do not serve; keep traps for recv. */
+			if (mad_method(mad) == METHOD_TRAP)
+				queue_trap(u, mad);
+			continue;
+		}
+		if (tid_low(mad) != want)
+			continue; /* stale answer to an earlier request */
+		if (status == ETIMEDOUT)
+			/* The kernel's own timeout report for our send. */
+			return ibp_error_set(err, IBP_ETIMEDOUT,
+					     "no response to SMP TID 0x%08x "
+					     "within %d ms",
+					     want, timeout_ms);
+		memcpy(resp, mad, IBP_MAD_SIZE);
+		/* Give the caller its TID back (the MAD layer rewrote the
+		 * upper half), and its M_Key field as it sent it. */
+		memcpy(resp + 8, req + 8, 8);
+		return IBP_OK;
+	}
+}
+
+static int umad_op_smp(void *ctx, const uint8_t req[IBP_MAD_SIZE],
+		       uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+		       ibp_error *err)
+{
+	ibp_umad *u = ctx;
+	switch (mad_class(req)) {
+	case SMP_CLASS_DR:
+		return send_and_wait(u, u->agent_dr, PERMISSIVE_LID, req, resp,
+				     timeout_ms, err);
+	case SMP_CLASS_LID:
+		return ibp_error_set(err, IBP_EINVAL,
+				     "a LID-routed SMP needs a destination "
+				     "LID (ibp_umad_smp_lid)");
+	default:
+		return ibp_error_set(err, IBP_EINVAL,
+				     "management class 0x%02x is not an SMP "
+				     "class",
+				     mad_class(req));
+	}
+}
+
+int ibp_umad_smp_lid(ibp_umad *u, uint16_t dlid,
+		     const uint8_t req[IBP_MAD_SIZE],
+		     uint8_t resp[IBP_MAD_SIZE], int timeout_ms, ibp_error *err)
+{
+	if (mad_class(req) != SMP_CLASS_LID)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "not a LID-routed SMP (class 0x%02x)",
+				     mad_class(req));
+	if (dlid == 0 || dlid >= 0xc000)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "LID %u is not a unicast LID", dlid);
+	return send_and_wait(u, u->agent_lid, dlid, req, resp, timeout_ms, err);
+}
+
+static int umad_op_recv(void *ctx, uint8_t buf[IBP_MAD_SIZE], int timeout_ms,
+			ibp_error *err)
+{
+	ibp_umad *u = ctx;
+	if (u->trap_count) {
+		memcpy(buf, u->traps[u->trap_head], IBP_MAD_SIZE);
+		u->trap_head = (u->trap_head + 1) % TRAP_QUEUE_SLOTS;
+		u->trap_count--;
+		return IBP_OK;
+	}
+	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	for (;;) {
+		uint8_t *mad;
+		int status;
+		int rc = recv_one(u, deadline, &mad, &status, err);
+		if (rc == IBP_ETIMEDOUT)
+			return ibp_error_set(err, IBP_ETIMEDOUT,
+					     "no trap within %d ms",
+					     timeout_ms);
+		if (rc)
+			return rc;
+		if (mad_method(mad) & METHOD_RESP_BIT)
+			continue; /* a late response nobody waits for */
+		memcpy(buf, mad, IBP_MAD_SIZE);
+		return IBP_OK;
+	}
+}
+
+static void umad_op_close(void *ctx)
+{
+	ibp_umad *u = ctx;
+	if (!u)
+		return;
+	if (u->fd >= 0) {
+		if (u->agent_lid >= 0)
+			umad_unregister(u->fd, u->agent_lid);
+		if (u->agent_dr >= 0)
+			umad_unregister(u->fd, u->agent_dr);
+		umad_close_port(u->fd);
+	}
+	free(u->sbuf);
+	free(u->rbuf);
+	free(u);
+}
+
+static const struct ibp_transport_ops umad_ops = {
+    .name = "umad",
+    .smp = umad_op_smp,
+    .recv = umad_op_recv,
+    .close = umad_op_close,
+};
+
+static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
+{
+	if (umad_init() < 0)
+		return ibp_error_set(err, IBP_EIO,
+				     "libibumad cannot initialise (no "
+				     "InfiniBand MAD support?)");
+	umad_port_t p;
+	char *ca = o->ca ? (char *)o->ca : NULL;
+	int rc = umad_get_port(ca, o->port, &p);
+	if (rc < 0)
+		return ibp_error_set(
+		    err, IBP_EIO, "no usable port %s%s%s %d: %s",
+		    o->ca ? "on CA " : "", o->ca ? o->ca : "(first CA)",
+		    o->port ? " port" : ", first active port", o->port,
+		    strerror(-rc));
+	snprintf(u->info.ca_name, sizeof(u->info.ca_name), "%s", p.ca_name);
+	u->info.port = p.portnum;
+	u->info.lid = (uint16_t)p.base_lid;
+	u->info.sm_lid = (uint16_t)p.sm_lid;
+	u->info.state = p.state;
+	u->info.phys_state = p.phys_state;
+	u->info.port_guid = be64toh(p.port_guid);
+	umad_release_port(&p);
+
+	u->fd = umad_open_port(u->info.ca_name, u->info.port);
+	if (u->fd < 0) {
+		int e = -u->fd;
+		u->fd = -1;
+		return ibp_error_set(err, IBP_EIO,
+				     "cannot open %s port %d: %s%s",
+				     u->info.ca_name, u->info.port, strerror(e),
+				     e == EACCES ? " (need access to "
+						   "/dev/infiniband/umad*)"
+						 : "");
+	}
+	/* umad_size() grows once the port is open (the P_Key index field
+	 * of the newer user_mad ABI), so size the buffers only now. */
+	u->umad_len = umad_size() + IBP_MAD_SIZE;
+	u->sbuf = calloc(1, u->umad_len);
+	u->rbuf = calloc(1, u->umad_len);
+	if (!u->sbuf || !u->rbuf)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (o->want_traps) {
+		long mask[16 / sizeof(long)] = {0};
+		mask[METHOD_TRAP / (8 * sizeof(long))] |=
+		    1L << (METHOD_TRAP % (8 * sizeof(long)));
+		u->agent_lid = umad_register(u->fd, SMP_CLASS_LID, 1, 0, mask);
+		u->info.traps = u->agent_lid >= 0;
+	}
+	if (u->agent_lid < 0)
+		u->agent_lid = umad_register(u->fd, SMP_CLASS_LID, 1, 0, NULL);
+	u->agent_dr = umad_register(u->fd, SMP_CLASS_DR, 1, 0, NULL);
+	if (u->agent_lid < 0 || u->agent_dr < 0)
+		return ibp_error_set(err, IBP_EIO,
+				     "cannot register SMP agents on %s port "
+				     "%d",
+				     u->info.ca_name, u->info.port);
+	return IBP_OK;
+}
+
+int ibp_transport_umad_open(const ibp_umad_options *o, ibp_transport **out,
+			    ibp_umad **umad_out, ibp_error *err)
+{
+	ibp_umad_options defaults;
+	if (!o) {
+		ibp_umad_options_init(&defaults);
+		o = &defaults;
+	}
+	*out = NULL;
+	if (umad_out)
+		*umad_out = NULL;
+	ibp_umad *u = calloc(1, sizeof(*u));
+	if (!u)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	u->fd = -1;
+	u->agent_lid = -1;
+	u->agent_dr = -1;
+	u->mkey = o->mkey;
+	int rc = do_open(u, o, err);
+	if (rc) {
+		umad_op_close(u);
+		return rc;
+	}
+	ibp_transport *t = ibp_transport_new(&umad_ops, u);
+	if (!t) {
+		umad_op_close(u);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	*out = t;
+	if (umad_out)
+		*umad_out = u;
+	return IBP_OK;
+}
+
+void ibp_umad_port_info_get(const ibp_umad *u, ibp_umad_port_info *out)
+{
+	*out = u->info;
+}

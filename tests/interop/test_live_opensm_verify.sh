@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# test_live_opensm_verify.sh - the real OpenSM programs a plan on ibsim;
+# `ibpart verify` (SMPs over libibumad, through the same SM code as the
+# simulator) finds no drift with the same plan, and with a different plan
+# exactly the difference: the ports and entries the two plans disagree on.
+source "$(dirname "$0")/live_lib.sh"
+live_init
+
+# --- the seed fabric and plan ------------------------------------------
+live_ibsim "$IBP_SRC/examples/seed/seed.topo" H-506b4b0300a1b2ff
+cp "$IBP_SRC/examples/seed/partitions.conf" "$LIVE_DIR/seed.conf"
+live_opensm "$LIVE_DIR/seed.conf"
+
+out=$(live_ibpart verify -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json) ||
+	live_fail "verify with OpenSM's own plan: exit $? (want 0): $out"
+[[ $(jq .differences <<<"$out") == 0 ]] || live_fail "drift reported: $out"
+[[ $(jq .ports_checked <<<"$out") -ge 8 ]] || live_fail "too few ports checked: $out"
+live_ok "seed: OpenSM's tables match the plan, $(jq .ports_checked <<<"$out") ports"
+
+# tenantB-node-01 full -> limited: its port and the leaf port facing it
+# (OpenSM mirrors a CA's table onto the switch port) differ, nothing else.
+sed 's/0x506b4b0300a1b202=full/0x506b4b0300a1b202=limited/' \
+	"$LIVE_DIR/seed.conf" >"$LIVE_DIR/other.conf"
+set +e
+out=$(live_ibpart verify -q --retries 6 -c "$LIVE_DIR/other.conf" --format json)
+rc=$?
+set -e
+[[ $rc == 1 ]] || live_fail "verify with another plan: exit $rc, want 1"
+got=$(jq -c '[.drift[] | [.port_guid, .port, .kind, .want, .have, .want_index, .have_index]] | sort' <<<"$out")
+want='[["0x506b4b0300a1b100",5,"membership","0x0002","0x8002",1,1],["0x506b4b0300a1b202",1,"membership","0x0002","0x8002",1,1]]'
+[[ $got == "$want" ]] || live_fail "seed drift: got $got, want $want"
+live_ok "seed: a membership change is exactly 2 drift items"
+
+# text output names the port and the kind
+set +e
+txt=$(live_ibpart verify -q --retries 6 -c "$LIVE_DIR/other.conf")
+set -e
+grep -q 'tenantB-node-01 .*membership' <<<"$txt" || live_fail "text output: $txt"
+live_ok "text output names port and kind"
+
+kill "$LIVE_OSM_PID"; wait "$LIVE_OSM_PID" 2>/dev/null || true
+kill "${LIVE_PIDS[0]}"; wait "${LIVE_PIDS[0]}" 2>/dev/null || true
+LIVE_PIDS=()
+
+# --- two switches: OpenSM programs plan A, verify against plan B --------
+export IBSIM_SOCKNAME="${IBSIM_SOCKNAME}b"
+D=$IBP_SRC/tests/interop/data
+live_ibsim "$D/live-2sw.topo" H-0002c90000000100
+cp "$D/live-2sw-a.conf" "$LIVE_DIR/a.conf"
+live_opensm "$LIVE_DIR/a.conf"
+live_ibpart verify -q --retries 6 -c "$D/live-2sw-a.conf" -t "$D/live-2sw.topo" >&2 ||
+	live_fail "2sw: verify plan A against OpenSM's plan A found drift"
+set +e
+out=$(live_ibpart verify -q --retries 6 -c "$D/live-2sw-b.conf" -t "$D/live-2sw.topo" --format json)
+rc=$?
+set -e
+[[ $rc == 1 ]] || live_fail "2sw: verify B on A: exit $rc"
+# B moves node-c (port GUID ...401, on leaf-2 port 4) from Red (0x0020)
+# to Blue (0x0010): on both ports 0x8010 is missing at index 1 and 0x8020
+# is extra there.
+got=$(jq -c '[.drift[] | [.port_guid, .port, .kind, (.want // .have)]] | sort' <<<"$out")
+want='[["0x0002c90000000401",1,"extra","0x8020"],["0x0002c90000000401",1,"missing","0x8010"],["0x0002c90000002000",4,"extra","0x8020"],["0x0002c90000002000",4,"missing","0x8010"]]'
+[[ $got == "$want" ]] || live_fail "2sw drift: got $got, want $want"
+live_ok "2sw: plan B against OpenSM's plan A is exactly node-c and its leaf port"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test_live_via_opensm.sh - `ibpart apply --via-opensm` changes a running
+# OpenSM's partitions: the canonical file is installed atomically (the old
+# one kept as .bak), OpenSM re-reads it on SIGHUP, and the verify that
+# follows confirms the new tables - which the real smpquery reads too.  A
+# plan OpenSM would reject never reaches OpenSM.
+source "$(dirname "$0")/live_lib.sh"
+live_init
+D=$IBP_SRC/tests/interop/data
+live_ibsim "$D/live-2sw.topo" H-0002c90000000100
+cp "$D/live-2sw-a.conf" "$LIVE_DIR/partitions.conf"
+live_opensm "$LIVE_DIR/partitions.conf"
+O=(--opensm-conf "$LIVE_DIR/partitions.conf" --opensm-pidfile "$LIVE_OSM_PIDFILE"
+	--opensm-log "$LIVE_OSM_LOG" --wait 20000 --retries 6)
+
+# node-c (leaf-2 port 4, DR path 0,1,1,4) holds Red before.
+[[ $(live_smp_pkeys 0,1,1,4 1) == "0x7fff 0x8020" ]] || live_fail "plan A not in place"
+
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-b.conf" "${O[@]}" >"$LIVE_DIR/out.txt" 2>"$LIVE_DIR/err.txt" ||
+	{ cat "$LIVE_DIR/out.txt" "$LIVE_DIR/err.txt" >&2; live_fail "apply --via-opensm: exit $?"; }
+grep -q 'no drift' "$LIVE_DIR/out.txt" || live_fail "verify after SIGHUP: $(cat "$LIVE_DIR/out.txt")"
+cmp -s "$LIVE_DIR/partitions.conf.bak" "$D/live-2sw-a.conf" || live_fail "old file not kept as .bak"
+grep -q '0x0002c90000000401' "$LIVE_DIR/partitions.conf" || live_fail "new file lacks node-c"
+have=$(live_smp_pkeys 0,1,1,4 1)
+grep -q '0x8010' <<<"$have" && ! grep -q '0x8020' <<<"$have" ||
+	live_fail "smpquery reads node-c as [$have] after the change"
+live_ok "via OpenSM: file installed (.bak kept), OpenSM re-read it, verify and smpquery see node-c in Blue [$have]"
+
+# A plan OpenSM would reject: refused, the file and OpenSM untouched.
+printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >"$LIVE_DIR/bad.conf"
+cp "$LIVE_DIR/partitions.conf" "$LIVE_DIR/before.conf"
+size=$(wc -c <"$LIVE_OSM_LOG")
+set +e
+live_ibpart apply -q --via-opensm -c "$LIVE_DIR/bad.conf" "${O[@]}" >/dev/null 2>&1
+rc=$?
+set -e
+[[ $rc == 2 ]] || live_fail "bad plan via OpenSM: exit $rc, want 2"
+cmp -s "$LIVE_DIR/partitions.conf" "$LIVE_DIR/before.conf" || live_fail "the bad plan reached OpenSM's file"
+sleep 0.5
+[[ $(tail -c +$((size + 1)) "$LIVE_OSM_LOG" | grep -c 'SUBNET UP') == 0 ]] || live_fail "OpenSM was signalled"
+live_ok "a plan OpenSM would reject never reaches it"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test_sim_smpquery.sh - `ibpart sim ... smpquery pkeys` prints byte for
+# byte what infiniband-diags' smpquery prints.  The same fabric
+# (examples/seed/seed.topo) runs on ibsim with the real OpenSM programming
+# the same plan (examples/seed/partitions.conf); for every port ibnetdiscover
+# reports (each CA port, every switch port 0..24) the real smpquery's
+# output is diffed with ours (--mode opensm, LIDs in OpenSM's order).
+# ibsim and OpenSM are private to this test and stopped also on failure
+# (tests/interop/lib.sh).
+. "$(dirname "$0")/lib.sh"
+: "${IBPART:?IBPART must name the ibpart binary}"
+ibp_init sim_smpquery
+TOPO=$IBP_SRC/examples/seed/seed.topo
+CONF=$IBP_SRC/examples/seed/partitions.conf
+ibp_sim_start "$TOPO"
+ibp_osm_start "$CONF"
+# OpenSM logs SUBNET UP before its last P_Key writes land; wait until
+# the storage node's table is final.
+for _ in $(seq 100); do
+	ibp_sim_run smpquery pkeys 8 1 2>/dev/null | grep -q '^   0: 0x7fff 0x0001 0x0002' && break
+	sleep 0.1
+done
+
+ibp_ports >"$IBP_WORK/ports"
+n=0 fails=0
+while read -r type lid port guid; do
+	ibp_sim_run smpquery pkeys "$lid" "$port" >"$IBP_WORK/real" 2>"$IBP_WORK/real.err" ||
+		ibp_fail "smpquery pkeys $lid $port: $(cat "$IBP_WORK/real.err")"
+	"$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery pkeys "$lid" "$port" \
+		>"$IBP_WORK/ours" 2>"$IBP_WORK/ours.err" ||
+		ibp_fail "ibpart sim smpquery pkeys $lid $port: $(cat "$IBP_WORK/ours.err")"
+	if ! cmp -s "$IBP_WORK/real" "$IBP_WORK/ours"; then
+		echo "smpquery pkeys $lid $port ($type $guid) differs:" >&2
+		diff "$IBP_WORK/real" "$IBP_WORK/ours" | head -20 >&2
+		fails=$((fails + 1))
+	fi
+	n=$((n + 1))
+done <"$IBP_WORK/ports"
+[ "$n" -eq 32 ] || ibp_fail "expected 32 ports (7 CA + 25 switch), compared $n"
+[ "$fails" -eq 0 ] || ibp_fail "$fails of $n ports differ"
+
+# A port named by GUID and by description answers as its LID does; the
+# LID really is tenantA-node-01's under OpenSM.
+ibp_sim_run smpquery pkeys 3 1 >"$IBP_WORK/real3"
+grep -q '^   0: 0x7fff 0x8001 0x0000' "$IBP_WORK/real3" || ibp_fail "LID 3 is not tenantA-node-01"
+for spec in 0x506b4b0300a1b200 tenantA-node-01; do
+	"$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery pkeys "$spec" 1 >"$IBP_WORK/by"
+	cmp -s "$IBP_WORK/by" "$IBP_WORK/real3" || ibp_fail "smpquery pkeys $spec 1 differs from LID 3"
+done
+ibp_pass "$n ports byte for byte"

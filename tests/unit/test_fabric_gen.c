@@ -1,0 +1,246 @@
+/*
+ * test_fabric_gen.c - the fat-tree and partition-plan generator: counts,
+ * names, GUIDs, connectivity, the partitions.conf text, and scale (48,000
+ * CA ports and 2,000 switches generate, write and load in seconds, and
+ * look-ups stay O(1)).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "ibpart/fabric_gen.h"
+#include "ibpart/topo.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every node reachable from node 0 over links. */
+static bool connected(const ibp_fabric *f)
+{
+	size_t nn = ibp_fabric_node_count(f);
+	size_t *q = malloc(nn * sizeof(*q));
+	bool *seen = calloc(nn, 1);
+	size_t h = 0, t = 0, count = 1;
+	q[t++] = 0;
+	seen[0] = true;
+	while (h < t) {
+		size_t n = q[h++];
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
+			size_t pn;
+			if (ibp_fabric_port_peer(f, n, p, &pn, NULL) &&
+			    !seen[pn]) {
+				seen[pn] = true;
+				q[t++] = pn;
+				count++;
+			}
+		}
+	}
+	free(q);
+	free(seen);
+	return count == nn;
+}
+
+static void test_small(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options o;
+	ibp_fabric_gen_options_init(&o);
+	o.cas = 10;
+	o.partitions = 3;
+	o.storage = 2;
+	ibp_fabric *f;
+	ibp_error err;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+	/* one leaf, no spine */
+	assert_int_equal(ibp_fabric_node_count(f), 11);
+	assert_string_equal(ibp_fabric_node_desc(f, 0), "mgmt-0001");
+	assert_string_equal(ibp_fabric_node_desc(f, 1), "storage-0001");
+	assert_string_equal(ibp_fabric_node_desc(f, 3), "t0001-node-0001");
+	/* 7 tenant nodes over 3 tenants: 3, 2, 2 */
+	assert_string_equal(ibp_fabric_node_desc(f, 5), "t0001-node-0003");
+	assert_string_equal(ibp_fabric_node_desc(f, 6), "t0002-node-0001");
+	assert_string_equal(ibp_fabric_node_desc(f, 9), "t0003-node-0002");
+	assert_string_equal(ibp_fabric_node_desc(f, 10), "leaf-0001");
+	assert_true(ibp_fabric_node_guid(f, 3) == IBP_GEN_CA_GUID_BASE + 6);
+	assert_true(ibp_fabric_port_guid(f, 3, 1) == IBP_GEN_CA_GUID_BASE + 7);
+	assert_true(connected(f));
+	/* the plan */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(ibp_partition_plan_write(&o, f, m, &err), 0);
+	fclose(m);
+	assert_non_null(strstr(text, "Default=0x7fff, ipoib :\n    "
+				     "0xe41d2d0300000001=full ;\n"));
+	assert_non_null(strstr(text, "t0002=0x0002, ipoib :\n"
+				     "    0xe41d2d030000000d=full,\n"
+				     "    0xe41d2d030000000f=full,\n"
+				     "    0xe41d2d0300000003=limited,\n"
+				     "    0xe41d2d0300000005=limited ;\n"));
+	assert_null(strstr(text, "t0004"));
+	free(text);
+	ibp_fabric_free(f);
+}
+
+static void test_fat_tree(void **state)
+{
+	(void)state;
+	static const unsigned shapes[][3] = {
+	    /* cas, radix, uplinks */
+	    {100, 36, 0}, {648, 36, 0}, {1000, 36, 0},
+	    {500, 8, 2},  {777, 24, 6}, {37, 36, 0},
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		ibp_fabric_gen_options o;
+		ibp_fabric_gen_options_init(&o);
+		o.cas = shapes[i][0];
+		o.radix = shapes[i][1];
+		o.uplinks = shapes[i][2];
+		ibp_fabric *f;
+		ibp_error err;
+		assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+		unsigned leaves, spines;
+		ibp_fabric_gen_counts(&o, &leaves, &spines);
+		assert_int_equal(ibp_fabric_node_count(f),
+				 o.cas + leaves + spines);
+		unsigned up = o.uplinks ? o.uplinks : o.radix / 2;
+		assert_int_equal(leaves,
+				 (o.cas + o.radix - up - 1) / (o.radix - up));
+		/* every CA is linked, every leaf uplink too */
+		for (unsigned c = 0; c < o.cas; c++)
+			assert_true(ibp_fabric_port_peer(f, c, 1, NULL, NULL));
+		for (unsigned l = 0; l < leaves && spines; l++)
+			for (unsigned p = o.radix - up + 1; p <= o.radix; p++)
+				assert_true(ibp_fabric_port_peer(
+				    f, o.cas + l, p, NULL, NULL));
+		assert_true(connected(f));
+		/* the first spine follows the leaves */
+		if (spines)
+			assert_string_equal(
+			    ibp_fabric_node_desc(f, o.cas + leaves),
+			    "spine-0001");
+		ibp_fabric_free(f);
+	}
+	/* 648 = 36 * 36 / 2: a full-bisection two-level tree: 36 leaves,
+	 * 18 spines */
+	ibp_fabric_gen_options o;
+	ibp_fabric_gen_options_init(&o);
+	o.cas = 648;
+	unsigned leaves, spines;
+	ibp_fabric_gen_counts(&o, &leaves, &spines);
+	assert_int_equal(leaves, 36);
+	assert_int_equal(spines, 18);
+}
+
+static void test_bad_options(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options o;
+	ibp_fabric *f;
+	ibp_error err;
+	ibp_fabric_gen_options_init(&o);
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	o.cas = 5;
+	o.storage = 5;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_EINVAL);
+	o.storage = 0;
+	o.partitions = 5;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_EINVAL);
+	o.partitions = 0;
+	o.radix = 3;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	o.radix = 8;
+	o.cas = 100;
+	o.uplinks = 8;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	assert_null(f);
+}
+
+static void test_scale(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options o;
+	ibp_fabric_gen_options_init(&o);
+	o.cas = 48000;
+	o.radix = 48;
+	o.uplinks = 16; /* 1500 leaves + 500 spines = 2000 switches */
+	o.partitions = 4000;
+	o.storage = 8;
+	double t0 = now();
+	ibp_fabric *f;
+	ibp_error err;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+	double t1 = now();
+	assert_int_equal(ibp_fabric_node_count(f), 50000);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(ibp_fabric_write(f, m, &err), 0);
+	fclose(m);
+	double t2 = now();
+	ibp_fabric *g;
+	ibp_diags *d = ibp_diags_new();
+	assert_int_equal(ibp_fabric_load_buffer("big", text, len, NULL, &g, d),
+			 0);
+	double t3 = now();
+	assert_int_equal(ibp_diags_count(d), 0);
+	assert_int_equal(ibp_fabric_node_count(g), 50000);
+	/* 100,000 look-ups of each kind */
+	size_t n;
+	unsigned p;
+	char desc[64];
+	for (unsigned i = 0; i < 100000; i++) {
+		unsigned c = (i * 7919u) % 48000;
+		assert_int_equal(
+		    ibp_fabric_find_port_guid(
+			g, IBP_GEN_CA_GUID_BASE + 2ULL * c + 1, &n, &p),
+		    0);
+		assert_int_equal(n, c);
+		assert_int_equal(ibp_fabric_find_node_guid(
+				     g, IBP_GEN_CA_GUID_BASE + 2ULL * c, &n),
+				 0);
+		snprintf(desc, sizeof(desc), "leaf-%04u", c % 1500 + 1);
+		assert_int_equal(ibp_fabric_find_desc(g, desc, &n), 0);
+		assert_int_equal(n, 48000 + c % 1500);
+	}
+	double t4 = now();
+	assert_int_equal(ibp_fabric_assign_lids(g, 0, &err), 0);
+	for (unsigned lid = 1; lid < 49152; lid += 7)
+		assert_int_equal(ibp_fabric_find_lid(g, (uint16_t)lid, &n, &p),
+				 0);
+	double t5 = now();
+	fprintf(stderr,
+		"# 48000 CAs + 2000 switches: generate %.3f s, write %.3f s "
+		"(%zu bytes), load %.3f s, 300k look-ups %.3f s, LIDs %.3f "
+		"s\n",
+		t1 - t0, t2 - t1, len, t3 - t2, t4 - t3, t5 - t4);
+	/* "a few seconds" even under the sanitizers */
+	assert_true(t3 - t0 < 20.0);
+	assert_true(t4 - t3 < 5.0);
+	free(text);
+	ibp_diags_free(d);
+	ibp_fabric_free(g);
+	ibp_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_small),
+	    cmocka_unit_test(test_fat_tree),
+	    cmocka_unit_test(test_bad_options),
+	    cmocka_unit_test(test_scale),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/*
+ * test_live.c - the library half of the live-fabric commands: drift per
+ * port (each kind on a hand-built fabric), the rollback state file round
+ * trip and its rejection of foreign input, atomic writes keeping the old
+ * file, pid files, and waiting for a line in a growing log.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ibpart/live.h"
+
+/* A switch (node 0, 4 ports) and two CAs on its ports 1 and 2. */
+static ibp_fabric *small_fabric(void)
+{
+	ibp_fabric *f = ibp_fabric_new(NULL);
+	size_t sw, a, b;
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x1000, 4,
+					     "leaf", &sw, NULL),
+			 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x2000, 1, "a", &a, NULL), 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x3000, 1, "b", &b, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, sw, 1, a, 1, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, sw, 2, b, 1, NULL), 0);
+	return f;
+}
+
+static void put(ibp_tables *ts, size_t node, unsigned port,
+		const uint16_t *keys, unsigned n)
+{
+	ibp_pkey_table *t = ibp_tables_get_or_create(ts, node, port);
+	assert_non_null(t);
+	ibp_pkey_table_clear(t);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(ibp_pkey_table_set(t, i, keys[i], NULL), 0);
+}
+
+static void test_no_drift(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	ibp_tables *want = ibp_tables_new(f), *have = ibp_tables_new(f);
+	const uint16_t k[] = {0x7fff, 0x8001};
+	put(want, 1, 1, k, 2);
+	put(have, 1, 1, k, 2);
+	/* a port the plan does not program is not judged */
+	const uint16_t other[] = {0xffff};
+	put(have, 2, 1, other, 1);
+	ibp_drift *d;
+	assert_int_equal(ibp_drift_compute(want, have, &d, NULL), 0);
+	assert_int_equal(ibp_drift_count(d), 0);
+	assert_int_equal(ibp_drift_ports_checked(d), 1);
+	assert_int_equal(ibp_drift_ports_drifted(d), 0);
+	ibp_drift_free(d);
+	ibp_tables_free(want);
+	ibp_tables_free(have);
+	ibp_fabric_free(f);
+}
+
+static void test_each_kind(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	ibp_tables *want = ibp_tables_new(f), *have = ibp_tables_new(f);
+	/* want: 0x7fff@0 0x8001@1 0x0002@2 0x8003@3
+	 * have: 0x7fff@0 0x0001@1 0x8003@2 0x8005@3 (0x0002 missing) */
+	const uint16_t w[] = {0x7fff, 0x8001, 0x0002, 0x8003};
+	const uint16_t h[] = {0x7fff, 0x0001, 0x8003, 0x8005};
+	put(want, 1, 1, w, 4);
+	put(have, 1, 1, h, 4);
+	/* node 2 port 1 wanted but never read */
+	put(want, 2, 1, w, 1);
+	ibp_drift *d;
+	assert_int_equal(ibp_drift_compute(want, have, &d, NULL), 0);
+	assert_int_equal(ibp_drift_ports_checked(d), 2);
+	assert_int_equal(ibp_drift_ports_drifted(d), 2);
+	assert_int_equal(ibp_drift_count(d), 5);
+	const struct ibp_drift_item *it = ibp_drift_at(d, 0);
+	assert_int_equal(it->kind, IBP_DRIFT_MEMBERSHIP);
+	assert_int_equal(it->want_pkey, 0x8001);
+	assert_int_equal(it->have_pkey, 0x0001);
+	assert_int_equal(it->want_index, 1);
+	it = ibp_drift_at(d, 1);
+	assert_int_equal(it->kind, IBP_DRIFT_MISSING);
+	assert_int_equal(it->want_pkey, 0x0002);
+	assert_int_equal(it->want_index, 2);
+	assert_int_equal(it->have_index, -1);
+	it = ibp_drift_at(d, 2);
+	assert_int_equal(it->kind, IBP_DRIFT_INDEX);
+	assert_int_equal(it->want_index, 3);
+	assert_int_equal(it->have_index, 2);
+	it = ibp_drift_at(d, 3);
+	assert_int_equal(it->kind, IBP_DRIFT_EXTRA);
+	assert_int_equal(it->have_pkey, 0x8005);
+	assert_int_equal(it->have_index, 3);
+	it = ibp_drift_at(d, 4);
+	assert_int_equal(it->kind, IBP_DRIFT_UNREACHABLE);
+	assert_int_equal(it->node, 2);
+	assert_null(ibp_drift_at(d, 5));
+	assert_string_equal(ibp_drift_kind_str(IBP_DRIFT_INDEX), "index");
+	ibp_drift_free(d);
+	ibp_tables_free(want);
+	ibp_tables_free(have);
+	ibp_fabric_free(f);
+}
+
+static void test_duplicate_base_is_extra(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	ibp_tables *want = ibp_tables_new(f), *have = ibp_tables_new(f);
+	const uint16_t w[] = {0xffff};
+	const uint16_t h[] = {0xffff, 0x7fff};
+	put(want, 0, 0, w, 1);
+	put(have, 0, 0, h, 2);
+	ibp_drift *d;
+	assert_int_equal(ibp_drift_compute(want, have, &d, NULL), 0);
+	assert_int_equal(ibp_drift_count(d), 1);
+	assert_int_equal(ibp_drift_at(d, 0)->kind, IBP_DRIFT_EXTRA);
+	assert_int_equal(ibp_drift_at(d, 0)->have_pkey, 0x7fff);
+	ibp_drift_free(d);
+	ibp_tables_free(want);
+	ibp_tables_free(have);
+	ibp_fabric_free(f);
+}
+
+static char *tmp_path(const char *name)
+{
+	static char buf[4][512];
+	static int i;
+	char *b = buf[i++ % 4];
+	const char *dir = getenv("TMPDIR");
+	snprintf(b, 512, "%s/ibp-test-live-%ld-%s", dir ? dir : "/tmp",
+		 (long)getpid(), name);
+	return b;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	static char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void test_state_round_trip(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	ibp_tables *ts = ibp_tables_new(f);
+	const uint16_t k1[] = {0x7fff, 0x0000, 0x8002};
+	const uint16_t k2[] = {0xffff};
+	put(ts, 1, 1, k1, 3);
+	put(ts, 0, 2, k2, 1);
+	char *p = tmp_path("state.json");
+	assert_int_equal(ibp_state_save(ts, p, NULL), 0);
+	assert_non_null(strstr(slurp(p), "\"0x8002\""));
+	ibp_tables *back;
+	assert_int_equal(ibp_state_load(f, p, false, &back, NULL), 0);
+	assert_int_equal(ibp_tables_count(back), 2);
+	assert_true(ibp_pkey_table_equal(ibp_tables_get(back, 1, 1),
+					 ibp_tables_get(ts, 1, 1)));
+	assert_int_equal(ibp_pkey_table_get(ibp_tables_get(back, 0, 2), 0),
+			 0xffff);
+	ibp_tables_free(back);
+
+	/* a file about another fabric is refused */
+	ibp_fabric *g = ibp_fabric_new(NULL);
+	size_t n;
+	assert_int_equal(
+	    ibp_fabric_add_node(g, IBP_NODE_CA, 0x9000, 1, "x", &n, NULL), 0);
+	ibp_error e;
+	assert_int_equal(ibp_state_load(g, p, false, &back, &e), IBP_ENOENT);
+	assert_null(back);
+	/* unless asked to skip what the fabric lacks */
+	assert_int_equal(ibp_state_load(g, p, true, &back, NULL), 0);
+	assert_int_equal(ibp_tables_count(back), 0);
+	ibp_tables_free(back);
+	ibp_fabric_free(g);
+
+	/* and so is a file that is not a state file */
+	FILE *fp = fopen(p, "w");
+	fputs("{\"ports\": []}\n", fp);
+	fclose(fp);
+	assert_int_equal(ibp_state_load(f, p, false, &back, &e), IBP_EPARSE);
+	unlink(p);
+	ibp_tables_free(ts);
+	ibp_fabric_free(f);
+}
+
+static void test_atomic_write_keeps_backup(void **state)
+{
+	(void)state;
+	char *p = tmp_path("conf");
+	char bak[600];
+	snprintf(bak, sizeof(bak), "%s.bak", p);
+	unlink(p);
+	unlink(bak);
+	assert_int_equal(ibp_write_file_atomic(p, "one\n", 4, true, NULL), 0);
+	assert_string_equal(slurp(p), "one\n");
+	assert_int_equal(access(bak, F_OK), -1); /* nothing to back up */
+	assert_int_equal(ibp_write_file_atomic(p, "two\n", 4, true, NULL), 0);
+	assert_string_equal(slurp(p), "two\n");
+	assert_string_equal(slurp(bak), "one\n");
+	/* a directory that does not exist: error, nothing written */
+	ibp_error e;
+	assert_int_equal(
+	    ibp_write_file_atomic("/nonexistent-dir/x", "z", 1, true, &e),
+	    IBP_EIO);
+	unlink(p);
+	unlink(bak);
+}
+
+static void test_pidfile_and_log_wait(void **state)
+{
+	(void)state;
+	char *pf = tmp_path("pid");
+	FILE *fp = fopen(pf, "w");
+	fprintf(fp, "%ld\n", (long)getpid());
+	fclose(fp);
+	pid_t pid = 0;
+	assert_int_equal(ibp_read_pidfile(pf, &pid, NULL), 0);
+	assert_int_equal(pid, getpid());
+	fp = fopen(pf, "w");
+	fputs("garbage\n", fp);
+	fclose(fp);
+	assert_int_equal(ibp_read_pidfile(pf, &pid, NULL), IBP_EINVAL);
+	unlink(pf);
+
+	char *log = tmp_path("log");
+	fp = fopen(log, "w");
+	fputs("old SUBNET UP\n", fp);
+	fclose(fp);
+	long off = ibp_file_size(log);
+	/* the line before the offset does not count */
+	assert_int_equal(ibp_wait_log(log, off, "SUBNET UP", 50, NULL, NULL),
+			 IBP_ETIMEDOUT);
+	fp = fopen(log, "a");
+	fputs("x -> SUBNET UP\n", fp);
+	fclose(fp);
+	long ms = -1;
+	assert_int_equal(ibp_wait_log(log, off, "SUBNET UP", 1000, &ms, NULL),
+			 0);
+	assert_true(ms >= 0 && ms < 1000);
+	unlink(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_no_drift),
+	    cmocka_unit_test(test_each_kind),
+	    cmocka_unit_test(test_duplicate_base_is_extra),
+	    cmocka_unit_test(test_state_round_trip),
+	    cmocka_unit_test(test_atomic_write_keeps_backup),
+	    cmocka_unit_test(test_pidfile_and_log_wait),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,329 @@
+/*
+ * test_sm.c - the SM over the simulated transport: directed-route
+ * discovery rebuilds the topology file's fabric; a push writes only the
+ * differing blocks and the ports end up holding the wanted tables; a
+ * second push writes nothing; lost MADs are retried; a fabric that stops
+ * answering gives an incomplete report naming the ports; dry run writes
+ * nothing; leaf-port partition enforcement; traps are counted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ibpart/sm.h"
+#include "ibpart/transport_sim.h"
+#include "sim_fixture.h"
+
+struct fx {
+	ibp_fabric *f;
+	ibp_sim *s;
+	ibp_tables *want;
+	size_t sm_node;
+};
+
+static void put(ibp_tables *ts, size_t n, unsigned p, const uint16_t *k,
+		unsigned nk)
+{
+	ibp_pkey_table *t = ibp_tables_get_or_create(ts, n, p);
+	assert_non_null(t);
+	for (unsigned i = 0; i < nk; i++)
+		ibp_pkey_table_set(t, i, k[i], NULL);
+}
+
+/* The seed's strict plan, and the leaf ports mirroring their CA. */
+static int setup(void **state)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	x->f = fixture_seed_fabric();
+	assert_non_null(x->f);
+	assert_int_equal(ibp_sim_new(x->f, &x->s, NULL), IBP_OK);
+	x->sm_node = fixture_node(x->f, "sm-01");
+	x->want = ibp_tables_new(x->f);
+	const char *names[] = {"sm-01",		  "ufm-server",
+			       "tenantA-node-01", "tenantA-node-02",
+			       "tenantB-node-01", "tenantB-node-02",
+			       "storage-node"};
+	uint16_t tabs[7][2] = {{0xffff}, {0xffff}, {0x8001},	    {0x8001},
+			       {0x8002}, {0x8002}, {0x0001, 0x0002}};
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	for (unsigned i = 0; i < 7; i++) {
+		size_t n = fixture_node(x->f, names[i]);
+		unsigned nk = tabs[i][1] ? 2 : 1;
+		put(x->want, n, 1, tabs[i], nk);
+		size_t sn;
+		unsigned sp;
+		assert_true(ibp_fabric_port_peer(x->f, n, 1, &sn, &sp));
+		put(x->want, sn, sp, tabs[i], nk);
+	}
+	uint16_t p0[] = {0xffff};
+	put(x->want, leaf, 0, p0, 1);
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *x = *state;
+	ibp_tables_free(x->want);
+	ibp_sim_free(x->s);
+	ibp_fabric_free(x->f);
+	free(x);
+	return 0;
+}
+
+static ibp_sm *new_sm(struct fx *x, double loss, unsigned retries,
+		      ibp_transport **t)
+{
+	struct ibp_transport_sim_opts to = {.drop_rate = loss, .seed = 7};
+	assert_int_equal(
+	    ibp_transport_sim_new(x->s, x->sm_node, 1, &to, t, NULL), IBP_OK);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.retries = retries;
+	ibp_sm *sm;
+	assert_int_equal(ibp_sm_new(*t, &o, &sm, NULL), IBP_OK);
+	return sm;
+}
+
+/* Every wanted table is what the simulated port holds. */
+static void assert_holds(struct fx *x)
+{
+	for (size_t i = 0; i < ibp_tables_count(x->want); i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *w = ibp_tables_at(x->want, i, &n, &p);
+		const ibp_pkey_table *h =
+		    ibp_tables_get(ibp_sim_tables(x->s), n, p);
+		assert_non_null(h);
+		for (unsigned k = 0; k < ibp_pkey_table_capacity(h); k++)
+			assert_int_equal(ibp_pkey_table_get(h, k),
+					 ibp_pkey_table_get(w, k));
+	}
+}
+
+static void test_discover_rebuilds_fabric(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	assert_int_equal(ibp_sm_discover(sm, NULL), IBP_OK);
+	const ibp_fabric *d = ibp_sm_fabric(sm);
+	assert_int_equal(ibp_fabric_node_count(d), 8);
+	for (size_t n = 0; n < ibp_fabric_node_count(x->f); n++) {
+		size_t m;
+		uint64_t g = ibp_fabric_node_guid(x->f, n);
+		assert_int_equal(ibp_fabric_find_node_guid(d, g, &m), IBP_OK);
+		assert_string_equal(ibp_fabric_node_desc(d, m),
+				    ibp_fabric_node_desc(x->f, n));
+		assert_int_equal(ibp_fabric_node_type(d, m),
+				 ibp_fabric_node_type(x->f, n));
+		unsigned np = ibp_fabric_node_nports(x->f, n);
+		assert_int_equal(ibp_fabric_node_nports(d, m), np);
+		for (unsigned p = 0; p <= np; p++) {
+			size_t pn, qn;
+			unsigned pp, qp;
+			bool a = ibp_fabric_port_peer(x->f, n, p, &pn, &pp);
+			bool b = ibp_fabric_port_peer(d, m, p, &qn, &qp);
+			assert_int_equal(a, b);
+			if (a) {
+				assert_int_equal(ibp_fabric_node_guid(x->f, pn),
+						 ibp_fabric_node_guid(d, qn));
+				assert_int_equal(pp, qp);
+			}
+			if (ibp_fabric_is_end_port(x->f, n, p))
+				assert_int_equal(
+				    ibp_fabric_port_capacity(x->f, n, p),
+				    ibp_fabric_port_capacity(d, m, p));
+		}
+	}
+	ibp_tables *cur;
+	assert_int_equal(ibp_sm_read_tables(sm, &cur, NULL), IBP_OK);
+	assert_true(ibp_tables_count(cur) >= 8);
+	ibp_tables_free(cur);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_push_diff_readback_idempotent(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_true(rep.complete);
+	/* sm-01, ufm and their switch ports and the switch's port 0 start
+	 * as 0xffff: nothing to write there.  The 5 other CAs and their 5
+	 * leaf ports change block 0. */
+	assert_int_equal(rep.blocks_written, 10);
+	assert_int_equal(rep.blocks_confirmed, 10);
+	assert_int_equal(rep.nchanged, 10 + 2); /* + enforcement on 2 ports */
+	assert_int_equal(rep.enforce_ports, 7);
+	assert_int_equal(rep.timeouts, 0);
+	assert_holds(x);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	for (unsigned p = 1; p <= 7; p++) {
+		assert_true(ibp_sim_port_info(x->s, leaf, p)->part_enforce_in);
+		assert_true(ibp_sim_port_info(x->s, leaf, p)->part_enforce_out);
+	}
+	assert_false(ibp_sim_port_info(x->s, leaf, 8)->part_enforce_in);
+	unsigned long first = rep.smps;
+	ibp_sm_report_free(&rep);
+
+	/* Again: reads only. */
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(rep.blocks_written, 0);
+	assert_int_equal(rep.nchanged, 0);
+	assert_true(rep.smps < first);
+	assert_int_equal(rep.smps, rep.blocks_read + 7 /* PortInfo Gets */);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_push_retries_lost_mads(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0.25, 20, &t);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_true(rep.complete);
+	assert_true(rep.retries > 0);
+	assert_int_equal(rep.retries, rep.timeouts);
+	assert_holds(x);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_push_fails_midway_reports_ports(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 3, &t);
+	assert_int_equal(ibp_sm_discover(sm, NULL), IBP_OK);
+	/* tenantB-node-01 starts dropping every Set: M_Key, protect 1. */
+	size_t b1 = fixture_node(x->f, "tenantB-node-01");
+	ibp_sim_port_info(x->s, b1, 1)->m_key = 0x5ec2e7;
+	ibp_sim_port_info(x->s, b1, 1)->m_key_protect_bits = 1;
+	struct ibp_sm_report rep;
+	ibp_error err;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, &err), IBP_ETIMEDOUT);
+	assert_false(rep.complete);
+	assert_int_equal(rep.nfailed, 1);
+	assert_int_equal(rep.failed[0].port_guid, 0x506b4b0300a1b202ull);
+	assert_true(rep.nchanged >= 1);
+	for (size_t i = 0; i < rep.nchanged; i++)
+		assert_true(rep.changed[i].port_guid != 0x506b4b0300a1b202ull);
+	assert_int_equal(rep.retries, 3);
+	assert_int_equal(rep.timeouts, 4);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_dry_run_writes_nothing(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	struct ibp_transport_sim_opts to = {0};
+	assert_int_equal(
+	    ibp_transport_sim_new(x->s, x->sm_node, 1, &to, &t, NULL), IBP_OK);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.dry_run = true;
+	ibp_sm *sm;
+	ibp_sm_new(t, &o, &sm, NULL);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(rep.blocks_written, 10);
+	assert_int_equal(rep.blocks_confirmed, 0);
+	size_t a1 = fixture_node(x->f, "tenantA-node-01");
+	assert_int_equal(
+	    ibp_pkey_table_get(ibp_tables_get(ibp_sim_tables(x->s), a1, 1), 0),
+	    0xffff);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_false(ibp_sim_port_info(x->s, leaf, 3)->part_enforce_in);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_enforce_modes(void **state)
+{
+	struct fx *x = *state;
+	ibp_part_enforce e;
+	assert_int_equal(ibp_part_enforce_parse("in", &e), IBP_OK);
+	assert_int_equal(e, IBP_ENFORCE_IN);
+	assert_int_equal(ibp_part_enforce_parse("sideways", &e), IBP_EINVAL);
+	ibp_transport *t;
+	assert_int_equal(
+	    ibp_transport_sim_new(x->s, x->sm_node, 1, NULL, &t, NULL), IBP_OK);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.enforce = IBP_ENFORCE_OUT;
+	ibp_sm *sm;
+	ibp_sm_new(t, &o, &sm, NULL);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_false(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+	assert_true(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_out);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+static void test_traps_counted(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	ibp_sm_report_free(&rep);
+	struct ibp_sim_packet p = {
+	    .src_node = fixture_node(x->f, "tenantB-node-01"),
+	    .src_port = 1,
+	    .dst_node = fixture_node(x->f, "tenantA-node-01"),
+	    .dst_port = 1,
+	    .dest_qp = 0x49};
+	struct ibp_sim_result r;
+	for (int i = 0; i < 3; i++) {
+		ibp_sim_send(x->s, &p, &r, NULL);
+		/* enforcement (both) stops it at the switch: trap 259 */
+		assert_int_equal(r.verdict, IBP_SIM_DROP_SWITCH_OUT);
+	}
+	unsigned got;
+	assert_int_equal(ibp_sm_poll_traps(sm, &got, NULL), IBP_OK);
+	assert_int_equal(got, 3);
+	assert_int_equal(ibp_sm_trap_count(sm, 259), 3);
+	assert_int_equal(ibp_sm_trap_count(sm, 257), 0);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_discover_rebuilds_fabric,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_push_diff_readback_idempotent,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_push_retries_lost_mads, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_push_fails_midway_reports_ports, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_writes_nothing, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_enforce_modes, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_traps_counted, setup,
+					    teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

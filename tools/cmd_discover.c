@@ -1,0 +1,161 @@
+/*
+ * cmd_discover.c - `ibpart discover`: walk the live fabric by directed
+ * route from a local port (the SM's discovery, over libibumad) and write
+ * the topology in ibnetdiscover's format, which `-t` of every other
+ * command, ibsim and our topo reader load.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ibpart/live.h"
+#include "ibpart/sm.h"
+
+static const char usage[] =
+    "usage: ibpart discover [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
+    "                       [--retries N] [-q] [-o FILE]\n"
+    "\n"
+    "Walk the fabric by directed-route SMPs from a local HCA port\n"
+    "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
+    "write its topology in ibnetdiscover's format: nodes, GUIDs, port\n"
+    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n"
+    "\n"
+    "  -C, --Ca CA        the local CA (infiniband-diags' -C); default: "
+    "the first\n"
+    "  -P, --Port PORT    its port; default: the first active port\n"
+    "      --mkey KEY     M_Key to put in every SMP (fabrics protected by\n"
+    "                     M_Key answer only the holder of the key)\n"
+    "      --timeout MS   wait per SMP (default 100)\n"
+    "      --retries N    re-sends of an unanswered SMP (default 3)\n"
+    "  -o, --output FILE  write there atomically (default: stdout)\n"
+    "  -q, --quiet        no progress on stderr\n"
+    "\n"
+    "On ibsim: LD_PRELOAD=$(dpkg -L libumad2sim0 | grep "
+    "'libumad2sim.so$')\n"
+    "SIM_HOST=<node id of the CA to act as> ibpart discover ...\n"
+    "\n"
+    "Exit: 0 written, 2 usage, 3 the port or the fabric failed.\n";
+
+static int run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"Ca", required_argument, NULL, 'C'},
+	    {"Port", required_argument, NULL, 'P'},
+	    {"mkey", required_argument, NULL, 'm'},
+	    {"timeout", required_argument, NULL, 'T'},
+	    {"retries", required_argument, NULL, 'R'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct ibp_live_options lo;
+	ibp_live_options_init(&lo);
+	lo.progress = true;
+	const char *out_path = NULL;
+	unsigned long long v;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "C:P:o:qh", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'C':
+			lo.ca = optarg;
+			break;
+		case 'P':
+			if (!cli_parse_uint(optarg, 0, 254, &v))
+				return cli_usage_error("discover",
+						       "bad port '%s'", optarg);
+			lo.port = (int)v;
+			break;
+		case 'm':
+			if (!cli_parse_uint(optarg, 0, UINT64_MAX, &v))
+				return cli_usage_error(
+				    "discover", "bad M_Key '%s'", optarg);
+			lo.mkey = v;
+			break;
+		case 'T':
+			if (!cli_parse_uint(optarg, 1, 600000, &v))
+				return cli_usage_error(
+				    "discover", "bad timeout '%s'", optarg);
+			lo.timeout_ms = (int)v;
+			break;
+		case 'R':
+			if (!cli_parse_uint(optarg, 0, 100, &v))
+				return cli_usage_error(
+				    "discover", "bad retries '%s'", optarg);
+			lo.retries = (int)v;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			lo.progress = false;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return CLI_EXIT_OK;
+		default:
+			return cli_usage_error("discover", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("discover", "unexpected argument '%s'",
+				       argv[optind]);
+
+	ibp_error err;
+	ibp_error_clear(&err);
+	ibp_live *l = NULL;
+	int rc = ibp_live_open(&lo, &l, &err);
+	if (rc == IBP_OK)
+		rc = ibp_live_discover(l, &err);
+	if (rc) {
+		cli_print_error(&err);
+		ibp_live_close(l);
+		return CLI_EXIT_SYSTEM;
+	}
+	const ibp_fabric *f = ibp_sm_fabric(ibp_live_sm(l));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		ibp_live_close(l);
+		return CLI_EXIT_SYSTEM;
+	}
+	rc = ibp_fabric_write(f, mem, &err);
+	fclose(mem);
+	if (rc == IBP_OK) {
+		if (out_path)
+			rc = ibp_write_file_atomic(out_path, buf, len, false,
+						   &err);
+		else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+			rc = ibp_error_set(&err, IBP_EIO,
+					   "cannot write the topology");
+	}
+	free(buf);
+	if (rc) {
+		cli_print_error(&err);
+		ibp_live_close(l);
+		return CLI_EXIT_SYSTEM;
+	}
+	unsigned long smps, to, re;
+	ibp_sm_counters(ibp_live_sm(l), &smps, &to, &re);
+	if (lo.progress)
+		fprintf(stderr,
+			"discover: %zu nodes from %s port %d, %lu SMPs (%lu "
+			"timed out, %lu retries), %ld ms\n",
+			ibp_fabric_node_count(f), ibp_live_local_ca(l),
+			ibp_live_local_port(l), smps, to, re,
+			ibp_live_elapsed_ms(l));
+	ibp_live_close(l);
+	return CLI_EXIT_OK;
+}
+
+const struct cli_cmd cli_cmd_discover = {
+    .name = "discover",
+    .summary = "walk the live fabric by directed route, write its topology",
+    .usage = usage,
+    .run = run,
+};
