@@ -9,6 +9,9 @@ ibp_init parity-corners
 
 T=$IBP_SRC/examples/seed/seed.topo
 for c in "$IBP_SRC"/tests/data/conf/corners/c*; do
+  # OpenSM 3.3.23 crashes (SIGSEGV) on an mgid with no value: there are no
+  # tables to compare; test_convert_corners asserts the crash verdict.
+  case $c in *mgid-novalue*) continue ;; esac
 	n=$(basename "$c")
 	ibp_parity "corner-${n%.*}" "$T" "$c"
 done
