@@ -32,7 +32,7 @@ build-fuzz: deps
 # number of runs over its corpus.
 test: build build-asan build-fuzz
 	@echo "== plain build: unit, cli, interop, style =="
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --repeat until-pass:2
 	@echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit =="
 	@ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L unit
 	@echo "== fuzz targets, fixed runs over their corpora =="
