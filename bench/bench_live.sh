@@ -32,7 +32,7 @@ for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	live_ibpart apply -q --direct -c "$LIVE_DIR/a$n.conf" --state "$LIVE_DIR/s$n.json" >/dev/null
 	out=$(live_ibpart apply -q --direct -c "$LIVE_DIR/b$n.conf" --state "$LIVE_DIR/t$n.json" --format json)
 	ib=$(jq -r '"\(.elapsed_ms) ms, \(.smps) SMPs (\(.smps_discover) disc + \(.smps_read) read + \(.smps_push) push, \(.smps_set) Set), \(.ports_changed|length) ports"' <<<"$out")
-	kill "${LIVE_PIDS[-1]}"; wait "${LIVE_PIDS[-1]}" 2>/dev/null || true; unset 'LIVE_PIDS[-1]'
+	live_sim_stop
 
 	# OpenSM: bring it up with A, then SIGHUP with B in place.
 	export IBSIM_SOCKNAME=${base}o$n
@@ -47,8 +47,6 @@ for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	kill -HUP "$LIVE_OSM_PID"
 	until tail -c +$((off + 1)) "$LIVE_OSM_LOG" | grep -q 'SUBNET UP'; do sleep 0.005; done
 	hup=$(($(ms) - t0))
-	kill "$LIVE_OSM_PID"; wait "$LIVE_OSM_PID" 2>/dev/null || true
-	kill "${LIVE_PIDS[-2]}"; wait "${LIVE_PIDS[-2]}" 2>/dev/null || true
-	LIVE_PIDS=()
+	live_sim_stop
 	printf '%-6s %-8s | %-40s | %s ms\n' "$n" "$nodes" "$ib" "$hup"
 done

@@ -86,6 +86,7 @@ ibp_umad2sim()
 ibp_cleanup()
 {
 	local rc=$?
+	set +e
 	ibp_osm_stop
 	ibp_sim_stop
 	if [ -n "$IBP_WORK" ] && [ -d "$IBP_WORK" ]; then
@@ -174,17 +175,30 @@ ibp_sim_console()
 	echo "$*" >&"$IBP_SIM_CONSOLE_FD"
 }
 
+# ibp_stop_pid PID: SIGTERM, up to 5 s to exit, then SIGKILL; reaps it.
+# Never fails (it runs in the EXIT trap, also under set -e): a daemon that
+# hangs in its exit path must not hang the test until CTest's timeout.
+ibp_stop_pid()
+{
+	local pid=$1 i
+	[ -n "$pid" ] || return 0
+	kill "$pid" 2>/dev/null || true
+	for ((i = 0; i < 250; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+
 ibp_sim_stop()
 {
 	if [ -n "$IBP_SIM_CONSOLE_FD" ]; then
 		exec {IBP_SIM_CONSOLE_FD}>&-
 		IBP_SIM_CONSOLE_FD=""
 	fi
-	if [ -n "$IBP_SIM_PID" ]; then
-		kill "$IBP_SIM_PID" 2>/dev/null
-		wait "$IBP_SIM_PID" 2>/dev/null
-		IBP_SIM_PID=""
-	fi
+	ibp_stop_pid "$IBP_SIM_PID"
+	IBP_SIM_PID=""
 }
 
 # ibp_sim_run CMD...: run CMD as a client of our ibsim, bound to
@@ -258,20 +272,11 @@ ibp_osm_hup()
 	ibp_osm_wait_up $((n + 1))
 }
 
+# OpenSM first, then ibsim: OpenSM's exit path talks to the simulator.
 ibp_osm_stop()
 {
-	local i
-	if [ -n "$IBP_OSM_PID" ]; then
-		kill "$IBP_OSM_PID" 2>/dev/null
-		# OpenSM exits on SIGTERM after its cleanup; insist after 5 s
-		for ((i = 0; i < 250; i++)); do
-			kill -0 "$IBP_OSM_PID" 2>/dev/null || break
-			sleep 0.02
-		done
-		kill -KILL "$IBP_OSM_PID" 2>/dev/null
-		wait "$IBP_OSM_PID" 2>/dev/null
-		IBP_OSM_PID=""
-	fi
+	ibp_stop_pid "$IBP_OSM_PID"
+	IBP_OSM_PID=""
 }
 
 # ibp_osm_log_has REGEX: does OpenSM's log contain a line matching REGEX?

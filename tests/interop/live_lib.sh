@@ -1,105 +1,71 @@
-# live_lib.sh - shared by tests/interop/test_live_*.sh and bench/bench_live.sh:
-# start a private ibsim (its own IBSIM_SOCKNAME, optionally with its console
-# on a fifo so a test can inject faults), an OpenSM on it, run tools through
-# libumad2sim, and read P_Key tables back with the real smpquery by directed
-# route.  Everything started is stopped by the EXIT trap, also on failure.
+# live_lib.sh - the live-fabric layer over lib.sh, shared by
+# tests/interop/test_live_*.sh and bench/bench_live.sh: a private ibsim
+# (its own IBSIM_SOCKNAME, console on a fifo so a test can inject faults),
+# an OpenSM on it, ibpart run through libumad2sim, and P_Key tables read
+# back with the real smpquery by directed route.  Starting and stopping
+# are lib.sh's (OpenSM stopped before ibsim, SIGKILL after 5 s), so a
+# daemon hanging in its exit path cannot hang a test; everything started
+# is stopped by the EXIT trap, also on failure.
 #
 # Source it, then call live_init.  Needs: ibsim, opensm, smpquery,
 # ibnetdiscover, jq; IBPART (the binary) and IBP_SRC from CTest.
 
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-live_skip() { echo "SKIP: $*"; exit 77; }
-live_fail() { echo "FAIL: $*" >&2; exit 1; }
+live_skip() { ibp_skip "$@"; }
+live_fail() { ibp_fail "$@"; }
 live_ok() { echo "ok - $*"; }
 
 live_init() {
-	for t in ibsim opensm smpquery ibnetdiscover jq; do
-		command -v "$t" >/dev/null || live_skip "$t not installed"
-	done
-	LIVE_PRELOAD=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim.so$' || true)
-	[[ -n $LIVE_PRELOAD ]] || live_skip "libumad2sim0 not installed"
 	: "${IBPART:?IBPART must name the ibpart binary}"
-	: "${IBP_SRC:?IBP_SRC must name the source directory}"
-	LIVE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ibp-live.XXXXXX")
-	export IBSIM_SOCKNAME="ibp$$r$RANDOM"
-	export OSM_TMP_DIR=$LIVE_DIR OSM_CACHE_DIR=$LIVE_DIR
-	LIVE_PIDS=()
-	LIVE_CON_FD=
-	trap live_cleanup EXIT
+	ibp_require jq
+	ibp_init "live-$(basename "$0" .sh)"
+	LIVE_PRELOAD=$IBP_UMAD2SIM
+	LIVE_DIR=$IBP_WORK
 }
 
-live_cleanup() {
-	local rc=$?
-	local p
-	for p in "${LIVE_PIDS[@]}"; do
-		kill "$p" 2>/dev/null || true
-	done
-	for p in "${LIVE_PIDS[@]}"; do
-		wait "$p" 2>/dev/null || true
-	done
-	if [[ -n ${LIVE_KEEP:-} ]]; then
-		echo "kept $LIVE_DIR" >&2
-	else
-		rm -rf "$LIVE_DIR"
-	fi
-	exit $rc
-}
-
-# live_ibsim TOPO SIM_HOST [console]: start ibsim on TOPO; with "console",
-# its console reads from a fifo (live_sim_cmd writes to it).
+# live_ibsim TOPO SIM_HOST [console]: stop the running simulator (and
+# OpenSM) if any, start ibsim on TOPO with the tools bound to SIM_HOST.
+# The console is always there (a fifo); "console" is kept for callers
+# that say they use it.
 live_ibsim() {
-	local topo=$1
-	export SIM_HOST=$2
-	if [[ ${3:-} == console ]]; then
-		mkfifo "$LIVE_DIR/console"
-		ibsim -s "$topo" <"$LIVE_DIR/console" >"$LIVE_DIR/ibsim.log" 2>&1 &
-		LIVE_PIDS+=($!)
-		exec {LIVE_CON_FD}>"$LIVE_DIR/console"
-	else
-		ibsim -s -n "$topo" >"$LIVE_DIR/ibsim.log" 2>&1 &
-		LIVE_PIDS+=($!)
-	fi
-	local i
-	for i in $(seq 1 100); do
-		if LD_PRELOAD=$LIVE_PRELOAD smpquery -D nodeinfo 0 >/dev/null 2>&1; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$LIVE_DIR/ibsim.log" >&2
-	live_fail "ibsim did not come up"
+	ibp_osm_stop
+	ibp_sim_stop
+	IBP_SIM_HOST_USER=$2
+	ibp_sim_start "$1"
+	export SIM_HOST=$IBP_SIM_HOST
 }
+
+# live_sim_stop: stop OpenSM (if running) and ibsim now.
+live_sim_stop() {
+	ibp_osm_stop
+	ibp_sim_stop
+}
+
+# live_osm_stop: stop OpenSM now, leave ibsim running.
+live_osm_stop() { ibp_osm_stop; }
 
 # live_sim_cmd "Error \"S-…\" 20": one line to ibsim's console.
 live_sim_cmd() {
-	[[ -n $LIVE_CON_FD ]] || live_fail "ibsim has no console"
-	echo "$1" >&"$LIVE_CON_FD"
+	ibp_sim_console "$1"
 	sleep 0.2
 }
 
-# live_opensm CONF: start OpenSM with CONF as its partition file, wait
-# for SUBNET UP; sets LIVE_OSM_PID, LIVE_OSM_LOG, LIVE_OSM_PIDFILE.
+# live_opensm CONF: start OpenSM with CONF as its partition file (and an
+# empty options file), wait for SUBNET UP; sets LIVE_OSM_PID,
+# LIVE_OSM_LOG and LIVE_OSM_PIDFILE (which holds the pid).
 live_opensm() {
-	LIVE_OSM_LOG=$LIVE_DIR/opensm.log
+	ibp_osm_start "$1"
+	LIVE_OSM_PID=$IBP_OSM_PID
+	LIVE_OSM_LOG=$IBP_OSM_LOG
 	LIVE_OSM_PIDFILE=$LIVE_DIR/opensm.pid
-	LD_PRELOAD=$LIVE_PRELOAD opensm -d 2 -P "$1" -f "$LIVE_OSM_LOG" -s 0 \
-		>"$LIVE_DIR/opensm.out" 2>&1 &
-	LIVE_OSM_PID=$!
-	LIVE_PIDS+=($LIVE_OSM_PID)
 	echo "$LIVE_OSM_PID" >"$LIVE_OSM_PIDFILE"
-	local i
-	for i in $(seq 1 200); do
-		grep -q 'SUBNET UP' "$LIVE_OSM_LOG" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	cat "$LIVE_OSM_LOG" >&2 || true
-	live_fail "OpenSM did not reach SUBNET UP"
 }
 
 # live_ibpart ARGS...: run ibpart on the simulated fabric.
 live_ibpart() {
-	LD_PRELOAD=$LIVE_PRELOAD "$IBPART" "$@"
+	LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@"
 }
 
 # live_dr_paths TOPO: from an ibnetdiscover topology, print one line per

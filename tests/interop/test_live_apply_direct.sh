@@ -24,9 +24,7 @@ live_ibsim "$D/live-2sw.topo" $HOST
 cp "$D/live-2sw-a.conf" "$LIVE_DIR/a.conf"
 live_opensm "$LIVE_DIR/a.conf"
 read_all >"$LIVE_DIR/opensm.txt"
-kill "$LIVE_OSM_PID"; wait "$LIVE_OSM_PID" 2>/dev/null || true
-kill "${LIVE_PIDS[0]}"; wait "${LIVE_PIDS[0]}" 2>/dev/null || true
-LIVE_PIDS=()
+live_sim_stop
 grep -q ' 0x7fff 0x8020$' "$LIVE_DIR/opensm.txt" || live_fail "OpenSM programmed nothing?"
 
 # 2. ibpart as the partition manager on another fresh fabric, no SM.

@@ -28,9 +28,7 @@ check_fabric() {
 		live_fail "$name: node descriptions missing"
 	live_ok "$name: $nodes nodes, $links links, as ibnetdiscover"
 	# stop this simulator before the next
-	kill "${LIVE_PIDS[-1]}"
-	wait "${LIVE_PIDS[-1]}" 2>/dev/null || true
-	unset 'LIVE_PIDS[-1]'
+	live_sim_stop
 }
 
 check_fabric "$IBP_SRC/examples/seed/seed.topo" H-506b4b0300a1b2ff seed
