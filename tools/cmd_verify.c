@@ -31,7 +31,11 @@ static const char usage[] =
     "  membership   the right partition with the wrong full/limited bit\n"
     "  index        the right P_Key at another index than planned\n"
     "  unreachable  the port could not be read\n"
-    "  absent       a port GUID the plan names is not in the fabric\n"
+    "A port GUID the plan names that the fabric does not have is listed\n"
+    "as absent (JSON: \"absent\") but is not drift: OpenSM skips it too,\n"
+    "and without a topology an unplugged port and a GUID that never\n"
+    "existed look the same.  With -t, a topology port that cannot be\n"
+    "read is drift (unreachable).\n"
     "\n" LC_COMMON_USAGE
     "      --previous STATE  the tables the ports held before the plan was\n"
     "                       applied (a state file of `ibpart apply`):\n"
@@ -92,8 +96,11 @@ static int findings_json(void *arg, FILE *out)
 	return 0;
 }
 
-/* GUIDs the plan names that the fabric does not have: a port the plan
- * programs but that is not there (unplugged, reset, link down). */
+/* GUIDs the plan names that the fabric does not have (unplugged, link
+ * down, or a GUID that never existed).  Listed, not counted as drift: the
+ * ports present hold what the plan implies for them, and OpenSM skips
+ * such GUIDs the same way.  A port of a given topology that cannot be
+ * read is drift ("unreachable", from ibp_drift_compute). */
 static size_t absent_ports(const struct lc *c, const ibp_conf *conf,
 			   json_t *arr, bool print)
 {
@@ -126,16 +133,16 @@ static size_t absent_ports(const struct lc *c, const ibp_conf *conf,
 			n++;
 			char g[24];
 			if (print)
-				printf("DRIFT %s port ?   %-20s %-11s named by "
-				       "the plan (%s:%u), not in the fabric\n",
-				       lc_guid(m->guid, g), m->text, "absent",
+				printf("note: %s (%s) named by the plan "
+				       "(%s:%u) is not in the fabric; OpenSM "
+				       "skips it too\n",
+				       lc_guid(m->guid, g), m->text,
 				       ibp_conf_file(conf), m->pos.line);
 			if (arr)
 				json_array_append_new(
 				    arr,
-				    json_pack("{s:s, s:s, s:s, s:i}",
-					      "port_guid", lc_guid(m->guid, g),
-					      "kind", "absent", "conf_file",
+				    json_pack("{s:s, s:s, s:i}", "port_guid",
+					      lc_guid(m->guid, g), "conf_file",
 					      ibp_conf_file(conf), "conf_line",
 					      (int)m->pos.line));
 		}
@@ -192,8 +199,7 @@ int live_verify_run(struct lc *c, const ibp_tables *previous, bool matrix,
 		}
 		ibp_findings_sort(fnd);
 	}
-	size_t nabsent = absent_ports(c, conf, NULL, false);
-	size_t ndiff = ibp_drift_count(d) + nabsent;
+	size_t ndiff = ibp_drift_count(d);
 	*drifted = ndiff > 0;
 	char g[24];
 	if (json) {
@@ -201,12 +207,13 @@ int live_verify_run(struct lc *c, const ibp_tables *previous, bool matrix,
 		    "{s:s, s:s, s:i, s:i, s:i, s:i, s:i}", "mode", c->mode,
 		    "sm_port_guid", lc_guid(c->sm_guid, g), "ports_checked",
 		    (int)ibp_drift_ports_checked(d), "ports_drifted",
-		    (int)(ibp_drift_ports_drifted(d) + nabsent), "differences",
-		    (int)ndiff, "smps", (int)lc_smps(c), "elapsed_ms",
+		    (int)ibp_drift_ports_drifted(d), "differences", (int)ndiff,
+		    "smps", (int)lc_smps(c), "elapsed_ms",
 		    (int)ibp_live_elapsed_ms(c->l));
-		json_t *arr = lc_drift_json(c, d);
-		absent_ports(c, conf, arr, false);
-		json_object_set_new(root, "drift", arr);
+		json_object_set_new(root, "drift", lc_drift_json(c, d));
+		json_t *abs = json_array();
+		absent_ports(c, conf, abs, false);
+		json_object_set_new(root, "absent", abs);
 		if (matrix) {
 			struct mat_arg a = {m, c->mode};
 			json_t *mj = capture_json(matrix_json, &a);
@@ -228,7 +235,7 @@ int live_verify_run(struct lc *c, const ibp_tables *previous, bool matrix,
 			printf("verify: %zu ports checked, %zu drifted, %zu "
 			       "difference%s (%lu SMPs, %ld ms)\n",
 			       ibp_drift_ports_checked(d),
-			       ibp_drift_ports_drifted(d) + nabsent, ndiff,
+			       ibp_drift_ports_drifted(d), ndiff,
 			       ndiff == 1 ? "" : "s", lc_smps(c),
 			       ibp_live_elapsed_ms(c->l));
 		else

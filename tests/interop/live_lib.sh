@@ -68,6 +68,17 @@ live_ibpart() {
 	LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@"
 }
 
+# live_read_all: every end port's and every switch port's table as the
+# real smpquery reads it by directed route, one "NODE_GUID PORT KEYS..."
+# line per port (the fabric found by the real ibnetdiscover).
+live_read_all() {
+	LD_PRELOAD=$LIVE_PRELOAD ibnetdiscover >"$LIVE_DIR/read-all.ibnd" 2>/dev/null ||
+		live_fail "ibnetdiscover failed"
+	live_dr_paths "$LIVE_DIR/read-all.ibnd" | while read -r g p path; do
+		echo "$g $p $(live_smp_pkeys "$path" "$p")"
+	done
+}
+
 # live_dr_paths TOPO: from an ibnetdiscover topology, print one line per
 # end port and switch external port that faces a CA:
 #   NODE_GUID PORT DR_PATH
@@ -91,7 +102,8 @@ live_dr_paths() {
 		pid = peer; sub(/".*/, "", pid); sub(/^[HSR]-/, "", pid)
 		pp = peer; sub(/^[^"]*"/, "", pp); sub(/^\[/, "", pp); sub(/\].*/, "", pp)
 		link[cur, p] = g(pid) SUBSEP pp
-		nports[cur] = (p > nports[cur] ? p : nports[cur])
+		p += 0
+		if (p > nports[cur]) nports[cur] = p
 	}
 	END {
 		# BFS from the start node; the path to the start is "0".

@@ -11,12 +11,7 @@ D=$IBP_SRC/tests/interop/data
 HOST=H-0002c90000000100
 base=$IBSIM_SOCKNAME
 
-read_all() { # all ports' tables via smpquery, "guid port keys..."
-	LD_PRELOAD=$LIVE_PRELOAD ibnetdiscover >"$LIVE_DIR/net.ibnd" 2>/dev/null
-	live_dr_paths "$LIVE_DIR/net.ibnd" | while read -r g p path; do
-		echo "$g $p $(live_smp_pkeys "$path" "$p")"
-	done
-}
+read_all() { live_read_all; }
 
 # 1. Ground truth: the real OpenSM with plan A on a fresh fabric.
 export IBSIM_SOCKNAME=${base}o
