@@ -185,7 +185,7 @@ static int umad_op_smp(void *ctx, const uint8_t req[IBP_MAD_SIZE],
 	case SMP_CLASS_LID:
 		return ibp_error_set(err, IBP_EINVAL,
 				     "a LID-routed SMP needs a destination "
-				     "LID (ibp_umad_smp_lid)");
+				     "LID (ibp_transport_smp_lid)");
 	default:
 		return ibp_error_set(err, IBP_EINVAL,
 				     "management class 0x%02x is not an SMP "
@@ -206,6 +206,14 @@ int ibp_umad_smp_lid(ibp_umad *u, uint16_t dlid,
 		return ibp_error_set(err, IBP_EINVAL,
 				     "LID %u is not a unicast LID", dlid);
 	return send_and_wait(u, u->agent_lid, dlid, req, resp, timeout_ms, err);
+}
+
+static int umad_op_smp_lid(void *ctx, uint16_t dlid,
+			   const uint8_t req[IBP_MAD_SIZE],
+			   uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+			   ibp_error *err)
+{
+	return ibp_umad_smp_lid(ctx, dlid, req, resp, timeout_ms, err);
 }
 
 static int umad_op_recv(void *ctx, uint8_t buf[IBP_MAD_SIZE], int timeout_ms,
@@ -258,6 +266,7 @@ static const struct ibp_transport_ops umad_ops = {
     .smp = umad_op_smp,
     .recv = umad_op_recv,
     .close = umad_op_close,
+    .smp_lid = umad_op_smp_lid,
 };
 
 static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)

@@ -11,9 +11,9 @@
  * directed-route (0x81) (IBA vol. 1, 14.2.1), sends one MAD, waits for the
  * response with the same transaction ID and returns it; it does not retry
  * (the caller does).  Directed-route SMPs go to the permissive LID 0xFFFF
- * (IBA 14.2.2: a DR SMP that starts at the requester); LID-routed SMPs need
- * a destination LID, which the generic interface does not carry, so they
- * go through ibp_umad_smp_lid().
+ * (IBA 14.2.2: a DR SMP that starts at the requester); LID-routed SMPs go
+ * to the destination LID given to ibp_transport_smp_lid() (or
+ * ibp_umad_smp_lid()), which umad puts in the LRH.
  *
  * An M_Key (IBA 14.2.4) given in the options is stamped into the M_Key
  * field of every SMP sent, so a fabric protected by M_Key can be read and
