@@ -29,7 +29,7 @@ void ibp_live_options_init(struct ibp_live_options *o)
 {
 	*o = (struct ibp_live_options){0};
 	o->retries = -1;
-	o->enforce = -1; /* leave PortInfo enforcement alone */
+	o->enforce = IBP_ENFORCE_BOTH; /* OpenSM's part_enforce default */
 }
 
 int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,

@@ -40,6 +40,8 @@ struct ibp_sim {
 	struct ibp_sim_trap *traps;
 	size_t trap_head, trap_len;
 	unsigned long traps_257, traps_259, traps_lost;
+	/* switch SMAs implement no PortInfo enforcement bits (ibsim's) */
+	bool no_enforcement_bits;
 };
 
 #define DIST_INF ((unsigned)-1)
@@ -181,6 +183,16 @@ void ibp_sim_free(ibp_sim *s)
 	free(s->bfsq);
 	free(s->traps);
 	free(s);
+}
+
+void ibp_sim_set_enforcement_bits(ibp_sim *s, bool implemented)
+{
+	s->no_enforcement_bits = !implemented;
+}
+
+bool ibp_sim_enforcement_bits(const ibp_sim *s)
+{
+	return !s->no_enforcement_bits;
 }
 
 const ibp_fabric *ibp_sim_fabric(const ibp_sim *s)

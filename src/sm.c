@@ -22,6 +22,11 @@ struct sm_node {
 	struct dr_path *paths; /* [0..nports]: a route arriving at that port;
 				  for a switch [0] */
 	bool *have_path;
+	/* SwitchInfo InboundEnforcementCap / OutboundEnforcementCap (IBA
+	 * vol. 1 14.2.5.4): which PortInfo enforcement bits the switch
+	 * implements.  A switch that lacks them (ibsim's) keeps them 0
+	 * whatever is written, so they are neither set nor checked. */
+	bool enf_in_cap, enf_out_cap;
 };
 
 struct ibp_sm {
@@ -259,6 +264,8 @@ static int visit(ibp_sm *sm, const struct dr_path *path, size_t *idx,
 		ibp_switch_info_decode(&si, d, sizeof(d), NULL);
 		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
 					       si.partition_enforcement_cap);
+		sm->nodes[*idx].enf_in_cap = si.inbound_enforcement_cap;
+		sm->nodes[*idx].enf_out_cap = si.outbound_enforcement_cap;
 		set_path(sm, *idx, 0, path);
 	} else if (*in_port >= 1 && *in_port <= ni.num_ports) {
 		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
@@ -575,6 +582,7 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 		  sm->o.enforce == IBP_ENFORCE_IN;
 	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
 		    sm->o.enforce == IBP_ENFORCE_OUT;
+	const struct sm_node *nd = &sm->nodes[n];
 	const struct dr_path *path = node_path(sm, n, p);
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
@@ -583,6 +591,11 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 		return rc;
 	struct ibp_port_info pi;
 	ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+	/* A direction the switch cannot enforce keeps what it reads. */
+	if (!nd->enf_in_cap)
+		in = pi.partition_enforcement_inbound;
+	if (!nd->enf_out_cap)
+		outb = pi.partition_enforcement_outbound;
 	if (pi.partition_enforcement_inbound == in &&
 	    pi.partition_enforcement_outbound == outb)
 		return IBP_OK;
@@ -619,16 +632,25 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 }
 
 /* Partition enforcement goes on switch ports facing an end port whose
- * table is pushed (OpenSM's leaf ports), when the switch can enforce. */
-static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p)
+ * table is pushed (OpenSM's leaf ports), when the switch has an
+ * enforcement table (PartitionEnforcementCap).  A switch that implements
+ * neither enforcement bit is counted in the report and left alone. */
+static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p,
+			      struct ibp_sm_report *rep)
 {
 	size_t pn;
 	unsigned pp;
-	return !sm->o.keep_enforcement &&
-	       ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
-	       p != 0 && ibp_fabric_node_enforcement_cap(sm->fabric, n) > 0 &&
-	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&
-	       ibp_fabric_is_end_port(sm->fabric, pn, pp);
+	if (sm->o.keep_enforcement ||
+	    ibp_fabric_node_type(sm->fabric, n) != IBP_NODE_SWITCH || p == 0 ||
+	    !ibp_fabric_node_enforcement_cap(sm->fabric, n) ||
+	    !ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) ||
+	    !ibp_fabric_is_end_port(sm->fabric, pn, pp))
+		return false;
+	if (n < sm->nodes_cap &&
+	    (sm->nodes[n].enf_in_cap || sm->nodes[n].enf_out_cap))
+		return true;
+	rep->enforce_unsupported++;
+	return false;
 }
 
 int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
@@ -676,7 +698,7 @@ int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 			goto out;
 		}
 		rc = push_port(sm, n, p, wt, rep, &e);
-		if (rc == IBP_OK && wants_enforcement(sm, n, p))
+		if (rc == IBP_OK && wants_enforcement(sm, n, p, rep))
 			rc = enforce_port(sm, n, p, rep, &e);
 		if (rc != IBP_OK) {
 			fail_port(sm, rep, n, p, &e);
@@ -727,6 +749,12 @@ void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out)
 		"\n  PortInfo partition enforcement %s on %lu switch "
 		"port(s)\n",
 		r->dry_run ? "to change" : "changed", r->enforce_ports);
+	if (r->enforce_unsupported)
+		fprintf(out,
+			"  PortInfo partition enforcement left as is on %lu "
+			"leaf port(s): their switch implements neither "
+			"enforcement bit (SwitchInfo)\n",
+			r->enforce_unsupported);
 	fprintf(out, "  ports %s: %zu\n", r->dry_run ? "to change" : "changed",
 		r->nchanged);
 	for (size_t i = 0; i < r->nchanged; i++)

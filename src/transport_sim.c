@@ -199,8 +199,8 @@ static uint16_t do_switch_info(ibp_sim *s, const struct dest *d,
 	    .life_time_value = 18,
 	    .lids_per_port = 0,
 	    .partition_enforcement_cap = (uint16_t)cap,
-	    .inbound_enforcement_cap = cap > 0,
-	    .outbound_enforcement_cap = cap > 0,
+	    .inbound_enforcement_cap = cap > 0 && ibp_sim_enforcement_bits(s),
+	    .outbound_enforcement_cap = cap > 0 && ibp_sim_enforcement_bits(s),
 	    .enhanced_port0 = false,
 	};
 	memset(smp->data, 0, sizeof(smp->data));
@@ -268,7 +268,8 @@ static uint16_t do_port_info(ibp_sim *s, const struct dest *d,
 		/* Partition enforcement is a switch external port's
 		 * (10.9.4); on others the bits are reserved. */
 		if (sw && port != 0 &&
-		    ibp_fabric_node_enforcement_cap(f, d->node) > 0) {
+		    ibp_fabric_node_enforcement_cap(f, d->node) > 0 &&
+		    ibp_sim_enforcement_bits(s)) {
 			pi->part_enforce_in = in.partition_enforcement_inbound;
 			pi->part_enforce_out =
 			    in.partition_enforcement_outbound;

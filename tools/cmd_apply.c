@@ -60,11 +60,14 @@ static const char usage[] =
     "                       send no Set, change no file, signal no one\n"
     "      --state FILE     where --direct saves the tables it read\n"
     "                       (default: ibpart-state-<time>.json here)\n"
-    "      --enforce E      set PortInfo PartitionEnforcementInbound/\n"
-    "                       Outbound on the switch ports facing changed\n"
-    "                       end ports: both, in, out, off (OpenSM's\n"
-    "                       part_enforce), or unchanged (default: leave\n"
-    "                       them; ibsim does not model them)\n"
+    "      --enforce E      PortInfo PartitionEnforcementInbound/\n"
+    "                       Outbound on the switch ports facing the\n"
+    "                       end ports pushed: both (default, OpenSM's\n"
+    "                       part_enforce), in, out, off, or unchanged.\n"
+    "                       Only bits a switch implements (SwitchInfo\n"
+    "                       In/OutboundEnforcementCap) are written;\n"
+    "                       ibsim's implement none.  --rollback leaves\n"
+    "                       them unless --enforce is given\n"
     "      --via-opensm     hand the plan to a running OpenSM\n"
     "      --opensm-conf F  its partition file (default\n"
     "                       /etc/opensm/partitions.conf)\n"
@@ -305,6 +308,12 @@ static int do_direct(struct lc *c, const struct apply_opts *ao)
 		    (int)sets, "smps_push", (int)(total - smps_before),
 		    "timeouts", (int)rep.timeouts, "retries", (int)rep.retries,
 		    "elapsed_ms", (int)ms);
+		json_object_set_new(
+		    root, "enforce_ports",
+		    json_integer((json_int_t)rep.enforce_ports));
+		json_object_set_new(
+		    root, "enforce_unsupported",
+		    json_integer((json_int_t)rep.enforce_unsupported));
 		json_object_set_new(root, "smps_discover",
 				    json_integer((json_int_t)c->smps_discover));
 		json_object_set_new(root, "smps_read",
@@ -505,6 +514,7 @@ static int run(int argc, char **argv)
 	    .wait_ms = 60000,
 	};
 	unsigned long long v;
+	bool enforce_given = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r = lc_parse_opt(&c, argc, argv, &i);
@@ -527,6 +537,7 @@ static int run(int argc, char **argv)
 		else if (!strcmp(a, "--state") && has_val)
 			ao.state = argv[++i];
 		else if (!strcmp(a, "--enforce") && has_val) {
+			enforce_given = true;
 			ibp_part_enforce e;
 			if (!strcmp(argv[i + 1], "unchanged"))
 				c.lo.enforce = -1;
@@ -557,8 +568,12 @@ static int run(int argc, char **argv)
 			return cli_usage_error("apply", "unknown argument '%s'",
 					       a);
 	}
-	if (ao.rollback)
+	if (ao.rollback) {
 		ao.direct = true;
+		/* the state file holds tables, not PortInfo bits */
+		if (!enforce_given)
+			c.lo.enforce = -1;
+	}
 	if (ao.direct == ao.via_opensm)
 		return cli_usage_error("apply",
 				       "say --direct (or --rollback) or "

@@ -18,9 +18,10 @@ void lc_init(struct lc *c, const char *cmd)
 	c->cmd = cmd;
 	ibp_live_options_init(&c->lo);
 	c->lo.progress = true;
-	/* ibsim advertises no Inbound/OutboundEnforcementCap and ignores the
-	 * PortInfo bits; --enforce turns them on where a switch has them. */
-	c->lo.enforce = -1;
+	/* OpenSM's part_enforce default (both): set where a switch's
+	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
+	 * then leaves them, as OpenSM does there). */
+	c->lo.enforce = IBP_ENFORCE_BOTH;
 	c->mode = "opensm";
 	c->format = "text";
 }

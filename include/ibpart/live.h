@@ -122,7 +122,8 @@ struct ibp_live_options {
 	int timeout_ms; /* per SMP; 0: the SM's default */
 	int retries;	/* re-sends; -1: the SM's default */
 	bool dry_run;	/* plan only: no SubnSet is sent */
-	int enforce;	/* an ibp_part_enforce (policy.h); -1: unchanged */
+	int enforce;	/* an ibp_part_enforce (policy.h), default both;
+			   -1: leave PortInfo enforcement as it is */
 	bool progress;	/* phase progress on stderr */
 };
 void ibp_live_options_init(struct ibp_live_options *o);

@@ -87,6 +87,12 @@ struct ibp_sim_port_counters {
 int ibp_sim_new(const ibp_fabric *f, ibp_sim **out, ibp_error *err);
 void ibp_sim_free(ibp_sim *s);
 const ibp_fabric *ibp_sim_fabric(const ibp_sim *s);
+/* Whether switch SMAs implement the PortInfo PartitionEnforcementInbound/
+ * Outbound bits (default true).  false models ibsim's switches: SwitchInfo
+ * reports neither Inbound- nor OutboundEnforcementCap (IBA 14.2.5.4) and
+ * a PortInfo Set leaves the bits 0. */
+void ibp_sim_set_enforcement_bits(ibp_sim *s, bool implemented);
+bool ibp_sim_enforcement_bits(const ibp_sim *s);
 
 /* The P_KeyTables the ports hold (live: the SMA writes them). */
 ibp_tables *ibp_sim_tables(ibp_sim *s);

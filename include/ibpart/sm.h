@@ -61,7 +61,11 @@ struct ibp_sm_report {
 	unsigned long blocks_written; /* planned, in a dry run */
 	unsigned long blocks_confirmed;
 	unsigned long ports_checked;
-	unsigned long enforce_ports; /* switch ports whose bits changed */
+	unsigned long enforce_ports;	   /* switch ports whose bits changed */
+	unsigned long enforce_unsupported; /* leaf ports of switches whose
+					      SwitchInfo has neither
+					      Inbound- nor
+					      OutboundEnforcementCap */
 	struct ibp_sm_port *changed;
 	size_t nchanged;
 	struct ibp_sm_port *failed;

@@ -19,8 +19,11 @@ live_ibsim "$D/live-2sw.topo" $HOST
 cp "$D/live-2sw-a.conf" "$LIVE_DIR/a.conf"
 live_opensm "$LIVE_DIR/a.conf"
 read_all >"$LIVE_DIR/opensm.txt"
+LD_PRELOAD=$LIVE_PRELOAD smpquery -D portinfo 0,1,1 4 >"$LIVE_DIR/osm-leaf-pi.txt"
 live_sim_stop
 grep -q ' 0x7fff 0x8020$' "$LIVE_DIR/opensm.txt" || live_fail "OpenSM programmed nothing?"
+[[ $(grep -c 'PartEnforce\(Inb\|Outb\):\.*0$' "$LIVE_DIR/osm-leaf-pi.txt") == 2 ]] ||
+	live_fail "OpenSM's leaf port 4 enforcement bits: $(cat "$LIVE_DIR/osm-leaf-pi.txt")"
 
 # 2. ibpart as the partition manager on another fresh fabric, no SM.
 export IBSIM_SOCKNAME=${base}i
@@ -35,6 +38,11 @@ live_ok "dry run: $(grep -c '^SubnSet' "$LIVE_DIR/dry.txt") SubnSets planned, no
 out=$(live_ibpart apply -q --direct -c "$D/live-2sw-a.conf" --state "$LIVE_DIR/s0.json" --format json) ||
 	live_fail "apply A: exit $?: $out"
 [[ $(jq .complete <<<"$out") == true ]] || live_fail "apply A incomplete: $out"
+# --enforce both is the default, but ibsim's SwitchInfo implements neither
+# enforcement bit: the SM reads that and leaves PortInfo alone, as OpenSM
+# does there (its leaf ports read 0 0 after OpenSM too).
+[[ $(jq .enforce_ports <<<"$out") == 0 && $(jq .enforce_unsupported <<<"$out") -gt 0 ]] ||
+	live_fail "enforcement on ibsim's switches: $out"
 read_all >"$LIVE_DIR/ours.txt"
 diff -u "$LIVE_DIR/opensm.txt" "$LIVE_DIR/ours.txt" ||
 	live_fail "smpquery reads other tables than OpenSM programs"

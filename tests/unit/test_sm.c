@@ -278,6 +278,44 @@ static void test_enforce_modes(void **state)
 	ibp_transport_close(t);
 }
 
+/* Switches that implement no enforcement bits (ibsim's): the SM reads
+ * SwitchInfo, leaves PortInfo alone, pushes the tables all the same and
+ * says how many leaf ports it left; a switch that implements them gets
+ * them on the next push. */
+static void test_enforce_unsupported(void **state)
+{
+	struct fx *x = *state;
+	ibp_sim_set_enforcement_bits(x->s, false);
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_true(rep.complete);
+	assert_int_equal(rep.enforce_ports, 0);
+	assert_int_equal(rep.enforce_unsupported, 7);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_false(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+	const ibp_pkey_table *held =
+	    ibp_tables_get(ibp_sim_tables(x->s), leaf, 4);
+	assert_non_null(held);
+	assert_true(
+	    ibp_pkey_table_equal(held, ibp_tables_get(x->want, leaf, 4)));
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+
+	ibp_sim_set_enforcement_bits(x->s, true);
+	sm = new_sm(x, 0, 0, &t);
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(rep.enforce_unsupported, 0);
+	assert_int_equal(rep.enforce_ports, 7);
+	assert_int_equal(rep.blocks_written, 0);
+	assert_true(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
 static void test_traps_counted(void **state)
 {
 	struct fx *x = *state;
@@ -319,6 +357,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_push_fails_midway_reports_ports, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_writes_nothing, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_enforce_unsupported, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_enforce_modes, setup,
 					    teardown),
