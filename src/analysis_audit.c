@@ -701,7 +701,7 @@ int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 }
 
 int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
-			    const char *why)
+			    const char *why, bool seed_dialect)
 {
 	size_t cnt = 0, nn = ibp_fabric_node_count(f);
 	for (size_t n = 0; n < nn; n++)
@@ -717,14 +717,30 @@ int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 			if (ibp_fabric_is_end_port(f, n, p))
 				g[cnt++] = ibp_fabric_port_guid(f, n, p);
 	uint16_t d = IBP_PKEY_DEFAULT_BASE;
-	int rc = ibp_findings_add(
-	    out, "plan-rejected", IBP_AUDIT_CRITICAL, g, cnt, &d, 1,
-	    "Fix the error (ibpart check shows where) before OpenSM reads "
-	    "the file, and watch OpenSM's log for 'PARSE ERROR'.",
-	    "OpenSM 3.3.23 rejects this partitions.conf whole (%s) and falls "
-	    "back to 'Default=0x7fff : ALL=full', making every port a full "
-	    "member of 0xffff: no isolation at all.",
-	    why && *why ? why : "a parse error");
+	int rc;
+	if (seed_dialect)
+		rc = ibp_findings_add(
+		    out, "plan-rejected", IBP_AUDIT_HIGH, g, cnt, &d, 1,
+		    "Give OpenSM the output of `ibpart convert -t TOPO` "
+		    "(OpenSM syntax, the same plan), never this file.",
+		    "This plan is in the seed's 'PartitionConfig { ... }' "
+		    "dialect (%s): the other findings are about the plan as "
+		    "written, but OpenSM 3.3.23 rejects such a file whole "
+		    "and falls back to 'Default=0x7fff : ALL=full', every "
+		    "port a full member of 0xffff, no isolation at all.",
+		    why && *why ? why : "not OpenSM syntax");
+	else
+		rc = ibp_findings_add(
+		    out, "plan-rejected", IBP_AUDIT_CRITICAL, g, cnt, &d, 1,
+		    "Fix the error (ibpart check shows where) before OpenSM "
+		    "reads "
+		    "the file, and watch OpenSM's log for 'PARSE ERROR'.",
+		    "OpenSM 3.3.23 rejects this partitions.conf whole (%s) and "
+		    "falls "
+		    "back to 'Default=0x7fff : ALL=full', making every port a "
+		    "full "
+		    "member of 0xffff: no isolation at all.",
+		    why && *why ? why : "a parse error");
 	free(g);
 	return rc;
 }

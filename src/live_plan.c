@@ -73,7 +73,10 @@ int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
 					   ibp_conf_error_count(c));
 			goto out;
 		}
-		if (v->rejected) {
+		/* the seed dialect is ours: OpenSM never sees it (via-opensm
+		 * writes the plan in OpenSM syntax, read back first) */
+		if (v->rejected &&
+		    ibp_conf_get_dialect(c) != IBP_CONF_DIALECT_SEED) {
 			rc = ibp_error_set_at(
 			    err, IBP_EINVAL, po->conf_path, v->pos.line,
 			    v->pos.col,

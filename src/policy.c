@@ -537,7 +537,13 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			      "SM port not given: 0x%016llx, the first CA "
 			      "port of the topology",
 			      (unsigned long long)P.sm_guid);
-	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(conf);
+	/* OpenSM's verdict is about a file handed to OpenSM.  A plan in the
+	 * seed's block dialect never is (convert and apply --via-opensm
+	 * write it in OpenSM syntax first): it means what it says. */
+	const ibp_conf_verdict *v =
+	    ibp_conf_get_dialect(conf) == IBP_CONF_DIALECT_SEED
+		? NULL
+		: ibp_conf_opensm_verdict(conf);
 	if (v && v->rejected) {
 		if (P.o.mode == IBP_POLICY_STRICT) {
 			if (findings)

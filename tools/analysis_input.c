@@ -357,11 +357,11 @@ int ai_load(const char *cmd, const struct ai_opts *o, struct ai_input *in)
 	ibp_diags_free(d);
 	if (rc) {
 		cli_print_error(&err);
-		return rc == IBP_EIO || rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM
-							 : CLI_EXIT_USAGE;
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
 	bool strict = !strcmp(in->mode, "strict");
-	if (strict && ibp_conf_opensm_verdict(in->conf)->rejected) {
+	if (strict && ibp_conf_opensm_verdict(in->conf)->rejected &&
+	    ibp_conf_get_dialect(in->conf) != IBP_CONF_DIALECT_SEED) {
 		fprintf(stderr,
 			"ibpart %s: %s does not parse (%s); strict mode "
 			"refuses it (OpenSM would fall back to ALL=full: see "

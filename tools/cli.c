@@ -54,7 +54,9 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	ibp_diags_free(d);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
-	if (rc == IBP_EIO || rc == IBP_ENOMEM)
+	/* A topology file that is missing or unreadable is bad input (2),
+	 * as a missing partitions.conf is; only the machine failing is 3. */
+	if (rc == IBP_ENOMEM)
 		return CLI_EXIT_SYSTEM;
 	return CLI_EXIT_USAGE;
 }

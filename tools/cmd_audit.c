@@ -23,7 +23,9 @@ static const char usage[] =
     "P_KeyTables read elsewhere (--tables, `ibpart tables --format json`\n"
     "output) for the ways P_Key isolation is commonly broken:\n"
     "  plan-rejected           critical  OpenSM rejects the file and falls\n"
-    "                                    back to ALL=full\n"
+    "                                    back to ALL=full (high for a plan\n"
+    "                                    in the seed dialect, audited as\n"
+    "                                    written)\n"
     "  default-full-member     critical  a tenant port is a full member of\n"
     "                                    the default partition\n"
     "  cross-tenant-reach      critical  ports of two tenants share a\n"
@@ -107,7 +109,10 @@ static int plan_findings(const struct ai_input *in, ibp_findings *f)
 			snprintf(why, sizeof(why), "%s:%u: %s",
 				 ibp_conf_file(in->conf), v->pos.line,
 				 v->reason ? v->reason : "parse error");
-			if (ibp_audit_plan_rejected(f, in->fabric, why))
+			if (ibp_audit_plan_rejected(
+				f, in->fabric, why,
+				ibp_conf_get_dialect(in->conf) ==
+				    IBP_CONF_DIALECT_SEED))
 				return IBP_ENOMEM;
 		}
 		for (size_t i = 0; i < v->nmisreadings; i++) {

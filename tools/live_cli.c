@@ -209,7 +209,8 @@ int lc_plan(struct lc *c, const ibp_tables *previous, bool fail_closed,
 	ibp_diags_free(d);
 	if (rc) {
 		cli_print_error(&err);
-		return rc == IBP_EIO ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+		/* the plan file missing is bad input, as in check */
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
 	return CLI_EXIT_OK;
 }

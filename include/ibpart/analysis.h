@@ -295,9 +295,13 @@ typedef struct ibp_audit_input {
 int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err);
 
 /* Findings the plan's verdict gives (conf module), phrased for the
- * audit: OpenSM rejects the whole file and falls back to ALL=full. */
+ * audit: OpenSM rejects the whole file and falls back to ALL=full
+ * (critical).  For a plan in the seed dialect (seed_dialect), which ibpart
+ * reads as the plan it describes and OpenSM cannot read at all, the same
+ * code at high: the plan is audited as written, the file must not reach
+ * OpenSM. */
 int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
-			    const char *why);
+			    const char *why, bool seed_dialect);
 /* OpenSM reads the plan differently from what it says (e.g. a missing
  * comma turns a member limited and drops the next). */
 int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,

@@ -13,8 +13,11 @@ expect_status 2 "$IBPART" audit -t "$D/seed.topo" --fail-on low "$D/sound-seed.c
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --format xml "$D/sound-seed.conf"
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --mode loose "$D/sound-seed.conf"
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --bogus "$D/sound-seed.conf"
-expect_status 2 "$IBPART" audit -t "$D/seed.topo" --mode strict "$D/seed-block.conf"
+expect_status 2 "$IBPART" audit -t "$D/seed.topo" --mode strict "$D/rejected.conf"
 expect_grep "strict mode refuses it" err
+# the seed dialect is the seed's own model: strict mode takes it
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" --mode strict "$D/seed-block.conf"
+expect_grep "^high     plan-rejected: This plan is in the seed's" out
 
 printf 'red: red-01\nblue red-02\n' >bad.map
 expect_status 2 "$IBPART" audit -t "$D/two-leaf.topo" --tenants bad.map "$D/sound-two-leaf.conf"
@@ -29,7 +32,7 @@ expect_grep "bad-osm.conf:1:1: error: bad value 'zero' for m_key" err
 
 # -o: the file appears whole, nothing left behind; an unwritable
 # directory fails with 3 and leaves nothing
-expect_status 1 "$IBPART" audit -t "$D/seed.topo" --format json -o report.json "$D/seed-block.conf"
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" --format json -o report.json "$D/rejected.conf"
 [[ ! -s out ]] || fail "stdout not empty with -o"
 jq -e '.findings[0].code == "plan-rejected"' report.json >/dev/null || fail "report.json"
 [[ $(ls | grep -c 'report.json.tmp') == 0 ]] || fail "temp file left behind"

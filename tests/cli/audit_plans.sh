@@ -47,7 +47,11 @@ audit_case two-leaf.topo sound-two-leaf.conf "--tenants $D/tenants.map --opensm-
 # broken plans
 audit_case two-leaf.topo default-all-full.conf "" 1 "default-full-member:critical" "tenant-bridge"
 audit_case two-leaf.topo storage-full-bridge.conf "" 1 "tenant-bridge:high" "shared-limited-member default-full-member"
-audit_case seed.topo seed-block.conf "" 1 "plan-rejected:critical" ""
+audit_case seed.topo rejected.conf "" 1 "plan-rejected:critical" ""
+# the seed dialect: audited as the plan it describes (no full member of
+# the default partition among tenants), flagged high as a file that must
+# not reach OpenSM
+audit_case seed.topo seed-block.conf "" 1 "plan-rejected:high shared-limited-member:medium" "default-full-member"
 audit_case two-leaf.topo missing-comma.conf "" 1 "plan-misread:high" ""
 audit_case two-leaf.topo dead-partitions.conf "" 0 \
   "partition-no-full-member:medium partition-single-member:info" "tenant-bridge"
@@ -74,7 +78,7 @@ jq -e '.findings[] | select(.code=="plan-misread") | (.ports == ["0x0002c9000000
   fail "default-full-member should name the 6 tenant ports"
 
 # text output and --fail-on
-expect_status 1 "$IBPART" audit -t "$D/seed.topo" "$D/seed-block.conf"
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" "$D/rejected.conf"
 expect_grep "^critical plan-rejected: " out
 expect_grep "fix: " out
 expect_status 0 "$IBPART" audit -t "$D/seed.topo" --fail-on critical "$D/sound-seed.conf"

@@ -23,4 +23,14 @@ while read -r c; do
   expect_status 0 "$IBPART" help "$c"
   expect_grep "usage: ibpart $c" out
 done <cmds
+# A named input that does not exist is bad input (2) for every command,
+# the topology as much as the plan.
+EXS=$IBP_SRC/examples/seed
+for cmd in tables matrix audit; do
+	expect_status 2 "$IBPART" $cmd -t /nonexistent/x.topo "$EXS/partitions.conf"
+	expect_grep "/nonexistent/x.topo" err
+	expect_status 2 "$IBPART" $cmd -t "$EXS/seed.topo" /nonexistent/x.conf
+done
+expect_status 2 "$IBPART" check -t /nonexistent/x.topo "$EXS/partitions.conf"
+expect_status 2 "$IBPART" sim -t /nonexistent/x.topo -c "$EXS/partitions.conf" counters
 finish

@@ -60,6 +60,18 @@ ls st.json.tmp* >/dev/null 2>&1 && fail "temp file left behind"
 expect_status 0 "$IBPART" tables -t "$S" --format json --state st.json "$D/h02-after.conf"
 jq -e '[.ports[] | select(.node_desc == "storage-node" and .node_type == "CA")][0].pkeys ==
 	["0x7fff","0x0000","0x0002","0x0003","0x8100"]' out >/dev/null || fail "--state index stability"
+# The seed dialect means the plan it describes, in either mode: the same
+# tables as the hand-written OpenSM file of the same plan
+# (examples/seed/partitions.conf), not OpenSM's fail-open reading of it.
+for m in opensm strict; do
+	expect_status 0 "$IBPART" tables -t "$S" --mode $m --format json "$IBP_SRC/examples/seed/partitions.conf"
+	mv out want.json
+	expect_status 0 "$IBPART" tables -t "$S" --mode $m --format json "$IBP_SRC/examples/seed/seed-block.conf"
+	cmp -s out want.json || fail "seed dialect, --mode $m: other tables than partitions.conf"
+done
+jq -e '[.ports[] | select(.node_desc == "tenantA-node-01" and .node_type == "CA")][0].pkeys == ["0x8001"]' out >/dev/null ||
+	fail "strict: tenantA-node-01 should hold exactly 0x8001"
+
 echo '{"ports": 3}' >bad.json
 expect_status 2 "$IBPART" tables -t "$S" --state bad.json "$C"
 finish

@@ -385,7 +385,8 @@ static void test_plan_and_json(void **state)
 	(void)state;
 	ibp_fabric *f = fabric();
 	ibp_findings *o = ibp_findings_new();
-	assert_int_equal(ibp_audit_plan_rejected(o, f, "line 4: no ':'"), 0);
+	assert_int_equal(ibp_audit_plan_rejected(o, f, "line 4: no ':'", false),
+			 0);
 	uint64_t g = GUID(3);
 	uint16_t p = 0x8001;
 	assert_int_equal(
@@ -400,6 +401,16 @@ static void test_plan_and_json(void **state)
 	get(o, "capacity-overflow");
 	ibp_findings_sort(o);
 	assert_string_equal(ibp_findings_get(o, 0)->code, "plan-rejected");
+
+	/* a plan in the seed dialect: the same code, high, the fix says
+	 * what to hand OpenSM instead */
+	ibp_findings *sd = ibp_findings_new();
+	assert_int_equal(
+	    ibp_audit_plan_rejected(sd, f, "line 7: PartitionConfig", true), 0);
+	x = get(sd, "plan-rejected");
+	assert_int_equal(x->severity, IBP_AUDIT_HIGH);
+	assert_non_null(strstr(x->fix, "ibpart convert"));
+	ibp_findings_free(sd);
 
 	char *s = ibp_findings_to_json(o);
 	json_t *j = json_loads(s, 0, NULL);
