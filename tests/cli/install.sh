@@ -14,6 +14,10 @@ ls "$T"/p/lib*/libibpart.so* >/dev/null 2>&1 || fail "no libibpart.so"
 pc=$(ls "$T"/p/lib*/pkgconfig/ibpart.pc) || fail "no ibpart.pc"
 "$T/p/bin/ibpart" --version >out || fail "installed binary does not run"
 grep -q "^.SH EXIT STATUS" "$T/p/share/man/man1/ibpart.1" || fail "man page lacks EXIT STATUS"
+# the installed demo finds the installed examples (not the source tree's)
+(cd "$T" && env -u IBP_EXAMPLES "$T/p/bin/ibpart" demo >demo.out 2>demo.err) ||
+  fail "installed ibpart demo failed: $(cat "$T/demo.err")"
+grep -q "tenantA-node-01" "$T/demo.out" || fail "installed demo printed no seed scenario"
 
 # a client of the installed library, built only from what pkg-config says
 cat >client.c <<'C'
