@@ -3,7 +3,8 @@
 # 100 and 1,000 CA ports: a change touching a few ports (one tenant node
 # made a limited member: its port and the leaf port facing it), applied by
 # `ibpart apply --direct` (time, SMPs: discovery, table reads, push,
-# SubnSets) on one fabric with no SM, and by OpenSM re-reading its
+# SubnSets; with 4 SMPs in flight, and against the one-at-a-time baseline
+# measured in the same run) on one fabric with no SM, and by OpenSM re-reading its
 # partitions.conf after SIGHUP (time from the signal to SUBNET UP in its
 # log) on another copy of the fabric.  Run by scripts/bench.sh (make
 # bench); needs ibsim, opensm, jq.  Sizes: BENCH_LIVE_SIZES="100 1000".
@@ -16,7 +17,7 @@ live_init
 base=$IBSIM_SOCKNAME
 ms() { date +%s%3N; }
 
-printf '%-6s %-8s | %-40s | %s\n' ports nodes "ibpart apply --direct (change)" "OpenSM SIGHUP -> SUBNET UP"
+printf '%-6s %-8s | %-72s | %-16s | %s\n' ports nodes "ibpart apply --direct (change), 4 SMPs in flight" "1 in flight" "OpenSM SIGHUP -> SUBNET UP"
 for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	topo=$LIVE_DIR/g$n.topo
 	"$IBPART" gen --cas "$n" --partitions 8 -o "$topo" --conf "$LIVE_DIR/a$n.conf" >/dev/null 2>&1
@@ -30,8 +31,14 @@ for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	export IBSIM_SOCKNAME=${base}i$n
 	live_ibsim "$topo" "$host"
 	live_ibpart apply -q --direct -c "$LIVE_DIR/a$n.conf" --state "$LIVE_DIR/s$n.json" >/dev/null
-	out=$(live_ibpart apply -q --direct -c "$LIVE_DIR/b$n.conf" --state "$LIVE_DIR/t$n.json" --format json)
+	# the same change one SMP at a time (the baseline), then back, then
+	# with OpenSM's default of 4 in flight
+	out1=$(live_ibpart apply -q --direct --max-wire-smps 1 -c "$LIVE_DIR/b$n.conf" --state "$LIVE_DIR/t$n.json" --format json)
+	live_ibpart apply -q --direct -c "$LIVE_DIR/a$n.conf" --state "$LIVE_DIR/u$n.json" >/dev/null
+	out=$(live_ibpart apply -q --direct -c "$LIVE_DIR/b$n.conf" --state "$LIVE_DIR/v$n.json" --format json)
 	ib=$(jq -r '"\(.elapsed_ms) ms, \(.smps) SMPs (\(.smps_discover) disc + \(.smps_read) read + \(.smps_push) push, \(.smps_set) Set), \(.ports_changed|length) ports"' <<<"$out")
+	ib1=$(jq -r .elapsed_ms <<<"$out1")
+	ib4=$(jq -r .elapsed_ms <<<"$out")
 	live_sim_stop
 
 	# OpenSM: bring it up with A, then SIGHUP with B in place.
@@ -48,5 +55,5 @@ for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	until tail -c +$((off + 1)) "$LIVE_OSM_LOG" | grep -q 'SUBNET UP'; do sleep 0.005; done
 	hup=$(($(ms) - t0))
 	live_sim_stop
-	printf '%-6s %-8s | %-40s | %s ms\n' "$n" "$nodes" "$ib" "$hup"
+	printf '%-6s %-8s | %-72s | %-16s | %s ms\n' "$n" "$nodes" "$ib" "$ib1 ms ($(awk -v a="$ib1" -v b="$ib4" 'BEGIN { printf "%.1fx", a / b }'))" "$hup"
 done

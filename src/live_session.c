@@ -58,6 +58,8 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		so.timeout_ms = o->timeout_ms;
 	if (o->retries >= 0)
 		so.retries = (unsigned)o->retries;
+	if (o->max_wire_smps)
+		so.max_wire_smps = o->max_wire_smps;
 	so.mkey = o->mkey;
 	so.dry_run = o->dry_run;
 	if (o->enforce < 0)

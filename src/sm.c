@@ -46,6 +46,7 @@ void ibp_sm_options_init(struct ibp_sm_options *o)
 	o->timeout_ms = 100;
 	o->retries = 3;
 	o->enforce = IBP_ENFORCE_BOTH;
+	o->max_wire_smps = 4;
 }
 
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
@@ -107,6 +108,31 @@ void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
 		*retries = sm->retries;
 }
 
+/* Decode the response to the request (tid, method, attr, mod): a
+ * GetResp with this TID and status 0, else the error that says what
+ * came back. */
+static int decode_response(const uint8_t rbuf[IBP_MAD_SIZE], uint64_t tid,
+			   uint8_t method, uint16_t attr, uint32_t mod,
+			   struct ibp_smp *resp, ibp_error *err)
+{
+	int rc = ibp_smp_decode(resp, rbuf, IBP_MAD_SIZE, err);
+	if (rc != IBP_OK)
+		return rc;
+	if (resp->tid != tid || resp->method != IBP_METHOD_GET_RESP)
+		return ibp_error_set(err, IBP_EIO,
+				     "unexpected response (TID 0x%llx, "
+				     "method %s)",
+				     (unsigned long long)resp->tid,
+				     ibp_method_name(resp->method));
+	uint16_t st = resp->status & IBP_SMP_STATUS_MASK;
+	if (st != IBP_MAD_STATUS_OK)
+		return ibp_error_set(err, IBP_EMAD, "%s(%s) mod 0x%x: %s",
+				     ibp_method_name(method),
+				     ibp_attr_name(attr), mod,
+				     ibp_mad_status_name(st));
+	return IBP_OK;
+}
+
 /* One request/response over a directed route, with retries. */
 static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
 		 uint16_t attr, uint32_t mod, const uint8_t *data,
@@ -145,25 +171,119 @@ static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
 				*err = e;
 			return rc;
 		}
-		rc = ibp_smp_decode(&resp, rbuf, sizeof(rbuf), err);
+		rc = decode_response(rbuf, tid, method, attr, mod, &resp, err);
 		if (rc != IBP_OK)
 			return rc;
-		if (resp.tid != tid || resp.method != IBP_METHOD_GET_RESP)
-			return ibp_error_set(err, IBP_EIO,
-					     "unexpected response (TID 0x%llx, "
-					     "method %s)",
-					     (unsigned long long)resp.tid,
-					     ibp_method_name(resp.method));
-		uint16_t st = resp.status & IBP_SMP_STATUS_MASK;
-		if (st != IBP_MAD_STATUS_OK)
-			return ibp_error_set(
-			    err, IBP_EMAD, "%s(%s) mod 0x%x: %s",
-			    ibp_method_name(method), ibp_attr_name(attr), mod,
-			    ibp_mad_status_name(st));
 		if (out)
 			memcpy(out, resp.data, IBP_SMP_DATA_SIZE);
 		return IBP_OK;
 	}
+}
+
+/* A directed-route Get of a batch (sm_dr_get_batch): in path, attr,
+ * mod; out the attribute data. */
+struct sm_get {
+	const struct dr_path *path;
+	uint16_t attr;
+	uint32_t mod;
+	uint8_t data[IBP_SMP_DATA_SIZE];
+};
+
+#define SM_BATCH_CHUNK 2048
+
+/* Buffers for one chunk of a batch. */
+struct sm_chunk {
+	uint8_t req[SM_BATCH_CHUNK][IBP_MAD_SIZE];
+	uint8_t resp[SM_BATCH_CHUNK][IBP_MAD_SIZE];
+	struct ibp_smp_xfer x[SM_BATCH_CHUNK];
+	size_t idx[SM_BATCH_CHUNK];
+	uint64_t tid[SM_BATCH_CHUNK];
+};
+
+/* Up to SM_BATCH_CHUNK Gets, max_wire_smps outstanding at once, each
+ * retried like sm_dr() (same TID, a fresh send) until answered or out of
+ * retries. */
+static int sm_dr_get_chunk(ibp_sm *sm, struct sm_chunk *c, struct sm_get *g,
+			   size_t n, ibp_error *err)
+{
+	uint8_t(*req)[IBP_MAD_SIZE] = c->req;
+	uint8_t(*resp)[IBP_MAD_SIZE] = c->resp;
+	struct ibp_smp_xfer *x = c->x;
+	size_t *idx = c->idx;
+	uint64_t *tid = c->tid;
+	size_t pend = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ibp_smp r;
+		tid[i] = ++sm->tid;
+		int rc = ibp_smp_init_dr(
+		    &r, IBP_METHOD_GET, g[i].attr, g[i].mod, g[i].path->port,
+		    g[i].path->hops, tid[i], sm->o.mkey, err);
+		if (rc == IBP_OK)
+			rc = ibp_smp_encode(&r, req[i], IBP_MAD_SIZE, err);
+		if (rc != IBP_OK)
+			return rc;
+		idx[pend++] = i;
+	}
+	for (unsigned attempt = 0; pend; attempt++) {
+		for (size_t k = 0; k < pend; k++)
+			x[k] = (struct ibp_smp_xfer){.req = req[idx[k]],
+						     .resp = resp[idx[k]]};
+		int rc = ibp_transport_smp_batch(
+		    sm->t, x, pend, sm->o.max_wire_smps, sm->o.timeout_ms, err);
+		size_t again = 0;
+		for (size_t k = 0; k < pend; k++) {
+			size_t i = idx[k];
+			if (x[k].rc == IBP_ENOENT)
+				continue; /* never sent: rc says why */
+			sm->smps++;
+			if (x[k].rc == IBP_ETIMEDOUT) {
+				sm->timeouts++;
+				if (attempt >= sm->o.retries)
+					return ibp_error_set(
+					    err, IBP_ETIMEDOUT,
+					    "SubnGet(%s) mod 0x%x got no "
+					    "response after %u tries",
+					    ibp_attr_name(g[i].attr), g[i].mod,
+					    attempt + 1);
+				sm->retries++;
+				idx[again++] = i;
+				continue;
+			}
+			if (x[k].rc != IBP_OK)
+				return ibp_error_set(
+				    err, x[k].rc, "SubnGet(%s) mod 0x%x: %s",
+				    ibp_attr_name(g[i].attr), g[i].mod,
+				    ibp_status_str(x[k].rc));
+			struct ibp_smp r;
+			int drc =
+			    decode_response(resp[i], tid[i], IBP_METHOD_GET,
+					    g[i].attr, g[i].mod, &r, err);
+			if (drc != IBP_OK)
+				return drc;
+			memcpy(g[i].data, r.data, IBP_SMP_DATA_SIZE);
+		}
+		if (rc != IBP_OK)
+			return rc;
+		pend = again;
+	}
+	return IBP_OK;
+}
+
+static int sm_dr_get_batch(ibp_sm *sm, struct sm_get *g, size_t n,
+			   ibp_error *err)
+{
+	if (n == 0)
+		return IBP_OK;
+	struct sm_chunk *c = malloc(sizeof(*c));
+	if (!c)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	int rc = IBP_OK;
+	for (size_t i = 0; i < n && rc == IBP_OK; i += SM_BATCH_CHUNK) {
+		size_t m = n - i < SM_BATCH_CHUNK ? n - i : SM_BATCH_CHUNK;
+		rc = sm_dr_get_chunk(sm, c, g + i, m, err);
+	}
+	free(c);
+	return rc;
 }
 
 /* ---- discovery ---- */
@@ -216,6 +336,78 @@ static const struct dr_path *node_path(const ibp_sm *sm, size_t n,
 }
 
 /* Query a node just reached by `path` and add it (or find it). */
+/* What discovery learns of one node at the end of a directed route:
+ * NodeInfo, and for a node not seen before its NodeDescription and, for
+ * a switch, SwitchInfo. */
+struct sm_seen {
+	struct ibp_node_info ni;
+	bool have_desc;
+	char desc[IBP_NODE_DESC_SIZE + 1];
+	struct ibp_switch_info si;
+};
+
+/* Record a node reached by path (as its NodeInfo says) in the fabric:
+ * a new node (with its description and SwitchInfo, fetched here unless
+ * prefetched), or one more port of a known one.  *in_port: the port the
+ * route arrived by. */
+static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
+		      size_t *idx, unsigned *in_port, bool *is_new,
+		      ibp_error *err)
+{
+	const struct ibp_node_info *ni = &s->ni;
+	uint8_t d[IBP_SMP_DATA_SIZE];
+	int rc;
+	*in_port = ni->local_port_num;
+	*is_new = false;
+	if (ibp_fabric_find_node_guid(sm->fabric, ni->node_guid, idx) ==
+	    IBP_OK) {
+		if (ni->node_type != IBP_NODE_SWITCH && *in_port >= 1 &&
+		    *in_port <= ibp_fabric_node_nports(sm->fabric, *idx)) {
+			ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
+						 ni->port_guid, NULL);
+			set_path(sm, *idx, *in_port, path);
+		}
+		return IBP_OK;
+	}
+	if (!s->have_desc) {
+		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_DESC, 0,
+			   NULL, d, err);
+		if (rc != IBP_OK)
+			return rc;
+		ibp_node_desc_decode(s->desc, d, sizeof(d), NULL);
+		if (ni->node_type == IBP_NODE_SWITCH) {
+			rc = sm_dr(sm, path, IBP_METHOD_GET,
+				   IBP_ATTR_SWITCH_INFO, 0, NULL, d, err);
+			if (rc != IBP_OK)
+				return rc;
+			ibp_switch_info_decode(&s->si, d, sizeof(d), NULL);
+		}
+		s->have_desc = true;
+	}
+	rc = ibp_fabric_add_node(sm->fabric, (ibp_node_type)ni->node_type,
+				 ni->node_guid, ni->num_ports, s->desc, idx,
+				 err);
+	if (rc != IBP_OK)
+		return rc;
+	*is_new = true;
+	if (grow_nodes(sm, *idx, ni->num_ports) != IBP_OK)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_fabric_set_sysimg_guid(sm->fabric, *idx, ni->sys_image_guid);
+	ibp_fabric_set_partition_cap(sm->fabric, *idx, ni->partition_cap);
+	if (ni->node_type == IBP_NODE_SWITCH) {
+		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
+					       s->si.partition_enforcement_cap);
+		sm->nodes[*idx].enf_in_cap = s->si.inbound_enforcement_cap;
+		sm->nodes[*idx].enf_out_cap = s->si.outbound_enforcement_cap;
+		set_path(sm, *idx, 0, path);
+	} else if (*in_port >= 1 && *in_port <= ni->num_ports) {
+		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
+					 ni->port_guid, NULL);
+		set_path(sm, *idx, *in_port, path);
+	}
+	return IBP_OK;
+}
+
 static int visit(ibp_sm *sm, const struct dr_path *path, size_t *idx,
 		 unsigned *in_port, bool *is_new, ibp_error *err)
 {
@@ -224,55 +416,134 @@ static int visit(ibp_sm *sm, const struct dr_path *path, size_t *idx,
 		       err);
 	if (rc != IBP_OK)
 		return rc;
-	struct ibp_node_info ni;
-	rc = ibp_node_info_decode(&ni, d, sizeof(d), err);
+	struct sm_seen s = {0};
+	rc = ibp_node_info_decode(&s.ni, d, sizeof(d), err);
 	if (rc != IBP_OK)
 		return rc;
-	*in_port = ni.local_port_num;
-	*is_new = false;
-	if (ibp_fabric_find_node_guid(sm->fabric, ni.node_guid, idx) ==
-	    IBP_OK) {
-		if (ni.node_type != IBP_NODE_SWITCH && *in_port >= 1 &&
-		    *in_port <= ibp_fabric_node_nports(sm->fabric, *idx)) {
-			ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
-						 ni.port_guid, NULL);
-			set_path(sm, *idx, *in_port, path);
-		}
-		return IBP_OK;
+	return visit_node(sm, path, &s, idx, in_port, is_new, err);
+}
+
+/* One switch's ports, pipelined (max_wire_smps deep) in three rounds:
+ * PortInfo of every port (which are up), NodeInfo across every live port
+ * not yet linked, then NodeDescription and SwitchInfo of the nodes not
+ * seen before.  The answers are then taken port by port in order, as
+ * the one-at-a-time walk would take them. */
+struct sm_port_walk {
+	struct dr_path next;
+	bool probe;	  /* NodeInfo asked across this port */
+	size_t ni_at;	  /* its index in the batch */
+	struct sm_seen s; /* what came back */
+};
+
+static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
+		       size_t *qcap, ibp_error *err)
+{
+	unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+	struct dr_path base = sm->nodes[n].paths[0];
+	struct sm_port_walk *w = calloc(np + 1u, sizeof(*w));
+	struct sm_get *g = calloc(2u * (np + 1u), sizeof(*g));
+	int rc = (!w || !g) ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
+			    : IBP_OK;
+	/* round 1: PortInfo */
+	for (unsigned p = 1; p <= np && !rc; p++)
+		g[p - 1] = (struct sm_get){
+		    .path = &base, .attr = IBP_ATTR_PORT_INFO, .mod = p};
+	if (!rc)
+		rc = sm_dr_get_batch(sm, g, np, err);
+	/* round 2: NodeInfo across live, unlinked ports */
+	size_t ng = 0;
+	for (unsigned p = 1; p <= np && !rc; p++) {
+		struct ibp_port_info pi;
+		ibp_port_info_decode(&pi, g[p - 1].data, IBP_SMP_DATA_SIZE,
+				     NULL);
+		size_t pn;
+		unsigned pp;
+		if (pi.link_state < IBP_PORT_STATE_INIT ||
+		    ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) ||
+		    base.hops >= IBP_SMP_MAX_HOPS)
+			continue;
+		w[p].next = base;
+		w[p].next.port[w[p].next.hops++] = (uint8_t)p;
+		w[p].probe = true;
+		w[p].ni_at = ng;
+		g[np + ng++] = (struct sm_get){.path = &w[p].next,
+					       .attr = IBP_ATTR_NODE_INFO};
 	}
-	rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_DESC, 0, NULL, d,
-		   err);
-	if (rc != IBP_OK)
-		return rc;
-	char desc[IBP_NODE_DESC_SIZE + 1];
-	ibp_node_desc_decode(desc, d, sizeof(d), NULL);
-	rc = ibp_fabric_add_node(sm->fabric, (ibp_node_type)ni.node_type,
-				 ni.node_guid, ni.num_ports, desc, idx, err);
-	if (rc != IBP_OK)
-		return rc;
-	*is_new = true;
-	if (grow_nodes(sm, *idx, ni.num_ports) != IBP_OK)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_fabric_set_sysimg_guid(sm->fabric, *idx, ni.sys_image_guid);
-	ibp_fabric_set_partition_cap(sm->fabric, *idx, ni.partition_cap);
-	if (ni.node_type == IBP_NODE_SWITCH) {
-		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_SWITCH_INFO, 0,
-			   NULL, d, err);
+	if (!rc)
+		rc = sm_dr_get_batch(sm, g + np, ng, err);
+	for (unsigned p = 1; p <= np && !rc; p++)
+		if (w[p].probe)
+			rc = ibp_node_info_decode(&w[p].s.ni,
+						  g[np + w[p].ni_at].data,
+						  IBP_SMP_DATA_SIZE, err);
+	/* round 3: description (and SwitchInfo) of nodes new to us, each
+	 * asked once */
+	size_t nd = 0;
+	for (unsigned p = 1; p <= np && !rc; p++) {
+		size_t idx;
+		if (!w[p].probe ||
+		    ibp_fabric_find_node_guid(sm->fabric, w[p].s.ni.node_guid,
+					      &idx) == IBP_OK)
+			continue;
+		bool dup = false;
+		for (unsigned q = 1; q < p && !dup; q++)
+			dup = w[q].probe && w[q].s.have_desc &&
+			      w[q].s.ni.node_guid == w[p].s.ni.node_guid;
+		if (dup)
+			continue;
+		w[p].s.have_desc = true; /* asked below */
+		g[nd++] = (struct sm_get){.path = &w[p].next,
+					  .attr = IBP_ATTR_NODE_DESC};
+		if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
+			g[nd++] = (struct sm_get){.path = &w[p].next,
+						  .attr = IBP_ATTR_SWITCH_INFO};
+	}
+	if (!rc)
+		rc = sm_dr_get_batch(sm, g, nd, err);
+	size_t k = 0;
+	for (unsigned p = 1; p <= np && !rc; p++) {
+		if (!w[p].probe || !w[p].s.have_desc)
+			continue;
+		ibp_node_desc_decode(w[p].s.desc, g[k++].data,
+				     IBP_SMP_DATA_SIZE, NULL);
+		if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
+			ibp_switch_info_decode(&w[p].s.si, g[k++].data,
+					       IBP_SMP_DATA_SIZE, NULL);
+	}
+	/* the answers, port by port */
+	for (unsigned p = 1; p <= np && !rc; p++) {
+		if (!w[p].probe)
+			continue;
+		size_t peer, pn;
+		unsigned peer_port, pp;
+		bool is_new;
+		rc = visit_node(sm, &w[p].next, &w[p].s, &peer, &peer_port,
+				&is_new, err);
 		if (rc != IBP_OK)
-			return rc;
-		struct ibp_switch_info si;
-		ibp_switch_info_decode(&si, d, sizeof(d), NULL);
-		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
-					       si.partition_enforcement_cap);
-		sm->nodes[*idx].enf_in_cap = si.inbound_enforcement_cap;
-		sm->nodes[*idx].enf_out_cap = si.outbound_enforcement_cap;
-		set_path(sm, *idx, 0, path);
-	} else if (*in_port >= 1 && *in_port <= ni.num_ports) {
-		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
-					 ni.port_guid, NULL);
-		set_path(sm, *idx, *in_port, path);
+			break;
+		if (!ibp_fabric_port_peer(sm->fabric, peer, peer_port, &pn,
+					  &pp))
+			rc = ibp_fabric_link(sm->fabric, n, p, peer, peer_port,
+					     err);
+		if (rc == IBP_OK && is_new &&
+		    ibp_fabric_node_type(sm->fabric, peer) == IBP_NODE_SWITCH) {
+			if (*qt == *qcap) {
+				*qcap = *qcap ? *qcap * 2 : 64;
+				size_t *nq =
+				    realloc(*queue, *qcap * sizeof(*nq));
+				if (!nq) {
+					rc = ibp_error_set(err, IBP_ENOMEM,
+							   "out of memory");
+					break;
+				}
+				*queue = nq;
+			}
+			(*queue)[(*qt)++] = peer;
+		}
 	}
-	return IBP_OK;
+	free(w);
+	free(g);
+	return rc;
 }
 
 int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
@@ -312,6 +583,12 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 		size_t n = queue[qh++];
 		bool sw =
 		    ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+		if (sw && sm->o.max_wire_smps > 1) {
+			rc = walk_switch(sm, n, &queue, &qt, &qcap, err);
+			if (rc != IBP_OK)
+				goto out;
+			continue;
+		}
 		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
 		struct dr_path base =
 		    sw ? sm->nodes[n].paths[0] : (struct dr_path){0};
@@ -424,20 +701,76 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 	ibp_tables *ts = ibp_tables_new(sm->fabric);
 	if (!ts)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric); n++) {
+	/* Every block of every table, as one pipelined batch of Gets. */
+	size_t ng = 0, cap = 0;
+	struct sm_get *g = NULL;
+	rc = IBP_OK;
+	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
 		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
-		for (unsigned p = 0; p <= np; p++) {
+		bool sw =
+		    ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+		for (unsigned p = 0; p <= np && !rc; p++) {
 			if (!has_table(sm, n, p))
 				continue;
-			ibp_pkey_table *t;
-			rc = read_table(sm, n, p, &t, NULL, err);
-			if (rc == IBP_OK)
-				rc = ibp_tables_put(ts, n, p, t, err);
-			if (rc != IBP_OK) {
-				ibp_tables_free(ts);
-				return rc;
+			unsigned nb = (port_capacity(sm, n, p) +
+				       IBP_PKEY_BLOCK_SIZE - 1) /
+				      IBP_PKEY_BLOCK_SIZE;
+			for (unsigned b = 0; b < nb; b++) {
+				if (ng == cap) {
+					cap = cap ? cap * 2 : 1024;
+					struct sm_get *ng2 =
+					    realloc(g, cap * sizeof(*g));
+					if (!ng2) {
+						rc = ibp_error_set(
+						    err, IBP_ENOMEM,
+						    "out of memory");
+						break;
+					}
+					g = ng2;
+				}
+				g[ng++] = (struct sm_get){
+				    .path = node_path(sm, n, p),
+				    .attr = IBP_ATTR_PKEY_TABLE,
+				    .mod = ibp_pkey_attr_mod(b, sw ? p : 0),
+				};
 			}
 		}
+	}
+	if (!rc)
+		rc = sm_dr_get_batch(sm, g, ng, err);
+	/* The answers, in the order asked, into tables. */
+	size_t k = 0;
+	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
+		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+		for (unsigned p = 0; p <= np && !rc; p++) {
+			if (!has_table(sm, n, p))
+				continue;
+			unsigned cap_p = port_capacity(sm, n, p);
+			ibp_pkey_table *t = ibp_pkey_table_new(cap_p);
+			if (!t) {
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
+				break;
+			}
+			unsigned nb = ibp_pkey_table_num_blocks(t);
+			for (unsigned b = 0; b < nb; b++) {
+				uint16_t keys[IBP_PKEY_BLOCK_SIZE];
+				ibp_pkey_block_decode(keys, g[k++].data,
+						      IBP_SMP_DATA_SIZE, NULL);
+				for (unsigned i = 0; i < IBP_PKEY_BLOCK_SIZE;
+				     i++)
+					if (b * IBP_PKEY_BLOCK_SIZE + i >=
+					    cap_p)
+						keys[i] = 0;
+				ibp_pkey_table_set_block(t, b, keys, NULL);
+			}
+			rc = ibp_tables_put(ts, n, p, t, err);
+		}
+	}
+	free(g);
+	if (rc != IBP_OK) {
+		ibp_tables_free(ts);
+		return rc;
 	}
 	*out = ts;
 	return IBP_OK;

@@ -54,6 +54,47 @@ int ibp_transport_smp_lid(ibp_transport *t, uint16_t dlid,
 	return rc;
 }
 
+int ibp_transport_smp_batch(ibp_transport *t, struct ibp_smp_xfer *x, size_t n,
+			    unsigned window, int timeout_ms, ibp_error *err)
+{
+	int rc = IBP_OK;
+	for (size_t i = 0; i < n; i++)
+		x[i].rc = IBP_ENOENT; /* not sent (yet) */
+	if (t->ops->smp_batch && window > 1) {
+		rc = t->ops->smp_batch(t->ctx, x, n, window, timeout_ms, err);
+	} else {
+		for (size_t i = 0; i < n && rc == IBP_OK; i++) {
+			ibp_error e;
+			if (x[i].dlid)
+				x[i].rc = t->ops->smp_lid
+					      ? t->ops->smp_lid(
+						    t->ctx, x[i].dlid, x[i].req,
+						    x[i].resp, timeout_ms, &e)
+					      : IBP_EINVAL;
+			else
+				x[i].rc =
+				    t->ops->smp(t->ctx, x[i].req, x[i].resp,
+						timeout_ms, &e);
+			/* a transport that failed as a whole stops it */
+			if (x[i].rc == IBP_EIO) {
+				if (err)
+					*err = e;
+				rc = IBP_EIO;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (x[i].rc == IBP_ENOENT)
+			continue;
+		t->stats.sent++;
+		if (x[i].rc == IBP_OK)
+			t->stats.answered++;
+		else if (x[i].rc == IBP_ETIMEDOUT)
+			t->stats.timeouts++;
+	}
+	return rc;
+}
+
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err)
 {

@@ -82,6 +82,21 @@ static void queue_trap(ibp_umad *u, const uint8_t *mad)
 	u->trap_count++;
 }
 
+/* Is mad a response to an SMP?  Unsolicited SMPs (a Trap to us as SM,
+ * or something we do not serve) are not; traps are kept for recv. */
+static bool smp_response(ibp_umad *u, const uint8_t *mad)
+{
+	uint8_t cls = mad_class(mad);
+	if (cls != SMP_CLASS_LID && cls != SMP_CLASS_DR)
+		return false;
+	if (!(mad_method(mad) & METHOD_RESP_BIT)) {
+		if (mad_method(mad) == METHOD_TRAP)
+			queue_trap(u, mad);
+		return false;
+	}
+	return true;
+}
+
 /* Receive one MAD into u->rbuf within the time left until deadline.
  * IBP_OK with *mad pointing at it, IBP_ETIMEDOUT, or IBP_EIO. */
 static int recv_one(ibp_umad *u, long long deadline, uint8_t **mad, int *status,
@@ -115,26 +130,21 @@ static int recv_one(ibp_umad *u, long long deadline, uint8_t **mad, int *status,
 	}
 }
 
-static int send_and_wait(ibp_umad *u, int agent, uint16_t dlid,
+static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
+		    int timeout_ms, ibp_error *err);
+
+/* One SMP to dlid (0: directed route), waiting for its response. */
+static int send_and_wait(ibp_umad *u, uint16_t dlid,
 			 const uint8_t req[IBP_MAD_SIZE],
 			 uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 			 ibp_error *err)
 {
 	if (timeout_ms <= 0)
 		timeout_ms = 1;
-	memset(u->sbuf, 0, u->umad_len);
-	uint8_t *out = umad_get_mad(u->sbuf);
-	memcpy(out, req, IBP_MAD_SIZE);
-	if (u->mkey)
-		mad_set_field64(out, 0, IB_MAD_MKEY_F, u->mkey);
-	/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
-	umad_set_addr(u->sbuf, dlid, 0, 0, 0);
 	uint32_t want = tid_low(req);
-	int rc = umad_send(u->fd, agent, u->sbuf, IBP_MAD_SIZE, timeout_ms, 0);
-	if (rc < 0)
-		return ibp_error_set(
-		    err, IBP_EIO, "umad_send on %s port %d: %s",
-		    u->info.ca_name, u->info.port, strerror(-rc));
+	int rc = send_req(u, req, dlid, timeout_ms, err);
+	if (rc)
+		return rc;
 	long long deadline = now_ms() + timeout_ms;
 	for (;;) {
 		uint8_t *mad;
@@ -147,16 +157,8 @@ static int send_and_wait(ibp_umad *u, int agent, uint16_t dlid,
 					     want, timeout_ms);
 		if (rc)
 			return rc;
-		uint8_t cls = mad_class(mad);
-		if (cls != SMP_CLASS_LID && cls != SMP_CLASS_DR)
+		if (!smp_response(u, mad))
 			continue;
-		if (!(mad_method(mad) & METHOD_RESP_BIT)) {
-			/* Unsolicited: a Trap to us as SM, or something we
-			 * do not serve; keep traps for recv. */
-			if (mad_method(mad) == METHOD_TRAP)
-				queue_trap(u, mad);
-			continue;
-		}
 		if (tid_low(mad) != want)
 			continue; /* stale answer to an earlier request */
 		if (status == ETIMEDOUT)
@@ -173,6 +175,103 @@ static int send_and_wait(ibp_umad *u, int agent, uint16_t dlid,
 	}
 }
 
+/* Put req into u->sbuf with the M_Key stamped and send it to dlid
+ * (permissive for directed route) on the agent of its class. */
+static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
+		    int timeout_ms, ibp_error *err)
+{
+	memset(u->sbuf, 0, u->umad_len);
+	uint8_t *out = umad_get_mad(u->sbuf);
+	memcpy(out, req, IBP_MAD_SIZE);
+	if (u->mkey)
+		mad_set_field64(out, 0, IB_MAD_MKEY_F, u->mkey);
+	/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
+	umad_set_addr(u->sbuf, dlid ? dlid : PERMISSIVE_LID, 0, 0, 0);
+	int agent = mad_class(req) == SMP_CLASS_DR ? u->agent_dr : u->agent_lid;
+	int rc = umad_send(u->fd, agent, u->sbuf, IBP_MAD_SIZE, timeout_ms, 0);
+	if (rc < 0)
+		return ibp_error_set(
+		    err, IBP_EIO, "umad_send on %s port %d: %s",
+		    u->info.ca_name, u->info.port, strerror(-rc));
+	return IBP_OK;
+}
+
+/* Pipelined SMPs: up to `window` sent and not yet answered, each with
+ * its own deadline; a response is matched to its request by the low 32
+ * bits of the TID (the MAD layer owns the upper half). */
+static int umad_op_smp_batch(void *ctx, struct ibp_smp_xfer *x, size_t n,
+			     unsigned window, int timeout_ms, ibp_error *err)
+{
+	ibp_umad *u = ctx;
+	if (timeout_ms <= 0)
+		timeout_ms = 1;
+	if (window > 64)
+		window = 64;
+	size_t slot_of[64];
+	long long due[64];
+	unsigned busy = 0;
+	size_t next = 0;
+	while (next < n || busy) {
+		while (busy < window && next < n) {
+			uint8_t c = mad_class(x[next].req);
+			if ((c != SMP_CLASS_DR && c != SMP_CLASS_LID) ||
+			    (c == SMP_CLASS_LID &&
+			     (x[next].dlid == 0 || x[next].dlid >= 0xc000))) {
+				x[next++].rc = IBP_EINVAL;
+				continue;
+			}
+			int rc = send_req(u, x[next].req,
+					  c == SMP_CLASS_DR ? 0 : x[next].dlid,
+					  timeout_ms, err);
+			if (rc)
+				return rc;
+			x[next].rc = IBP_ETIMEDOUT; /* until answered */
+			slot_of[busy] = next++;
+			due[busy++] = now_ms() + timeout_ms;
+		}
+		if (!busy)
+			break;
+		long long first = due[0];
+		for (unsigned k = 1; k < busy; k++)
+			if (due[k] < first)
+				first = due[k];
+		uint8_t *mad;
+		int status;
+		int rc = recv_one(u, first, &mad, &status, err);
+		if (rc == IBP_ETIMEDOUT) {
+			/* every request past its deadline stays ETIMEDOUT */
+			long long now = now_ms();
+			for (unsigned k = 0; k < busy;)
+				if (due[k] <= now) {
+					slot_of[k] = slot_of[--busy];
+					due[k] = due[busy];
+				} else {
+					k++;
+				}
+			continue;
+		}
+		if (rc)
+			return rc;
+		if (!smp_response(u, mad))
+			continue;
+		uint32_t tid = tid_low(mad);
+		for (unsigned k = 0; k < busy; k++) {
+			struct ibp_smp_xfer *xi = &x[slot_of[k]];
+			if (tid_low(xi->req) != tid)
+				continue;
+			if (status != ETIMEDOUT) {
+				memcpy(xi->resp, mad, IBP_MAD_SIZE);
+				memcpy(xi->resp + 8, xi->req + 8, 8);
+				xi->rc = IBP_OK;
+			}
+			slot_of[k] = slot_of[--busy];
+			due[k] = due[busy];
+			break;
+		}
+	}
+	return IBP_OK;
+}
+
 static int umad_op_smp(void *ctx, const uint8_t req[IBP_MAD_SIZE],
 		       uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 		       ibp_error *err)
@@ -180,8 +279,7 @@ static int umad_op_smp(void *ctx, const uint8_t req[IBP_MAD_SIZE],
 	ibp_umad *u = ctx;
 	switch (mad_class(req)) {
 	case SMP_CLASS_DR:
-		return send_and_wait(u, u->agent_dr, PERMISSIVE_LID, req, resp,
-				     timeout_ms, err);
+		return send_and_wait(u, 0, req, resp, timeout_ms, err);
 	case SMP_CLASS_LID:
 		return ibp_error_set(err, IBP_EINVAL,
 				     "a LID-routed SMP needs a destination "
@@ -205,7 +303,7 @@ int ibp_umad_smp_lid(ibp_umad *u, uint16_t dlid,
 	if (dlid == 0 || dlid >= 0xc000)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "LID %u is not a unicast LID", dlid);
-	return send_and_wait(u, u->agent_lid, dlid, req, resp, timeout_ms, err);
+	return send_and_wait(u, dlid, req, resp, timeout_ms, err);
 }
 
 static int umad_op_smp_lid(void *ctx, uint16_t dlid,
@@ -267,6 +365,7 @@ static const struct ibp_transport_ops umad_ops = {
     .recv = umad_op_recv,
     .close = umad_op_close,
     .smp_lid = umad_op_smp_lid,
+    .smp_batch = umad_op_smp_batch,
 };
 
 static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)

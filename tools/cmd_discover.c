@@ -15,7 +15,8 @@
 
 static const char usage[] =
     "usage: ibpart discover [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
-    "                       [--retries N] [-q] [-o FILE]\n"
+    "                       [--retries N] [--max-wire-smps N] [-q]\n"
+    "                       [-o FILE]\n"
     "\n"
     "Walk the fabric by directed-route SMPs from a local HCA port\n"
     "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
@@ -29,6 +30,8 @@ static const char usage[] =
     "                     M_Key answer only the holder of the key)\n"
     "      --timeout MS   wait per SMP (default 100)\n"
     "      --retries N    re-sends of an unanswered SMP (default 3)\n"
+    "      --max-wire-smps N  SMPs in flight at once (default 4, as\n"
+    "                     OpenSM's max_wire_smps)\n"
     "  -o, --output FILE  write there atomically (default: stdout)\n"
     "  -q, --quiet        no progress on stderr\n"
     "\n"
@@ -46,6 +49,7 @@ static int run(int argc, char **argv)
 	    {"mkey", required_argument, NULL, 'm'},
 	    {"timeout", required_argument, NULL, 'T'},
 	    {"retries", required_argument, NULL, 'R'},
+	    {"max-wire-smps", required_argument, NULL, 'W'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -87,6 +91,13 @@ static int run(int argc, char **argv)
 				return cli_usage_error(
 				    "discover", "bad retries '%s'", optarg);
 			lo.retries = (int)v;
+			break;
+		case 'W':
+			if (!cli_parse_uint(optarg, 1, 64, &v))
+				return cli_usage_error(
+				    "discover", "bad --max-wire-smps '%s'",
+				    optarg);
+			lo.max_wire_smps = (unsigned)v;
 			break;
 		case 'o':
 			out_path = optarg;

@@ -45,9 +45,10 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 		return 1;
 	}
 	static const char *const with_value[] = {
-	    "-c",     "--conf",	   "-t",	"--topo",    "--topology",
-	    "--mode", "--sm-port", "-C",	"--Ca",	     "-P",
-	    "--Port", "--mkey",	   "--timeout", "--retries", "--format",
+	    "-c",	  "--conf",    "-t",	    "--topo",
+	    "--topology", "--mode",    "--sm-port", "-C",
+	    "--Ca",	  "-P",	       "--Port",    "--mkey",
+	    "--timeout",  "--retries", "--format",  "--max-wire-smps",
 	};
 	bool known = false;
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++)
@@ -101,6 +102,13 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 			return -1;
 		}
 		c->lo.retries = (int)v;
+	} else if (!strcmp(a, "--max-wire-smps")) {
+		if (!cli_parse_uint(val, 1, 64, &v)) {
+			cli_usage_error(c->cmd, "bad --max-wire-smps '%s'",
+					val);
+			return -1;
+		}
+		c->lo.max_wire_smps = (unsigned)v;
 	} else if (!strcmp(a, "--format")) {
 		if (strcmp(val, "text") && strcmp(val, "json")) {
 			cli_usage_error(

@@ -55,6 +55,8 @@ struct lc {
 	"      --mkey KEY       M_Key for every SMP\n"                         \
 	"      --timeout MS     wait per SMP (default 100)\n"                  \
 	"      --retries N      re-sends of an unanswered SMP (default 3)\n"   \
+	"      --max-wire-smps N  SMPs in flight at once (default 4, as\n"     \
+	"                       OpenSM's max_wire_smps; 1..64)\n"              \
 	"      --format F       text (default) or json (stdout)\n"             \
 	"  -q, --quiet          no progress on stderr\n"
 

@@ -116,15 +116,17 @@ int ibp_wait_log(const char *log_path, long offset, const char *needle,
 /* Options every live command shares (-C, -P, --mkey, --timeout,
  * --retries, --enforce): where to open the fabric and how the SM talks. */
 struct ibp_live_options {
-	const char *ca; /* -C; NULL: the first CA */
-	int port;	/* -P; 0: the first active port */
-	uint64_t mkey;	/* --mkey; 0: none */
-	int timeout_ms; /* per SMP; 0: the SM's default */
-	int retries;	/* re-sends; -1: the SM's default */
-	bool dry_run;	/* plan only: no SubnSet is sent */
-	int enforce;	/* an ibp_part_enforce (policy.h), default both;
-			   -1: leave PortInfo enforcement as it is */
-	bool progress;	/* phase progress on stderr */
+	const char *ca;		/* -C; NULL: the first CA */
+	int port;		/* -P; 0: the first active port */
+	uint64_t mkey;		/* --mkey; 0: none */
+	int timeout_ms;		/* per SMP; 0: the SM's default */
+	int retries;		/* re-sends; -1: the SM's default */
+	unsigned max_wire_smps; /* SMPs in flight at once; 0: the SM's
+				   default (4, OpenSM's max_wire_smps) */
+	bool dry_run;		/* plan only: no SubnSet is sent */
+	int enforce;		/* an ibp_part_enforce (policy.h), default both;
+				   -1: leave PortInfo enforcement as it is */
+	bool progress;		/* phase progress on stderr */
 };
 void ibp_live_options_init(struct ibp_live_options *o);
 

@@ -35,6 +35,9 @@ struct ibp_sm_options {
 				     (default IBP_ENFORCE_BOTH) */
 	bool keep_enforcement;	  /* do not touch PortInfo at all */
 	bool dry_run;		  /* read and plan, write nothing */
+	unsigned max_wire_smps;	  /* SMPs outstanding at once when reading
+				     every table (OpenSM's max_wire_smps;
+				     default 4; 1: one at a time) */
 	uint64_t mkey;		  /* M_Key put in every SMP (default 0) */
 };
 void ibp_sm_options_init(struct ibp_sm_options *o);

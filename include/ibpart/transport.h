@@ -13,6 +13,7 @@
 #ifndef IBPART_TRANSPORT_H
 #define IBPART_TRANSPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ibpart/error.h"
@@ -22,6 +23,16 @@ extern "C" {
 #endif
 
 #define IBP_MAD_SIZE 256u
+
+/* One SMP of a batch (ibp_transport_smp_batch): req in, resp and rc out
+ * (IBP_OK, IBP_ETIMEDOUT, or another error for this SMP alone).  dlid 0
+ * for a directed-route SMP, else the destination of a LID-routed one. */
+struct ibp_smp_xfer {
+	const uint8_t *req;
+	uint8_t *resp;
+	uint16_t dlid;
+	int rc;
+};
 
 struct ibp_transport_ops {
 	const char *name; /* "sim", "umad" */
@@ -42,6 +53,14 @@ struct ibp_transport_ops {
 		       const uint8_t req[IBP_MAD_SIZE],
 		       uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 		       ibp_error *err);
+	/* Send the n SMPs of x with up to `window` of them outstanding at a
+	 * time (OpenSM's max_wire_smps), each waiting up to timeout_ms for
+	 * the response with its TID; fill each x[i].rc.  The return value
+	 * is an error that stops the whole batch (the port failed), else
+	 * IBP_OK.  May be NULL: the SMPs then go one by one through smp()
+	 * and smp_lid(). */
+	int (*smp_batch)(void *ctx, struct ibp_smp_xfer *x, size_t n,
+			 unsigned window, int timeout_ms, ibp_error *err);
 };
 
 typedef struct ibp_transport ibp_transport;
@@ -64,6 +83,13 @@ int ibp_transport_smp_lid(ibp_transport *t, uint16_t dlid,
 			  const uint8_t req[IBP_MAD_SIZE],
 			  uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 			  ibp_error *err);
+/* Several SMPs, up to `window` (>= 1) outstanding at once where the
+ * transport can pipeline them (umad), one by one where it cannot.  Each
+ * x[i].rc says how that SMP went (IBP_ENOENT: never sent, the batch
+ * stopped on a port failure, which is returned); no retries (the
+ * caller's).  Counted like ibp_transport_smp(). */
+int ibp_transport_smp_batch(ibp_transport *t, struct ibp_smp_xfer *x, size_t n,
+			    unsigned window, int timeout_ms, ibp_error *err);
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err);
 const char *ibp_transport_name(const ibp_transport *t);
