@@ -186,6 +186,13 @@ int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err)
 		json_object_set_new(p, "capacity",
 				    json_integer(ibp_pkey_table_capacity(t)));
 		json_object_set_new(p, "pkeys", keys);
+		bool in, outb;
+		if (ibp_tables_get_enforcement(ts, node, port, &in, &outb))
+			json_object_set_new(p, "enforcement",
+					    json_string(in && outb ? "both"
+							: in	   ? "in"
+							: outb	   ? "out"
+								   : "off"));
 		json_array_append_new(ports, p);
 	}
 	char *text = json_dumps(root, JSON_INDENT(1));
@@ -267,6 +274,21 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 					   "fabric",
 					   path, ng, port);
 			goto out;
+		}
+		const char *enf =
+		    json_string_value(json_object_get(p, "enforcement"));
+		if (enf) {
+			bool in = !strcmp(enf, "both") || !strcmp(enf, "in");
+			bool outb = !strcmp(enf, "both") || !strcmp(enf, "out");
+			if (!in && !outb && strcmp(enf, "off")) {
+				rc = ibp_error_set_at(
+				    err, IBP_EPARSE, path, 0, 0,
+				    "port entry %zu: enforcement is both, in, "
+				    "out or off",
+				    i);
+				goto out;
+			}
+			ibp_tables_set_enforcement(ts, node, port, in, outb);
 		}
 		ibp_pkey_table *t = ibp_tables_get_or_create(ts, node, port);
 		if (!t) {

@@ -173,6 +173,9 @@ int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
 			ibp_tables_free(ts);
 			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 		}
+		bool in, outb;
+		if (ibp_tables_get_enforcement(src, node, port, &in, &outb))
+			ibp_tables_set_enforcement(ts, tn, port, in, outb);
 	}
 	*out = ts;
 	return IBP_OK;

@@ -269,6 +269,23 @@ static int sm_dr_get_chunk(ibp_sm *sm, struct sm_chunk *c, struct sm_get *g,
 	return IBP_OK;
 }
 
+/* Append a Get to the growing list *g (*n used, *cap allocated). */
+static int gets_add(struct sm_get **g, size_t *n, size_t *cap,
+		    const struct dr_path *path, uint16_t attr, uint32_t mod,
+		    ibp_error *err)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 1024;
+		struct sm_get *v = realloc(*g, c * sizeof(**g));
+		if (!v)
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		*g = v;
+		*cap = c;
+	}
+	(*g)[(*n)++] = (struct sm_get){.path = path, .attr = attr, .mod = mod};
+	return IBP_OK;
+}
+
 static int sm_dr_get_batch(ibp_sm *sm, struct sm_get *g, size_t n,
 			   ibp_error *err)
 {
@@ -685,6 +702,19 @@ static int read_table(ibp_sm *sm, size_t n, unsigned p, ibp_pkey_table **out,
 	return IBP_OK;
 }
 
+/* A switch port facing an end port, with an enforcement table: where
+ * OpenSM mirrors the end port's table and turns enforcement on. */
+static bool leaf_port(const ibp_sm *sm, size_t n, unsigned p)
+{
+	size_t pn;
+	unsigned pp;
+	return ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	       p > 0 && ibp_fabric_node_enforcement_cap(sm->fabric, n) > 0 &&
+	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&
+	       ibp_fabric_is_end_port(sm->fabric, pn, pp) &&
+	       node_path(sm, n, p) != NULL;
+}
+
 static bool has_table(const ibp_sm *sm, size_t n, unsigned p)
 {
 	if (ibp_fabric_node_type(sm->fabric, n) != IBP_NODE_SWITCH && p == 0)
@@ -715,25 +745,22 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 			unsigned nb = (port_capacity(sm, n, p) +
 				       IBP_PKEY_BLOCK_SIZE - 1) /
 				      IBP_PKEY_BLOCK_SIZE;
-			for (unsigned b = 0; b < nb; b++) {
-				if (ng == cap) {
-					cap = cap ? cap * 2 : 1024;
-					struct sm_get *ng2 =
-					    realloc(g, cap * sizeof(*g));
-					if (!ng2) {
-						rc = ibp_error_set(
-						    err, IBP_ENOMEM,
-						    "out of memory");
-						break;
-					}
-					g = ng2;
-				}
-				g[ng++] = (struct sm_get){
-				    .path = node_path(sm, n, p),
-				    .attr = IBP_ATTR_PKEY_TABLE,
-				    .mod = ibp_pkey_attr_mod(b, sw ? p : 0),
-				};
-			}
+			for (unsigned b = 0; b < nb && !rc; b++)
+				rc = gets_add(
+				    &g, &ng, &cap, node_path(sm, n, p),
+				    IBP_ATTR_PKEY_TABLE,
+				    ibp_pkey_attr_mod(b, sw ? p : 0), err);
+		}
+	}
+	/* and PortInfo of the leaf ports (switch ports facing an end
+	 * port): their partition enforcement bits */
+	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
+		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+		for (unsigned p = 1; p <= np && !rc; p++) {
+			if (leaf_port(sm, n, p))
+				rc =
+				    gets_add(&g, &ng, &cap, node_path(sm, n, p),
+					     IBP_ATTR_PORT_INFO, p, err);
 		}
 	}
 	if (!rc)
@@ -765,6 +792,19 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 				ibp_pkey_table_set_block(t, b, keys, NULL);
 			}
 			rc = ibp_tables_put(ts, n, p, t, err);
+		}
+	}
+	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
+		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
+		for (unsigned p = 1; p <= np && !rc; p++) {
+			if (!leaf_port(sm, n, p))
+				continue;
+			struct ibp_port_info pi;
+			ibp_port_info_decode(&pi, g[k++].data,
+					     IBP_SMP_DATA_SIZE, NULL);
+			rc = ibp_tables_set_enforcement(
+			    ts, n, p, pi.partition_enforcement_inbound,
+			    pi.partition_enforcement_outbound);
 		}
 	}
 	free(g);
@@ -908,13 +948,17 @@ done:
 	return rc;
 }
 
+/* Set PortInfo partition enforcement of switch port (n, p) to the bits
+ * `want` gives that port (a rollback), else to the --part-enforce mode. */
 static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
+			const ibp_tables *want, size_t wn,
 			struct ibp_sm_report *rep, ibp_error *err)
 {
 	bool in = sm->o.enforce == IBP_ENFORCE_BOTH ||
 		  sm->o.enforce == IBP_ENFORCE_IN;
 	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
 		    sm->o.enforce == IBP_ENFORCE_OUT;
+	ibp_tables_get_enforcement(want, wn, p, &in, &outb);
 	const struct sm_node *nd = &sm->nodes[n];
 	const struct dr_path *path = node_path(sm, n, p);
 	uint8_t d[IBP_SMP_DATA_SIZE];
@@ -969,15 +1013,14 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
  * enforcement table (PartitionEnforcementCap).  A switch that implements
  * neither enforcement bit is counted in the report and left alone. */
 static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p,
+			      const ibp_tables *want, size_t wn,
 			      struct ibp_sm_report *rep)
 {
-	size_t pn;
-	unsigned pp;
-	if (sm->o.keep_enforcement ||
-	    ibp_fabric_node_type(sm->fabric, n) != IBP_NODE_SWITCH || p == 0 ||
-	    !ibp_fabric_node_enforcement_cap(sm->fabric, n) ||
-	    !ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) ||
-	    !ibp_fabric_is_end_port(sm->fabric, pn, pp))
+	/* keep_enforcement leaves the bits, except where `want` says
+	 * what they must be (a rollback of what was read) */
+	if ((sm->o.keep_enforcement &&
+	     !ibp_tables_get_enforcement(want, wn, p, NULL, NULL)) ||
+	    !leaf_port(sm, n, p))
 		return false;
 	if (n < sm->nodes_cap &&
 	    (sm->nodes[n].enf_in_cap || sm->nodes[n].enf_out_cap))
@@ -1031,8 +1074,8 @@ int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 			goto out;
 		}
 		rc = push_port(sm, n, p, wt, rep, &e);
-		if (rc == IBP_OK && wants_enforcement(sm, n, p, rep))
-			rc = enforce_port(sm, n, p, rep, &e);
+		if (rc == IBP_OK && wants_enforcement(sm, n, p, want, wn, rep))
+			rc = enforce_port(sm, n, p, want, wn, rep, &e);
 		if (rc != IBP_OK) {
 			fail_port(sm, rep, n, p, &e);
 			if (err)

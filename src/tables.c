@@ -6,16 +6,22 @@
  * node first gets a table, so a set costs a pointer per node plus what it
  * holds.  Iteration in (node, port) order walks that array; the i-th
  * look-up used by ibp_tables_at() keeps a cursor so a front-to-back loop
- * is linear overall.
+ * is linear overall.  Enforcement bits, when known, sit in a parallel
+ * per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT), allocated likewise.
  */
 #include <stdlib.h>
 
 #include "ibpart/tables.h"
 
+#define ENF_KNOWN 0x4u
+#define ENF_IN	  0x1u
+#define ENF_OUT	  0x2u
+
 struct ibp_tables {
 	const ibp_fabric *fabric;
 	size_t nnodes;
 	ibp_pkey_table ***by_node; /* [node][port], port 0..nports */
+	uint8_t **enf_by_node;	   /* [node][port]: ENF_* bits, or NULL */
 	size_t count;
 	/* cursor for ibp_tables_at */
 	size_t cur_i, cur_node;
@@ -30,7 +36,11 @@ ibp_tables *ibp_tables_new(const ibp_fabric *f)
 	ts->fabric = f;
 	ts->nnodes = ibp_fabric_node_count(f);
 	ts->by_node = calloc(ts->nnodes ? ts->nnodes : 1, sizeof(*ts->by_node));
-	if (!ts->by_node) {
+	ts->enf_by_node =
+	    calloc(ts->nnodes ? ts->nnodes : 1, sizeof(*ts->enf_by_node));
+	if (!ts->by_node || !ts->enf_by_node) {
+		free(ts->by_node);
+		free(ts->enf_by_node);
 		free(ts);
 		return NULL;
 	}
@@ -50,6 +60,9 @@ void ibp_tables_free(ibp_tables *ts)
 			ibp_pkey_table_free(ts->by_node[n][p]);
 		free(ts->by_node[n]);
 	}
+	for (size_t n = 0; n < ts->nnodes; n++)
+		free(ts->enf_by_node[n]);
+	free(ts->enf_by_node);
 	free(ts->by_node);
 	free(ts);
 }
@@ -184,5 +197,47 @@ ibp_tables *ibp_tables_copy(const ibp_tables *ts)
 			return NULL;
 		}
 	}
+	for (size_t n = 0; n < ts->nnodes; n++) {
+		if (!ts->enf_by_node[n])
+			continue;
+		unsigned np = ibp_fabric_node_nports(ts->fabric, n);
+		c->enf_by_node[n] = malloc(np + 1u);
+		if (!c->enf_by_node[n]) {
+			ibp_tables_free(c);
+			return NULL;
+		}
+		for (unsigned p = 0; p <= np; p++)
+			c->enf_by_node[n][p] = ts->enf_by_node[n][p];
+	}
 	return c;
+}
+
+int ibp_tables_set_enforcement(ibp_tables *ts, size_t node, unsigned port,
+			       bool inbound, bool outbound)
+{
+	if (!valid_port(ts, node, port))
+		return IBP_ERANGE;
+	if (!ts->enf_by_node[node]) {
+		unsigned np = ibp_fabric_node_nports(ts->fabric, node);
+		ts->enf_by_node[node] = calloc(np + 1u, 1);
+		if (!ts->enf_by_node[node])
+			return IBP_ENOMEM;
+	}
+	ts->enf_by_node[node][port] =
+	    (uint8_t)(ENF_KNOWN | (inbound ? ENF_IN : 0) |
+		      (outbound ? ENF_OUT : 0));
+	return IBP_OK;
+}
+
+bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
+				unsigned port, bool *inbound, bool *outbound)
+{
+	if (!valid_port(ts, node, port) || !ts->enf_by_node[node] ||
+	    !(ts->enf_by_node[node][port] & ENF_KNOWN))
+		return false;
+	if (inbound)
+		*inbound = ts->enf_by_node[node][port] & ENF_IN;
+	if (outbound)
+		*outbound = ts->enf_by_node[node][port] & ENF_OUT;
+	return true;
 }

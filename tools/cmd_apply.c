@@ -66,8 +66,8 @@ static const char usage[] =
     "                       part_enforce), in, out, off, or unchanged.\n"
     "                       Only bits a switch implements (SwitchInfo\n"
     "                       In/OutboundEnforcementCap) are written;\n"
-    "                       ibsim's implement none.  --rollback leaves\n"
-    "                       them unless --enforce is given\n"
+    "                       ibsim's implement none.  --rollback puts\n"
+    "                       back the bits the state file holds\n"
     "      --via-opensm     hand the plan to a running OpenSM\n"
     "      --opensm-conf F  its partition file (default\n"
     "                       /etc/opensm/partitions.conf)\n"
@@ -266,6 +266,10 @@ static int do_direct(struct lc *c, const struct apply_opts *ao)
 			    ibp_pkey_table_copy(ibp_tables_get(have, n, p));
 			if (cp)
 				ibp_tables_put(saved, n, p, cp, NULL);
+			bool in, out;
+			if (ibp_tables_get_enforcement(have, n, p, &in, &out))
+				ibp_tables_set_enforcement(saved, n, p, in,
+							   out);
 		}
 		int src =
 		    saved ? ibp_state_save(saved, state, &err) : IBP_ENOMEM;
@@ -570,7 +574,8 @@ static int run(int argc, char **argv)
 	}
 	if (ao.rollback) {
 		ao.direct = true;
-		/* the state file holds tables, not PortInfo bits */
+		/* the state file holds the bits to put back (per port);
+		 * other ports' are left */
 		if (!enforce_given)
 			c.lo.enforce = -1;
 	}

@@ -74,8 +74,12 @@ const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
 /* Write the tables of ts (those of the fabric's ports) to path as JSON,
  * atomically (temp file, fsync, rename):
  *   {"format": "ibpart-pkey-state-1", "ports": [{"node_guid", "port_guid",
- *    "port", "node_desc", "capacity", "pkeys": ["0xffff", …]}…]}
- * `pkeys` lists the whole table up to its last used entry. */
+ *    "port", "node_desc", "capacity", "pkeys": ["0xffff", …],
+ *    "enforcement": "both|in|out|off"}…]}
+ * `pkeys` lists the whole table up to its last used entry;
+ * `enforcement` (PortInfo PartitionEnforcementInbound/Outbound) is there
+ * for the switch ports whose bits were read, and a rollback puts them
+ * back. */
 int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err);
 /* Read a state file back onto fabric f: each port found by node GUID and
  * port number.  IBP_ENOENT when a port of the file is not in f (unless

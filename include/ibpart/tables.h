@@ -9,6 +9,7 @@
 #ifndef IBPART_TABLES_H
 #define IBPART_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +42,19 @@ size_t ibp_tables_count(const ibp_tables *ts);
 ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i, size_t *node,
 			      unsigned *port);
 
+/* Copy: the tables and the enforcement state below. */
 ibp_tables *ibp_tables_copy(const ibp_tables *ts);
+
+/* Switch partition enforcement of a switch external port, when known
+ * (read from the port, or to be written to it): PortInfo
+ * PartitionEnforcementInbound/Outbound, IBA vol. 1 14.2.5.6 and 10.9.4.
+ * Kept per port beside the table (a port may have one without the
+ * other).  IBP_ERANGE for a port the fabric does not have. */
+int ibp_tables_set_enforcement(ibp_tables *ts, size_t node, unsigned port,
+			       bool inbound, bool outbound);
+/* true, with the bits, when the set knows them for (node, port). */
+bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
+				unsigned port, bool *inbound, bool *outbound);
 
 #ifdef __cplusplus
 }

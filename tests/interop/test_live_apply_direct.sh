@@ -43,6 +43,12 @@ out=$(live_ibpart apply -q --direct -c "$D/live-2sw-a.conf" --state "$LIVE_DIR/s
 # does there (its leaf ports read 0 0 after OpenSM too).
 [[ $(jq .enforce_ports <<<"$out") == 0 && $(jq .enforce_unsupported <<<"$out") -gt 0 ]] ||
 	live_fail "enforcement on ibsim's switches: $out"
+# the state file keeps the leaf ports' bits as read (0 0 on ibsim) for a
+# rollback, and only for switch ports facing end ports
+[[ $(jq -c '[.ports[] | select(.enforcement) | .enforcement] | unique' "$LIVE_DIR/s0.json") == '["off"]' ]] ||
+	live_fail "state file enforcement: $(jq -c '[.ports[] | [.node_desc, .port, .enforcement]]' "$LIVE_DIR/s0.json")"
+[[ $(jq '[.ports[] | select(.enforcement and .port == 0)] | length' "$LIVE_DIR/s0.json") == 0 ]] ||
+	live_fail "enforcement recorded on a port 0"
 read_all >"$LIVE_DIR/ours.txt"
 diff -u "$LIVE_DIR/opensm.txt" "$LIVE_DIR/ours.txt" ||
 	live_fail "smpquery reads other tables than OpenSM programs"

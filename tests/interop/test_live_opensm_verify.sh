@@ -2,7 +2,8 @@
 # test_live_opensm_verify.sh - the real OpenSM programs a plan on ibsim;
 # `ibpart verify` (SMPs over libibumad, through the same SM code as the
 # simulator) finds no drift with the same plan, and with a different plan
-# exactly the difference: the ports and entries the two plans disagree on.
+# exactly the difference: the ports and entries the two plans disagree on;
+# --matrix and --audit describe what the fabric holds.
 source "$(dirname "$0")/live_lib.sh"
 live_init
 
@@ -16,6 +17,26 @@ out=$(live_ibpart verify -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json) 
 [[ $(jq .differences <<<"$out") == 0 ]] || live_fail "drift reported: $out"
 [[ $(jq .ports_checked <<<"$out") -ge 8 ]] || live_fail "too few ports checked: $out"
 live_ok "seed: OpenSM's tables match the plan, $(jq .ports_checked <<<"$out") ports"
+
+# What the fabric holds, proven: the matrix of the tables read (tenant A
+# and B apart, storage reaching both) and the audit of them, which sees
+# the leaf ports' PortInfo enforcement bits OpenSM left at 0 on ibsim.
+out=$(live_ibpart verify -q --retries 6 --matrix --audit -c "$LIVE_DIR/seed.conf" --format json) ||
+	live_fail "verify --matrix --audit: exit $?"
+talk() { # talk A B: can_talk between node descriptions A and B
+	jq --arg a "$1" --arg b "$2" '.matrix as $m
+		| ($m.endpoints | map(.node_desc) | index($a)) as $i
+		| ($m.endpoints | map(.node_desc) | index($b)) as $j
+		| $m.can_talk[$i][$j]' <<<"$out"
+}
+[[ $(talk tenantA-node-01 tenantA-node-02) == true && $(talk tenantA-node-01 tenantB-node-01) == false &&
+	$(talk tenantB-node-02 storage-node) == true && $(talk tenantA-node-01 sm-01) == true ]] ||
+	live_fail "matrix of the fabric: $(jq -c .matrix <<<"$out")"
+jq -e '.audit.findings[] | select(.code == "part-enforce-off" and (.ports | length) == 7)' <<<"$out" >/dev/null ||
+	live_fail "audit of the fabric: no part-enforce-off on the 7 leaf ports: $(jq -c '.audit.findings | map(.code)' <<<"$out")"
+jq -e '[.audit.findings[].code] | index("default-full-member") == null' <<<"$out" >/dev/null ||
+	live_fail "audit of the fabric: a tenant is a full member of the default partition?"
+live_ok "seed: --matrix shows tenants apart, --audit sees enforcement off on 7 leaf ports"
 
 # tenantB-node-01 full -> limited: its port and the leaf port facing it
 # (OpenSM mirrors a CA's table onto the switch port) differ, nothing else.

@@ -165,12 +165,21 @@ static void test_state_round_trip(void **state)
 	const uint16_t k2[] = {0xffff};
 	put(ts, 1, 1, k1, 3);
 	put(ts, 0, 2, k2, 1);
+	assert_int_equal(ibp_tables_set_enforcement(ts, 0, 2, true, false), 0);
 	char *p = tmp_path("state.json");
 	assert_int_equal(ibp_state_save(ts, p, NULL), 0);
 	assert_non_null(strstr(slurp(p), "\"0x8002\""));
+	assert_non_null(strstr(slurp(p), "\"enforcement\": \"in\""));
 	ibp_tables *back;
 	assert_int_equal(ibp_state_load(f, p, false, &back, NULL), 0);
 	assert_int_equal(ibp_tables_count(back), 2);
+	/* the switch port's enforcement bits come back; the CA's are not
+	 * known */
+	bool in = false, out = true;
+	assert_true(ibp_tables_get_enforcement(back, 0, 2, &in, &out));
+	assert_true(in);
+	assert_false(out);
+	assert_false(ibp_tables_get_enforcement(back, 1, 1, NULL, NULL));
 	assert_true(ibp_pkey_table_equal(ibp_tables_get(back, 1, 1),
 					 ibp_tables_get(ts, 1, 1)));
 	assert_int_equal(ibp_pkey_table_get(ibp_tables_get(back, 0, 2), 0),

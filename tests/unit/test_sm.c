@@ -352,6 +352,53 @@ static void test_enforce_unsupported(void **state)
 	ibp_transport_close(t);
 }
 
+/* The bits read with the tables go back with them: apply turns leaf
+ * enforcement on, a push of what was read (a rollback) turns it off
+ * again, even with the SM told to keep enforcement as it is. */
+static void test_enforcement_read_and_rolled_back(void **state)
+{
+	struct fx *x = *state;
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	ibp_tables *before;
+	assert_int_equal(ibp_sm_read_tables(sm, &before, NULL), IBP_OK);
+	size_t dn;
+	assert_int_equal(
+	    ibp_fabric_find_node_guid(ibp_sm_fabric(sm),
+				      ibp_fabric_node_guid(x->f, leaf), &dn),
+	    IBP_OK);
+	bool in = true, out = true;
+	assert_true(ibp_tables_get_enforcement(before, dn, 4, &in, &out));
+	assert_false(in);
+	assert_false(out);
+	/* port 0 and an unlinked port carry no enforcement */
+	assert_false(ibp_tables_get_enforcement(before, dn, 0, NULL, NULL));
+
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	ibp_sm_report_free(&rep);
+	assert_true(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.keep_enforcement = true;
+	ibp_sm_set_options(sm, &o);
+	assert_int_equal(ibp_sm_push(sm, before, &rep, NULL), IBP_OK);
+	assert_int_equal(rep.enforce_ports, 7);
+	ibp_sm_report_free(&rep);
+	assert_false(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+	assert_false(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_out);
+	ibp_tables *after;
+	assert_int_equal(ibp_sm_read_tables(sm, &after, NULL), IBP_OK);
+	assert_true(ibp_tables_get_enforcement(after, dn, 4, &in, &out));
+	assert_false(in);
+	ibp_tables_free(after);
+	ibp_tables_free(before);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
 static void test_traps_counted(void **state)
 {
 	struct fx *x = *state;
@@ -396,6 +443,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_enforce_unsupported, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_enforcement_read_and_rolled_back, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_enforce_modes, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_traps_counted, setup,
