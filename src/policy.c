@@ -524,6 +524,8 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 		P.o = *opts;
 	else
 		ibp_policy_options_init(&P.o);
+	if (P.o.unplaced)
+		pol_unplaced_clear(P.o.unplaced);
 	P.conf = conf;
 	P.f = fabric;
 	P.diags = findings;

@@ -68,6 +68,17 @@ struct pol {
 };
 
 int pol_place_all(struct pol *P, ibp_tables *ts);
+
+/* policy_unplaced.c: the record behind ibp_policy_options.unplaced */
+void pol_unplaced_clear(ibp_policy_unplaced *u);
+/* Port e (whose plan gives it `wanted` P_Keys) drops pkey. */
+int pol_unplaced_drop(ibp_policy_unplaced *u, const struct ep *e,
+		      unsigned wanted, uint16_t pkey);
+/* End port e's table (`entries` P_Keys) does not fit switch port (sw,
+ * swp), which holds `capacity`. */
+int pol_unplaced_unenforced(ibp_policy_unplaced *u, const struct ep *e,
+			    size_t sw, unsigned swp, unsigned entries,
+			    unsigned capacity);
 void pol_scratch_free(struct pol *P);
 void pol_group_pos(const struct pol *P, uint16_t pkey, unsigned *line,
 		   unsigned *col);

@@ -202,10 +202,16 @@ static void load_device(const struct pol *P, size_t node, unsigned port,
 		dev[i] = ibp_pkey_table_get(t, i);
 }
 
-static void finding_full(struct pol *P, const struct ep *e, uint16_t pkey)
+/* Port e, whose plan gives it `wanted` P_Keys, drops pkey: a finding,
+ * and the record when the caller asked for it. */
+static int finding_full(struct pol *P, const struct ep *e, size_t wanted,
+			uint16_t pkey)
 {
+	if (P->o.unplaced &&
+	    pol_unplaced_drop(P->o.unplaced, e, (unsigned)wanted, pkey))
+		return IBP_ENOMEM;
 	if (!P->diags)
-		return;
+		return 0;
 	unsigned line, col;
 	pol_group_pos(P, pkey, &line, &col);
 	ibp_diags_add(P->diags, IBP_SEV_WARNING, "pkey-table-full",
@@ -214,6 +220,7 @@ static void finding_full(struct pol *P, const struct ep *e, uint16_t pkey)
 		      "port %u holds %u entries and is full (OpenSM: ERR 0512)",
 		      pkey, ibp_fabric_node_desc(P->f, e->node),
 		      (unsigned long long)e->guid, e->port, e->cap);
+	return 0;
 }
 
 static bool is_default_key(bool ab, uint16_t k)
@@ -362,7 +369,10 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 						acc_clear_index(s, idx);
 						found = true;
 					} else {
-						finding_full(P, e, it.pkey);
+						rc = finding_full(P, e, n,
+								  it.pkey);
+						if (rc)
+							return rc;
 					}
 				} else {
 					found = true;
@@ -428,7 +438,9 @@ static int place_strict(struct pol *P, struct ep *e, const uint32_t *ord,
 		while (next < e->cap && s->newt[next])
 			next++;
 		if (next >= e->cap) {
-			finding_full(P, e, s->q[h].pkey);
+			rc = finding_full(P, e, n, s->q[h].pkey);
+			if (rc)
+				return rc;
 			continue;
 		}
 		s->newt[next++] = s->q[h].pkey;
@@ -509,6 +521,9 @@ static int mirror(struct pol *P, const struct ep *e, ibp_tables *ts)
 		for (unsigned i = 0; i < written && i < cap; i++)
 			s->dev[i] = i < n ? s->mirror[i] : 0;
 	}
+	if (total > cap && P->o.unplaced &&
+	    pol_unplaced_unenforced(P->o.unplaced, e, sw, swp, total, cap))
+		return IBP_ENOMEM;
 	if (total > cap && P->diags)
 		ibp_diags_add(
 		    P->diags, IBP_SEV_WARNING, "enforcement-table-full", "", 0,

@@ -71,56 +71,35 @@ static int set_enforce(struct ai_input *in, size_t sw, unsigned swp,
 	return 0;
 }
 
-/* "… (0x0002c90000001101) port 1 holds 64 …": the first "(0x" GUID. */
-static uint64_t guid_in(const char *msg)
+/* What the policy could not place, as the audit reports it in its own
+ * words: P_Keys a table could not hold (capacity-overflow), and switch
+ * ports facing an end port whose table does not fit them, on which
+ * OpenSM turns enforcement off (part-enforce-off). */
+static int policy_findings(struct ai_input *in, const ibp_policy_unplaced *u)
 {
-	const char *p = strstr(msg, "(0x");
-	return p ? strtoull(p + 1, NULL, 16) : 0;
-}
-
-/* The policy's findings the audit reports in its own words: P_Keys a
- * table could not hold (capacity-overflow), and end ports whose table
- * does not fit the facing switch port, on which OpenSM turns enforcement
- * off (part-enforce-off). */
-static int policy_findings(struct ai_input *in, const ibp_diags *d)
-{
-	for (size_t i = 0; i < ibp_diags_count(d); i++) {
-		const ibp_diag *x = ibp_diags_get(d, i);
-		uint64_t g = guid_in(x->message);
-		size_t n, sw;
-		unsigned p, swp;
-		if (!g || ibp_fabric_find_port_guid(in->fabric, g, &n, &p))
-			continue;
-		if (!strcmp(x->code, "enforcement-table-full")) {
-			if (ibp_fabric_port_peer(in->fabric, n, p, &sw, &swp) &&
-			    set_enforce(in, sw, swp, IBP_OSM_ENFORCE_OFF))
-				return CLI_EXIT_SYSTEM;
-			continue;
-		}
-		if (strcmp(x->code, "pkey-table-full"))
-			continue;
-		unsigned long pk =
-		    strtoul(x->message + strlen("P_Key "), NULL, 16);
-		const char *h = strstr(x->message, " holds ");
-		unsigned cap = h ? (unsigned)strtoul(h + 7, NULL, 10) : 0;
-		struct ai_overflow *o = NULL;
-		for (size_t k = 0; k < in->noverflow; k++)
-			if (in->overflow[k].guid == g)
-				o = &in->overflow[k];
-		if (!o) {
-			struct ai_overflow *v = realloc(
-			    in->overflow, (in->noverflow + 1) * sizeof(*v));
-			if (!v)
-				return CLI_EXIT_SYSTEM;
-			in->overflow = v;
-			o = &v[in->noverflow++];
-			memset(o, 0, sizeof(*o));
-			o->guid = g;
-			o->capacity = o->wanted = cap;
-		}
-		o->wanted++;
-		if (o->ndropped < 16)
-			o->dropped[o->ndropped++] = (uint16_t)pk;
+	for (size_t i = 0; i < ibp_policy_unplaced_unenforced_count(u); i++) {
+		const ibp_policy_unenforced *x =
+		    ibp_policy_unplaced_unenforced(u, i);
+		if (set_enforce(in, x->switch_node, x->switch_port,
+				IBP_OSM_ENFORCE_OFF))
+			return CLI_EXIT_SYSTEM;
+	}
+	size_t np = ibp_policy_unplaced_port_count(u);
+	if (!np)
+		return 0;
+	in->overflow = calloc(np, sizeof(*in->overflow));
+	if (!in->overflow)
+		return CLI_EXIT_SYSTEM;
+	for (size_t i = 0; i < np; i++) {
+		const ibp_policy_dropped *x = ibp_policy_unplaced_port(u, i);
+		struct ai_overflow *o = &in->overflow[in->noverflow++];
+		o->guid = x->port_guid;
+		o->capacity = x->capacity;
+		o->wanted = x->wanted;
+		size_t max = sizeof(o->dropped) / sizeof(o->dropped[0]);
+		o->ndropped = x->ndropped < max ? x->ndropped : max;
+		memcpy(o->dropped, x->dropped,
+		       o->ndropped * sizeof(o->dropped[0]));
 	}
 	return 0;
 }
@@ -134,19 +113,19 @@ static int tables_from_conf(struct ai_input *in, bool strict)
 	po.mode = strict ? IBP_POLICY_STRICT : IBP_POLICY_OPENSM;
 	po.sm_port_guid =
 	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
-	ibp_diags *d = ibp_diags_new();
+	po.unplaced = ibp_policy_unplaced_new();
 	ibp_error err;
-	if (!d)
+	if (!po.unplaced)
 		return CLI_EXIT_SYSTEM;
-	int rc =
-	    ibp_policy_compute(in->conf, in->fabric, &po, &in->tables, d, &err);
+	int rc = ibp_policy_compute(in->conf, in->fabric, &po, &in->tables,
+				    NULL, &err);
 	if (rc) {
 		cli_print_error(&err);
-		ibp_diags_free(d);
+		ibp_policy_unplaced_free(po.unplaced);
 		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
-	rc = policy_findings(in, d);
-	ibp_diags_free(d);
+	rc = policy_findings(in, po.unplaced);
+	ibp_policy_unplaced_free(po.unplaced);
 	if (rc)
 		return rc;
 	const ibp_conf *c = in->conf;

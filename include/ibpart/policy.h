@@ -41,6 +41,7 @@
 #define IBPART_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ibpart/conf.h"
@@ -68,6 +69,58 @@ typedef enum ibp_part_enforce {
 	IBP_ENFORCE_OFF = 3
 } ibp_part_enforce;
 
+/* ---- what the policy could not place ----
+ * The "pkey-table-full" and "enforcement-table-full" findings (see
+ * ibp_policy_compute) as data, for callers that act on them - the audit
+ * reports them in its own words - rather than print them.  The texts of
+ * those findings are for people; read this record instead of them. */
+
+/* A port whose P_KeyTable cannot hold every P_Key the plan gives it
+ * (OpenSM ERR 0512): one record per port, however many P_Keys it
+ * drops. */
+typedef struct ibp_policy_dropped {
+	size_t node;
+	unsigned port;
+	uint64_t port_guid;
+	unsigned capacity; /* entries its P_KeyTable holds (PartitionCap) */
+	unsigned wanted;   /* distinct P_Keys the plan gives the port */
+	size_t ndropped;
+	/* the P_Keys it does not get, with their membership bit, in the
+	 * order the policy drops them (OpenSM's visiting order) */
+	const uint16_t *dropped;
+} ibp_policy_dropped;
+
+/* A CA/router port whose packed table does not fit the switch external
+ * port facing it (IBA vol. 1 10.9.4, PartitionEnforcementCap): the copy
+ * there is truncated and OpenSM turns partition enforcement off on that
+ * switch port (ERR 0507). */
+typedef struct ibp_policy_unenforced {
+	size_t node; /* the end port */
+	unsigned port;
+	uint64_t port_guid;
+	size_t switch_node; /* the switch port facing it */
+	unsigned switch_port;
+	unsigned entries;  /* P_Keys the switch port would have to hold */
+	unsigned capacity; /* P_Keys it can hold */
+} ibp_policy_unenforced;
+
+/* The record of one computation; filled through
+ * ibp_policy_options.unplaced. */
+typedef struct ibp_policy_unplaced ibp_policy_unplaced;
+
+/* NULL when out of memory. */
+ibp_policy_unplaced *ibp_policy_unplaced_new(void);
+void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
+/* Ports that drop P_Keys, in the order the policy programs them; the
+ * pointers stay valid until the record is freed or filled again. */
+size_t ibp_policy_unplaced_port_count(const ibp_policy_unplaced *u);
+const ibp_policy_dropped *ibp_policy_unplaced_port(const ibp_policy_unplaced *u,
+						   size_t i);
+/* End ports whose facing switch port is left unenforced. */
+size_t ibp_policy_unplaced_unenforced_count(const ibp_policy_unplaced *u);
+const ibp_policy_unenforced *
+ibp_policy_unplaced_unenforced(const ibp_policy_unplaced *u, size_t i);
+
 typedef struct ibp_policy_options {
 	ibp_policy_mode mode;	       /* default OPENSM */
 	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */
@@ -86,6 +139,10 @@ typedef struct ibp_policy_options {
 	 * ibp_policy_compute_state() returns it; NULL: what `previous`
 	 * holds. */
 	const ibp_tables *remembered;
+	/* NULL: not recorded.  Otherwise emptied, then filled with what
+	 * this computation could not place (complete when it returns 0),
+	 * whether or not findings are collected. */
+	ibp_policy_unplaced *unplaced;
 } ibp_policy_options;
 
 void ibp_policy_options_init(ibp_policy_options *o);
@@ -107,6 +164,8 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *                              mentCap): truncated, OpenSM turns that
  *                              port's enforcement off (ERR 0507)
  *   note    "sm-port-default"  the SM port was not given: first CA port
+ * (the two "-full" findings are also recorded, as data, in
+ * opts->unplaced when given)
  * Returns 0; IBP_EPARSE in strict mode for a file OpenSM rejects;
  * IBP_ENOENT when the SM port is not in the fabric; IBP_ENOMEM. */
 int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,

@@ -3,8 +3,9 @@
  * asserts one rule of docs/opensm-behaviour.md (default partition, index
  * order, indx0, allow_both_pkeys, capacity overflow, mirroring and its
  * truncation, part_enforce off, fail-open, strict mode, --state index
- * stability) with the expected tables written from the rule, plus the
- * tables JSON round trip.
+ * stability) with the expected tables written from the rule, the record
+ * of what did not fit (ibp_policy_unplaced), plus the tables JSON round
+ * trip.
  *
  * The fabric: one switch (6 ports) "sw"; CAs sm (port 1 on switch port
  * 1), a (2), b (3), c (4); switch port 5 unlinked.
@@ -258,6 +259,123 @@ static void test_mirror_truncated(void **state)
 	ibp_fabric_free(x.f);
 }
 
+/* The record of (node, port) among the ports that drop P_Keys, or NULL. */
+static const ibp_policy_dropped *dropped_at(const ibp_policy_unplaced *u,
+					    size_t node, unsigned port)
+{
+	for (size_t i = 0; i < ibp_policy_unplaced_port_count(u); i++) {
+		const ibp_policy_dropped *r = ibp_policy_unplaced_port(u, i);
+		if (r->node == node && r->port == port)
+			return r;
+	}
+	return NULL;
+}
+
+static const char *const five_partitions =
+    "P1=0x0001 : 0x3001=full, ALL_SWITCHES ;\n"
+    "P2=0x0002 : 0x3001=full, ALL_SWITCHES ;\n"
+    "P3=0x0003 : 0x3001=full ;\n"
+    "P4=0x0004 : 0x3001=full ;\n"
+    "P5=0x0005 : 0x3001=full ;\n";
+
+/* Rule 14 as data: test_overflow's plan, recorded with no findings list.
+ * a (capacity 4) wants 0x7fff and 0x8001-0x8005 and drops the last two
+ * in visiting order; switch port 0 (capacity 2) wants 0x7fff, 0x0001,
+ * 0x0002 and drops 0x0002.  A plan that fits empties the record. */
+static void test_unplaced_dropped(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 4, 2, 0);
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.unplaced = ibp_policy_unplaced_new();
+	assert_non_null(po.unplaced);
+	ibp_tables *ts = run(&x, five_partitions, &po, NULL);
+	assert_int_equal(ibp_policy_unplaced_port_count(po.unplaced), 2);
+	assert_int_equal(ibp_policy_unplaced_unenforced_count(po.unplaced), 0);
+	const ibp_policy_dropped *r = dropped_at(po.unplaced, x.a, 1);
+	assert_non_null(r);
+	assert_int_equal(r->port_guid, A);
+	assert_int_equal(r->capacity, 4);
+	assert_int_equal(r->wanted, 6);
+	assert_int_equal(r->ndropped, 2);
+	assert_int_equal(r->dropped[0], 0x8004);
+	assert_int_equal(r->dropped[1], 0x8005);
+	r = dropped_at(po.unplaced, x.sw, 0);
+	assert_non_null(r);
+	assert_int_equal(r->port_guid, SW);
+	assert_int_equal(r->capacity, 2);
+	assert_int_equal(r->wanted, 3);
+	assert_int_equal(r->ndropped, 1);
+	assert_int_equal(r->dropped[0], 0x0002);
+	assert_null(ibp_policy_unplaced_port(po.unplaced, 2));
+	ibp_tables_free(ts);
+
+	/* strict: no default partition for a or the switch; a wants
+	 * 0x8001-0x8005, packed from index 0, and drops 0x8005 */
+	po.mode = IBP_POLICY_STRICT;
+	ts = run(&x, five_partitions, &po, NULL);
+	assert_string_equal(tab(ts, x.a, 1), "0x8001 0x8002 0x8003 0x8004");
+	assert_int_equal(ibp_policy_unplaced_port_count(po.unplaced), 1);
+	r = dropped_at(po.unplaced, x.a, 1);
+	assert_non_null(r);
+	assert_int_equal(r->capacity, 4);
+	assert_int_equal(r->wanted, 5);
+	assert_int_equal(r->ndropped, 1);
+	assert_int_equal(r->dropped[0], 0x8005);
+	ibp_tables_free(ts);
+
+	po.mode = IBP_POLICY_OPENSM;
+	ts = run(&x, "P1=0x0001 : 0x3001=full ;\n", &po, NULL);
+	assert_int_equal(ibp_policy_unplaced_port_count(po.unplaced), 0);
+	assert_null(ibp_policy_unplaced_port(po.unplaced, 0));
+	ibp_tables_free(ts);
+	ibp_policy_unplaced_free(po.unplaced);
+	ibp_fabric_free(x.f);
+}
+
+/* Rule 17 as data: a's packed table (0x7fff 0x8001 0x8002) does not fit
+ * switch port 2 (PartitionEnforcementCap 2); nothing is dropped from a
+ * itself.  With part_enforce off there is no copy, so no record. */
+static void test_unplaced_unenforced(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 2);
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.unplaced = ibp_policy_unplaced_new();
+	assert_non_null(po.unplaced);
+	ibp_diags *d = ibp_diags_new();
+	const char *plan = "P1=0x0001 : 0x3001=full ;\n"
+			   "P2=0x0002 : 0x3001=full ;\n";
+	ibp_tables *ts = run(&x, plan, &po, d);
+	assert_int_equal(count_code(d, "enforcement-table-full"), 1);
+	assert_int_equal(ibp_policy_unplaced_port_count(po.unplaced), 0);
+	assert_int_equal(ibp_policy_unplaced_unenforced_count(po.unplaced), 1);
+	const ibp_policy_unenforced *u =
+	    ibp_policy_unplaced_unenforced(po.unplaced, 0);
+	assert_non_null(u);
+	assert_int_equal(u->node, x.a);
+	assert_int_equal(u->port, 1);
+	assert_int_equal(u->port_guid, A);
+	assert_int_equal(u->switch_node, x.sw);
+	assert_int_equal(u->switch_port, 2);
+	assert_int_equal(u->entries, 3);
+	assert_int_equal(u->capacity, 2);
+	assert_null(ibp_policy_unplaced_unenforced(po.unplaced, 1));
+	ibp_tables_free(ts);
+
+	po.part_enforce = IBP_ENFORCE_OFF;
+	ts = run(&x, plan, &po, NULL);
+	assert_int_equal(ibp_policy_unplaced_unenforced_count(po.unplaced), 0);
+	ibp_tables_free(ts);
+	ibp_diags_free(d);
+	ibp_policy_unplaced_free(po.unplaced);
+	ibp_fabric_free(x.f);
+}
+
 /* Rule 16: part_enforce off leaves switch external ports untouched. */
 static void test_enforce_off(void **state)
 {
@@ -426,6 +544,8 @@ int main(void)
 	    cmocka_unit_test(test_indx0),
 	    cmocka_unit_test(test_overflow),
 	    cmocka_unit_test(test_mirror_truncated),
+	    cmocka_unit_test(test_unplaced_dropped),
+	    cmocka_unit_test(test_unplaced_unenforced),
 	    cmocka_unit_test(test_enforce_off),
 	    cmocka_unit_test(test_fail_open),
 	    cmocka_unit_test(test_strict),
