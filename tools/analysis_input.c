@@ -96,8 +96,10 @@ static int policy_findings(struct ai_input *in, const ibp_policy_unplaced *u)
 		o->guid = x->port_guid;
 		o->capacity = x->capacity;
 		o->wanted = x->wanted;
-		size_t max = sizeof(o->dropped) / sizeof(o->dropped[0]);
-		o->ndropped = x->ndropped < max ? x->ndropped : max;
+		o->dropped = malloc((x->ndropped + 1) * sizeof(*o->dropped));
+		if (!o->dropped)
+			return CLI_EXIT_SYSTEM;
+		o->ndropped = x->ndropped;
 		memcpy(o->dropped, x->dropped,
 		       o->ndropped * sizeof(o->dropped[0]));
 	}
@@ -379,6 +381,8 @@ void ai_free(struct ai_input *in)
 	ibp_fabric_free(in->fabric);
 	for (size_t i = 0; i < 0x8000; i++)
 		free(in->names[i]);
+	for (size_t i = 0; i < in->noverflow; i++)
+		free(in->overflow[i].dropped);
 	free(in->overflow);
 	free((char *)in->mode);
 }

@@ -42,7 +42,7 @@ struct ai_input {
 	struct ai_overflow {
 		uint64_t guid;
 		unsigned capacity, wanted;
-		uint16_t dropped[16];
+		uint16_t *dropped; /* all of them, malloc'd */
 		size_t ndropped;
 	} * overflow;
 };

@@ -77,6 +77,17 @@ jq -e '.findings[] | select(.code=="plan-misread") | (.ports == ["0x0002c9000000
 [[ $(jq '.findings[] | select(.code=="default-full-member") | .ports | length' j) == 6 ]] ||
   fail "default-full-member should name the 6 tenant ports"
 
+# 100 partitions on two 64-entry ports: 101 P_Keys with the default, so
+# 37 do not fit on each, and the finding names all 37 (not a first few)
+for i in $(seq 1 100); do
+  printf 'P%d=0x%04x : 0x0002c90000001101=full, 0x0002c90000001201=full ;\n' "$i" "$i"
+done >cap100.conf
+"$IBPART" audit -t "$D/two-leaf.topo" --format json cap100.conf >j || true
+[[ $(jq -c '[.findings[] | select(.code=="capacity-overflow") | (.partitions | length)]' j) == '[37,37]' ]] ||
+  fail "capacity-overflow on 100 partitions: $(jq -c '[.findings[] | select(.code=="capacity-overflow") | .message]' j)"
+jq -e '.findings[] | select(.code=="capacity-overflow") | .message | test("101 P_Keys.* 37 partition")' j >/dev/null ||
+  fail "capacity-overflow message count"
+
 # text output and --fail-on
 expect_status 1 "$IBPART" audit -t "$D/seed.topo" "$D/rejected.conf"
 expect_grep "^critical plan-rejected: " out
