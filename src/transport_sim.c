@@ -68,23 +68,25 @@ static bool walk_dr(ibp_sim *s, size_t node, unsigned port, struct ibp_smp *smp,
 }
 
 /* 14.2.4.1: may this request pass the M_Key check of the port that
- * checks it (a CA's receiving port, a switch's port 0)?  Sets *hide when
- * a Get must return PortInfo M_Key as 0. */
+ * checks it (a CA's receiving port, a switch's port 0)?  With a non-zero
+ * M_Key and another key in the SMP: a Set (or TrapRepress) fails at every
+ * protection level; a Get passes at level 0 (PortInfo shows the M_Key),
+ * passes at level 1 with PortInfo M_Key read as 0 (*hide), and fails at
+ * levels 2 and 3 - as the Linux SMAs (ipath, qib) check it. */
 static bool mkey_ok(struct ibp_sim_port_info *pi, const struct ibp_smp *smp,
 		    bool *hide)
 {
 	*hide = false;
 	if (pi->m_key == 0 || smp->mkey == pi->m_key)
 		return true;
-	bool set = smp->method == IBP_METHOD_SET;
+	if (smp->method != IBP_METHOD_GET)
+		return false;
 	switch (pi->m_key_protect_bits) {
 	case 0:
 		return true;
 	case 1:
-		return !set;
-	case 2:
 		*hide = true;
-		return !set;
+		return true;
 	default:
 		return false;
 	}

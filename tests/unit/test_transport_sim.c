@@ -279,11 +279,12 @@ static void test_mkey_protection(void **state)
 	size_t n = fixture_node(x->f, "tenantA-node-01");
 	struct ibp_sim_port_info *pi = ibp_sim_port_info(x->sim, n, 1);
 	pi->m_key = 0xdeadbeef;
-	pi->m_key_protect_bits = 1;
+	pi->m_key_protect_bits = 0;
 	uint16_t keys[32] = {0x8005};
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	ibp_pkey_block_encode(keys, d, sizeof(d), NULL);
-	/* Level 1: Get works (key shown), Set without the key is dropped. */
+	/* Level 0: Get works and shows the key; a Set without it is
+	 * dropped and counted. */
 	assert_int_equal(
 	    dr(x, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, ta, 2, NULL, &r),
 	    IBP_OK);
@@ -296,19 +297,27 @@ static void test_mkey_protection(void **state)
 	assert_int_equal(pi->m_key_violations, 1);
 	ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(x->sim), n, 1);
 	assert_int_equal(ibp_pkey_table_get(t, 0), 0xffff);
-	/* Level 2 hides the key. */
-	pi->m_key_protect_bits = 2;
+	/* Level 1: Get works, the key reads 0; Set still dropped. */
+	pi->m_key_protect_bits = 1;
 	assert_int_equal(
 	    dr(x, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, ta, 2, NULL, &r),
 	    IBP_OK);
 	ibp_port_info_decode(&got, r.data, sizeof(r.data), NULL);
 	assert_int_equal(got.mkey, 0);
-	/* Level 3: even Get is dropped. */
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, 0, ta, 2, d, &r),
+	    IBP_ETIMEDOUT);
+	assert_int_equal(pi->m_key_violations, 2);
+	/* Levels 2 and 3: even Get is dropped. */
+	pi->m_key_protect_bits = 2;
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_NODE_INFO, 0, ta, 2, NULL, &r),
+	    IBP_ETIMEDOUT);
 	pi->m_key_protect_bits = 3;
 	assert_int_equal(
 	    dr(x, IBP_METHOD_GET, IBP_ATTR_NODE_INFO, 0, ta, 2, NULL, &r),
 	    IBP_ETIMEDOUT);
-	assert_int_equal(pi->m_key_violations, 2);
+	assert_int_equal(pi->m_key_violations, 4);
 	/* With the right M_Key, Set works. */
 	struct ibp_smp req;
 	ibp_smp_init_dr(&req, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, 0, ta, 2, 9,
