@@ -43,7 +43,9 @@ typedef struct ibp_fabric_options {
 	unsigned ca_partition_cap; /* NodeInfo PartitionCap of CAs/routers */
 	unsigned switch_partition_cap; /* a switch's PartitionCap (port 0) */
 	unsigned enforcement_cap;      /* SwitchInfo PartitionEnforcementCap */
-	const char *node_name_map;     /* rdma-core node-name-map, or NULL */
+	const char *node_name_map;     /* rdma-core node-name-map, or NULL;
+					  applied by ibp_fabric_load*()
+					  (ibp_fabric_new() ignores it) */
 } ibp_fabric_options;
 
 typedef struct ibp_fabric ibp_fabric;
@@ -109,7 +111,11 @@ int ibp_fabric_find_desc(const ibp_fabric *f, const char *desc, size_t *n);
  * the SM's port gets LID 1, then every other end port (CA/router port,
  * switch port 0) in ascending order of its port GUID read as a
  * little-endian number (OpenSM keys its port table by the GUID in network
- * byte order), LIDs 2, 3, …  sm_port_guid 0 means the first CA port. */
+ * byte order), LIDs 2, 3, …  sm_port_guid 0 means the first CA port.
+ * Only end ports OpenSM's discovery reaches from the SM port get a LID
+ * (a CA does not forward SMPs, so a port behind an unlinked or other CA
+ * port gets 0), and ports past the unicast range (0xBFFF, IBA 4.1.3)
+ * get 0. */
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
 			   ibp_error *err);
 /* LID of an end port (a switch's external ports answer its port 0 LID);
