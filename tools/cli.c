@@ -43,6 +43,43 @@ int cli_print_usage(const struct cli_cmd *cmd)
 	return CLI_EXIT_OK;
 }
 
+int cli_read_plan(const char *topo, const char *nnm, const char *path,
+		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
+		  ibp_diags **diags)
+{
+	*fabric = NULL;
+	*conf = NULL;
+	*diags = NULL;
+	if (topo) {
+		ibp_fabric_options fo;
+		ibp_fabric_options_init(&fo);
+		fo.node_name_map = nnm;
+		int rc = cli_load_fabric(topo, &fo, fabric);
+		if (rc)
+			return rc;
+	}
+	co->fabric = *fabric;
+	*diags = ibp_diags_new();
+	if (!*diags) {
+		ibp_fabric_free(*fabric);
+		*fabric = NULL;
+		return CLI_EXIT_SYSTEM;
+	}
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_conf_parse_file(path, co, conf, *diags, &err);
+	if (rc) {
+		cli_print_error(&err);
+		ibp_diags_free(*diags);
+		ibp_fabric_free(*fabric);
+		*diags = NULL;
+		*fabric = NULL;
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+	}
+	ibp_diags_sort(*diags);
+	return CLI_EXIT_OK;
+}
+
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out)
 {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/topo.h"
@@ -48,6 +49,15 @@ int cli_print_usage(const struct cli_cmd *cmd);
 
 /* Load a topology with the fabric options, printing diagnostics; returns
  * 0 or an exit status (2 on bad input). */
+/* A plan as check and convert read it: *fabric from topo (with the
+ * node-name-map nnm) when topo is given, else NULL; *conf parsed from
+ * path with co (its fabric set to *fabric); every finding in *diags,
+ * sorted.  Returns CLI_EXIT_OK, or the exit status after printing why
+ * (then nothing is left allocated).  The caller frees all three. */
+int cli_read_plan(const char *topo, const char *nnm, const char *path,
+		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
+		  ibp_diags **diags);
+
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out);
 

@@ -80,32 +80,15 @@ static int run(int argc, char **argv)
 		return cli_usage_error("convert", "expected one CONF file");
 	const char *path = argv[optind];
 
-	ibp_fabric *fabric = NULL;
-	if (topo) {
-		ibp_fabric_options fo;
-		ibp_fabric_options_init(&fo);
-		fo.node_name_map = nnm;
-		int rc = cli_load_fabric(topo, &fo, &fabric);
-		if (rc)
-			return rc;
-	}
-	co.fabric = fabric;
-	ibp_diags *d = ibp_diags_new();
-	if (!d) {
-		ibp_fabric_free(fabric);
-		return CLI_EXIT_SYSTEM;
-	}
-	ibp_conf *c = NULL;
+	ibp_fabric *fabric;
+	ibp_conf *c;
+	ibp_diags *d;
+	int status = cli_read_plan(topo, nnm, path, &co, &fabric, &c, &d);
+	if (status)
+		return status;
 	ibp_error err;
 	ibp_error_clear(&err);
-	int status = CLI_EXIT_OK;
-	int rc = ibp_conf_parse_file(path, &co, &c, d, &err);
-	if (rc) {
-		cli_print_error(&err);
-		status = rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
-		goto out;
-	}
-	ibp_diags_sort(d);
+	int rc;
 	ibp_diags_print(d, stderr);
 	if (ibp_conf_error_count(c)) {
 		fprintf(stderr,
