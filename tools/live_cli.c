@@ -145,7 +145,14 @@ int lc_open(struct lc *c)
 			return CLI_EXIT_USAGE;
 		}
 		c->sm_guid = ibp_fabric_port_guid(c->f, n, p);
+	} else if (ibp_live_master_sm_port(c->l, &c->sm_guid, &err) == IBP_OK) {
+		/* an SM runs: its port is the one the plan makes a full
+		 * member of the default partition */
+		char b[24];
+		ibp_live_progress(c->l, "the master SM's port is %s",
+				  lc_guid(c->sm_guid, b));
 	} else {
+		/* no SM: we are the partition manager */
 		c->sm_guid = ibp_live_local_port_guid(c->l);
 	}
 	size_t n;

@@ -46,9 +46,10 @@ struct lc {
 	"      --mode M         opensm (default: exactly what OpenSM 3.3.23 "  \
 	"programs)\n"                                                          \
 	"                       or strict (tenants out of 0x7fff)\n"           \
-	"      --sm-port PORT   the SM's port (GUID, name or LID); default: "  \
-	"the local\n"                                                          \
-	"                       port (where we, or OpenSM, run)\n"             \
+	"      --sm-port PORT   the SM's port (GUID, name or LID); default:\n" \
+	"                       the master SM's port when an SM runs (the\n"   \
+	"                       local PortInfo MasterSMLID), else the local\n" \
+	"                       port (ibpart is the partition manager)\n"      \
 	"  -W, --allow-both-pkeys  OpenSM's allow_both_pkeys\n"                \
 	"  -C, --Ca CA          local CA (default: the first)\n"               \
 	"  -P, --Port PORT      local port (default: the first active)\n"      \

@@ -18,6 +18,17 @@ out=$(live_ibpart verify -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json) 
 [[ $(jq .ports_checked <<<"$out") -ge 8 ]] || live_fail "too few ports checked: $out"
 live_ok "seed: OpenSM's tables match the plan, $(jq .ports_checked <<<"$out") ports"
 
+# Run from another host (tenantB-node-02's HCA) with no --sm-port: the
+# SM's port is found from the local PortInfo MasterSMLID and a LID-routed
+# NodeInfo to it, so the plan's full default membership lands on sm-01,
+# not on the host ibpart runs on.
+out=$(LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=H-506b4b0300a1b202 "$IBPART" verify -q --retries 6 \
+	-c "$LIVE_DIR/seed.conf" --format json) ||
+	live_fail "verify from another host: exit $?: $out"
+[[ $(jq -r .sm_port_guid <<<"$out") == 0x506b4b0300a1b300 && $(jq .differences <<<"$out") == 0 ]] ||
+	live_fail "verify from another host: $(jq -c '{sm_port_guid, differences}' <<<"$out")"
+live_ok "seed: verify from tenantB-node-02 finds OpenSM's port (sm-01) and no drift"
+
 # What the fabric holds, proven: the matrix of the tables read (tenant A
 # and B apart, storage reaching both) and the audit of them, which sees
 # the leaf ports' PortInfo enforcement bits OpenSM left at 0 on ibsim.
