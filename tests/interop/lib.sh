@@ -22,8 +22,9 @@
 # failure) - they never pretend to pass.
 #
 # Knobs (environment): IBP_SIM_TIMEOUT (s, default 10), IBP_OSM_TIMEOUT
-# (s, default 20), IBP_KEEP=1 (keep $IBP_WORK), IBP_SIM_HOST (the CA the
-# tools and OpenSM bind to; default the topology's first CA, ibsim's rule),
+# (s, default 20), IBP_KEEP=1 (keep $IBP_WORK), IBP_SIM_HOST_USER (the
+# node the tools and OpenSM bind to; default the topology's first CA; set
+# and empty: ibsim's own default, the file's first node),
 # IBP_READ_JOBS (parallel smpquery processes, default 6; ibsim takes at
 # most 10 clients at once, OpenSM is one of them).
 
@@ -145,8 +146,14 @@ ibp_sim_start()
 	local topo=${1:?ibp_sim_start TOPO} i
 	[ -f "$topo" ] || ibp_fail "no topology $topo"
 	IBP_SIM_TOPO=$topo
-	IBP_SIM_HOST=${IBP_SIM_HOST_USER:-$(ibp_first_ca "$topo")}
-	[ -n "$IBP_SIM_HOST" ] || ibp_fail "no CA in $topo"
+	# IBP_SIM_HOST_USER unset: the first CA; set but empty: ibsim's
+	# own default, the file's first node (a switch, in some nets)
+	if [ -n "${IBP_SIM_HOST_USER+set}" ]; then
+		IBP_SIM_HOST=$IBP_SIM_HOST_USER
+	else
+		IBP_SIM_HOST=$(ibp_first_ca "$topo")
+		[ -n "$IBP_SIM_HOST" ] || ibp_fail "no CA in $topo"
+	fi
 	IBP_SIM_SEQ=$((${IBP_SIM_SEQ:-0} + 1))
 	IBP_SIM_LOG="$IBP_WORK/ibsim.$IBP_SIM_SEQ.log"
 	local fifo="$IBP_WORK/ibsim.$IBP_SIM_SEQ.console"
