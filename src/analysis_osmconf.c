@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "file_read.h"
 #include "ibpart/analysis.h"
 
 static int bad(ibp_error *err, const char *name, unsigned line, const char *key,
@@ -115,30 +116,11 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 
 int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err)
 {
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				     strerror(errno));
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap * 2 + 8192;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return ibp_error_set(err, IBP_ENOMEM,
-						     "out of memory");
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + len, 1, cap - len, fp);
-		len += r;
-		if (!r)
-			break;
-	}
-	fclose(fp);
+	char *buf;
+	size_t len;
+	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	if (rrc)
+		return rrc;
 	int rc = ibp_osm_conf_parse(path, buf, len, out, err);
 	free(buf);
 	return rc;

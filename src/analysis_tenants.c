@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "ibpart/analysis.h"
 
 struct ibp_tenant_map {
@@ -257,35 +258,11 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
 			ibp_tenant_map **out, ibp_diags *diags, ibp_error *err)
 {
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				     strerror(errno));
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap * 2 + 8192;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(fp);
-				return ibp_error_set(err, IBP_ENOMEM,
-						     "out of memory");
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + len, 1, cap - len, fp);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	bool bad = ferror(fp);
-	fclose(fp);
-	if (bad) {
-		free(buf);
-		return ibp_error_set(err, IBP_EIO, "%s: read error", path);
-	}
+	char *buf;
+	size_t len;
+	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	if (rrc)
+		return rrc;
 	int rc = ibp_tenant_map_load_buffer(f, path, buf, len, out, diags, err);
 	free(buf);
 	return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conf_internal.h"
+#include "file_read.h"
 
 /* ---- arena ---- */
 void *conf_arena_alloc(struct conf_arena *a, size_t n)
@@ -390,36 +391,11 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	if (!path || !out)
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-					"cannot open: %s", strerror(errno));
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (cap - len < 65536) {
-			size_t ncap = cap ? cap * 2 : 262144;
-			char *nb = realloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return ibp_error_set(err, IBP_ENOMEM,
-						     "out of memory");
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return ibp_error_set_at(err, IBP_EIO, path, 0, 0, "read error");
-	}
+	char *buf;
+	size_t len;
+	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	if (rrc)
+		return rrc;
 	int rc = ibp_conf_parse_buffer(path, buf, len, o, out, diags, err);
 	free(buf);
 	return rc;

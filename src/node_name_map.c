@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "ibpart/node_name_map.h"
 #include "topo_priv.h"
 
@@ -184,7 +185,7 @@ int ibp_node_name_map_load(const char *path, ibp_node_name_map **out,
 	char *text;
 	size_t len;
 	*out = NULL;
-	int rc = topo_read_file(path, &text, &len);
+	int rc = ibp_file_read_all(path, &text, &len, NULL);
 	if (rc) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
 			      "cannot read node-name-map: %s", strerror(errno));

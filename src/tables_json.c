@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "file_read.h"
 #include "ibpart/pkey.h"
 #include "ibpart/tables_json.h"
 
@@ -340,35 +341,11 @@ static int read_path(const ibp_fabric *f, const char *path, ibp_tables **out,
 		     ibp_tables **rem, ibp_error *err)
 {
 	*out = NULL;
-	FILE *in = fopen(path, "rb");
-	if (!in)
-		return ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				     strerror(errno));
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(in);
-				return ibp_error_set(err, IBP_ENOMEM,
-						     "out of memory");
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + len, 1, cap - len, in);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	int bad = ferror(in);
-	fclose(in);
-	if (bad) {
-		free(buf);
-		return ibp_error_set(err, IBP_EIO, "%s: read error", path);
-	}
+	char *buf;
+	size_t len;
+	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	if (rrc)
+		return rrc;
 	int rc = from_json(f, buf ? buf : "", len, out, rem, NULL, NULL, err);
 	free(buf);
 	if (rc && err && !err->file[0])

@@ -115,9 +115,6 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 int topo_set_node_id(ibp_fabric *f, size_t n, const char *id);
 /* Replace a node's description (node-name-map). */
 int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc);
-/* Read a whole file into a NUL-terminated malloc'd buffer (errno set on
- * failure, then IBP_EIO). */
-int topo_read_file(const char *path, char **text, size_t *len);
 /* Rebuild the port GUID index if needed (const: the index is a cache). */
 void topo_port_index(const ibp_fabric *f);
 

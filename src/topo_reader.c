@@ -34,6 +34,7 @@
 
 #include "ibpart/node_name_map.h"
 #include "ibpart/topo.h"
+#include "file_read.h"
 #include "topo_priv.h"
 
 #define IBSIM_CA_GUID_BASE     0x100000ULL
@@ -881,53 +882,6 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 	return IBP_OK;
 }
 
-int topo_read_file(const char *path, char **text, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return IBP_EIO;
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-	for (;;) {
-		if (!buf)
-			break;
-		if (n == cap) {
-			char *p = realloc(buf, cap * 2 + 1);
-			if (!p) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			buf = p;
-			cap *= 2;
-		}
-		ssize_t k = read(fd, buf + n, cap - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-			free(buf);
-			buf = NULL;
-			errno = e;
-			break;
-		}
-		if (k == 0)
-			break;
-		n += (size_t)k;
-	}
-	int e = errno;
-	close(fd);
-	if (!buf) {
-		errno = e;
-		return IBP_EIO;
-	}
-	buf[n] = 0;
-	*text = buf;
-	*len = n;
-	return IBP_OK;
-}
-
 int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out, ibp_diags *diags)
 {
@@ -936,7 +890,7 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 	size_t len;
 	if (!path)
 		return IBP_EINVAL;
-	if (topo_read_file(path, &text, &len)) {
+	if (ibp_file_read_all(path, &text, &len, NULL)) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
 			      "cannot read topology: %s", strerror(errno));
 		return IBP_EIO;

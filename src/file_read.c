@@ -1,0 +1,67 @@
+/*
+ * file_read.c - read a whole file into a NUL-terminated buffer (see
+ * file_read.h): read(2) in a loop that doubles the buffer, restarting on
+ * EINTR, keeping errno for the caller's message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file_read.h"
+#include "ibpart/error.h"
+
+int ibp_file_read_all(const char *path, char **text, size_t *len,
+		      ibp_error *err)
+{
+	*text = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		ibp_error_set_at(err, IBP_EIO, path, 0, 0, "cannot open: %s",
+				 strerror(e));
+		errno = e;
+		return IBP_EIO;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	int rc = buf ? IBP_OK : IBP_ENOMEM;
+	while (rc == IBP_OK) {
+		if (n == cap) {
+			char *p = realloc(buf, cap * 2 + 1);
+			if (!p) {
+				rc = IBP_ENOMEM;
+				break;
+			}
+			buf = p;
+			cap *= 2;
+		}
+		ssize_t k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			rc = IBP_EIO;
+		else if (k == 0)
+			break;
+		else
+			n += (size_t)k;
+	}
+	int e = rc == IBP_ENOMEM ? ENOMEM : errno;
+	close(fd);
+	if (rc != IBP_OK) {
+		free(buf);
+		if (rc == IBP_ENOMEM)
+			ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		else
+			ibp_error_set_at(err, IBP_EIO, path, 0, 0,
+					 "cannot read: %s", strerror(e));
+		errno = e;
+		return rc;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return IBP_OK;
+}
