@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "conf_internal.h"
+#include "ibpart/atomic_file.h"
 
 /* A name OpenSM reads back as the same name. */
 static void write_name(FILE *out, const char *name)
@@ -160,43 +161,16 @@ int ibp_conf_write_opensm_path(const ibp_conf *c, const ibp_fabric *f,
 {
 	if (!c || !path)
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-					"cannot create a temporary file: %s",
-					strerror(e));
-	}
-	FILE *out = fdopen(fd, "w");
-	if (!out) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return ibp_error_set(err, IBP_EIO, "fdopen: %s",
-				     strerror(errno));
-	}
-	int rc = ibp_conf_write_opensm(c, f, out, err);
-	if (rc == 0 && (fflush(out) || fsync(fileno(out))))
-		rc = ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-				      "cannot write: %s", strerror(errno));
-	/* mkstemp makes 0600; a config file is readable like any other */
-	if (rc == 0)
-		fchmod(fileno(out), 0644);
-	if (fclose(out) && rc == 0)
-		rc = ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-				      "cannot write: %s", strerror(errno));
-	if (rc == 0 && rename(tmp, path))
-		rc = ibp_error_set_at(err, IBP_EIO, path, 0, 0,
-				      "cannot rename into place: %s",
-				      strerror(errno));
+	ibp_atomic_file *a;
+	FILE *out;
+	int rc = ibp_atomic_file_open(path, &a, &out, err);
 	if (rc)
-		unlink(tmp);
-	free(tmp);
+		return rc;
+	rc = ibp_conf_write_opensm(c, f, out, err);
+	if (rc) {
+		ibp_atomic_file_discard(a);
+		return rc;
+	}
+	rc = ibp_atomic_file_commit(a, false, err);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /*
  * live_files.c - files and processes around a live apply (see
- * include/ibpart/live.h): atomic writes with the old file kept, the
- * rollback state file (JSON through jansson), OpenSM's pid file, SIGHUP,
- * and waiting for OpenSM's log to show the re-read took effect.
+ * include/ibpart/live.h): the rollback state file (JSON through jansson),
+ * OpenSM's pid file, SIGHUP, and waiting for OpenSM's log to show the re-read
+ * took effect.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,118 +25,6 @@ static long long now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
-
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	char buf[8192];
-	ssize_t r;
-	int rc = 0;
-	while ((r = read(in, buf, sizeof(buf))) > 0)
-		if (write_all(out, buf, (size_t)r)) {
-			rc = -1;
-			break;
-		}
-	if (r < 0 || fsync(out))
-		rc = -1;
-	close(in);
-	if (close(out))
-		rc = -1;
-	return rc;
-}
-
-int ibp_write_file_atomic(const char *path, const void *data, size_t len,
-			  bool keep_backup, ibp_error *err)
-{
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 32);
-	char *dircopy = strdup(path);
-	int rc = IBP_OK;
-	int fd = -1;
-	if (!tmp || !dircopy) {
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		goto out;
-	}
-	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = ibp_error_set(err, IBP_EIO, "cannot create %s: %s", tmp,
-				   strerror(errno));
-		goto out;
-	}
-	if (write_all(fd, data, len) || fsync(fd)) {
-		rc = ibp_error_set(err, IBP_EIO, "cannot write %s: %s", tmp,
-				   strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd)) {
-		rc = ibp_error_set(err, IBP_EIO, "cannot write %s: %s", tmp,
-				   strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (keep_backup && access(path, F_OK) == 0) {
-		char *bak = malloc(plen + 5);
-		if (!bak) {
-			unlink(tmp);
-			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-			goto out;
-		}
-		snprintf(bak, plen + 5, "%s.bak", path);
-		if (copy_file(path, bak)) {
-			rc = ibp_error_set(err, IBP_EIO,
-					   "cannot keep the old file as %s: "
-					   "%s",
-					   bak, strerror(errno));
-			free(bak);
-			unlink(tmp);
-			goto out;
-		}
-		free(bak);
-	}
-	if (rename(tmp, path)) {
-		rc = ibp_error_set(err, IBP_EIO, "cannot rename %s to %s: %s",
-				   tmp, path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	/* Make the rename itself durable. */
-	int dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-out:
-	free(tmp);
-	free(dircopy);
-	return rc;
-}
-
-/* ------------------------------------------------------------ state */
 
 #define STATE_FORMAT "ibpart-pkey-state-1"
 

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "file_read.h"
+#include "ibpart/atomic_file.h"
 #include "ibpart/pkey.h"
 #include "ibpart/tables_json.h"
 
@@ -133,40 +134,17 @@ static int write_path(const ibp_tables *ts, const ibp_tables *rem,
 		      const char *mode, uint64_t sm_port_guid, const char *path,
 		      ibp_error *err)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	if (!tmp)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				       strerror(errno));
-		free(tmp);
+	ibp_atomic_file *a;
+	FILE *out;
+	int rc = ibp_atomic_file_open(path, &a, &out, err);
+	if (rc)
+		return rc;
+	rc = write_stream(ts, rem, mode, sm_port_guid, out, err);
+	if (rc) {
+		ibp_atomic_file_discard(a);
 		return rc;
 	}
-	FILE *out = fdopen(fd, "w");
-	if (!out) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				     strerror(errno));
-	}
-	int rc = write_stream(ts, rem, mode, sm_port_guid, out, err);
-	if (!rc && (fflush(out) || fsync(fileno(out))))
-		rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				   strerror(errno));
-	if (fclose(out) && !rc)
-		rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
-				   strerror(errno));
-	if (!rc && rename(tmp, path))
-		rc = ibp_error_set(err, IBP_EIO, "%s: cannot rename: %s", path,
-				   strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return ibp_atomic_file_commit(a, false, err);
 }
 
 int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,

@@ -394,17 +394,9 @@ int ai_open(const char *path, struct ai_out *o)
 		o->fp = stdout;
 		return 0;
 	}
-	o->path = path;
-	if (asprintf(&o->tmp, "%s.tmpXXXXXX", path) < 0)
-		return CLI_EXIT_SYSTEM;
-	int fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-		fprintf(stderr, "ibpart: cannot create %s: %s\n", o->tmp,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(o->tmp);
-		o->tmp = NULL;
+	ibp_error err;
+	if (ibp_atomic_file_open(path, &o->file, &o->fp, &err)) {
+		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
 	return 0;
@@ -412,28 +404,19 @@ int ai_open(const char *path, struct ai_out *o)
 
 int ai_close(struct ai_out *o, bool ok)
 {
-	if (!o->tmp) {
-		if (fflush(stdout))
-			return CLI_EXIT_SYSTEM;
+	if (!o->file)
+		return fflush(stdout) || ferror(stdout) ? CLI_EXIT_SYSTEM : 0;
+	if (!ok) {
+		ibp_atomic_file_discard(o->file);
+		o->file = NULL;
 		return 0;
 	}
-	int rc = 0;
-	if (fflush(o->fp) || fsync(fileno(o->fp)))
-		ok = false, rc = CLI_EXIT_SYSTEM;
-	/* a file others can read, like any report (mkstemp makes 0600) */
-	if (ok)
-		fchmod(fileno(o->fp), 0644);
-	if (fclose(o->fp))
-		ok = false, rc = CLI_EXIT_SYSTEM;
-	if (ok && rename(o->tmp, o->path)) {
-		fprintf(stderr, "ibpart: cannot rename into %s: %s\n", o->path,
-			strerror(errno));
-		ok = false;
-		rc = CLI_EXIT_SYSTEM;
+	ibp_error err;
+	int rc = ibp_atomic_file_commit(o->file, false, &err);
+	o->file = NULL;
+	if (rc) {
+		cli_print_error(&err);
+		return CLI_EXIT_SYSTEM;
 	}
-	if (!ok)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return rc;
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/atomic_file.h"
 #include "ibpart/conf.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
@@ -64,8 +65,7 @@ bool ai_enforcement(void *ctx, size_t sw_node, unsigned sw_port, bool *inbound,
  * that ai_close() fsyncs and renames over path (or removes on failure). */
 struct ai_out {
 	FILE *fp;
-	const char *path;
-	char *tmp;
+	ibp_atomic_file *file; /* NULL: stdout */
 };
 int ai_open(const char *path, struct ai_out *o);
 /* ok = false: discard.  Returns 0 or an exit status. */

@@ -6,6 +6,7 @@
  * Commands are referenced weakly, so a build that lacks one still links
  * and says so instead of failing.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,5 +108,13 @@ int main(int argc, char **argv)
 	}
 	if (cli_wants_help(argc - 1, argv + 1))
 		return cli_print_usage(c);
-	return c->run(argc - 1, argv + 1);
+	int rc = c->run(argc - 1, argv + 1);
+	/* Output that did not reach stdout (a full disk, a closed pipe's
+	 * reader gone) is a failure whatever the command found. */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ibpart %s: cannot write the output: %s\n",
+			name, strerror(errno));
+		return CLI_EXIT_SYSTEM;
+	}
+	return rc;
 }

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "ibpart/diag.h"
+#include "ibpart/atomic_file.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
@@ -90,12 +91,8 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 
 /* ------------------------------------------ files and OpenSM hand-over */
 
-/* Write len bytes to path atomically: a temp file in the same directory,
- * fsync, rename over path, fsync of the directory.  When keep_backup and
- * path exists, the old file is first hard-linked (or copied) to
- * "path.bak".  Nothing half-written is ever visible at path. */
-int ibp_write_file_atomic(const char *path, const void *data, size_t len,
-			  bool keep_backup, ibp_error *err);
+/* Writing files whole or not at all: ibp_write_file_atomic(),
+ * include/ibpart/atomic_file.h. */
 
 /* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
  * does not hold a positive number, IBP_EIO when it cannot be read. */

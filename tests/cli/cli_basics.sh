@@ -33,4 +33,17 @@ for cmd in tables matrix audit; do
 done
 expect_status 2 "$IBPART" check -t /nonexistent/x.topo "$EXS/partitions.conf"
 expect_status 2 "$IBPART" sim -t /nonexistent/x.topo -c "$EXS/partitions.conf" counters
+# Output that cannot be written (a full disk) is a failure, 3, for every
+# command, not only those that write with -o.
+if [ -w /dev/full ]; then
+	set +e
+	"$IBPART" check --format json "$EXS/partitions.conf" >/dev/full 2>err
+	rc1=$?
+	"$IBPART" sim -q -t "$EXS/seed.topo" -c "$EXS/partitions.conf" probe-matrix >/dev/full 2>err
+	rc2=$?
+	set -e
+	[ "$rc1" -eq 3 ] || fail "check > /dev/full: exit $rc1, want 3"
+	[ "$rc2" -eq 3 ] || fail "sim probe-matrix > /dev/full: exit $rc2, want 3"
+	grep -q "cannot write the output" err || fail "no message for a failed write"
+fi
 finish

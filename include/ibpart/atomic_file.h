@@ -1,0 +1,50 @@
+/*
+ * atomic_file.h - output files that appear whole or not at all, the one
+ * way every writer of ibpart creates a file (-o, --state, the topology
+ * and partitions.conf writers, OpenSM's partition file in apply
+ * --via-opensm).
+ *
+ * A temporary file in the target's directory is written, flushed and
+ * fsynced, given the old file's permissions (0644 for a new one), and
+ * renamed over the target; the directory is fsynced so the rename lasts.
+ * A target that is a symbolic link is followed: the file it points to is
+ * replaced and the link stays (OpenSM's /etc/opensm/partitions.conf is
+ * often a link into a managed tree).  A target that exists and is not a
+ * regular file (a device such as /dev/stdout, a FIFO) cannot be replaced
+ * and is written in place instead, with no atomicity.
+ */
+#ifndef IBPART_ATOMIC_FILE_H
+#define IBPART_ATOMIC_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ibpart/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ibp_atomic_file ibp_atomic_file;
+
+/* Start writing path: *fp is the stream to write to.  IBP_EIO when the
+ * temporary file (or the device) cannot be opened. */
+int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
+			 ibp_error *err);
+/* Finish: flush, fsync, and put the file in place; with keep_backup an
+ * existing regular target is first copied to "<target>.bak".  On error
+ * the target is untouched (for a regular file) and everything is freed. */
+int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup,
+			   ibp_error *err);
+/* Give up: the temporary file is removed, the target untouched. */
+void ibp_atomic_file_discard(ibp_atomic_file *a);
+
+/* The whole of data to path, atomically, as above. */
+int ibp_write_file_atomic(const char *path, const void *data, size_t len,
+			  bool keep_backup, ibp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
