@@ -138,9 +138,12 @@ static int get_attr(ibp_live *l, uint16_t dlid, uint16_t attr,
 	return rc;
 }
 
-int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, ibp_error *err)
+int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, bool *running,
+			    ibp_error *err)
 {
 	*port_guid = 0;
+	if (running)
+		*running = false;
 	struct ibp_smp resp;
 	int rc = get_attr(l, 0, IBP_ATTR_PORT_INFO, &resp, err);
 	if (rc)
@@ -156,9 +159,16 @@ int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, ibp_error *err)
 		return rc;
 	struct ibp_node_info ni;
 	rc = ibp_node_info_decode(&ni, resp.data, sizeof(resp.data), err);
-	if (!rc)
-		*port_guid = ni.port_guid;
-	return rc;
+	if (rc)
+		return rc;
+	*port_guid = ni.port_guid;
+	uint16_t sm_lid = pi.master_sm_lid;
+	if (running &&
+	    get_attr(l, sm_lid, IBP_ATTR_PORT_INFO, &resp, NULL) == IBP_OK) {
+		ibp_port_info_decode(&pi, resp.data, sizeof(resp.data), NULL);
+		*running = (pi.capability_mask & IBP_CAP_IS_SM) != 0;
+	}
+	return IBP_OK;
 }
 
 const char *ibp_live_local_ca(const ibp_live *l)

@@ -28,7 +28,8 @@
 #include "live_cli.h"
 
 static const char usage[] =
-    "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE]\n"
+    "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE] "
+    "[--force]\n"
     "                    [--enforce both|in|out|off|unchanged] [options]\n"
     "       ibpart apply --rollback STATE [--dry-run] [options]\n"
     "       ibpart apply -c CONF --via-opensm (--opensm-pid PID |\n"
@@ -56,6 +57,9 @@ static const char usage[] =
     "log to say SUBNET UP, then verifies the fabric (as `ibpart verify`).\n"
     "\n" LC_COMMON_USAGE "      --direct         push the tables ourselves\n"
     "      --rollback STATE restore the tables saved in STATE (--direct)\n"
+    "      --force          --direct even though an SM runs (the local\n"
+    "                       port's MasterSMLID answers with IsSM set);\n"
+    "                       without it such an apply changes nothing\n"
     "      --dry-run        print the plan (SMPs, or the file for OpenSM);\n"
     "                       send no Set, change no file, signal no one\n"
     "      --state FILE     where --direct saves the tables it read\n"
@@ -82,6 +86,7 @@ static const char usage[] =
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
 	const char *rollback;
+	bool force; /* --direct although an SM runs */
 	const char *state;
 	const char *osm_conf;
 	const char *osm_pidfile;
@@ -170,6 +175,17 @@ static int do_direct(struct lc *c, const struct apply_opts *ao)
 	struct ibp_sm_report rep;
 	memset(&rep, 0, sizeof(rep));
 	bool json = !strcmp(c->format, "json");
+	if (c->sm_running && !ao->force && !ao->dry_run) {
+		char b[24];
+		fprintf(stderr,
+			"ibpart apply: an SM is running on port %s (the "
+			"local port's MasterSMLID, IsSM set): it would put "
+			"its own tables back at its next heavy sweep.  Use "
+			"--via-opensm to hand it the plan, or --force to push "
+			"anyway; nothing was changed\n",
+			lc_guid(c->sm_guid, b));
+		return CLI_EXIT_USAGE;
+	}
 	int rc = lc_read(c, &have);
 	if (rc)
 		goto out;
@@ -408,6 +424,65 @@ out:
 	return rc;
 }
 
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)((t.tv_sec - t0->tv_sec) * 1000 +
+		      (t.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* After SIGHUP: until OpenSM's log says SUBNET UP, or - a log OpenSM
+ * buffers (no -d 2, force_log_flush FALSE) says nothing - until the
+ * fabric itself holds the plan, re-read every second, for up to --wait. */
+static int wait_for_opensm(struct lc *c, const struct apply_opts *ao, long off,
+			   const ibp_tables *want, pid_t pid)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		long left = ao->wait_ms - ms_since(&t0);
+		long waited = 0;
+		ibp_error e;
+		if (ibp_wait_log(ao->osm_log, off, "SUBNET UP",
+				 left < 1000 ? (left > 0 ? left : 0) : 1000,
+				 &waited, &e) == IBP_OK) {
+			fprintf(stderr,
+				"apply: OpenSM (pid %ld) re-read %s and "
+				"reported SUBNET UP %ld ms after SIGHUP; "
+				"verifying ...\n",
+				(long)pid, ao->osm_conf, ms_since(&t0));
+			return CLI_EXIT_OK;
+		}
+		ibp_tables *now = NULL;
+		ibp_drift *d = NULL;
+		bool held = lc_read(c, &now) == CLI_EXIT_OK &&
+			    ibp_drift_compute(want, now, &d, &e) == IBP_OK &&
+			    lc_drift_count(d, LC_DRIFT_NO_INDEX, NULL) == 0;
+		ibp_drift_free(d);
+		ibp_tables_free(now);
+		if (held) {
+			fprintf(stderr,
+				"apply: the fabric holds the plan %ld ms after "
+				"SIGHUP (OpenSM's log %s shows no SUBNET UP: "
+				"is it buffered? -d 2 or force_log_flush TRUE "
+				"flushes it); verifying ...\n",
+				ms_since(&t0), ao->osm_log);
+			return CLI_EXIT_OK;
+		}
+		if (ms_since(&t0) >= ao->wait_ms) {
+			fprintf(stderr,
+				"ibpart apply: after %d ms OpenSM (pid %ld) "
+				"has not reported SUBNET UP in %s and the "
+				"fabric does not hold the plan; the new file "
+				"is installed, the old one is %s.bak\n",
+				ao->wait_ms, (long)pid, ao->osm_log,
+				ao->osm_conf);
+			return CLI_EXIT_SYSTEM;
+		}
+	}
+}
+
 static int do_via_opensm(struct lc *c, const struct apply_opts *ao)
 {
 	ibp_error err;
@@ -472,34 +547,18 @@ static int do_via_opensm(struct lc *c, const struct apply_opts *ao)
 	}
 	ibp_live_progress(c->l, "installed %s (old file kept as %s.bak)",
 			  ao->osm_conf, ao->osm_conf);
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ibp_signal_reread(pid, &err)) {
 		cli_print_error(&err);
 		rc = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	long waited = 0;
-	if (ibp_wait_log(ao->osm_log, off, "SUBNET UP", ao->wait_ms, &waited,
-			 &err)) {
-		cli_print_error(&err);
-		fprintf(stderr,
-			"ibpart apply: OpenSM (pid %ld) did not report SUBNET "
-			"UP; the new file is installed, the old one is "
-			"%s.bak\n",
-			(long)pid, ao->osm_conf);
-		rc = CLI_EXIT_SYSTEM;
+	rc = wait_for_opensm(c, ao, off, want, pid);
+	if (rc)
 		goto out;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	long conv = (long)((t1.tv_sec - t0.tv_sec) * 1000 +
-			   (t1.tv_nsec - t0.tv_nsec) / 1000000);
-	fprintf(stderr,
-		"apply: OpenSM (pid %ld) re-read %s and reported SUBNET UP "
-		"%ld ms after SIGHUP; verifying ...\n",
-		(long)pid, ao->osm_conf, conv);
+	/* Indices as the fabric shows them: OpenSM puts a P_Key it held
+	 * before back at its old index, which we cannot know. */
 	bool drifted = false;
-	rc = live_verify_run(c, before, false, false, &drifted);
+	rc = live_verify_run(c, NULL, false, false, &drifted);
 out:
 	free(text);
 	ibp_conf_free(conf);
@@ -536,6 +595,8 @@ static int run(int argc, char **argv)
 			ao.via_opensm = true;
 		else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n"))
 			ao.dry_run = true;
+		else if (!strcmp(a, "--force"))
+			ao.force = true;
 		else if (!strcmp(a, "--rollback") && has_val)
 			ao.rollback = argv[++i];
 		else if (!strcmp(a, "--state") && has_val)

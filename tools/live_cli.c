@@ -137,6 +137,12 @@ int lc_open(struct lc *c)
 	c->smps_discover = lc_smps(c);
 	c->f =
 	    c->topo_fabric ? c->topo_fabric : ibp_sm_fabric(ibp_live_sm(c->l));
+	/* Is an SM running, and where?  Its port is the one OpenSM's plan
+	 * makes a full member of the default partition; apply --direct must
+	 * not fight it. */
+	uint64_t msm = 0;
+	bool have_msm =
+	    ibp_live_master_sm_port(c->l, &msm, &c->sm_running, NULL) == IBP_OK;
 	if (c->sm_port) {
 		size_t n;
 		unsigned p;
@@ -145,12 +151,12 @@ int lc_open(struct lc *c)
 			return CLI_EXIT_USAGE;
 		}
 		c->sm_guid = ibp_fabric_port_guid(c->f, n, p);
-	} else if (ibp_live_master_sm_port(c->l, &c->sm_guid, &err) == IBP_OK) {
-		/* an SM runs: its port is the one the plan makes a full
-		 * member of the default partition */
+	} else if (have_msm) {
+		c->sm_guid = msm;
 		char b[24];
-		ibp_live_progress(c->l, "the master SM's port is %s",
-				  lc_guid(c->sm_guid, b));
+		ibp_live_progress(c->l, "the master SM's port is %s%s",
+				  lc_guid(c->sm_guid, b),
+				  c->sm_running ? "" : " (no longer IsSM)");
 	} else {
 		/* no SM: we are the partition manager */
 		c->sm_guid = ibp_live_local_port_guid(c->l);
@@ -259,19 +265,42 @@ static void pkey_str(uint16_t k, char buf[8])
 	snprintf(buf, 8, "0x%04x", k);
 }
 
-void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
-			 const ibp_tables *want, const ibp_tables *have,
-			 FILE *out)
+static bool selected(const struct ibp_drift_item *it, enum lc_drift_sel sel)
 {
-	(void)want;
-	(void)have;
+	bool idx = it->kind == IBP_DRIFT_INDEX;
+	return sel == LC_DRIFT_ALL || (sel == LC_DRIFT_INDEX_ONLY) == idx;
+}
+
+size_t lc_drift_count(const ibp_drift *d, enum lc_drift_sel sel, size_t *ports)
+{
+	size_t n = 0, np = 0;
+	const struct ibp_drift_item *last = NULL;
 	for (size_t i = 0; i < ibp_drift_count(d); i++) {
 		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!selected(it, sel))
+			continue;
+		n++;
+		if (!last || last->node != it->node || last->port != it->port)
+			np++;
+		last = it;
+	}
+	if (ports)
+		*ports = np;
+	return n;
+}
+
+void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
+			 enum lc_drift_sel sel, const char *prefix, FILE *out)
+{
+	for (size_t i = 0; i < ibp_drift_count(d); i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!selected(it, sel))
+			continue;
 		char g[24], w[8], h[8];
 		pkey_str(it->want_pkey, w);
 		pkey_str(it->have_pkey, h);
 		fprintf(
-		    out, "DRIFT %s port %-3u %-20s %-11s ",
+		    out, "%s %s port %-3u %-20s %-11s ", prefix,
 		    lc_guid(ibp_fabric_port_guid(c->f, it->node, it->port)
 				? ibp_fabric_port_guid(c->f, it->node, it->port)
 				: ibp_fabric_node_guid(c->f, it->node),
@@ -280,7 +309,8 @@ void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
 		    ibp_drift_kind_str(it->kind));
 		switch (it->kind) {
 		case IBP_DRIFT_MISSING:
-			fprintf(out, "%s wanted at index %d, absent\n", w,
+			fprintf(out,
+				"%s wanted at index %d, not in the table\n", w,
 				it->want_index);
 			break;
 		case IBP_DRIFT_EXTRA:
@@ -308,11 +338,14 @@ void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
 	}
 }
 
-json_t *lc_drift_json(const struct lc *c, const ibp_drift *d)
+json_t *lc_drift_json(const struct lc *c, const ibp_drift *d,
+		      enum lc_drift_sel sel)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < ibp_drift_count(d); i++) {
 		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!selected(it, sel))
+			continue;
 		char g1[24], g2[24], w[8], h[8];
 		pkey_str(it->want_pkey, w);
 		pkey_str(it->have_pkey, h);

@@ -31,6 +31,7 @@ struct lc {
 	ibp_live *l;
 	const ibp_fabric *f; /* the plan's fabric: -t's, else discovered */
 	uint64_t sm_guid;
+	bool sm_running;	     /* a master SM answers and has IsSM set */
 	unsigned long smps_discover; /* SMPs the discovery took */
 	unsigned long smps_read;     /* SMPs reading the tables took */
 };
@@ -80,13 +81,19 @@ unsigned long lc_smps(const struct lc *c);
 void lc_counters(const struct lc *c, unsigned long *smps,
 		 unsigned long *timeouts, unsigned long *retries);
 
+/* Which drift items: all of them, all but index-only differences, or
+ * only those (verify without --previous cannot know where OpenSM puts a
+ * P_Key it had before: index differences are then notes). */
+enum lc_drift_sel { LC_DRIFT_ALL, LC_DRIFT_NO_INDEX, LC_DRIFT_INDEX_ONLY };
+
 /* Drift: text lines to out, one per difference, or a JSON array value
- * (the caller embeds it). */
+ * (the caller embeds it); the items, and the ports, selected. */
 void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
-			 const ibp_tables *want, const ibp_tables *have,
-			 FILE *out);
+			 enum lc_drift_sel sel, const char *prefix, FILE *out);
 struct json_t;
-struct json_t *lc_drift_json(const struct lc *c, const ibp_drift *d);
+struct json_t *lc_drift_json(const struct lc *c, const ibp_drift *d,
+			     enum lc_drift_sel sel);
+size_t lc_drift_count(const ibp_drift *d, enum lc_drift_sel sel, size_t *ports);
 /* The whole of `verify` on an open session (cmd_verify.c); also run by
  * `apply --via-opensm` once OpenSM has re-read its file.  Returns an exit
  * status (1 on drift). */

@@ -20,6 +20,18 @@ cp "$D/live-2sw-a.conf" "$LIVE_DIR/a.conf"
 live_opensm "$LIVE_DIR/a.conf"
 read_all >"$LIVE_DIR/opensm.txt"
 LD_PRELOAD=$LIVE_PRELOAD smpquery -D portinfo 0,1,1 4 >"$LIVE_DIR/osm-leaf-pi.txt"
+# With OpenSM running, --direct would fight it: refused (exit 2, nothing
+# sent); a dry run is still fine.
+set +e
+live_ibpart apply -q --direct -c "$D/live-2sw-b.conf" >/dev/null 2>"$LIVE_DIR/sm.err"
+rc=$?
+set -e
+[[ $rc == 2 ]] || live_fail "apply --direct with OpenSM running: exit $rc, want 2"
+grep -q 'an SM is running' "$LIVE_DIR/sm.err" || live_fail "no reason: $(cat "$LIVE_DIR/sm.err")"
+read_all | diff -u "$LIVE_DIR/opensm.txt" - || live_fail "a refused apply changed the fabric"
+live_ibpart apply -q --direct --dry-run -c "$D/live-2sw-b.conf" >/dev/null ||
+	live_fail "dry run with OpenSM running failed"
+live_ok "apply --direct refuses while OpenSM is the SM (exit 2, nothing changed); --dry-run still plans"
 live_sim_stop
 grep -q ' 0x7fff 0x8020$' "$LIVE_DIR/opensm.txt" || live_fail "OpenSM programmed nothing?"
 [[ $(grep -c 'PartEnforce\(Inb\|Outb\):\.*0$' "$LIVE_DIR/osm-leaf-pi.txt") == 2 ]] ||

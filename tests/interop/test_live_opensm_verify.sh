@@ -29,6 +29,17 @@ out=$(LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=H-506b4b0300a1b202 "$IBPART" verify -q -
 	live_fail "verify from another host: $(jq -c '{sm_port_guid, differences}' <<<"$out")"
 live_ok "seed: verify from tenantB-node-02 finds OpenSM's port (sm-01) and no drift"
 
+# A plan OpenSM would reject (it then falls back to ALL=full) is not
+# verified against: exit 2, never "no drift".
+printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >"$LIVE_DIR/bad.conf"
+set +e
+live_ibpart verify -q -c "$LIVE_DIR/bad.conf" >"$LIVE_DIR/bad.out" 2>"$LIVE_DIR/bad.err"
+rc=$?
+set -e
+[[ $rc == 2 ]] || live_fail "verify with a plan OpenSM rejects: exit $rc, want 2: $(cat "$LIVE_DIR/bad.out")"
+grep -q 'reject' "$LIVE_DIR/bad.err" || live_fail "no reason given: $(cat "$LIVE_DIR/bad.err")"
+live_ok "seed: a plan OpenSM would reject is refused by verify (exit 2)"
+
 # What the fabric holds, proven: the matrix of the tables read (tenant A
 # and B apart, storage reaching both) and the audit of them, which sees
 # the leaf ports' PortInfo enforcement bits OpenSM left at 0 on ibsim.

@@ -25,6 +25,26 @@ have=$(live_smp_pkeys 0,1,1,4 1)
 grep -q '0x8010' <<<"$have" && ! grep -q '0x8020' <<<"$have" ||
 	live_fail "smpquery reads node-c as [$have] after the change"
 live_ok "via OpenSM: file installed (.bak kept), OpenSM re-read it, verify and smpquery see node-c in Blue [$have]"
+# A later verify of the same plan, with no state file: OpenSM left 0x8010
+# at index 2 (after the old 0x8020's slot), which is where the port holds
+# it - no drift, not a false "index" alarm.
+live_ibpart verify -q -c "$D/live-2sw-b.conf" >"$LIVE_DIR/v.txt" ||
+	live_fail "verify after OpenSM's change: exit $?: $(cat "$LIVE_DIR/v.txt")"
+live_ok "verify after OpenSM's own change, no state file: no drift"
+
+# OpenSM's log as most run it - buffered (no -d 2, force_log_flush FALSE):
+# here a log that never shows SUBNET UP.  apply watches the fabric itself
+# and is done when it holds the plan (back to plan A).
+: >"$LIVE_DIR/silent.log"
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-a.conf" --opensm-conf "$LIVE_DIR/partitions.conf" \
+	--opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_DIR/silent.log" --wait 20000 --retries 6 \
+	>"$LIVE_DIR/out2.txt" 2>"$LIVE_DIR/err2.txt" ||
+	{ cat "$LIVE_DIR/out2.txt" "$LIVE_DIR/err2.txt" >&2; live_fail "apply --via-opensm with a silent log: exit $?"; }
+grep -q 'holds the plan' "$LIVE_DIR/err2.txt" || live_fail "silent log: $(cat "$LIVE_DIR/err2.txt")"
+grep -q 'no drift' "$LIVE_DIR/out2.txt" || live_fail "silent log, verify: $(cat "$LIVE_DIR/out2.txt")"
+[[ $(live_smp_pkeys 0,1,1,4 1) == "0x7fff 0x8020" || $(live_smp_pkeys 0,1,1,4 1) == *0x8020* ]] ||
+	live_fail "node-c not back in Red: $(live_smp_pkeys 0,1,1,4 1)"
+live_ok "via OpenSM with a log that never says SUBNET UP: converged on the fabric itself"
 
 # A plan OpenSM would reject: refused, the file and OpenSM untouched.
 printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >"$LIVE_DIR/bad.conf"
