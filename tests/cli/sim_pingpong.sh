@@ -6,7 +6,7 @@
 # responder's P_KeyViolations with switch enforcement off, the switch's
 # PortXmitConstraintErrors with it on) and the SM's trap count go up.
 source "$(dirname "$0")/lib.sh"
-S=(sim -q -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf")
+S=(sim -q --mode strict -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf")
 
 expect_status 0 "$IBPART" "${S[@]}" pingpong tenantA-node-01 tenantA-node-02 -n 500
 expect_grep '^  local address:  LID 0x0003, QPN 0x[0-9a-f]\{6\}, PSN 0x[0-9a-f]\{6\}, GID ::$' out
@@ -24,7 +24,7 @@ expect_grep 'SM traps received: 0 -> 8 (257 Bad P_Key: 0, 259 switch port: 8)' o
 expect_grep '^leaf-01 *3 *2 *0 *0 *0 *8$' out
 
 # Switch enforcement off: the responder's HCA drops every try.
-expect_status 1 "$IBPART" sim -q --part-enforce off -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf" pingpong tenantB-node-01 tenantA-node-01 counters
+expect_status 1 "$IBPART" sim -q --mode strict --part-enforce off -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf" pingpong tenantB-node-01 tenantA-node-01 counters
 expect_grep "the receiver's P_Key check" out
 expect_grep '^  tenantA-node-01      0 -> 8$' out
 expect_grep '^  tenantB-node-01      0 -> 0$' out

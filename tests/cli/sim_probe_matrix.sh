@@ -37,7 +37,7 @@ for mode in strict opensm; do
   diff expected got >/dev/null || { fail "$mode: probe matrix differs from the rule"; diff expected got >&2; }
 done
 # Failed probes are real drops: counters and traps show them.
-expect_status 0 "$IBPART" sim -q -t "$TOPO" -c "$CONF" probe-matrix counters
+expect_status 0 "$IBPART" sim -q --mode strict -t "$TOPO" -c "$CONF" probe-matrix counters
 expect_grep 'SM (sm-01): traps received [1-9]' out
 expect_grep 'lost 0$' out
 finish

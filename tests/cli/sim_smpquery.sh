@@ -4,7 +4,7 @@
 # and a switch external port (PartitionEnforcementCap 64); a port named by
 # LID, port GUID and description answers the same; a bad port is refused.
 source "$(dirname "$0")/lib.sh"
-S=(sim -q -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf")
+S=(sim -q --mode strict -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/seed/seed-block.conf")
 
 expect_status 0 "$IBPART" "${S[@]}" smpquery pkeys 3 1
 cp out by_lid
@@ -34,4 +34,9 @@ expect_status 2 "$IBPART" "${S[@]}" smpquery pkeys 2 30
 expect_grep 'invalid port number' err
 # Unknown address.
 expect_status 2 "$IBPART" "${S[@]}" smpquery pkeys no-such-node 1
+# Without --mode, sim programs what OpenSM does, as tables/matrix/audit
+# predict it: tenantA-node-01 holds 0x7fff (limited) and 0x8001.
+expect_status 0 "$IBPART" sim -q -t "$IBP_SRC/examples/seed/seed.topo" \
+  -c "$IBP_SRC/examples/seed/partitions.conf" smpquery pkeys tenantA-node-01 1
+expect_grep '^   0: 0x7fff 0x8001 0x0000' out
 finish
