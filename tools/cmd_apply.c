@@ -142,12 +142,14 @@ static void print_smp_plan(const struct lc *c, const struct planned *pl,
 						 NULL);
 			unsigned mod =
 			    pl[i].blocks[b] | ((sw ? pl[i].port : 0u) << 16);
-			printf(
-			    "SubnSet(P_KeyTable) %s port %u %s block %u "
-			    "(AttributeModifier 0x%08x):",
-			    lc_guid(ibp_fabric_node_guid(c->f, pl[i].node), g),
-			    pl[i].port, ibp_fabric_node_desc(c->f, pl[i].node),
-			    pl[i].blocks[b], mod);
+			printf("SubnSet(P_KeyTable) %s port %u %s block %u "
+			       "(AttributeModifier 0x%08x):",
+			       lc_guid(ibp_fabric_port_guid(c->f, pl[i].node,
+							    pl[i].port),
+				       g),
+			       pl[i].port,
+			       ibp_fabric_node_desc(c->f, pl[i].node),
+			       pl[i].blocks[b], mod);
 			unsigned last = 0;
 			for (unsigned k = 0; k < IBP_PKEY_BLOCK_SIZE; k++)
 				if (keys[k])
@@ -272,7 +274,9 @@ static int do_direct(struct lc *c, const struct apply_opts *ao)
 			 (long)time(NULL));
 		state = state_buf;
 	}
-	if (state && npl) {
+	/* an explicit --state is written even when nothing will change:
+	 * a script may roll back to it later */
+	if (state && (npl || ao->state)) {
 		ibp_tables *saved = ibp_tables_new(c->f);
 		for (size_t i = 0; saved && i < nw; i++) {
 			size_t n;

@@ -119,9 +119,7 @@ static size_t absent_ports(const struct lc *c, const ibp_conf *conf,
 				continue;
 			size_t nn;
 			unsigned pp;
-			if (!ibp_fabric_find_port_guid(c->f, m->guid, &nn,
-						       &pp) ||
-			    !ibp_fabric_find_node_guid(c->f, m->guid, &nn))
+			if (!ibp_fabric_find_port_guid(c->f, m->guid, &nn, &pp))
 				continue;
 			bool dup = false;
 			for (size_t s = 0; s < nseen; s++)
@@ -131,20 +129,40 @@ static size_t absent_ports(const struct lc *c, const ibp_conf *conf,
 			if (nseen < sizeof(seen) / sizeof(*seen))
 				seen[nseen++] = m->guid;
 			n++;
-			char g[24];
+			/* A CA's node GUID where a port GUID belongs: say
+			 * which port GUID was probably meant. */
+			char hint[160] = "";
+			if (!ibp_fabric_find_node_guid(c->f, m->guid, &nn)) {
+				char pg[24];
+				snprintf(
+				    hint, sizeof(hint),
+				    "; it is the node GUID of %s, whose "
+				    "port 1 is %s (OpenSM matches port "
+				    "GUIDs)",
+				    ibp_fabric_node_desc(c->f, nn),
+				    lc_guid(ibp_fabric_port_guid(c->f, nn, 1),
+					    pg));
+			}
+			char g[24], name[96] = "";
+			if (m->kind == IBP_MEMBER_NAME)
+				snprintf(name, sizeof(name), " (%s)", m->text);
 			if (print)
-				printf("note: %s (%s) named by the plan "
-				       "(%s:%u) is not in the fabric; OpenSM "
-				       "skips it too\n",
-				       lc_guid(m->guid, g), m->text,
-				       ibp_conf_file(conf), m->pos.line);
-			if (arr)
-				json_array_append_new(
-				    arr,
+				printf("note: %s%s named by the plan (%s:%u) "
+				       "is not a port of the fabric; OpenSM "
+				       "skips it too%s\n",
+				       lc_guid(m->guid, g), name,
+				       ibp_conf_file(conf), m->pos.line, hint);
+			if (arr) {
+				json_t *o =
 				    json_pack("{s:s, s:s, s:i}", "port_guid",
 					      lc_guid(m->guid, g), "conf_file",
 					      ibp_conf_file(conf), "conf_line",
-					      (int)m->pos.line));
+					      (int)m->pos.line);
+				if (hint[0])
+					json_object_set_new(
+					    o, "hint", json_string(hint + 2));
+				json_array_append_new(arr, o);
+			}
 		}
 	}
 	return n;

@@ -44,6 +44,9 @@ read_all >"$LIVE_DIR/fresh.txt"
 live_ibpart apply -q --dry-run --direct -c "$D/live-2sw-a.conf" >"$LIVE_DIR/dry.txt" ||
 	live_fail "dry run failed"
 grep -q '^SubnSet(P_KeyTable)' "$LIVE_DIR/dry.txt" || live_fail "dry run printed no plan"
+# a CA port by its port GUID, as the push report and verify name it
+grep -q '^SubnSet(P_KeyTable) 0x0002c90000000401 port 1 ' "$LIVE_DIR/dry.txt" ||
+	live_fail "dry run does not name node-c by its port GUID: $(grep node-c "$LIVE_DIR/dry.txt")"
 read_all | diff -u "$LIVE_DIR/fresh.txt" - || live_fail "--dry-run changed the fabric"
 live_ok "dry run: $(grep -c '^SubnSet' "$LIVE_DIR/dry.txt") SubnSets planned, none sent"
 

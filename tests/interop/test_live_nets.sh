@@ -44,6 +44,15 @@ check_net() {
 		[[ $(jq -c '[.absent[].port_guid]' <<<"$out") == '["0x0002c9000000ffff"]' ]] ||
 			live_fail "$name: the plan's ghost GUID not listed as absent: $out"
 	fi
+	if [[ $name == mixed ]]; then
+		# node-a's node GUID where its port GUID belongs: listed as
+		# absent, with the port GUID that was probably meant
+		{ cat "$conf"; echo 'Typo=0x0400 : 0x0002c90000004000=full ;'; } >"$LIVE_DIR/typo.conf"
+		out=$(live_ibpart verify -q "${R[@]}" -c "$LIVE_DIR/typo.conf" --format json) ||
+			live_fail "$name: verify with a node GUID in the plan: exit $?: $out"
+		jq -e '.absent[] | select(.port_guid == "0x0002c90000004000") | .hint | test("node-a.*0x0002c90000004001")' \
+			<<<"$out" >/dev/null || live_fail "$name: no hint for a node GUID: $(jq -c .absent <<<"$out")"
+	fi
 	live_read_all >"$LIVE_DIR/$name.osm"
 	grep -qv ' 0xffff$' "$LIVE_DIR/$name.osm" || live_fail "$name: OpenSM programmed nothing?"
 
