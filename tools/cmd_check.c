@@ -15,7 +15,7 @@
 static const char usage[] =
     "usage: ibpart check [-t TOPO] [--node-name-map FILE] [--format "
     "text|json]\n"
-    "                    [--opensm] [--dialect auto|opensm|seed] CONF\n"
+    "                    [--opensm] [--dialect auto|opensm|seed] (CONF | -c CONF)\n"
     "\n"
     "Read CONF (OpenSM partitions.conf, or the seed document's\n"
     "'PartitionConfig { ... }' block) exactly as OpenSM 3.3.23 reads it and\n"
@@ -50,6 +50,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"topology", required_argument, NULL, 't'},
+	    {"conf", required_argument, NULL, 'c'},
 	    {"node-name-map", required_argument, NULL, 'n'},
 	    {"format", required_argument, NULL, 'f'},
 	    {"opensm", no_argument, NULL, 'o'},
@@ -62,12 +63,16 @@ static int run(int argc, char **argv)
 	bool opensm = false;
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
+	const char *conf_arg = NULL;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			topo = optarg;
+			break;
+		case 'c': /* -c CONF, as sim, verify and apply take it */
+			conf_arg = optarg;
 			break;
 		case 'n':
 			nnm = optarg;
@@ -104,9 +109,9 @@ static int run(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return cli_usage_error("check", "unknown format '%s'", format);
-	if (optind != argc - 1)
+	if (optind != argc - (conf_arg ? 0 : 1))
 		return cli_usage_error("check", "expected one CONF file");
-	const char *path = argv[optind];
+	const char *path = conf_arg ? conf_arg : argv[optind];
 
 	ibp_fabric *fabric;
 	ibp_conf *c;

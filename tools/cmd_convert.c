@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: ibpart convert [-t TOPO] [--node-name-map FILE] [-o OUT]\n"
-    "                      [--dialect auto|opensm|seed] CONF\n"
+    "                      [--dialect auto|opensm|seed] (CONF | -c CONF)\n"
     "\n"
     "Write CONF as canonical OpenSM 3.3.23 partitions.conf: every P_Key\n"
     "explicit (the seed's mgmt/management/Default is 0x7fff, other\n"
@@ -37,6 +37,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"topology", required_argument, NULL, 't'},
+	    {"conf", required_argument, NULL, 'c'},
 	    {"node-name-map", required_argument, NULL, 'n'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"dialect", required_argument, NULL, 'd'},
@@ -45,12 +46,16 @@ static int run(int argc, char **argv)
 	const char *topo = NULL, *nnm = NULL, *outp = NULL;
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
+	const char *conf_arg = NULL;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:o:c:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			topo = optarg;
+			break;
+		case 'c': /* -c CONF, as sim, verify and apply take it */
+			conf_arg = optarg;
 			break;
 		case 'n':
 			nnm = optarg;
@@ -76,9 +81,9 @@ static int run(int argc, char **argv)
 			return cli_usage_error("convert", "bad option");
 		}
 	}
-	if (optind != argc - 1)
+	if (optind != argc - (conf_arg ? 0 : 1))
 		return cli_usage_error("convert", "expected one CONF file");
-	const char *path = argv[optind];
+	const char *path = conf_arg ? conf_arg : argv[optind];
 
 	ibp_fabric *fabric;
 	ibp_conf *c;

@@ -21,7 +21,8 @@ static const char usage[] =
     "both|in|out|off]\n"
     "                     [--state FILE] [--ca-partition-cap N]\n"
     "                     [--switch-partition-cap N] [--enforcement-cap N]\n"
-    "                     [--node-name-map F] [--format smpquery|json] CONF\n"
+    "                     [--node-name-map F] [--format smpquery|json]\n"
+    "                     (CONF | -c CONF)\n"
     "\n"
     "Compute the P_KeyTable of every port the subnet manager programs for\n"
     "the partition plan CONF on fabric TOPO: each CA/router port, each\n"
@@ -122,6 +123,7 @@ static int run(int argc, char **argv)
 	};
 	static const struct option opts[] = {
 	    {"topology", required_argument, NULL, 't'},
+	    {"conf", required_argument, NULL, 'c'},
 	    {"sm-port", required_argument, NULL, O_SM},
 	    {"mode", required_argument, NULL, O_MODE},
 	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
@@ -140,12 +142,16 @@ static int run(int argc, char **argv)
 	ibp_fabric_options_init(&fo);
 	ibp_policy_options po;
 	ibp_policy_options_init(&po);
+	const char *conf_arg = NULL;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
 			topo = optarg;
+			break;
+		case 'c': /* -c CONF, as sim, verify and apply take it */
+			conf_arg = optarg;
 			break;
 		case O_SM:
 			sm_spec = optarg;
@@ -197,9 +203,9 @@ static int run(int argc, char **argv)
 		return cli_usage_error("tables", "unknown format '%s'", format);
 	if (!topo)
 		return cli_usage_error("tables", "-t TOPO is required");
-	if (optind != argc - 1)
+	if (optind != argc - (conf_arg ? 0 : 1))
 		return cli_usage_error("tables", "expected one CONF file");
-	const char *path = argv[optind];
+	const char *path = conf_arg ? conf_arg : argv[optind];
 
 	ibp_fabric *f = NULL;
 	int status = cli_load_fabric(topo, &fo, &f);

@@ -46,4 +46,9 @@ if [ -w /dev/full ]; then
 	[ "$rc2" -eq 3 ] || fail "sim probe-matrix > /dev/full: exit $rc2, want 3"
 	grep -q "cannot write the output" err || fail "no message for a failed write"
 fi
+# -c CONF works where CONF is positional, as in sim/verify/apply
+expect_status 0 "$IBPART" tables -t "$EXS/seed.topo" --format json -c "$EXS/partitions.conf"
+jq -e '.ports | length > 0' out >/dev/null || fail "tables -c: no ports"
+expect_status 0 "$IBPART" check -c "$EXS/partitions.conf"
+expect_status 2 "$IBPART" check -c "$EXS/partitions.conf" "$EXS/partitions.conf"
 finish
