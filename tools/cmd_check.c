@@ -15,7 +15,8 @@
 static const char usage[] =
     "usage: ibpart check [-t TOPO] [--node-name-map FILE] [--format "
     "text|json]\n"
-    "                    [--opensm] [--dialect auto|opensm|seed] (CONF | -c CONF)\n"
+    "                    [--opensm] [--dialect auto|opensm|seed] (CONF | -c "
+    "CONF)\n"
     "\n"
     "Read CONF (OpenSM partitions.conf, or the seed document's\n"
     "'PartitionConfig { ... }' block) exactly as OpenSM 3.3.23 reads it and\n"
