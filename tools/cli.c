@@ -87,6 +87,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	if (!d)
 		return CLI_EXIT_SYSTEM;
 	int rc = ibp_fabric_load(path, o, out, d);
+	ibp_diags_sort(d); /* in file order, as the plan's are */
 	ibp_diags_print(d, stderr);
 	ibp_diags_free(d);
 	if (rc == IBP_OK)
