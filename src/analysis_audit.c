@@ -51,7 +51,7 @@ static const char *pname(const struct audit *a, uint16_t base, char buf[32])
 
 static const char *epname(const struct audit *a, size_t ep)
 {
-	return ibp_matrix_endpoint_desc(a->m, ep);
+	return ibp_matrix_endpoint_label(a->m, ep);
 }
 
 static bool is_default(uint16_t base)

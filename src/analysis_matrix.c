@@ -18,6 +18,7 @@
  * a class pair is then answered by merging the two sorted key lists, and
  * the reach counts compute each row once into a scratch row.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,8 @@ struct ibp_matrix {
 	size_t *ep_node;
 	unsigned *ep_port;
 	size_t *ep_class;
+	char **ep_label; /* "desc/port" for a node with several end ports
+			    (NULL entries: the description); NULL if none */
 
 	size_t k;	 /* classes */
 	size_t *cls_off; /* [k+1] into cls_keys */
@@ -309,6 +312,29 @@ static int compute_rows(ibp_matrix *m, size_t max_bytes)
 	return 0;
 }
 
+/* A node with two end ports in the matrix (a dual-port CA) would give two
+ * rows the same name: those are labelled "desc/port", the form
+ * ibp_fabric_resolve_port() reads back. */
+static int build_labels(ibp_matrix *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		size_t nd = m->ep_node[i];
+		if (!(i && m->ep_node[i - 1] == nd) &&
+		    !(i + 1 < m->n && m->ep_node[i + 1] == nd))
+			continue;
+		if (!m->ep_label &&
+		    !(m->ep_label = calloc(m->n, sizeof(*m->ep_label))))
+			return IBP_ENOMEM;
+		if (asprintf(&m->ep_label[i], "%s/%u",
+			     ibp_fabric_node_desc(m->f, nd),
+			     m->ep_port[i]) < 0) {
+			m->ep_label[i] = NULL;
+			return IBP_ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err)
 {
@@ -376,7 +402,7 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		}
 		free(fill);
 	}
-	if (compute_rows(m, o ? o->max_row_bytes : 0))
+	if (compute_rows(m, o ? o->max_row_bytes : 0) || build_labels(m))
 		goto enomem;
 	m->nparts = m->np;
 	free(b.htab);
@@ -399,6 +425,9 @@ void ibp_matrix_free(ibp_matrix *m)
 	free(m->ep_node);
 	free(m->ep_port);
 	free(m->ep_class);
+	for (size_t i = 0; m->ep_label && i < m->n; i++)
+		free(m->ep_label[i]);
+	free(m->ep_label);
 	free(m->cls_off);
 	free(m->cls_keys);
 	free(m->cls_size);
@@ -451,6 +480,15 @@ const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i)
 {
 	if (i >= m->n)
 		return "";
+	return ibp_fabric_node_desc(m->f, m->ep_node[i]);
+}
+
+const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i)
+{
+	if (i >= m->n)
+		return "";
+	if (m->ep_label && m->ep_label[i])
+		return m->ep_label[i];
 	return ibp_fabric_node_desc(m->f, m->ep_node[i]);
 }
 
@@ -680,7 +718,7 @@ static void print_table(const ibp_matrix *m, size_t ep, FILE *out)
 	const ibp_pkey_table *t =
 	    ibp_tables_get(m->ts, m->ep_node[ep], m->ep_port[ep]);
 	fprintf(out, "  %s (port GUID 0x%016llx, port %u): ",
-		ibp_matrix_endpoint_desc(m, ep),
+		ibp_matrix_endpoint_label(m, ep),
 		(unsigned long long)ibp_matrix_endpoint_guid(m, ep),
 		m->ep_port[ep]);
 	if (!t) {
@@ -709,8 +747,8 @@ static const char *member_str(uint16_t k)
 void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out)
 {
-	const char *s = ibp_matrix_endpoint_desc(m, e->src);
-	const char *d = ibp_matrix_endpoint_desc(m, e->dst);
+	const char *s = ibp_matrix_endpoint_label(m, e->src);
+	const char *d = ibp_matrix_endpoint_label(m, e->dst);
 	if (e->rule == IBP_RULE_SAME_PORT) {
 		fprintf(out, "%s and %s are the same end port: not a pair.\n",
 			s, d);

@@ -7,9 +7,9 @@
  *     NAME: PORT PORT …
  * '#' starts a comment, a line may continue on the next one by ending in
  * '\'; a PORT is anything ibp_fabric_resolve_port() takes (port GUID,
- * node GUID, node description, file id, LID) and is quoted "…" when it
- * holds blanks.  A tenant may appear on several lines; a port in two
- * tenants is an error.
+ * node GUID, node description, file id, NAME/PORT for a dual-port CA,
+ * LID) and is quoted "…" when it holds blanks.  A tenant may appear on
+ * several lines; a port in two tenants is an error.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -229,11 +229,19 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 			size_t node;
 			unsigned port;
 			ibp_error e;
-			if (ibp_fabric_resolve_port(f, tok, &node, &port, &e)) {
+			int r =
+			    ibp_fabric_resolve_port(f, tok, &node, &port, &e);
+			if (r == IBP_ENOENT) {
 				rc = problem(
 				    diags, err, &first, name, line, col,
 				    "unknown-port",
 				    "no such port in the topology: ", tok);
+				continue;
+			}
+			if (r) { /* a dual-port CA without "/port" */
+				rc =
+				    problem(diags, err, &first, name, line, col,
+					    "ambiguous-port", e.message, "");
 				continue;
 			}
 			if (ibp_tenant_map_set(t, node, port, tenant, &e)) {

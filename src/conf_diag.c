@@ -7,6 +7,12 @@
  *
  * A pathological file could produce a finding per line; after
  * CONF_DIAG_CAP findings of one code the rest are counted, not listed.
+ *
+ * OpenSM reads a CR of a CR LF file as part of the line (its whitespace
+ * is ' ', '\t', '\n' only), so in such a file what looks right breaks:
+ * "... ;\r" leaves a statement "\r" without ':', "full\r" is not a word.
+ * A finding on a line ending in CR says that the CR is the likely cause,
+ * since an editor shows nothing there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,57 @@ static bool over_cap(ibp_conf *c, const char *code)
 	return false;
 }
 
+static const char crlf_hint[] =
+    " (this file has Windows CR LF line ends: OpenSM reads the CR as part "
+    "of the line; convert with dos2unix)";
+
+void conf_crlf_begin(ibp_conf *c, const char *text, size_t len)
+{
+	c->crlf.text = text;
+	c->crlf.len = len;
+	c->crlf.any =
+	    len && (memmem(text, len, "\r\n", 2) || text[len - 1] == '\r');
+	c->crlf.off = 0;
+	c->crlf.line = 1;
+}
+
+void conf_crlf_end(ibp_conf *c)
+{
+	memset(&c->crlf, 0, sizeof(c->crlf));
+}
+
+/* Does file line `line` (1-based) end in CR?  Findings come mostly in
+ * line order, so the walk goes on from the last line asked for. */
+static bool line_ends_cr(ibp_conf *c, unsigned line)
+{
+	const char *t = c->crlf.text;
+	size_t len = c->crlf.len;
+	if (line < c->crlf.line) {
+		c->crlf.off = 0;
+		c->crlf.line = 1;
+	}
+	while (c->crlf.line < line) {
+		const char *nl =
+		    memchr(t + c->crlf.off, '\n', len - c->crlf.off);
+		if (!nl)
+			return false;
+		c->crlf.off = (size_t)(nl - t) + 1;
+		c->crlf.line++;
+	}
+	const char *nl = memchr(t + c->crlf.off, '\n', len - c->crlf.off);
+	size_t end = nl ? (size_t)(nl - t) : len;
+	return end > c->crlf.off && t[end - 1] == '\r';
+}
+
+static bool crlf_caused(ibp_conf *c, ibp_severity sev, ibp_conf_pos pos,
+			const char *msg)
+{
+	if (!c->crlf.any || (sev != IBP_SEV_ERROR && sev != IBP_SEV_WARNING) ||
+	    strstr(msg, "carriage return"))
+		return false;
+	return pos.line ? line_ends_cr(c, pos.line) : true;
+}
+
 void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
 	       ibp_conf_pos pos, bool misreading, const char *fmt, ...)
 {
@@ -47,6 +104,13 @@ void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
 	va_end(ap);
 	if (n < 0)
 		return;
+	if (crlf_caused(c, sev, pos, msg)) {
+		char *m2 = NULL;
+		if (asprintf(&m2, "%s%s", msg, crlf_hint) >= 0) {
+			free(msg);
+			msg = m2;
+		}
+	}
 	if (c->diags)
 		ibp_diags_add(c->diags, sev, code, c->file, pos.line, pos.col,
 			      "%s", msg);

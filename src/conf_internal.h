@@ -107,6 +107,15 @@ struct ibp_conf {
 	/* diagnostic emission */
 	ibp_diags *diags;
 	bool quiet; /* record nothing (OpenSM emulation for seed) */
+	/* the text OpenSM's reading is at, while it runs: a finding on a
+	 * line that ends in CR says so (conf_diag.c) */
+	struct {
+		const char *text;
+		size_t len;
+		bool any;   /* the text holds a CR LF */
+		size_t off; /* cache: where line `line` starts */
+		unsigned line;
+	} crlf;
 	struct {
 		const char *code;
 		size_t n;
@@ -131,6 +140,11 @@ void conf_flags_default(ibp_conf_flags *f);
 void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
 	       ibp_conf_pos pos, bool misreading, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* While OpenSM's reading of text runs: an error or warning on a line that
+ * ends in CR (or, without a line, in a file with CR LF line ends) gets a
+ * hint that the CR is the cause.  conf_crlf_end() stops it. */
+void conf_crlf_begin(ibp_conf *c, const char *text, size_t len);
+void conf_crlf_end(ibp_conf *c);
 /* OpenSM rejects the file here (first one wins). */
 void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
 		 const char *reason);

@@ -757,12 +757,16 @@ static long parse_segment(struct rd *r, char *str)
 	if (!st->part) {
 		char *colon = strchr(p, ':');
 		if (!colon) {
-			conf_diag(c, IBP_SEV_ERROR, "no-colon", pos_of(r, p),
-				  false,
-				  "no ':' in this partition header (a header "
-				  "'Name[=P_Key][,flag...] :' must be on one "
-				  "line)%s",
-				  rejects_text);
+			/* "... ;\r": the CR of a CR LF line is the header */
+			bool cr = strchr(p, '\r') && !p[strspn(p, "\r \t\n")];
+			conf_diag(
+			    c, IBP_SEV_ERROR, "no-colon", pos_of(r, p), false,
+			    "no ':' in this partition header%s%s",
+			    cr ? ": it is only the CR that ends the line, "
+				 "after the last ';'"
+			       : " (a header 'Name[=P_Key][,flag...] :' "
+				 "must be on one line)",
+			    rejects_text);
 			reject(r, p, "no partition definition found");
 			st->skipping = true;
 			return (long)(strlen(p) + 1 + len);
@@ -829,6 +833,7 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 		return IBP_ENOMEM;
 	r->c = c;
 	conf_lex_init(&r->lx, text, len);
+	conf_crlf_begin(c, text, len);
 	int rc = 0;
 	while (conf_lex_next(&r->lx)) {
 		struct conf_lexer *lx = &r->lx;
@@ -903,6 +908,7 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 			    "no partition definition in the file");
 	}
 done:
+	conf_crlf_end(c);
 	free(r);
 	return rc;
 }

@@ -331,7 +331,15 @@ static int seed_member(struct sd *s, const char *who, const char *who_at,
 			  who);
 		return 0;
 	}
-	if (ibp_fabric_resolve_port(c->opts.fabric, who, &node, &port, &err) ||
+	int rc =
+	    ibp_fabric_resolve_port(c->opts.fabric, who, &node, &port, &err);
+	if (rc && rc != IBP_ENOENT) {
+		/* a dual-port CA named without "/port", a bad port number */
+		conf_diag(c, IBP_SEV_ERROR, "ambiguous-name", pos, false,
+			  "%s; write NAME/PORT or the port GUID", err.message);
+		return 0;
+	}
+	if (rc ||
 	    !(mb->guid = ibp_fabric_port_guid(c->opts.fabric, node, port))) {
 		conf_diag(c, IBP_SEV_ERROR, "unresolved-name", pos, false,
 			  "no node named '%s' in the topology", who);

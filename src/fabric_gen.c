@@ -205,6 +205,31 @@ fail:
 	return rc;
 }
 
+unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
+				     unsigned *most)
+{
+	if (most)
+		*most = 0;
+	if (!o || check(o, NULL))
+		return 0;
+	unsigned cap = o->fabric.ca_partition_cap;
+	unsigned tnodes = o->cas - o->mgmt - o->storage;
+	/* P_Keys per kind of CA, and how many CAs of the kind */
+	const unsigned need[3] = {1, 1 + o->partitions,
+				  1 + (o->partitions ? 1 : 0)};
+	const unsigned count[3] = {o->mgmt, o->storage, tnodes};
+	unsigned over = 0;
+	for (int k = 0; k < 3; k++) {
+		if (!count[k])
+			continue;
+		if (most && need[k] > *most)
+			*most = need[k];
+		if (need[k] > cap)
+			over += count[k];
+	}
+	return over;
+}
+
 int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 			     const ibp_fabric *f, FILE *out, ibp_error *err)
 {

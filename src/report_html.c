@@ -152,7 +152,7 @@ static json_t *build_data(const ibp_matrix *m,
 			const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
 			json_object_set_new(
 			    it, "label",
-			    json_string(ibp_matrix_endpoint_desc(m, i)));
+			    json_string(ibp_matrix_endpoint_label(m, i)));
 			snprintf(buf, sizeof(buf), "port GUID 0x%016" PRIx64,
 				 ibp_matrix_endpoint_guid(m, i));
 			json_object_set_new(it, "sub", json_string(buf));
@@ -174,7 +174,7 @@ static json_t *build_data(const ibp_matrix *m,
 			json_t *ex = json_array();
 			for (size_t j = 0; j < sz && j < 4; j++)
 				json_array_append_new(
-				    ex, json_string(ibp_matrix_endpoint_desc(
+				    ex, json_string(ibp_matrix_endpoint_label(
 					    m, mem[j])));
 			json_object_set_new(it, "examples", ex);
 		}

@@ -3,7 +3,8 @@
  * JSON (the HTML report is report_html.c).
  *
  * Text and Markdown print the seed's layout (rows and columns named by
- * node description, ✓ / ✗, — on the diagonal) while the fabric is small,
+ * node description, "description/port" for a node with several end
+ * ports, ✓ / ✗, — on the diagonal) while the fabric is small,
  * and a summary by class and partition when it is not.  CSV and JSON
  * always hold every end port pair; JSON is DESIGN.md's schema, streamed
  * row by row so a large fabric does not need the whole document in
@@ -96,21 +97,21 @@ static void text_grid(const ibp_matrix *m, FILE *out)
 	size_t n = ibp_matrix_endpoint_count(m);
 	size_t w0 = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t w = width(ibp_matrix_endpoint_desc(m, i));
+		size_t w = width(ibp_matrix_endpoint_label(m, i));
 		if (w > w0)
 			w0 = w;
 	}
 	pad(out, w0 + 2);
 	for (size_t j = 0; j < n; j++)
 		fprintf(out, "%s%s", j ? "  " : "",
-			ibp_matrix_endpoint_desc(m, j));
+			ibp_matrix_endpoint_label(m, j));
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
-		const char *d = ibp_matrix_endpoint_desc(m, i);
+		const char *d = ibp_matrix_endpoint_label(m, i);
 		fputs(d, out);
 		pad(out, w0 + 2 - width(d));
 		for (size_t j = 0; j < n; j++) {
-			size_t cw = width(ibp_matrix_endpoint_desc(m, j));
+			size_t cw = width(ibp_matrix_endpoint_label(m, j));
 			if (j)
 				fputs("  ", out);
 			fputs(cell(m, i, j), out);
@@ -126,13 +127,13 @@ static void md_grid(const ibp_matrix *m, FILE *out)
 	size_t n = ibp_matrix_endpoint_count(m);
 	fputs("| |", out);
 	for (size_t j = 0; j < n; j++)
-		fprintf(out, " %s |", ibp_matrix_endpoint_desc(m, j));
+		fprintf(out, " %s |", ibp_matrix_endpoint_label(m, j));
 	fputs("\n|---|", out);
 	for (size_t j = 0; j < n; j++)
 		fputs(":---:|", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "| %s |", ibp_matrix_endpoint_desc(m, i));
+		fprintf(out, "| %s |", ibp_matrix_endpoint_label(m, i));
 		for (size_t j = 0; j < n; j++)
 			fprintf(out, " %s |", cell(m, i, j));
 		fputc('\n', out);
@@ -229,13 +230,13 @@ static void summary(const ibp_matrix *m, bool md,
 		if (md)
 			fprintf(out, "| C%zu | %zu | %s | ", c,
 				ibp_matrix_class_size(m, c),
-				ibp_matrix_endpoint_desc(m, mem[0]));
+				ibp_matrix_endpoint_label(m, mem[0]));
 		else
 			fprintf(out,
 				"  C%-5zu %6zu port(s), e.g. %s\n        "
 				"P_Keys: ",
 				c, ibp_matrix_class_size(m, c),
-				ibp_matrix_endpoint_desc(m, mem[0]));
+				ibp_matrix_endpoint_label(m, mem[0]));
 		class_keys(m, c, o, out);
 		if (md)
 			fprintf(out, " | %zu | ", reach);
@@ -327,7 +328,7 @@ static void csv(const ibp_matrix *m, FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "0x%016" PRIx64 ",",
 			ibp_matrix_endpoint_guid(m, i));
-		csv_field(out, ibp_matrix_endpoint_desc(m, i));
+		csv_field(out, ibp_matrix_endpoint_label(m, i));
 		for (size_t j = 0; j < n; j++)
 			fputs(i == j			     ? ","
 			      : ibp_matrix_can_talk(m, i, j) ? ",1"

@@ -664,6 +664,29 @@ static unsigned first_port(const ibp_fabric *f, size_t n)
 	return 1;
 }
 
+unsigned ibp_fabric_node_linked_end_ports(const ibp_fabric *f, size_t n)
+{
+	if (!f || n >= f->nnodes)
+		return 0;
+	if (f->nodes[n].type == IBP_NODE_SWITCH)
+		return 1;
+	unsigned k = 0;
+	for (unsigned q = 1; q <= f->nodes[n].nports; q++)
+		if (topo_port_at(f, n, q)->peer_node != TOPO_NONE)
+			k++;
+	return k;
+}
+
+const char *ibp_fabric_port_name(const ibp_fabric *f, size_t n, unsigned port,
+				 char *buf, size_t len)
+{
+	const char *d = ibp_fabric_node_desc(f, n);
+	if (!buf || !len || ibp_fabric_node_linked_end_ports(f, n) < 2)
+		return d;
+	snprintf(buf, len, "%s/%u", d, port);
+	return buf;
+}
+
 static bool parse_u64(const char *s, int base, uint64_t *out)
 {
 	if (!*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
@@ -675,6 +698,73 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* A bare name of a node with several linked end ports does not say which
+ * port: the error lists the names that do. */
+static int ambiguous(const ibp_fabric *f, size_t n, const char *spec,
+		     ibp_error *err)
+{
+	char list[400];
+	size_t o = 0;
+	unsigned k = 0;
+	list[0] = 0;
+	for (unsigned q = 1; q <= f->nodes[n].nports; q++) {
+		if (topo_port_at(f, n, q)->peer_node == TOPO_NONE)
+			continue;
+		if (o < sizeof(list)) {
+			int w = snprintf(list + o, sizeof(list) - o, "%s%s/%u",
+					 k ? ", " : "", spec, q);
+			o = w < 0 ? sizeof(list) : o + (size_t)w;
+		}
+		k++;
+	}
+	if (o >= sizeof(list))
+		snprintf(list + sizeof(list) - 5, 5, " ...");
+	return ibp_error_set(err, IBP_EINVAL, "'%s' has %u ports: %s", spec, k,
+			     list);
+}
+
+/* "NAME/N": port N of the node NAME (a description, file id or node
+ * GUID).  IBP_ENOENT when spec is not of that form or NAME is unknown. */
+static int resolve_slash(const ibp_fabric *f, const char *spec, size_t *n,
+			 unsigned *port, ibp_error *err)
+{
+	const char *slash = strrchr(spec, '/');
+	uint64_t v;
+	if (!slash || slash == spec || !parse_u64(slash + 1, 10, &v))
+		return IBP_ENOENT;
+	char base[512];
+	size_t bl = (size_t)(slash - spec);
+	if (bl >= sizeof(base))
+		return IBP_ENOENT;
+	memcpy(base, spec, bl);
+	base[bl] = 0;
+	size_t nn;
+	int rc = ibp_fabric_find_desc(f, base, &nn);
+	if (rc == IBP_EINVAL)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "\"%s\" names several nodes; give a GUID",
+				     base);
+	if (rc && !(base[0] == '0' && (base[1] == 'x' || base[1] == 'X') &&
+		    parse_u64(base, 16, &v) &&
+		    ibp_fabric_find_node_guid(f, v, &nn) == IBP_OK))
+		return IBP_ENOENT;
+	parse_u64(slash + 1, 10, &v);
+	if (v > IBP_MAX_PORTS || !ibp_fabric_is_end_port(f, nn, (unsigned)v)) {
+		if (f->nodes[nn].type == IBP_NODE_SWITCH)
+			return ibp_error_set(err, IBP_ERANGE,
+					     "'%s' is a switch: its end port "
+					     "is port 0 (%s/0)",
+					     base, base);
+		return ibp_error_set(err, IBP_ERANGE,
+				     "'%s' has no port %" PRIu64
+				     " (ports 1..%u)",
+				     base, v, f->nodes[nn].nports);
+	}
+	*n = nn;
+	*port = (unsigned)v;
+	return IBP_OK;
 }
 
 int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
@@ -696,6 +786,8 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
 	}
 	int rc = ibp_fabric_find_desc(f, spec, &nn);
 	if (rc == IBP_OK) {
+		if (ibp_fabric_node_linked_end_ports(f, nn) > 1)
+			return ambiguous(f, nn, spec, err);
 		pp = first_port(f, nn);
 		goto found;
 	}
@@ -703,6 +795,11 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
 		return ibp_error_set(err, IBP_EINVAL,
 				     "\"%s\" names several nodes; give a GUID",
 				     spec);
+	rc = resolve_slash(f, spec, &nn, &pp, err);
+	if (rc == IBP_OK)
+		goto found;
+	if (rc != IBP_ENOENT)
+		return rc;
 	if (parse_u64(spec, 10, &v) && v > 0 && v <= TOPO_MAX_LID) {
 		if (!f->lids_assigned)
 			return ibp_error_set(err, IBP_ENOENT,

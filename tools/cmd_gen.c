@@ -43,7 +43,10 @@ static const char usage[] =
     "(tenants in order, nodes spread evenly); switches leaf-NNNN and\n"
     "spine-NNNN.  Files are written to a temporary file, synced and\n"
     "renamed, so a reader never sees half a file.  The counts of nodes,\n"
-    "switches and links go to stderr.\n"
+    "switches and links go to stderr, and so does a warning when the plan\n"
+    "gives ports more P_Keys than a CA's P_KeyTable holds (64, ibsim's\n"
+    "PartitionCap): storage nodes are in every tenant partition and\n"
+    "0x7fff, so more than 63 partitions with --storage overflow them.\n"
     "\n"
     "ibsim's default limits are 2048 nodes, 256 switches and 13312 ports\n"
     "(raise them with ibsim -N/-S/-P) - see docs/topology.md.\n"
@@ -199,6 +202,34 @@ static int dump(const char *topo)
 	}
 	ibp_fabric_free(f);
 	return CLI_EXIT_OK;
+}
+
+/* A plan whose ports need more P_Keys than their tables hold is written
+ * all the same (it is what was asked for), but not silently: OpenSM
+ * would drop the P_Keys past the table's end. */
+static void warn_overfull(const ibp_fabric_gen_options *go)
+{
+	unsigned most;
+	unsigned over = ibp_partition_plan_overfull(go, &most);
+	if (!over)
+		return;
+	unsigned cap = go->fabric.ca_partition_cap;
+	fprintf(stderr,
+		"ibpart gen: warning: %u CA port(s) need more P_Keys than "
+		"their P_KeyTable holds: up to %u in %u entries (the CA "
+		"PartitionCap)",
+		over, most, cap);
+	if (go->storage && most == go->partitions + 1)
+		fprintf(stderr,
+			", the storage nodes being in 0x7fff and all %u "
+			"tenant partitions",
+			go->partitions);
+	fprintf(stderr,
+		"; OpenSM drops the last %u of each (ERR 0512), so those "
+		"ports lose partitions.  Use --partitions %u or fewer (ibpart "
+		"tables --ca-partition-cap N checks the plan against HCAs "
+		"with bigger tables)\n",
+		most - cap, cap > 1 ? cap - 1 : 0);
 }
 
 static bool opt_uint(const char *name, const char *arg, unsigned max,
@@ -382,6 +413,8 @@ static int run(int argc, char **argv)
 			"(radix %u)%s%s\n",
 			out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
 			conf ? conf : "");
+	if (conf)
+		warn_overfull(&go);
 out:
 	if (exit) {
 		atomic_discard(&ft);

@@ -291,8 +291,11 @@ int sim_pingpong(struct sim_session *s, const char *src, const char *dst,
 	    ibp_tables_get(ibp_sim_tables(s->sim), sn, sp);
 	const ibp_pkey_table *dt =
 	    ibp_tables_get(ibp_sim_tables(s->sim), dn, dp);
-	const char *sd = ibp_fabric_node_desc(s->f, sn);
-	const char *dd = ibp_fabric_node_desc(s->f, dn);
+	char sname[300], dname[300];
+	const char *sd =
+	    ibp_fabric_port_name(s->f, sn, sp, sname, sizeof(sname));
+	const char *dd =
+	    ibp_fabric_port_name(s->f, dn, dp, dname, sizeof(dname));
 	uint16_t key = st ? ibp_pkey_table_get(st, o->pkey_index) : 0;
 	fprintf(out, "pingpong %s -> %s (RC, %u iterations of %u bytes)\n", sd,
 		dd, o->iters, o->size);
@@ -496,16 +499,21 @@ int sim_probe_matrix(struct sim_session *s, FILE *out, unsigned char **cells,
 			}
 		}
 	ibp_sm_poll_traps(s->sm, NULL, NULL);
+	char lb[300];
 	fprintf(out, "|  |");
 	for (size_t j = 0; j < n; j++)
-		fprintf(out, " %s |", ibp_fabric_node_desc(s->f, node[j]));
+		fprintf(out, " %s |",
+			ibp_fabric_port_name(s->f, node[j], port[j], lb,
+					     sizeof(lb)));
 	fputc('\n', out);
 	fprintf(out, "|---|");
 	for (size_t j = 0; j < n; j++)
 		fprintf(out, "---|");
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "| %s |", ibp_fabric_node_desc(s->f, node[i]));
+		fprintf(out, "| %s |",
+			ibp_fabric_port_name(s->f, node[i], port[i], lb,
+					     sizeof(lb)));
 		for (size_t j = 0; j < n; j++)
 			fprintf(out, " %s |",
 				i == j ? "—" : (m[i * n + j] ? "✓" : "✗"));

@@ -62,7 +62,12 @@ size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
 bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
 			 unsigned *port);
 uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
+/* The node description of end port i (JSON's "node_desc"). */
 const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i);
+/* How end port i is shown: its node description, or "description/port"
+ * when the node has more than one end port in the matrix (a dual-port
+ * CA), which ibp_fabric_resolve_port() reads back. */
+const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i);
 /* Index of the end port (node, port), or -1. */
 long ibp_matrix_find(const ibp_matrix *m, size_t node, unsigned port);
 

@@ -65,6 +65,14 @@ void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
 int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 			     const ibp_fabric *f, FILE *out, ibp_error *err);
 
+/* How many CA ports of that plan hold more P_Keys than their P_KeyTable
+ * (o->fabric.ca_partition_cap, NodeInfo PartitionCap) has entries, as
+ * OpenSM 3.3.23 programs it: every end port gets 0x7fff, a tenant node
+ * its tenant's P_Key, a storage node one per tenant.  OpenSM drops what
+ * does not fit (ERR 0512).  *most: the most P_Keys one port needs. */
+unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
+				     unsigned *most);
+
 #ifdef __cplusplus
 }
 #endif

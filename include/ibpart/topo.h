@@ -128,9 +128,25 @@ int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
  * port); IBP_ENOENT when the fabric has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
 
-/* Resolve what a user typed for a port: a port GUID ("0x…"), a node GUID,
- * a node description, a file id ("H-…"), or a LID (decimal, after
- * assignment).  For a CA given by name the port is its first linked port. */
+/* How many end ports of node n are linked: 1 for a switch (port 0); for
+ * a CA or router the ports the topology connects. */
+unsigned ibp_fabric_node_linked_end_ports(const ibp_fabric *f, size_t n);
+
+/* The name a user sees for port (n, port), and that
+ * ibp_fabric_resolve_port() reads back: the node description, or
+ * "description/port" when the node has more than one linked end port
+ * (written into buf, len bytes).  Returns buf or the description. */
+const char *ibp_fabric_port_name(const ibp_fabric *f, size_t n, unsigned port,
+				 char *buf, size_t len);
+
+/* Resolve what a user typed for a port: a port GUID ("0x…"), a node GUID
+ * (its first linked port), a node description or file id ("H-…"), either
+ * of those or a node GUID followed by "/N" (port N of that node), or a
+ * LID (decimal, after assignment).  A description that is itself the
+ * whole text wins over reading a "/N" off its end.  A bare name of a node
+ * with several linked end ports (a dual-port CA) is IBP_EINVAL, the
+ * message listing the "name/N" choices; a single-port node is named
+ * without "/N". */
 int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
 			    unsigned *port, ibp_error *err);
 

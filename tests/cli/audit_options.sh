@@ -57,6 +57,22 @@ jq -e '.findings[] | select(.code=="default-full-member") | .ports == ["0x506b4b
   fail "--tables: default-full-member: $(cat out)"
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables tables.json "$D/sound-seed.conf"  # both
 
+# without --opensm-conf the M_Key and enforcement rules cannot run: the
+# text report says so in its last line, JSON keeps its shape
+NOTE="not checked without --opensm-conf: mkey-not-set, mkey-readable"
+expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" "$D/sound-two-leaf.conf"
+[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial (give OpenSM's opensm.conf)" ]] ||
+  fail "unchecked rules line: '$(tail -n 1 out)'"
+expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" --opensm-conf "$D/opensm-good.conf" "$D/sound-two-leaf.conf"
+expect_no_grep "not checked" out
+expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" --format json "$D/sound-two-leaf.conf"
+jq -e 'keys == ["findings"]' out >/dev/null || fail "json shape without --opensm-conf"
+expect_no_grep "not checked" out
+# tables without switch enforcement states: nothing feeds those rules
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" --tables tables.json
+[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial (give OpenSM's opensm.conf)" ]] ||
+  fail "--tables, unchecked rules line: '$(tail -n 1 out)'"
+
 # switch port enforcement as the switch reports it (simulator, live):
 # off in front of tenantA-node-01 (leaf port 3), inbound only in front of
 # tenantB-node-01 (port 5), both elsewhere or unknown
@@ -70,6 +86,11 @@ jq -e '.findings[] | select(.code=="part-enforce-off") | .ports == ["0x506b4b030
   fail "part-enforce-off from the switch state: $(jq -c '[.findings[] | [.code, .ports]]' out)"
 jq -e '.findings[] | select(.code=="part-enforce-partial") | .ports == ["0x506b4b0300a1b202"]' out >/dev/null ||
   fail "part-enforce-partial from the switch state"
+# ... the switch states feed part-enforce-*: only the M_Key rules are left
+expect_status 1 "$IBPART" audit -t "$D/seed.topo" --tables tables-enf.json
+expect_grep "^high     part-enforce-off: " out
+[[ $(tail -n 1 out) == "$NOTE (give OpenSM's opensm.conf)" ]] ||
+  fail "--tables with enforcement, unchecked rules line: '$(tail -n 1 out)'"
 jq '.ports[7].enforcement = "sometimes"' tables-enf.json >bad-enf.json
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables bad-enf.json
 expect_grep "enforcement" err

@@ -76,6 +76,15 @@ expect_grep "\[unresolved-name\]" err
 
 # CRLF and an empty file are rejected by OpenSM: errors
 expect_status 2 "$IBPART" check "$C/c06-crlf-rejected.crlf"
+expect_grep "c06-crlf-rejected.crlf:4:68: error: .*Windows CR LF line ends.*dos2unix.* \[no-colon\]$" err
+# ... and the message says the CR is why, since the caret points past
+# what an editor shows
+printf 'Default=0x7fff : ALL=full ;\r\n' >crlf.conf
+expect_status 2 "$IBPART" check crlf.conf
+expect_grep "^crlf.conf:1:28: error: no ':' in this partition header: it is only the CR that ends the line.*(this file has Windows CR LF line ends: OpenSM reads the CR as part of the line; convert with dos2unix) \[no-colon\]$" err
+expect_status 2 "$IBPART" check --format json crlf.conf
+jq -e '.findings[0] | .code == "no-colon" and .severity == "error" and (.message | test("CR LF"))' out >/dev/null ||
+  fail "crlf json: $(cat out)"
 : >empty.conf
 expect_status 2 "$IBPART" check --opensm empty.conf
 expect_grep "would reject" out

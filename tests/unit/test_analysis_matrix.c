@@ -2,7 +2,8 @@
  * test_analysis_matrix.c - the reachability matrix: the seed document's
  * matrix cell by cell (strict tables), OpenSM's observed tables, the IBA
  * match rule's corner cases (limited-limited, invalid keys, a port with
- * both memberships, a port with no table), classes, explain, and a
+ * both memberships, a port with no table), classes, explain, the
+ * "name/port" labels of a dual-port CA, and a
  * random cross-check against a pairwise scan of the tables (both the
  * bitset rows and the merge path).
  */
@@ -334,6 +335,21 @@ static char *render(const ibp_matrix *m, ibp_matrix_format fmt,
 	return buf;
 }
 
+/* ibp_explanation_print() of end ports a and b, malloc'd. */
+static char *explain_text(const ibp_matrix *m, size_t a, size_t b)
+{
+	ibp_explanation e;
+	assert_int_equal(ibp_matrix_explain(m, a, b, &e, NULL), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	ibp_explanation_print(m, &e, fp);
+	fclose(fp);
+	ibp_explanation_free(&e);
+	return buf;
+}
+
 static void test_reports(void **state)
 {
 	(void)state;
@@ -426,18 +442,107 @@ static void test_reports(void **state)
 	assert_int_equal(ibp_matrix_format_parse("pdf", &fmt), IBP_EINVAL);
 
 	/* explain text names the rule */
-	ibp_explanation e;
-	assert_int_equal(ibp_matrix_explain(m, 2, 4, &e, NULL), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	ibp_explanation_print(m, &e, fp);
-	fclose(fp);
+	char *buf = explain_text(m, 2, 4);
 	assert_non_null(strstr(buf, "CANNOT TALK"));
 	assert_non_null(strstr(buf, "no valid P_Key base is in both tables"));
 	free(buf);
-	ibp_explanation_free(&e);
 
+	ibp_matrix_free(m);
+	ibp_tables_free(ts);
+	ibp_fabric_free(f);
+}
+
+/* A dual-port CA: its two end ports are two rows, named "dual/1" and
+ * "dual/2" wherever a port is shown by name (JSON keeps the node
+ * description); single-port CAs keep their plain name. */
+static void test_dual_port_labels(void **state)
+{
+	(void)state;
+	ibp_fabric *f = ibp_fabric_new(NULL);
+	size_t sw, dual, solo;
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x100, 8,
+					     "leaf", &sw, NULL),
+			 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x200, 2, "dual", &dual, NULL),
+	    0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x300, 1, "solo", &solo, NULL),
+	    0);
+	assert_int_equal(ibp_fabric_link(f, dual, 1, sw, 1, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, dual, 2, sw, 2, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, solo, 1, sw, 3, NULL), 0);
+	ibp_tables *ts = ibp_tables_new(f);
+	/* dual/1 full in 0x0001, dual/2 and solo limited: dual/1 talks to
+	 * both, dual/2 and solo (limited-limited) do not */
+	const struct {
+		size_t node;
+		unsigned port;
+		uint16_t key;
+	} keys[] = {{dual, 1, 0x8001}, {dual, 2, 0x0001}, {solo, 1, 0x0001}};
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(
+		    ibp_pkey_table_set(ibp_tables_get_or_create(
+					   ts, keys[i].node, keys[i].port),
+				       0, keys[i].key, NULL),
+		    0);
+	ibp_matrix *m = NULL;
+	assert_int_equal(ibp_matrix_build(ts, NULL, &m, NULL), 0);
+	assert_int_equal(ibp_matrix_endpoint_count(m), 3);
+	assert_string_equal(ibp_matrix_endpoint_label(m, 0), "dual/1");
+	assert_string_equal(ibp_matrix_endpoint_label(m, 1), "dual/2");
+	assert_string_equal(ibp_matrix_endpoint_label(m, 2), "solo");
+	assert_string_equal(ibp_matrix_endpoint_desc(m, 1), "dual");
+	/* a label names its port back */
+	for (size_t i = 0; i < 3; i++) {
+		size_t n, en;
+		unsigned p, ep;
+		assert_int_equal(
+		    ibp_fabric_resolve_port(f, ibp_matrix_endpoint_label(m, i),
+					    &n, &p, NULL),
+		    0);
+		assert_true(ibp_matrix_endpoint(m, i, &en, &ep));
+		assert_int_equal(n, en);
+		assert_int_equal(p, ep);
+	}
+	ibp_matrix_report_options o = {.mode = "strict"};
+	/* each format, the lines that show the two ports apart (HTML's data
+	 * is JSON, where '/' is written "\/") */
+	const struct {
+		ibp_matrix_format fmt;
+		const char *want[3];
+	} shown[] = {
+	    {IBP_MATRIX_TEXT,
+	     {"\ndual/1  —       ✓       ✓\n", "\ndual/2  ✓       —       ✗\n",
+	      "        dual/1  dual/2  solo\n"}},
+	    {IBP_MATRIX_MD,
+	     {"| | dual/1 | dual/2 | solo |", "| dual/2 | ✓ | — | ✗ |", ""}},
+	    {IBP_MATRIX_CSV, {"\n0x0000000000000202,dual/2,1,,0\r\n", "", ""}},
+	    {IBP_MATRIX_HTML,
+	     {"\"label\":\"dual\\/1\"", "\"label\":\"dual\\/2\"", ""}}};
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		char *s = render(m, shown[i].fmt, &o);
+		for (size_t k = 0; k < 3; k++)
+			if (!strstr(s, shown[i].want[k]))
+				fail_msg("format %d lacks '%s' in:\n%s",
+					 (int)shown[i].fmt, shown[i].want[k],
+					 s);
+		free(s);
+	}
+	char *s = render(m, IBP_MATRIX_JSON, &o);
+	json_t *j = json_loads(s, 0, NULL);
+	assert_non_null(j);
+	json_t *eps = json_object_get(j, "endpoints");
+	for (size_t i = 0; i < 2; i++)
+		assert_string_equal(json_string_value(json_object_get(
+					json_array_get(eps, i), "node_desc")),
+				    "dual");
+	json_decref(j);
+	free(s);
+	/* explain names the ports the same way */
+	char *buf = explain_text(m, 1, 2);
+	assert_non_null(strstr(buf, "dual/2 -> solo: CANNOT TALK"));
+	free(buf);
 	ibp_matrix_free(m);
 	ibp_tables_free(ts);
 	ibp_fabric_free(f);
@@ -451,6 +556,7 @@ int main(void)
 	    cmocka_unit_test(test_rule_corners),
 	    cmocka_unit_test(test_random_vs_naive),
 	    cmocka_unit_test(test_reports),
+	    cmocka_unit_test(test_dual_port_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,9 @@
  * test_conf.c - the partitions.conf API: the AST of the seed's OpenSM
  * file (names, P_Keys, flags, members, positions), P_Key assignment and
  * merging, the misreading and rejection verdicts with their positions,
- * every-problem reporting, the seed dialect with names resolved through
- * the topology, membership look-ups, and the writer (round trip, atomic
- * file, nothing written on error).
+ * every-problem reporting, CR LF files named as the cause, the seed dialect
+ * with names resolved through the topology, membership look-ups, and the writer
+ * (round trip, atomic file, nothing written on error).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -224,6 +224,68 @@ static void test_every_problem(void **state)
 	/* the statement without ':' runs on to the ';' on line 3 */
 	assert_true(has_code(d, "bad-guid", 4, 9));
 	assert_true(ibp_conf_error_count(c) >= 6);
+	ibp_conf_free(c);
+	ibp_diags_free(d);
+}
+
+/* The finding with this code on this line, or NULL. */
+static const ibp_diag *diag_at(const ibp_diags *d, const char *code,
+			       unsigned line)
+{
+	for (size_t i = 0; i < ibp_diags_count(d); i++) {
+		const ibp_diag *g = ibp_diags_get(d, i);
+		if (!strcmp(g->code, code) && g->line == line)
+			return g;
+	}
+	return NULL;
+}
+
+/* A CR LF file: OpenSM reads the CR as part of the line, which is right
+ * (c06/c07 corners); what the reader is told names the CR as the cause
+ * on the lines that end in one, and nowhere else.  Codes and severities
+ * stay what they are. */
+static void test_crlf_named(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	ibp_conf *c = parse("Default=0x7fff : ALL=full ;\r\n", d);
+	const ibp_diag *g = diag_at(d, "no-colon", 1);
+	assert_non_null(g);
+	assert_int_equal(g->severity, IBP_SEV_ERROR);
+	assert_int_equal(g->col, 28);
+	assert_non_null(strstr(g->message, "only the CR that ends the line"));
+	assert_non_null(strstr(g->message, "Windows CR LF line ends"));
+	assert_non_null(strstr(g->message, "dos2unix"));
+	assert_true(ibp_conf_opensm_verdict(c)->rejected);
+	ibp_conf_free(c);
+	ibp_diags_free(d);
+
+	/* a file of mixed line ends: line 1 has no CR, so its error is not
+	 * blamed on one; line 2's "full\r" is already called a carriage
+	 * return and gets no second hint; line 3 ends in ";\r" */
+	d = ibp_diags_new();
+	c = parse("U=0x2 : 0x7=fulll ;\nT=0x1 : 0x5=full\r\n, 0x6=full ;\r\n",
+		  d);
+	g = diag_at(d, "unknown-membership", 1);
+	assert_non_null(g);
+	assert_int_equal(g->severity, IBP_SEV_ERROR);
+	assert_null(strstr(g->message, "CR LF"));
+	g = diag_at(d, "carriage-return", 2);
+	assert_non_null(g);
+	assert_null(strstr(g->message, "dos2unix"));
+	g = diag_at(d, "no-colon", 3);
+	assert_non_null(g);
+	assert_int_equal(g->severity, IBP_SEV_ERROR);
+	assert_non_null(strstr(g->message, "CR LF"));
+	ibp_conf_free(c);
+	ibp_diags_free(d);
+
+	/* the same mistakes with LF line ends say nothing of CRs */
+	d = ibp_diags_new();
+	c = parse("B=0x2\nC=0x3 : 0x5=limited ;\n", d);
+	g = diag_at(d, "no-colon", 1);
+	assert_non_null(g);
+	assert_null(strstr(g->message, "CR"));
 	ibp_conf_free(c);
 	ibp_diags_free(d);
 }
@@ -528,6 +590,7 @@ int main(void)
 	    cmocka_unit_test(test_generated_and_merged),
 	    cmocka_unit_test(test_missing_comma),
 	    cmocka_unit_test(test_every_problem),
+	    cmocka_unit_test(test_crlf_named),
 	    cmocka_unit_test(test_long_line),
 	    cmocka_unit_test(test_mgid),
 	    cmocka_unit_test(test_seed_dialect),

@@ -1,8 +1,8 @@
 /*
  * test_fabric_gen.c - the fat-tree and partition-plan generator: counts,
- * names, GUIDs, connectivity, the partitions.conf text, and scale (48,000
- * CA ports and 2,000 switches generate, write and load in seconds, and
- * look-ups stay O(1)).
+ * names, GUIDs, connectivity, the partitions.conf text, the ports whose
+ * P_Keys overflow their table, and scale (48,000 CA ports and 2,000
+ * switches generate, write and load in seconds, and look-ups stay O(1)).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -234,6 +234,37 @@ static void test_scale(void **state)
 	ibp_fabric_free(f);
 }
 
+/* Ports whose P_Keys do not fit their table (counts worked out by hand:
+ * 0x7fff on every port, a tenant node its tenant, a storage node every
+ * tenant; a CA's table holds 64 unless said). */
+static void test_plan_overfull(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned cas, partitions, storage, cap, over, most;
+	} cases[] = {
+	    {2000, 100, 4, 64, 4, 101}, /* the storage nodes */
+	    {2000, 63, 4, 64, 0, 64},	/* exactly full, not over */
+	    {2000, 100, 0, 64, 0, 2},	/* tenant nodes hold two */
+	    /* a one-entry table: 8 tenant nodes (2 each) and 1 storage
+	     * node (3) are over, the management host (0x7fff) is not */
+	    {10, 2, 1, 1, 9, 3},
+	    {10, 2, 20, 64, 0, 0}, /* impossible options: nothing to say */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ibp_fabric_gen_options o;
+		ibp_fabric_gen_options_init(&o);
+		o.cas = cases[i].cas;
+		o.partitions = cases[i].partitions;
+		o.storage = cases[i].storage;
+		o.fabric.ca_partition_cap = cases[i].cap;
+		unsigned most;
+		assert_int_equal(ibp_partition_plan_overfull(&o, &most),
+				 cases[i].over);
+		assert_int_equal(most, cases[i].most);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +272,7 @@ int main(void)
 	    cmocka_unit_test(test_fat_tree),
 	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_scale),
+	    cmocka_unit_test(test_plan_overfull),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,6 +144,94 @@ static void test_resolve(void **state)
 	ibp_fabric_free(f);
 }
 
+/* A CA with two linked ports is named per port ("name/N"); a bare name
+ * of it is ambiguous; single-port nodes keep their plain name. */
+static void test_resolve_dual_port(void **state)
+{
+	(void)state;
+	ibp_fabric *f = load(path_of("IBP_TESTDATA", "interop/mixed.topo"));
+	size_t n;
+	unsigned p;
+	ibp_error err;
+	ibp_error_clear(&err);
+	assert_int_equal(ibp_fabric_resolve_port(f, "dual-port", &n, &p, &err),
+			 IBP_EINVAL);
+	assert_string_equal(
+	    err.message, "'dual-port' has 2 ports: dual-port/1, dual-port/2");
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "dual-port/2", &n, &p, &err), 0);
+	assert_true(ibp_fabric_port_guid(f, n, p) == 0x0002c90000002002ULL);
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "dual-port/1", &n, &p, &err), 0);
+	assert_true(ibp_fabric_port_guid(f, n, p) == 0x0002c90000002001ULL);
+	/* the file id and the node GUID take "/N" too */
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "H-0002c90000002000/2", &n, &p, &err),
+	    0);
+	assert_true(ibp_fabric_port_guid(f, n, p) == 0x0002c90000002002ULL);
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "0x0002c90000002000/1", &n, &p, &err),
+	    0);
+	assert_true(ibp_fabric_port_guid(f, n, p) == 0x0002c90000002001ULL);
+	/* ports it does not have */
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "dual-port/3", &n, &p, &err),
+	    IBP_ERANGE);
+	assert_non_null(strstr(err.message, "no port 3"));
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "dual-port/0", &n, &p, &err),
+	    IBP_ERANGE);
+	assert_int_equal(ibp_fabric_resolve_port(f, "sw1/3", &n, &p, &err),
+			 IBP_ERANGE);
+	assert_int_equal(ibp_fabric_resolve_port(f, "sw1/0", &n, &p, &err), 0);
+	assert_string_equal(ibp_fabric_node_desc(f, n), "sw1");
+	assert_int_equal(p, 0);
+	assert_int_equal(ibp_fabric_resolve_port(f, "nosuch/1", &n, &p, &err),
+			 IBP_ENOENT);
+	/* node-c has two ports but only port 2 linked: its plain name is
+	 * that port, as before; "/1" still names the other */
+	assert_int_equal(ibp_fabric_resolve_port(f, "node-c", &n, &p, &err), 0);
+	assert_int_equal(p, 2);
+	assert_int_equal(ibp_fabric_resolve_port(f, "node-c/1", &n, &p, &err),
+			 0);
+	assert_int_equal(p, 1);
+	/* single-port nodes: plain, and "/1" also works */
+	assert_int_equal(ibp_fabric_resolve_port(f, "node-a", &n, &p, &err), 0);
+	assert_int_equal(p, 1);
+	char buf[64];
+	assert_string_equal(ibp_fabric_port_name(f, n, 1, buf, sizeof(buf)),
+			    "node-a");
+	assert_int_equal(ibp_fabric_resolve_port(f, "node-a/1", &n, &p, &err),
+			 0);
+	assert_int_equal(ibp_fabric_node_linked_end_ports(f, n), 1);
+	/* names round-trip through the resolver */
+	assert_int_equal(ibp_fabric_find_desc(f, "dual-port", &n), 0);
+	assert_int_equal(ibp_fabric_node_linked_end_ports(f, n), 2);
+	assert_string_equal(ibp_fabric_port_name(f, n, 2, buf, sizeof(buf)),
+			    "dual-port/2");
+	size_t n2;
+	assert_int_equal(ibp_fabric_resolve_port(f, buf, &n2, &p, &err), 0);
+	assert_int_equal(n2, n);
+	assert_int_equal(p, 2);
+	ibp_fabric_free(f);
+
+	/* a description with a '/' of its own (switches are often named
+	 * "host:MQM8700/U1") is read whole before any "/N" */
+	f = ibp_fabric_new(NULL);
+	size_t sw, ca;
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x100, 8,
+					     "sw-01:MQM8700/1", &sw, NULL),
+			 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x200, 1, "h", &ca, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, ca, 1, sw, 1, NULL), 0);
+	assert_int_equal(
+	    ibp_fabric_resolve_port(f, "sw-01:MQM8700/1", &n, &p, &err), 0);
+	assert_int_equal(n, sw);
+	assert_int_equal(p, 0);
+	ibp_fabric_free(f);
+}
+
 static void test_ibsim_examples(void **state)
 {
 	(void)state;
@@ -183,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seed),
 	    cmocka_unit_test(test_resolve),
+	    cmocka_unit_test(test_resolve_dual_port),
 	    cmocka_unit_test(test_ibsim_examples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

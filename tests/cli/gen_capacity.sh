@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# gen_capacity.sh - `ibpart gen` warns (stderr, exit 0) when its plan
+# gives ports more P_Keys than a CA's 64-entry P_KeyTable holds: storage
+# nodes are in 0x7fff and every tenant partition.  The count it gives is
+# checked against `ibpart tables`, which computes the tables itself and
+# reports each P_Key it drops.
+source "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$IBPART" gen --cas 300 --partitions 100 --storage 4 -o x.topo --conf x.conf
+[[ -s x.topo && -s x.conf ]] || fail "files not written"
+expect_grep "^ibpart gen: warning: 4 CA port(s) need more P_Keys than their P_KeyTable holds: up to 101 in 64 entries" err
+expect_grep "Use --partitions 63 or fewer" err
+# the same ports, by the tables OpenSM would program: 4 storage nodes,
+# 101 - 64 = 37 P_Keys dropped on each
+expect_status 1 "$IBPART" tables -t x.topo x.conf
+[[ $(grep -c '\[pkey-table-full\]' err) -eq $((4 * 37)) ]] || fail "tables: $(grep -c pkey-table-full err) dropped, want 148"
+[[ $(grep -o 'the P_KeyTable of storage-[0-9]*' err | sort -u | wc -l) -eq 4 ]] || fail "tables: not the 4 storage nodes"
+
+# at 63 partitions the storage tables are exactly full: no warning, and
+# tables drops nothing
+expect_status 0 "$IBPART" gen --cas 300 --partitions 63 --storage 4 -o y.topo --conf y.conf
+expect_no_grep "warning" err
+expect_status 0 "$IBPART" tables -t y.topo y.conf
+expect_no_grep "pkey-table-full" err
+# without storage nodes no port needs more than 2 P_Keys
+expect_status 0 "$IBPART" gen --cas 300 --partitions 100 -o z.topo --conf z.conf
+expect_no_grep "warning" err
+# no plan written, nothing to warn about
+expect_status 0 "$IBPART" gen --cas 300 --partitions 100 --storage 4 -o w.topo
+expect_no_grep "warning" err
+finish
