@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ibpart/atomic_file.h"
 #include "ibpart/fabric_gen.h"
 #include "ibpart/topo.h"
 
@@ -52,84 +53,6 @@ static const char usage[] =
     "(raise them with ibsim -N/-S/-P) - see docs/topology.md.\n"
     "\n"
     "Exit status: 0 written, 2 bad usage, 3 a file could not be written.\n";
-
-/* Write through a temporary file in the target's directory: fsync and
- * rename make the new file appear whole or not at all. */
-struct atomic_file {
-	char *path, *tmp;
-	FILE *fp;
-};
-
-static int atomic_open(struct atomic_file *a, const char *path)
-{
-	memset(a, 0, sizeof(*a));
-	if (asprintf(&a->tmp, "%s.XXXXXX", path) < 0) {
-		a->tmp = NULL;
-		return -1;
-	}
-	int fd = mkstemp(a->tmp);
-	if (fd < 0) {
-		free(a->tmp);
-		a->tmp = NULL;
-		return -1;
-	}
-	mode_t um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um)) { /* mkstemp made it 0600 */
-		close(fd);
-		unlink(a->tmp);
-		free(a->tmp);
-		a->tmp = NULL;
-		return -1;
-	}
-	a->fp = fdopen(fd, "w");
-	if (!a->fp) {
-		close(fd);
-		unlink(a->tmp);
-		free(a->tmp);
-		a->tmp = NULL;
-		return -1;
-	}
-	a->path = strdup(path);
-	return a->path ? 0 : -1;
-}
-
-/* Flush and sync; the file stays under its temporary name. */
-static int atomic_sync(struct atomic_file *a)
-{
-	if (!a->fp)
-		return -1;
-	int rc = 0;
-	if (fflush(a->fp) || fsync(fileno(a->fp)))
-		rc = -1;
-	if (fclose(a->fp))
-		rc = -1;
-	a->fp = NULL;
-	return rc;
-}
-
-static int atomic_commit(struct atomic_file *a)
-{
-	return rename(a->tmp, a->path);
-}
-
-static void atomic_discard(struct atomic_file *a)
-{
-	if (a->fp)
-		fclose(a->fp);
-	if (a->tmp)
-		unlink(a->tmp);
-	free(a->tmp);
-	free(a->path);
-	memset(a, 0, sizeof(*a));
-}
-
-static void atomic_done(struct atomic_file *a)
-{
-	free(a->tmp);
-	free(a->path);
-	memset(a, 0, sizeof(*a));
-}
 
 static int print_lids(const char *topo, const char *sm)
 {
@@ -367,44 +290,29 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "ibpart gen: %s\n", err.message);
 		return CLI_EXIT_USAGE;
 	}
-	struct atomic_file ft, fc;
-	memset(&fc, 0, sizeof(fc));
+	/* Both files are written whole before either replaces anything. */
+	ibp_atomic_file *ft = NULL, *fc = NULL;
+	FILE *fpt, *fpc = NULL;
 	int exit = CLI_EXIT_OK;
-	if (atomic_open(&ft, out)) {
-		fprintf(stderr, "ibpart gen: cannot create %s: %s\n", out,
-			strerror(errno));
-		ibp_fabric_free(f);
-		return CLI_EXIT_SYSTEM;
-	}
-	if (ibp_fabric_write(f, ft.fp, &err) || atomic_sync(&ft)) {
-		fprintf(stderr, "ibpart gen: cannot write %s: %s\n", out,
-			strerror(errno));
+	if (ibp_atomic_file_open(out, &ft, &fpt, &err) ||
+	    ibp_fabric_write(f, fpt, &err) ||
+	    (conf && (ibp_atomic_file_open(conf, &fc, &fpc, &err) ||
+		      ibp_partition_plan_write(&go, f, fpc, &err)))) {
+		cli_print_error(&err);
 		exit = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	if (conf) {
-		if (atomic_open(&fc, conf)) {
-			fprintf(stderr, "ibpart gen: cannot create %s: %s\n",
-				conf, strerror(errno));
-			exit = CLI_EXIT_SYSTEM;
-			goto out;
-		}
-		if (ibp_partition_plan_write(&go, f, fc.fp, &err) ||
-		    atomic_sync(&fc)) {
-			fprintf(stderr, "ibpart gen: cannot write %s: %s\n",
-				conf, strerror(errno));
-			exit = CLI_EXIT_SYSTEM;
-			goto out;
-		}
+	int crc = ibp_atomic_file_commit(ft, false, &err);
+	ft = NULL;
+	if (!crc && fc) {
+		crc = ibp_atomic_file_commit(fc, false, &err);
+		fc = NULL;
 	}
-	if (atomic_commit(&ft) || (conf && atomic_commit(&fc))) {
-		fprintf(stderr, "ibpart gen: cannot rename into place: %s\n",
-			strerror(errno));
+	if (crc) {
+		cli_print_error(&err);
 		exit = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	atomic_done(&ft);
-	atomic_done(&fc);
 	unsigned leaves, spines;
 	ibp_fabric_gen_counts(&go, &leaves, &spines);
 	if (!rewrite)
@@ -416,10 +324,8 @@ static int run(int argc, char **argv)
 	if (conf)
 		warn_overfull(&go);
 out:
-	if (exit) {
-		atomic_discard(&ft);
-		atomic_discard(&fc);
-	}
+	ibp_atomic_file_discard(ft);
+	ibp_atomic_file_discard(fc);
 	ibp_fabric_free(f);
 	return exit;
 }
