@@ -60,7 +60,8 @@ static void print_main_help(FILE *out)
 	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
 	fprintf(out,
 		"\n'ibpart help COMMAND' or 'ibpart COMMAND --help' for "
-		"details; man ibpart for all of it.\n\n%s",
+		"details; man ibpart (installed) or man ./docs/ibpart.1 for "
+		"all\nof it.\n\n%s",
 		exit_text);
 }
 
