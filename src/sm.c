@@ -715,10 +715,19 @@ static bool leaf_port(const ibp_sm *sm, size_t n, unsigned p)
 	       node_path(sm, n, p) != NULL;
 }
 
+/* The ports whose P_KeyTable the SM reads and writes: end ports, a
+ * switch's port 0, and switch ports facing an end port (the only
+ * external ports OpenSM programs).  An unlinked switch port, or one
+ * between switches, is not one: a plan that wants a table there (a
+ * topology file that says a host is plugged in where none is) meets an
+ * unreadable port, not a table of 0xffff. */
 static bool has_table(const ibp_sm *sm, size_t n, unsigned p)
 {
-	if (ibp_fabric_node_type(sm->fabric, n) != IBP_NODE_SWITCH && p == 0)
+	bool sw = ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH;
+	if (!sw && p == 0)
 		return false;
+	if (sw && p > 0)
+		return leaf_port(sm, n, p);
 	return port_capacity(sm, n, p) > 0 && node_path(sm, n, p) != NULL;
 }
 

@@ -61,3 +61,22 @@ out=$(live_ibpart apply -q --direct -c "$D/live-2sw-a.conf" --format json) || li
 	live_fail "repair changed other ports: $out"
 live_ibpart verify -q -c "$D/live-2sw-a.conf" >/dev/null || live_fail "drift after repair"
 live_ok "reset port: verify reports it, a second apply repairs exactly it"
+
+# A topology that says a host is plugged in where none is (leaf-2 port 7
+# has no link on this fabric): verify -t reports that host's port and the
+# switch port facing it as unreachable - not as a table of 0xffff with
+# the wrong membership.
+awk '{ print }
+	/^\[6\]\t"H-0002c90000000600"\[1\]/ { print "[7]\t\"H-0002c90000000700\"[1]\t\t# \"ghost\"" }
+	END { print ""; print "caguid=0x0002c90000000700"; print "Ca\t1 \"H-0002c90000000700\"\t\t# \"ghost\"";
+	      print "[1]\t\"S-0002c90000002000\"[7]" }' "$D/live-2sw.topo" >"$LIVE_DIR/ghost.topo"
+grep -q '^\[7\].*ghost' "$LIVE_DIR/ghost.topo" || live_fail "ghost topology not built"
+set +e
+out=$(live_ibpart verify -q -c "$D/live-2sw-a.conf" -t "$LIVE_DIR/ghost.topo" --format json)
+rc=$?
+set -e
+[[ $rc == 1 ]] || live_fail "verify -t with a ghost host: exit $rc, want 1: $out"
+got=$(jq -c '[.drift[] | [.node_desc, .port, .kind]] | unique' <<<"$out")
+[[ $got == '[["ghost",1,"unreachable"],["leaf-2",7,"unreachable"]]' ]] ||
+	live_fail "ghost host drift: $got"
+live_ok "a host the topology has and the fabric lacks: it and its switch port unreachable, nothing else"
