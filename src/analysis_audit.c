@@ -569,9 +569,13 @@ static int rule_enforcement(struct audit *a)
 		    ibp_fabric_node_type(a->f, sw) != IBP_NODE_SWITCH)
 			continue;
 		bool in = true, outb = true;
-		if (a->in->enforcement &&
-		    a->in->enforcement(a->in->enforcement_ctx, sw, swp, &in,
-				       &outb)) {
+		/* the callback's answer, else the bits the tables carry
+		 * (read from the switch with them) */
+		if (a->in->enforcement
+			? a->in->enforcement(a->in->enforcement_ctx, sw, swp,
+					     &in, &outb)
+			: ibp_tables_get_enforcement(a->in->tables, sw, swp,
+						     &in, &outb)) {
 			from_state = true;
 		} else if (o) {
 			in =

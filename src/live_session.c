@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "ibpart/live.h"
-#include "ibpart/mad.h"
 #include "ibpart/sm.h"
 #include "ibpart/transport_umad.h"
 
@@ -24,7 +23,6 @@ struct ibp_live {
 	ibp_umad_port_info info;
 	struct timespec start;
 	bool discovered;
-	uint64_t tid; /* of the SMPs sent here, outside the SM */
 };
 
 void ibp_live_options_init(struct ibp_live_options *o)
@@ -102,73 +100,10 @@ uint64_t ibp_live_local_port_guid(const ibp_live *l)
 	return l->info.port_guid;
 }
 
-/* One SubnGet and its decoded answer: directed route to the local port
- * (dlid 0), or LID-routed to dlid. */
-static int get_attr(ibp_live *l, uint16_t dlid, uint16_t attr,
-		    struct ibp_smp *resp, ibp_error *err)
-{
-	struct ibp_smp req;
-	uint64_t tid = 0x4c53000000000000ull | ++l->tid;
-	int rc = IBP_OK;
-	if (dlid)
-		ibp_smp_init_lid(&req, IBP_METHOD_GET, attr, 0, tid, l->o.mkey);
-	else
-		rc = ibp_smp_init_dr(&req, IBP_METHOD_GET, attr, 0, NULL, 0,
-				     tid, l->o.mkey, err);
-	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
-	if (!rc)
-		rc = ibp_smp_encode(&req, b, sizeof(b), err);
-	int timeout = l->o.timeout_ms > 0 ? l->o.timeout_ms : 100;
-	unsigned tries = l->o.retries >= 0 ? (unsigned)l->o.retries + 1 : 4;
-	for (unsigned i = 0; !rc && i < tries; i++) {
-		rc = dlid
-			 ? ibp_transport_smp_lid(l->t, dlid, b, r, timeout, err)
-			 : ibp_transport_smp(l->t, b, r, timeout, err);
-		if (rc != IBP_ETIMEDOUT)
-			break;
-		if (i + 1 < tries)
-			rc = IBP_OK;
-	}
-	if (!rc)
-		rc = ibp_smp_decode(resp, r, sizeof(r), err);
-	if (!rc && (resp->status & IBP_SMP_STATUS_MASK))
-		rc = ibp_error_set(
-		    err, IBP_EMAD, "SubnGet(%s): %s", ibp_attr_name(attr),
-		    ibp_mad_status_name(resp->status & IBP_SMP_STATUS_MASK));
-	return rc;
-}
-
 int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, bool *running,
 			    ibp_error *err)
 {
-	*port_guid = 0;
-	if (running)
-		*running = false;
-	struct ibp_smp resp;
-	int rc = get_attr(l, 0, IBP_ATTR_PORT_INFO, &resp, err);
-	if (rc)
-		return rc;
-	struct ibp_port_info pi;
-	ibp_port_info_decode(&pi, resp.data, sizeof(resp.data), NULL);
-	if (pi.master_sm_lid == 0 || pi.master_sm_lid >= 0xc000)
-		return ibp_error_set(err, IBP_ENOENT,
-				     "no master SM (MasterSMLID %u)",
-				     pi.master_sm_lid);
-	rc = get_attr(l, pi.master_sm_lid, IBP_ATTR_NODE_INFO, &resp, err);
-	if (rc)
-		return rc;
-	struct ibp_node_info ni;
-	rc = ibp_node_info_decode(&ni, resp.data, sizeof(resp.data), err);
-	if (rc)
-		return rc;
-	*port_guid = ni.port_guid;
-	uint16_t sm_lid = pi.master_sm_lid;
-	if (running &&
-	    get_attr(l, sm_lid, IBP_ATTR_PORT_INFO, &resp, NULL) == IBP_OK) {
-		ibp_port_info_decode(&pi, resp.data, sizeof(resp.data), NULL);
-		*running = (pi.capability_mask & IBP_CAP_IS_SM) != 0;
-	}
-	return IBP_OK;
+	return ibp_sm_master_sm_port(l->sm, port_guid, running, err);
 }
 
 const char *ibp_live_local_ca(const ibp_live *l)

@@ -133,15 +133,21 @@ static int decode_response(const uint8_t rbuf[IBP_MAD_SIZE], uint64_t tid,
 	return IBP_OK;
 }
 
-/* One request/response over a directed route, with retries. */
-static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
-		 uint16_t attr, uint32_t mod, const uint8_t *data,
-		 uint8_t out[IBP_SMP_DATA_SIZE], ibp_error *err)
+/* One request/response, directed route along path (dlid 0) or
+ * LID-routed to dlid, with retries (same TID, a fresh send). */
+static int sm_smp(ibp_sm *sm, const struct dr_path *path, uint16_t dlid,
+		  uint8_t method, uint16_t attr, uint32_t mod,
+		  const uint8_t *data, uint8_t out[IBP_SMP_DATA_SIZE],
+		  ibp_error *err)
 {
 	struct ibp_smp req, resp;
 	uint64_t tid = ++sm->tid;
-	int rc = ibp_smp_init_dr(&req, method, attr, mod, path->port,
-				 path->hops, tid, sm->o.mkey, err);
+	int rc = IBP_OK;
+	if (dlid)
+		ibp_smp_init_lid(&req, method, attr, mod, tid, sm->o.mkey);
+	else
+		rc = ibp_smp_init_dr(&req, method, attr, mod, path->port,
+				     path->hops, tid, sm->o.mkey, err);
 	if (rc != IBP_OK)
 		return rc;
 	if (data)
@@ -153,7 +159,10 @@ static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
 	for (unsigned attempt = 0;; attempt++) {
 		ibp_error e;
 		sm->smps++;
-		rc = ibp_transport_smp(sm->t, buf, rbuf, sm->o.timeout_ms, &e);
+		rc = dlid ? ibp_transport_smp_lid(sm->t, dlid, buf, rbuf,
+						  sm->o.timeout_ms, &e)
+			  : ibp_transport_smp(sm->t, buf, rbuf,
+					      sm->o.timeout_ms, &e);
 		if (rc == IBP_ETIMEDOUT) {
 			sm->timeouts++;
 			if (attempt < sm->o.retries) {
@@ -178,6 +187,48 @@ static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
 			memcpy(out, resp.data, IBP_SMP_DATA_SIZE);
 		return IBP_OK;
 	}
+}
+
+static int sm_dr(ibp_sm *sm, const struct dr_path *path, uint8_t method,
+		 uint16_t attr, uint32_t mod, const uint8_t *data,
+		 uint8_t out[IBP_SMP_DATA_SIZE], ibp_error *err)
+{
+	return sm_smp(sm, path, 0, method, attr, mod, data, out, err);
+}
+
+int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
+			  ibp_error *err)
+{
+	*port_guid = 0;
+	if (running)
+		*running = false;
+	const struct dr_path here = {0};
+	uint8_t d[IBP_SMP_DATA_SIZE];
+	int rc = sm_dr(sm, &here, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, NULL,
+		       d, err);
+	if (rc)
+		return rc;
+	struct ibp_port_info pi;
+	ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+	uint16_t sm_lid = pi.master_sm_lid;
+	if (sm_lid == 0 || sm_lid >= 0xc000)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "no master SM (MasterSMLID %u)", sm_lid);
+	rc = sm_smp(sm, NULL, sm_lid, IBP_METHOD_GET, IBP_ATTR_NODE_INFO, 0,
+		    NULL, d, err);
+	if (rc)
+		return rc;
+	struct ibp_node_info ni;
+	rc = ibp_node_info_decode(&ni, d, sizeof(d), err);
+	if (rc)
+		return rc;
+	*port_guid = ni.port_guid;
+	if (running && sm_smp(sm, NULL, sm_lid, IBP_METHOD_GET,
+			      IBP_ATTR_PORT_INFO, 0, NULL, d, NULL) == IBP_OK) {
+		ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+		*running = (pi.capability_mask & IBP_CAP_IS_SM) != 0;
+	}
+	return IBP_OK;
 }
 
 /* A directed-route Get of a batch (sm_dr_get_batch): in path, attr,

@@ -130,51 +130,6 @@ static int recv_one(ibp_umad *u, long long deadline, uint8_t **mad, int *status,
 	}
 }
 
-static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
-		    int timeout_ms, ibp_error *err);
-
-/* One SMP to dlid (0: directed route), waiting for its response. */
-static int send_and_wait(ibp_umad *u, uint16_t dlid,
-			 const uint8_t req[IBP_MAD_SIZE],
-			 uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
-			 ibp_error *err)
-{
-	if (timeout_ms <= 0)
-		timeout_ms = 1;
-	uint32_t want = tid_low(req);
-	int rc = send_req(u, req, dlid, timeout_ms, err);
-	if (rc)
-		return rc;
-	long long deadline = now_ms() + timeout_ms;
-	for (;;) {
-		uint8_t *mad;
-		int status;
-		rc = recv_one(u, deadline, &mad, &status, err);
-		if (rc == IBP_ETIMEDOUT)
-			return ibp_error_set(err, IBP_ETIMEDOUT,
-					     "no response to SMP TID 0x%08x "
-					     "within %d ms",
-					     want, timeout_ms);
-		if (rc)
-			return rc;
-		if (!smp_response(u, mad))
-			continue;
-		if (tid_low(mad) != want)
-			continue; /* stale answer to an earlier request */
-		if (status == ETIMEDOUT)
-			/* The kernel's own timeout report for our send. */
-			return ibp_error_set(err, IBP_ETIMEDOUT,
-					     "no response to SMP TID 0x%08x "
-					     "within %d ms",
-					     want, timeout_ms);
-		memcpy(resp, mad, IBP_MAD_SIZE);
-		/* Give the caller its TID back (the MAD layer rewrote the
-		 * upper half), and its M_Key field as it sent it. */
-		memcpy(resp + 8, req + 8, 8);
-		return IBP_OK;
-	}
-}
-
 /* Put req into u->sbuf with the M_Key stamped and send it to dlid
  * (permissive for directed route) on the agent of its class. */
 static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
@@ -259,8 +214,13 @@ static int umad_op_smp_batch(void *ctx, struct ibp_smp_xfer *x, size_t n,
 			struct ibp_smp_xfer *xi = &x[slot_of[k]];
 			if (tid_low(xi->req) != tid)
 				continue;
+			/* ETIMEDOUT: the kernel's own timeout report for
+			 * our send; the slot stays IBP_ETIMEDOUT */
 			if (status != ETIMEDOUT) {
 				memcpy(xi->resp, mad, IBP_MAD_SIZE);
+				/* the caller's TID back (the MAD layer
+				 * rewrote the upper half), and its M_Key
+				 * field as it sent it */
 				memcpy(xi->resp + 8, xi->req + 8, 8);
 				xi->rc = IBP_OK;
 			}
@@ -269,6 +229,30 @@ static int umad_op_smp_batch(void *ctx, struct ibp_smp_xfer *x, size_t n,
 			break;
 		}
 	}
+	return IBP_OK;
+}
+
+/* One SMP to dlid (0: directed route), waiting for its response: a
+ * batch of one. */
+static int send_and_wait(ibp_umad *u, uint16_t dlid,
+			 const uint8_t req[IBP_MAD_SIZE],
+			 uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
+			 ibp_error *err)
+{
+	struct ibp_smp_xfer x = {.req = req, .resp = resp, .dlid = dlid};
+	int rc = umad_op_smp_batch(u, &x, 1, 1, timeout_ms, err);
+	if (rc)
+		return rc;
+	if (x.rc == IBP_ETIMEDOUT)
+		return ibp_error_set(err, IBP_ETIMEDOUT,
+				     "no response to SMP TID 0x%08x within "
+				     "%d ms",
+				     tid_low(req),
+				     timeout_ms > 0 ? timeout_ms : 1);
+	if (x.rc)
+		return ibp_error_set(err, x.rc,
+				     "bad SMP (class 0x%02x, LID %u)",
+				     mad_class(req), dlid);
 	return IBP_OK;
 }
 

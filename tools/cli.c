@@ -43,6 +43,16 @@ int cli_print_usage(const struct cli_cmd *cmd)
 	return CLI_EXIT_OK;
 }
 
+const char *cli_conf_path(const char *cmd, int argc, char **argv, int optind,
+			  const char *conf_arg)
+{
+	if (optind != argc - (conf_arg ? 0 : 1)) {
+		cli_usage_error(cmd, "expected one CONF file");
+		return NULL;
+	}
+	return conf_arg ? conf_arg : argv[optind];
+}
+
 int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
 		  ibp_diags **diags)

@@ -49,6 +49,12 @@ int cli_print_usage(const struct cli_cmd *cmd);
 
 /* Load a topology with the fabric options, printing diagnostics; returns
  * 0 or an exit status (2 on bad input). */
+/* The one CONF of a command that takes it as `-c CONF` (conf_arg) or as
+ * its one positional argument (argv[optind]); NULL after a usage error
+ * (none, or more than one). */
+const char *cli_conf_path(const char *cmd, int argc, char **argv, int optind,
+			  const char *conf_arg);
+
 /* A plan as check and convert read it: *fabric from topo (with the
  * node-name-map nnm) when topo is given, else NULL; *conf parsed from
  * path with co (its fabric set to *fabric); every finding in *diags,

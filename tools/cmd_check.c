@@ -110,9 +110,9 @@ static int run(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return cli_usage_error("check", "unknown format '%s'", format);
-	if (optind != argc - (conf_arg ? 0 : 1))
-		return cli_usage_error("check", "expected one CONF file");
-	const char *path = conf_arg ? conf_arg : argv[optind];
+	const char *path = cli_conf_path("check", argc, argv, optind, conf_arg);
+	if (!path)
+		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;

@@ -81,9 +81,10 @@ static int run(int argc, char **argv)
 			return cli_usage_error("convert", "bad option");
 		}
 	}
-	if (optind != argc - (conf_arg ? 0 : 1))
-		return cli_usage_error("convert", "expected one CONF file");
-	const char *path = conf_arg ? conf_arg : argv[optind];
+	const char *path =
+	    cli_conf_path("convert", argc, argv, optind, conf_arg);
+	if (!path)
+		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;

@@ -203,9 +203,10 @@ static int run(int argc, char **argv)
 		return cli_usage_error("tables", "unknown format '%s'", format);
 	if (!topo)
 		return cli_usage_error("tables", "-t TOPO is required");
-	if (optind != argc - (conf_arg ? 0 : 1))
-		return cli_usage_error("tables", "expected one CONF file");
-	const char *path = conf_arg ? conf_arg : argv[optind];
+	const char *path =
+	    cli_conf_path("tables", argc, argv, optind, conf_arg);
+	if (!path)
+		return CLI_EXIT_USAGE;
 
 	ibp_fabric *f = NULL;
 	int status = cli_load_fabric(topo, &fo, &f);

@@ -168,15 +168,6 @@ static size_t absent_ports(const struct lc *c, const ibp_conf *conf,
 	return n;
 }
 
-/* The audit's view of switch enforcement: the PortInfo bits read from
- * the leaf ports with their tables. */
-static bool held_enforcement(void *ctx, size_t sw_node, unsigned sw_port,
-			     bool *inbound, bool *outbound)
-{
-	return ibp_tables_get_enforcement(ctx, sw_node, sw_port, inbound,
-					  outbound);
-}
-
 int live_verify_run(struct lc *c, const ibp_tables *previous, bool matrix,
 		    bool audit, bool *drifted)
 {
@@ -224,8 +215,6 @@ int live_verify_run(struct lc *c, const ibp_tables *previous, bool matrix,
 		    .tables = have,
 		    .sm_node = sm_n,
 		    .sm_port = sm_p,
-		    .enforcement = held_enforcement,
-		    .enforcement_ctx = have,
 		    .matrix = m,
 		};
 		if (!fnd || ibp_audit_run(&ai, fnd, &err)) {

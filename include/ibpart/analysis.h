@@ -288,7 +288,8 @@ typedef struct ibp_audit_input {
 	const ibp_tenant_map *tenants;	    /* NULL: tenant = partition */
 	const char *const *partition_names; /* [0x8000] by base, or NULL */
 	const ibp_osm_conf *osm;	    /* NULL: no opensm.conf given */
-	ibp_enforcement_fn enforcement;	    /* NULL: not known */
+	ibp_enforcement_fn enforcement;	    /* NULL: the bits `tables`
+					       carries, if any */
 	void *enforcement_ctx;
 	const ibp_matrix *matrix; /* optional: reused if already built */
 } ibp_audit_input;

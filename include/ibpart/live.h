@@ -141,13 +141,8 @@ struct ibp_sm *ibp_live_sm(ibp_live *l);
 ibp_transport *ibp_live_transport(ibp_live *l);
 /* The local port: its GUID is the SM port when we act as the SM. */
 uint64_t ibp_live_local_port_guid(const ibp_live *l);
-/* The port of the master SM: the local port's PortInfo MasterSMLID (read
- * by directed route, IBA 14.2.5.6), then a LID-routed SubnGet(NodeInfo)
- * to that LID, whose PortGUID is the SM's port (14.2.5.3); *running
- * (may be NULL) says whether that port's PortInfo CapabilityMask still
- * has IsSM (an SM that exited leaves MasterSMLID behind).  IBP_ENOENT
- * when MasterSMLID is 0 (no SM has programmed the port); IBP_ETIMEDOUT
- * when the LID does not answer. */
+/* The master SM's port, as ibp_sm_master_sm_port() (sm.h) finds it
+ * from the session's local port. */
 int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, bool *running,
 			    ibp_error *err);
 const char *ibp_live_local_ca(const ibp_live *l);

@@ -99,6 +99,15 @@ const ibp_fabric *ibp_sm_fabric(const ibp_sm *sm);
 void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
 		     unsigned long *timeouts, unsigned long *retries);
 
+/* The port of the master SM: the local port's PortInfo MasterSMLID (by
+ * directed route, IBA 14.2.5.6), then a LID-routed SubnGet(NodeInfo) to
+ * that LID, whose PortGUID is the SM's port (14.2.5.3); *running (may be
+ * NULL) says whether that port's PortInfo CapabilityMask still has IsSM
+ * (an SM that exited leaves MasterSMLID behind).  IBP_ENOENT when
+ * MasterSMLID is 0; IBP_ETIMEDOUT when the LID does not answer. */
+int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
+			  ibp_error *err);
+
 /* Read every P_KeyTable (CA ports, switch port 0, switch external ports
  * with an enforcement capacity) into a set keyed by the discovered
  * fabric. */
