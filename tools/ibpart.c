@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/version.h"
 
 #define WEAK_CMD(n)                                                            \
 	extern const struct cli_cmd cli_cmd_##n __attribute__((weak))
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
-		printf("ibpart %s\n", IBP_VERSION);
+		printf("ibpart %s\n", ibp_version(NULL, NULL, NULL));
 		return CLI_EXIT_OK;
 	}
 	if (!strcmp(name, "help")) {

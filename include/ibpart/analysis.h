@@ -27,10 +27,9 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* The reachability matrix                                             */
@@ -318,7 +317,5 @@ int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,
 				const uint16_t *dropped, size_t ndropped);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

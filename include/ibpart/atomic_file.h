@@ -21,10 +21,9 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef struct ibp_atomic_file ibp_atomic_file;
 
@@ -44,7 +43,5 @@ void ibp_atomic_file_discard(ibp_atomic_file *a);
 int ibp_write_file_atomic(const char *path, const void *data, size_t len,
 			  bool keep_backup, ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -39,10 +39,9 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef enum ibp_conf_dialect {
 	IBP_CONF_DIALECT_AUTO = 0, /* parse option only: detect */
@@ -267,7 +266,5 @@ unsigned ibp_conf_rate_code(const char *name);
 /* 256 … 4096 -> MTU code 1 … 5; 0 if not an MTU size. */
 unsigned ibp_conf_mtu_code(unsigned bytes);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -13,10 +13,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef enum ibp_severity {
 	IBP_SEV_NOTE = 0,
@@ -64,7 +63,5 @@ char *ibp_diags_to_json(const ibp_diags *d);
 
 const char *ibp_severity_str(ibp_severity sev);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -11,10 +11,9 @@
 #define IBPART_ERROR_H
 
 #include <stddef.h>
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef enum ibp_status {
 	IBP_OK = 0,
@@ -58,7 +57,5 @@ const char *ibp_status_str(int st);
  * unknown) into buf; returns what snprintf returns. */
 int ibp_error_format(const ibp_error *err, char *buf, size_t len);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

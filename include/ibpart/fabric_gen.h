@@ -27,10 +27,9 @@
 
 #include "ibpart/error.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 #define IBP_GEN_CA_GUID_BASE	 0xe41d2d0300000000ULL
 #define IBP_GEN_SWITCH_GUID_BASE 0xe41d2d0400000000ULL
@@ -73,7 +72,5 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
 				     unsigned *most);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -27,13 +27,12 @@
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/transport.h"
+#include "ibpart/export.h"
 
 struct ibp_sm;
 struct ibp_conf;
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 /* ------------------------------------------------------------ drift */
 
@@ -194,7 +193,5 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 			      const ibp_tables *want, char **text, size_t *len,
 			      ibp_diags *diags, ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -25,10 +25,9 @@
 
 #include "ibpart/error.h"
 #include "ibpart/topo.h" /* enum ibp_node_type */
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 #ifndef IBP_MAD_SIZE
 #define IBP_MAD_SIZE 256u /* every SMP is one 256-byte MAD */
@@ -517,7 +516,5 @@ int ibp_switch_info_dump(const struct ibp_switch_info *si, char *buf,
  * (at least one), the text, a newline. */
 int ibp_node_desc_dump(const char *desc, char *buf, size_t len, ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

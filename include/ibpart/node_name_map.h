@@ -16,10 +16,9 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef struct ibp_node_name_map ibp_node_name_map;
 
@@ -37,7 +36,5 @@ size_t ibp_node_name_map_count(const ibp_node_name_map *m);
 /* The name for a node GUID, or NULL when the map has none. */
 const char *ibp_node_name_map_lookup(const ibp_node_name_map *m, uint64_t guid);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

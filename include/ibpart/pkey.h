@@ -14,10 +14,9 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 #define IBP_PKEY_FULL_BIT     0x8000u
 #define IBP_PKEY_BASE_MASK    0x7fffu
@@ -60,7 +59,5 @@ int ibp_pkey_parse(const char *s, uint16_t *out, ibp_error *err);
 /* Print as "0x%04x"; buf must hold 7 bytes.  Returns buf. */
 char *ibp_pkey_format(uint16_t k, char buf[7]);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

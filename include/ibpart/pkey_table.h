@@ -17,10 +17,9 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 #define IBP_PKEY_BLOCK_SIZE 32u	   /* entries per P_KeyTable block */
 #define IBP_PKEY_TABLE_MAX  65535u /* PartitionCap is 16 bits */
@@ -83,7 +82,5 @@ unsigned ibp_pkey_table_diff_blocks(const ibp_pkey_table *have,
 				    const ibp_pkey_table *want,
 				    unsigned *blocks, unsigned max);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -49,10 +49,9 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef enum ibp_policy_mode {
 	IBP_POLICY_OPENSM = 0,
@@ -185,7 +184,5 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 int ibp_policy_sm_port(const ibp_fabric *fabric, const ibp_policy_options *opts,
 		       uint64_t *guid, ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

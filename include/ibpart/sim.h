@@ -38,10 +38,9 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef struct ibp_sim ibp_sim;
 
@@ -179,7 +178,5 @@ size_t ibp_sim_trap_pending(const ibp_sim *s);
 unsigned long ibp_sim_traps_raised(const ibp_sim *s, unsigned trap_number);
 unsigned long ibp_sim_traps_lost(const ibp_sim *s);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -23,10 +23,9 @@
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/transport.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 struct ibp_sm_options {
 	int timeout_ms;		  /* per SMP (default 100) */
@@ -128,7 +127,5 @@ int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err);
 /* Traps received so far by number (257, 259; 0 = all). */
 unsigned long ibp_sm_trap_count(const ibp_sm *sm, unsigned trap_number);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

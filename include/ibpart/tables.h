@@ -15,10 +15,9 @@
 
 #include "ibpart/pkey_table.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef struct ibp_tables ibp_tables;
 
@@ -56,7 +55,5 @@ int ibp_tables_set_enforcement(ibp_tables *ts, size_t node, unsigned port,
 bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
 				unsigned port, bool *inbound, bool *outbound);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

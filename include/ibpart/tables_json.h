@@ -19,10 +19,9 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 /* The JSON text (compact with indent 0, else pretty with that indent),
  * malloc'd, caller frees; NULL on ENOMEM.  mode may be NULL (omitted). */
@@ -59,7 +58,5 @@ int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			       ibp_tables **out, ibp_tables **remembered,
 			       ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -21,10 +21,9 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 /* NodeInfo NodeType (IBA vol. 1, 14.2.5.3). */
 typedef enum ibp_node_type {
@@ -156,7 +155,5 @@ int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
 
 const char *ibp_node_type_str(ibp_node_type t); /* "CA", "SW", "RT" */
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -17,10 +17,9 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 #define IBP_MAD_SIZE 256u
 
@@ -97,7 +96,5 @@ void ibp_transport_stats(const ibp_transport *t,
 			 struct ibp_transport_stats *out);
 void ibp_transport_close(ibp_transport *t);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -22,10 +22,9 @@
 #include "ibpart/error.h"
 #include "ibpart/sim.h"
 #include "ibpart/transport.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 struct ibp_transport_sim_opts {
 	double drop_rate; /* 0..1: chance each request or response is lost */
@@ -50,7 +49,5 @@ int ibp_sim_sma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
 			const uint8_t req[IBP_MAD_SIZE],
 			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

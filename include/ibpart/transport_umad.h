@@ -27,10 +27,9 @@
 
 #include "ibpart/error.h"
 #include "ibpart/transport.h"
+#include "ibpart/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+IBP_BEGIN_DECLS
 
 typedef struct ibp_umad_options {
 	const char *ca;	 /* CA name (-C); NULL: libibumad's default CA */
@@ -72,7 +71,5 @@ int ibp_umad_smp_lid(ibp_umad *u, uint16_t dlid,
 		     uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 		     ibp_error *err);
 
-#ifdef __cplusplus
-}
-#endif
+IBP_END_DECLS
 #endif

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_internal.h"
+#include "conf/conf_internal.h"
 
 #define CONF_DIAG_CAP 100
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file_read.h"
+#include "util/file_read.h"
 #include "ibpart/error.h"
 
 int ibp_file_read_all(const char *path, char **text, size_t *len,

@@ -34,8 +34,8 @@
 
 #include "ibpart/node_name_map.h"
 #include "ibpart/topo.h"
-#include "file_read.h"
-#include "topo_priv.h"
+#include "util/file_read.h"
+#include "topo/topo_priv.h"
 
 #define IBSIM_CA_GUID_BASE     0x100000ULL
 #define IBSIM_SWITCH_GUID_BASE 0x200000ULL

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "policy_internal.h"
+#include "policy/policy_internal.h"
 
 #define NKEYS 65536u
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file_read.h"
+#include "util/file_read.h"
 #include "ibpart/node_name_map.h"
-#include "topo_priv.h"
+#include "topo/topo_priv.h"
 
 struct ibp_node_name_map {
 	struct topo_map64 index; /* GUID -> names[] */

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_internal.h"
-#include "conf_lexer.h"
+#include "conf/conf_internal.h"
+#include "conf/conf_lexer.h"
 
 /* The state OpenSM keeps for the statement being read (struct part_conf). */
 struct stmt {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conf_internal.h"
+#include "conf/conf_internal.h"
 #include "ibpart/atomic_file.h"
 
 /* A name OpenSM reads back as the same name. */

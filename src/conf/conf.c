@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_internal.h"
-#include "file_read.h"
+#include "conf/conf_internal.h"
+#include "util/file_read.h"
 
 /* ---- arena ---- */
 void *conf_arena_alloc(struct conf_arena *a, size_t n)

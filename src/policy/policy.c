@@ -21,7 +21,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/policy.h"
-#include "policy_internal.h"
+#include "policy/policy_internal.h"
 
 void ibp_policy_options_init(ibp_policy_options *o)
 {

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "conf_internal.h"
+#include "conf/conf_internal.h"
 
 struct sd {
 	ibp_conf *c;

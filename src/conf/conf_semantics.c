@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_internal.h"
+#include "conf/conf_internal.h"
 
 #define OSM_NAME_MAX 31 /* osm_prtn_t name[32] */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "policy_internal.h"
+#include "policy/policy_internal.h"
 
 struct port_rec {
 	ibp_policy_dropped pub; /* pub.dropped points into keys */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
-#include "topo_priv.h"
+#include "topo/topo_priv.h"
 
 struct lid_item {
 	uint64_t key; /* the GUID as OpenSM's port table orders it */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file_read.h"
+#include "util/file_read.h"
 #include "ibpart/analysis.h"
 
 struct ibp_tenant_map {

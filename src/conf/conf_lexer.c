@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "conf_internal.h"
-#include "conf_lexer.h"
+#include "conf/conf_internal.h"
+#include "conf/conf_lexer.h"
 
 void conf_lex_init(struct conf_lexer *lx, const char *text, size_t len)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
-#include "topo_priv.h"
+#include "topo/topo_priv.h"
 
 static const char *header_word(ibp_node_type t)
 {

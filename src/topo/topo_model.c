@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
-#include "topo_priv.h"
+#include "topo/topo_priv.h"
 
 /* ---- hash tables ---- */
 

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "file_read.h"
+#include "util/file_read.h"
 #include "ibpart/atomic_file.h"
 #include "ibpart/pkey.h"
 #include "ibpart/tables_json.h"

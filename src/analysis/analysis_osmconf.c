@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "file_read.h"
+#include "util/file_read.h"
 #include "ibpart/analysis.h"
 
 static int bad(ibp_error *err, const char *name, unsigned line, const char *key,

@@ -1,0 +1,36 @@
+/*
+ * export.h - which names libibpart.so exports, and the library's version.
+ *
+ * The library is built with -fvisibility=hidden: a function is exported
+ * only when its declaration sits between IBP_BEGIN_DECLS and
+ * IBP_END_DECLS in a public header (include/ibpart/), or carries IBP_API.
+ * Every exported name starts with ibp_; the files of src/ share their
+ * internal helpers through private headers, which never leave the build
+ * tree.  `nm -D libibpart.so` lists only ibp_ names (tested).
+ *
+ * Thread safety: the library has no mutable global state.  Distinct
+ * objects may be used from different threads at once; one object is
+ * used by one thread at a time unless its header says otherwise.
+ */
+#ifndef IBPART_EXPORT_H
+#define IBPART_EXPORT_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IBP_API __attribute__((visibility("default")))
+#define IBP_VISIBILITY_PUSH_ _Pragma("GCC visibility push(default)")
+#define IBP_VISIBILITY_POP_ _Pragma("GCC visibility pop")
+#else
+#define IBP_API
+#define IBP_VISIBILITY_PUSH_
+#define IBP_VISIBILITY_POP_
+#endif
+
+#ifdef __cplusplus
+#define IBP_BEGIN_DECLS extern "C" { IBP_VISIBILITY_PUSH_
+#define IBP_END_DECLS IBP_VISIBILITY_POP_ }
+#else
+#define IBP_BEGIN_DECLS IBP_VISIBILITY_PUSH_
+#define IBP_END_DECLS IBP_VISIBILITY_POP_
+#endif
+
+#endif

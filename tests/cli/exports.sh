@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# libibpart.so exports only ibp_ names: everything else in src/ is hidden
+# (-fvisibility=hidden, export.h), so a program linking the library can
+# use nothing but the public API, and no internal name can clash with a
+# third party's.
+source "$(dirname "$0")/lib.sh"
+
+[[ -n "${IBP_LIBSO:-}" && -f "$IBP_LIBSO" ]] || fail "IBP_LIBSO not set or missing"
+syms=$(nm -D --defined-only "$IBP_LIBSO" | awk '$2 ~ /^[TDBRVW]$/ {print $3}')
+n=$(grep -c . <<<"$syms")
+(( n > 100 )) || fail "only $n exported symbols: is the public API hidden too?"
+leaks=$(grep -v '^ibp_' <<<"$syms" | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+[[ -z "$leaks" ]] || fail "exported names without the ibp_ prefix: $(tr '\n' ' ' <<<"$leaks")"
+for s in ibp_version ibp_conf_parse_file ibp_fabric_load ibp_tables_new ibp_sm_push; do
+  grep -qx "$s" <<<"$syms" || fail "$s is not exported"
+done
+# The program links the shared library, not a private copy.
+ldd "$IBPART" | grep -q 'libibpart\.so\.0' || fail "ibpart does not link libibpart.so.0"
+soname=$(objdump -p "$IBP_LIBSO" | awk '/SONAME/ {print $2}')
+[[ "$soname" == libibpart.so.0 ]] || fail "SONAME is '$soname'"
+v=$("$IBPART" --version)
+[[ "$v" =~ ^ibpart\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version said '$v'"
+echo "libibpart.so exports $n names, all ibp_; ibpart links it ($v)"
+finish
