@@ -19,6 +19,7 @@
 struct ibp_live {
 	struct ibp_live_options o;
 	ibp_transport *t;
+	bool owns_t; /* opened here (umad); else the caller's */
 	ibp_umad *u;
 	ibp_sm *sm;
 	ibp_umad_port_info info;
@@ -38,26 +39,9 @@ void ibp_live_options_init(struct ibp_live_options *o)
 	o->enforce = IBP_ENFORCE_BOTH; /* OpenSM's part_enforce default */
 }
 
-int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
-		  ibp_error *err)
+static int start_sm(ibp_live *l, ibp_error *err)
 {
-	*out = NULL;
-	ibp_live *l = calloc(1, sizeof(*l));
-	if (!l)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	l->o = *o;
-	clock_gettime(CLOCK_MONOTONIC, &l->start);
-	ibp_umad_options uo;
-	ibp_umad_options_init(&uo);
-	uo.ca = o->ca;
-	uo.port = o->port;
-	uo.mkey = o->mkey;
-	int rc = ibp_transport_umad_open(&uo, &l->t, &l->u, err);
-	if (rc) {
-		free(l);
-		return rc;
-	}
-	ibp_umad_port_info_get(l->u, &l->info);
+	const struct ibp_live_options *o = &l->o;
 	struct ibp_sm_options so;
 	ibp_sm_options_init(&so);
 	if (o->timeout_ms > 0)
@@ -74,10 +58,63 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		so.keep_enforcement = true;
 	else
 		so.enforce = (ibp_part_enforce)o->enforce;
-	rc = ibp_sm_new(l->t, &so, &l->sm, err);
+	return ibp_sm_new(l->t, &so, &l->sm, err);
+}
+
+static ibp_live *new_session(const struct ibp_live_options *o)
+{
+	ibp_live *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->o = *o;
+	clock_gettime(CLOCK_MONOTONIC, &l->start);
+	return l;
+}
+
+int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
+		  ibp_error *err)
+{
+	*out = NULL;
+	ibp_live *l = new_session(o);
+	if (!l)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_umad_options uo;
+	ibp_umad_options_init(&uo);
+	uo.ca = o->ca;
+	uo.port = o->port;
+	uo.mkey = o->mkey;
+	int rc = ibp_transport_umad_open(&uo, &l->t, &l->u, err);
 	if (rc) {
-		ibp_transport_close(l->t);
 		free(l);
+		return rc;
+	}
+	l->owns_t = true;
+	ibp_umad_port_info_get(l->u, &l->info);
+	rc = start_sm(l, err);
+	if (rc) {
+		ibp_live_close(l);
+		return rc;
+	}
+	*out = l;
+	return IBP_OK;
+}
+
+int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
+			    uint64_t local_port_guid, ibp_live **out,
+			    ibp_error *err)
+{
+	*out = NULL;
+	ibp_live *l = new_session(o);
+	if (!l)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	l->t = t;
+	l->info.port_guid = local_port_guid;
+	snprintf(l->info.ca_name, sizeof(l->info.ca_name), "%s",
+		 o->ca ? o->ca : "(transport)");
+	l->info.port = o->port;
+	int rc = start_sm(l, err);
+	if (rc) {
+		ibp_live_close(l);
 		return rc;
 	}
 	*out = l;
@@ -89,7 +126,8 @@ void ibp_live_close(ibp_live *l)
 	if (!l)
 		return;
 	ibp_sm_free(l->sm);
-	ibp_transport_close(l->t);
+	if (l->owns_t)
+		ibp_transport_close(l->t);
 	free(l);
 }
 
