@@ -25,9 +25,13 @@ ibp_tables *ibp_tables_new(const ibp_fabric *f);
 void ibp_tables_free(ibp_tables *ts);
 const ibp_fabric *ibp_tables_fabric(const ibp_tables *ts);
 
-/* The table of (node, port), or NULL when the set has none for it. */
-ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node,
-			       unsigned port);
+/* The table of (node, port), or NULL when the set has none for it;
+ * owned by the set.  Reading never changes the set: a const set may be
+ * read from several threads at once. */
+const ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node,
+				     unsigned port);
+/* The same table, to change in place. */
+ibp_pkey_table *ibp_tables_get_mut(ibp_tables *ts, size_t node, unsigned port);
 /* Store tbl for (node, port), taking ownership (a previous table is
  * freed).  IBP_ERANGE for a port the fabric does not have. */
 int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
@@ -36,10 +40,11 @@ int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
 ibp_pkey_table *ibp_tables_get_or_create(ibp_tables *ts, size_t node,
 					 unsigned port);
 
-/* Number of ports with a table, and the i-th in (node, port) order. */
+/* Number of ports with a table, and the i-th in (node, port) order
+ * (O(log nodes) per look-up; NULL past the end). */
 size_t ibp_tables_count(const ibp_tables *ts);
-ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i, size_t *node,
-			      unsigned *port);
+const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
+				    size_t *node, unsigned *port);
 
 /* Copy: the tables and the enforcement state below. */
 ibp_tables *ibp_tables_copy(const ibp_tables *ts);

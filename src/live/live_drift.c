@@ -150,8 +150,8 @@ int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
 	for (size_t i = 0; i < n; i++) {
 		size_t node;
 		unsigned port;
-		ibp_pkey_table *w = ibp_tables_at(want, i, &node, &port);
-		ibp_pkey_table *h = ibp_tables_get(have, node, port);
+		const ibp_pkey_table *w = ibp_tables_at(want, i, &node, &port);
+		const ibp_pkey_table *h = ibp_tables_get(have, node, port);
 		size_t before = d->count;
 		int rc;
 		d->checked++;

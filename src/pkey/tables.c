@@ -4,10 +4,13 @@
  *
  * Stored as a per-node array of per-port table pointers, allocated when a
  * node first gets a table, so a set costs a pointer per node plus what it
- * holds.  Iteration in (node, port) order walks that array; the i-th
- * look-up used by ibp_tables_at() keeps a cursor so a front-to-back loop
- * is linear overall.  Enforcement bits, when known, sit in a parallel
- * per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT), allocated likewise.
+ * holds.  Iteration in (node, port) order walks that array: the i-th
+ * table (ibp_tables_at) is found through a Fenwick tree of per-node
+ * table counts, kept up to date by every put, so a look-up is
+ * O(log nodes + ports of one node) and never writes to the set (a const
+ * set can be read from several threads at once).  Enforcement bits, when known,
+ * sit in a parallel per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT),
+ * allocated likewise.
  */
 #include <stdlib.h>
 
@@ -23,10 +26,31 @@ struct ibp_tables {
 	ibp_pkey_table ***by_node; /* [node][port], port 0..nports */
 	uint8_t **enf_by_node;	   /* [node][port]: ENF_* bits, or NULL */
 	size_t count;
-	/* cursor for ibp_tables_at */
-	size_t cur_i, cur_node;
-	unsigned cur_port;
+	size_t *fenwick; /* [1..nnodes]: tables per node, Fenwick-summed */
+	size_t fw_top;	 /* the highest power of two <= nnodes */
 };
+
+static void fenwick_add(ibp_tables *ts, size_t node, long delta)
+{
+	for (size_t i = node + 1; i <= ts->nnodes; i += i & (~i + 1))
+		ts->fenwick[i] = (size_t)((long)ts->fenwick[i] + delta);
+}
+
+/* The node holding the table of rank i (0-based) and the rank of that
+ * table within the node.  i < ts->count. */
+static size_t fenwick_find(const ibp_tables *ts, size_t i, size_t *rank)
+{
+	size_t pos = 0, left = i; /* tables before node `pos` */
+	for (size_t step = ts->fw_top; step; step >>= 1) {
+		size_t nx = pos + step;
+		if (nx <= ts->nnodes && ts->fenwick[nx] <= left) {
+			pos = nx;
+			left -= ts->fenwick[nx];
+		}
+	}
+	*rank = left;
+	return pos; /* 0-based node index */
+}
 
 ibp_tables *ibp_tables_new(const ibp_fabric *f)
 {
@@ -38,13 +62,16 @@ ibp_tables *ibp_tables_new(const ibp_fabric *f)
 	ts->by_node = calloc(ts->nnodes ? ts->nnodes : 1, sizeof(*ts->by_node));
 	ts->enf_by_node =
 	    calloc(ts->nnodes ? ts->nnodes : 1, sizeof(*ts->enf_by_node));
-	if (!ts->by_node || !ts->enf_by_node) {
+	ts->fenwick = calloc(ts->nnodes + 1, sizeof(*ts->fenwick));
+	if (!ts->by_node || !ts->enf_by_node || !ts->fenwick) {
 		free(ts->by_node);
 		free(ts->enf_by_node);
+		free(ts->fenwick);
 		free(ts);
 		return NULL;
 	}
-	ts->cur_i = (size_t)-1;
+	for (ts->fw_top = 1; ts->fw_top * 2 <= ts->nnodes; ts->fw_top *= 2)
+		;
 	return ts;
 }
 
@@ -64,6 +91,7 @@ void ibp_tables_free(ibp_tables *ts)
 		free(ts->enf_by_node[n]);
 	free(ts->enf_by_node);
 	free(ts->by_node);
+	free(ts->fenwick);
 	free(ts);
 }
 
@@ -78,7 +106,15 @@ static bool valid_port(const ibp_tables *ts, size_t node, unsigned port)
 	       port <= ibp_fabric_node_nports(ts->fabric, node);
 }
 
-ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node, unsigned port)
+const ibp_pkey_table *ibp_tables_get(const ibp_tables *ts, size_t node,
+				     unsigned port)
+{
+	if (!valid_port(ts, node, port) || !ts->by_node[node])
+		return NULL;
+	return ts->by_node[node][port];
+}
+
+ibp_pkey_table *ibp_tables_get_mut(ibp_tables *ts, size_t node, unsigned port)
 {
 	if (!valid_port(ts, node, port) || !ts->by_node[node])
 		return NULL;
@@ -98,21 +134,23 @@ int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
 			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	ibp_pkey_table **slot = &ts->by_node[node][port];
+	if (!*slot && tbl) {
+		ts->count++;
+		fenwick_add(ts, node, 1);
+	} else if (*slot && !tbl) {
+		ts->count--;
+		fenwick_add(ts, node, -1);
+	}
 	if (*slot)
 		ibp_pkey_table_free(*slot);
-	else if (tbl)
-		ts->count++;
-	if (!tbl && *slot)
-		ts->count--;
 	*slot = tbl;
-	ts->cur_i = (size_t)-1;
 	return IBP_OK;
 }
 
 ibp_pkey_table *ibp_tables_get_or_create(ibp_tables *ts, size_t node,
 					 unsigned port)
 {
-	ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	ibp_pkey_table *t = ibp_tables_get_mut(ts, node, port);
 	if (t || !valid_port(ts, node, port))
 		return t;
 	unsigned cap = ibp_fabric_port_capacity(ts->fabric, node, port);
@@ -129,56 +167,24 @@ size_t ibp_tables_count(const ibp_tables *ts)
 	return ts->count;
 }
 
-ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i, size_t *node,
-			      unsigned *port)
+const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
+				    size_t *node, unsigned *port)
 {
-	ibp_tables *m = (ibp_tables *)ts; /* the cursor is a cache */
 	if (i >= ts->count)
 		return NULL;
-	size_t n = 0, k = 0;
-	unsigned p = 0;
-	if (m->cur_i != (size_t)-1 && m->cur_i <= i) {
-		n = m->cur_node;
-		p = m->cur_port;
-		k = m->cur_i;
-	} else {
-		/* find the first */
-		k = 0;
-		n = 0;
-		p = 0;
-		for (;; n++) {
-			unsigned np = ibp_fabric_node_nports(ts->fabric, n);
-			if (ts->by_node[n])
-				for (p = 0; p <= np && !ts->by_node[n][p]; p++)
-					;
-			if (ts->by_node[n] && p <= np)
-				break;
-		}
+	size_t rank;
+	size_t n = fenwick_find(ts, i, &rank);
+	unsigned np = ibp_fabric_node_nports(ts->fabric, n);
+	for (unsigned p = 0; p <= np; p++) {
+		if (!ts->by_node[n][p] || rank--)
+			continue;
+		if (node)
+			*node = n;
+		if (port)
+			*port = p;
+		return ts->by_node[n][p];
 	}
-	while (k < i) {
-		/* advance to the next stored table */
-		unsigned np = ibp_fabric_node_nports(ts->fabric, n);
-		p++;
-		for (;;) {
-			if (ts->by_node[n])
-				while (p <= np && !ts->by_node[n][p])
-					p++;
-			if (ts->by_node[n] && p <= np)
-				break;
-			n++;
-			p = 0;
-			np = ibp_fabric_node_nports(ts->fabric, n);
-		}
-		k++;
-	}
-	m->cur_i = i;
-	m->cur_node = n;
-	m->cur_port = p;
-	if (node)
-		*node = n;
-	if (port)
-		*port = p;
-	return ts->by_node[n][p];
+	return NULL; /* not reached: the counts say node n has it */
 }
 
 ibp_tables *ibp_tables_copy(const ibp_tables *ts)

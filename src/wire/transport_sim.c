@@ -295,7 +295,8 @@ static uint16_t do_pkey_table(ibp_sim *s, const struct dest *d,
 		if (port > ibp_fabric_node_nports(f, d->node))
 			return IBP_MAD_STATUS_INVALID_FIELD;
 	}
-	ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(s), d->node, port);
+	ibp_pkey_table *t =
+	    ibp_tables_get_mut(ibp_sim_tables(s), d->node, port);
 	if (!t || block >= ibp_pkey_table_num_blocks(t))
 		return IBP_MAD_STATUS_INVALID_FIELD;
 	uint16_t keys[IBP_PKEY_BLOCK_SIZE];

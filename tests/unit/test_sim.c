@@ -19,7 +19,7 @@
 static void set_table(ibp_sim *s, size_t n, unsigned p, const uint16_t *keys,
 		      unsigned nk)
 {
-	ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(s), n, p);
+	ibp_pkey_table *t = ibp_tables_get_mut(ibp_sim_tables(s), n, p);
 	assert_non_null(t);
 	ibp_pkey_table_clear(t);
 	for (unsigned i = 0; i < nk; i++)

@@ -208,7 +208,8 @@ static void test_pkey_table_set_get_by_block_and_port(void **state)
 			 IBP_OK);
 	assert_int_equal(r.status, 0);
 	size_t leaf = fixture_node(x->f, "leaf-01");
-	ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(x->sim), leaf, 3);
+	const ibp_pkey_table *t =
+	    ibp_tables_get(ibp_sim_tables(x->sim), leaf, 3);
 	assert_int_equal(ibp_pkey_table_get(t, 0), 0x8001);
 	assert_int_equal(ibp_pkey_table_get(t, 1), 0x7fff);
 	/* Port 4 untouched: still ibsim's initial 0xffff. */
@@ -295,7 +296,7 @@ static void test_mkey_protection(void **state)
 	    dr(x, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, 0, ta, 2, d, &r),
 	    IBP_ETIMEDOUT);
 	assert_int_equal(pi->m_key_violations, 1);
-	ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(x->sim), n, 1);
+	ibp_pkey_table *t = ibp_tables_get_mut(ibp_sim_tables(x->sim), n, 1);
 	assert_int_equal(ibp_pkey_table_get(t, 0), 0xffff);
 	/* Level 1: Get works, the key reads 0; Set still dropped. */
 	pi->m_key_protect_bits = 1;
