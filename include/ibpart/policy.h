@@ -3,7 +3,7 @@
  * fabric (topo.h) in, the P_KeyTable the subnet manager programs into
  * every port out (tables.h).
  *
- * Two modes (DESIGN.md):
+ * Two modes (docs/opensm-behaviour.md; README.md's `ibpart tables`):
  *
  *  - IBP_POLICY_OPENSM: exactly what OpenSM 3.3.23 programs, index for
  *    index, on a fabric whose tables are ibsim's/fresh hardware's initial

@@ -107,9 +107,14 @@ void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
 int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 			  ibp_error *err);
 
-/* Read every P_KeyTable (CA ports, switch port 0, switch external ports
- * with an enforcement capacity) into a set keyed by the discovered
- * fabric. */
+/* Read the P_KeyTable of every port the SM programs - each CA/router
+ * port, each switch's port 0, and each switch external port facing a
+ * CA/router port when the switch has an enforcement table
+ * (PartitionEnforcementCap > 0) - into a set keyed by the discovered
+ * fabric, with those leaf ports' PortInfo enforcement bits
+ * (ibp_tables_get_enforcement).  Ports between switches and unlinked
+ * switch ports are neither read nor written.  All of it is one pipelined
+ * batch of directed-route Gets. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
 
 /* Make the fabric hold `want`.  want may be keyed by any fabric model of

@@ -123,8 +123,8 @@ uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
 int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
 			unsigned *port);
 
-/* The first CA port in file order (ibsim's and DESIGN.md's default SM
- * port); IBP_ENOENT when the fabric has no CA. */
+/* The first CA port in file order (ibsim's rule, and every command's
+ * default SM port); IBP_ENOENT when the fabric has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
 
 /* How many end ports of node n are linked: 1 for a switch (port 0); for
