@@ -1,4 +1,13 @@
 /*
+ * Module analysis (src/analysis/): proving isolation.  Owns the
+ * reachability matrix (analysis_matrix.c) and its reports as text, md,
+ * csv, JSON (report_matrix.c) and HTML (report_html.c); the audit
+ * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
+ * map (analysis_tenants.c) and the opensm.conf options it reads
+ * (analysis_osmconf.c).  Depends on pkey (tables, the match rule), topo,
+ * util and jansson; it takes tables from anywhere (policy, sim, a live
+ * read) and computes none itself.
+ *
  * analysis.h - proving isolation: who can reach whom on the data plane
  * (the reachability matrix) and the ways a partition plan is commonly
  * broken (the security audit).
