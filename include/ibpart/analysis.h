@@ -142,7 +142,8 @@ void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out);
 
 /* ------------------------------------------------------------------ */
-/* Matrix reports (src/report_matrix.c, src/report_html.c)            */
+/* Matrix reports (src/analysis/report_matrix.c,                      */
+/* src/analysis/report_html.c)                                        */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_matrix_format {
@@ -171,7 +172,7 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 			   ibp_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Audit findings (src/analysis_findings.c)                            */
+/* Audit findings (src/analysis/analysis_findings.c)                  */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_audit_severity {
@@ -223,7 +224,7 @@ char *ibp_findings_to_json(const ibp_findings *f);
 void ibp_findings_print(const ibp_findings *f, FILE *out);
 
 /* ------------------------------------------------------------------ */
-/* Tenants (src/analysis_tenants.c)                                    */
+/* Tenants (src/analysis/analysis_tenants.c)                          */
 /* ------------------------------------------------------------------ */
 
 /* Which tenant each end port belongs to (docs/audit.md, "--tenants").
@@ -253,7 +254,7 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 
 /* ------------------------------------------------------------------ */
 /* OpenSM's opensm.conf, the options the audit reads                   */
-/* (src/analysis_osmconf.c)                                            */
+/* (src/analysis/analysis_osmconf.c)                                  */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_osm_enforce {
@@ -281,7 +282,7 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 		       ibp_osm_conf *out, ibp_error *err);
 
 /* ------------------------------------------------------------------ */
-/* The audit rules (src/analysis_audit.c)                              */
+/* The audit rules (src/analysis/analysis_audit.c)                    */
 /* ------------------------------------------------------------------ */
 
 /* Partition enforcement of a switch's external port, as the SM (or the
