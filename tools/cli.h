@@ -1,6 +1,7 @@
 /*
  * cli.h - what every ibpart subcommand shares: the command descriptor the
- * dispatcher in ibpart.c reads, the exit statuses of DESIGN.md, and small
+ * dispatcher in ibpart.c reads, the exit statuses of docs/ARCHITECTURE.md
+ * (README.md, docs/ibpart.1), and small
  * helpers (loading inputs with diagnostics printed, parsing common
  * options).
  *
@@ -20,7 +21,7 @@
 #include "ibpart/error.h"
 #include "ibpart/topo.h"
 
-/* Exit statuses (DESIGN.md). */
+/* Exit statuses (docs/ARCHITECTURE.md, "Errors"). */
 enum {
 	CLI_EXIT_OK = 0,    /* fine */
 	CLI_EXIT_FOUND = 1, /* the check ran and found something */

@@ -1,7 +1,8 @@
 /*
  * cmd_tables.c - `ibpart tables`: the P_KeyTable the subnet manager
  * programs into every port of a fabric for a partition plan, in
- * smpquery's layout or as the JSON of DESIGN.md (policy.h does the work).
+ * smpquery's layout or as the JSON of docs/json-schemas.md (policy.h does
+ * the work).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -66,7 +67,7 @@ static const char usage[] =
     "      --format F            smpquery (default): per port a header\n"
     "                            '# <name> port <n> (<port guid>) <type>',\n"
     "                            smpquery's rows of 8 and its capacity line;\n"
-    "                            json: DESIGN.md's schema\n"
+    "                            json: docs/json-schemas.md\n"
     "  -h, --help                this text\n"
     "\n"
     "Findings (tables full, OpenSM's fallback) go to stderr.\n"

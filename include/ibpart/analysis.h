@@ -1,4 +1,13 @@
 /*
+ * Module analysis (src/analysis/): proving isolation.  Owns the
+ * reachability matrix (analysis_matrix.c) and its reports as text, md,
+ * csv, JSON (report_matrix.c) and HTML (report_html.c); the audit
+ * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
+ * map (analysis_tenants.c) and the opensm.conf options it reads
+ * (analysis_osmconf.c).  Depends on pkey (tables, the match rule), topo,
+ * util and jansson; it takes tables from anywhere (policy, sim, a live
+ * read) and computes none itself.
+ *
  * analysis.h - proving isolation: who can reach whom on the data plane
  * (the reachability matrix) and the ways a partition plan is commonly
  * broken (the security audit).
@@ -133,7 +142,8 @@ void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out);
 
 /* ------------------------------------------------------------------ */
-/* Matrix reports (src/report_matrix.c, src/report_html.c)            */
+/* Matrix reports (src/analysis/report_matrix.c,                      */
+/* src/analysis/report_html.c)                                        */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_matrix_format {
@@ -162,7 +172,7 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 			   ibp_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Audit findings (src/analysis_findings.c)                            */
+/* Audit findings (src/analysis/analysis_findings.c)                  */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_audit_severity {
@@ -214,7 +224,7 @@ char *ibp_findings_to_json(const ibp_findings *f);
 void ibp_findings_print(const ibp_findings *f, FILE *out);
 
 /* ------------------------------------------------------------------ */
-/* Tenants (src/analysis_tenants.c)                                    */
+/* Tenants (src/analysis/analysis_tenants.c)                          */
 /* ------------------------------------------------------------------ */
 
 /* Which tenant each end port belongs to (docs/audit.md, "--tenants").
@@ -244,7 +254,7 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 
 /* ------------------------------------------------------------------ */
 /* OpenSM's opensm.conf, the options the audit reads                   */
-/* (src/analysis_osmconf.c)                                            */
+/* (src/analysis/analysis_osmconf.c)                                  */
 /* ------------------------------------------------------------------ */
 
 typedef enum ibp_osm_enforce {
@@ -272,7 +282,7 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 		       ibp_osm_conf *out, ibp_error *err);
 
 /* ------------------------------------------------------------------ */
-/* The audit rules (src/analysis_audit.c)                              */
+/* The audit rules (src/analysis/analysis_audit.c)                    */
 /* ------------------------------------------------------------------ */
 
 /* Partition enforcement of a switch's external port, as the SM (or the

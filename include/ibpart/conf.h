@@ -1,4 +1,14 @@
 /*
+ * Module conf (src/conf/): partitions.conf read as OpenSM 3.3.23 reads
+ * it, and the seed's PartitionConfig { } dialect, into one ibp_conf with
+ * OpenSM's verdict and located diagnostics; the canonical OpenSM writer.
+ * Files: conf.c (the object, accessors, entry points), conf_lexer.c/.h
+ * (OpenSM's 4094-byte lines), conf_parser.c (its grammar), conf_seed.c
+ * (seed dialect), conf_semantics.c (P_Keys, merging, misreadings),
+ * conf_diag.c (findings), conf_writer.c; private conf_internal.h.
+ * Depends on util (error, diag, atomic_file, file_read) and, to resolve
+ * names and check GUIDs when a fabric is given, topo.
+ *
  * conf.h - a partition policy read from OpenSM's partitions.conf (or from
  * the seed document's "PartitionConfig { ... }" dialect), with OpenSM
  * 3.3.23's exact reading of it and a compiler's diagnostics about it.

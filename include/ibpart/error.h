@@ -1,4 +1,12 @@
 /*
+ * Module util (src/util/): what every other module uses.  Owns
+ * ibp_error and the status codes (this header, error.c), lists of located
+ * findings (diag.h, diag.c), whole-or-nothing output files
+ * (atomic_file.h, atomic_file.c), reading a whole input file (private
+ * file_read.h, file_read.c) and the library's version (version.h from
+ * version.h.in, version.c).  Depends on nothing of ibpart; diag.c uses
+ * jansson.
+ *
  * error.h - how every ibpart function reports failure.
  *
  * Functions return an ibp_status (0 on success, a negative code otherwise)

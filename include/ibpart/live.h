@@ -1,4 +1,12 @@
 /*
+ * Module live (src/live/): the library half of the live commands
+ * (discover, verify, apply).  Owns the session, a libibumad port with the
+ * SM over it (live_session.c), the plan read fail-closed and turned into
+ * tables or an OpenSM file (live_plan.c), drift (live_drift.c), and the
+ * rollback state file and OpenSM's pid file, SIGHUP and log
+ * (live_files.c).  Depends on sm, wire (transport_umad), policy, conf,
+ * pkey, topo, util and jansson.
+ *
  * live.h - what the live-fabric commands (discover, verify, apply) need
  * beyond the SM itself: drift between the tables a plan implies and the
  * tables ports really hold, the rollback state file `apply` saves before

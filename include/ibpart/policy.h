@@ -1,9 +1,18 @@
 /*
+ * Module policy (src/policy/): the partition manager.  Owns the rule
+ * from plan (conf) and fabric (topo) to the desired P_KeyTable of every
+ * port (pkey's ibp_tables), in OpenSM's mode and in strict mode, index
+ * stability across runs (previous tables, OpenSM's remembered indexes)
+ * and the record of what does not fit (ibp_policy_unplaced).  Files:
+ * policy.c (membership, entry points), policy_place.c (index placement,
+ * the copy onto switch ports), policy_unplaced.c; private
+ * policy_internal.h.  Depends on conf, topo, pkey and util.
+ *
  * policy.h - the partition manager: a partition policy (conf.h) and a
  * fabric (topo.h) in, the P_KeyTable the subnet manager programs into
  * every port out (tables.h).
  *
- * Two modes (DESIGN.md):
+ * Two modes (docs/opensm-behaviour.md; README.md's `ibpart tables`):
  *
  *  - IBP_POLICY_OPENSM: exactly what OpenSM 3.3.23 programs, index for
  *    index, on a fabric whose tables are ibsim's/fresh hardware's initial

@@ -1,4 +1,10 @@
 /*
+ * Module sim (src/sim/, one file: sim.c): the simulated fabric's port
+ * state (P_KeyTables, PortInfo, counters, the trap queue) and its data
+ * plane (packets with a BTH P_Key, HCA and switch checks).  Its SMAs are
+ * wire's transport_sim.c, which reads and writes this state.  Depends on
+ * topo (the fabric simulated), pkey (tables, the match rule) and util.
+ *
  * sim.h - the simulated fabric: the state every port of an ibp_fabric
  * holds (its P_KeyTable, the PortInfo fields the SM and the enforcement
  * read and write, violation counters) and the data plane that enforces

@@ -1,10 +1,21 @@
 /*
+ * Module sm (src/sm/, one file: sm.c): the subnet manager's partition
+ * work.  Owns directed-route discovery (per switch, in pipelined rounds),
+ * reading the tables of the ports it programs (one pipelined batch), the
+ * block diff, SubnSet and read-back with retries, switch leaf-port
+ * enforcement where SwitchInfo says it exists, the finding of the master
+ * SM's port (the one LID-routed exchange), trap counting, and the push
+ * report.  Depends on wire (mad.h, transport.h), pkey (tables), topo (the
+ * discovered fabric is an ibp_fabric), policy (ibp_part_enforce) and util.
+ *
  * sm.h - the subnet manager's partition work over an SMP transport:
- * discover the fabric by directed route, read every port's P_KeyTable,
- * write only the 32-entry blocks that differ from the desired tables
- * (SubnSet(P_KeyTable), IBA vol. 1, 14.2.5.7), read them back to confirm,
- * set PortInfo partition enforcement on switch leaf ports (10.9.4; OpenSM's
- * --part_enforce), and report what was sent.
+ * discover the fabric by directed route, read the P_KeyTable of every
+ * port it programs (end ports, switch port 0, switch ports facing an end
+ * port: see ibp_sm_read_tables), write only the 32-entry blocks that
+ * differ from the desired tables (SubnSet(P_KeyTable), IBA vol. 1,
+ * 14.2.5.7), read them back to confirm, set PortInfo partition
+ * enforcement on switch leaf ports (10.9.4; OpenSM's --part_enforce), and
+ * report what was sent.
  *
  * It talks to the fabric only through ibp_transport (transport.h), so it
  * runs the same over the built-in simulator and over libibumad.  Lost
@@ -112,9 +123,14 @@ void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
 int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 			  ibp_error *err);
 
-/* Read every P_KeyTable (CA ports, switch port 0, switch external ports
- * with an enforcement capacity) into a set keyed by the discovered
- * fabric. */
+/* Read the P_KeyTable of every port the SM programs - each CA/router
+ * port, each switch's port 0, and each switch external port facing a
+ * CA/router port when the switch has an enforcement table
+ * (PartitionEnforcementCap > 0) - into a set keyed by the discovered
+ * fabric, with those leaf ports' PortInfo enforcement bits
+ * (ibp_tables_get_enforcement).  Ports between switches and unlinked
+ * switch ports are neither read nor written.  All of it is one pipelined
+ * batch of directed-route Gets. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
 
 /* Make the fabric hold `want`.  want may be keyed by any fabric model of

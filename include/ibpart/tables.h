@@ -1,4 +1,11 @@
 /*
+ * Module pkey (src/pkey/): P_Keys and their tables.  Owns the 16-bit
+ * P_Key and the IBA match rule (pkey.h, pkey.c), one port's P_KeyTable
+ * (pkey_table.h, pkey_table.c), one table per port of a fabric (this
+ * header, tables.c) and that set as JSON (tables_json.h, tables_json.c).
+ * Depends on topo (tables are keyed by an ibp_fabric's ports), util and
+ * jansson.
+ *
  * tables.h - a set of P_KeyTables, one per port of a fabric: the common
  * currency between the partition manager (desired tables), the SM and the
  * simulator (tables the ports hold) and the analysis (who can reach whom).

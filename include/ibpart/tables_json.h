@@ -1,7 +1,10 @@
 /*
- * tables_json.h - a set of P_KeyTables as the JSON of DESIGN.md
- * (`ibpart tables --format json`), and back: the form the partition
- * manager prints, `--state` files keep between runs, and verify reads.
+ * tables_json.h - a set of P_KeyTables as JSON (`ibpart tables --format
+ * json`, docs/json-schemas.md), and back: the form the partition manager
+ * prints and `tables --state` files keep between runs.  (`matrix` and
+ * `audit --tables` read the same form with a parser of their own; the
+ * state file of `apply --state` / `verify --previous` is another format,
+ * live.h's ibp_state_save.)
  *
  *   {"mode": "opensm", "sm_port_guid": "0x…",
  *    "ports": [{"node_guid", "port_guid", "port", "node_type",

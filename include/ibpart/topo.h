@@ -1,4 +1,13 @@
 /*
+ * Module topo (src/topo/): the fabric model and its files.  Owns
+ * ibp_fabric (nodes, ports, GUIDs, links, capacities, LIDs in OpenSM's
+ * order), the ibnetdiscover/ibsim topology reader and writer, rdma-core's
+ * node-name-map (node_name_map.h) and generated fat trees (fabric_gen.h).
+ * Files: topo_model.c, topo_reader.c, topo_writer.c, topo_lids.c,
+ * node_name_map.c, fabric_gen.c; private topo_priv.h.  Depends on util
+ * (error, diag, file_read) only; fabric_gen.c also writes partition plans
+ * as text.
+ *
  * topo.h - the fabric model: nodes, ports, GUIDs, links, descriptions and
  * P_KeyTable capacities, read from the topology file that ibnetdiscover
  * prints and ibsim reads, or built by hand (discovery, generators).
@@ -123,8 +132,8 @@ uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
 int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
 			unsigned *port);
 
-/* The first CA port in file order (ibsim's and DESIGN.md's default SM
- * port); IBP_ENOENT when the fabric has no CA. */
+/* The first CA port in file order (ibsim's rule, and every command's
+ * default SM port); IBP_ENOENT when the fabric has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
 
 /* How many end ports of node n are linked: 1 for a switch (port 0); for

@@ -1,4 +1,12 @@
 /*
+ * Module wire (src/wire/), its transport half (the SMP format is
+ * mad.h): the interface the SM talks through, one SMP, a LID-routed SMP
+ * or a pipelined batch, with counters (transport.c), and its two
+ * implementations, transport_sim.h/.c (simulated SMAs answering from the
+ * sim module's port state) and transport_umad.h/.c (libibumad: ibsim via
+ * libumad2sim, or a real HCA).  Depends on mad.h, util, sim (transport_sim
+ * only) and libibumad.
+ *
  * transport.h - the SMP transport: the one interface between the SM logic
  * (discovery, read-back, push) and whatever carries its MADs.
  *

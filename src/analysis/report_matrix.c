@@ -6,7 +6,7 @@
  * node description, "description/port" for a node with several end
  * ports, ✓ / ✗, — on the diagonal) while the fabric is small,
  * and a summary by class and partition when it is not.  CSV and JSON
- * always hold every end port pair; JSON is DESIGN.md's schema, streamed
+ * always hold every end port pair; JSON is docs/json-schemas.md's, streamed
  * row by row so a large fabric does not need the whole document in
  * memory.
  */

@@ -1,5 +1,6 @@
 /*
- * tables_json.c - P_KeyTables <-> the JSON of DESIGN.md (see
+ * tables_json.c - P_KeyTables <-> the JSON of `ibpart tables --format
+ * json` and of `tables --state` (docs/json-schemas.md, and
  * include/ibpart/tables_json.h), with jansson.
  */
 #include <errno.h>

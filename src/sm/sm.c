@@ -2,9 +2,14 @@
  * sm.c - discovery, P_KeyTable diff/push/read-back, partition enforcement
  * and trap counting over an SMP transport (see include/ibpart/sm.h).
  *
- * Every SMP is built and parsed with mad.h and goes through
- * ibp_transport_smp(); directed routes only, so nothing depends on LIDs
- * having been assigned.  Retries (same TID, a fresh send) happen here.
+ * Every SMP is built and parsed with mad.h.  Discovery, the table reads
+ * and the pushes go by directed route (one at a time through
+ * ibp_transport_smp(), or pipelined through ibp_transport_smp_batch()),
+ * so none of them depends on LIDs having been assigned.  The one
+ * LID-routed exchange is ibp_sm_master_sm_port(): the local port's
+ * MasterSMLID, then SubnGet(NodeInfo) and SubnGet(PortInfo) to that LID
+ * (ibp_transport_smp_lid()).  Retries (same TID, a fresh send) happen
+ * here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -881,7 +886,10 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 static int add_port(struct ibp_sm_port **arr, size_t *len,
 		    const struct ibp_sm_port *p)
 {
-	/* capacity: the next power of two at or above len */
+	/* no capacity field: the array grows when len is 0 or a power of
+	 * two, to 16 entries while empty and then to 2 * len, so its
+	 * capacity is always the smallest power of two above len (16 for
+	 * the first entry) */
 	size_t n = *len;
 	if ((n & (n - 1)) == 0) {
 		size_t cap = n ? n * 2 : 16;

@@ -1,7 +1,7 @@
-# tables.sh - `ibpart tables` end to end: smpquery layout, DESIGN.md's
-# JSON, strict mode on the seed (TenantA-01 exactly 0x8001), findings and
-# exit statuses, capacities from the options, --sm-port by name, --state
-# written atomically and read back.
+# tables.sh - `ibpart tables` end to end: smpquery layout, the JSON of
+# docs/json-schemas.md, strict mode on the seed (TenantA-01 exactly
+# 0x8001), findings and exit statuses, capacities from the options,
+# --sm-port by name, --state written atomically and read back.
 source "$IBP_SRC/tests/cli/lib.sh"
 S=$IBP_SRC/examples/seed/seed.topo
 C=$IBP_SRC/examples/seed/partitions.conf
@@ -23,7 +23,7 @@ expect_grep "^   0: 0x7fff 0x8001 0x0000 0x0000 0x0000 0x0000 0x0000 0x0000$" ro
 expect_grep "^64 pkeys capacity for this port$" out
 expect_grep "^8 pkeys capacity for this port$" out
 
-# JSON: the schema of DESIGN.md
+# JSON: the schema of docs/json-schemas.md
 expect_status 0 "$IBPART" tables -t "$S" --format json "$C"
 jq -e '.mode == "opensm" and .sm_port_guid == "0x506b4b0300a1b300"' out >/dev/null || fail "json header"
 jq -e '[.ports[] | select(.port_guid == "0x506b4b0300a1b200")][0] |

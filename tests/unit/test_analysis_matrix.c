@@ -359,7 +359,7 @@ static void test_reports(void **state)
 	assert_int_equal(ibp_matrix_build(ts, NULL, &m, NULL), 0);
 	ibp_matrix_report_options o = {.mode = "strict"};
 
-	/* JSON: DESIGN.md's schema, cell by cell */
+	/* JSON: docs/json-schemas.md's schema, cell by cell */
 	char *s = render(m, IBP_MATRIX_JSON, &o);
 	json_error_t je;
 	json_t *j = json_loads(s, 0, &je);

@@ -499,7 +499,7 @@ static void test_state(void **state)
 	ibp_fabric_free(x.f);
 }
 
-/* The tables JSON: DESIGN.md's fields, read back equal. */
+/* The tables JSON: docs/json-schemas.md's fields, read back equal. */
 static void test_json_round_trip(void **state)
 {
 	(void)state;
