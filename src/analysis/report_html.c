@@ -55,12 +55,13 @@ static json_t *keys_json(const uint16_t *k, size_t nk)
 	return a;
 }
 
-static const ibp_matrix *sort_ctx;
-static int by_size_desc(const void *a, const void *b)
+/* qsort_r (glibc): the matrix travels with the call, not in a global. */
+static int by_size_desc(const void *a, const void *b, void *ctx)
 {
+	const ibp_matrix *m = ctx;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	size_t sx = ibp_matrix_class_size(sort_ctx, x);
-	size_t sy = ibp_matrix_class_size(sort_ctx, y);
+	size_t sx = ibp_matrix_class_size(m, x);
+	size_t sy = ibp_matrix_class_size(m, y);
 	if (sx != sy)
 		return sx < sy ? 1 : -1;
 	return (x > y) - (x < y);
@@ -139,8 +140,7 @@ static json_t *build_data(const ibp_matrix *m,
 	if (!ports) {
 		for (size_t c = 0; c < k; c++)
 			sel[c] = c;
-		sort_ctx = m;
-		qsort(sel, k, sizeof(*sel), by_size_desc);
+		qsort_r(sel, k, sizeof(*sel), by_size_desc, (void *)m);
 	}
 	json_object_set_new(d, "shown", json_integer((json_int_t)cnt));
 	for (size_t i = 0; i < cnt; i++) {

@@ -80,7 +80,7 @@ struct ibp_conf_group {
 	size_t nops;
 	struct conf_guid_slot *slots;
 	size_t nslots; /* power of two */
-	bool indexed;  /* built on first look-up (not thread-safe) */
+	bool indexed;  /* built by conf_finish */
 	bool allow_both;
 };
 

@@ -232,9 +232,9 @@ static ibp_membership effective(const struct ibp_conf_group *g,
 }
 
 /* The membership index of a group: ALL-like lines in order, and per GUID
- * the last line that names it.  Built on first use (see
- * ibp_conf_group_port_membership), so reading and checking a large file
- * does not pay for it. */
+ * the last line that names it.  Built once when the file is finished
+ * (conf_finish), so that look-ups on a const conf never write to it and
+ * a parsed plan can be read from several threads at once. */
 static int index_group(struct ibp_conf_group *g)
 {
 	size_t nguid = 0, nops = 0;
@@ -376,8 +376,8 @@ ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 					      uint64_t sm_port_guid,
 					      bool *indx0)
 {
-	if (!g->indexed && index_group((struct ibp_conf_group *)g) != 0)
-		return IBP_MEMB_NONE; /* out of memory */
+	if (!g->indexed)
+		return IBP_MEMB_NONE; /* conf_finish ran out of memory */
 	ibp_membership best = IBP_MEMB_NONE;
 	bool bidx = false;
 	size_t best_seq = 0; /* file seqs are shifted by 2 */
@@ -541,6 +541,8 @@ int conf_finish(ibp_conf *c)
 		struct ibp_conf_group *g = c->groups[i];
 		check_group(c, g);
 		rc = check_duplicates(c, g, &t);
+		if (!rc)
+			rc = index_group(g);
 	}
 	free(t.slots);
 	return rc;
