@@ -96,7 +96,7 @@ typedef struct ibp_sim_session ibp_sim_session;
  *   IBP_EPARSE  the topology does not load (err repeats its first error
  *               finding, which is also in diags) or the plan cannot be
  *               used (strict mode refuses a file OpenSM rejects);
- *   IBP_ENOENT  a file is missing (from the conf reader: its status);
+ *   IBP_ENOENT  an input file cannot be read (missing, unreadable);
  *   IBP_ENOMEM  out of memory;
  *   IBP_EIO, IBP_ETIMEDOUT, IBP_EMAD  the simulated fabric or the push
  *               failed (the SM's own status).
@@ -110,7 +110,8 @@ int ibp_sim_session_open(const struct ibp_sim_session_options *o,
  * it. */
 void ibp_sim_session_free(ibp_sim_session *s);
 
-/* Run the SM's push (again) with enforcement e: the SM re-reads every
+/* Run the SM's push (again) with enforcement e (the SM's other options,
+ * its retries under o->mad_loss, stay as opened): the SM re-reads every
  * port's table and writes only the blocks that differ from the session's
  * desired tables.  The report of the previous push is replaced by this
  * one (ibp_sim_session_report()), also when the push fails.  Errors: the

@@ -61,7 +61,9 @@ static int load_topology(const char *path, ibp_fabric **out, ibp_diags *diags,
 		for (size_t i = 0; i < ibp_diags_count(d) && !first; i++)
 			if (ibp_diags_get(d, i)->severity == IBP_SEV_ERROR)
 				first = ibp_diags_get(d, i);
-		int st = rc == IBP_ENOMEM ? IBP_ENOMEM : IBP_EPARSE;
+		int st = rc == IBP_ENOMEM		       ? IBP_ENOMEM
+			 : first && !strcmp(first->code, "io") ? IBP_ENOENT
+							       : IBP_EPARSE;
 		if (first)
 			ibp_error_set_at(err, st, first->file, first->line,
 					 first->col, "%s", first->message);
@@ -103,12 +105,11 @@ static int bring_up(ibp_sim_session *s, const struct ibp_sim_session_options *o,
 				   err);
 	if (rc != IBP_OK)
 		return rc;
-	struct ibp_sm_options so;
-	ibp_sm_options_init(&so);
-	so.enforce = o->enforce;
+	ibp_sm_options_init(&s->so);
+	s->so.enforce = o->enforce;
 	if (o->mad_loss > 0)
-		so.retries = 10;
-	return ibp_sm_new(s->t, &so, &s->sm, err);
+		s->so.retries = 10; /* the lost MADs are the point */
+	return ibp_sm_new(s->t, &s->so, &s->sm, err);
 }
 
 static int check_options(const struct ibp_sim_session_options *o,
@@ -214,10 +215,8 @@ int ibp_sim_session_push(ibp_sim_session *s, ibp_part_enforce e, ibp_error *err)
 {
 	if (!s || !s->sm)
 		return ibp_error_set(err, IBP_EINVAL, "sim session: no SM");
-	struct ibp_sm_options so;
-	ibp_sm_options_init(&so);
-	so.enforce = e;
-	ibp_sm_set_options(s->sm, &so);
+	s->so.enforce = e; /* the rest as the session was opened */
+	ibp_sm_set_options(s->sm, &s->so);
 	s->enforce = e;
 	ibp_sm_report_free(&s->rep);
 	return ibp_sm_push(s->sm, s->want, &s->rep, err);

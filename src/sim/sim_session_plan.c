@@ -29,6 +29,12 @@ int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 	co.fabric = f;
 	ibp_conf *c = NULL;
 	int rc = ibp_conf_parse_file(conf_path, &co, &c, diags, err);
+	if (rc == IBP_EIO) {
+		/* A plan that cannot be read is bad input, not the fabric. */
+		rc = IBP_ENOENT;
+		if (err)
+			err->status = rc;
+	}
 	if (rc == IBP_OK)
 		rc = ibp_policy_compute(c, f, &po, out, diags, err);
 	ibp_conf_free(c);

@@ -20,6 +20,7 @@ struct ibp_sim_session {
 	ibp_sim *sim;
 	ibp_transport *t;
 	ibp_sm *sm;
+	struct ibp_sm_options so; /* the SM's, enforcement per push */
 	size_t sm_node;
 	unsigned sm_port;
 	char mode[16];
