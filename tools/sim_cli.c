@@ -64,7 +64,11 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	ibp_error err;
 	int rc = ibp_sim_session_open(o, out, d, &err);
 	print_findings(d, o->topo_path, quiet, rc);
-	if (rc != IBP_OK && err.message[0] && !is_finding(&err, d))
+	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
+		/* The options are checked here: the fabric has no CA port
+		 * for the SM, said as ibpart always said it. */
+		fprintf(stderr, "ibpart: %s\n", err.message);
+	else if (rc != IBP_OK && err.message[0] && !is_finding(&err, d))
 		cli_print_error(&err);
 	ibp_diags_free(d);
 	if (rc != IBP_OK)
