@@ -15,7 +15,7 @@
 
 #include "cli.h"
 #include "ibpart/pkey.h"
-#include "sim_session.h"
+#include "sim_cli.h"
 
 extern const struct cli_cmd cli_cmd_demo;
 
@@ -98,43 +98,32 @@ static void heading(const char *text)
 }
 
 /* Index of a seed name among the probe matrix's ports, or -1. */
-static long col_of(struct sim_session *s, const unsigned char *cells, size_t n,
+static long col_of(const ibp_fabric *f, const struct ibp_sim_probe_result *r,
 		   const char *name)
 {
-	(void)cells;
-	size_t k = 0;
-	for (size_t i = 0; i < ibp_fabric_node_count(s->f); i++) {
-		if (ibp_fabric_node_type(s->f, i) == IBP_NODE_SWITCH)
-			continue;
-		for (unsigned p = 1; p <= ibp_fabric_node_nports(s->f, i);
-		     p++) {
-			size_t pn;
-			unsigned pp;
-			if (!ibp_fabric_port_peer(s->f, i, p, &pn, &pp))
-				continue;
-			if (!strcmp(ibp_fabric_node_desc(s->f, i), name))
-				return k < n ? (long)k : -1;
-			k++;
-		}
-	}
+	for (size_t k = 0; k < r->n; k++)
+		if (!strcmp(ibp_fabric_node_desc(f, r->node[k]), name))
+			return (long)k;
 	return -1;
 }
 
 /* Compare the probe matrix with the seed's table.  print: one line per
  * sender whose row differs. */
-static int check_seed_matrix(struct sim_session *s, const unsigned char *m,
-			     size_t n, bool print)
+static int check_seed_matrix(const ibp_sim_session *s,
+			     const struct ibp_sim_probe_result *r, bool print)
 {
+	const ibp_fabric *f = ibp_sim_session_fabric(s);
 	int diff = 0;
 	for (int i = 0; i < 7; i++) {
 		char gained[512] = "", lost[512] = "";
 		for (int j = 0; j < 7; j++) {
 			if (i == j)
 				continue;
-			long a = col_of(s, m, n, seed_names[i]);
-			long b = col_of(s, m, n, seed_names[j]);
+			long a = col_of(f, r, seed_names[i]);
+			long b = col_of(f, r, seed_names[j]);
 			bool want = seed_table[i][j] == 'Y';
-			bool got = a >= 0 && b >= 0 && m[a * (long)n + b];
+			bool got =
+			    a >= 0 && b >= 0 && r->cells[a * (long)r->n + b];
 			if (want == got)
 				continue;
 			diff++;
@@ -152,15 +141,18 @@ static int check_seed_matrix(struct sim_session *s, const unsigned char *m,
 	return diff;
 }
 
-static void print_table(struct sim_session *s, const char *name)
+static void print_table(const ibp_sim_session *s, const char *name)
 {
 	size_t n;
 	unsigned p;
-	if (sim_session_port(s, name, &n, &p) != CLI_EXIT_OK)
+	if (sim_cli_port(s, name, &n, &p) != CLI_EXIT_OK)
 		return;
-	const ibp_pkey_table *t = ibp_tables_get(ibp_sim_tables(s->sim), n, p);
+	const ibp_pkey_table *t =
+	    ibp_tables_get(ibp_sim_session_port_tables(s), n, p);
 	printf("PKeys table for %s (GUID 0x%016llx), as the port holds it:\n",
-	       name, (unsigned long long)ibp_fabric_port_guid(s->f, n, p));
+	       name,
+	       (unsigned long long)ibp_fabric_port_guid(
+		   ibp_sim_session_fabric(s), n, p));
 	unsigned cap = t ? ibp_pkey_table_capacity(t) : 0;
 	for (unsigned i = 0; i < 4 && i < cap; i++) {
 		uint16_t k = ibp_pkey_table_get(t, i);
@@ -185,18 +177,17 @@ static void print_table(struct sim_session *s, const char *name)
 
 /* The P_Key index a user would pass to reach dst: the first entry of
  * src's table that dst's table accepts (0 when none does). */
-static unsigned pick_index(struct sim_session *s, const char *src,
+static unsigned pick_index(const ibp_sim_session *s, const char *src,
 			   const char *dst)
 {
 	size_t sn, dn;
 	unsigned sp, dp;
-	if (sim_session_port(s, src, &sn, &sp) != CLI_EXIT_OK ||
-	    sim_session_port(s, dst, &dn, &dp) != CLI_EXIT_OK)
+	if (sim_cli_port(s, src, &sn, &sp) != CLI_EXIT_OK ||
+	    sim_cli_port(s, dst, &dn, &dp) != CLI_EXIT_OK)
 		return 0;
-	const ibp_pkey_table *st =
-	    ibp_tables_get(ibp_sim_tables(s->sim), sn, sp);
-	const ibp_pkey_table *dt =
-	    ibp_tables_get(ibp_sim_tables(s->sim), dn, dp);
+	const ibp_tables *held = ibp_sim_session_port_tables(s);
+	const ibp_pkey_table *st = ibp_tables_get(held, sn, sp);
+	const ibp_pkey_table *dt = ibp_tables_get(held, dn, dp);
 	for (unsigned i = 0; st && dt && i < ibp_pkey_table_used(st); i++) {
 		uint16_t k = ibp_pkey_table_get(st, i);
 		if (ibp_pkey_is_valid(k) && ibp_pkey_table_match(dt, k) >= 0)
@@ -205,29 +196,34 @@ static unsigned pick_index(struct sim_session *s, const char *src,
 	return 0;
 }
 
-static int pingpong(struct sim_session *s, const char *src, const char *dst)
+/* A pingpong that should end with exit status want; one more failure
+ * (and the line why) when it does not. */
+static void pingpong(ibp_sim_session *s, const char *src, const char *dst,
+		     int want, const char *unexpected, int *failures)
 {
-	struct sim_pingpong_opts po = {.iters = 1000, .size = 4096};
+	struct ibp_sim_pingpong_options po;
+	ibp_sim_pingpong_options_init(&po);
 	po.pkey_index = pick_index(s, src, dst);
 	printf("$ ibpart sim ... pingpong %s %s --pkey-index %u\n", src, dst,
 	       po.pkey_index);
-	return sim_pingpong(s, src, dst, &po, stdout);
+	if (sim_cli_pingpong(s, src, dst, &po, stdout) != want) {
+		printf("UNEXPECTED: %s\n", unexpected);
+		(*failures)++;
+	}
 }
 
-static int run_mode(const char *dir, const char *mode, bool main_mode,
-		    int *failures)
+/* The seed's files under dir, a session on them in mode. */
+static int open_seed(const char *dir, const char *mode, bool main_mode,
+		     ibp_sim_session **s)
 {
 	char topo[PATH_MAX + 32], conf[PATH_MAX + 32];
 	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", dir);
 	snprintf(conf, sizeof(conf), "%s/seed/seed-block.conf", dir);
-	bool strict = !strcmp(mode, "strict");
-	struct sim_session s;
-	struct sim_session_opts o = {.topo = topo,
-				     .conf = conf,
-				     .mode = mode,
-				     .enforce = IBP_ENFORCE_BOTH,
-				     .log = main_mode ? stdout : NULL,
-				     .quiet_conf = true};
+	struct ibp_sim_session_options o;
+	ibp_sim_session_options_init(&o);
+	o.topo_path = topo;
+	o.conf_path = conf;
+	o.mode = mode;
 	if (main_mode) {
 		printf("ibpart demo: the seed's multi-tenant fabric, simulated "
 		       "(mode %s)\n",
@@ -240,100 +236,102 @@ static int run_mode(const char *dir, const char *mode, bool main_mode,
 			"pushes the plan: SubnSet(P_KeyTable) only for blocks "
 			"that differ, each read back");
 	}
-	int rc = sim_session_open(&s, &o);
-	if (rc != CLI_EXIT_OK) {
-		sim_session_close(&s);
+	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s);
+}
+
+/* The other mode, briefly: TenantA-01's table and how the matrix
+ * differs from the seed's. */
+static int run_other_mode(const char *dir, const char *mode)
+{
+	ibp_sim_session *s;
+	int rc = open_seed(dir, mode, false, &s);
+	if (rc != CLI_EXIT_OK)
 		return rc;
-	}
-	if (!main_mode) {
-		unsigned char *m = NULL;
-		size_t n = 0;
-		print_table(&s, "tenantA-node-01");
-		printf("\n");
-		FILE *devnull = fopen("/dev/null", "w");
-		sim_probe_matrix(&s, devnull ? devnull : stdout, &m, &n);
-		if (devnull)
-			fclose(devnull);
-		int d = check_seed_matrix(&s, m, n, false);
-		printf("%s mode: %d of the seed table's 42 cells differ "
-		       "(probe matrix):\n",
-		       mode, d);
-		check_seed_matrix(&s, m, n, true);
-		free(m);
-		sim_session_close(&s);
-		return CLI_EXIT_OK;
-	}
+	print_table(s, "tenantA-node-01");
+	printf("\n");
+	struct ibp_sim_probe_result m = {0};
+	sim_cli_probe_matrix(s, NULL, &m);
+	int d = check_seed_matrix(s, &m, false);
+	printf("%s mode: %d of the seed table's 42 cells differ "
+	       "(probe matrix):\n",
+	       mode, d);
+	check_seed_matrix(s, &m, true);
+	ibp_sim_probe_result_free(&m);
+	ibp_sim_session_free(s);
+	return CLI_EXIT_OK;
+}
+
+/* Sections 2 and 3: LIDs, TenantA-01's table, smpquery pkeys. */
+static void show_tables(ibp_sim_session *s)
+{
+	const ibp_fabric *f = ibp_sim_session_fabric(s);
 	printf("LIDs (OpenSM's order on this fabric):");
-	for (size_t i = 0; i < ibp_fabric_node_count(s.f); i++) {
-		bool sw = ibp_fabric_node_type(s.f, i) == IBP_NODE_SWITCH;
-		printf(" %s=%u", ibp_fabric_node_desc(s.f, i),
-		       ibp_fabric_port_lid(s.f, i, sw ? 0 : 1));
+	for (size_t i = 0; i < ibp_fabric_node_count(f); i++) {
+		bool sw = ibp_fabric_node_type(f, i) == IBP_NODE_SWITCH;
+		printf(" %s=%u", ibp_fabric_node_desc(f, i),
+		       ibp_fabric_port_lid(f, i, sw ? 0 : 1));
 	}
 	printf("\n");
 
 	heading("2. TenantA-01's P_Key table (the seed: Pkey[0] 0x8001, "
 		"then empty slots)");
-	print_table(&s, "tenantA-node-01");
+	print_table(s, "tenantA-node-01");
 
 	size_t an;
 	unsigned ap;
-	sim_session_port(&s, "tenantA-node-01", &an, &ap);
+	sim_cli_port(s, "tenantA-node-01", &an, &ap);
+	unsigned lid = ibp_fabric_port_lid(f, an, ap);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd),
 		 "3. $ smpquery pkeys %u %u    (tenantA-node-01: LID %u, "
 		 "port %u; read over LID-routed SMPs)",
-		 ibp_fabric_port_lid(s.f, an, ap), ap,
-		 ibp_fabric_port_lid(s.f, an, ap), ap);
+		 lid, ap, lid, ap);
 	heading(cmd);
-	char lid[16];
-	snprintf(lid, sizeof(lid), "%u", ibp_fabric_port_lid(s.f, an, ap));
-	sim_smpquery_pkeys(&s, lid, ap, stdout);
+	char spec[16];
+	snprintf(spec, sizeof(spec), "%u", lid);
+	sim_cli_smpquery(s, spec, ap, stdout);
+}
 
+/* Sections 4 to 6: the pingpongs, one of them with switch enforcement
+ * off. */
+static void show_pingpongs(ibp_sim_session *s, int *failures)
+{
 	heading("4. Within TenantA: tenantA-node-01 -> tenantA-node-02 "
 		"(expected: 1000 iterations complete)");
-	if (pingpong(&s, "tenantA-node-01", "tenantA-node-02") != CLI_EXIT_OK) {
-		printf("UNEXPECTED: the pingpong failed\n");
-		(*failures)++;
-	}
+	pingpong(s, "tenantA-node-01", "tenantA-node-02", CLI_EXIT_OK,
+		 "the pingpong failed", failures);
 	heading("5. Across partitions: tenantB-node-01 -> tenantA-node-01 "
 		"(expected: transport retry counter exceeded)");
-	if (pingpong(&s, "tenantB-node-01", "tenantA-node-01") !=
-	    CLI_EXIT_FOUND) {
-		printf("UNEXPECTED: the pingpong got through\n");
-		(*failures)++;
-	}
+	pingpong(s, "tenantB-node-01", "tenantA-node-01", CLI_EXIT_FOUND,
+		 "the pingpong got through", failures);
 	printf("\nThe leaf switch's partition enforcement (OpenSM's "
 	       "--part_enforce both) stopped it on the way out to "
 	       "tenantA-node-01.  With switch enforcement off, the "
 	       "receiving HCA is the check the seed describes; the SM "
 	       "re-pushes with --part-enforce off:\n\n");
-	sim_session_repush(&s, IBP_ENFORCE_OFF, stdout);
+	sim_cli_push(s, IBP_ENFORCE_OFF, stdout);
 	printf("\n");
-	if (pingpong(&s, "tenantB-node-01", "tenantA-node-01") !=
-	    CLI_EXIT_FOUND) {
-		printf("UNEXPECTED: the pingpong got through\n");
-		(*failures)++;
-	}
-	sim_session_repush(&s, IBP_ENFORCE_BOTH, NULL);
+	pingpong(s, "tenantB-node-01", "tenantA-node-01", CLI_EXIT_FOUND,
+		 "the pingpong got through", failures);
+	sim_cli_push(s, IBP_ENFORCE_BOTH, NULL);
 
 	heading("6. Shared storage (limited member of both tenants) <-> full "
 		"tenant members (expected: both complete)");
-	if (pingpong(&s, "tenantA-node-01", "storage-node") != CLI_EXIT_OK) {
-		printf("UNEXPECTED: tenantA -> storage failed\n");
-		(*failures)++;
-	}
+	pingpong(s, "tenantA-node-01", "storage-node", CLI_EXIT_OK,
+		 "tenantA -> storage failed", failures);
 	printf("\n");
-	if (pingpong(&s, "tenantB-node-02", "storage-node") != CLI_EXIT_OK) {
-		printf("UNEXPECTED: tenantB -> storage failed\n");
-		(*failures)++;
-	}
+	pingpong(s, "tenantB-node-02", "storage-node", CLI_EXIT_OK,
+		 "tenantB -> storage failed", failures);
+}
 
+/* Section 7: the probe matrix against the seed's table; counters. */
+static void show_matrix(ibp_sim_session *s, bool strict, int *failures)
+{
 	heading("7. Connectivity: a probe between every ordered pair of host "
 		"ports through the data plane (row sends, column receives)");
-	unsigned char *m = NULL;
-	size_t n = 0;
-	sim_probe_matrix(&s, stdout, &m, &n);
-	int d = check_seed_matrix(&s, m, n, !strict);
+	struct ibp_sim_probe_result m = {0};
+	sim_cli_probe_matrix(s, stdout, &m);
+	int d = check_seed_matrix(s, &m, !strict);
 	if (strict) {
 		if (d == 0)
 			printf("\nequals the seed document's table: all 42 "
@@ -349,10 +347,21 @@ static int run_mode(const char *dir, const char *mode, bool main_mode,
 		       "(OpenSM's rules, see below)\n",
 		       d);
 	}
-	free(m);
+	ibp_sim_probe_result_free(&m);
 	printf("\ncounters after the demo's traffic:\n");
-	sim_counters(&s, stdout);
-	sim_session_close(&s);
+	sim_cli_counters(s, stdout);
+}
+
+static int run_main_mode(const char *dir, const char *mode, int *failures)
+{
+	ibp_sim_session *s;
+	int rc = open_seed(dir, mode, true, &s);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	show_tables(s);
+	show_pingpongs(s, failures);
+	show_matrix(s, !strcmp(mode, "strict"), failures);
+	ibp_sim_session_free(s);
 	return CLI_EXIT_OK;
 }
 
@@ -379,7 +388,7 @@ static int run(int argc, char **argv)
 		return CLI_EXIT_SYSTEM;
 	}
 	int failures = 0;
-	int rc = run_mode(dir, mode, true, &failures);
+	int rc = run_main_mode(dir, mode, &failures);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	bool strict = !strcmp(mode, "strict");
@@ -387,7 +396,7 @@ static int run(int argc, char **argv)
 			 "(--mode opensm)"
 		       : "8. What the seed's strict model changes (--mode "
 			 "strict)");
-	rc = run_mode(dir, strict ? "opensm" : "strict", false, &failures);
+	rc = run_other_mode(dir, strict ? "opensm" : "strict");
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	printf("\nWhy: OpenSM always creates the default partition 0x7fff and "

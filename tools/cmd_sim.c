@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "sim_session.h"
+#include "sim_cli.h"
 
 extern const struct cli_cmd cli_cmd_sim;
 
@@ -60,140 +60,149 @@ static const char usage[] =
     "  ibpart sim -t seed.topo -c seed-block.conf pingpong \\\n"
     "      tenantB-node-01 tenantA-node-01 counters\n";
 
-static int run(int argc, char **argv)
+/* The options before the actions; *first the first action's index.
+ * Returns an exit status (0: go on). */
+static int parse_options(int argc, char **argv,
+			 struct ibp_sim_session_options *o, bool *quiet,
+			 int *first)
 {
-	if (cli_wants_help(argc, argv))
-		return cli_print_usage(&cli_cmd_sim);
-	struct sim_session_opts o = {
-	    .mode = "opensm", .enforce = IBP_ENFORCE_BOTH, .log = stderr};
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-q")) {
-			o.log = NULL;
-			o.quiet_conf = true;
+			*quiet = true;
 			continue;
 		}
 		if (!v)
 			return cli_usage_error("sim", "%s needs a value", a);
 		i++;
 		if (!strcmp(a, "-t") || !strcmp(a, "--topo"))
-			o.topo = v;
+			o->topo_path = v;
 		else if (!strcmp(a, "-c") || !strcmp(a, "--conf"))
-			o.conf = v;
+			o->conf_path = v;
 		else if (!strcmp(a, "--mode")) {
 			if (strcmp(v, "strict") && strcmp(v, "opensm"))
 				return cli_usage_error(
 				    "sim", "--mode is strict or opensm");
-			o.mode = v;
+			o->mode = v;
 		} else if (!strcmp(a, "--part-enforce")) {
-			if (ibp_part_enforce_parse(v, &o.enforce) != IBP_OK)
+			if (ibp_part_enforce_parse(v, &o->enforce) != IBP_OK)
 				return cli_usage_error(
 				    "sim", "--part-enforce is both, in, out "
 					   "or off");
 		} else if (!strcmp(a, "--sm-port"))
-			o.sm_port = v;
+			o->sm_port = v;
 		else if (!strcmp(a, "--mad-loss")) {
 			char *end;
-			o.mad_loss = strtod(v, &end);
-			if (*end || o.mad_loss < 0 || o.mad_loss >= 1)
+			o->mad_loss = strtod(v, &end);
+			if (*end || o->mad_loss < 0 || o->mad_loss >= 1)
 				return cli_usage_error(
 				    "sim", "--mad-loss is a fraction in [0,1)");
 		} else
 			return cli_usage_error("sim", "unknown option %s", a);
 	}
-	if (!o.topo || !o.conf)
+	if (!o->topo_path || !o->conf_path)
 		return cli_usage_error("sim", "-t TOPO and -c CONF are needed");
 	if (i >= argc)
 		return cli_usage_error("sim", "no action given");
+	*first = i;
+	return CLI_EXIT_OK;
+}
 
-	/* Check the actions before bringing anything up. */
-	for (int k = i; k < argc;) {
-		const char *act = argv[k];
-		if (!strcmp(act, "smpquery")) {
-			if (k + 2 >= argc || strcmp(argv[k + 1], "pkeys"))
-				return cli_usage_error(
-				    "sim", "smpquery pkeys ADDR [PORT]");
-			k += 3;
-			unsigned long long pn;
-			if (k < argc && cli_parse_uint(argv[k], 0, 254, &pn))
-				k++;
-		} else if (!strcmp(act, "pingpong")) {
-			if (k + 2 >= argc)
-				return cli_usage_error("sim",
-						       "pingpong SRC DST");
-			k += 3;
-			while (k < argc && argv[k][0] == '-') {
-				unsigned long long v;
-				if (k + 1 >= argc ||
-				    !cli_parse_uint(argv[k + 1], 0, 65535, &v))
-					return cli_usage_error(
-					    "sim", "bad %s value", argv[k]);
-				if (strcmp(argv[k], "--pkey-index") &&
-				    strcmp(argv[k], "-n") &&
-				    strcmp(argv[k], "-s"))
-					return cli_usage_error(
-					    "sim", "unknown pingpong option %s",
-					    argv[k]);
-				k += 2;
-			}
-		} else if (!strcmp(act, "probe-matrix") ||
-			   !strcmp(act, "counters")) {
-			k++;
-		} else {
-			return cli_usage_error("sim", "unknown action '%s'",
-					       act);
-		}
+/* Skip pingpong's own options from argv[*k]; with po, take them. */
+static int pingpong_options(int argc, char **argv, int *k,
+			    struct ibp_sim_pingpong_options *po)
+{
+	while (*k < argc && argv[*k][0] == '-') {
+		const char *a = argv[*k];
+		unsigned long long v = 0;
+		if (*k + 1 >= argc ||
+		    !cli_parse_uint(argv[*k + 1], 0, 65535, &v))
+			return cli_usage_error("sim", "bad %s value", a);
+		if (strcmp(a, "--pkey-index") && strcmp(a, "-n") &&
+		    strcmp(a, "-s"))
+			return cli_usage_error("sim",
+					       "unknown pingpong option %s", a);
+		if (po && !strcmp(a, "--pkey-index"))
+			po->pkey_index = (unsigned)v;
+		else if (po && !strcmp(a, "-n"))
+			po->iters = v ? (unsigned)v : 1;
+		else if (po)
+			po->size = (unsigned)v;
+		*k += 2;
 	}
+	return CLI_EXIT_OK;
+}
 
-	struct sim_session s;
-	int rc = sim_session_open(&s, &o);
-	if (rc != CLI_EXIT_OK) {
-		sim_session_close(&s);
+/* The action at argv[*k], checked (s NULL) or run on s; *k moves past
+ * it.  Returns an exit status. */
+static int action(ibp_sim_session *s, int argc, char **argv, int *k)
+{
+	const char *act = argv[*k];
+	if (!strcmp(act, "smpquery")) {
+		if (*k + 2 >= argc || strcmp(argv[*k + 1], "pkeys"))
+			return cli_usage_error("sim",
+					       "smpquery pkeys ADDR [PORT]");
+		const char *addr = argv[*k + 2];
+		unsigned long long pn = 0;
+		*k += 3;
+		if (*k < argc && cli_parse_uint(argv[*k], 0, 254, &pn))
+			(*k)++;
+		return s ? sim_cli_smpquery(s, addr, (unsigned)pn, stdout)
+			 : CLI_EXIT_OK;
+	}
+	if (!strcmp(act, "pingpong")) {
+		if (*k + 2 >= argc)
+			return cli_usage_error("sim", "pingpong SRC DST");
+		const char *src = argv[*k + 1], *dst = argv[*k + 2];
+		struct ibp_sim_pingpong_options po;
+		ibp_sim_pingpong_options_init(&po);
+		*k += 3;
+		int rc = pingpong_options(argc, argv, k, &po);
+		if (rc != CLI_EXIT_OK || !s)
+			return rc;
+		return sim_cli_pingpong(s, src, dst, &po, stdout);
+	}
+	if (!strcmp(act, "probe-matrix") || !strcmp(act, "counters")) {
+		(*k)++;
+		if (!s)
+			return CLI_EXIT_OK;
+		return act[0] == 'p' ? sim_cli_probe_matrix(s, stdout, NULL)
+				     : sim_cli_counters(s, stdout);
+	}
+	return cli_usage_error("sim", "unknown action '%s'", act);
+}
+
+static int run(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv))
+		return cli_print_usage(&cli_cmd_sim);
+	struct ibp_sim_session_options o;
+	ibp_sim_session_options_init(&o);
+	bool quiet = false;
+	int first = 0;
+	int rc = parse_options(argc, argv, &o, &quiet, &first);
+	if (rc != CLI_EXIT_OK)
 		return rc;
-	}
+	/* Check the actions before bringing anything up. */
+	for (int k = first; k < argc;)
+		if ((rc = action(NULL, argc, argv, &k)) != CLI_EXIT_OK)
+			return rc;
+	ibp_sim_session *s;
+	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	int status = CLI_EXIT_OK;
-	for (int k = i; k < argc && status != CLI_EXIT_USAGE &&
-			status != CLI_EXIT_SYSTEM;) {
-		const char *act = argv[k];
-		if (!strcmp(act, "smpquery")) {
-			const char *addr = argv[k + 2];
-			unsigned long long pn = 0;
-			k += 3;
-			if (k < argc && cli_parse_uint(argv[k], 0, 254, &pn))
-				k++;
-			rc = sim_smpquery_pkeys(&s, addr, (unsigned)pn, stdout);
-		} else if (!strcmp(act, "pingpong")) {
-			struct sim_pingpong_opts po = {
-			    .pkey_index = 0, .iters = 1000, .size = 4096};
-			const char *src = argv[k + 1], *dst = argv[k + 2];
-			k += 3;
-			while (k < argc && argv[k][0] == '-') {
-				unsigned long long v = 0;
-				cli_parse_uint(argv[k + 1], 0, 65535, &v);
-				if (!strcmp(argv[k], "--pkey-index"))
-					po.pkey_index = (unsigned)v;
-				else if (!strcmp(argv[k], "-n"))
-					po.iters = v ? (unsigned)v : 1;
-				else
-					po.size = (unsigned)v;
-				k += 2;
-			}
-			rc = sim_pingpong(&s, src, dst, &po, stdout);
-		} else if (!strcmp(act, "probe-matrix")) {
-			k++;
-			rc = sim_probe_matrix(&s, stdout, NULL, NULL);
-		} else {
-			k++;
-			rc = sim_counters(&s, stdout);
-		}
+	for (int k = first; k < argc && status != CLI_EXIT_USAGE &&
+			    status != CLI_EXIT_SYSTEM;) {
+		rc = action(s, argc, argv, &k);
 		if (rc > status)
 			status = rc;
 		if (k < argc)
 			fputc('\n', stdout);
 	}
-	sim_session_close(&s);
+	ibp_sim_session_free(s);
 	return status;
 }
 

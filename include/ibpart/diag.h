@@ -53,6 +53,11 @@ const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 /* Sort findings by file, line, column (stable). */
 void ibp_diags_sort(ibp_diags *d);
 
+/* Append src's findings to dst, in their order, with the texts of the
+ * files they quote: all of them when file is NULL, else only those about
+ * that file.  Returns 0, or IBP_ENOMEM (dst then holds a prefix). */
+int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
+
 /* "file:line:col: error: message [code]", then the source line and a
  * caret when the file's text is known. */
 void ibp_diags_print(const ibp_diags *d, FILE *out);

@@ -199,6 +199,26 @@ static const char *source_line(const struct source *s, unsigned line,
 	return p;
 }
 
+int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
+{
+	for (size_t i = 0; src && i < src->nsrc; i++) {
+		const struct source *s = &src->src[i];
+		if (file && strcmp(s->file, file))
+			continue;
+		if (ibp_diags_set_source(dst, s->file, s->text, s->len))
+			return IBP_ENOMEM;
+	}
+	for (size_t i = 0; src && i < src->n; i++) {
+		const ibp_diag *it = &src->items[i];
+		if (file && strcmp(it->file, file))
+			continue;
+		if (ibp_diags_add(dst, it->severity, it->code, it->file,
+				  it->line, it->col, "%s", it->message))
+			return IBP_ENOMEM;
+	}
+	return IBP_OK;
+}
+
 void ibp_diags_print(const ibp_diags *d, FILE *out)
 {
 	for (size_t i = 0; d && i < d->n; i++) {
