@@ -10,6 +10,7 @@
  * per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT), allocated likewise.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ibpart/tables.h"
 
@@ -240,4 +241,37 @@ bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
 	if (outbound)
 		*outbound = ts->enf_by_node[node][port] & ENF_OUT;
 	return true;
+}
+
+static const char *const enforce_names[] = {"both", "in", "out", "off"};
+
+int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out)
+{
+	for (unsigned i = 0; s && i < 4; i++)
+		if (!strcmp(s, enforce_names[i])) {
+			*out = (ibp_part_enforce)i;
+			return IBP_OK;
+		}
+	return IBP_EINVAL;
+}
+
+const char *ibp_part_enforce_str(ibp_part_enforce e)
+{
+	return (unsigned)e < 4 ? enforce_names[e] : enforce_names[0];
+}
+
+void ibp_part_enforce_bits(ibp_part_enforce e, bool *inbound, bool *outbound)
+{
+	if (inbound)
+		*inbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_IN;
+	if (outbound)
+		*outbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_OUT;
+}
+
+ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound)
+{
+	return inbound && outbound ? IBP_ENFORCE_BOTH
+	       : inbound	   ? IBP_ENFORCE_IN
+	       : outbound	   ? IBP_ENFORCE_OUT
+				   : IBP_ENFORCE_OFF;
 }
