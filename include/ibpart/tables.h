@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ibpart/pkey_table.h"
 #include "ibpart/topo.h"
@@ -66,6 +67,12 @@ const char *ibp_part_enforce_str(ibp_part_enforce e);
  * of two bits. */
 void ibp_part_enforce_bits(ibp_part_enforce e, bool *inbound, bool *outbound);
 ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound);
+
+/* Every table in the layout of `smpquery pkeys` (a "# DESC port N
+ * (GUID) TYPE" header, eight entries a line with their index, the
+ * capacity line), a blank line between ports: `ibpart tables`' default
+ * output. */
+void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out);
 
 /* Switch partition enforcement of a switch external port, when known
  * (read from the port, or to be written to it): PortInfo

@@ -9,6 +9,8 @@
  * is linear overall.  Enforcement bits, when known, sit in a parallel
  * per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT), allocated likewise.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,4 +276,28 @@ ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound)
 	       : inbound	   ? IBP_ENFORCE_IN
 	       : outbound	   ? IBP_ENFORCE_OUT
 				   : IBP_ENFORCE_OFF;
+}
+
+void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
+{
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	size_t cnt = ibp_tables_count(ts);
+	for (size_t i = 0; i < cnt; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
+		unsigned cap = ibp_pkey_table_capacity(t);
+		fprintf(out, "%s# %s port %u (0x%016" PRIx64 ") %s\n",
+			i ? "\n" : "", ibp_fabric_node_desc(f, n), p,
+			ibp_fabric_port_guid(f, n, p),
+			ibp_node_type_str(ibp_fabric_node_type(f, n)));
+		for (unsigned k = 0; k < cap; k += 8) {
+			fprintf(out, "%4u:", k);
+			for (unsigned j = k; j < k + 8 && j < cap; j++)
+				fprintf(out, " 0x%04x",
+					ibp_pkey_table_get(t, j));
+			fputc('\n', out);
+		}
+		fprintf(out, "%u pkeys capacity for this port\n", cap);
+	}
 }
