@@ -86,73 +86,6 @@ static const char usage[] =
     "Exit status: 0 no finding at or above --fail-on; 1 some; 2 bad input\n"
     "or usage; 3 system failure.\n";
 
-/* The ports a misreading is about: the GUIDs its message names that are
- * ports of the fabric; and the partition at that line. */
-static size_t guids_in(const ibp_fabric *fab, const char *s, uint64_t *out,
-		       size_t max)
-{
-	size_t n = 0;
-	for (const char *p = s; (p = strstr(p, "0x")) && n < max; p += 2) {
-		char *end;
-		unsigned long long g = strtoull(p, &end, 16);
-		size_t node;
-		unsigned port;
-		if (end - p > 6 &&
-		    !ibp_fabric_find_port_guid(fab, g, &node, &port))
-			out[n++] = g;
-	}
-	return n;
-}
-
-static int plan_findings(const struct ai_input *in, ibp_findings *f)
-{
-	if (in->conf) {
-		const ibp_conf_verdict *v = ibp_conf_opensm_verdict(in->conf);
-		if (v->rejected) {
-			char why[512];
-			snprintf(why, sizeof(why), "%s:%u: %s",
-				 ibp_conf_file(in->conf), v->pos.line,
-				 v->reason ? v->reason : "parse error");
-			if (ibp_audit_plan_rejected(
-				f, in->fabric, why,
-				ibp_conf_get_dialect(in->conf) ==
-				    IBP_CONF_DIALECT_SEED))
-				return IBP_ENOMEM;
-		}
-		for (size_t i = 0; i < v->nmisreadings; i++) {
-			const ibp_conf_misreading *x = &v->misreadings[i];
-			char why[768];
-			snprintf(why, sizeof(why), "%s:%u:%u: %s [%s]",
-				 ibp_conf_file(in->conf), x->pos.line,
-				 x->pos.col, x->message, x->code);
-			uint64_t g[16];
-			size_t ng = guids_in(in->fabric, x->message, g, 16);
-			uint16_t pk[1];
-			size_t np = 0;
-			for (size_t k = 0;
-			     k < ibp_conf_partition_count(in->conf); k++) {
-				const ibp_conf_partition *p =
-				    ibp_conf_partition_at(in->conf, k);
-				if (ibp_conf_partition_pos(p).line <=
-				    x->pos.line) {
-					pk[0] = ibp_conf_partition_pkey(p);
-					np = pk[0] ? 1 : 0;
-				}
-			}
-			if (ibp_audit_plan_misread(f, g, ng, pk, np, why))
-				return IBP_ENOMEM;
-		}
-	}
-	for (size_t i = 0; i < in->noverflow; i++) {
-		const struct ai_overflow *o = &in->overflow[i];
-		if (ibp_audit_capacity_overflow(f, o->guid, o->capacity,
-						o->wanted, o->dropped,
-						o->ndropped))
-			return IBP_ENOMEM;
-	}
-	return 0;
-}
-
 /* The rules that need opensm.conf are skipped without it, which a clean
  * report must not hide: one line at the end of the text report names
  * them (JSON keeps its shape).  Switch enforcement read from --tables
@@ -168,114 +101,132 @@ static void print_unchecked(FILE *fp, bool have_osm, bool enforce_known)
 			      : ", part-enforce-off, part-enforce-partial");
 }
 
-static int run(int argc, char **argv)
+struct audit_args {
+	struct ai_opts ao;
+	const char *format, *outpath, *tenants, *osmconf;
+	ibp_audit_severity fail_sev;
+};
+
+/* argv -> a; 0 or the exit status of a usage error (printed). */
+static int parse_args(int argc, char **argv, struct audit_args *a)
 {
-	struct ai_opts ao = {0};
-	const char *format = "text", *outpath = NULL, *tenants = NULL,
-		   *osmconf = NULL, *failon = "high";
+	const char *failon = "high";
+	*a = (struct audit_args){.format = "text"};
 	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("audit", argc, argv, &i, &ao);
+		int r = ai_parse_opt("audit", argc, argv, &i, &a->ao);
 		if (r < 0)
 			return CLI_EXIT_USAGE;
 		if (r)
 			continue;
-		const char *a = argv[i];
+		const char *o = argv[i];
 		bool has = i + 1 < argc;
-		if (!strcmp(a, "--format") && has)
-			format = argv[++i];
-		else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has)
-			outpath = argv[++i];
-		else if (!strcmp(a, "--tenants") && has)
-			tenants = argv[++i];
-		else if (!strcmp(a, "--opensm-conf") && has)
-			osmconf = argv[++i];
-		else if (!strcmp(a, "--fail-on") && has)
+		if (!strcmp(o, "--format") && has)
+			a->format = argv[++i];
+		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
+			a->outpath = argv[++i];
+		else if (!strcmp(o, "--tenants") && has)
+			a->tenants = argv[++i];
+		else if (!strcmp(o, "--opensm-conf") && has)
+			a->osmconf = argv[++i];
+		else if (!strcmp(o, "--fail-on") && has)
 			failon = argv[++i];
-		else if (a[0] == '-' && a[1])
+		else if (o[0] == '-' && o[1])
 			return cli_usage_error("audit",
 					       "unknown option or missing "
 					       "value: %s",
-					       a);
-		else if (!ao.conf)
-			ao.conf = a;
+					       o);
+		else if (!a->ao.conf)
+			a->ao.conf = o;
 		else
 			return cli_usage_error("audit", "one CONF only");
 	}
-	if (strcmp(format, "text") && strcmp(format, "json"))
+	if (strcmp(a->format, "text") && strcmp(a->format, "json"))
 		return cli_usage_error("audit", "--format is text or json");
-	ibp_audit_severity fail_sev;
-	if (ibp_audit_severity_parse(failon, &fail_sev))
+	if (ibp_audit_severity_parse(failon, &a->fail_sev))
 		return cli_usage_error(
 		    "audit", "--fail-on is critical, high, medium or info");
+	return 0;
+}
 
-	struct ai_input in;
-	int rc = ai_load("audit", &ao, &in);
-	ibp_tenant_map *tm = NULL;
-	ibp_osm_conf osm;
-	ibp_findings *f = NULL;
+/* --tenants FILE: 0 or an exit status (printed). */
+static int load_tenants(const char *path, const ibp_fabric *fab,
+			ibp_tenant_map **tm)
+{
 	ibp_error err;
-	if (rc)
-		goto out;
-	if (tenants) {
-		ibp_diags *d = ibp_diags_new();
-		int r = ibp_tenant_map_load(in.fabric, tenants, &tm, d, &err);
-		if (d && ibp_diags_count(d))
-			ibp_diags_print(d, stderr);
-		else if (r)
-			cli_print_error(&err);
-		ibp_diags_free(d);
-		if (r) {
-			rc = r == IBP_EIO ? CLI_EXIT_USAGE : CLI_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (osmconf && ibp_osm_conf_load(osmconf, &osm, &err)) {
+	ibp_diags *d = ibp_diags_new();
+	int r = ibp_tenant_map_load(fab, path, tm, d, &err);
+	if (d && ibp_diags_count(d))
+		ibp_diags_print(d, stderr);
+	else if (r)
 		cli_print_error(&err);
-		rc = CLI_EXIT_USAGE;
-		goto out;
-	}
-	f = ibp_findings_new();
-	if (!f) {
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	ibp_audit_input ai = {
-	    .tables = in.tables,
-	    .sm_node = in.sm_node,
-	    .sm_port = in.sm_port,
-	    .tenants = tm,
-	    .partition_names = (const char *const *)in.names,
-	    .osm = osmconf ? &osm : NULL,
-	    .enforcement = in.have_enforce ? ai_enforcement : NULL,
-	    .enforcement_ctx = &in,
-	};
-	if (plan_findings(&in, f) || ibp_audit_run(&ai, f, &err)) {
-		fprintf(stderr, "ibpart audit: out of memory\n");
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	ibp_findings_sort(f);
+	ibp_diags_free(d);
+	return r ? CLI_EXIT_USAGE : 0;
+}
+
+/* The findings, as the format asks; 0 or an exit status. */
+static int write_report(const struct audit_args *a, const ibp_findings *f,
+			bool enforce_known)
+{
 	struct ai_out o;
-	if ((rc = ai_open(outpath, &o)))
-		goto out;
+	int rc = ai_open(a->outpath, &o);
+	if (rc)
+		return rc;
 	bool ok = true;
-	if (!strcmp(format, "json")) {
+	if (!strcmp(a->format, "json")) {
 		char *s = ibp_findings_to_json(f);
 		ok = s && fputs(s, o.fp) >= 0 && fputc('\n', o.fp) != EOF;
 		free(s);
 	} else {
 		ibp_findings_print(f, o.fp);
-		print_unchecked(o.fp, osmconf != NULL, in.have_enforce);
+		print_unchecked(o.fp, a->osmconf != NULL, enforce_known);
 	}
 	rc = ai_close(&o, ok);
-	if (!ok && !rc)
+	return !ok && !rc ? CLI_EXIT_SYSTEM : rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct audit_args a;
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	ibp_analysis_input *in;
+	if ((rc = ai_load("audit", &a.ao, &in)))
+		return rc;
+	ibp_tenant_map *tm = NULL;
+	ibp_osm_conf osm;
+	ibp_findings *f = NULL;
+	ibp_error err;
+	if (a.tenants &&
+	    (rc = load_tenants(a.tenants, ibp_analysis_input_fabric(in), &tm)))
+		goto out;
+	if (a.osmconf && ibp_osm_conf_load(a.osmconf, &osm, &err)) {
+		cli_print_error(&err);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!(f = ibp_findings_new())) {
 		rc = CLI_EXIT_SYSTEM;
-	if (!rc && ibp_findings_max_severity(f) >= (int)fail_sev)
+		goto out;
+	}
+	ibp_audit_input ai;
+	ibp_analysis_input_audit_input(in, &ai);
+	ai.tenants = tm;
+	ai.osm = a.osmconf ? &osm : NULL;
+	if (ibp_analysis_input_plan_findings(in, f) ||
+	    ibp_audit_run(&ai, f, &err)) {
+		fprintf(stderr, "ibpart audit: out of memory\n");
+		rc = CLI_EXIT_SYSTEM;
+		goto out;
+	}
+	ibp_findings_sort(f);
+	rc = write_report(&a, f, ibp_analysis_input_has_enforcement(in));
+	if (!rc && ibp_findings_max_severity(f) >= (int)a.fail_sev)
 		rc = CLI_EXIT_FOUND;
 out:
 	ibp_findings_free(f);
 	ibp_tenant_map_free(tm);
-	ai_free(&in);
+	ibp_analysis_input_free(in);
 	return rc;
 }
 

@@ -62,129 +62,140 @@ static const char usage[] =
     "\n"
     "Exit status: 0 written; 2 bad input or usage; 3 system failure.\n";
 
-static int run(int argc, char **argv)
+struct matrix_args {
+	struct ai_opts ao;
+	const char *format, *outpath, *xsrc, *xdst;
+	bool sw0;
+	unsigned long long grid;
+};
+
+/* argv -> a; 0 or the exit status of a usage error (printed). */
+static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
-	struct ai_opts ao = {0};
-	const char *format = "text", *outpath = NULL;
-	const char *xsrc = NULL, *xdst = NULL;
-	bool sw0 = false;
-	unsigned long long grid = 0;
+	*a = (struct matrix_args){.format = "text"};
 	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("matrix", argc, argv, &i, &ao);
+		int r = ai_parse_opt("matrix", argc, argv, &i, &a->ao);
 		if (r < 0)
 			return CLI_EXIT_USAGE;
 		if (r)
 			continue;
-		const char *a = argv[i];
+		const char *o = argv[i];
 		bool has = i + 1 < argc;
-		if (!strcmp(a, "--format") && has)
-			format = argv[++i];
-		else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && has)
-			outpath = argv[++i];
-		else if (!strcmp(a, "--explain") && i + 2 < argc) {
-			xsrc = argv[++i];
-			xdst = argv[++i];
-		} else if (!strcmp(a, "--switch-ports"))
-			sw0 = true;
-		else if (!strcmp(a, "--grid-limit") && has) {
-			if (!cli_parse_uint(argv[++i], 1, 100000, &grid))
+		if (!strcmp(o, "--format") && has)
+			a->format = argv[++i];
+		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
+			a->outpath = argv[++i];
+		else if (!strcmp(o, "--explain") && i + 2 < argc) {
+			a->xsrc = argv[++i];
+			a->xdst = argv[++i];
+		} else if (!strcmp(o, "--switch-ports"))
+			a->sw0 = true;
+		else if (!strcmp(o, "--grid-limit") && has) {
+			if (!cli_parse_uint(argv[++i], 1, 100000, &a->grid))
 				return cli_usage_error(
 				    "matrix", "bad --grid-limit '%s'", argv[i]);
-		} else if (a[0] == '-' && a[1])
+		} else if (o[0] == '-' && o[1])
 			return cli_usage_error("matrix",
 					       "unknown option or missing "
 					       "value: %s",
-					       a);
-		else if (!ao.conf)
-			ao.conf = a;
+					       o);
+		else if (!a->ao.conf)
+			a->ao.conf = o;
 		else
 			return cli_usage_error("matrix", "one CONF only");
 	}
-	ibp_matrix_format fmt;
-	if (ibp_matrix_format_parse(format, &fmt))
-		return cli_usage_error("matrix", "unknown --format '%s'",
-				       format);
-	struct ai_input in;
-	int rc = ai_load("matrix", &ao, &in);
-	if (rc) {
-		ai_free(&in);
-		return rc;
-	}
-	ibp_matrix *m = NULL;
+	return 0;
+}
+
+/* --explain SRC DST: 0 or an exit status (printed). */
+static int explain(const struct matrix_args *a, const ibp_fabric *fab,
+		   const ibp_matrix *m, FILE *out)
+{
+	long ep[2];
+	const char *spec[2] = {a->xsrc, a->xdst};
 	ibp_error err;
-	ibp_matrix_options mo = {.include_switch_port0 = sw0};
-	if (ibp_matrix_build(in.tables, &mo, &m, &err)) {
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		unsigned p;
+		if (ibp_fabric_resolve_port(fab, spec[k], &n, &p, &err)) {
+			cli_print_error(&err);
+			return CLI_EXIT_USAGE;
+		}
+		ep[k] = ibp_matrix_find(m, n, p);
+		if (ep[k] < 0) {
+			fprintf(stderr,
+				"ibpart matrix: %s is not an end port "
+				"of the matrix (a CA port%s)\n",
+				spec[k],
+				a->sw0 ? " or switch port 0"
+				       : "; --switch-ports adds switch "
+					 "port 0");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	ibp_explanation e;
+	if (ibp_matrix_explain(m, (size_t)ep[0], (size_t)ep[1], &e, &err)) {
 		cli_print_error(&err);
-		ai_free(&in);
 		return CLI_EXIT_SYSTEM;
 	}
-	struct ai_out out;
-	if ((rc = ai_open(outpath, &out))) {
-		ibp_matrix_free(m);
-		ai_free(&in);
+	ibp_explanation_print(m, &e, out);
+	ibp_explanation_free(&e);
+	return 0;
+}
+
+/* The report in format fmt: 0 or an exit status (printed). */
+static int report(const struct matrix_args *a, ibp_matrix_format fmt,
+		  const ibp_analysis_input *in, const ibp_matrix *m, FILE *out)
+{
+	char title[256];
+	const char *src = a->ao.conf ? a->ao.conf : a->ao.tables_json;
+	const char *slash = strrchr(src, '/');
+	const char *mode = ibp_analysis_input_mode(in);
+	snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",
+		 slash ? slash + 1 : src, mode);
+	ibp_matrix_report_options ro = {
+	    .mode = mode,
+	    .title = title,
+	    .grid_limit = (size_t)a->grid,
+	    .partition_names = ibp_analysis_input_partition_names(in)};
+	ibp_error err;
+	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
+		cli_print_error(&err);
+		return CLI_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct matrix_args a;
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
 		return rc;
+	ibp_matrix_format fmt;
+	if (ibp_matrix_format_parse(a.format, &fmt))
+		return cli_usage_error("matrix", "unknown --format '%s'",
+				       a.format);
+	ibp_analysis_input *in;
+	if ((rc = ai_load("matrix", &a.ao, &in)))
+		return rc;
+	ibp_matrix *m = NULL;
+	ibp_error err;
+	ibp_matrix_options mo = {.include_switch_port0 = a.sw0};
+	struct ai_out out;
+	if (ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m, &err)) {
+		cli_print_error(&err);
+		rc = CLI_EXIT_SYSTEM;
+	} else if (!(rc = ai_open(a.outpath, &out))) {
+		rc = a.xsrc
+			 ? explain(&a, ibp_analysis_input_fabric(in), m, out.fp)
+			 : report(&a, fmt, in, m, out.fp);
+		int crc = ai_close(&out, !rc);
+		if (!rc)
+			rc = crc;
 	}
-	bool ok = true;
-	if (xsrc) {
-		long ep[2];
-		const char *spec[2] = {xsrc, xdst};
-		for (int k = 0; k < 2; k++) {
-			size_t n;
-			unsigned p;
-			ep[k] = -1;
-			if (ibp_fabric_resolve_port(in.fabric, spec[k], &n, &p,
-						    &err)) {
-				cli_print_error(&err);
-				rc = CLI_EXIT_USAGE;
-				break;
-			}
-			ep[k] = ibp_matrix_find(m, n, p);
-			if (ep[k] < 0) {
-				fprintf(stderr,
-					"ibpart matrix: %s is not an end port "
-					"of the matrix (a CA port%s)\n",
-					spec[k],
-					sw0 ? " or switch port 0"
-					    : "; --switch-ports adds switch "
-					      "port 0");
-				rc = CLI_EXIT_USAGE;
-				break;
-			}
-		}
-		if (!rc) {
-			ibp_explanation e;
-			if (ibp_matrix_explain(m, (size_t)ep[0], (size_t)ep[1],
-					       &e, &err)) {
-				cli_print_error(&err);
-				rc = CLI_EXIT_SYSTEM;
-			} else {
-				ibp_explanation_print(m, &e, out.fp);
-				ibp_explanation_free(&e);
-			}
-		}
-		ok = !rc;
-	} else {
-		char title[256];
-		const char *src = ao.conf ? ao.conf : ao.tables_json;
-		const char *slash = strrchr(src, '/');
-		snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",
-			 slash ? slash + 1 : src, in.mode);
-		ibp_matrix_report_options ro = {
-		    .mode = in.mode,
-		    .title = title,
-		    .grid_limit = (size_t)grid,
-		    .partition_names = (const char *const *)in.names};
-		if (ibp_matrix_report(m, fmt, &ro, out.fp, &err)) {
-			cli_print_error(&err);
-			ok = false;
-			rc = CLI_EXIT_SYSTEM;
-		}
-	}
-	int crc = ai_close(&out, ok);
-	if (!rc)
-		rc = crc;
 	ibp_matrix_free(m);
-	ai_free(&in);
+	ibp_analysis_input_free(in);
 	return rc;
 }
 

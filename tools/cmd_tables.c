@@ -75,29 +75,18 @@ static const char usage[] =
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
 
-static void print_smpquery(const ibp_tables *ts, FILE *out)
-{
-	const ibp_fabric *f = ibp_tables_fabric(ts);
-	size_t cnt = ibp_tables_count(ts);
-	for (size_t i = 0; i < cnt; i++) {
-		size_t n;
-		unsigned p;
-		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
-		unsigned cap = ibp_pkey_table_capacity(t);
-		fprintf(out, "%s# %s port %u (0x%016" PRIx64 ") %s\n",
-			i ? "\n" : "", ibp_fabric_node_desc(f, n), p,
-			ibp_fabric_port_guid(f, n, p),
-			ibp_node_type_str(ibp_fabric_node_type(f, n)));
-		for (unsigned k = 0; k < cap; k += 8) {
-			fprintf(out, "%4u:", k);
-			for (unsigned j = k; j < k + 8 && j < cap; j++)
-				fprintf(out, " 0x%04x",
-					ibp_pkey_table_get(t, j));
-			fputc('\n', out);
-		}
-		fprintf(out, "%u pkeys capacity for this port\n", cap);
-	}
-}
+enum {
+	O_SM = 256,
+	O_MODE,
+	O_BOTH,
+	O_ENF,
+	O_STATE,
+	O_CACAP,
+	O_SWCAP,
+	O_ENFCAP,
+	O_NNM,
+	O_FORMAT
+};
 
 static int parse_cap(const char *cmd, const char *s, unsigned *out)
 {
@@ -108,20 +97,61 @@ static int parse_cap(const char *cmd, const char *s, unsigned *out)
 	return 0;
 }
 
-static int run(int argc, char **argv)
+struct tables_args {
+	const char *topo, *sm_spec, *state, *format, *path;
+	ibp_fabric_options fo;
+	ibp_policy_options po;
+};
+
+/* One getopt option into a; 0, or the exit status to return. */
+static int take_opt(int ch, struct tables_args *a, const char **conf_arg)
 {
-	enum {
-		O_SM = 256,
-		O_MODE,
-		O_BOTH,
-		O_ENF,
-		O_STATE,
-		O_CACAP,
-		O_SWCAP,
-		O_ENFCAP,
-		O_NNM,
-		O_FORMAT
-	};
+	switch (ch) {
+	case 't':
+		a->topo = optarg;
+		return 0;
+	case 'c': /* -c CONF, as sim, verify and apply take it */
+		*conf_arg = optarg;
+		return 0;
+	case O_SM:
+		a->sm_spec = optarg;
+		return 0;
+	case O_MODE:
+		if (ibp_policy_mode_parse(optarg, &a->po.mode))
+			return cli_usage_error("tables", "unknown mode '%s'",
+					       optarg);
+		return 0;
+	case O_BOTH:
+		a->po.allow_both_pkeys = true;
+		return 0;
+	case O_ENF:
+		if (ibp_part_enforce_parse(optarg, &a->po.part_enforce))
+			return cli_usage_error(
+			    "tables", "unknown --part-enforce '%s'", optarg);
+		return 0;
+	case O_STATE:
+		a->state = optarg;
+		return 0;
+	case O_CACAP:
+		return parse_cap("tables", optarg, &a->fo.ca_partition_cap);
+	case O_SWCAP:
+		return parse_cap("tables", optarg, &a->fo.switch_partition_cap);
+	case O_ENFCAP:
+		return parse_cap("tables", optarg, &a->fo.enforcement_cap);
+	case O_NNM:
+		a->fo.node_name_map = optarg;
+		return 0;
+	case O_FORMAT:
+		a->format = optarg;
+		return 0;
+	default:
+		return cli_usage_error("tables", "bad option");
+	}
+}
+
+/* argv -> a; 0, or the exit status to return (-1: --help printed). */
+static int parse_args(int argc, char **argv, struct tables_args *a)
+{
 	static const struct option opts[] = {
 	    {"topology", required_argument, NULL, 't'},
 	    {"conf", required_argument, NULL, 'c'},
@@ -137,177 +167,150 @@ static int run(int argc, char **argv)
 	    {"format", required_argument, NULL, O_FORMAT},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
-	const char *topo = NULL, *sm_spec = NULL, *state = NULL;
-	const char *format = "smpquery";
-	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	memset(a, 0, sizeof(*a));
+	a->format = "smpquery";
+	ibp_fabric_options_init(&a->fo);
+	ibp_policy_options_init(&a->po);
 	const char *conf_arg = NULL;
-	int ch;
+	int ch, rc;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 't':
-			topo = optarg;
-			break;
-		case 'c': /* -c CONF, as sim, verify and apply take it */
-			conf_arg = optarg;
-			break;
-		case O_SM:
-			sm_spec = optarg;
-			break;
-		case O_MODE:
-			if (ibp_policy_mode_parse(optarg, &po.mode))
-				return cli_usage_error(
-				    "tables", "unknown mode '%s'", optarg);
-			break;
-		case O_BOTH:
-			po.allow_both_pkeys = true;
-			break;
-		case O_ENF:
-			if (ibp_part_enforce_parse(optarg, &po.part_enforce))
-				return cli_usage_error(
-				    "tables", "unknown --part-enforce '%s'",
-				    optarg);
-			break;
-		case O_STATE:
-			state = optarg;
-			break;
-		case O_CACAP:
-			if (parse_cap("tables", optarg, &fo.ca_partition_cap))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_SWCAP:
-			if (parse_cap("tables", optarg,
-				      &fo.switch_partition_cap))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_ENFCAP:
-			if (parse_cap("tables", optarg, &fo.enforcement_cap))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_NNM:
-			fo.node_name_map = optarg;
-			break;
-		case O_FORMAT:
-			format = optarg;
-			break;
-		case 'h':
+		if (ch == 'h') {
 			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		default:
-			return cli_usage_error("tables", "bad option");
+			return -1;
 		}
+		if ((rc = take_opt(ch, a, &conf_arg)))
+			return rc;
 	}
-	if (strcmp(format, "smpquery") && strcmp(format, "json"))
-		return cli_usage_error("tables", "unknown format '%s'", format);
-	if (!topo)
+	if (strcmp(a->format, "smpquery") && strcmp(a->format, "json"))
+		return cli_usage_error("tables", "unknown format '%s'",
+				       a->format);
+	if (!a->topo)
 		return cli_usage_error("tables", "-t TOPO is required");
-	const char *path =
-	    cli_conf_path("tables", argc, argv, optind, conf_arg);
-	if (!path)
-		return CLI_EXIT_USAGE;
+	a->path = cli_conf_path("tables", argc, argv, optind, conf_arg);
+	return a->path ? 0 : CLI_EXIT_USAGE;
+}
 
-	ibp_fabric *f = NULL;
-	int status = cli_load_fabric(topo, &fo, &f);
-	if (status)
-		return status;
-	ibp_conf *c = NULL;
-	ibp_tables *prev = NULL, *ts = NULL, *rem = NULL, *rem_out = NULL;
-	ibp_diags *d = ibp_diags_new();
+/* The SM port: LIDs need the SM first, so a LID is read against the
+ * default SM's numbering.  0 or an exit status (printed). */
+static int sm_port(struct tables_args *a, ibp_fabric *f, uint64_t *sm)
+{
 	ibp_error err;
 	ibp_error_clear(&err);
-	if (!d) {
-		status = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	/* the SM port: LIDs need the SM first, so a LID is read against
-	 * the default SM's numbering */
-	uint64_t sm = 0;
-	if (sm_spec) {
+	*sm = 0;
+	if (a->sm_spec) {
 		size_t n;
 		unsigned p;
 		if (ibp_fabric_assign_lids(f, 0, &err) ||
-		    ibp_fabric_resolve_port(f, sm_spec, &n, &p, &err)) {
+		    ibp_fabric_resolve_port(f, a->sm_spec, &n, &p, &err)) {
 			cli_print_error(&err);
-			status = CLI_EXIT_USAGE;
-			goto out;
+			return CLI_EXIT_USAGE;
 		}
-		sm = ibp_fabric_port_guid(f, n, p);
-		po.sm_port_guid = sm;
+		*sm = ibp_fabric_port_guid(f, n, p);
+		a->po.sm_port_guid = *sm;
 	}
-	if (ibp_policy_sm_port(f, &po, &sm, &err) ||
-	    ibp_fabric_assign_lids(f, sm, &err)) {
+	if (ibp_policy_sm_port(f, &a->po, sm, &err) ||
+	    ibp_fabric_assign_lids(f, *sm, &err)) {
 		cli_print_error(&err);
-		status = CLI_EXIT_USAGE;
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
+	return 0;
+}
+
+struct tables_run {
+	ibp_conf *c;
+	ibp_tables *prev, *ts, *rem, *rem_out;
+	size_t nfound;
+};
+
+/* The plan, the --state file, the policy: 0 or an exit status. */
+static int compute(struct tables_args *a, ibp_fabric *f, struct tables_run *r)
+{
+	ibp_error err;
+	ibp_error_clear(&err);
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = f;
-	co.allow_both_pkeys = po.allow_both_pkeys;
-	int rc = ibp_conf_parse_file(path, &co, &c, d, &err);
+	co.allow_both_pkeys = a->po.allow_both_pkeys;
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_conf_parse_file(a->path, &co, &r->c, d, &err);
+	ibp_diags_free(d);
 	if (rc) {
 		cli_print_error(&err);
-		status = rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
-		goto out;
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
-	if (state && access(state, F_OK) == 0) {
-		if (ibp_tables_read_state_path(f, state, &prev, &rem, &err)) {
+	if (a->state && access(a->state, F_OK) == 0) {
+		if (ibp_tables_read_state_path(f, a->state, &r->prev, &r->rem,
+					       &err)) {
 			cli_print_error(&err);
-			status = CLI_EXIT_USAGE;
-			goto out;
+			return CLI_EXIT_USAGE;
 		}
-		po.previous = prev;
-		po.remembered = rem;
+		a->po.previous = r->prev;
+		a->po.remembered = r->rem;
 	}
 	/* the conf's own findings are check's business; here only errors
 	 * (they decide OpenSM's fallback) are shown, with the policy's */
 	ibp_diags *pd = ibp_diags_new();
-	if (!pd) {
-		status = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = ibp_policy_compute_state(c, f, &po, &ts, state ? &rem_out : NULL,
-				      pd, &err);
+	if (!pd)
+		return CLI_EXIT_SYSTEM;
+	rc = ibp_policy_compute_state(r->c, f, &a->po, &r->ts,
+				      a->state ? &r->rem_out : NULL, pd, &err);
 	ibp_diags_print(pd, stderr);
-	size_t nfound = ibp_diags_count_severity(pd, IBP_SEV_WARNING) +
-			ibp_diags_count_severity(pd, IBP_SEV_ERROR);
+	r->nfound = ibp_diags_count_severity(pd, IBP_SEV_WARNING) +
+		    ibp_diags_count_severity(pd, IBP_SEV_ERROR);
 	ibp_diags_free(pd);
 	if (rc) {
 		cli_print_error(&err);
-		status = rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
-		goto out;
+		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
-	const char *mode = ibp_policy_mode_str(po.mode);
-	if (!strcmp(format, "json")) {
-		if (ibp_tables_write_json(ts, mode, sm, stdout, &err)) {
+	return 0;
+}
+
+/* The tables on stdout, then the --state file: 0 or an exit status. */
+static int emit(const struct tables_args *a, const struct tables_run *r,
+		uint64_t sm)
+{
+	ibp_error err;
+	const char *mode = ibp_policy_mode_str(a->po.mode);
+	if (!strcmp(a->format, "json")) {
+		if (ibp_tables_write_json(r->ts, mode, sm, stdout, &err)) {
 			cli_print_error(&err);
-			status = CLI_EXIT_SYSTEM;
-			goto out;
+			return CLI_EXIT_SYSTEM;
 		}
 	} else {
-		print_smpquery(ts, stdout);
+		ibp_tables_print_smpquery(r->ts, stdout);
 	}
-	if (fflush(stdout)) {
-		status = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	if (state &&
-	    ibp_tables_write_state_path(ts, rem_out, mode, sm, state, &err)) {
+	if (fflush(stdout))
+		return CLI_EXIT_SYSTEM;
+	if (a->state && ibp_tables_write_state_path(r->ts, r->rem_out, mode, sm,
+						    a->state, &err)) {
 		cli_print_error(&err);
-		status = CLI_EXIT_SYSTEM;
-		goto out;
+		return CLI_EXIT_SYSTEM;
 	}
-	status = nfound ? CLI_EXIT_FOUND : CLI_EXIT_OK;
-out:
-	ibp_tables_free(ts);
-	ibp_tables_free(prev);
-	ibp_tables_free(rem);
-	ibp_tables_free(rem_out);
-	ibp_conf_free(c);
-	ibp_diags_free(d);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct tables_args a;
+	int status = parse_args(argc, argv, &a);
+	if (status)
+		return status < 0 ? CLI_EXIT_OK : status;
+	ibp_fabric *f = NULL;
+	if ((status = cli_load_fabric(a.topo, &a.fo, &f)))
+		return status;
+	struct tables_run r = {0};
+	uint64_t sm;
+	if (!(status = sm_port(&a, f, &sm)) && !(status = compute(&a, f, &r)) &&
+	    !(status = emit(&a, &r, sm)))
+		status = r.nfound ? CLI_EXIT_FOUND : CLI_EXIT_OK;
+	ibp_tables_free(r.ts);
+	ibp_tables_free(r.prev);
+	ibp_tables_free(r.rem);
+	ibp_tables_free(r.rem_out);
+	ibp_conf_free(r.c);
 	ibp_fabric_free(f);
 	return status;
 }

@@ -257,19 +257,21 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 /* (src/analysis/analysis_osmconf.c)                                  */
 /* ------------------------------------------------------------------ */
 
-typedef enum ibp_osm_enforce {
-	IBP_OSM_ENFORCE_BOTH = 0, /* inbound and outbound (OpenSM's default) */
-	IBP_OSM_ENFORCE_IN,
-	IBP_OSM_ENFORCE_OUT,
-	IBP_OSM_ENFORCE_OFF
-} ibp_osm_enforce;
+/* part_enforce is an ibp_part_enforce (tables.h); the names below are
+ * the same values under their former analysis spelling, kept for
+ * existing callers. */
+typedef ibp_part_enforce ibp_osm_enforce;
+#define IBP_OSM_ENFORCE_BOTH IBP_ENFORCE_BOTH
+#define IBP_OSM_ENFORCE_IN   IBP_ENFORCE_IN
+#define IBP_OSM_ENFORCE_OUT  IBP_ENFORCE_OUT
+#define IBP_OSM_ENFORCE_OFF  IBP_ENFORCE_OFF
 
 typedef struct ibp_osm_conf {
 	bool have_m_key;	     /* an m_key line was present */
 	uint64_t m_key;		     /* 0 = not set */
 	unsigned m_key_protect_bits; /* m_key_protection_level */
 	bool have_part_enforce;
-	ibp_osm_enforce part_enforce;  /* part_enforce */
+	ibp_part_enforce part_enforce; /* part_enforce */
 	bool no_partition_enforcement; /* no_partition_enforcement TRUE */
 	bool allow_both_pkeys;
 	char partition_config_file[512]; /* "" when absent */

@@ -67,15 +67,9 @@ typedef enum ibp_policy_mode {
 	IBP_POLICY_STRICT = 1
 } ibp_policy_mode;
 
-/* OpenSM's part_enforce option: which direction switch external ports
- * facing an end port check (PortInfo PartitionEnforcementInbound/
- * Outbound).  OFF leaves those ports' tables untouched. */
-typedef enum ibp_part_enforce {
-	IBP_ENFORCE_BOTH = 0,
-	IBP_ENFORCE_IN = 1,
-	IBP_ENFORCE_OUT = 2,
-	IBP_ENFORCE_OFF = 3
-} ibp_part_enforce;
+/* OpenSM's part_enforce option (which direction switch external ports
+ * facing an end port check; OFF leaves those ports' tables untouched) is
+ * an ibp_part_enforce, tables.h. */
 
 /* ---- what the policy could not place ----
  * The "pkey-table-full" and "enforcement-table-full" findings (see
@@ -155,9 +149,9 @@ typedef struct ibp_policy_options {
 
 void ibp_policy_options_init(ibp_policy_options *o);
 
-/* Parse "opensm"/"strict", "both"/"in"/"out"/"off"; IBP_EINVAL if not. */
+/* Parse "opensm"/"strict"; IBP_EINVAL if not.  ("both"/"in"/"out"/"off":
+ * ibp_part_enforce_parse, tables.h.) */
 int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out);
-int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
 const char *ibp_policy_mode_str(ibp_policy_mode m);
 
 /* Compute the tables.  *out gets one table per programmed port (see

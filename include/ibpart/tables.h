@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ibpart/pkey_table.h"
 #include "ibpart/topo.h"
@@ -55,6 +56,35 @@ const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
 
 /* Copy: the tables and the enforcement state below. */
 ibp_tables *ibp_tables_copy(const ibp_tables *ts);
+
+/* Partition enforcement of a switch external port (IBA vol. 1 10.9.4),
+ * the one encoding for every module: OpenSM's part_enforce option
+ * ("both", "in", "out", "off"), the "enforcement" of a port in the tables
+ * JSON, and the PortInfo PartitionEnforcementInbound/Outbound bits. */
+typedef enum ibp_part_enforce {
+	IBP_ENFORCE_BOTH = 0, /* inbound and outbound (OpenSM's default) */
+	IBP_ENFORCE_IN = 1,
+	IBP_ENFORCE_OUT = 2,
+	IBP_ENFORCE_OFF = 3
+} ibp_part_enforce;
+
+/* Parse "both", "in", "out" or "off" into *out; IBP_EINVAL (and *out
+ * untouched) for anything else, NULL included.  Pure: no state, safe from
+ * any thread. */
+int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
+/* The name ibp_part_enforce_parse() reads back ("both", "in", "out",
+ * "off"); a static string, never NULL ("both" for a value out of range). */
+const char *ibp_part_enforce_str(ibp_part_enforce e);
+/* The PortInfo bits of a mode (either pointer may be NULL), and the mode
+ * of two bits. */
+void ibp_part_enforce_bits(ibp_part_enforce e, bool *inbound, bool *outbound);
+ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound);
+
+/* Every table in the layout of `smpquery pkeys` (a "# DESC port N
+ * (GUID) TYPE" header, eight entries a line with their index, the
+ * capacity line), a blank line between ports: `ibpart tables`' default
+ * output. */
+void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out);
 
 /* Switch partition enforcement of a switch external port, when known
  * (read from the port, or to be written to it): PortInfo

@@ -8,14 +8,24 @@
  *
  *   {"mode": "opensm", "sm_port_guid": "0x…",
  *    "ports": [{"node_guid", "port_guid", "port", "node_type",
- *               "node_desc", "capacity", "pkeys": ["0x7fff", …]}…]}
+ *               "node_desc", "capacity", "pkeys": ["0x7fff", …],
+ *               "enforcement": "both"|"in"|"out"|"off"}…]}
  *
  * "pkeys" runs in index order up to the last used entry, an empty entry
  * in between written "0x0000"; ports in (node, port) order of the fabric.
+ * "enforcement" (optional, a switch external port's partition
+ * enforcement as read from the switch; the simulator's and a live
+ * fabric's state) is read into the set (ibp_tables_set_enforcement) and
+ * not written by the writers below.
+ *
+ * This file is the one reader and the one writer of that schema.  No
+ * function here keeps state between calls: distinct objects may be used
+ * from different threads.
  */
 #ifndef IBPART_TABLES_JSON_H
 #define IBPART_TABLES_JSON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -39,11 +49,46 @@ int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
 			       uint64_t sm_port_guid, const char *path,
 			       ibp_error *err);
 
-/* Read that JSON back against fabric f: each port is found by port_guid
- * and port (a switch's ports share its GUID); ports the fabric does not
- * have are skipped.  A table longer than the port's capacity, a bad
- * P_Key or malformed JSON: IBP_EPARSE.  *mode_out/ *sm_out (may be NULL)
- * get "mode" (malloc'd, or NULL) and sm_port_guid (or 0). */
+/* How the reader treats what a file may carry beyond the fabric. */
+typedef struct ibp_tables_json_options {
+	/* A port entry the fabric does not have: skipped (false, the
+	 * default: a file from a larger fabric) or IBP_ENOENT (true: the
+	 * file is about this topology and must match it). */
+	bool unknown_ports_fail;
+	/* Each table's capacity: the port's in the fabric (false, the
+	 * default; a longer table is IBP_EPARSE), or the entry's
+	 * "capacity", at least its P_Key count, at most 65535 (true: the
+	 * file read from the ports knows better than the topology). */
+	bool capacity_from_file;
+} ibp_tables_json_options;
+
+/* Every field false. */
+void ibp_tables_json_options_init(ibp_tables_json_options *o);
+
+/* Read that JSON back against fabric f into *out (the caller frees it
+ * with ibp_tables_free).  Each entry is found by node_guid and port when
+ * the fabric has that node, else by port_guid (and port: a switch's ports
+ * share its GUID); o (NULL: defaults) says what an entry the fabric does
+ * not have means.  *mode_out / *sm_out (may be NULL) get "mode"
+ * (malloc'd, caller frees, or NULL) and sm_port_guid (or 0).
+ * Errors: malformed JSON, IBP_EPARSE located at its line and column in
+ * `name` (err->file; may be NULL); a bad P_Key, a table longer than its
+ * capacity, an "enforcement" other than both/in/out/off, IBP_EPARSE;
+ * IBP_ENOENT (unknown_ports_fail); IBP_ENOMEM.  Nothing is allocated on
+ * failure. */
+int ibp_tables_json_read(const ibp_fabric *f, const char *name,
+			 const char *text, size_t len,
+			 const ibp_tables_json_options *o, ibp_tables **out,
+			 char **mode_out, uint64_t *sm_out, ibp_error *err);
+/* The same from a file (err->file is the path for every error about the
+ * file; IBP_EIO/IBP_ENOENT when it cannot be read). */
+int ibp_tables_json_read_path(const ibp_fabric *f, const char *path,
+			      const ibp_tables_json_options *o,
+			      ibp_tables **out, char **mode_out,
+			      uint64_t *sm_out, ibp_error *err);
+
+/* The defaults of ibp_tables_json_read(), kept for existing callers:
+ * from memory (no name), and from a path without mode and SM port. */
 int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
 			 ibp_error *err);

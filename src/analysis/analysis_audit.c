@@ -557,8 +557,9 @@ static int rule_enforcement(struct audit *a)
 		free(part);
 		return IBP_ENOMEM;
 	}
-	bool conf_off = o && (o->part_enforce == IBP_OSM_ENFORCE_OFF ||
-			      o->no_partition_enforcement);
+	bool conf_in = false, conf_out = false;
+	if (o && !o->no_partition_enforcement)
+		ibp_part_enforce_bits(o->part_enforce, &conf_in, &conf_out);
 	bool from_state = false;
 	for (size_t i = 0; i < n; i++) {
 		size_t node, sw;
@@ -578,10 +579,8 @@ static int rule_enforcement(struct audit *a)
 						     &in, &outb)) {
 			from_state = true;
 		} else if (o) {
-			in =
-			    !conf_off && o->part_enforce != IBP_OSM_ENFORCE_OUT;
-			outb =
-			    !conf_off && o->part_enforce != IBP_OSM_ENFORCE_IN;
+			in = conf_in;
+			outb = conf_out;
 		} else
 			continue; /* not known */
 		if (!in && !outb)

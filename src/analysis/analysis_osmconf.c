@@ -53,7 +53,7 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 		       ibp_osm_conf *out, ibp_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	out->part_enforce = IBP_OSM_ENFORCE_BOTH;
+	out->part_enforce = IBP_ENFORCE_BOTH;
 	unsigned line = 0;
 	size_t i = 0;
 	char buf[1024];
@@ -89,15 +89,7 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 				return bad(err, name, line, key, val);
 			out->m_key_protect_bits = (unsigned)v;
 		} else if (!strcmp(key, "part_enforce")) {
-			if (!strcmp(val, "both"))
-				out->part_enforce = IBP_OSM_ENFORCE_BOTH;
-			else if (!strcmp(val, "in"))
-				out->part_enforce = IBP_OSM_ENFORCE_IN;
-			else if (!strcmp(val, "out"))
-				out->part_enforce = IBP_OSM_ENFORCE_OUT;
-			else if (!strcmp(val, "off"))
-				out->part_enforce = IBP_OSM_ENFORCE_OFF;
-			else
+			if (ibp_part_enforce_parse(val, &out->part_enforce))
 				return bad(err, name, line, key, val);
 			out->have_part_enforce = true;
 		} else if (!strcmp(key, "no_partition_enforcement")) {

@@ -76,11 +76,10 @@ int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err)
 		json_object_set_new(p, "pkeys", keys);
 		bool in, outb;
 		if (ibp_tables_get_enforcement(ts, node, port, &in, &outb))
-			json_object_set_new(p, "enforcement",
-					    json_string(in && outb ? "both"
-							: in	   ? "in"
-							: outb	   ? "out"
-								   : "off"));
+			json_object_set_new(
+			    p, "enforcement",
+			    json_string(ibp_part_enforce_str(
+				ibp_part_enforce_from_bits(in, outb))));
 		json_array_append_new(ports, p);
 	}
 	char *text = json_dumps(root, JSON_INDENT(1));
@@ -166,9 +165,9 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		const char *enf =
 		    json_string_value(json_object_get(p, "enforcement"));
 		if (enf) {
-			bool in = !strcmp(enf, "both") || !strcmp(enf, "in");
-			bool outb = !strcmp(enf, "both") || !strcmp(enf, "out");
-			if (!in && !outb && strcmp(enf, "off")) {
+			ibp_part_enforce e;
+			bool in, outb;
+			if (ibp_part_enforce_parse(enf, &e)) {
 				rc = ibp_error_set_at(
 				    err, IBP_EPARSE, path, 0, 0,
 				    "port entry %zu: enforcement is both, in, "
@@ -176,6 +175,7 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 				    i);
 				goto out;
 			}
+			ibp_part_enforce_bits(e, &in, &outb);
 			ibp_tables_set_enforcement(ts, node, port, in, outb);
 		}
 		ibp_pkey_table *t = ibp_tables_get_or_create(ts, node, port);

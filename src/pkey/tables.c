@@ -12,7 +12,10 @@
  * sit in a parallel per-node byte array (ENF_KNOWN | ENF_IN | ENF_OUT),
  * allocated likewise.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ibpart/tables.h"
 
@@ -246,4 +249,61 @@ bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
 	if (outbound)
 		*outbound = ts->enf_by_node[node][port] & ENF_OUT;
 	return true;
+}
+
+static const char *const enforce_names[] = {"both", "in", "out", "off"};
+
+int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out)
+{
+	for (unsigned i = 0; s && i < 4; i++)
+		if (!strcmp(s, enforce_names[i])) {
+			*out = (ibp_part_enforce)i;
+			return IBP_OK;
+		}
+	return IBP_EINVAL;
+}
+
+const char *ibp_part_enforce_str(ibp_part_enforce e)
+{
+	return (unsigned)e < 4 ? enforce_names[e] : enforce_names[0];
+}
+
+void ibp_part_enforce_bits(ibp_part_enforce e, bool *inbound, bool *outbound)
+{
+	if (inbound)
+		*inbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_IN;
+	if (outbound)
+		*outbound = e == IBP_ENFORCE_BOTH || e == IBP_ENFORCE_OUT;
+}
+
+ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound)
+{
+	return inbound && outbound ? IBP_ENFORCE_BOTH
+	       : inbound	   ? IBP_ENFORCE_IN
+	       : outbound	   ? IBP_ENFORCE_OUT
+				   : IBP_ENFORCE_OFF;
+}
+
+void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
+{
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	size_t cnt = ibp_tables_count(ts);
+	for (size_t i = 0; i < cnt; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
+		unsigned cap = ibp_pkey_table_capacity(t);
+		fprintf(out, "%s# %s port %u (0x%016" PRIx64 ") %s\n",
+			i ? "\n" : "", ibp_fabric_node_desc(f, n), p,
+			ibp_fabric_port_guid(f, n, p),
+			ibp_node_type_str(ibp_fabric_node_type(f, n)));
+		for (unsigned k = 0; k < cap; k += 8) {
+			fprintf(out, "%4u:", k);
+			for (unsigned j = k; j < k + 8 && j < cap; j++)
+				fprintf(out, " 0x%04x",
+					ibp_pkey_table_get(t, j));
+			fputc('\n', out);
+		}
+		fprintf(out, "%u pkeys capacity for this port\n", cap);
+	}
 }

@@ -4,6 +4,7 @@
  * include/ibpart/tables_json.h), with jansson.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,9 +209,141 @@ static int parse_keys(json_t *keys, unsigned cap, size_t i, const char *what,
 	return 0;
 }
 
+void ibp_tables_json_options_init(ibp_tables_json_options *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+/* The port an entry is about: by node_guid and port when the fabric has
+ * that node, else by port_guid (and port, for a switch whose ports share
+ * the GUID).  1 when the fabric has no such port, -1 when the entry names
+ * none. */
+static int find_port(const ibp_fabric *f, json_t *po, size_t *n, unsigned *p)
+{
+	uint64_t ng = 0, pg = 0;
+	bool have_ng = !parse_guid(json_object_get(po, "node_guid"), &ng);
+	bool have_pg = !parse_guid(json_object_get(po, "port_guid"), &pg);
+	json_t *jp = json_object_get(po, "port");
+	if (!have_ng && !have_pg)
+		return -1;
+	if (jp && !json_is_integer(jp))
+		return -1;
+	json_int_t pn = jp ? json_integer_value(jp) : -1;
+	if (have_ng && !ibp_fabric_find_node_guid(f, ng, n) && jp && pn >= 0 &&
+	    pn <= (json_int_t)ibp_fabric_node_nports(f, *n)) {
+		*p = (unsigned)pn;
+		return 0;
+	}
+	if (!have_pg || ibp_fabric_find_port_guid(f, pg, n, p))
+		return 1;
+	if (!jp)
+		return 0;
+	if (pn < 0 || pn > (json_int_t)ibp_fabric_node_nports(f, *n))
+		return 1;
+	*p = (unsigned)pn;
+	return 0;
+}
+
+/* The entry's "enforcement", on a switch external port. */
+static int parse_enforcement(ibp_tables *ts, json_t *po, size_t i, size_t n,
+			     unsigned p, ibp_error *err)
+{
+	json_t *v = json_object_get(po, "enforcement");
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	if (!v || ibp_fabric_node_type(f, n) != IBP_NODE_SWITCH || !p)
+		return 0;
+	ibp_part_enforce e;
+	if (ibp_part_enforce_parse(json_string_value(v), &e))
+		return ibp_error_set(err, IBP_EPARSE,
+				     "JSON: ports[%zu].enforcement is both, "
+				     "in, out or off",
+				     i);
+	bool in, outb;
+	ibp_part_enforce_bits(e, &in, &outb);
+	return ibp_tables_set_enforcement(ts, n, p, in, outb);
+}
+
+/* The capacity an entry's table gets. */
+static int entry_capacity(const ibp_fabric *f, json_t *po, json_t *keys,
+			  const ibp_tables_json_options *o, size_t i, size_t n,
+			  unsigned p, unsigned *cap, ibp_error *err)
+{
+	*cap = ibp_fabric_port_capacity(f, n, p);
+	if (!o || !o->capacity_from_file)
+		return 0;
+	json_int_t c = json_integer_value(json_object_get(po, "capacity"));
+	if (c <= 0)
+		c = (json_int_t)*cap;
+	if ((json_int_t)json_array_size(keys) > c)
+		c = (json_int_t)json_array_size(keys);
+	if (c > IBP_PKEY_TABLE_MAX)
+		return ibp_error_set(err, IBP_EPARSE,
+				     "JSON: ports[%zu]: a capacity above %u", i,
+				     (unsigned)IBP_PKEY_TABLE_MAX);
+	*cap = (unsigned)c;
+	return 0;
+}
+
+static int read_port(ibp_tables *ts, ibp_tables **rem, json_t *po, size_t i,
+		     const ibp_tables_json_options *o, bool want_rem,
+		     ibp_error *err)
+{
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	json_t *keys = json_object_get(po, "pkeys");
+	size_t n;
+	unsigned p;
+	int where = json_is_array(keys) ? find_port(f, po, &n, &p) : -1;
+	if (where < 0)
+		return ibp_error_set(err, IBP_EPARSE,
+				     "JSON: ports[%zu] needs port_guid (or "
+				     "node_guid), port and pkeys",
+				     i);
+	if (where > 0) {
+		if (!o || !o->unknown_ports_fail)
+			return 0; /* not in this fabric */
+		uint64_t ng = 0;
+		parse_guid(json_object_get(po, "node_guid"), &ng);
+		return ibp_error_set(
+		    err, IBP_ENOENT,
+		    "ports[%zu]: no such port in the topology (node_guid "
+		    "0x%016" PRIx64 ", port %lld)",
+		    i, ng,
+		    (long long)json_integer_value(json_object_get(po, "port")));
+	}
+	unsigned cap;
+	ibp_pkey_table *t;
+	int rc = entry_capacity(f, po, keys, o, i, n, p, &cap, err);
+	if (!rc)
+		rc = parse_keys(keys, cap, i, "pkeys", &t, err);
+	if (rc)
+		return rc;
+	json_t *rk = json_object_get(po, "remembered");
+	if (want_rem && json_is_array(rk)) {
+		ibp_pkey_table *r;
+		if (!*rem && !(*rem = ibp_tables_new(f))) {
+			ibp_pkey_table_free(t);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+		rc = parse_keys(rk, cap, i, "remembered", &r, err);
+		if (!rc && (rc = ibp_tables_put(*rem, n, p, r, err)))
+			ibp_pkey_table_free(r);
+		if (rc) {
+			ibp_pkey_table_free(t);
+			return rc;
+		}
+	}
+	rc = ibp_tables_put(ts, n, p, t, err);
+	if (rc) {
+		ibp_pkey_table_free(t);
+		return rc;
+	}
+	return parse_enforcement(ts, po, i, n, p, err);
+}
+
 static int from_json(const ibp_fabric *f, const char *text, size_t len,
-		     ibp_tables **out, ibp_tables **rem_out, char **mode_out,
-		     uint64_t *sm_out, ibp_error *err)
+		     const ibp_tables_json_options *o, ibp_tables **out,
+		     ibp_tables **rem_out, char **mode_out, uint64_t *sm_out,
+		     ibp_error *err)
 {
 	*out = NULL;
 	ibp_tables *rem = NULL;
@@ -234,63 +367,25 @@ static int from_json(const ibp_fabric *f, const char *text, size_t len,
 		goto done;
 	}
 	if (!json_is_array(ports)) {
-		rc = ibp_error_set(err, IBP_EPARSE, "JSON: no \"ports\" array");
+		rc = ibp_error_set(err, IBP_EPARSE,
+				   "JSON: no \"ports\" array (is this "
+				   "`ibpart tables --format json` output?)");
 		goto done;
 	}
 	size_t i;
 	json_t *po;
 	json_array_foreach(ports, i, po)
 	{
-		uint64_t guid;
-		json_t *jp = json_object_get(po, "port");
-		json_t *keys = json_object_get(po, "pkeys");
-		if (parse_guid(json_object_get(po, "port_guid"), &guid) ||
-		    !json_is_integer(jp) || !json_is_array(keys)) {
-			rc = ibp_error_set(err, IBP_EPARSE,
-					   "JSON: ports[%zu] needs port_guid, "
-					   "port and pkeys",
-					   i);
-			goto done;
-		}
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_find_port_guid(f, guid, &n, &p))
-			continue; /* not in this fabric */
-		json_int_t pn = json_integer_value(jp);
-		if (pn < 0 || pn > (json_int_t)ibp_fabric_node_nports(f, n))
-			continue;
-		p = (unsigned)pn;
-		unsigned cap = ibp_fabric_port_capacity(f, n, p);
-		ibp_pkey_table *t;
-		rc = parse_keys(keys, cap, i, "pkeys", &t, err);
+		rc = read_port(ts, &rem, po, i, o, rem_out != NULL, err);
 		if (rc)
 			goto done;
-		json_t *rk = json_object_get(po, "remembered");
-		if (rem_out && json_is_array(rk)) {
-			ibp_pkey_table *r;
-			if (!rem && !(rem = ibp_tables_new(f))) {
-				ibp_pkey_table_free(t);
-				rc = ibp_error_set(err, IBP_ENOMEM,
-						   "out of memory");
-				goto done;
-			}
-			rc = parse_keys(rk, cap, i, "remembered", &r, err);
-			if (!rc && (rc = ibp_tables_put(rem, n, p, r, err)))
-				ibp_pkey_table_free(r);
-			if (rc) {
-				ibp_pkey_table_free(t);
-				goto done;
-			}
-		}
-		rc = ibp_tables_put(ts, n, p, t, err);
-		if (rc) {
-			ibp_pkey_table_free(t);
-			goto done;
-		}
 	}
-	if (mode_out && json_is_string(json_object_get(root, "mode")))
-		*mode_out =
-		    strdup(json_string_value(json_object_get(root, "mode")));
+	if (mode_out && json_is_string(json_object_get(root, "mode")) &&
+	    !(*mode_out =
+		  strdup(json_string_value(json_object_get(root, "mode"))))) {
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		goto done;
+	}
 	if (sm_out) {
 		uint64_t g;
 		if (!parse_guid(json_object_get(root, "sm_port_guid"), &g))
@@ -301,6 +396,10 @@ done:
 	if (rc) {
 		ibp_tables_free(ts);
 		ibp_tables_free(rem);
+		if (mode_out) {
+			free(*mode_out);
+			*mode_out = NULL;
+		}
 		return rc;
 	}
 	*out = ts;
@@ -313,34 +412,63 @@ int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
 			 ibp_error *err)
 {
-	return from_json(f, text, len, out, NULL, mode_out, sm_out, err);
+	return from_json(f, text, len, NULL, out, NULL, mode_out, sm_out, err);
 }
 
-static int read_path(const ibp_fabric *f, const char *path, ibp_tables **out,
-		     ibp_tables **rem, ibp_error *err)
+int ibp_tables_json_read(const ibp_fabric *f, const char *name,
+			 const char *text, size_t len,
+			 const ibp_tables_json_options *o, ibp_tables **out,
+			 char **mode_out, uint64_t *sm_out, ibp_error *err)
+{
+	int rc = from_json(f, text ? text : "", text ? len : 0, o, out, NULL,
+			   mode_out, sm_out, err);
+	if (rc && err && !err->file[0] && name)
+		snprintf(err->file, sizeof(err->file), "%s", name);
+	return rc;
+}
+
+static int read_path(const ibp_fabric *f, const char *path,
+		     const ibp_tables_json_options *o, ibp_tables **out,
+		     ibp_tables **rem, char **mode_out, uint64_t *sm_out,
+		     ibp_error *err)
 {
 	*out = NULL;
+	if (rem)
+		*rem = NULL;
+	if (mode_out)
+		*mode_out = NULL;
+	if (sm_out)
+		*sm_out = 0;
 	char *buf;
 	size_t len;
 	int rrc = ibp_file_read_all(path, &buf, &len, err);
 	if (rrc)
 		return rrc;
-	int rc = from_json(f, buf ? buf : "", len, out, rem, NULL, NULL, err);
+	int rc = from_json(f, buf ? buf : "", len, o, out, rem, mode_out,
+			   sm_out, err);
 	free(buf);
 	if (rc && err && !err->file[0])
 		snprintf(err->file, sizeof(err->file), "%s", path);
 	return rc;
 }
 
+int ibp_tables_json_read_path(const ibp_fabric *f, const char *path,
+			      const ibp_tables_json_options *o,
+			      ibp_tables **out, char **mode_out,
+			      uint64_t *sm_out, ibp_error *err)
+{
+	return read_path(f, path, o, out, NULL, mode_out, sm_out, err);
+}
+
 int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 			      ibp_tables **out, ibp_error *err)
 {
-	return read_path(f, path, out, NULL, err);
+	return read_path(f, path, NULL, out, NULL, NULL, NULL, err);
 }
 
 int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			       ibp_tables **out, ibp_tables **remembered,
 			       ibp_error *err)
 {
-	return read_path(f, path, out, remembered, err);
+	return read_path(f, path, NULL, out, remembered, NULL, NULL, err);
 }

@@ -41,17 +41,6 @@ int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out)
 	return 0;
 }
 
-int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out)
-{
-	static const char *const names[] = {"both", "in", "out", "off"};
-	for (unsigned i = 0; s && i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (ibp_part_enforce)i;
-			return 0;
-		}
-	return IBP_EINVAL;
-}
-
 const char *ibp_policy_mode_str(ibp_policy_mode m)
 {
 	return m == IBP_POLICY_STRICT ? "strict" : "opensm";

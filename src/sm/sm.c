@@ -1022,10 +1022,8 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 			const ibp_tables *want, size_t wn,
 			struct ibp_sm_report *rep, ibp_error *err)
 {
-	bool in = sm->o.enforce == IBP_ENFORCE_BOTH ||
-		  sm->o.enforce == IBP_ENFORCE_IN;
-	bool outb = sm->o.enforce == IBP_ENFORCE_BOTH ||
-		    sm->o.enforce == IBP_ENFORCE_OUT;
+	bool in, outb;
+	ibp_part_enforce_bits(sm->o.enforce, &in, &outb);
 	ibp_tables_get_enforcement(want, wn, p, &in, &outb);
 	const struct sm_node *nd = &sm->nodes[n];
 	const struct dr_path *path = node_path(sm, n, p);

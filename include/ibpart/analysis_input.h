@@ -1,0 +1,136 @@
+/*
+ * analysis_input.h - what the reachability matrix and the audit
+ * (analysis.h) are computed from, loaded in one call: the fabric, the SM
+ * port, and the P_KeyTables - either the ones the partition manager
+ * (policy.h) programs for a plan, or ones read from the tables JSON
+ * (tables_json.h: `ibpart tables --format json`, tables predicted,
+ * simulated or read live) - with what goes with them: the plan's
+ * partition names, switch ports' partition enforcement, and what the
+ * policy could not place.
+ *
+ * Thread safety: no mutable global state.  Distinct inputs may be loaded
+ * and used from different threads at once; one input is read-only after
+ * ibp_analysis_input_load() returns, so its getters may be called from
+ * several threads.  Nothing here writes to stdout or stderr: findings go
+ * to the caller's ibp_diags, the failure to its ibp_error.
+ */
+#ifndef IBPART_ANALYSIS_INPUT_H
+#define IBPART_ANALYSIS_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/analysis.h"
+#include "ibpart/conf.h"
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/policy.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+typedef struct ibp_analysis_input ibp_analysis_input;
+
+typedef struct ibp_analysis_input_options {
+	/* The fabric: an ibnetdiscover/ibsim topology file (with an
+	 * rdma-core node-name-map, may be NULL), LIDs assigned as OpenSM
+	 * does from the SM port; or instead an existing fabric, borrowed
+	 * (it must outlive the input) and used with the LIDs it has. */
+	const char *topology_path;
+	const char *node_name_map;
+	const ibp_fabric *fabric;
+	/* The tables: the plan (a partitions.conf, or the seed's dialect)
+	 * as the SM programs it, or - instead - a tables JSON file. */
+	const char *plan_path;
+	const char *tables_path;
+	/* The partition manager's mode for a plan (default opensm).  With
+	 * tables, only the label of the input (see
+	 * ibp_analysis_input_mode), and only when mode_given. */
+	ibp_policy_mode mode;
+	bool mode_given;
+	/* The SM's port as a user types it (ibp_fabric_resolve_port); NULL:
+	 * the first CA port.  A tables file's "sm_port_guid", when the
+	 * fabric has it, wins. */
+	const char *sm_port;
+} ibp_analysis_input_options;
+
+/* Defaults: nothing given, mode opensm. */
+void ibp_analysis_input_options_init(ibp_analysis_input_options *o);
+
+/* Load the input o describes into *out (free with
+ * ibp_analysis_input_free; NULL on failure).  Findings of the topology
+ * (sorted by position) and of the plan (warnings, OpenSM's misreadings)
+ * are appended to diags (may be NULL) for the caller to print; the
+ * failure, if any, is in err, located (file:line:col) where it is about
+ * a place in an input: the topology (its first error, also in diags),
+ * the plan, the tables JSON.  Returns 0; IBP_EINVAL when o gives no
+ * fabric, or not exactly one of plan_path and tables_path; IBP_EPARSE /
+ * IBP_EIO / IBP_ENOENT for an input that does not load (a bad SM port, a
+ * topology without a CA port for the SM, a tables entry the fabric does
+ * not have); IBP_EPARSE in strict mode for a plan OpenSM rejects (not in
+ * the seed dialect); IBP_ENOMEM. */
+int ibp_analysis_input_load(const ibp_analysis_input_options *o,
+			    ibp_analysis_input **out, ibp_diags *diags,
+			    ibp_error *err);
+/* Free the input and all it owns (not a borrowed fabric).  NULL is
+ * allowed. */
+void ibp_analysis_input_free(ibp_analysis_input *in);
+
+/* The getters below return what the input owns (or borrows): valid until
+ * ibp_analysis_input_free, never to be freed by the caller. */
+
+/* The fabric (the loaded one or the borrowed one). */
+const ibp_fabric *ibp_analysis_input_fabric(const ibp_analysis_input *in);
+/* The parsed plan; NULL when the tables came from a file. */
+const ibp_conf *ibp_analysis_input_conf(const ibp_analysis_input *in);
+/* The tables to analyse (never NULL after a successful load), with the
+ * switch ports' enforcement bits where known. */
+const ibp_tables *ibp_analysis_input_tables(const ibp_analysis_input *in);
+/* The SM (and SA) port. */
+void ibp_analysis_input_sm_port(const ibp_analysis_input *in, size_t *node,
+				unsigned *port);
+/* A label for reports: the policy mode ("opensm", "strict") for a plan;
+ * for tables the file's "mode", else the given mode, else "tables". */
+const char *ibp_analysis_input_mode(const ibp_analysis_input *in);
+/* The name the plan gives the partition with this base (P_Key without
+ * the membership bit), or NULL; always NULL for tables from a file. */
+const char *ibp_analysis_input_partition_name(const ibp_analysis_input *in,
+					      uint16_t base);
+/* All of them as the [0x8000] array by base that
+ * ibp_matrix_report_options and ibp_audit_input take. */
+const char *const *
+ibp_analysis_input_partition_names(const ibp_analysis_input *in);
+
+/* Whether any switch port's partition enforcement is known: read from
+ * the tables file ("enforcement"), or, for a plan, the ports OpenSM turns
+ * enforcement off on (ibp_policy_unenforced). */
+bool ibp_analysis_input_has_enforcement(const ibp_analysis_input *in);
+/* An ibp_enforcement_fn (analysis.h) over that: ctx is the
+ * (const ibp_analysis_input *); false when the port's enforcement is not
+ * known. */
+bool ibp_analysis_input_enforcement(void *ctx, size_t sw_node, unsigned sw_port,
+				    bool *inbound, bool *outbound);
+
+/* What the policy could not place for a plan (P_Keys a table cannot
+ * hold, switch ports left unenforced; policy.h); NULL for tables read
+ * from a file. */
+const ibp_policy_unplaced *
+ibp_analysis_input_unplaced(const ibp_analysis_input *in);
+
+/* Fill *ai (every field set) to audit this input: tables, SM port,
+ * partition names, and the enforcement callback when some is known;
+ * tenants and osm are NULL for the caller to set. */
+void ibp_analysis_input_audit_input(const ibp_analysis_input *in,
+				    ibp_audit_input *ai);
+/* Append the findings about the plan itself, in the audit's words:
+ * plan-rejected (OpenSM's verdict), plan-misread (with the ports its
+ * message names and the partition at its line), capacity-overflow (one
+ * per port the policy drops P_Keys on).  Returns 0 or IBP_ENOMEM. */
+int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
+				     ibp_findings *out);
+
+IBP_END_DECLS
+#endif

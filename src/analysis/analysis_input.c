@@ -1,0 +1,397 @@
+/*
+ * analysis_input.c - the inputs of the matrix and the audit (see
+ * include/ibpart/analysis_input.h): the fabric, the SM port, and the
+ * P_Key tables, either read with the tables JSON reader (tables_json.c,
+ * the one reader of that schema) or computed from a partitions.conf by
+ * the partition manager (policy.h, modes opensm and strict).  What the
+ * policy could not place is kept as its own record; the switch ports it
+ * leaves unenforced are marked in the tables' enforcement bits, where a
+ * tables file's "enforcement" goes too.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/analysis_input.h"
+#include "ibpart/pkey.h"
+#include "ibpart/tables_json.h"
+
+struct ibp_analysis_input {
+	ibp_fabric *owned; /* loaded here, or NULL (borrowed) */
+	const ibp_fabric *fabric;
+	ibp_conf *conf; /* NULL with tables from a file */
+	ibp_tables *tables;
+	ibp_policy_unplaced *unplaced; /* NULL with tables from a file */
+	size_t sm_node;
+	unsigned sm_port;
+	char *mode;
+	bool have_enforce;
+	char *names[0x8000]; /* partition names by base */
+};
+
+void ibp_analysis_input_options_init(ibp_analysis_input_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = IBP_POLICY_OPENSM;
+}
+
+static int oom(ibp_error *err)
+{
+	return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+/* The topology, its findings sorted into diags; the failure is its first
+ * error finding. */
+static int load_fabric(const ibp_analysis_input_options *o,
+		       ibp_analysis_input *in, ibp_diags *diags, ibp_error *err)
+{
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	fo.node_name_map = o->node_name_map;
+	ibp_diags *d = diags ? diags : ibp_diags_new();
+	if (!d)
+		return oom(err);
+	int rc = ibp_fabric_load(o->topology_path, &fo, &in->owned, d);
+	ibp_diags_sort(d); /* in file order, as the plan's are */
+	if (rc) {
+		const ibp_diag *x = NULL;
+		for (size_t i = 0; !x && i < ibp_diags_count(d); i++)
+			if (ibp_diags_get(d, i)->severity == IBP_SEV_ERROR)
+				x = ibp_diags_get(d, i);
+		if (x)
+			ibp_error_set_at(err, rc, x->file, x->line, x->col,
+					 "%s", x->message);
+		else
+			ibp_error_set_at(err, rc, o->topology_path, 0, 0,
+					 "the topology does not load");
+	}
+	if (d != diags)
+		ibp_diags_free(d);
+	in->fabric = in->owned;
+	return rc;
+}
+
+/* The SM port, and a loaded fabric's LIDs as OpenSM assigns them from
+ * it. */
+static int sm_port(const ibp_analysis_input_options *o, ibp_analysis_input *in,
+		   ibp_error *err)
+{
+	if (in->owned)
+		ibp_fabric_assign_lids(in->owned, 0, NULL); /* LIDs as specs */
+	if (o->sm_port) {
+		int rc = ibp_fabric_resolve_port(
+		    in->fabric, o->sm_port, &in->sm_node, &in->sm_port, err);
+		if (rc)
+			return rc;
+	} else if (ibp_fabric_default_sm_port(in->fabric, &in->sm_node,
+					      &in->sm_port)) {
+		return ibp_error_set_at(
+		    err, IBP_ENOENT, o->topology_path ? o->topology_path : "",
+		    0, 0,
+		    "the topology has no CA port for the "
+		    "SM");
+	}
+	if (in->owned)
+		ibp_fabric_assign_lids(
+		    in->owned,
+		    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port),
+		    NULL);
+	return 0;
+}
+
+static void scan_enforcement(ibp_analysis_input *in)
+{
+	for (size_t i = 0;
+	     !in->have_enforce && i < ibp_tables_count(in->tables); i++) {
+		size_t n;
+		unsigned p;
+		ibp_tables_at(in->tables, i, &n, &p);
+		in->have_enforce =
+		    ibp_tables_get_enforcement(in->tables, n, p, NULL, NULL);
+	}
+}
+
+/* `ibpart tables --format json`, as the ports hold it: every entry must
+ * be a port of this topology, its capacity the file's. */
+static int tables_from_json(const ibp_analysis_input_options *o,
+			    ibp_analysis_input *in, ibp_error *err)
+{
+	ibp_tables_json_options jo;
+	ibp_tables_json_options_init(&jo);
+	jo.unknown_ports_fail = true;
+	jo.capacity_from_file = true;
+	uint64_t sm = 0;
+	int rc = ibp_tables_json_read_path(in->fabric, o->tables_path, &jo,
+					   &in->tables, &in->mode, &sm, err);
+	if (rc)
+		return rc;
+	size_t node;
+	unsigned port;
+	if (sm && !ibp_fabric_find_port_guid(in->fabric, sm, &node, &port)) {
+		in->sm_node = node;
+		in->sm_port = port;
+	}
+	if (!in->mode &&
+	    !(in->mode = strdup(o->mode_given ? ibp_policy_mode_str(o->mode)
+					      : "tables")))
+		return oom(err);
+	scan_enforcement(in);
+	return 0;
+}
+
+/* The switch ports OpenSM leaves unenforced (part-enforce-off). */
+static int mark_unenforced(ibp_analysis_input *in)
+{
+	const ibp_policy_unplaced *u = in->unplaced;
+	for (size_t i = 0; i < ibp_policy_unplaced_unenforced_count(u); i++) {
+		const ibp_policy_unenforced *x =
+		    ibp_policy_unplaced_unenforced(u, i);
+		int rc = ibp_tables_set_enforcement(
+		    in->tables, x->switch_node, x->switch_port, false, false);
+		if (rc)
+			return rc;
+		in->have_enforce = true;
+	}
+	return 0;
+}
+
+static int names_from_conf(ibp_analysis_input *in, ibp_error *err)
+{
+	const ibp_conf *c = in->conf;
+	for (size_t g = 0; g < ibp_conf_group_count(c); g++) {
+		const ibp_conf_group *gr = ibp_conf_group_at(c, g);
+		uint16_t b = ibp_pkey_base(ibp_conf_group_pkey(gr));
+		const char *name = ibp_conf_group_name(gr);
+		if (b && name && *name && !in->names[b] &&
+		    !(in->names[b] = strdup(name)))
+			return oom(err);
+	}
+	return 0;
+}
+
+/* The tables the SM programs for the plan: the partition manager's
+ * answer. */
+static int tables_from_plan(const ibp_analysis_input_options *o,
+			    ibp_analysis_input *in, ibp_diags *diags,
+			    ibp_error *err)
+{
+	ibp_conf_options co;
+	ibp_conf_options_init(&co);
+	co.fabric = in->fabric;
+	int rc = ibp_conf_parse_file(o->plan_path, &co, &in->conf, diags, err);
+	if (rc)
+		return rc;
+	bool strict = o->mode == IBP_POLICY_STRICT;
+	if (!(in->mode = strdup(ibp_policy_mode_str(o->mode))))
+		return oom(err);
+	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(in->conf);
+	if (strict && v->rejected &&
+	    ibp_conf_get_dialect(in->conf) != IBP_CONF_DIALECT_SEED)
+		return ibp_error_set_at(
+		    err, IBP_EPARSE, o->plan_path, v->pos.line, v->pos.col,
+		    "does not parse (%s); strict mode refuses it (OpenSM "
+		    "would fall back to ALL=full: see --mode opensm)",
+		    v->reason ? v->reason : "rejected");
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.mode = o->mode;
+	po.sm_port_guid =
+	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+	po.unplaced = in->unplaced = ibp_policy_unplaced_new();
+	if (!po.unplaced)
+		return oom(err);
+	rc = ibp_policy_compute(in->conf, in->fabric, &po, &in->tables, NULL,
+				err);
+	if (!rc && (rc = mark_unenforced(in)))
+		return rc == IBP_ENOMEM ? oom(err) : rc;
+	return rc ? rc : names_from_conf(in, err);
+}
+
+int ibp_analysis_input_load(const ibp_analysis_input_options *o,
+			    ibp_analysis_input **out, ibp_diags *diags,
+			    ibp_error *err)
+{
+	*out = NULL;
+	if (!o || (!o->topology_path == !o->fabric))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "give a topology or a fabric");
+	if (!o->plan_path == !o->tables_path)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "give either a plan or a tables file");
+	ibp_analysis_input *in = calloc(1, sizeof(*in));
+	if (!in)
+		return oom(err);
+	in->fabric = o->fabric;
+	int rc = o->topology_path ? load_fabric(o, in, diags, err) : 0;
+	if (!rc)
+		rc = sm_port(o, in, err);
+	if (!rc)
+		rc = o->tables_path ? tables_from_json(o, in, err)
+				    : tables_from_plan(o, in, diags, err);
+	if (rc) {
+		ibp_analysis_input_free(in);
+		return rc;
+	}
+	*out = in;
+	return 0;
+}
+
+void ibp_analysis_input_free(ibp_analysis_input *in)
+{
+	if (!in)
+		return;
+	ibp_tables_free(in->tables);
+	ibp_policy_unplaced_free(in->unplaced);
+	ibp_conf_free(in->conf);
+	ibp_fabric_free(in->owned);
+	for (size_t i = 0; i < 0x8000; i++)
+		free(in->names[i]);
+	free(in->mode);
+	free(in);
+}
+
+const ibp_fabric *ibp_analysis_input_fabric(const ibp_analysis_input *in)
+{
+	return in->fabric;
+}
+
+const ibp_conf *ibp_analysis_input_conf(const ibp_analysis_input *in)
+{
+	return in->conf;
+}
+
+const ibp_tables *ibp_analysis_input_tables(const ibp_analysis_input *in)
+{
+	return in->tables;
+}
+
+void ibp_analysis_input_sm_port(const ibp_analysis_input *in, size_t *node,
+				unsigned *port)
+{
+	if (node)
+		*node = in->sm_node;
+	if (port)
+		*port = in->sm_port;
+}
+
+const char *ibp_analysis_input_mode(const ibp_analysis_input *in)
+{
+	return in->mode;
+}
+
+const char *ibp_analysis_input_partition_name(const ibp_analysis_input *in,
+					      uint16_t base)
+{
+	return base < 0x8000 ? in->names[base] : NULL;
+}
+
+const char *const *
+ibp_analysis_input_partition_names(const ibp_analysis_input *in)
+{
+	return (const char *const *)in->names;
+}
+
+bool ibp_analysis_input_has_enforcement(const ibp_analysis_input *in)
+{
+	return in->have_enforce;
+}
+
+bool ibp_analysis_input_enforcement(void *ctx, size_t sw_node, unsigned sw_port,
+				    bool *inbound, bool *outbound)
+{
+	const ibp_analysis_input *in = ctx;
+	return ibp_tables_get_enforcement(in->tables, sw_node, sw_port, inbound,
+					  outbound);
+}
+
+const ibp_policy_unplaced *
+ibp_analysis_input_unplaced(const ibp_analysis_input *in)
+{
+	return in->unplaced;
+}
+
+void ibp_analysis_input_audit_input(const ibp_analysis_input *in,
+				    ibp_audit_input *ai)
+{
+	*ai = (ibp_audit_input){
+	    .tables = in->tables,
+	    .sm_node = in->sm_node,
+	    .sm_port = in->sm_port,
+	    .partition_names = ibp_analysis_input_partition_names(in),
+	    .enforcement =
+		in->have_enforce ? ibp_analysis_input_enforcement : NULL,
+	    .enforcement_ctx = (void *)in,
+	};
+}
+
+/* The ports a misreading is about: the GUIDs its message names that are
+ * ports of the fabric. */
+static size_t guids_in(const ibp_fabric *fab, const char *s, uint64_t *out,
+		       size_t max)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, "0x")) && n < max; p += 2) {
+		char *end;
+		unsigned long long g = strtoull(p, &end, 16);
+		size_t node;
+		unsigned port;
+		if (end - p > 6 &&
+		    !ibp_fabric_find_port_guid(fab, g, &node, &port))
+			out[n++] = g;
+	}
+	return n;
+}
+
+/* plan-misread for one misreading: its ports, and the partition whose
+ * header is the last one at or before its line. */
+static int misread(const ibp_analysis_input *in, const ibp_conf_misreading *x,
+		   ibp_findings *out)
+{
+	char why[768];
+	snprintf(why, sizeof(why), "%s:%u:%u: %s [%s]", ibp_conf_file(in->conf),
+		 x->pos.line, x->pos.col, x->message, x->code);
+	uint64_t g[16];
+	size_t ng = guids_in(in->fabric, x->message, g, 16);
+	uint16_t pk[1];
+	size_t np = 0;
+	for (size_t k = 0; k < ibp_conf_partition_count(in->conf); k++) {
+		const ibp_conf_partition *p =
+		    ibp_conf_partition_at(in->conf, k);
+		if (ibp_conf_partition_pos(p).line <= x->pos.line) {
+			pk[0] = ibp_conf_partition_pkey(p);
+			np = pk[0] ? 1 : 0;
+		}
+	}
+	return ibp_audit_plan_misread(out, g, ng, pk, np, why);
+}
+
+int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
+				     ibp_findings *out)
+{
+	if (in->conf) {
+		const ibp_conf_verdict *v = ibp_conf_opensm_verdict(in->conf);
+		if (v->rejected) {
+			char why[512];
+			snprintf(why, sizeof(why), "%s:%u: %s",
+				 ibp_conf_file(in->conf), v->pos.line,
+				 v->reason ? v->reason : "parse error");
+			if (ibp_audit_plan_rejected(
+				out, in->fabric, why,
+				ibp_conf_get_dialect(in->conf) ==
+				    IBP_CONF_DIALECT_SEED))
+				return IBP_ENOMEM;
+		}
+		for (size_t i = 0; i < v->nmisreadings; i++)
+			if (misread(in, &v->misreadings[i], out))
+				return IBP_ENOMEM;
+	}
+	const ibp_policy_unplaced *u = in->unplaced;
+	for (size_t i = 0; u && i < ibp_policy_unplaced_port_count(u); i++) {
+		const ibp_policy_dropped *x = ibp_policy_unplaced_port(u, i);
+		if (ibp_audit_capacity_overflow(out, x->port_guid, x->capacity,
+						x->wanted, x->dropped,
+						x->ndropped))
+			return IBP_ENOMEM;
+	}
+	return 0;
+}
