@@ -88,71 +88,6 @@ struct apply_opts {
 	struct ibp_apply_opensm_options osm;
 };
 
-static void print_smp_plan(const ibp_apply *a)
-{
-	unsigned long sets = 0;
-	size_t npl = ibp_apply_port_count(a);
-	for (size_t i = 0; i < npl; i++) {
-		const struct ibp_apply_port *p = ibp_apply_port_at(a, i);
-		const ibp_pkey_table *t =
-		    ibp_tables_get(ibp_apply_want(a), p->node, p->port);
-		for (unsigned b = 0; b < p->nblocks; b++) {
-			uint16_t keys[IBP_PKEY_BLOCK_SIZE];
-			ibp_pkey_table_get_block(t, p->blocks[b], keys, NULL);
-			unsigned mod = p->blocks[b] |
-				       ((p->port_guid ? 0u : p->port) << 16);
-			char g[24];
-			printf("SubnSet(P_KeyTable) %s port %u %s block %u "
-			       "(AttributeModifier 0x%08x):",
-			       lc_guid(p->port_guid, g), p->port, p->desc,
-			       p->blocks[b], mod);
-			unsigned last = 0;
-			for (unsigned k = 0; k < IBP_PKEY_BLOCK_SIZE; k++)
-				if (keys[k])
-					last = k + 1;
-			for (unsigned k = 0; k < last; k++)
-				printf(" 0x%04x", keys[k]);
-			printf("\n");
-			sets++;
-		}
-		if (p->more_blocks)
-			printf("  (and more blocks of this port)\n");
-	}
-	printf("plan: %zu port%s to change, %lu SubnSet(P_KeyTable), each "
-	       "followed by a SubnGet read-back; nothing sent (dry run)\n",
-	       npl, npl == 1 ? "" : "s", sets);
-}
-
-static void print_report(const ibp_apply *a)
-{
-	struct ibp_apply_counts n;
-	ibp_apply_counts_get(a, &n);
-	const struct ibp_sm_report *rep = ibp_apply_report(a);
-	const char *state = ibp_apply_state_file(a);
-	size_t npl = ibp_apply_port_count(a);
-	if (npl)
-		ibp_sm_report_print(rep, stdout);
-	if (!ibp_apply_complete(a)) {
-		printf("  not reached (unchanged): %zu port(s)\n",
-		       ibp_apply_not_reached_count(a));
-		for (size_t i = 0; i < npl; i++) {
-			const struct ibp_apply_port *p =
-			    ibp_apply_port_at(a, i);
-			char g[24];
-			if (p->state == IBP_APPLY_NOT_REACHED)
-				printf("  %s port %-3u %s\n",
-				       lc_guid(p->node_guid, g), p->port,
-				       p->desc);
-		}
-	}
-	printf("apply: %zu port%s changed, %lu SMPs sent (%lu SubnSet), %lu "
-	       "timed out, %ld ms%s%s\n",
-	       rep->nchanged, rep->nchanged == 1 ? "" : "s", n.smps, n.smps_set,
-	       n.timeouts, n.elapsed_ms,
-	       state && npl ? "; before-state in " : "",
-	       state && npl ? state : "");
-}
-
 /* Refuse the push while a plan port is unreadable: name each one. */
 static int check_readable(const ibp_apply *a)
 {
@@ -190,7 +125,7 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		return lc_fail(&err, rc);
 	if ((rc = check_readable(a)) || ao->dry_run) {
 		if (!rc)
-			print_smp_plan(a);
+			ibp_apply_print_plan(a, stdout);
 		ibp_apply_free(a);
 		return rc;
 	}
@@ -219,7 +154,7 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 			printf("%s\n", s);
 		free(s);
 	} else {
-		print_report(a);
+		ibp_apply_print(a, stdout);
 	}
 	fflush(stdout);
 	rc = CLI_EXIT_OK;

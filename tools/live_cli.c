@@ -164,107 +164,6 @@ void lc_print_diags(ibp_diags *d)
 		ibp_diags_print(d, stderr);
 }
 
-static void print_item(const ibp_fabric *f, const struct ibp_drift_item *it,
-		       const char *prefix, FILE *out)
-{
-	char g[24], w[8], h[8];
-	snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
-	snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
-	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
-	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
-		lc_guid(pg ? pg : ibp_fabric_node_guid(f, it->node), g),
-		it->port, ibp_fabric_node_desc(f, it->node),
-		ibp_drift_kind_str(it->kind));
-	switch (it->kind) {
-	case IBP_DRIFT_MISSING:
-		fprintf(out, "%s wanted at index %d, not in the table\n", w,
-			it->want_index);
-		break;
-	case IBP_DRIFT_EXTRA:
-		fprintf(out, "%s held at index %d, not in the plan\n", h,
-			it->have_index);
-		break;
-	case IBP_DRIFT_MEMBERSHIP:
-		fprintf(out, "index %d holds %s (%s), the plan wants %s (%s)\n",
-			it->have_index, h,
-			(it->have_pkey & 0x8000) ? "full" : "limited", w,
-			(it->want_pkey & 0x8000) ? "full" : "limited");
-		break;
-	case IBP_DRIFT_INDEX:
-		fprintf(out, "%s at index %d, the plan puts it at %d\n", h,
-			it->have_index, it->want_index);
-		break;
-	case IBP_DRIFT_UNREACHABLE:
-		fprintf(out, "the port's table could not be read (not "
-			     "discovered or not answering)\n");
-		break;
-	}
-}
-
-static void print_drift(const ibp_verify_result *r, ibp_drift_sel sel,
-			const char *prefix)
-{
-	const ibp_drift *d = ibp_verify_result_drift(r);
-	for (size_t i = 0; i < ibp_drift_count(d); i++)
-		if (ibp_drift_item_selected(ibp_drift_at(d, i), sel))
-			print_item(ibp_verify_result_fabric(r),
-				   ibp_drift_at(d, i), prefix, stdout);
-}
-
-static void print_absent(const ibp_verify_result *r)
-{
-	for (size_t i = 0; i < ibp_verify_result_absent_count(r); i++) {
-		const struct ibp_absent_member *a =
-		    ibp_verify_result_absent_at(r, i);
-		char g[24];
-		printf("note: %s%s%s%s named by the plan (%s:%u) is not a port "
-		       "of the fabric; OpenSM skips it too%s%s\n",
-		       lc_guid(a->guid, g), a->by_name ? " (" : "",
-		       a->by_name ? a->text : "", a->by_name ? ")" : "",
-		       a->conf_file, a->conf_line, a->hint[0] ? "; " : "",
-		       a->hint);
-	}
-}
-
-static void print_text(const ibp_verify_result *r)
-{
-	size_t nports = 0, ndiff = ibp_verify_result_differences(r, &nports);
-	size_t nnotes = ibp_verify_result_index_notes(r);
-	size_t checked = ibp_drift_ports_checked(ibp_verify_result_drift(r));
-	print_drift(r, ibp_verify_result_selection(r), "DRIFT");
-	if (nnotes) {
-		print_drift(r, IBP_DRIFT_SEL_INDEX_ONLY, "note:");
-		printf("note: %zu P_Key(s) at another index than predicted: "
-		       "OpenSM puts a P_Key back where it was before, which "
-		       "only --previous STATE (apply's, or tables --state) "
-		       "tells; not counted as drift\n",
-		       nnotes);
-	}
-	print_absent(r);
-	if (ndiff)
-		printf("verify: %zu ports checked, %zu drifted, %zu "
-		       "difference%s (%lu SMPs, %ld ms)\n",
-		       checked, nports, ndiff, ndiff == 1 ? "" : "s",
-		       ibp_verify_result_smps(r),
-		       ibp_verify_result_elapsed_ms(r));
-	else
-		printf("verify: %zu ports checked, no drift (%lu SMPs, %ld "
-		       "ms)\n",
-		       checked, ibp_verify_result_smps(r),
-		       ibp_verify_result_elapsed_ms(r));
-	if (ibp_verify_result_matrix(r)) {
-		printf("\nWhat the fabric holds, as a connectivity matrix:\n");
-		ibp_matrix_report_options ro = {.mode =
-						    ibp_verify_result_mode(r)};
-		ibp_matrix_report(ibp_verify_result_matrix(r), IBP_MATRIX_TEXT,
-				  &ro, stdout, NULL);
-	}
-	if (ibp_verify_result_findings(r)) {
-		printf("\nAudit of what the fabric holds:\n");
-		ibp_findings_print(ibp_verify_result_findings(r), stdout);
-	}
-}
-
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 {
 	struct ibp_verify_options vo;
@@ -290,7 +189,7 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 			printf("%s\n", s);
 		free(s);
 	} else {
-		print_text(r);
+		ibp_verify_result_print(r, stdout);
 	}
 	fflush(stdout);
 	bool drifted = ibp_verify_result_differences(r, NULL) > 0;

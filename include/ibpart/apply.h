@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "ibpart/diag.h"
@@ -141,6 +142,14 @@ struct ibp_apply_counts {
 	long elapsed_ms;
 };
 void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out);
+
+/* The dry-run plan as `ibpart apply --dry-run` prints it: one
+ * SubnSet(P_KeyTable) line per block with its AttributeModifier and
+ * entries, then a summary.  Right after ibp_apply_plan. */
+void ibp_apply_print_plan(const ibp_apply *a, FILE *out);
+/* The push report as `ibpart apply` prints it (after ibp_apply_run):
+ * the SM's report, the ports not reached when incomplete, a summary. */
+void ibp_apply_print(const ibp_apply *a, FILE *out);
 
 /* The result as `ibpart apply --direct --format json` prints it (docs/
  * json-schemas.md); a malloc'd string, NULL on ENOMEM. */

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ibpart/analysis.h"
 #include "ibpart/diag.h"
@@ -98,6 +99,14 @@ uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r);
 const char *ibp_verify_result_mode(const ibp_verify_result *r);
 unsigned long ibp_verify_result_smps(const ibp_verify_result *r);
 long ibp_verify_result_elapsed_ms(const ibp_verify_result *r);
+
+/* The result as `ibpart verify` prints it: a DRIFT line per difference,
+ * index notes, absent GUIDs, the summary line, then the matrix and the
+ * audit when asked for. */
+void ibp_verify_result_print(const ibp_verify_result *r, FILE *out);
+/* One drift item as a line: "PREFIX GUID port N DESC KIND what". */
+void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
+			  const char *prefix, FILE *out);
 
 /* The result as `ibpart verify --format json` prints it (docs/
  * json-schemas.md): a malloc'd string the caller frees, NULL on ENOMEM. */

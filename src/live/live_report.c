@@ -1,0 +1,194 @@
+/*
+ * live_report.c - the text reports of verify and apply, as `ibpart
+ * verify` and `ibpart apply` print them (their JSON is in live_verify.c
+ * and live_apply.c): one line per drift item, the verify summary, the
+ * dry-run SMP plan, the push report.  In the library, beside
+ * ibp_sm_report_print() and ibp_findings_print(), so that every front
+ * end prints the same words.
+ */
+#include <stdio.h>
+
+#include "ibpart/apply.h"
+#include "ibpart/pkey_table.h"
+#include "ibpart/verify.h"
+
+static const char *guid_str(uint64_t g, char buf[24])
+{
+	snprintf(buf, 24, "0x%016llx", (unsigned long long)g);
+	return buf;
+}
+
+void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
+			  const char *prefix, FILE *out)
+{
+	char g[24], w[8], h[8];
+	snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
+	snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
+	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
+	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
+		guid_str(pg ? pg : ibp_fabric_node_guid(f, it->node), g),
+		it->port, ibp_fabric_node_desc(f, it->node),
+		ibp_drift_kind_str(it->kind));
+	switch (it->kind) {
+	case IBP_DRIFT_MISSING:
+		fprintf(out, "%s wanted at index %d, not in the table\n", w,
+			it->want_index);
+		break;
+	case IBP_DRIFT_EXTRA:
+		fprintf(out, "%s held at index %d, not in the plan\n", h,
+			it->have_index);
+		break;
+	case IBP_DRIFT_MEMBERSHIP:
+		fprintf(out, "index %d holds %s (%s), the plan wants %s (%s)\n",
+			it->have_index, h,
+			(it->have_pkey & 0x8000) ? "full" : "limited", w,
+			(it->want_pkey & 0x8000) ? "full" : "limited");
+		break;
+	case IBP_DRIFT_INDEX:
+		fprintf(out, "%s at index %d, the plan puts it at %d\n", h,
+			it->have_index, it->want_index);
+		break;
+	case IBP_DRIFT_UNREACHABLE:
+		fprintf(out, "the port's table could not be read (not "
+			     "discovered or not answering)\n");
+		break;
+	}
+}
+
+static void print_drift(const ibp_verify_result *r, ibp_drift_sel sel,
+			const char *prefix, FILE *out)
+{
+	const ibp_drift *d = ibp_verify_result_drift(r);
+	for (size_t i = 0; i < ibp_drift_count(d); i++)
+		if (ibp_drift_item_selected(ibp_drift_at(d, i), sel))
+			ibp_drift_item_print(ibp_verify_result_fabric(r),
+					     ibp_drift_at(d, i), prefix, out);
+}
+
+static void print_absent(const ibp_verify_result *r, FILE *out)
+{
+	for (size_t i = 0; i < ibp_verify_result_absent_count(r); i++) {
+		const struct ibp_absent_member *a =
+		    ibp_verify_result_absent_at(r, i);
+		char g[24];
+		fprintf(
+		    out,
+		    "note: %s%s%s%s named by the plan (%s:%u) is not a port "
+		    "of the fabric; OpenSM skips it too%s%s\n",
+		    guid_str(a->guid, g), a->by_name ? " (" : "",
+		    a->by_name ? a->text : "", a->by_name ? ")" : "",
+		    a->conf_file, a->conf_line, a->hint[0] ? "; " : "",
+		    a->hint);
+	}
+}
+
+void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
+{
+	size_t nports = 0, ndiff = ibp_verify_result_differences(r, &nports);
+	size_t nnotes = ibp_verify_result_index_notes(r);
+	size_t checked = ibp_drift_ports_checked(ibp_verify_result_drift(r));
+	print_drift(r, ibp_verify_result_selection(r), "DRIFT", out);
+	if (nnotes) {
+		print_drift(r, IBP_DRIFT_SEL_INDEX_ONLY, "note:", out);
+		fprintf(out,
+			"note: %zu P_Key(s) at another index than predicted: "
+			"OpenSM puts a P_Key back where it was before, which "
+			"only --previous STATE (apply's, or tables --state) "
+			"tells; not counted as drift\n",
+			nnotes);
+	}
+	print_absent(r, out);
+	if (ndiff)
+		fprintf(out,
+			"verify: %zu ports checked, %zu drifted, %zu "
+			"difference%s (%lu SMPs, %ld ms)\n",
+			checked, nports, ndiff, ndiff == 1 ? "" : "s",
+			ibp_verify_result_smps(r),
+			ibp_verify_result_elapsed_ms(r));
+	else
+		fprintf(out,
+			"verify: %zu ports checked, no drift (%lu SMPs, %ld "
+			"ms)\n",
+			checked, ibp_verify_result_smps(r),
+			ibp_verify_result_elapsed_ms(r));
+	if (ibp_verify_result_matrix(r)) {
+		fprintf(out,
+			"\nWhat the fabric holds, as a connectivity matrix:\n");
+		ibp_matrix_report_options ro = {.mode =
+						    ibp_verify_result_mode(r)};
+		ibp_matrix_report(ibp_verify_result_matrix(r), IBP_MATRIX_TEXT,
+				  &ro, out, NULL);
+	}
+	if (ibp_verify_result_findings(r)) {
+		fprintf(out, "\nAudit of what the fabric holds:\n");
+		ibp_findings_print(ibp_verify_result_findings(r), out);
+	}
+}
+
+void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
+{
+	unsigned long sets = 0;
+	size_t npl = ibp_apply_port_count(a);
+	for (size_t i = 0; i < npl; i++) {
+		const struct ibp_apply_port *p = ibp_apply_port_at(a, i);
+		const ibp_pkey_table *t =
+		    ibp_tables_get(ibp_apply_want(a), p->node, p->port);
+		for (unsigned b = 0; b < p->nblocks; b++) {
+			uint16_t keys[IBP_PKEY_BLOCK_SIZE];
+			ibp_pkey_table_get_block(t, p->blocks[b], keys, NULL);
+			unsigned mod = p->blocks[b] |
+				       ((p->port_guid ? 0u : p->port) << 16);
+			char g[24];
+			fprintf(out,
+				"SubnSet(P_KeyTable) %s port %u %s block %u "
+				"(AttributeModifier 0x%08x):",
+				guid_str(p->port_guid, g), p->port, p->desc,
+				p->blocks[b], mod);
+			unsigned last = 0;
+			for (unsigned k = 0; k < IBP_PKEY_BLOCK_SIZE; k++)
+				if (keys[k])
+					last = k + 1;
+			for (unsigned k = 0; k < last; k++)
+				fprintf(out, " 0x%04x", keys[k]);
+			fprintf(out, "\n");
+			sets++;
+		}
+		if (p->more_blocks)
+			fprintf(out, "  (and more blocks of this port)\n");
+	}
+	fprintf(out,
+		"plan: %zu port%s to change, %lu SubnSet(P_KeyTable), each "
+		"followed by a SubnGet read-back; nothing sent (dry run)\n",
+		npl, npl == 1 ? "" : "s", sets);
+}
+
+void ibp_apply_print(const ibp_apply *a, FILE *out)
+{
+	struct ibp_apply_counts n;
+	ibp_apply_counts_get(a, &n);
+	const struct ibp_sm_report *rep = ibp_apply_report(a);
+	const char *state = ibp_apply_state_file(a);
+	size_t npl = ibp_apply_port_count(a);
+	if (npl)
+		ibp_sm_report_print(rep, out);
+	if (!ibp_apply_complete(a)) {
+		fprintf(out, "  not reached (unchanged): %zu port(s)\n",
+			ibp_apply_not_reached_count(a));
+		for (size_t i = 0; i < npl; i++) {
+			const struct ibp_apply_port *p =
+			    ibp_apply_port_at(a, i);
+			char g[24];
+			if (p->state == IBP_APPLY_NOT_REACHED)
+				fprintf(out, "  %s port %-3u %s\n",
+					guid_str(p->node_guid, g), p->port,
+					p->desc);
+		}
+	}
+	fprintf(out,
+		"apply: %zu port%s changed, %lu SMPs sent (%lu SubnSet), %lu "
+		"timed out, %ld ms%s%s\n",
+		rep->nchanged, rep->nchanged == 1 ? "" : "s", n.smps,
+		n.smps_set, n.timeouts, n.elapsed_ms,
+		state && npl ? "; before-state in " : "",
+		state && npl ? state : "");
+}
