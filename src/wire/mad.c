@@ -3,113 +3,602 @@
  * bounds-checked decode of the SMP header and of the subnet management
  * attributes the partition code needs, in network byte order.
  *
- * Offsets are those of IBA vol. 1: the common MAD header 13.4.2, the SMP
+ * Table-driven.  Every layout (both SMP formats, each attribute, the trap
+ * 257/258 and 259 DataDetails) is a table of rows {IBA name, byte
+ * offset, bit offset, bit width, count, host member}, transcribed from
+ * IBA vol. 1 (release 1.3): the common MAD header 13.4.2, the SMP
  * formats of 14.2.1 (LID-routed and directed-route; 14.2.1.1/14.2.1.2 in
- * the numbering libibmad cites), the attributes 14.2.5.x.  Every
- * accessor is given
- * the buffer length and checks it once up front; after that the fixed
- * offsets below are all inside the checked size.
+ * the numbering libibmad cites), the attributes 14.2.5.x named at each
+ * table.  Reserved bits are rows too, so each table covers its layout bit
+ * for bit (tests/unit/test_mad_layout.c checks that, and that every row
+ * fits its member).  One generic big-endian bit-field get/put
+ * (bits_get/bits_put) moves every field; ibp_layout_encode/_decode walk a
+ * table, and the public encoders and decoders are those walks plus the
+ * checks that are not layout (SMP class, hop count, D bit, description
+ * length).  The bit numbering is IBA's; see src/wire/mad_layout.h.
+ *
+ * Why our own tables and not libibmad's mad_get_field/mad_set_field,
+ * although libibmad is linked (mad_print.c uses its dumpers):
+ *  - tests/unit/test_mad.c checks every field of ours against libibmad's
+ *    field set; encoding with libibmad would make that check compare
+ *    libibmad with itself and leave the layout unchecked;
+ *  - its accessors take no buffer length, and mad.h promises never to
+ *    touch a byte past len (libibmad also wants non-const buffers and
+ *    separate calls for fields over 32 bits and for byte arrays);
+ *  - it covers the header, NodeInfo, PortInfo, SwitchInfo and the Notice
+ *    header, but has no rows for the trap 257/259 DataDetails nor for the
+ *    P_KeyTable entries, so half the layouts would still be hand-written.
+ * Walking a table costs a few nanoseconds per field, nothing against a
+ * MAD round trip.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ibpart/mad.h"
+#include "wire/mad_layout.h"
 
-/* ---------------------------------------------------- byte helpers */
+/* ------------------------------------------- the generic bit codec */
 
-static inline void put8(uint8_t *p, unsigned off, uint8_t v)
+/* The field's bits, MSB first: the buffer is known to hold them. */
+static uint64_t bits_get(const uint8_t *buf, size_t bit_off, unsigned width)
 {
-	p[off] = v;
-}
-static inline void put16(uint8_t *p, unsigned off, uint16_t v)
-{
-	p[off] = (uint8_t)(v >> 8);
-	p[off + 1] = (uint8_t)v;
-}
-static inline void put24(uint8_t *p, unsigned off, uint32_t v)
-{
-	p[off] = (uint8_t)(v >> 16);
-	p[off + 1] = (uint8_t)(v >> 8);
-	p[off + 2] = (uint8_t)v;
-}
-static inline void put32(uint8_t *p, unsigned off, uint32_t v)
-{
-	put16(p, off, (uint16_t)(v >> 16));
-	put16(p, off + 2, (uint16_t)v);
-}
-static inline void put64(uint8_t *p, unsigned off, uint64_t v)
-{
-	put32(p, off, (uint32_t)(v >> 32));
-	put32(p, off + 4, (uint32_t)v);
-}
-static inline uint8_t get8(const uint8_t *p, unsigned off)
-{
-	return p[off];
-}
-static inline uint16_t get16(const uint8_t *p, unsigned off)
-{
-	return (uint16_t)((p[off] << 8) | p[off + 1]);
-}
-static inline uint32_t get24(const uint8_t *p, unsigned off)
-{
-	return ((uint32_t)p[off] << 16) | ((uint32_t)p[off + 1] << 8) |
-	       p[off + 2];
-}
-static inline uint32_t get32(const uint8_t *p, unsigned off)
-{
-	return ((uint32_t)get16(p, off) << 16) | get16(p, off + 2);
-}
-static inline uint64_t get64(const uint8_t *p, unsigned off)
-{
-	return ((uint64_t)get32(p, off) << 32) | get32(p, off + 4);
-}
-/* Two 4-bit fields in one byte, the first in the high nibble. */
-static inline uint8_t nib(uint8_t hi, uint8_t lo)
-{
-	return (uint8_t)(((hi & 0xfu) << 4) | (lo & 0xfu));
+	const uint8_t *p = buf + bit_off / 8;
+	unsigned bit = (unsigned)(bit_off % 8);
+	uint64_t v = 0;
+	while (width > 0) { /* one byte (or the part of it in the field) */
+		unsigned avail = 8 - bit;
+		unsigned take = avail < width ? avail : width;
+		unsigned shift = avail - take;
+		v = (v << take) |
+		    ((unsigned)(*p >> shift) & ((1u << take) - 1));
+		width -= take;
+		bit = 0;
+		p++;
+	}
+	return v;
 }
 
-static int need(size_t len, size_t size, const char *what, ibp_error *err)
+/* The low width bits of v into the field (the higher ones are never
+ * read: masking), every other bit kept. */
+static void bits_put(uint8_t *buf, size_t bit_off, unsigned width, uint64_t v)
 {
-	if (len < size)
-		return ibp_error_set(err, IBP_ESHORT,
-				     "%s: buffer of %zu bytes, need %zu", what,
-				     len, size);
+	uint8_t *p = buf + bit_off / 8;
+	unsigned bit = (unsigned)(bit_off % 8);
+	while (width > 0) {
+		unsigned avail = 8 - bit;
+		unsigned take = avail < width ? avail : width;
+		unsigned shift = avail - take;
+		unsigned keep = ~(((1u << take) - 1) << shift);
+		unsigned chunk =
+		    (unsigned)(v >> (width - take)) & ((1u << take) - 1);
+		*p = (uint8_t)((*p & keep) | (chunk << shift));
+		width -= take;
+		bit = 0;
+		p++;
+	}
+}
+
+static int bits_check(const void *buf, size_t len, size_t bit_off,
+		      unsigned width)
+{
+	if (!buf || width == 0 || width > IBP_BITS_MAX)
+		return IBP_EINVAL;
+	if (bit_off / 8 >= len)
+		return IBP_ESHORT;
+	/* whole bytes from the field's first one; 9 always hold 64 bits */
+	size_t room = len - bit_off / 8;
+	if (room < 9 && room * 8 - bit_off % 8 < width)
+		return IBP_ESHORT;
 	return IBP_OK;
 }
 
-static int check_args(const void *obj, const void *buf, ibp_error *err)
+int ibp_bits_get(const uint8_t *buf, size_t len, size_t bit_off, unsigned width,
+		 uint64_t *out)
 {
-	if (!obj || !buf)
+	int rc = bits_check(buf, len, bit_off, width);
+	if (rc == IBP_OK && !out)
+		rc = IBP_EINVAL;
+	if (rc == IBP_OK)
+		*out = bits_get(buf, bit_off, width);
+	return rc;
+}
+
+int ibp_bits_put(uint8_t *buf, size_t len, size_t bit_off, unsigned width,
+		 uint64_t v)
+{
+	int rc = bits_check(buf, len, bit_off, width);
+	if (rc == IBP_OK)
+		bits_put(buf, bit_off, width, v);
+	return rc;
+}
+
+/* ------------------------------------------------- table walking */
+
+static uint64_t host_get(const uint8_t *p, const struct ibp_field *f)
+{
+	if (f->host_bool) {
+		bool b;
+		memcpy(&b, p, sizeof(b));
+		return b;
+	}
+	switch (f->host_size) {
+	case 1:
+		return *p;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, sizeof(x));
+		return x;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, sizeof(x));
+		return x;
+	}
+	default: {
+		uint64_t x;
+		memcpy(&x, p, sizeof(x));
+		return x;
+	}
+	}
+}
+
+static void host_put(uint8_t *p, const struct ibp_field *f, uint64_t v)
+{
+	if (f->host_bool) {
+		bool b = v != 0;
+		memcpy(p, &b, sizeof(b));
+		return;
+	}
+	switch (f->host_size) {
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 2: {
+		uint16_t x = (uint16_t)v;
+		memcpy(p, &x, sizeof(x));
+		break;
+	}
+	case 4: {
+		uint32_t x = (uint32_t)v;
+		memcpy(p, &x, sizeof(x));
+		break;
+	}
+	default:
+		memcpy(p, &v, sizeof(v));
+	}
+}
+
+/* Byte arrays (SMP data, paths, GIDs, DataDetails) as one memcpy. */
+static bool is_byte_array(const struct ibp_field *f)
+{
+	return f->width == 8 && f->bit == 0 && f->host_size == 1 &&
+	       !f->host_bool;
+}
+
+uint64_t ibp_field_get(const struct ibp_field *f, const uint8_t *buf,
+		       unsigned i)
+{
+	return bits_get(buf, ibp_field_bit_off(f) + (size_t)i * f->width,
+			f->width);
+}
+
+static int layout_args(const struct ibp_layout *l, const void *obj,
+		       const void *buf, size_t len, ibp_error *err)
+{
+	if (!l || !obj || !buf)
 		return ibp_error_set(err, IBP_EINVAL, "NULL argument");
+	if (len < l->min_size)
+		return ibp_error_set(err, IBP_ESHORT,
+				     "%s: buffer of %zu bytes, need %zu",
+				     l->name, len, l->min_size);
 	return IBP_OK;
 }
 
-#define CHECK(obj, buf, len, size, what)                                       \
-	do {                                                                   \
-		int rc_ = check_args(obj, buf, err);                           \
-		if (rc_ == IBP_OK)                                             \
-			rc_ = need(len, size, what, err);                      \
-		if (rc_ != IBP_OK)                                             \
-			return rc_;                                            \
-	} while (0)
+int ibp_layout_encode(const struct ibp_layout *l, const void *obj, uint8_t *buf,
+		      size_t len, ibp_error *err)
+{
+	int rc = layout_args(l, obj, buf, len, err);
+	if (rc != IBP_OK)
+		return rc;
+	size_t zero = l->min_size; /* reserved bits and absent fields: 0 */
+	for (size_t k = 0; k < l->nfields; k++) {
+		size_t end = ibp_field_byte_end(&l->fields[k]);
+		if (end <= len && end > zero)
+			zero = end;
+	}
+	memset(buf, 0, zero);
+	for (size_t k = 0; k < l->nfields; k++) {
+		const struct ibp_field *f = &l->fields[k];
+		if (f->host_size == 0 || ibp_field_byte_end(f) > len)
+			continue;
+		const uint8_t *h = (const uint8_t *)obj + f->host_off;
+		if (is_byte_array(f)) {
+			memcpy(buf + f->byte, h, f->count);
+			continue;
+		}
+		size_t off = ibp_field_bit_off(f);
+		for (unsigned i = 0; i < f->count; i++)
+			bits_put(buf, off + (size_t)i * f->width, f->width,
+				 host_get(h + (size_t)i * f->host_size, f));
+	}
+	return IBP_OK;
+}
+
+int ibp_layout_decode(const struct ibp_layout *l, void *obj, const uint8_t *buf,
+		      size_t len, ibp_error *err)
+{
+	int rc = layout_args(l, obj, buf, len, err);
+	if (rc != IBP_OK)
+		return rc;
+	memset(obj, 0, l->host_size);
+	for (size_t k = 0; k < l->nfields; k++) {
+		const struct ibp_field *f = &l->fields[k];
+		if (f->host_size == 0 || ibp_field_byte_end(f) > len)
+			continue;
+		uint8_t *h = (uint8_t *)obj + f->host_off;
+		if (is_byte_array(f)) {
+			memcpy(h, buf + f->byte, f->count);
+			continue;
+		}
+		for (unsigned i = 0; i < f->count; i++)
+			host_put(h + (size_t)i * f->host_size, f,
+				 ibp_field_get(f, buf, i));
+	}
+	return IBP_OK;
+}
+
+/* ------------------------------------------------------- the tables */
+
+/*
+ * Row builders.  The widths are checked at compile time against the
+ * member: a field wider than its member, a bit offset over 7, or a bool
+ * member for a field wider than one bit does not build.
+ */
+#define BUILD_CHECK(c) (0 * sizeof(char[(c) ? 1 : -1]))
+#define MEMBER(T, m)   (((T *)0)->m)
+#define IS_BOOL(T, m)  _Generic(MEMBER(T, m), bool : 1, default : 0)
+
+/* A scalar member. */
+#define FLD(T, m, nm, by, bi, w)                                               \
+	{                                                                      \
+		.name = nm, .byte = by, .bit = bi, .width = w, .count = 1,     \
+		.host_off = offsetof(T, m),                                    \
+		.host_size =                                                   \
+		    sizeof(MEMBER(T, m)) +                                     \
+		    BUILD_CHECK((w) >= 1 && (w) <= 8 * sizeof(MEMBER(T, m)) && \
+				(bi) < 8 && (!IS_BOOL(T, m) || (w) == 1)),     \
+		.host_bool = IS_BOOL(T, m),                                    \
+	}
+/* An array member, byte aligned, one element per w bits. */
+#define ARR(T, m, nm, by, w)                                                   \
+	{                                                                      \
+		.name = nm, .byte = by, .bit = 0, .width = w,                  \
+		.count = sizeof(MEMBER(T, m)) / sizeof(MEMBER(T, m)[0]),       \
+		.host_off = offsetof(T, m),                                    \
+		.host_size = sizeof(MEMBER(T, m)[0]) +                         \
+			     BUILD_CHECK((w) <= 8 * sizeof(MEMBER(T, m)[0])),  \
+	}
+/* Reserved bits: w of them, or n whole bytes. */
+#define RSV(by, bi, w)                                                         \
+	{                                                                      \
+		.name = "Reserved", .byte = by, .bit = bi, .width = w,         \
+		.count = 1 + BUILD_CHECK((w) >= 1 && (w) <= 64 && (bi) < 8),   \
+	}
+#define RSV_BYTES(by, n)                                                       \
+	{                                                                      \
+		.name = "Reserved", .byte = by, .bit = 0, .width = 8,          \
+		.count = n,                                                    \
+	}
+#define LAYOUT(nm, sp, rows, sz, min, host)                                    \
+	{                                                                      \
+		.name = nm, .spec = sp, .fields = rows,                        \
+		.nfields = sizeof(rows) / sizeof((rows)[0]), .size = sz,       \
+		.min_size = min, .host_size = host,                            \
+	}
+
+/*
+ * SMPs.  The common MAD header (13.4.2) is bytes 0-23: BaseVersion,
+ * MgmtClass, ClassVersion, R + Method (R is the MSB of the byte; we keep
+ * the byte whole, hence the response bit 0x80 in our method values),
+ * Status, ClassSpecific, TransactionID, AttributeID, Reserved,
+ * AttributeModifier.  In a DR SMP (14.2.1.2) Status is split into the
+ * D bit and a 15-bit status, and ClassSpecific is HopPointer, HopCount.
+ * The rows in enum smp_row are also read alone (ibp_mad_peek, the checks
+ * of ibp_smp_decode); their designators pin them to the index (a wrong
+ * one overrides a row, which -Woverride-init reports, or leaves a hole
+ * that the table checks of test_mad_layout.c report).
+ */
+enum smp_row {
+	ROW_MGMT_CLASS = 1, /* both tables */
+	ROW_METHOD = 3,
+	LID_ROW_TID = 6, /* LID-routed table */
+	LID_ROW_ATTR_ID = 7,
+	DR_ROW_HOP_CNT = 7, /* DR table */
+};
+
+#define S struct ibp_smp
+/* LID-routed SMP, 14.2.1.1. */
+static const struct ibp_field smp_lid_rows[] = {
+    FLD(S, base_version, "BaseVersion", 0, 0, 8),
+    [ROW_MGMT_CLASS] = FLD(S, mgmt_class, "MgmtClass", 1, 0, 8),
+    FLD(S, class_version, "ClassVersion", 2, 0, 8),
+    [ROW_METHOD] = FLD(S, method, "R+Method", 3, 0, 8),
+    FLD(S, status, "Status", 4, 0, 16),
+    RSV(6, 0, 16), /* ClassSpecific: unused in a LID-routed SMP */
+    [LID_ROW_TID] = FLD(S, tid, "TransactionID", 8, 0, 64),
+    [LID_ROW_ATTR_ID] = FLD(S, attr_id, "AttributeID", 16, 0, 16),
+    RSV(18, 0, 16),
+    FLD(S, attr_mod, "AttributeModifier", 20, 0, 32),
+    FLD(S, mkey, "M_Key", 24, 0, 64),
+    RSV_BYTES(32, 32),
+    ARR(S, data, "SMPData", 64, 8),
+    RSV_BYTES(128, 128),
+};
+
+/* Directed-route SMP, 14.2.1.2. */
+static const struct ibp_field smp_dr_rows[] = {
+    FLD(S, base_version, "BaseVersion", 0, 0, 8),
+    [ROW_MGMT_CLASS] = FLD(S, mgmt_class, "MgmtClass", 1, 0, 8),
+    FLD(S, class_version, "ClassVersion", 2, 0, 8),
+    [ROW_METHOD] = FLD(S, method, "R+Method", 3, 0, 8),
+    FLD(S, direction, "D", 4, 0, 1),
+    FLD(S, status, "Status", 4, 1, 15),
+    FLD(S, hop_ptr, "HopPointer", 6, 0, 8),
+    [DR_ROW_HOP_CNT] = FLD(S, hop_cnt, "HopCount", 7, 0, 8),
+    FLD(S, tid, "TransactionID", 8, 0, 64),
+    FLD(S, attr_id, "AttributeID", 16, 0, 16),
+    RSV(18, 0, 16),
+    FLD(S, attr_mod, "AttributeModifier", 20, 0, 32),
+    FLD(S, mkey, "M_Key", 24, 0, 64),
+    FLD(S, dr_slid, "DrSLID", 32, 0, 16),
+    FLD(S, dr_dlid, "DrDLID", 34, 0, 16),
+    RSV_BYTES(36, 28),
+    ARR(S, data, "SMPData", 64, 8),
+    ARR(S, initial_path, "InitialPath", 128, 8),
+    ARR(S, return_path, "ReturnPath", 192, 8),
+};
+#undef S
+
+const struct ibp_layout ibp_layout_smp_lid =
+    LAYOUT("SMP (LID-routed)", "IBA vol. 1 13.4.2, 14.2.1.1", smp_lid_rows,
+	   IBP_MAD_SIZE, IBP_MAD_SIZE, sizeof(struct ibp_smp));
+const struct ibp_layout ibp_layout_smp_dr =
+    LAYOUT("SMP (directed route)", "IBA vol. 1 13.4.2, 14.2.1.2", smp_dr_rows,
+	   IBP_MAD_SIZE, IBP_MAD_SIZE, sizeof(struct ibp_smp));
+
+/* NodeDescription, 14.2.5.2: 64 bytes of text; the host object is the
+ * decoder's char[65], whose last byte stays the NUL. */
+static const struct ibp_field node_desc_rows[] = {
+    {.name = "NodeString",
+     .width = 8,
+     .count = IBP_NODE_DESC_SIZE,
+     .host_size = 1},
+};
+const struct ibp_layout ibp_layout_node_desc =
+    LAYOUT("NodeDescription", "IBA vol. 1 14.2.5.2", node_desc_rows,
+	   IBP_NODE_DESC_SIZE, IBP_NODE_DESC_SIZE, IBP_NODE_DESC_SIZE + 1);
+
+#define S struct ibp_node_info
+/* NodeInfo, 14.2.5.3. */
+static const struct ibp_field node_info_rows[] = {
+    FLD(S, base_version, "BaseVersion", 0, 0, 8),
+    FLD(S, class_version, "ClassVersion", 1, 0, 8),
+    FLD(S, node_type, "NodeType", 2, 0, 8),
+    FLD(S, num_ports, "NumPorts", 3, 0, 8),
+    FLD(S, sys_image_guid, "SystemImageGUID", 4, 0, 64),
+    FLD(S, node_guid, "NodeGUID", 12, 0, 64),
+    FLD(S, port_guid, "PortGUID", 20, 0, 64),
+    FLD(S, partition_cap, "PartitionCap", 28, 0, 16),
+    FLD(S, device_id, "DeviceID", 30, 0, 16),
+    FLD(S, revision, "Revision", 32, 0, 32),
+    FLD(S, local_port_num, "LocalPortNum", 36, 0, 8),
+    FLD(S, vendor_id, "VendorID", 37, 0, 24),
+};
+#undef S
+const struct ibp_layout ibp_layout_node_info = LAYOUT(
+    "NodeInfo", "IBA vol. 1 14.2.5.3", node_info_rows, IBP_NODE_INFO_SIZE,
+    IBP_NODE_INFO_SIZE, sizeof(struct ibp_node_info));
+
+#define S struct ibp_switch_info
+/* SwitchInfo, 14.2.5.4, through MulticastFDBTop (the rest of the 64
+ * SMP data bytes is reserved and not ours to write). */
+static const struct ibp_field switch_info_rows[] = {
+    FLD(S, linear_fdb_cap, "LinearFDBCap", 0, 0, 16),
+    FLD(S, random_fdb_cap, "RandomFDBCap", 2, 0, 16),
+    FLD(S, mcast_fdb_cap, "MulticastFDBCap", 4, 0, 16),
+    FLD(S, linear_fdb_top, "LinearFDBTop", 6, 0, 16),
+    FLD(S, default_port, "DefaultPort", 8, 0, 8),
+    FLD(S, default_mcast_primary_port, "DefaultMulticastPrimaryPort", 9, 0, 8),
+    FLD(S, default_mcast_not_primary_port, "DefaultMulticastNotPrimaryPort", 10,
+	0, 8),
+    FLD(S, life_time_value, "LifeTimeValue", 11, 0, 5),
+    FLD(S, port_state_change, "PortStateChange", 11, 5, 1),
+    FLD(S, optimized_sl2vl, "OptimizedSLtoVLMappingProgramming", 11, 6, 2),
+    FLD(S, lids_per_port, "LIDsPerPort", 12, 0, 16),
+    FLD(S, partition_enforcement_cap, "PartitionEnforcementCap", 14, 0, 16),
+    FLD(S, inbound_enforcement_cap, "InboundEnforcementCap", 16, 0, 1),
+    FLD(S, outbound_enforcement_cap, "OutboundEnforcementCap", 16, 1, 1),
+    FLD(S, filter_raw_inbound_cap, "FilterRawInboundCap", 16, 2, 1),
+    FLD(S, filter_raw_outbound_cap, "FilterRawOutboundCap", 16, 3, 1),
+    FLD(S, enhanced_port0, "EnhancedPort0", 16, 4, 1),
+    RSV(16, 5, 11),
+    FLD(S, mcast_fdb_top, "MulticastFDBTop", 18, 0, 16),
+};
+#undef S
+const struct ibp_layout ibp_layout_switch_info = LAYOUT(
+    "SwitchInfo", "IBA vol. 1 14.2.5.4", switch_info_rows, IBP_SWITCH_INFO_SIZE,
+    IBP_SWITCH_INFO_SIZE, sizeof(struct ibp_switch_info));
+
+#define S struct ibp_port_info
+/* PortInfo, 14.2.5.6 (the attribute modifier is the port). */
+static const struct ibp_field port_info_rows[] = {
+    FLD(S, mkey, "M_Key", 0, 0, 64),
+    FLD(S, gid_prefix, "GidPrefix", 8, 0, 64),
+    FLD(S, lid, "LID", 16, 0, 16),
+    FLD(S, master_sm_lid, "MasterSMLID", 18, 0, 16),
+    FLD(S, capability_mask, "CapabilityMask", 20, 0, 32),
+    FLD(S, diag_code, "DiagCode", 24, 0, 16),
+    FLD(S, mkey_lease_period, "M_KeyLeasePeriod", 26, 0, 16),
+    FLD(S, local_port_num, "LocalPortNum", 28, 0, 8),
+    FLD(S, link_width_enabled, "LinkWidthEnabled", 29, 0, 8),
+    FLD(S, link_width_supported, "LinkWidthSupported", 30, 0, 8),
+    FLD(S, link_width_active, "LinkWidthActive", 31, 0, 8),
+    FLD(S, link_speed_supported, "LinkSpeedSupported", 32, 0, 4),
+    FLD(S, link_state, "PortState", 32, 4, 4),
+    FLD(S, port_phys_state, "PortPhysicalState", 33, 0, 4),
+    FLD(S, link_down_default_state, "LinkDownDefaultState", 33, 4, 4),
+    FLD(S, mkey_protect_bits, "M_KeyProtectBits", 34, 0, 2),
+    RSV(34, 2, 3),
+    FLD(S, lmc, "LMC", 34, 5, 3),
+    FLD(S, link_speed_active, "LinkSpeedActive", 35, 0, 4),
+    FLD(S, link_speed_enabled, "LinkSpeedEnabled", 35, 4, 4),
+    FLD(S, neighbor_mtu, "NeighborMTU", 36, 0, 4),
+    FLD(S, master_sm_sl, "MasterSMSL", 36, 4, 4),
+    FLD(S, vl_cap, "VLCap", 37, 0, 4),
+    FLD(S, init_type, "InitType", 37, 4, 4),
+    FLD(S, vl_high_limit, "VLHighLimit", 38, 0, 8),
+    FLD(S, vl_arb_high_cap, "VLArbitrationHighCap", 39, 0, 8),
+    FLD(S, vl_arb_low_cap, "VLArbitrationLowCap", 40, 0, 8),
+    FLD(S, init_type_reply, "InitTypeReply", 41, 0, 4),
+    FLD(S, mtu_cap, "MTUCap", 41, 4, 4),
+    FLD(S, vl_stall_count, "VLStallCount", 42, 0, 3),
+    FLD(S, hoq_life, "HOQLife", 42, 3, 5),
+    FLD(S, operational_vls, "OperationalVLs", 43, 0, 4),
+    FLD(S, partition_enforcement_inbound, "PartitionEnforcementInbound", 43, 4,
+	1),
+    FLD(S, partition_enforcement_outbound, "PartitionEnforcementOutbound", 43,
+	5, 1),
+    FLD(S, filter_raw_inbound, "FilterRawInbound", 43, 6, 1),
+    FLD(S, filter_raw_outbound, "FilterRawOutbound", 43, 7, 1),
+    FLD(S, mkey_violations, "M_KeyViolations", 44, 0, 16),
+    FLD(S, pkey_violations, "P_KeyViolations", 46, 0, 16),
+    FLD(S, qkey_violations, "Q_KeyViolations", 48, 0, 16),
+    FLD(S, guid_cap, "GUIDCap", 50, 0, 8),
+    FLD(S, client_reregister, "ClientReregister", 51, 0, 1),
+    FLD(S, mcast_pkey_trap_suppression, "MulticastPKeyTrapSuppressionEnabled",
+	51, 1, 2),
+    FLD(S, subnet_timeout, "SubnetTimeOut", 51, 3, 5),
+    RSV(52, 0, 3),
+    FLD(S, resp_time_value, "RespTimeValue", 52, 3, 5),
+    FLD(S, local_phy_errors, "LocalPhyErrors", 53, 0, 4),
+    FLD(S, overrun_errors, "OverrunErrors", 53, 4, 4),
+    FLD(S, max_credit_hint, "MaxCreditHint", 54, 0, 16),
+    RSV(56, 0, 8),
+    FLD(S, link_round_trip_latency, "LinkRoundTripLatency", 57, 0, 24),
+    FLD(S, capability_mask2, "CapabilityMask2", 60, 0, 16),
+    FLD(S, link_speed_ext_active, "LinkSpeedExtActive", 62, 0, 4),
+    FLD(S, link_speed_ext_supported, "LinkSpeedExtSupported", 62, 4, 4),
+    RSV(63, 0, 3),
+    FLD(S, link_speed_ext_enabled, "LinkSpeedExtEnabled", 63, 3, 5),
+};
+#undef S
+const struct ibp_layout ibp_layout_port_info = LAYOUT(
+    "PortInfo", "IBA vol. 1 14.2.5.6", port_info_rows, IBP_PORT_INFO_SIZE,
+    IBP_PORT_INFO_SIZE, sizeof(struct ibp_port_info));
+
+/* P_KeyTable, 14.2.5.7: one block of 32 16-bit P_Keys, entry 0 first;
+ * the host object is the uint16_t[32]. */
+static const struct ibp_field pkey_block_rows[] = {
+    {.name = "P_KeyTableBlock",
+     .width = 16,
+     .count = IBP_PKEY_BLOCK_ENTRIES,
+     .host_size = sizeof(uint16_t)},
+};
+const struct ibp_layout ibp_layout_pkey_block =
+    LAYOUT("P_KeyTable block", "IBA vol. 1 14.2.5.7", pkey_block_rows,
+	   IBP_PKEY_BLOCK_BYTES, IBP_PKEY_BLOCK_BYTES,
+	   IBP_PKEY_BLOCK_ENTRIES * sizeof(uint16_t));
+
+#define S struct ibp_notice
+/* Notice, 14.2.5.1.  ProducerType and TrapNumber are VendorID and
+ * DeviceID when IsGeneric is 0 (same bits).  IssuerGID (bytes 64-79) does
+ * not fit in SMP data: it is the optional tail, past min_size. */
+static const struct ibp_field notice_rows[] = {
+    FLD(S, is_generic, "IsGeneric", 0, 0, 1),
+    FLD(S, type, "Type", 0, 1, 7),
+    FLD(S, producer_type, "ProducerType", 1, 0, 24),
+    FLD(S, trap_num, "TrapNumber", 4, 0, 16),
+    FLD(S, issuer_lid, "IssuerLID", 6, 0, 16),
+    FLD(S, toggle, "NoticeToggle", 8, 0, 1),
+    FLD(S, count, "NoticeCount", 8, 1, 15),
+    ARR(S, data_details, "DataDetails", IBP_NOTICE_DETAILS_OFFSET, 8),
+    ARR(S, issuer_gid, "IssuerGID", IBP_NOTICE_SMP_SIZE, 8),
+};
+#undef S
+const struct ibp_layout ibp_layout_notice =
+    LAYOUT("Notice", "IBA vol. 1 14.2.5.1", notice_rows, IBP_NOTICE_SIZE,
+	   IBP_NOTICE_SMP_SIZE, sizeof(struct ibp_notice));
+
+#define S struct ibp_trap_257
+/* Notice DataDetails of traps 257 (bad P_Key) and 258 (bad Q_Key),
+ * 14.2.5.1; offsets within DataDetails (Notice byte 10 on). */
+static const struct ibp_field trap_257_rows[] = {
+    RSV(0, 0, 16),
+    FLD(S, lid1, "LIDADDR1", 2, 0, 16),
+    FLD(S, lid2, "LIDADDR2", 4, 0, 16),
+    FLD(S, key, "KEY", 6, 0, 32),
+    FLD(S, sl, "SL", 10, 0, 4),
+    RSV(10, 4, 4),
+    FLD(S, qp1, "QP1", 11, 0, 24),
+    RSV(14, 0, 8),
+    FLD(S, qp2, "QP2", 15, 0, 24),
+    ARR(S, gid1, "GIDADDR1", 18, 8),
+    ARR(S, gid2, "GIDADDR2", 34, 8),
+    RSV_BYTES(50, 4),
+};
+#undef S
+const struct ibp_layout ibp_layout_trap_257 =
+    LAYOUT("trap 257/258 DataDetails", "IBA vol. 1 14.2.5.1", trap_257_rows,
+	   IBP_NOTICE_DETAILS_SIZE, IBP_NOTICE_DETAILS_SIZE,
+	   sizeof(struct ibp_trap_257));
+
+#define S struct ibp_trap_259
+/* Notice DataDetails of trap 259 (switch external port P_Key
+ * violation), 14.2.5.1; offsets within DataDetails. */
+static const struct ibp_field trap_259_rows[] = {
+    FLD(S, data_valid, "DataValid", 0, 0, 16),
+    FLD(S, lid1, "LIDADDR1", 2, 0, 16),
+    FLD(S, lid2, "LIDADDR2", 4, 0, 16),
+    FLD(S, pkey, "PKEY", 6, 0, 16),
+    FLD(S, sl, "SL", 8, 0, 4),
+    RSV(8, 4, 4),
+    FLD(S, qp1, "QP1", 9, 0, 24),
+    RSV(12, 0, 8),
+    FLD(S, qp2, "QP2", 13, 0, 24),
+    ARR(S, gid1, "GIDADDR1", 16, 8),
+    ARR(S, gid2, "GIDADDR2", 32, 8),
+    FLD(S, sw_lid, "SWLIDADDR", 48, 0, 16),
+    FLD(S, port, "PortNo", 50, 0, 8),
+    RSV_BYTES(51, 3),
+};
+#undef S
+const struct ibp_layout ibp_layout_trap_259 =
+    LAYOUT("trap 259 DataDetails", "IBA vol. 1 14.2.5.1", trap_259_rows,
+	   IBP_NOTICE_DETAILS_SIZE, IBP_NOTICE_DETAILS_SIZE,
+	   sizeof(struct ibp_trap_259));
+
+const struct ibp_layout *const ibp_mad_layouts[] = {
+    &ibp_layout_smp_lid,    &ibp_layout_smp_dr,	     &ibp_layout_node_desc,
+    &ibp_layout_node_info,  &ibp_layout_switch_info, &ibp_layout_port_info,
+    &ibp_layout_pkey_block, &ibp_layout_notice,	     &ibp_layout_trap_257,
+    &ibp_layout_trap_259,
+};
+const size_t ibp_mad_nlayouts =
+    sizeof(ibp_mad_layouts) / sizeof(ibp_mad_layouts[0]);
 
 /* ------------------------------------------------------------ SMP */
 
-/* Common MAD header, 13.4.2. */
-#define OFF_BASE_VER   0
-#define OFF_MGMT_CLASS 1
-#define OFF_CLASS_VER  2
-#define OFF_METHOD     3
-#define OFF_STATUS     4
-#define OFF_HOP_PTR    6 /* DR; ClassSpecific in a LID-routed SMP */
-#define OFF_HOP_CNT    7
-#define OFF_TID	       8
-#define OFF_ATTR_ID    16
-#define OFF_ATTR_MOD   20
-#define OFF_MKEY       24 /* SMP header, 14.2.1 */
-#define OFF_DR_SLID    32
-#define OFF_DR_DLID    34
+static int check_args(const void *obj, const void *buf, size_t len,
+		      ibp_error *err)
+{
+	if (!obj || !buf)
+		return ibp_error_set(err, IBP_EINVAL, "NULL argument");
+	if (len < IBP_MAD_SIZE)
+		return ibp_error_set(err, IBP_ESHORT,
+				     "SMP: buffer of %zu bytes, need %u", len,
+				     IBP_MAD_SIZE);
+	return IBP_OK;
+}
 
 static bool smp_class_ok(uint8_t c)
 {
@@ -119,7 +608,9 @@ static bool smp_class_ok(uint8_t c)
 int ibp_smp_encode(const struct ibp_smp *smp, uint8_t *buf, size_t len,
 		   ibp_error *err)
 {
-	CHECK(smp, buf, len, IBP_MAD_SIZE, "SMP");
+	int rc = check_args(smp, buf, len, err);
+	if (rc != IBP_OK)
+		return rc;
 	if (!smp_class_ok(smp->mgmt_class))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "management class 0x%02x is not an SMP",
@@ -133,93 +624,51 @@ int ibp_smp_encode(const struct ibp_smp *smp, uint8_t *buf, size_t len,
 		return ibp_error_set(err, IBP_EINVAL,
 				     "DR SMP status 0x%04x uses the D bit",
 				     smp->status);
-
-	memset(buf, 0, IBP_MAD_SIZE);
-	put8(buf, OFF_BASE_VER, smp->base_version);
-	put8(buf, OFF_MGMT_CLASS, smp->mgmt_class);
-	put8(buf, OFF_CLASS_VER, smp->class_version);
-	put8(buf, OFF_METHOD, smp->method);
-	if (dr) {
-		put16(buf, OFF_STATUS,
-		      (uint16_t)(smp->status |
-				 (smp->direction ? IBP_SMP_DIRECTION_BIT : 0)));
-		put8(buf, OFF_HOP_PTR, smp->hop_ptr);
-		put8(buf, OFF_HOP_CNT, smp->hop_cnt);
-	} else {
-		put16(buf, OFF_STATUS, smp->status);
-	}
-	put64(buf, OFF_TID, smp->tid);
-	put16(buf, OFF_ATTR_ID, smp->attr_id);
-	put32(buf, OFF_ATTR_MOD, smp->attr_mod);
-	put64(buf, OFF_MKEY, smp->mkey);
-	memcpy(buf + IBP_SMP_DATA_OFFSET, smp->data, IBP_SMP_DATA_SIZE);
-	if (dr) {
-		put16(buf, OFF_DR_SLID, smp->dr_slid);
-		put16(buf, OFF_DR_DLID, smp->dr_dlid);
-		memcpy(buf + IBP_SMP_PATH_OFFSET, smp->initial_path,
-		       IBP_SMP_PATH_SIZE);
-		memcpy(buf + IBP_SMP_RPATH_OFFSET, smp->return_path,
-		       IBP_SMP_PATH_SIZE);
-	}
-	return IBP_OK;
+	return ibp_layout_encode(dr ? &ibp_layout_smp_dr : &ibp_layout_smp_lid,
+				 smp, buf, len, err);
 }
 
 int ibp_smp_decode(struct ibp_smp *smp, const uint8_t *buf, size_t len,
 		   ibp_error *err)
 {
-	CHECK(smp, buf, len, IBP_MAD_SIZE, "SMP");
-	uint8_t cls = get8(buf, OFF_MGMT_CLASS);
+	int rc = check_args(smp, buf, len, err);
+	if (rc != IBP_OK)
+		return rc;
+	uint8_t cls =
+	    (uint8_t)ibp_field_get(&smp_lid_rows[ROW_MGMT_CLASS], buf, 0);
 	if (!smp_class_ok(cls))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "management class 0x%02x is not an SMP",
 				     cls);
 	bool dr = cls == IBP_MGMT_CLASS_SUBN_DR;
-	if (dr && get8(buf, OFF_HOP_CNT) > IBP_SMP_MAX_HOPS)
+	unsigned hops =
+	    (unsigned)ibp_field_get(&smp_dr_rows[DR_ROW_HOP_CNT], buf, 0);
+	if (dr && hops > IBP_SMP_MAX_HOPS)
 		return ibp_error_set(err, IBP_EINVAL,
-				     "DR SMP hop count %u > %u",
-				     get8(buf, OFF_HOP_CNT), IBP_SMP_MAX_HOPS);
-
-	memset(smp, 0, sizeof(*smp));
-	smp->base_version = get8(buf, OFF_BASE_VER);
-	smp->mgmt_class = cls;
-	smp->class_version = get8(buf, OFF_CLASS_VER);
-	smp->method = get8(buf, OFF_METHOD);
-	uint16_t st = get16(buf, OFF_STATUS);
-	if (dr) {
-		smp->status = st & IBP_SMP_STATUS_MASK;
-		smp->direction = (st & IBP_SMP_DIRECTION_BIT) != 0;
-		smp->hop_ptr = get8(buf, OFF_HOP_PTR);
-		smp->hop_cnt = get8(buf, OFF_HOP_CNT);
-		smp->dr_slid = get16(buf, OFF_DR_SLID);
-		smp->dr_dlid = get16(buf, OFF_DR_DLID);
-		memcpy(smp->initial_path, buf + IBP_SMP_PATH_OFFSET,
-		       IBP_SMP_PATH_SIZE);
-		memcpy(smp->return_path, buf + IBP_SMP_RPATH_OFFSET,
-		       IBP_SMP_PATH_SIZE);
-	} else {
-		smp->status = st;
-	}
-	smp->tid = get64(buf, OFF_TID);
-	smp->attr_id = get16(buf, OFF_ATTR_ID);
-	smp->attr_mod = get32(buf, OFF_ATTR_MOD);
-	smp->mkey = get64(buf, OFF_MKEY);
-	memcpy(smp->data, buf + IBP_SMP_DATA_OFFSET, IBP_SMP_DATA_SIZE);
-	return IBP_OK;
+				     "DR SMP hop count %u > %u", hops,
+				     IBP_SMP_MAX_HOPS);
+	return ibp_layout_decode(dr ? &ibp_layout_smp_dr : &ibp_layout_smp_lid,
+				 smp, buf, len, err);
 }
 
+/* The common MAD header's fields, read from the LID-routed table (the
+ * same bits in every MAD). */
 int ibp_mad_peek(const uint8_t *buf, size_t len, uint8_t *mgmt_class,
 		 uint8_t *method, uint64_t *tid, uint16_t *attr_id)
 {
 	if (!buf || len < IBP_MAD_HDR_SIZE)
 		return IBP_ESHORT;
 	if (mgmt_class)
-		*mgmt_class = get8(buf, OFF_MGMT_CLASS);
+		*mgmt_class = (uint8_t)ibp_field_get(
+		    &smp_lid_rows[ROW_MGMT_CLASS], buf, 0);
 	if (method)
-		*method = get8(buf, OFF_METHOD);
+		*method =
+		    (uint8_t)ibp_field_get(&smp_lid_rows[ROW_METHOD], buf, 0);
 	if (tid)
-		*tid = get64(buf, OFF_TID);
+		*tid = ibp_field_get(&smp_lid_rows[LID_ROW_TID], buf, 0);
 	if (attr_id)
-		*attr_id = get16(buf, OFF_ATTR_ID);
+		*attr_id = (uint16_t)ibp_field_get(
+		    &smp_lid_rows[LID_ROW_ATTR_ID], buf, 0);
 	return IBP_OK;
 }
 
@@ -465,326 +914,98 @@ const char *ibp_mgmt_class_name(uint8_t mgmt_class)
 		return "unknown";
 	}
 }
-
 /* -------------------------------------------------- NodeDescription */
 
 int ibp_node_desc_encode(const char *desc, uint8_t *buf, size_t len,
 			 ibp_error *err)
 {
-	CHECK(desc, buf, len, IBP_NODE_DESC_SIZE, "NodeDescription");
+	if (!desc || !buf)
+		return ibp_error_set(err, IBP_EINVAL, "NULL argument");
+	if (len < IBP_NODE_DESC_SIZE)
+		return ibp_error_set(err, IBP_ESHORT,
+				     "NodeDescription: buffer of %zu bytes, "
+				     "need %u",
+				     len, IBP_NODE_DESC_SIZE);
 	size_t n = strnlen(desc, IBP_NODE_DESC_SIZE + 1);
 	if (n > IBP_NODE_DESC_SIZE)
 		return ibp_error_set(err, IBP_ERANGE,
 				     "node description longer than %u bytes",
 				     IBP_NODE_DESC_SIZE);
-	memset(buf, 0, IBP_NODE_DESC_SIZE);
-	memcpy(buf, desc, n);
-	return IBP_OK;
+	char text[IBP_NODE_DESC_SIZE + 1] = {0}; /* zero-padded */
+	memcpy(text, desc, n);
+	return ibp_layout_encode(&ibp_layout_node_desc, text, buf, len, err);
 }
 
 int ibp_node_desc_decode(char out[IBP_NODE_DESC_SIZE + 1], const uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
-	CHECK(out, buf, len, IBP_NODE_DESC_SIZE, "NodeDescription");
-	memcpy(out, buf, IBP_NODE_DESC_SIZE);
-	out[IBP_NODE_DESC_SIZE] = '\0';
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_node_desc, out, buf, len, err);
 }
 
-/* --------------------------------------------------------- NodeInfo */
+/* ------------------------------------------- the other attributes */
 
-/* 14.2.5.3 */
 int ibp_node_info_encode(const struct ibp_node_info *ni, uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
-	CHECK(ni, buf, len, IBP_NODE_INFO_SIZE, "NodeInfo");
-	memset(buf, 0, IBP_NODE_INFO_SIZE);
-	put8(buf, 0, ni->base_version);
-	put8(buf, 1, ni->class_version);
-	put8(buf, 2, ni->node_type);
-	put8(buf, 3, ni->num_ports);
-	put64(buf, 4, ni->sys_image_guid);
-	put64(buf, 12, ni->node_guid);
-	put64(buf, 20, ni->port_guid);
-	put16(buf, 28, ni->partition_cap);
-	put16(buf, 30, ni->device_id);
-	put32(buf, 32, ni->revision);
-	put8(buf, 36, ni->local_port_num);
-	put24(buf, 37, ni->vendor_id);
-	return IBP_OK;
+	return ibp_layout_encode(&ibp_layout_node_info, ni, buf, len, err);
 }
 
 int ibp_node_info_decode(struct ibp_node_info *ni, const uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
-	CHECK(ni, buf, len, IBP_NODE_INFO_SIZE, "NodeInfo");
-	memset(ni, 0, sizeof(*ni));
-	ni->base_version = get8(buf, 0);
-	ni->class_version = get8(buf, 1);
-	ni->node_type = get8(buf, 2);
-	ni->num_ports = get8(buf, 3);
-	ni->sys_image_guid = get64(buf, 4);
-	ni->node_guid = get64(buf, 12);
-	ni->port_guid = get64(buf, 20);
-	ni->partition_cap = get16(buf, 28);
-	ni->device_id = get16(buf, 30);
-	ni->revision = get32(buf, 32);
-	ni->local_port_num = get8(buf, 36);
-	ni->vendor_id = get24(buf, 37);
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_node_info, ni, buf, len, err);
 }
 
-/* ------------------------------------------------------- SwitchInfo */
-
-/* 14.2.5.4 */
 int ibp_switch_info_encode(const struct ibp_switch_info *si, uint8_t *buf,
 			   size_t len, ibp_error *err)
 {
-	CHECK(si, buf, len, IBP_SWITCH_INFO_SIZE, "SwitchInfo");
-	memset(buf, 0, IBP_SWITCH_INFO_SIZE);
-	put16(buf, 0, si->linear_fdb_cap);
-	put16(buf, 2, si->random_fdb_cap);
-	put16(buf, 4, si->mcast_fdb_cap);
-	put16(buf, 6, si->linear_fdb_top);
-	put8(buf, 8, si->default_port);
-	put8(buf, 9, si->default_mcast_primary_port);
-	put8(buf, 10, si->default_mcast_not_primary_port);
-	put8(buf, 11,
-	     (uint8_t)(((si->life_time_value & 0x1fu) << 3) |
-		       (si->port_state_change ? 0x04u : 0) |
-		       (si->optimized_sl2vl & 0x3u)));
-	put16(buf, 12, si->lids_per_port);
-	put16(buf, 14, si->partition_enforcement_cap);
-	put8(buf, 16,
-	     (uint8_t)((si->inbound_enforcement_cap ? 0x80u : 0) |
-		       (si->outbound_enforcement_cap ? 0x40u : 0) |
-		       (si->filter_raw_inbound_cap ? 0x20u : 0) |
-		       (si->filter_raw_outbound_cap ? 0x10u : 0) |
-		       (si->enhanced_port0 ? 0x08u : 0)));
-	put16(buf, 18, si->mcast_fdb_top);
-	return IBP_OK;
+	return ibp_layout_encode(&ibp_layout_switch_info, si, buf, len, err);
 }
 
 int ibp_switch_info_decode(struct ibp_switch_info *si, const uint8_t *buf,
 			   size_t len, ibp_error *err)
 {
-	CHECK(si, buf, len, IBP_SWITCH_INFO_SIZE, "SwitchInfo");
-	memset(si, 0, sizeof(*si));
-	si->linear_fdb_cap = get16(buf, 0);
-	si->random_fdb_cap = get16(buf, 2);
-	si->mcast_fdb_cap = get16(buf, 4);
-	si->linear_fdb_top = get16(buf, 6);
-	si->default_port = get8(buf, 8);
-	si->default_mcast_primary_port = get8(buf, 9);
-	si->default_mcast_not_primary_port = get8(buf, 10);
-	uint8_t b = get8(buf, 11);
-	si->life_time_value = b >> 3;
-	si->port_state_change = (b & 0x04u) != 0;
-	si->optimized_sl2vl = b & 0x3u;
-	si->lids_per_port = get16(buf, 12);
-	si->partition_enforcement_cap = get16(buf, 14);
-	b = get8(buf, 16);
-	si->inbound_enforcement_cap = (b & 0x80u) != 0;
-	si->outbound_enforcement_cap = (b & 0x40u) != 0;
-	si->filter_raw_inbound_cap = (b & 0x20u) != 0;
-	si->filter_raw_outbound_cap = (b & 0x10u) != 0;
-	si->enhanced_port0 = (b & 0x08u) != 0;
-	si->mcast_fdb_top = get16(buf, 18);
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_switch_info, si, buf, len, err);
 }
 
-/* --------------------------------------------------------- PortInfo */
-
-/* 14.2.5.6 */
 int ibp_port_info_encode(const struct ibp_port_info *pi, uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
-	CHECK(pi, buf, len, IBP_PORT_INFO_SIZE, "PortInfo");
-	memset(buf, 0, IBP_PORT_INFO_SIZE);
-	put64(buf, 0, pi->mkey);
-	put64(buf, 8, pi->gid_prefix);
-	put16(buf, 16, pi->lid);
-	put16(buf, 18, pi->master_sm_lid);
-	put32(buf, 20, pi->capability_mask);
-	put16(buf, 24, pi->diag_code);
-	put16(buf, 26, pi->mkey_lease_period);
-	put8(buf, 28, pi->local_port_num);
-	put8(buf, 29, pi->link_width_enabled);
-	put8(buf, 30, pi->link_width_supported);
-	put8(buf, 31, pi->link_width_active);
-	put8(buf, 32, nib(pi->link_speed_supported, pi->link_state));
-	put8(buf, 33, nib(pi->port_phys_state, pi->link_down_default_state));
-	put8(buf, 34,
-	     (uint8_t)(((pi->mkey_protect_bits & 0x3u) << 6) |
-		       (pi->lmc & 0x7u)));
-	put8(buf, 35, nib(pi->link_speed_active, pi->link_speed_enabled));
-	put8(buf, 36, nib(pi->neighbor_mtu, pi->master_sm_sl));
-	put8(buf, 37, nib(pi->vl_cap, pi->init_type));
-	put8(buf, 38, pi->vl_high_limit);
-	put8(buf, 39, pi->vl_arb_high_cap);
-	put8(buf, 40, pi->vl_arb_low_cap);
-	put8(buf, 41, nib(pi->init_type_reply, pi->mtu_cap));
-	put8(buf, 42,
-	     (uint8_t)(((pi->vl_stall_count & 0x7u) << 5) |
-		       (pi->hoq_life & 0x1fu)));
-	put8(buf, 43,
-	     (uint8_t)(((pi->operational_vls & 0xfu) << 4) |
-		       (pi->partition_enforcement_inbound ? 0x08u : 0) |
-		       (pi->partition_enforcement_outbound ? 0x04u : 0) |
-		       (pi->filter_raw_inbound ? 0x02u : 0) |
-		       (pi->filter_raw_outbound ? 0x01u : 0)));
-	put16(buf, 44, pi->mkey_violations);
-	put16(buf, 46, pi->pkey_violations);
-	put16(buf, 48, pi->qkey_violations);
-	put8(buf, 50, pi->guid_cap);
-	put8(buf, 51,
-	     (uint8_t)((pi->client_reregister ? 0x80u : 0) |
-		       ((pi->mcast_pkey_trap_suppression & 0x3u) << 5) |
-		       (pi->subnet_timeout & 0x1fu)));
-	put8(buf, 52, pi->resp_time_value & 0x1fu);
-	put8(buf, 53, nib(pi->local_phy_errors, pi->overrun_errors));
-	put16(buf, 54, pi->max_credit_hint);
-	put24(buf, 57, pi->link_round_trip_latency);
-	put16(buf, 60, pi->capability_mask2);
-	put8(buf, 62,
-	     nib(pi->link_speed_ext_active, pi->link_speed_ext_supported));
-	put8(buf, 63, pi->link_speed_ext_enabled & 0x1fu);
-	return IBP_OK;
+	return ibp_layout_encode(&ibp_layout_port_info, pi, buf, len, err);
 }
 
 int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 			 size_t len, ibp_error *err)
 {
-	CHECK(pi, buf, len, IBP_PORT_INFO_SIZE, "PortInfo");
-	memset(pi, 0, sizeof(*pi));
-	pi->mkey = get64(buf, 0);
-	pi->gid_prefix = get64(buf, 8);
-	pi->lid = get16(buf, 16);
-	pi->master_sm_lid = get16(buf, 18);
-	pi->capability_mask = get32(buf, 20);
-	pi->diag_code = get16(buf, 24);
-	pi->mkey_lease_period = get16(buf, 26);
-	pi->local_port_num = get8(buf, 28);
-	pi->link_width_enabled = get8(buf, 29);
-	pi->link_width_supported = get8(buf, 30);
-	pi->link_width_active = get8(buf, 31);
-	uint8_t b = get8(buf, 32);
-	pi->link_speed_supported = b >> 4;
-	pi->link_state = b & 0xfu;
-	b = get8(buf, 33);
-	pi->port_phys_state = b >> 4;
-	pi->link_down_default_state = b & 0xfu;
-	b = get8(buf, 34);
-	pi->mkey_protect_bits = b >> 6;
-	pi->lmc = b & 0x7u;
-	b = get8(buf, 35);
-	pi->link_speed_active = b >> 4;
-	pi->link_speed_enabled = b & 0xfu;
-	b = get8(buf, 36);
-	pi->neighbor_mtu = b >> 4;
-	pi->master_sm_sl = b & 0xfu;
-	b = get8(buf, 37);
-	pi->vl_cap = b >> 4;
-	pi->init_type = b & 0xfu;
-	pi->vl_high_limit = get8(buf, 38);
-	pi->vl_arb_high_cap = get8(buf, 39);
-	pi->vl_arb_low_cap = get8(buf, 40);
-	b = get8(buf, 41);
-	pi->init_type_reply = b >> 4;
-	pi->mtu_cap = b & 0xfu;
-	b = get8(buf, 42);
-	pi->vl_stall_count = b >> 5;
-	pi->hoq_life = b & 0x1fu;
-	b = get8(buf, 43);
-	pi->operational_vls = b >> 4;
-	pi->partition_enforcement_inbound = (b & 0x08u) != 0;
-	pi->partition_enforcement_outbound = (b & 0x04u) != 0;
-	pi->filter_raw_inbound = (b & 0x02u) != 0;
-	pi->filter_raw_outbound = (b & 0x01u) != 0;
-	pi->mkey_violations = get16(buf, 44);
-	pi->pkey_violations = get16(buf, 46);
-	pi->qkey_violations = get16(buf, 48);
-	pi->guid_cap = get8(buf, 50);
-	b = get8(buf, 51);
-	pi->client_reregister = (b & 0x80u) != 0;
-	pi->mcast_pkey_trap_suppression = (b >> 5) & 0x3u;
-	pi->subnet_timeout = b & 0x1fu;
-	pi->resp_time_value = get8(buf, 52) & 0x1fu;
-	b = get8(buf, 53);
-	pi->local_phy_errors = b >> 4;
-	pi->overrun_errors = b & 0xfu;
-	pi->max_credit_hint = get16(buf, 54);
-	pi->link_round_trip_latency = get24(buf, 57);
-	pi->capability_mask2 = get16(buf, 60);
-	b = get8(buf, 62);
-	pi->link_speed_ext_active = b >> 4;
-	pi->link_speed_ext_supported = b & 0xfu;
-	pi->link_speed_ext_enabled = get8(buf, 63) & 0x1fu;
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_port_info, pi, buf, len, err);
 }
 
-/* ------------------------------------------------------- P_KeyTable */
-
-/* 14.2.5.7: 32 P_Keys, entry 0 first. */
 int ibp_pkey_block_encode(const uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  uint8_t *buf, size_t len, ibp_error *err)
 {
-	CHECK(pkeys, buf, len, IBP_PKEY_BLOCK_BYTES, "P_KeyTable block");
-	for (unsigned i = 0; i < IBP_PKEY_BLOCK_ENTRIES; i++)
-		put16(buf, 2 * i, pkeys[i]);
-	return IBP_OK;
+	return ibp_layout_encode(&ibp_layout_pkey_block, pkeys, buf, len, err);
 }
 
 int ibp_pkey_block_decode(uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  const uint8_t *buf, size_t len, ibp_error *err)
 {
-	CHECK(pkeys, buf, len, IBP_PKEY_BLOCK_BYTES, "P_KeyTable block");
-	for (unsigned i = 0; i < IBP_PKEY_BLOCK_ENTRIES; i++)
-		pkeys[i] = get16(buf, 2 * i);
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_pkey_block, pkeys, buf, len, err);
 }
 
 /* ----------------------------------------------------------- Notice */
 
-/* 14.2.5.1 */
+/* 64 bytes in an SMP; IssuerGID too when len >= 80 (the table's
+ * optional tail). */
 int ibp_notice_encode(const struct ibp_notice *n, uint8_t *buf, size_t len,
 		      ibp_error *err)
 {
-	CHECK(n, buf, len, IBP_NOTICE_SMP_SIZE, "Notice");
-	memset(buf, 0, IBP_NOTICE_SMP_SIZE);
-	put8(buf, 0,
-	     (uint8_t)((n->is_generic ? 0x80u : 0) | (n->type & 0x7fu)));
-	put24(buf, 1, n->producer_type);
-	put16(buf, 4, n->trap_num);
-	put16(buf, 6, n->issuer_lid);
-	put16(buf, 8,
-	      (uint16_t)((n->toggle ? 0x8000u : 0) | (n->count & 0x7fffu)));
-	memcpy(buf + IBP_NOTICE_DETAILS_OFFSET, n->data_details,
-	       IBP_NOTICE_DETAILS_SIZE);
-	if (len >= IBP_NOTICE_SIZE)
-		memcpy(buf + IBP_NOTICE_SMP_SIZE, n->issuer_gid, 16);
-	return IBP_OK;
+	return ibp_layout_encode(&ibp_layout_notice, n, buf, len, err);
 }
 
 int ibp_notice_decode(struct ibp_notice *n, const uint8_t *buf, size_t len,
 		      ibp_error *err)
 {
-	CHECK(n, buf, len, IBP_NOTICE_SMP_SIZE, "Notice");
-	memset(n, 0, sizeof(*n));
-	uint8_t b = get8(buf, 0);
-	n->is_generic = (b & 0x80u) != 0;
-	n->type = b & 0x7fu;
-	n->producer_type = get24(buf, 1);
-	n->trap_num = get16(buf, 4);
-	n->issuer_lid = get16(buf, 6);
-	uint16_t w = get16(buf, 8);
-	n->toggle = (w & 0x8000u) != 0;
-	n->count = w & 0x7fffu;
-	memcpy(n->data_details, buf + IBP_NOTICE_DETAILS_OFFSET,
-	       IBP_NOTICE_DETAILS_SIZE);
-	if (len >= IBP_NOTICE_SIZE)
-		memcpy(n->issuer_gid, buf + IBP_NOTICE_SMP_SIZE, 16);
-	return IBP_OK;
+	return ibp_layout_decode(&ibp_layout_notice, n, buf, len, err);
 }
 
 void ibp_notice_init_trap(struct ibp_notice *n, uint8_t type,
@@ -799,76 +1020,32 @@ void ibp_notice_init_trap(struct ibp_notice *n, uint8_t type,
 	n->issuer_lid = issuer_lid;
 }
 
-/*
- * Trap 257/258 DataDetails (14.2.5.1; offsets below are within
- * DataDetails): 0 reserved(16), 2 LIDADDR1, 4 LIDADDR2, 6 Key(32),
- * 10 SL(4) reserved(4) QP1(24), 14 reserved(8) QP2(24), 18 GIDADDR1,
- * 34 GIDADDR2.
- */
+/* The DataDetails arrays are exactly the tables' size: the walks cannot
+ * fail but for NULL pointers, which these void functions do not report. */
 void ibp_trap_257_to_details(const struct ibp_trap_257 *t,
 			     uint8_t details[IBP_NOTICE_DETAILS_SIZE])
 {
-	memset(details, 0, IBP_NOTICE_DETAILS_SIZE);
-	put16(details, 2, t->lid1);
-	put16(details, 4, t->lid2);
-	put32(details, 6, t->key);
-	put8(details, 10, (uint8_t)((t->sl & 0xfu) << 4));
-	put24(details, 11, t->qp1);
-	put24(details, 15, t->qp2);
-	memcpy(details + 18, t->gid1, 16);
-	memcpy(details + 34, t->gid2, 16);
+	(void)ibp_layout_encode(&ibp_layout_trap_257, t, details,
+				IBP_NOTICE_DETAILS_SIZE, NULL);
 }
 
 void ibp_trap_257_from_details(struct ibp_trap_257 *t,
 			       const uint8_t details[IBP_NOTICE_DETAILS_SIZE])
 {
-	memset(t, 0, sizeof(*t));
-	t->lid1 = get16(details, 2);
-	t->lid2 = get16(details, 4);
-	t->key = get32(details, 6);
-	t->sl = get8(details, 10) >> 4;
-	t->qp1 = get24(details, 11);
-	t->qp2 = get24(details, 15);
-	memcpy(t->gid1, details + 18, 16);
-	memcpy(t->gid2, details + 34, 16);
+	(void)ibp_layout_decode(&ibp_layout_trap_257, t, details,
+				IBP_NOTICE_DETAILS_SIZE, NULL);
 }
 
-/*
- * Trap 259 DataDetails (14.2.5.1): 0 DataValid(16),
- * 2 LIDADDR1, 4 LIDADDR2, 6 PKey(16), 8 SL(4) reserved(4) QP1(24),
- * 12 reserved(8) QP2(24), 16 GIDADDR1, 32 GIDADDR2, 48 SWLIDADDR,
- * 50 PortNo.
- */
 void ibp_trap_259_to_details(const struct ibp_trap_259 *t,
 			     uint8_t details[IBP_NOTICE_DETAILS_SIZE])
 {
-	memset(details, 0, IBP_NOTICE_DETAILS_SIZE);
-	put16(details, 0, t->data_valid);
-	put16(details, 2, t->lid1);
-	put16(details, 4, t->lid2);
-	put16(details, 6, t->pkey);
-	put8(details, 8, (uint8_t)((t->sl & 0xfu) << 4));
-	put24(details, 9, t->qp1);
-	put24(details, 13, t->qp2);
-	memcpy(details + 16, t->gid1, 16);
-	memcpy(details + 32, t->gid2, 16);
-	put16(details, 48, t->sw_lid);
-	put8(details, 50, t->port);
+	(void)ibp_layout_encode(&ibp_layout_trap_259, t, details,
+				IBP_NOTICE_DETAILS_SIZE, NULL);
 }
 
 void ibp_trap_259_from_details(struct ibp_trap_259 *t,
 			       const uint8_t details[IBP_NOTICE_DETAILS_SIZE])
 {
-	memset(t, 0, sizeof(*t));
-	t->data_valid = get16(details, 0);
-	t->lid1 = get16(details, 2);
-	t->lid2 = get16(details, 4);
-	t->pkey = get16(details, 6);
-	t->sl = get8(details, 8) >> 4;
-	t->qp1 = get24(details, 9);
-	t->qp2 = get24(details, 13);
-	memcpy(t->gid1, details + 16, 16);
-	memcpy(t->gid2, details + 32, 16);
-	t->sw_lid = get16(details, 48);
-	t->port = get8(details, 50);
+	(void)ibp_layout_decode(&ibp_layout_trap_259, t, details,
+				IBP_NOTICE_DETAILS_SIZE, NULL);
 }
