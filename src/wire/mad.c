@@ -831,7 +831,7 @@ void ibp_notice_init_trap(struct ibp_notice *n, uint8_t type,
 	n->issuer_lid = issuer_lid;
 }
 
-/* The DataDetails arrays are exactly the tables' size: the walks cannot
+/* The DataDetails arrays are exactly the tables' size: the coders cannot
  * fail but for NULL pointers, which these void functions do not report. */
 void ibp_trap_257_to_details(const struct ibp_trap_257 *t,
 			     uint8_t details[IBP_NOTICE_DETAILS_SIZE])

@@ -1,6 +1,7 @@
 /*
- * mad_layout.h - the field tables behind mad.c and the one generic
- * big-endian bit-field codec that walks them.  Internal to the library;
+ * mad_layout.h - the one generic big-endian bit-field codec of mad.c,
+ * the row type of its field tables and the macro that turns a table into
+ * a layout's encoder and decoder.  Internal to the library;
  * tests/unit/test_mad_layout.c checks the codec and the tables.
  *
  * Bit numbering is IBA's (vol. 1, 13.4.2 and every attribute table of

@@ -2,9 +2,10 @@
  * test_mad_layout.c - the generic big-endian bit-field codec of mad.c
  * (src/wire/mad_layout.h) against a bit-at-a-time reference, for every
  * width 1..64 at every bit phase, across byte boundaries; its masking and
- * bounds; the table walker on a synthetic layout; and the attribute
- * tables themselves: each tiles its layout bit for bit, every row fits its
- * member, and spot rows sit at the bit offsets IBA vol. 1 gives.  (The
+ * bounds; the coders IBP_LAYOUT_DEFINE generates, on a synthetic
+ * layout; and the attribute tables themselves: each tiles its layout bit
+ * for bit, every row fits its member, and spot rows sit at the bit
+ * offsets IBA vol. 1 gives.  (The
  * wire bytes of every attribute are checked against libibmad and
  * smpquery in test_mad.c.)
  */
@@ -280,7 +281,7 @@ static void test_bits_bounds(void **state)
 	}
 }
 
-/* ---------------------------------------------- the walker */
+/* --------------------------------------- the generated coders */
 
 struct demo {
 	bool flag;	    /* 1 bit at 0.0 */
