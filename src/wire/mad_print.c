@@ -2,7 +2,8 @@
  * mad_print.c - SMP attributes as smpquery prints them.  The text comes
  * from libibmad's dumpers (the ones infiniband-diags uses), fed with our
  * encoding of the attribute: one source of truth for the wire layout
- * (mad.c), and the exact smpquery wording without a copy of its tables.
+ * (the field tables of mad.c), and the exact smpquery wording without a
+ * copy of its tables.
  */
 #include <infiniband/mad.h>
 #include <stdio.h>
