@@ -145,6 +145,9 @@ typedef struct ibp_conf_options {
 	 * as in OpenSM). */
 	bool qos;
 	bool allow_both_pkeys;
+	/* ibp_conf_parse_file() reads at most this many bytes (0:
+	 * IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
+	size_t max_input_size;
 } ibp_conf_options;
 
 void ibp_conf_options_init(ibp_conf_options *o);

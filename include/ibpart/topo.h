@@ -54,6 +54,8 @@ typedef struct ibp_fabric_options {
 	const char *node_name_map;     /* rdma-core node-name-map, or NULL;
 					  applied by ibp_fabric_load*()
 					  (ibp_fabric_new() ignores it) */
+	size_t max_input_size;	       /* ibp_fabric_load() reads at most this
+					  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 } ibp_fabric_options;
 
 typedef struct ibp_fabric ibp_fabric;

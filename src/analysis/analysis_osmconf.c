@@ -110,7 +110,8 @@ int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err)
 {
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
+				    &len, err);
 	if (rrc)
 		return rrc;
 	int rc = ibp_osm_conf_parse(path, buf, len, out, err);

@@ -268,7 +268,8 @@ int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
 {
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
+				    &len, err);
 	if (rrc)
 		return rrc;
 	int rc = ibp_tenant_map_load_buffer(f, path, buf, len, out, diags, err);

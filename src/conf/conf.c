@@ -393,7 +393,8 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	*out = NULL;
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	int rrc =
+	    ibp_file_read_all(path, o ? o->max_input_size : 0, &buf, &len, err);
 	if (rrc)
 		return rrc;
 	int rc = ibp_conf_parse_buffer(path, buf, len, o, out, diags, err);

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "ibpart/live.h"
+#include "util/file_read.h"
 #include "ibpart/pkey.h"
 
 static long long now_ms(void)
@@ -114,8 +115,15 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		   ibp_tables **out, ibp_error *err)
 {
 	*out = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
+				    &len, err);
+	if (rrc)
+		return rrc;
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!root)
 		return ibp_error_set_at(err, IBP_EPARSE, path,
 					(unsigned)je.line, (unsigned)je.column,

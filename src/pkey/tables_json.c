@@ -441,7 +441,8 @@ static int read_path(const ibp_fabric *f, const char *path,
 		*sm_out = 0;
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, &buf, &len, err);
+	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
+				    &len, err);
 	if (rrc)
 		return rrc;
 	int rc = from_json(f, buf ? buf : "", len, o, out, rem, mode_out,

@@ -185,7 +185,8 @@ int ibp_node_name_map_load(const char *path, ibp_node_name_map **out,
 	char *text;
 	size_t len;
 	*out = NULL;
-	int rc = ibp_file_read_all(path, &text, &len, NULL);
+	int rc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
+				   &len, NULL);
 	if (rc) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
 			      "cannot read node-name-map: %s", strerror(errno));

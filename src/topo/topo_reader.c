@@ -382,8 +382,11 @@ static void parse_port_line(struct reader *r, size_t node)
 		p = skip_ws(p, e);
 		if (p >= e || *p == '#')
 			break;
+		/* A token ends where skip_ws() resumes (space or tab), so
+		 * every pass consumes at least one byte: a VT, FF or CR is
+		 * part of a token (and warned about), never a stall. */
 		const char *t = p;
-		while (p < e && !isspace((unsigned char)*p) && *p != '#')
+		while (p < e && *p != ' ' && *p != '\t' && *p != '#')
 			p++;
 		const char *eq = memchr(t, '=', (size_t)(p - t));
 		if (!eq || eq == t)
@@ -890,7 +893,16 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 	size_t len;
 	if (!path)
 		return IBP_EINVAL;
-	if (ibp_file_read_all(path, &text, &len, NULL)) {
+	ibp_error e;
+	ibp_error_clear(&e);
+	int rrc =
+	    ibp_file_read_all(path, o ? o->max_input_size : 0, &text, &len, &e);
+	if (rrc == IBP_ERANGE) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "too-large", path, 0, 0,
+			      "cannot read topology: %s", e.message);
+		return IBP_ERANGE;
+	}
+	if (rrc) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
 			      "cannot read topology: %s", strerror(errno));
 		return IBP_EIO;

@@ -12,11 +12,13 @@
 #include "util/file_read.h"
 #include "ibpart/error.h"
 
-int ibp_file_read_all(const char *path, char **text, size_t *len,
+int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		      ibp_error *err)
 {
 	*text = NULL;
 	*len = 0;
+	if (!max)
+		max = IBP_INPUT_MAX_DEFAULT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -29,14 +31,22 @@ int ibp_file_read_all(const char *path, char **text, size_t *len,
 	char *buf = malloc(cap + 1);
 	int rc = buf ? IBP_OK : IBP_ENOMEM;
 	while (rc == IBP_OK) {
+		if (n > max) {
+			rc = IBP_ERANGE;
+			break;
+		}
 		if (n == cap) {
-			char *p = realloc(buf, cap * 2 + 1);
+			/* grow to at most max + 1: one byte past the limit
+			 * tells a file of exactly max bytes from a longer one
+			 */
+			size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			char *p = realloc(buf, ncap + 1);
 			if (!p) {
 				rc = IBP_ENOMEM;
 				break;
 			}
 			buf = p;
-			cap *= 2;
+			cap = ncap;
 		}
 		ssize_t k = read(fd, buf + n, cap - n);
 		if (k < 0 && errno == EINTR)
@@ -48,11 +58,16 @@ int ibp_file_read_all(const char *path, char **text, size_t *len,
 		else
 			n += (size_t)k;
 	}
-	int e = rc == IBP_ENOMEM ? ENOMEM : errno;
+	int e = rc == IBP_ENOMEM ? ENOMEM : rc == IBP_ERANGE ? EFBIG : errno;
 	close(fd);
 	if (rc != IBP_OK) {
 		free(buf);
-		if (rc == IBP_ENOMEM)
+		if (rc == IBP_ERANGE)
+			ibp_error_set_at(err, IBP_ERANGE, path, 0, 0,
+					 "larger than the input limit of %zu "
+					 "bytes (--max-input-size)",
+					 max);
+		else if (rc == IBP_ENOMEM)
 			ibp_error_set(err, IBP_ENOMEM, "out of memory");
 		else
 			ibp_error_set_at(err, IBP_EIO, path, 0, 0,
