@@ -122,3 +122,9 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 	*out = v;
 	return true;
 }
+
+void cli_progress(void *ctx, long elapsed_ms, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "[%6.3f s] %s\n", elapsed_ms / 1000.0, msg);
+}

@@ -67,6 +67,9 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out);
 
+/* A library progress callback: "[  1.234 s] msg" on stderr. */
+void cli_progress(void *ctx, long elapsed_ms, const char *msg);
+
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);

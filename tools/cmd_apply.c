@@ -20,11 +20,9 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include <jansson.h>
-
 #include "cli.h"
-#include "ibpart/live.h"
-#include "ibpart/sm.h"
+#include "ibpart/apply.h"
+#include "ibpart/pkey_table.h"
 #include "live_cli.h"
 
 static const char usage[] =
@@ -85,71 +83,29 @@ static const char usage[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	const char *rollback;
-	bool force; /* --direct although an SM runs */
 	const char *state;
-	const char *osm_conf;
-	const char *osm_pidfile;
-	const char *osm_log;
-	long osm_pid;
-	int wait_ms;
+	struct ibp_apply_options ap;
+	struct ibp_apply_opensm_options osm;
 };
 
-/* A port the plan changes: its table now and the one planned. */
-struct planned {
-	size_t node;
-	unsigned port;
-	unsigned blocks[8];
-	unsigned nblocks;
-	bool more_blocks;
-};
-
-static json_t *port_json(const struct lc *c, uint64_t port_guid, unsigned port,
-			 const char *desc, const char *why)
-{
-	char g[24];
-	json_t *o =
-	    json_pack("{s:s, s:i, s:s}", "port_guid", lc_guid(port_guid, g),
-		      "port", (int)port, "node_desc", desc);
-	(void)c;
-	if (why && *why)
-		json_object_set_new(o, "why", json_string(why));
-	return o;
-}
-
-static bool in_report(const struct ibp_sm_port *list, size_t n,
-		      uint64_t node_guid, unsigned port)
-{
-	for (size_t i = 0; i < n; i++)
-		if (list[i].node_guid == node_guid && list[i].port == port)
-			return true;
-	return false;
-}
-
-static void print_smp_plan(const struct lc *c, const struct planned *pl,
-			   size_t npl, const ibp_tables *want)
+static void print_smp_plan(const ibp_apply *a)
 {
 	unsigned long sets = 0;
+	size_t npl = ibp_apply_port_count(a);
 	for (size_t i = 0; i < npl; i++) {
-		char g[24];
+		const struct ibp_apply_port *p = ibp_apply_port_at(a, i);
 		const ibp_pkey_table *t =
-		    ibp_tables_get(want, pl[i].node, pl[i].port);
-		bool sw =
-		    ibp_fabric_node_type(c->f, pl[i].node) == IBP_NODE_SWITCH;
-		for (unsigned b = 0; b < pl[i].nblocks; b++) {
+		    ibp_tables_get(ibp_apply_want(a), p->node, p->port);
+		for (unsigned b = 0; b < p->nblocks; b++) {
 			uint16_t keys[IBP_PKEY_BLOCK_SIZE];
-			ibp_pkey_table_get_block(t, pl[i].blocks[b], keys,
-						 NULL);
-			unsigned mod =
-			    pl[i].blocks[b] | ((sw ? pl[i].port : 0u) << 16);
+			ibp_pkey_table_get_block(t, p->blocks[b], keys, NULL);
+			unsigned mod = p->blocks[b] |
+				       ((p->port_guid ? 0u : p->port) << 16);
+			char g[24];
 			printf("SubnSet(P_KeyTable) %s port %u %s block %u "
 			       "(AttributeModifier 0x%08x):",
-			       lc_guid(ibp_fabric_port_guid(c->f, pl[i].node,
-							    pl[i].port),
-				       g),
-			       pl[i].port,
-			       ibp_fabric_node_desc(c->f, pl[i].node),
-			       pl[i].blocks[b], mod);
+			       lc_guid(p->port_guid, g), p->port, p->desc,
+			       p->blocks[b], mod);
 			unsigned last = 0;
 			for (unsigned k = 0; k < IBP_PKEY_BLOCK_SIZE; k++)
 				if (keys[k])
@@ -159,7 +115,7 @@ static void print_smp_plan(const struct lc *c, const struct planned *pl,
 			printf("\n");
 			sets++;
 		}
-		if (pl[i].more_blocks)
+		if (p->more_blocks)
 			printf("  (and more blocks of this port)\n");
 	}
 	printf("plan: %zu port%s to change, %lu SubnSet(P_KeyTable), each "
@@ -167,477 +123,260 @@ static void print_smp_plan(const struct lc *c, const struct planned *pl,
 	       npl, npl == 1 ? "" : "s", sets);
 }
 
-static int do_direct(struct lc *c, const struct apply_opts *ao)
+static void print_report(const ibp_apply *a)
+{
+	struct ibp_apply_counts n;
+	ibp_apply_counts_get(a, &n);
+	const struct ibp_sm_report *rep = ibp_apply_report(a);
+	const char *state = ibp_apply_state_file(a);
+	size_t npl = ibp_apply_port_count(a);
+	if (npl)
+		ibp_sm_report_print(rep, stdout);
+	if (!ibp_apply_complete(a)) {
+		printf("  not reached (unchanged): %zu port(s)\n",
+		       ibp_apply_not_reached_count(a));
+		for (size_t i = 0; i < npl; i++) {
+			const struct ibp_apply_port *p =
+			    ibp_apply_port_at(a, i);
+			char g[24];
+			if (p->state == IBP_APPLY_NOT_REACHED)
+				printf("  %s port %-3u %s\n",
+				       lc_guid(p->node_guid, g), p->port,
+				       p->desc);
+		}
+	}
+	printf("apply: %zu port%s changed, %lu SMPs sent (%lu SubnSet), %lu "
+	       "timed out, %ld ms%s%s\n",
+	       rep->nchanged, rep->nchanged == 1 ? "" : "s", n.smps, n.smps_set,
+	       n.timeouts, n.elapsed_ms,
+	       state && npl ? "; before-state in " : "",
+	       state && npl ? state : "");
+}
+
+/* Refuse the push while a plan port is unreadable: name each one. */
+static int check_readable(const ibp_apply *a)
+{
+	size_t n = ibp_apply_unreadable_count(a);
+	for (size_t i = 0; i < n; i++) {
+		const struct ibp_apply_port *p = ibp_apply_unreadable_at(a, i);
+		char g[24];
+		fprintf(stderr,
+			"ibpart apply: cannot read %s port %u (%s): not "
+			"discovered\n",
+			lc_guid(p->node_guid, g), p->port, p->desc);
+	}
+	if (!n)
+		return CLI_EXIT_OK;
+	fprintf(stderr,
+		"ibpart apply: %zu port(s) of the plan cannot be read; "
+		"nothing was changed\n",
+		n);
+	return CLI_EXIT_SYSTEM;
+}
+
+static int do_direct(struct lc *c, struct apply_opts *ao)
 {
 	ibp_error err;
 	ibp_error_clear(&err);
-	ibp_tables *have = NULL, *want = NULL, *sub = NULL;
-	struct planned *pl = NULL;
-	size_t npl = 0;
-	struct ibp_sm_report rep;
-	memset(&rep, 0, sizeof(rep));
-	bool json = !strcmp(c->format, "json");
-	if (c->sm_running && !ao->force && !ao->dry_run) {
-		char b[24];
-		fprintf(stderr,
-			"ibpart apply: an SM is running on port %s (the "
-			"local port's MasterSMLID, IsSM set): it would put "
-			"its own tables back at its next heavy sweep.  Use "
-			"--via-opensm to hand it the plan, or --force to push "
-			"anyway; nothing was changed\n",
-			lc_guid(c->sm_guid, b));
-		return CLI_EXIT_USAGE;
-	}
-	int rc = lc_read(c, &have);
+	ao->ap.conf_path = c->conf;
+	ao->ap.mode = c->mode;
+	ao->ap.allow_both_pkeys = c->allow_both;
+	ibp_apply *a = NULL;
+	ibp_diags *d = ibp_diags_new();
+	int rc = ibp_apply_plan(c->l, &ao->ap, &a, d, &err);
+	lc_print_diags(d);
+	ibp_diags_free(d);
 	if (rc)
-		goto out;
-	if (ao->rollback) {
-		if (ibp_state_load(c->f, ao->rollback, false, &want, &err)) {
-			cli_print_error(&err);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-	} else {
-		rc = lc_plan(c, have, true, &want, NULL);
-		if (rc)
-			goto out;
+		return lc_fail(&err, rc);
+	if ((rc = check_readable(a)) || ao->dry_run) {
+		if (!rc)
+			print_smp_plan(a);
+		ibp_apply_free(a);
+		return rc;
 	}
-	/* Every port the plan programs must be readable before anything
-	 * is changed; then the ports whose tables differ. */
-	size_t nw = ibp_tables_count(want), unreadable = 0;
-	pl = calloc(nw ? nw : 1, sizeof(*pl));
-	sub = ibp_tables_new(c->f);
-	if (!pl || !sub) {
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nw; i++) {
-		size_t n;
-		unsigned p;
-		const ibp_pkey_table *w = ibp_tables_at(want, i, &n, &p);
-		const ibp_pkey_table *h = ibp_tables_get(have, n, p);
-		char g[24];
-		if (!h) {
-			fprintf(stderr,
-				"ibpart apply: cannot read %s port %u (%s): "
-				"not discovered\n",
-				lc_guid(ibp_fabric_node_guid(c->f, n), g), p,
-				ibp_fabric_node_desc(c->f, n));
-			unreadable++;
-			continue;
-		}
-		/* Compare on the port's capacity, as the SM will write. */
-		ibp_pkey_table *wc =
-		    ibp_pkey_table_new(ibp_pkey_table_capacity(h));
-		for (unsigned k = 0; wc && k < ibp_pkey_table_used(w); k++)
-			ibp_pkey_table_set(wc, k, ibp_pkey_table_get(w, k),
-					   NULL);
-		unsigned blocks[IBP_PKEY_TABLE_MAX / IBP_PKEY_BLOCK_SIZE + 1];
-		unsigned nd =
-		    wc ? ibp_pkey_table_diff_blocks(
-			     h, wc, blocks, sizeof(blocks) / sizeof(*blocks))
-		       : 0;
-		ibp_pkey_table_free(wc);
-		if (!nd)
-			continue;
-		pl[npl].node = n;
-		pl[npl].port = p;
-		for (unsigned b = 0; b < nd && b < 8; b++)
-			pl[npl].blocks[pl[npl].nblocks++] = blocks[b];
-		pl[npl].more_blocks = nd > 8;
-		npl++;
-		ibp_pkey_table *cp = ibp_pkey_table_copy(w);
-		if (!cp || ibp_tables_put(sub, n, p, cp, &err)) {
-			ibp_pkey_table_free(cp);
-			rc = CLI_EXIT_SYSTEM;
-			goto out;
-		}
-	}
-	if (unreadable) {
-		fprintf(stderr,
-			"ibpart apply: %zu port(s) of the plan cannot be read; "
-			"nothing was changed\n",
-			unreadable);
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	if (ao->dry_run) {
-		print_smp_plan(c, pl, npl, want);
-		rc = CLI_EXIT_OK;
-		goto out;
-	}
-	/* The state first: a rollback needs what was there before. */
-	char state_buf[64];
-	const char *state = ao->state;
-	if (!state && npl && !ao->rollback) {
-		snprintf(state_buf, sizeof(state_buf), "ibpart-state-%ld.json",
+	/* The default state file: a rollback needs what was there. */
+	char buf[64];
+	struct ibp_apply_run_options ro;
+	ibp_apply_run_options_init(&ro);
+	ro.state_path = ao->state;
+	ro.state_always = ao->state != NULL;
+	if (!ao->state && !ao->ap.rollback) {
+		snprintf(buf, sizeof(buf), "ibpart-state-%ld.json",
 			 (long)time(NULL));
-		state = state_buf;
+		ro.state_path = buf;
 	}
-	/* an explicit --state is written even when nothing will change:
-	 * a script may roll back to it later */
-	if (state && (npl || ao->state)) {
-		ibp_tables *saved = ibp_tables_new(c->f);
-		for (size_t i = 0; saved && i < nw; i++) {
-			size_t n;
-			unsigned p;
-			ibp_tables_at(want, i, &n, &p);
-			ibp_pkey_table *cp =
-			    ibp_pkey_table_copy(ibp_tables_get(have, n, p));
-			if (cp)
-				ibp_tables_put(saved, n, p, cp, NULL);
-			bool in, out;
-			if (ibp_tables_get_enforcement(have, n, p, &in, &out))
-				ibp_tables_set_enforcement(saved, n, p, in,
-							   out);
-		}
-		int src =
-		    saved ? ibp_state_save(saved, state, &err) : IBP_ENOMEM;
-		ibp_tables_free(saved);
-		if (src) {
-			cli_print_error(&err);
-			fprintf(stderr, "ibpart apply: cannot save the state; "
-					"nothing was changed\n");
-			rc = CLI_EXIT_SYSTEM;
-			goto out;
-		}
-		ibp_live_progress(c->l, "saved the tables read to %s", state);
+	int prc = ibp_apply_run(a, &ro, &err);
+	if (prc && !ibp_apply_pushed(a)) {
+		cli_print_error(&err);
+		fprintf(stderr, "ibpart apply: cannot save the state; nothing "
+				"was changed\n");
+		ibp_apply_free(a);
+		return CLI_EXIT_SYSTEM;
 	}
-	unsigned long smps_before = lc_smps(c);
-	int prc = IBP_OK;
-	if (npl) {
-		ibp_live_progress(c->l, "pushing %zu port(s) ...", npl);
-		prc = ibp_sm_push(ibp_live_sm(c->l), sub, &rep, &err);
+	if (!strcmp(c->format, "json")) {
+		char *s = ibp_apply_json(a);
+		if (s)
+			printf("%s\n", s);
+		free(s);
 	} else {
-		rep.complete = true;
-	}
-	unsigned long sets = rep.blocks_written + rep.enforce_ports;
-	unsigned long total, tos, res;
-	lc_counters(c, &total, &tos, &res);
-	long ms = ibp_live_elapsed_ms(c->l);
-	/* Ports planned, not changed and not the failed one: not reached. */
-	size_t nnot = 0;
-	for (size_t i = 0; i < npl; i++) {
-		uint64_t ng = ibp_fabric_node_guid(c->f, pl[i].node);
-		if (!in_report(rep.changed, rep.nchanged, ng, pl[i].port) &&
-		    !in_report(rep.failed, rep.nfailed, ng, pl[i].port))
-			nnot++;
-	}
-	if (json) {
-		json_t *root = json_pack(
-		    "{s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
-		    "mode", ao->rollback ? "rollback" : c->mode, "complete",
-		    prc == IBP_OK && rep.complete, "dry_run", 0,
-		    "ports_planned", (int)npl, "smps", (int)total, "smps_set",
-		    (int)sets, "smps_push", (int)(total - smps_before),
-		    "timeouts", (int)rep.timeouts, "retries", (int)rep.retries,
-		    "elapsed_ms", (int)ms);
-		json_object_set_new(
-		    root, "enforce_ports",
-		    json_integer((json_int_t)rep.enforce_ports));
-		json_object_set_new(
-		    root, "enforce_unsupported",
-		    json_integer((json_int_t)rep.enforce_unsupported));
-		json_object_set_new(root, "smps_discover",
-				    json_integer((json_int_t)c->smps_discover));
-		json_object_set_new(root, "smps_read",
-				    json_integer((json_int_t)c->smps_read));
-		json_object_set_new(root, "timeouts_total",
-				    json_integer((json_int_t)tos));
-		json_t *ch = json_array(), *fa = json_array(),
-		       *nr = json_array();
-		for (size_t i = 0; i < rep.nchanged; i++)
-			json_array_append_new(
-			    ch, port_json(c, rep.changed[i].port_guid,
-					  rep.changed[i].port,
-					  rep.changed[i].desc, NULL));
-		for (size_t i = 0; i < rep.nfailed; i++)
-			json_array_append_new(
-			    fa,
-			    port_json(c, rep.failed[i].port_guid,
-				      rep.failed[i].port, rep.failed[i].desc,
-				      rep.failed[i].why));
-		for (size_t i = 0; i < npl; i++) {
-			uint64_t ng = ibp_fabric_node_guid(c->f, pl[i].node);
-			if (in_report(rep.changed, rep.nchanged, ng,
-				      pl[i].port) ||
-			    in_report(rep.failed, rep.nfailed, ng, pl[i].port))
-				continue;
-			uint64_t pg =
-			    ibp_fabric_port_guid(c->f, pl[i].node, pl[i].port);
-			json_array_append_new(
-			    nr,
-			    port_json(c, pg ? pg : ng, pl[i].port,
-				      ibp_fabric_node_desc(c->f, pl[i].node),
-				      NULL));
-		}
-		json_object_set_new(root, "ports_changed", ch);
-		json_object_set_new(root, "ports_failed", fa);
-		json_object_set_new(root, "ports_not_reached", nr);
-		if (state && npl)
-			json_object_set_new(root, "state_file",
-					    json_string(state));
-		json_dumpf(root, stdout, JSON_INDENT(1));
-		fputc('\n', stdout);
-		json_decref(root);
-	} else {
-		if (npl)
-			ibp_sm_report_print(&rep, stdout);
-		if (prc != IBP_OK || !rep.complete) {
-			printf("  not reached (unchanged): %zu port(s)\n",
-			       nnot);
-			for (size_t i = 0; i < npl; i++) {
-				uint64_t ng =
-				    ibp_fabric_node_guid(c->f, pl[i].node);
-				if (in_report(rep.changed, rep.nchanged, ng,
-					      pl[i].port) ||
-				    in_report(rep.failed, rep.nfailed, ng,
-					      pl[i].port))
-					continue;
-				char g[24];
-				printf("  %s port %-3u %s\n", lc_guid(ng, g),
-				       pl[i].port,
-				       ibp_fabric_node_desc(c->f, pl[i].node));
-			}
-		}
-		printf("apply: %zu port%s changed, %lu SMPs sent (%lu "
-		       "SubnSet), %lu timed out, %ld ms%s%s\n",
-		       rep.nchanged, rep.nchanged == 1 ? "" : "s", total, sets,
-		       rep.timeouts, ms,
-		       state && npl ? "; before-state in " : "",
-		       state && npl ? state : "");
+		print_report(a);
 	}
 	fflush(stdout);
-	if (prc != IBP_OK || !rep.complete) {
+	rc = CLI_EXIT_OK;
+	if (prc || !ibp_apply_complete(a)) {
 		cli_print_error(&err);
-		if (state && npl)
+		if (ibp_apply_state_file(a) && ibp_apply_port_count(a))
 			fprintf(stderr,
 				"ibpart apply: INCOMPLETE; `ibpart apply "
 				"--rollback %s` restores what was there\n",
-				state);
+				ibp_apply_state_file(a));
 		rc = CLI_EXIT_SYSTEM;
-	} else {
-		rc = CLI_EXIT_OK;
 	}
-out:
-	ibp_sm_report_free(&rep);
-	free(pl);
-	ibp_tables_free(sub);
-	ibp_tables_free(want);
-	ibp_tables_free(have);
+	ibp_apply_free(a);
 	return rc;
 }
 
-static long ms_since(const struct timespec *t0)
+static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long)((t.tv_sec - t0->tv_sec) * 1000 +
-		      (t.tv_nsec - t0->tv_nsec) / 1000000);
-}
-
-/* After SIGHUP: until OpenSM's log says SUBNET UP, or - a log OpenSM
- * buffers (no -d 2, force_log_flush FALSE) says nothing - until the
- * fabric itself holds the plan, re-read every second, for up to --wait. */
-static int wait_for_opensm(struct lc *c, const struct apply_opts *ao, long off,
-			   const ibp_tables *want, pid_t pid)
-{
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		long left = ao->wait_ms - ms_since(&t0);
-		long waited = 0;
-		ibp_error e;
-		if (ibp_wait_log(ao->osm_log, off, "SUBNET UP",
-				 left < 1000 ? (left > 0 ? left : 0) : 1000,
-				 &waited, &e) == IBP_OK) {
-			fprintf(stderr,
-				"apply: OpenSM (pid %ld) re-read %s and "
-				"reported SUBNET UP %ld ms after SIGHUP; "
-				"verifying ...\n",
-				(long)pid, ao->osm_conf, ms_since(&t0));
-			return CLI_EXIT_OK;
-		}
-		ibp_tables *now = NULL;
-		ibp_drift *d = NULL;
-		bool held = lc_read(c, &now) == CLI_EXIT_OK &&
-			    ibp_drift_compute(want, now, &d, &e) == IBP_OK &&
-			    lc_drift_count(d, LC_DRIFT_NO_INDEX, NULL) == 0;
-		ibp_drift_free(d);
-		ibp_tables_free(now);
-		if (held) {
-			fprintf(stderr,
-				"apply: the fabric holds the plan %ld ms after "
-				"SIGHUP (OpenSM's log %s shows no SUBNET UP: "
-				"is it buffered? -d 2 or force_log_flush TRUE "
-				"flushes it); verifying ...\n",
-				ms_since(&t0), ao->osm_log);
-			return CLI_EXIT_OK;
-		}
-		if (ms_since(&t0) >= ao->wait_ms) {
-			fprintf(stderr,
-				"ibpart apply: after %d ms OpenSM (pid %ld) "
-				"has not reported SUBNET UP in %s and the "
-				"fabric does not hold the plan; the new file "
-				"is installed, the old one is %s.bak\n",
-				ao->wait_ms, (long)pid, ao->osm_log,
-				ao->osm_conf);
-			return CLI_EXIT_SYSTEM;
-		}
-	}
-}
-
-static int do_via_opensm(struct lc *c, const struct apply_opts *ao)
-{
+	struct ibp_apply_opensm_options *o = &ao->osm;
+	o->conf_path = c->conf;
+	o->mode = c->mode;
+	o->allow_both_pkeys = c->allow_both;
+	o->dry_run = ao->dry_run;
+	struct ibp_apply_opensm_result r;
 	ibp_error err;
 	ibp_error_clear(&err);
-	ibp_tables *before = NULL, *want = NULL;
-	ibp_conf *conf = NULL;
-	char *text = NULL;
-	size_t len = 0;
-	pid_t pid = (pid_t)ao->osm_pid;
-	int rc;
-	if (!ao->dry_run && !pid) {
-		if (!ao->osm_pidfile)
-			return cli_usage_error(
-			    "apply", "--via-opensm needs --opensm-pid "
-				     "or --opensm-pidfile");
-		if (ibp_read_pidfile(ao->osm_pidfile, &pid, &err)) {
-			cli_print_error(&err);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	rc = lc_read(c, &before);
-	if (rc)
-		goto out;
-	rc = lc_plan(c, before, true, &want, &conf);
-	if (rc)
-		goto out;
-	struct ibp_live_plan_options po = {
-	    .conf_path = c->conf,
-	    .mode = c->mode,
-	    .sm_port_guid = c->sm_guid,
-	    .allow_both_pkeys = c->allow_both,
-	    .previous = before,
-	    .fail_closed = true,
-	};
 	ibp_diags *d = ibp_diags_new();
-	int trc = ibp_live_plan_opensm_text(&po, c->f, conf, want, &text, &len,
-					    d, &err);
-	if (trc) {
-		ibp_diags_print(d, stderr);
-		ibp_diags_free(d);
-		cli_print_error(&err);
-		fprintf(stderr, "ibpart apply: %s left unchanged\n",
-			ao->osm_conf);
-		rc = CLI_EXIT_USAGE;
-		goto out;
-	}
+	int rc = ibp_apply_via_opensm(c->l, o, &r, d, &err);
+	lc_print_diags(d);
 	ibp_diags_free(d);
+	if (rc) {
+		int ex = lc_fail(&err, rc);
+		if (ex == CLI_EXIT_USAGE && r.text == NULL)
+			fprintf(stderr, "ibpart apply: %s left unchanged\n",
+				o->opensm_conf);
+		ibp_apply_opensm_result_clear(&r);
+		return ex;
+	}
 	if (ao->dry_run) {
-		fwrite(text, 1, len, stdout);
+		fwrite(r.text, 1, r.len, stdout);
 		fprintf(stderr,
-			"apply: dry run: would install this as %s and "
-			"signal OpenSM\n",
-			ao->osm_conf);
-		rc = CLI_EXIT_OK;
-		goto out;
+			"apply: dry run: would install this as %s and signal "
+			"OpenSM\n",
+			o->opensm_conf);
+	} else if (r.seen == IBP_OPENSM_SUBNET_UP) {
+		fprintf(
+		    stderr,
+		    "apply: OpenSM (pid %ld) re-read %s and reported SUBNET "
+		    "UP %ld ms after SIGHUP; verifying ...\n",
+		    (long)r.pid, o->opensm_conf, r.ms);
+	} else {
+		fprintf(stderr,
+			"apply: the fabric holds the plan %ld ms after SIGHUP "
+			"(OpenSM's log %s shows no SUBNET UP: is it buffered? "
+			"-d 2 or force_log_flush TRUE flushes it); verifying "
+			"...\n",
+			r.ms, o->opensm_log);
 	}
-	long off = ibp_file_size(ao->osm_log);
-	if (ibp_write_file_atomic(ao->osm_conf, text, len, true, &err)) {
-		cli_print_error(&err);
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	ibp_live_progress(c->l, "installed %s (old file kept as %s.bak)",
-			  ao->osm_conf, ao->osm_conf);
-	if (ibp_signal_reread(pid, &err)) {
-		cli_print_error(&err);
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = wait_for_opensm(c, ao, off, want, pid);
-	if (rc)
-		goto out;
+	ibp_apply_opensm_result_clear(&r);
 	/* Indices as the fabric shows them: OpenSM puts a P_Key it held
 	 * before back at its old index, which we cannot know. */
-	bool drifted = false;
-	rc = live_verify_run(c, NULL, false, false, &drifted);
-out:
-	free(text);
-	ibp_conf_free(conf);
-	ibp_tables_free(want);
-	ibp_tables_free(before);
-	return rc;
+	return ao->dry_run ? CLI_EXIT_OK : lc_verify(c, NULL, false, false);
+}
+
+static int parse_value(struct lc *c, struct apply_opts *ao, const char *a,
+		       const char *val, bool *enforce_given)
+{
+	unsigned long long v;
+	ibp_part_enforce e;
+	if (!strcmp(a, "--rollback"))
+		ao->ap.rollback = val;
+	else if (!strcmp(a, "--state"))
+		ao->state = val;
+	else if (!strcmp(a, "--enforce")) {
+		*enforce_given = true;
+		if (!strcmp(val, "unchanged"))
+			c->lo.enforce = -1;
+		else if (ibp_part_enforce_parse(val, &e))
+			return cli_usage_error("apply", "bad --enforce '%s'",
+					       val);
+		else
+			c->lo.enforce = (int)e;
+	} else if (!strcmp(a, "--opensm-conf"))
+		ao->osm.opensm_conf = val;
+	else if (!strcmp(a, "--opensm-log"))
+		ao->osm.opensm_log = val;
+	else if (!strcmp(a, "--opensm-pidfile"))
+		ao->osm.opensm_pidfile = val;
+	else if (!strcmp(a, "--opensm-pid")) {
+		if (!cli_parse_uint(val, 1, 0x7fffffff, &v))
+			return cli_usage_error("apply", "bad pid '%s'", val);
+		ao->osm.opensm_pid = (pid_t)v;
+	} else if (!strcmp(a, "--wait")) {
+		if (!cli_parse_uint(val, 1, 3600000, &v))
+			return cli_usage_error("apply", "bad --wait");
+		ao->osm.wait_ms = (int)v;
+	} else
+		return -1;
+	return 0;
+}
+
+/* argv into c and ao: 0, or an exit status (usage printed); -1 for
+ * --help (printed). */
+static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
+		      char **argv, bool *enforce_given)
+{
+	static const char *const with_value[] = {
+	    "--rollback",   "--state",		"--enforce",	"--opensm-conf",
+	    "--opensm-log", "--opensm-pidfile", "--opensm-pid", "--wait"};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r = lc_parse_opt(c, argc, argv, &i);
+		if (r < 0)
+			return CLI_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		bool valued = false;
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value);
+		     k++)
+			valued = valued || !strcmp(a, with_value[k]);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return -1;
+		} else if (!strcmp(a, "--direct"))
+			ao->direct = true;
+		else if (!strcmp(a, "--via-opensm"))
+			ao->via_opensm = true;
+		else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n"))
+			ao->dry_run = true;
+		else if (!strcmp(a, "--force"))
+			ao->ap.force = true;
+		else if (valued && i + 1 < argc) {
+			int rc =
+			    parse_value(c, ao, a, argv[++i], enforce_given);
+			if (rc)
+				return rc;
+		} else if (a[0] != '-' && !c->conf)
+			c->conf = a;
+		else
+			return cli_usage_error("apply", "unknown argument '%s'",
+					       a);
+	}
+	return 0;
 }
 
 static int run(int argc, char **argv)
 {
 	struct lc c;
 	lc_init(&c, "apply");
-	struct apply_opts ao = {
-	    .osm_conf = "/etc/opensm/partitions.conf",
-	    .osm_log = "/var/log/opensm.log",
-	    .wait_ms = 60000,
-	};
-	unsigned long long v;
+	struct apply_opts ao = {0};
+	ibp_apply_options_init(&ao.ap);
+	ibp_apply_opensm_options_init(&ao.osm);
 	bool enforce_given = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = lc_parse_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		bool has_val = i + 1 < argc;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		} else if (!strcmp(a, "--direct"))
-			ao.direct = true;
-		else if (!strcmp(a, "--via-opensm"))
-			ao.via_opensm = true;
-		else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n"))
-			ao.dry_run = true;
-		else if (!strcmp(a, "--force"))
-			ao.force = true;
-		else if (!strcmp(a, "--rollback") && has_val)
-			ao.rollback = argv[++i];
-		else if (!strcmp(a, "--state") && has_val)
-			ao.state = argv[++i];
-		else if (!strcmp(a, "--enforce") && has_val) {
-			enforce_given = true;
-			ibp_part_enforce e;
-			if (!strcmp(argv[i + 1], "unchanged"))
-				c.lo.enforce = -1;
-			else if (ibp_part_enforce_parse(argv[i + 1], &e))
-				return cli_usage_error(
-				    "apply", "bad --enforce '%s'", argv[i + 1]);
-			else
-				c.lo.enforce = (int)e;
-			i++;
-		} else if (!strcmp(a, "--opensm-conf") && has_val)
-			ao.osm_conf = argv[++i];
-		else if (!strcmp(a, "--opensm-log") && has_val)
-			ao.osm_log = argv[++i];
-		else if (!strcmp(a, "--opensm-pidfile") && has_val)
-			ao.osm_pidfile = argv[++i];
-		else if (!strcmp(a, "--opensm-pid") && has_val) {
-			if (!cli_parse_uint(argv[++i], 1, 0x7fffffff, &v))
-				return cli_usage_error("apply", "bad pid '%s'",
-						       argv[i]);
-			ao.osm_pid = (long)v;
-		} else if (!strcmp(a, "--wait") && has_val) {
-			if (!cli_parse_uint(argv[++i], 1, 3600000, &v))
-				return cli_usage_error("apply", "bad --wait");
-			ao.wait_ms = (int)v;
-		} else if (a[0] != '-' && !c.conf)
-			c.conf = a;
-		else
-			return cli_usage_error("apply", "unknown argument '%s'",
-					       a);
-	}
-	if (ao.rollback) {
+	int rc = parse_args(&c, &ao, argc, argv, &enforce_given);
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (ao.ap.rollback) {
 		ao.direct = true;
 		/* the state file holds the bits to put back (per port);
 		 * other ports' are left */
@@ -648,12 +387,12 @@ static int run(int argc, char **argv)
 		return cli_usage_error("apply",
 				       "say --direct (or --rollback) or "
 				       "--via-opensm");
-	if (ao.rollback && c.conf)
+	if (ao.ap.rollback && c.conf)
 		return cli_usage_error("apply", "--rollback takes no plan");
-	if (!ao.rollback && !c.conf)
+	if (!ao.ap.rollback && !c.conf)
 		return cli_usage_error("apply", "-c CONF is required");
 	c.lo.dry_run = ao.dry_run;
-	int rc = lc_open(&c);
+	rc = lc_open(&c);
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
 	lc_close(&c);

@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
 	};
 	struct ibp_live_options lo;
 	ibp_live_options_init(&lo);
-	lo.progress = true;
+	lo.progress = cli_progress;
 	const char *out_path = NULL;
 	unsigned long long v;
 	int c;
@@ -103,7 +103,7 @@ static int run(int argc, char **argv)
 			out_path = optarg;
 			break;
 		case 'q':
-			lo.progress = false;
+			lo.progress = NULL;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -1,15 +1,14 @@
 /*
  * live_cli.c - the part of `ibpart verify` and `ibpart apply` they share
- * (see live_cli.h): options, opening the fabric, reading it, planning,
- * and printing drift.
+ * (see live_cli.h): options, opening the session, and printing a
+ * verification.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli.h"
-#include "ibpart/sm.h"
+#include "ibpart/policy.h"
+#include "ibpart/verify.h"
 #include "live_cli.h"
 
 void lc_init(struct lc *c, const char *cmd)
@@ -17,7 +16,6 @@ void lc_init(struct lc *c, const char *cmd)
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
 	ibp_live_options_init(&c->lo);
-	c->lo.progress = true;
 	/* OpenSM's part_enforce default (both): set where a switch's
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
@@ -37,7 +35,7 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 	const char *a = argv[*i];
 	unsigned long long v;
 	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		c->lo.progress = false;
+		c->quiet = true;
 		return 1;
 	}
 	if (!strcmp(a, "-W") || !strcmp(a, "--allow-both-pkeys")) {
@@ -129,109 +127,16 @@ int lc_open(struct lc *c)
 		if (rc)
 			return rc;
 	}
+	c->lo.progress = c->quiet ? NULL : cli_progress;
 	if (ibp_live_open(&c->lo, &c->l, &err) ||
 	    ibp_live_discover(c->l, &err)) {
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
-	c->smps_discover = lc_smps(c);
-	c->f =
-	    c->topo_fabric ? c->topo_fabric : ibp_sm_fabric(ibp_live_sm(c->l));
-	/* Is an SM running, and where?  Its port is the one OpenSM's plan
-	 * makes a full member of the default partition; apply --direct must
-	 * not fight it. */
-	uint64_t msm = 0;
-	bool have_msm =
-	    ibp_live_master_sm_port(c->l, &msm, &c->sm_running, NULL) == IBP_OK;
-	if (c->sm_port) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_resolve_port(c->f, c->sm_port, &n, &p, &err)) {
-			cli_print_error(&err);
-			return CLI_EXIT_USAGE;
-		}
-		c->sm_guid = ibp_fabric_port_guid(c->f, n, p);
-	} else if (have_msm) {
-		c->sm_guid = msm;
-		char b[24];
-		ibp_live_progress(c->l, "the master SM's port is %s%s",
-				  lc_guid(c->sm_guid, b),
-				  c->sm_running ? "" : " (no longer IsSM)");
-	} else {
-		/* no SM: we are the partition manager */
-		c->sm_guid = ibp_live_local_port_guid(c->l);
-	}
-	size_t n;
-	unsigned p;
-	if (ibp_fabric_find_port_guid(c->f, c->sm_guid, &n, &p)) {
-		char b[24];
-		fprintf(stderr,
-			"ibpart %s: the SM port %s is not in the %s fabric\n",
-			c->cmd, lc_guid(c->sm_guid, b),
-			c->topo ? "topology's" : "discovered");
+	ibp_live_set_topology(c->l, c->topo_fabric);
+	if (ibp_live_find_sm(c->l, c->sm_port, &err)) {
+		cli_print_error(&err);
 		return CLI_EXIT_USAGE;
-	}
-	return CLI_EXIT_OK;
-}
-
-int lc_read(struct lc *c, ibp_tables **have)
-{
-	ibp_error err;
-	ibp_error_clear(&err);
-	*have = NULL;
-	ibp_live_progress(c->l, "reading every P_KeyTable ...");
-	ibp_tables *raw = NULL;
-	unsigned long before = lc_smps(c);
-	int rrc = ibp_sm_read_tables(ibp_live_sm(c->l), &raw, &err);
-	c->smps_read += lc_smps(c) - before;
-	if (rrc) {
-		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	ibp_live_progress(c->l, "read %zu ports' tables (%lu SMPs so far)",
-			  ibp_tables_count(raw), lc_smps(c));
-	if (!c->topo_fabric) {
-		*have = raw;
-		return CLI_EXIT_OK;
-	}
-	int rc = ibp_live_remap(raw, c->f, have, &err);
-	ibp_tables_free(raw);
-	if (rc) {
-		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	return CLI_EXIT_OK;
-}
-
-int lc_plan(struct lc *c, const ibp_tables *previous, bool fail_closed,
-	    ibp_tables **want, ibp_conf **conf)
-{
-	if (!c->conf) {
-		cli_usage_error(c->cmd, "-c CONF is required");
-		return CLI_EXIT_USAGE;
-	}
-	struct ibp_live_plan_options po = {
-	    .conf_path = c->conf,
-	    .mode = c->mode,
-	    .sm_port_guid = c->sm_guid,
-	    .allow_both_pkeys = c->allow_both,
-	    .previous = previous,
-	    .fail_closed = fail_closed,
-	};
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	int rc = ibp_live_plan(&po, c->f, want, conf, d, &err);
-	ibp_diags_sort(d);
-	/* Notes about defaults are noise here; show warnings and errors. */
-	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
-	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
-		ibp_diags_print(d, stderr);
-	ibp_diags_free(d);
-	if (rc) {
-		cli_print_error(&err);
-		/* the plan file missing is bad input, as in check */
-		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
 	}
 	return CLI_EXIT_OK;
 }
@@ -244,131 +149,151 @@ void lc_close(struct lc *c)
 	c->topo_fabric = NULL;
 }
 
-void lc_counters(const struct lc *c, unsigned long *smps,
-		 unsigned long *timeouts, unsigned long *retries)
+int lc_fail(const ibp_error *err, int status)
 {
-	*smps = *timeouts = *retries = 0;
-	if (c->l)
-		ibp_sm_counters(ibp_live_sm(c->l), smps, timeouts, retries);
+	cli_print_error(err);
+	return status == IBP_EPARSE || status == IBP_EINVAL ? CLI_EXIT_USAGE
+							    : CLI_EXIT_SYSTEM;
 }
 
-unsigned long lc_smps(const struct lc *c)
+void lc_print_diags(ibp_diags *d)
 {
-	unsigned long smps = 0, to, re;
-	if (c->l)
-		ibp_sm_counters(ibp_live_sm(c->l), &smps, &to, &re);
-	return smps;
+	ibp_diags_sort(d);
+	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
+	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
+		ibp_diags_print(d, stderr);
 }
 
-static void pkey_str(uint16_t k, char buf[8])
+static void print_item(const ibp_fabric *f, const struct ibp_drift_item *it,
+		       const char *prefix, FILE *out)
 {
-	snprintf(buf, 8, "0x%04x", k);
-}
-
-static bool selected(const struct ibp_drift_item *it, enum lc_drift_sel sel)
-{
-	bool idx = it->kind == IBP_DRIFT_INDEX;
-	return sel == LC_DRIFT_ALL || (sel == LC_DRIFT_INDEX_ONLY) == idx;
-}
-
-size_t lc_drift_count(const ibp_drift *d, enum lc_drift_sel sel, size_t *ports)
-{
-	size_t n = 0, np = 0;
-	const struct ibp_drift_item *last = NULL;
-	for (size_t i = 0; i < ibp_drift_count(d); i++) {
-		const struct ibp_drift_item *it = ibp_drift_at(d, i);
-		if (!selected(it, sel))
-			continue;
-		n++;
-		if (!last || last->node != it->node || last->port != it->port)
-			np++;
-		last = it;
-	}
-	if (ports)
-		*ports = np;
-	return n;
-}
-
-void lc_print_drift_text(const struct lc *c, const ibp_drift *d,
-			 enum lc_drift_sel sel, const char *prefix, FILE *out)
-{
-	for (size_t i = 0; i < ibp_drift_count(d); i++) {
-		const struct ibp_drift_item *it = ibp_drift_at(d, i);
-		if (!selected(it, sel))
-			continue;
-		char g[24], w[8], h[8];
-		pkey_str(it->want_pkey, w);
-		pkey_str(it->have_pkey, h);
-		fprintf(
-		    out, "%s %s port %-3u %-20s %-11s ", prefix,
-		    lc_guid(ibp_fabric_port_guid(c->f, it->node, it->port)
-				? ibp_fabric_port_guid(c->f, it->node, it->port)
-				: ibp_fabric_node_guid(c->f, it->node),
-			    g),
-		    it->port, ibp_fabric_node_desc(c->f, it->node),
-		    ibp_drift_kind_str(it->kind));
-		switch (it->kind) {
-		case IBP_DRIFT_MISSING:
-			fprintf(out,
-				"%s wanted at index %d, not in the table\n", w,
-				it->want_index);
-			break;
-		case IBP_DRIFT_EXTRA:
-			fprintf(out, "%s held at index %d, not in the plan\n",
-				h, it->have_index);
-			break;
-		case IBP_DRIFT_MEMBERSHIP:
-			fprintf(out,
-				"index %d holds %s (%s), the plan wants %s "
-				"(%s)\n",
-				it->have_index, h,
-				(it->have_pkey & 0x8000) ? "full" : "limited",
-				w,
-				(it->want_pkey & 0x8000) ? "full" : "limited");
-			break;
-		case IBP_DRIFT_INDEX:
-			fprintf(out, "%s at index %d, the plan puts it at %d\n",
-				h, it->have_index, it->want_index);
-			break;
-		case IBP_DRIFT_UNREACHABLE:
-			fprintf(out, "the port's table could not be read (not "
-				     "discovered or not answering)\n");
-			break;
-		}
+	char g[24], w[8], h[8];
+	snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
+	snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
+	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
+	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
+		lc_guid(pg ? pg : ibp_fabric_node_guid(f, it->node), g),
+		it->port, ibp_fabric_node_desc(f, it->node),
+		ibp_drift_kind_str(it->kind));
+	switch (it->kind) {
+	case IBP_DRIFT_MISSING:
+		fprintf(out, "%s wanted at index %d, not in the table\n", w,
+			it->want_index);
+		break;
+	case IBP_DRIFT_EXTRA:
+		fprintf(out, "%s held at index %d, not in the plan\n", h,
+			it->have_index);
+		break;
+	case IBP_DRIFT_MEMBERSHIP:
+		fprintf(out, "index %d holds %s (%s), the plan wants %s (%s)\n",
+			it->have_index, h,
+			(it->have_pkey & 0x8000) ? "full" : "limited", w,
+			(it->want_pkey & 0x8000) ? "full" : "limited");
+		break;
+	case IBP_DRIFT_INDEX:
+		fprintf(out, "%s at index %d, the plan puts it at %d\n", h,
+			it->have_index, it->want_index);
+		break;
+	case IBP_DRIFT_UNREACHABLE:
+		fprintf(out, "the port's table could not be read (not "
+			     "discovered or not answering)\n");
+		break;
 	}
 }
 
-json_t *lc_drift_json(const struct lc *c, const ibp_drift *d,
-		      enum lc_drift_sel sel)
+static void print_drift(const ibp_verify_result *r, ibp_drift_sel sel,
+			const char *prefix)
 {
-	json_t *arr = json_array();
-	for (size_t i = 0; i < ibp_drift_count(d); i++) {
-		const struct ibp_drift_item *it = ibp_drift_at(d, i);
-		if (!selected(it, sel))
-			continue;
-		char g1[24], g2[24], w[8], h[8];
-		pkey_str(it->want_pkey, w);
-		pkey_str(it->have_pkey, h);
-		json_t *o = json_pack(
-		    "{s:s, s:s, s:i, s:s, s:s, s:s}", "node_guid",
-		    lc_guid(ibp_fabric_node_guid(c->f, it->node), g1),
-		    "port_guid",
-		    lc_guid(ibp_fabric_port_guid(c->f, it->node, it->port), g2),
-		    "port", (int)it->port, "node_type",
-		    ibp_node_type_str(ibp_fabric_node_type(c->f, it->node)),
-		    "node_desc", ibp_fabric_node_desc(c->f, it->node), "kind",
-		    ibp_drift_kind_str(it->kind));
-		if (it->want_index >= 0) {
-			json_object_set_new(o, "want", json_string(w));
-			json_object_set_new(o, "want_index",
-					    json_integer(it->want_index));
-		}
-		if (it->have_index >= 0) {
-			json_object_set_new(o, "have", json_string(h));
-			json_object_set_new(o, "have_index",
-					    json_integer(it->have_index));
-		}
-		json_array_append_new(arr, o);
+	const ibp_drift *d = ibp_verify_result_drift(r);
+	for (size_t i = 0; i < ibp_drift_count(d); i++)
+		if (ibp_drift_item_selected(ibp_drift_at(d, i), sel))
+			print_item(ibp_verify_result_fabric(r),
+				   ibp_drift_at(d, i), prefix, stdout);
+}
+
+static void print_absent(const ibp_verify_result *r)
+{
+	for (size_t i = 0; i < ibp_verify_result_absent_count(r); i++) {
+		const struct ibp_absent_member *a =
+		    ibp_verify_result_absent_at(r, i);
+		char g[24];
+		printf("note: %s%s%s%s named by the plan (%s:%u) is not a port "
+		       "of the fabric; OpenSM skips it too%s%s\n",
+		       lc_guid(a->guid, g), a->by_name ? " (" : "",
+		       a->by_name ? a->text : "", a->by_name ? ")" : "",
+		       a->conf_file, a->conf_line, a->hint[0] ? "; " : "",
+		       a->hint);
 	}
-	return arr;
+}
+
+static void print_text(const ibp_verify_result *r)
+{
+	size_t nports = 0, ndiff = ibp_verify_result_differences(r, &nports);
+	size_t nnotes = ibp_verify_result_index_notes(r);
+	size_t checked = ibp_drift_ports_checked(ibp_verify_result_drift(r));
+	print_drift(r, ibp_verify_result_selection(r), "DRIFT");
+	if (nnotes) {
+		print_drift(r, IBP_DRIFT_SEL_INDEX_ONLY, "note:");
+		printf("note: %zu P_Key(s) at another index than predicted: "
+		       "OpenSM puts a P_Key back where it was before, which "
+		       "only --previous STATE (apply's, or tables --state) "
+		       "tells; not counted as drift\n",
+		       nnotes);
+	}
+	print_absent(r);
+	if (ndiff)
+		printf("verify: %zu ports checked, %zu drifted, %zu "
+		       "difference%s (%lu SMPs, %ld ms)\n",
+		       checked, nports, ndiff, ndiff == 1 ? "" : "s",
+		       ibp_verify_result_smps(r),
+		       ibp_verify_result_elapsed_ms(r));
+	else
+		printf("verify: %zu ports checked, no drift (%lu SMPs, %ld "
+		       "ms)\n",
+		       checked, ibp_verify_result_smps(r),
+		       ibp_verify_result_elapsed_ms(r));
+	if (ibp_verify_result_matrix(r)) {
+		printf("\nWhat the fabric holds, as a connectivity matrix:\n");
+		ibp_matrix_report_options ro = {.mode =
+						    ibp_verify_result_mode(r)};
+		ibp_matrix_report(ibp_verify_result_matrix(r), IBP_MATRIX_TEXT,
+				  &ro, stdout, NULL);
+	}
+	if (ibp_verify_result_findings(r)) {
+		printf("\nAudit of what the fabric holds:\n");
+		ibp_findings_print(ibp_verify_result_findings(r), stdout);
+	}
+}
+
+int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
+{
+	struct ibp_verify_options vo;
+	ibp_verify_options_init(&vo);
+	vo.conf_path = c->conf;
+	vo.mode = c->mode;
+	vo.allow_both_pkeys = c->allow_both;
+	vo.previous = previous;
+	vo.matrix = matrix;
+	vo.audit = audit;
+	ibp_error err;
+	ibp_error_clear(&err);
+	ibp_diags *d = ibp_diags_new();
+	ibp_verify_result *r = NULL;
+	int rc = ibp_verify(c->l, &vo, &r, d, &err);
+	lc_print_diags(d);
+	ibp_diags_free(d);
+	if (rc)
+		return lc_fail(&err, rc);
+	if (!strcmp(c->format, "json")) {
+		char *s = ibp_verify_result_json(r);
+		if (s)
+			printf("%s\n", s);
+		free(s);
+	} else {
+		print_text(r);
+	}
+	fflush(stdout);
+	bool drifted = ibp_verify_result_differences(r, NULL) > 0;
+	ibp_verify_result_free(r);
+	return drifted ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 }

@@ -26,7 +26,8 @@ typedef enum ibp_status {
 	IBP_ETIMEDOUT = -7, /* no answer in time */
 	IBP_EMAD = -8,	    /* a MAD came back with a non-zero status */
 	IBP_EFULL = -9,	    /* a P_KeyTable has no free entry */
-	IBP_ESHORT = -10    /* a buffer is too short to decode */
+	IBP_ESHORT = -10,   /* a buffer is too short to decode */
+	IBP_ECANCELED = -11 /* the caller's cancel callback said stop */
 } ibp_status;
 
 typedef struct ibp_error {

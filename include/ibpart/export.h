@@ -16,9 +16,9 @@
 #define IBPART_EXPORT_H
 
 #if defined(__GNUC__) || defined(__clang__)
-#define IBP_API __attribute__((visibility("default")))
+#define IBP_API		     __attribute__((visibility("default")))
 #define IBP_VISIBILITY_PUSH_ _Pragma("GCC visibility push(default)")
-#define IBP_VISIBILITY_POP_ _Pragma("GCC visibility pop")
+#define IBP_VISIBILITY_POP_  _Pragma("GCC visibility pop")
 #else
 #define IBP_API
 #define IBP_VISIBILITY_PUSH_
@@ -26,11 +26,15 @@
 #endif
 
 #ifdef __cplusplus
-#define IBP_BEGIN_DECLS extern "C" { IBP_VISIBILITY_PUSH_
-#define IBP_END_DECLS IBP_VISIBILITY_POP_ }
+#define IBP_BEGIN_DECLS                                                        \
+	extern "C" {                                                           \
+	IBP_VISIBILITY_PUSH_
+#define IBP_END_DECLS                                                          \
+	IBP_VISIBILITY_POP_                                                    \
+	}
 #else
 #define IBP_BEGIN_DECLS IBP_VISIBILITY_PUSH_
-#define IBP_END_DECLS IBP_VISIBILITY_POP_
+#define IBP_END_DECLS	IBP_VISIBILITY_POP_
 #endif
 
 #endif

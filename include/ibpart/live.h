@@ -69,6 +69,21 @@ size_t ibp_drift_ports_drifted(const ibp_drift *d);
 void ibp_drift_free(ibp_drift *d);
 const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
 
+/* Which items count: all of them, all but index-only differences, or
+ * only those (without the ports' previous tables OpenSM's choice of
+ * index for a P_Key it held before is not knowable: index differences
+ * are then notes, not drift). */
+typedef enum ibp_drift_sel {
+	IBP_DRIFT_SEL_ALL = 0,
+	IBP_DRIFT_SEL_NO_INDEX,
+	IBP_DRIFT_SEL_INDEX_ONLY
+} ibp_drift_sel;
+bool ibp_drift_item_selected(const struct ibp_drift_item *it,
+			     ibp_drift_sel sel);
+/* Items selected; *ports (may be NULL) the ports they are on. */
+size_t ibp_drift_count_sel(const ibp_drift *d, ibp_drift_sel sel,
+			   size_t *ports);
+
 /* ------------------------------------------------- rollback state */
 
 /* Write the tables of ts (those of the fabric's ports) to path as JSON,
@@ -114,8 +129,12 @@ int ibp_wait_log(const char *log_path, long offset, const char *needle,
 /* ------------------------------------------------ a live session */
 
 /* Options every live command shares (-C, -P, --mkey, --timeout,
- * --retries, --enforce): where to open the fabric and how the SM talks. */
+ * --retries, --enforce): where to open the fabric and how the SM talks.
+ * Set them with ibp_live_options_init() first: fields added later get
+ * their defaults there. */
+#define IBP_LIVE_OPTIONS_VERSION 2
 struct ibp_live_options {
+	unsigned version;	/* IBP_LIVE_OPTIONS_VERSION (set by _init) */
 	const char *ca;		/* -C; NULL: the first CA */
 	int port;		/* -P; 0: the first active port */
 	uint64_t mkey;		/* --mkey; 0: none */
@@ -126,15 +145,39 @@ struct ibp_live_options {
 	bool dry_run;		/* plan only: no SubnSet is sent */
 	int enforce;		/* an ibp_part_enforce (policy.h), default both;
 				   -1: leave PortInfo enforcement as it is */
-	bool progress;		/* phase progress on stderr */
+	/* Phase progress ("discovering ...", "read N ports' tables"): one
+	 * line, no newline, with the milliseconds since ibp_live_open.
+	 * NULL: silent.  The library never writes to stderr itself. */
+	void (*progress)(void *ctx, long elapsed_ms, const char *msg);
+	void *progress_ctx;
+	/* Asked between phases and before each port of a push: true stops
+	 * the operation with IBP_ECANCELED (a push stopped half-way
+	 * reports the ports it changed).  NULL: never. */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
 };
 void ibp_live_options_init(struct ibp_live_options *o);
 
+/* A live session: one local port (transport_umad), the SM over it, the
+ * fabric it discovered, the fabric model the plan is read against (a
+ * topology file's, or the discovered one) and the SM's port.  Used by one
+ * thread at a time; distinct sessions are independent. */
 typedef struct ibp_live ibp_live;
 
-/* Open the port (transport_umad) and an SM over it. */
+/* Open the port (transport_umad) and an SM over it.  IBP_EIO (or the
+ * transport's status) when the port cannot be opened; nothing is sent.
+ * The caller frees *out with ibp_live_close. */
 int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		  ibp_error *err);
+/* A session over a transport the caller made (transport_sim's built-in
+ * fabric, or another): borrowed, it must outlive the session, which
+ * never closes it.  local_port_guid is the port the SMPs leave from
+ * (the SM's port when ibpart is the SM); o->ca only names it in
+ * progress lines. */
+int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
+			    uint64_t local_port_guid, ibp_live **out,
+			    ibp_error *err);
+/* Close the session (and the port it opened); NULL is fine. */
 void ibp_live_close(ibp_live *l);
 struct ibp_sm *ibp_live_sm(ibp_live *l);
 ibp_transport *ibp_live_transport(ibp_live *l);
@@ -146,12 +189,50 @@ int ibp_live_master_sm_port(ibp_live *l, uint64_t *port_guid, bool *running,
 			    ibp_error *err);
 const char *ibp_live_local_ca(const ibp_live *l);
 int ibp_live_local_port(const ibp_live *l);
-/* Discover (once) with progress on stderr when asked. */
+/* Discover (once), with progress.  The fabric or transport's status
+ * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
 /* Milliseconds since ibp_live_open. */
 long ibp_live_elapsed_ms(const ibp_live *l);
+/* Report progress through the options' callback (nothing when NULL). */
 void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The session was opened with dry_run: no Set is ever sent. */
+bool ibp_live_dry_run(const ibp_live *l);
+/* True when the options' cancel callback asks to stop. */
+bool ibp_live_cancelled(const ibp_live *l);
+
+/* The fabric model plans are read against: `topology` (borrowed: it
+ * must outlive the session; NULL: the discovered fabric).  Tables read
+ * from the fabric are keyed by it (ports matched by node GUID). */
+void ibp_live_set_topology(ibp_live *l, const ibp_fabric *topology);
+/* After ibp_live_discover: the plan's fabric (the topology's, else the
+ * discovered one); owned by the session. */
+const ibp_fabric *ibp_live_fabric(const ibp_live *l);
+
+/* Decide the SM's port (after ibp_live_discover): `spec` (a GUID, name
+ * or LID of the plan's fabric) when given, else the master SM's port
+ * when an SM runs (the local PortInfo MasterSMLID), else the local port
+ * (ibpart is the partition manager).  IBP_ENOENT (or the resolver's
+ * status), with the reason, when spec names no port or the port chosen
+ * is not in the plan's fabric. */
+int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err);
+uint64_t ibp_live_sm_port_guid(const ibp_live *l);
+/* A master SM answers with IsSM set: apply --direct must not fight it. */
+bool ibp_live_sm_running(const ibp_live *l);
+
+/* Every P_KeyTable the fabric holds, keyed by ibp_live_fabric() (ports
+ * the topology lacks are dropped).  The caller frees *out.  The SM's
+ * status when the fabric fails. */
+int ibp_live_read_tables(ibp_live *l, ibp_tables **out, ibp_error *err);
+
+/* SMPs the session has sent: in all, for the discovery, for reading
+ * tables; timeouts and retries in all. */
+struct ibp_live_counts {
+	unsigned long smps, smps_discover, smps_read;
+	unsigned long timeouts, retries;
+};
+void ibp_live_counts_get(const ibp_live *l, struct ibp_live_counts *out);
 
 /* The same tables keyed by another model of the same subnet: each port
  * found by node GUID and port number; ports `to` lacks are dropped. */

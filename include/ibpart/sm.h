@@ -38,6 +38,11 @@ struct ibp_sm_options {
 				     every table (OpenSM's max_wire_smps;
 				     default 4; 1: one at a time) */
 	uint64_t mkey;		  /* M_Key put in every SMP (default 0) */
+	/* Asked before each port of a push: true stops it there, as a
+	 * failure would (IBP_ECANCELED, rep->complete false, the ports
+	 * not yet pushed left as they are).  NULL: never. */
+	bool (*cancel)(void *ctx);
+	void *cancel_ctx;
 };
 void ibp_sm_options_init(struct ibp_sm_options *o);
 

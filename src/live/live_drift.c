@@ -215,3 +215,28 @@ const char *ibp_drift_kind_str(ibp_drift_kind k)
 	}
 	return "unknown";
 }
+
+bool ibp_drift_item_selected(const struct ibp_drift_item *it, ibp_drift_sel sel)
+{
+	bool idx = it->kind == IBP_DRIFT_INDEX;
+	return sel == IBP_DRIFT_SEL_ALL ||
+	       (sel == IBP_DRIFT_SEL_INDEX_ONLY) == idx;
+}
+
+size_t ibp_drift_count_sel(const ibp_drift *d, ibp_drift_sel sel, size_t *ports)
+{
+	size_t n = 0, np = 0;
+	const struct ibp_drift_item *last = NULL;
+	for (size_t i = 0; i < ibp_drift_count(d); i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!ibp_drift_item_selected(it, sel))
+			continue;
+		n++;
+		if (!last || last->node != it->node || last->port != it->port)
+			np++;
+		last = it;
+	}
+	if (ports)
+		*ports = np;
+	return n;
+}

@@ -1,7 +1,8 @@
 /*
  * live_session.c - one live session: the local port opened through
  * transport_umad and the SM (sm.c) running over it, plus the small things
- * every live command wants around them: timing, phase progress on stderr,
+ * every live command wants around them: timing, phase progress through
+ * the caller's callback, cancellation, the SM's port, reading tables,
  * and moving a set of tables from one fabric model to another (the
  * discovered fabric and the topology file describe the same subnet with
  * different node orders).  See include/ibpart/live.h.
@@ -18,40 +19,29 @@
 struct ibp_live {
 	struct ibp_live_options o;
 	ibp_transport *t;
+	bool owns_t; /* opened here (umad); else the caller's */
 	ibp_umad *u;
 	ibp_sm *sm;
 	ibp_umad_port_info info;
 	struct timespec start;
 	bool discovered;
+	const ibp_fabric *topology; /* borrowed; NULL: the discovered one */
+	uint64_t sm_guid;
+	bool sm_running;
+	unsigned long smps_discover, smps_read;
 };
 
 void ibp_live_options_init(struct ibp_live_options *o)
 {
 	*o = (struct ibp_live_options){0};
+	o->version = IBP_LIVE_OPTIONS_VERSION;
 	o->retries = -1;
 	o->enforce = IBP_ENFORCE_BOTH; /* OpenSM's part_enforce default */
 }
 
-int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
-		  ibp_error *err)
+static int start_sm(ibp_live *l, ibp_error *err)
 {
-	*out = NULL;
-	ibp_live *l = calloc(1, sizeof(*l));
-	if (!l)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	l->o = *o;
-	clock_gettime(CLOCK_MONOTONIC, &l->start);
-	ibp_umad_options uo;
-	ibp_umad_options_init(&uo);
-	uo.ca = o->ca;
-	uo.port = o->port;
-	uo.mkey = o->mkey;
-	int rc = ibp_transport_umad_open(&uo, &l->t, &l->u, err);
-	if (rc) {
-		free(l);
-		return rc;
-	}
-	ibp_umad_port_info_get(l->u, &l->info);
+	const struct ibp_live_options *o = &l->o;
 	struct ibp_sm_options so;
 	ibp_sm_options_init(&so);
 	if (o->timeout_ms > 0)
@@ -62,14 +52,69 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		so.max_wire_smps = o->max_wire_smps;
 	so.mkey = o->mkey;
 	so.dry_run = o->dry_run;
+	so.cancel = o->cancel;
+	so.cancel_ctx = o->cancel_ctx;
 	if (o->enforce < 0)
 		so.keep_enforcement = true;
 	else
 		so.enforce = (ibp_part_enforce)o->enforce;
-	rc = ibp_sm_new(l->t, &so, &l->sm, err);
+	return ibp_sm_new(l->t, &so, &l->sm, err);
+}
+
+static ibp_live *new_session(const struct ibp_live_options *o)
+{
+	ibp_live *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->o = *o;
+	clock_gettime(CLOCK_MONOTONIC, &l->start);
+	return l;
+}
+
+int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
+		  ibp_error *err)
+{
+	*out = NULL;
+	ibp_live *l = new_session(o);
+	if (!l)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_umad_options uo;
+	ibp_umad_options_init(&uo);
+	uo.ca = o->ca;
+	uo.port = o->port;
+	uo.mkey = o->mkey;
+	int rc = ibp_transport_umad_open(&uo, &l->t, &l->u, err);
 	if (rc) {
-		ibp_transport_close(l->t);
 		free(l);
+		return rc;
+	}
+	l->owns_t = true;
+	ibp_umad_port_info_get(l->u, &l->info);
+	rc = start_sm(l, err);
+	if (rc) {
+		ibp_live_close(l);
+		return rc;
+	}
+	*out = l;
+	return IBP_OK;
+}
+
+int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
+			    uint64_t local_port_guid, ibp_live **out,
+			    ibp_error *err)
+{
+	*out = NULL;
+	ibp_live *l = new_session(o);
+	if (!l)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	l->t = t;
+	l->info.port_guid = local_port_guid;
+	snprintf(l->info.ca_name, sizeof(l->info.ca_name), "%s",
+		 o->ca ? o->ca : "(transport)");
+	l->info.port = o->port;
+	int rc = start_sm(l, err);
+	if (rc) {
+		ibp_live_close(l);
 		return rc;
 	}
 	*out = l;
@@ -81,7 +126,8 @@ void ibp_live_close(ibp_live *l)
 	if (!l)
 		return;
 	ibp_sm_free(l->sm);
-	ibp_transport_close(l->t);
+	if (l->owns_t)
+		ibp_transport_close(l->t);
 	free(l);
 }
 
@@ -128,18 +174,37 @@ void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
 {
 	if (!l->o.progress)
 		return;
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "[%6.3f s] ", ibp_live_elapsed_ms(l) / 1000.0);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	l->o.progress(l->o.progress_ctx, ibp_live_elapsed_ms(l), msg);
+}
+
+bool ibp_live_dry_run(const ibp_live *l)
+{
+	return l->o.dry_run;
+}
+
+bool ibp_live_cancelled(const ibp_live *l)
+{
+	return l->o.cancel && l->o.cancel(l->o.cancel_ctx);
+}
+
+static unsigned long smps_now(const ibp_live *l)
+{
+	unsigned long smps, to, re;
+	ibp_sm_counters(l->sm, &smps, &to, &re);
+	return smps;
 }
 
 int ibp_live_discover(ibp_live *l, ibp_error *err)
 {
 	if (l->discovered)
 		return IBP_OK;
+	if (ibp_live_cancelled(l))
+		return ibp_error_set(err, IBP_ECANCELED, "cancelled");
 	ibp_live_progress(l,
 			  "discovering the fabric by directed route from "
 			  "%s port %d ...",
@@ -150,10 +215,97 @@ int ibp_live_discover(ibp_live *l, ibp_error *err)
 	l->discovered = true;
 	unsigned long smps, to, re;
 	ibp_sm_counters(l->sm, &smps, &to, &re);
+	l->smps_discover = smps;
 	ibp_live_progress(l, "discovered %zu nodes (%lu SMPs, %lu timeouts)",
 			  ibp_fabric_node_count(ibp_sm_fabric(l->sm)), smps,
 			  to);
 	return IBP_OK;
+}
+
+void ibp_live_set_topology(ibp_live *l, const ibp_fabric *topology)
+{
+	l->topology = topology;
+}
+
+const ibp_fabric *ibp_live_fabric(const ibp_live *l)
+{
+	return l->topology ? l->topology : ibp_sm_fabric(l->sm);
+}
+
+int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err)
+{
+	const ibp_fabric *f = ibp_live_fabric(l);
+	if (!f)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "the fabric is not discovered yet");
+	/* Is an SM running, and where?  Its port is the one OpenSM's plan
+	 * makes a full member of the default partition. */
+	uint64_t msm = 0;
+	bool have_msm =
+	    ibp_live_master_sm_port(l, &msm, &l->sm_running, NULL) == IBP_OK;
+	size_t n;
+	unsigned p;
+	if (spec) {
+		int rc = ibp_fabric_resolve_port(f, spec, &n, &p, err);
+		if (rc)
+			return rc;
+		l->sm_guid = ibp_fabric_port_guid(f, n, p);
+	} else if (have_msm) {
+		l->sm_guid = msm;
+		ibp_live_progress(l, "the master SM's port is 0x%016llx%s",
+				  (unsigned long long)msm,
+				  l->sm_running ? "" : " (no longer IsSM)");
+	} else {
+		l->sm_guid = l->info.port_guid; /* we are the SM */
+	}
+	if (ibp_fabric_find_port_guid(f, l->sm_guid, &n, &p))
+		return ibp_error_set(err, IBP_ENOENT,
+				     "the SM port 0x%016llx is not in the %s "
+				     "fabric",
+				     (unsigned long long)l->sm_guid,
+				     l->topology ? "topology's" : "discovered");
+	return IBP_OK;
+}
+
+uint64_t ibp_live_sm_port_guid(const ibp_live *l)
+{
+	return l->sm_guid;
+}
+
+bool ibp_live_sm_running(const ibp_live *l)
+{
+	return l->sm_running;
+}
+
+int ibp_live_read_tables(ibp_live *l, ibp_tables **out, ibp_error *err)
+{
+	*out = NULL;
+	if (ibp_live_cancelled(l))
+		return ibp_error_set(err, IBP_ECANCELED, "cancelled");
+	ibp_live_progress(l, "reading every P_KeyTable ...");
+	ibp_tables *raw = NULL;
+	unsigned long before = smps_now(l);
+	int rc = ibp_sm_read_tables(l->sm, &raw, err);
+	l->smps_read += smps_now(l) - before;
+	if (rc)
+		return rc;
+	ibp_live_progress(l, "read %zu ports' tables (%lu SMPs so far)",
+			  ibp_tables_count(raw), smps_now(l));
+	if (!l->topology) {
+		*out = raw;
+		return IBP_OK;
+	}
+	rc = ibp_live_remap(raw, l->topology, out, err);
+	ibp_tables_free(raw);
+	return rc;
+}
+
+void ibp_live_counts_get(const ibp_live *l, struct ibp_live_counts *out)
+{
+	*out = (struct ibp_live_counts){0};
+	ibp_sm_counters(l->sm, &out->smps, &out->timeouts, &out->retries);
+	out->smps_discover = l->smps_discover;
+	out->smps_read = l->smps_read;
 }
 
 int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,

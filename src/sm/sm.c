@@ -1110,6 +1110,14 @@ int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 		const ibp_pkey_table *wt = ibp_tables_at(want, i, &wn, &p);
 		ibp_error e;
 		ibp_error_clear(&e);
+		if (sm->o.cancel && sm->o.cancel(sm->o.cancel_ctx)) {
+			rep->complete = false;
+			rc = ibp_error_set(err, IBP_ECANCELED,
+					   "the push was cancelled after %zu "
+					   "of %zu ports",
+					   i, cnt);
+			goto out;
+		}
 		if (ibp_fabric_find_node_guid(sm->fabric,
 					      ibp_fabric_node_guid(wf, wn),
 					      &n) != IBP_OK) {

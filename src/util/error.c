@@ -73,6 +73,8 @@ const char *ibp_status_str(int st)
 		return "table full";
 	case IBP_ESHORT:
 		return "buffer too short";
+	case IBP_ECANCELED:
+		return "cancelled";
 	default:
 		return "unknown error";
 	}

@@ -1,0 +1,197 @@
+/*
+ * apply.h - make the live fabric hold a plan, over a live session
+ * (live.h).  Two ways, as `ibpart apply` offers them:
+ *
+ *  direct       ibpart is the partition manager.  ibp_apply_plan() reads
+ *               every table, makes the plan (fail closed: a plan with
+ *               errors, or one OpenSM would reject or misread, is
+ *               refused) or loads a state file to roll back to, and
+ *               lists the ports whose 32-entry blocks differ; nothing is
+ *               sent.  ibp_apply_run() saves the tables read to a state
+ *               file first, then SubnSets only those blocks (the SM reads
+ *               each back and retries lost MADs).  A plan port that
+ *               cannot be read, or a running SM (unless forced), changes
+ *               nothing; a push that stops half-way reports the ports
+ *               changed, the one that failed, and those not reached.
+ *  via OpenSM   OpenSM is the SM.  ibp_apply_via_opensm() validates the
+ *               plan, writes it in OpenSM's canonical syntax (read back
+ *               to prove OpenSM reads it as planned), installs it
+ *               atomically as OpenSM's partition file (the old one kept
+ *               as FILE.bak), sends SIGHUP and waits until OpenSM logs
+ *               SUBNET UP or the fabric holds the plan.  The caller then
+ *               runs ibp_verify() (verify.h).
+ *
+ * Threads: one session, and the ibp_apply made on it, are used by one
+ * thread at a time.
+ */
+#ifndef IBPART_APPLY_H
+#define IBPART_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/live.h"
+#include "ibpart/sm.h"
+#include "ibpart/tables.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+/* ------------------------------------------------------------ direct */
+
+#define IBP_APPLY_OPTIONS_VERSION 1
+struct ibp_apply_options {
+	unsigned version;      /* IBP_APPLY_OPTIONS_VERSION (set by _init) */
+	const char *conf_path; /* the plan; or */
+	const char *rollback;  /* a state file to put back (no plan) */
+	const char *mode;      /* "opensm" (default) or "strict" */
+	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
+	bool force;	       /* push although an SM runs */
+};
+void ibp_apply_options_init(struct ibp_apply_options *o);
+
+/* What happened to a port the plan changes. */
+typedef enum ibp_apply_port_state {
+	IBP_APPLY_PLANNED = 0, /* not pushed yet (or a dry run) */
+	IBP_APPLY_CHANGED,     /* its table now holds the plan */
+	IBP_APPLY_FAILED,      /* the push failed there */
+	IBP_APPLY_NOT_REACHED  /* the push stopped before it: unchanged */
+} ibp_apply_port_state;
+
+/* A port whose table the plan changes (or, for the unreadable list, a
+ * port the plan programs that could not be read). */
+struct ibp_apply_port {
+	size_t node;
+	unsigned port;
+	uint64_t node_guid, port_guid; /* port_guid 0 on a switch port */
+	const char *desc;	       /* the node's description */
+	unsigned blocks[8];	       /* the 32-entry blocks that differ */
+	unsigned nblocks;	       /* at most 8 listed ... */
+	bool more_blocks;	       /* ... and more differ */
+	ibp_apply_port_state state;
+};
+
+/* An apply: its plan, then what the push did.  Opaque. */
+typedef struct ibp_apply ibp_apply;
+
+/* Read every table of the fabric and plan the change (no Set is sent).
+ * The plan's findings go to diags (may be NULL).  IBP_EINVAL, with the
+ * reason, when an SM is running and o->force is not set (its next heavy
+ * sweep would put its own tables back) - unless the session is a dry
+ * run; IBP_EPARSE or IBP_EINVAL when the plan or the state file is bad
+ * input; the fabric's status when reading fails.  The caller frees *out
+ * with ibp_apply_free. */
+int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
+		   ibp_apply **out, ibp_diags *diags, ibp_error *err);
+void ibp_apply_free(ibp_apply *a);
+
+/* The tables planned (keyed by ibp_live_fabric()); the ports to change;
+ * the plan ports that could not be read (ibp_apply_run refuses while
+ * there are any). */
+const ibp_tables *ibp_apply_want(const ibp_apply *a);
+size_t ibp_apply_port_count(const ibp_apply *a);
+const struct ibp_apply_port *ibp_apply_port_at(const ibp_apply *a, size_t i);
+size_t ibp_apply_unreadable_count(const ibp_apply *a);
+const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
+						     size_t i);
+bool ibp_apply_is_rollback(const ibp_apply *a);
+
+#define IBP_APPLY_RUN_OPTIONS_VERSION 1
+struct ibp_apply_run_options {
+	unsigned version;	/* IBP_APPLY_RUN_OPTIONS_VERSION */
+	const char *state_path; /* where the tables read are saved first;
+				   NULL: not saved */
+	bool state_always;	/* save even when no port changes (a
+				   script may roll back to it later) */
+};
+void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
+
+/* Push the plan: save the state (when a path is given and a port
+ * changes, or always with state_always), then SubnSet the blocks that
+ * differ and read them back.  IBP_EIO when a plan port is unreadable or
+ * the state cannot be saved (nothing was changed); the SM's status when
+ * the push fails (ibp_apply_complete false: the ports' states say which
+ * changed); IBP_ECANCELED when the session's cancel callback stopped
+ * it.  Not on a dry-run session (IBP_EINVAL). */
+int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
+		  ibp_error *err);
+
+/* After ibp_apply_run: did every port get its table; the SM's report
+ * (ports changed, failed); the state file written (NULL: none); the
+ * ports not reached. */
+bool ibp_apply_complete(const ibp_apply *a);
+/* The push began (the state was saved, if asked): false after a run
+ * that refused or could not save the state - nothing was changed. */
+bool ibp_apply_pushed(const ibp_apply *a);
+const struct ibp_sm_report *ibp_apply_report(const ibp_apply *a);
+const char *ibp_apply_state_file(const ibp_apply *a);
+size_t ibp_apply_not_reached_count(const ibp_apply *a);
+
+/* SMPs and time: in all, SubnSets (blocks + enforcement), of the push,
+ * of the discovery and the reads, timeouts and retries of the push and
+ * in all, milliseconds since the session opened. */
+struct ibp_apply_counts {
+	unsigned long smps, smps_set, smps_push, smps_discover, smps_read;
+	unsigned long timeouts, retries, timeouts_total;
+	unsigned long enforce_ports, enforce_unsupported;
+	long elapsed_ms;
+};
+void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out);
+
+/* The result as `ibpart apply --direct --format json` prints it (docs/
+ * json-schemas.md); a malloc'd string, NULL on ENOMEM. */
+char *ibp_apply_json(const ibp_apply *a);
+
+/* -------------------------------------------------------- via OpenSM */
+
+#define IBP_APPLY_OPENSM_OPTIONS_VERSION 1
+struct ibp_apply_opensm_options {
+	unsigned version;	    /* IBP_APPLY_OPENSM_OPTIONS_VERSION */
+	const char *conf_path;	    /* the plan (required) */
+	const char *mode;	    /* "opensm" (default) or "strict" */
+	bool allow_both_pkeys;	    /* OpenSM's allow_both_pkeys (-W) */
+	const char *opensm_conf;    /* its partition file (default
+				       /etc/opensm/partitions.conf) */
+	const char *opensm_log;	    /* its log (default /var/log/opensm.log) */
+	pid_t opensm_pid;	    /* the OpenSM to signal; or */
+	const char *opensm_pidfile; /* its pid file */
+	int wait_ms;		    /* for SUBNET UP (default 60000) */
+	bool dry_run;		    /* make the file only: install nothing */
+};
+void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o);
+
+/* How OpenSM was seen to take the file. */
+typedef enum ibp_opensm_seen {
+	IBP_OPENSM_NOT_ASKED = 0, /* a dry run */
+	IBP_OPENSM_SUBNET_UP,	  /* its log said SUBNET UP */
+	IBP_OPENSM_FABRIC_HOLDS	  /* no word in the log (buffered?), but
+				     the fabric holds the plan */
+} ibp_opensm_seen;
+
+struct ibp_apply_opensm_result {
+	char *text; /* the partition file, canonical syntax (malloc'd) */
+	size_t len;
+	pid_t pid;	      /* the OpenSM signalled */
+	ibp_opensm_seen seen; /* how it was seen to take it */
+	long ms;	      /* from SIGHUP to then */
+};
+void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
+
+/* Validate, write, install, signal, wait (see the top of this file).
+ * IBP_EPARSE or IBP_EINVAL when the plan is bad input or the pid (file)
+ * is missing or bad (the partition file is left unchanged);
+ * IBP_ETIMEDOUT when OpenSM has not taken the file in wait_ms (the new
+ * file is installed, the old one is FILE.bak); the system's status when
+ * the file cannot be installed or OpenSM signalled.  r->text is set
+ * from the moment the file is made (the caller frees it with
+ * ibp_apply_opensm_result_clear). */
+int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
+			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
+			 ibp_error *err);
+
+IBP_END_DECLS
+#endif

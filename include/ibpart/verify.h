@@ -1,0 +1,107 @@
+/*
+ * verify.h - does the live fabric hold the plan?  One operation over a
+ * live session (live.h): read every P_KeyTable the fabric holds, turn the
+ * plan into the tables OpenSM would program (fail closed: a plan with
+ * errors, or one OpenSM would reject and replace with ALL=full, is not
+ * verified against), compare port by port (ibp_drift), and optionally
+ * build the connectivity matrix and the audit of what the fabric really
+ * holds.  `ibpart verify`, `apply --via-opensm` and the service all call
+ * this; they differ only in how they print the result.
+ *
+ * Indices: with the ports' previous tables (`previous`, e.g. a state file
+ * of `apply`), OpenSM's placement is predicted and an index difference is
+ * drift.  Without them a P_Key is expected where the port holds it now,
+ * and an index difference is only a note (IBP_DRIFT_SEL_INDEX_ONLY).
+ *
+ * A GUID the plan names that the fabric does not have is listed as
+ * absent, not drift: OpenSM skips it too.
+ *
+ * Threads: a result is plain data once made; one session is used by one
+ * thread at a time (live.h).
+ */
+#ifndef IBPART_VERIFY_H
+#define IBPART_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/analysis.h"
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/live.h"
+#include "ibpart/tables.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+#define IBP_VERIFY_OPTIONS_VERSION 1
+struct ibp_verify_options {
+	unsigned version;      /* IBP_VERIFY_OPTIONS_VERSION (set by _init) */
+	const char *conf_path; /* the plan (required) */
+	const char *mode;      /* "opensm" (default) or "strict" */
+	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
+	const ibp_tables *previous; /* the ports' tables before the plan was
+				       applied (borrowed); NULL: unknown */
+	bool matrix;		    /* also build the matrix of `have` */
+	bool audit;		    /* also audit `have` */
+};
+void ibp_verify_options_init(struct ibp_verify_options *o);
+
+/* A GUID the plan names that is not a port of the fabric. */
+struct ibp_absent_member {
+	uint64_t guid;
+	const char *text;      /* as written in the plan */
+	bool by_name;	       /* the plan named it (node-name-map) */
+	const char *conf_file; /* where */
+	unsigned conf_line;
+	char hint[160]; /* "" or why it is probably wrong (a CA's node
+			   GUID where its port GUID belongs) */
+};
+
+typedef struct ibp_verify_result ibp_verify_result;
+
+/* Run the verification on an open, discovered session whose SM port is
+ * decided (ibp_live_find_sm).  The plan's findings (every one, notes
+ * too) go to diags (may be NULL).  Returns IBP_OK whether or not the
+ * fabric drifted (see ibp_verify_result_differences); IBP_EPARSE or
+ * IBP_EINVAL when the plan is bad input (nothing was compared), the
+ * fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT, IBP_ENOMEM, ...)
+ * otherwise; IBP_ECANCELED when the session's cancel callback said so.
+ * The caller frees *out with ibp_verify_result_free. */
+int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
+	       ibp_verify_result **out, ibp_diags *diags, ibp_error *err);
+void ibp_verify_result_free(ibp_verify_result *r);
+
+/* What was compared: the drift (all items), the tables read, the tables
+ * planned, the fabric they are keyed by; owned by the result. */
+const ibp_drift *ibp_verify_result_drift(const ibp_verify_result *r);
+const ibp_tables *ibp_verify_result_have(const ibp_verify_result *r);
+const ibp_tables *ibp_verify_result_want(const ibp_verify_result *r);
+const ibp_fabric *ibp_verify_result_fabric(const ibp_verify_result *r);
+/* Which drift items count as drift: all of them with `previous`, all but
+ * index-only differences without. */
+ibp_drift_sel ibp_verify_result_selection(const ibp_verify_result *r);
+/* Differences that count as drift, and (*ports, may be NULL) on how many
+ * ports; index notes (0 with `previous`). */
+size_t ibp_verify_result_differences(const ibp_verify_result *r, size_t *ports);
+size_t ibp_verify_result_index_notes(const ibp_verify_result *r);
+size_t ibp_verify_result_absent_count(const ibp_verify_result *r);
+const struct ibp_absent_member *
+ibp_verify_result_absent_at(const ibp_verify_result *r, size_t i);
+/* The matrix and the findings when asked for, else NULL. */
+const ibp_matrix *ibp_verify_result_matrix(const ibp_verify_result *r);
+const ibp_findings *ibp_verify_result_findings(const ibp_verify_result *r);
+/* The SM's port, the mode, and the session's SMPs and time when the
+ * verification ended. */
+uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r);
+const char *ibp_verify_result_mode(const ibp_verify_result *r);
+unsigned long ibp_verify_result_smps(const ibp_verify_result *r);
+long ibp_verify_result_elapsed_ms(const ibp_verify_result *r);
+
+/* The result as `ibpart verify --format json` prints it (docs/
+ * json-schemas.md): a malloc'd string the caller frees, NULL on ENOMEM. */
+char *ibp_verify_result_json(const ibp_verify_result *r);
+
+IBP_END_DECLS
+#endif

@@ -1,0 +1,166 @@
+/*
+ * live_opensm.c - apply through a running OpenSM (see include/ibpart/
+ * apply.h): the plan validated and written in OpenSM's canonical syntax,
+ * installed atomically as its partition file, SIGHUP, and the wait for
+ * OpenSM to take it.
+ *
+ * The wait has two witnesses: OpenSM's log saying SUBNET UP after the
+ * offset it had before the signal, or - for a log OpenSM buffers (no -d 2,
+ * force_log_flush FALSE), which says nothing in time - the fabric itself
+ * holding the plan (every table read again once a second; index-only
+ * differences do not count, OpenSM's index memory is its own).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ibpart/apply.h"
+#include "ibpart/atomic_file.h"
+
+void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
+{
+	*o = (struct ibp_apply_opensm_options){0};
+	o->version = IBP_APPLY_OPENSM_OPTIONS_VERSION;
+	o->mode = "opensm";
+	o->opensm_conf = "/etc/opensm/partitions.conf";
+	o->opensm_log = "/var/log/opensm.log";
+	o->wait_ms = 60000;
+}
+
+void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r)
+{
+	free(r->text);
+	*r = (struct ibp_apply_opensm_result){0};
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)((t.tv_sec - t0->tv_sec) * 1000 +
+		      (t.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+static bool fabric_holds(ibp_live *l, const ibp_tables *want)
+{
+	ibp_tables *now = NULL;
+	ibp_drift *d = NULL;
+	ibp_error e;
+	bool held = ibp_live_read_tables(l, &now, &e) == IBP_OK &&
+		    ibp_drift_compute(want, now, &d, &e) == IBP_OK &&
+		    ibp_drift_count_sel(d, IBP_DRIFT_SEL_NO_INDEX, NULL) == 0;
+	ibp_drift_free(d);
+	ibp_tables_free(now);
+	return held;
+}
+
+static int wait_for_opensm(ibp_live *l,
+			   const struct ibp_apply_opensm_options *o, long off,
+			   const ibp_tables *want,
+			   struct ibp_apply_opensm_result *r, ibp_error *err)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		long left = o->wait_ms - ms_since(&t0);
+		long waited = 0;
+		ibp_error e;
+		if (ibp_wait_log(o->opensm_log, off, "SUBNET UP",
+				 left < 1000 ? (left > 0 ? left : 0) : 1000,
+				 &waited, &e) == IBP_OK) {
+			r->seen = IBP_OPENSM_SUBNET_UP;
+			r->ms = ms_since(&t0);
+			return IBP_OK;
+		}
+		if (fabric_holds(l, want)) {
+			r->seen = IBP_OPENSM_FABRIC_HOLDS;
+			r->ms = ms_since(&t0);
+			return IBP_OK;
+		}
+		if (ibp_live_cancelled(l))
+			return ibp_error_set(err, IBP_ECANCELED,
+					     "cancelled while waiting for "
+					     "OpenSM; the new file is "
+					     "installed, the old one is %s.bak",
+					     o->opensm_conf);
+		if (ms_since(&t0) >= o->wait_ms)
+			return ibp_error_set(
+			    err, IBP_ETIMEDOUT,
+			    "after %d ms OpenSM (pid %ld) has not reported "
+			    "SUBNET UP in %s and the fabric does not hold the "
+			    "plan; the new file is installed, the old one is "
+			    "%s.bak",
+			    o->wait_ms, (long)r->pid, o->opensm_log,
+			    o->opensm_conf);
+	}
+}
+
+static int make_text(ibp_live *l, const struct ibp_apply_opensm_options *o,
+		     ibp_tables **want, struct ibp_apply_opensm_result *r,
+		     ibp_diags *diags, ibp_error *err)
+{
+	ibp_tables *before = NULL;
+	ibp_conf *conf = NULL;
+	int rc = ibp_live_read_tables(l, &before, err);
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+		return IBP_EIO;
+	if (rc)
+		return rc;
+	struct ibp_live_plan_options po = {
+	    .conf_path = o->conf_path,
+	    .mode = o->mode,
+	    .sm_port_guid = ibp_live_sm_port_guid(l),
+	    .allow_both_pkeys = o->allow_both_pkeys,
+	    .previous = before,
+	    .fail_closed = true,
+	};
+	const ibp_fabric *f = ibp_live_fabric(l);
+	rc = ibp_live_plan(&po, f, want, &conf, diags, err);
+	if (!rc)
+		rc = ibp_live_plan_opensm_text(&po, f, conf, *want, &r->text,
+					       &r->len, diags, err);
+	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
+		rc = IBP_EINVAL; /* the plan is input, not the fabric */
+	if (err && rc)
+		err->status = rc;
+	ibp_conf_free(conf);
+	ibp_tables_free(before);
+	return rc;
+}
+
+int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
+			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
+			 ibp_error *err)
+{
+	*r = (struct ibp_apply_opensm_result){0};
+	if (!o->conf_path)
+		return ibp_error_set(err, IBP_EINVAL, "no plan (conf_path)");
+	r->pid = o->opensm_pid;
+	if (!o->dry_run && !r->pid) {
+		if (!o->opensm_pidfile)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "--via-opensm needs --opensm-pid "
+					     "or --opensm-pidfile");
+		int rc = ibp_read_pidfile(o->opensm_pidfile, &r->pid, err);
+		if (rc)
+			return rc == IBP_ENOMEM ? rc : IBP_EINVAL;
+	}
+	ibp_tables *want = NULL;
+	int rc = make_text(l, o, &want, r, diags, err);
+	if (rc || o->dry_run)
+		goto out;
+	long off = ibp_file_size(o->opensm_log);
+	rc = ibp_write_file_atomic(o->opensm_conf, r->text, r->len, true, err);
+	if (rc)
+		goto out;
+	ibp_live_progress(l, "installed %s (old file kept as %s.bak)",
+			  o->opensm_conf, o->opensm_conf);
+	rc = ibp_signal_reread(r->pid, err);
+	if (!rc)
+		rc = wait_for_opensm(l, o, off, want, r, err);
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+		rc = IBP_EIO; /* past the plan: the system's fault */
+out:
+	ibp_tables_free(want);
+	return rc;
+}

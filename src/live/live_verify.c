@@ -1,0 +1,350 @@
+/*
+ * live_verify.c - ibp_verify(): read the fabric, plan, compare, and
+ * (when asked) the matrix and the audit of what the fabric holds; the
+ * result and its JSON (see include/ibpart/verify.h).
+ *
+ * The plan is always made fail-closed: "no drift" against a plan OpenSM
+ * would reject (and replace with ALL=full) would bless a fabric with no
+ * isolation.  Without the ports' previous tables, the tables read are
+ * the plan's "previous": a P_Key a port holds is expected where it is
+ * (OpenSM keeps surviving P_Keys in place), and an index difference is
+ * a note, since where OpenSM puts a P_Key it held before lives in its
+ * memory, not in the fabric.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ibpart/conf.h"
+#include "ibpart/verify.h"
+#include "live/live_json.h"
+
+struct ibp_verify_result {
+	const ibp_fabric *f;
+	ibp_tables *have, *want;
+	ibp_drift *drift;
+	ibp_matrix *matrix;
+	ibp_findings *findings;
+	ibp_drift_sel sel;
+	struct ibp_absent_member *absent;
+	size_t nabsent;
+	ibp_conf *conf; /* owns the strings absent[] points to */
+	char mode[16];
+	bool asked_matrix; /* the matrix is also built for the audit */
+	uint64_t sm_guid;
+	unsigned long smps;
+	long elapsed_ms;
+};
+
+void ibp_verify_options_init(struct ibp_verify_options *o)
+{
+	*o = (struct ibp_verify_options){0};
+	o->version = IBP_VERIFY_OPTIONS_VERSION;
+	o->mode = "opensm";
+}
+
+void ibp_verify_result_free(ibp_verify_result *r)
+{
+	if (!r)
+		return;
+	free(r->absent);
+	ibp_conf_free(r->conf);
+	ibp_findings_free(r->findings);
+	ibp_matrix_free(r->matrix);
+	ibp_drift_free(r->drift);
+	ibp_tables_free(r->want);
+	ibp_tables_free(r->have);
+	free(r);
+}
+
+static bool seen_guid(const ibp_verify_result *r, uint64_t g)
+{
+	for (size_t i = 0; i < r->nabsent; i++)
+		if (r->absent[i].guid == g)
+			return true;
+	return false;
+}
+
+/* GUIDs the plan names that the fabric does not have (unplugged, link
+ * down, or a GUID that never existed), each once. */
+static int find_absent(ibp_verify_result *r, ibp_error *err)
+{
+	const ibp_conf *conf = r->conf;
+	for (size_t i = 0; i < ibp_conf_partition_count(conf); i++) {
+		const ibp_conf_partition *p = ibp_conf_partition_at(conf, i);
+		for (size_t k = 0; k < ibp_conf_partition_member_count(p);
+		     k++) {
+			const ibp_conf_member *m =
+			    ibp_conf_partition_member(p, k);
+			size_t nn;
+			unsigned pp;
+			if ((m->kind != IBP_MEMBER_GUID &&
+			     m->kind != IBP_MEMBER_NAME) ||
+			    !m->guid ||
+			    !ibp_fabric_find_port_guid(r->f, m->guid, &nn,
+						       &pp) ||
+			    seen_guid(r, m->guid))
+				continue;
+			struct ibp_absent_member *na =
+			    realloc(r->absent, (r->nabsent + 1) * sizeof(*na));
+			if (!na)
+				return ibp_error_set(err, IBP_ENOMEM,
+						     "out of memory");
+			r->absent = na;
+			struct ibp_absent_member *a = &na[r->nabsent++];
+			*a = (struct ibp_absent_member){
+			    .guid = m->guid,
+			    .text = m->text,
+			    .by_name = m->kind == IBP_MEMBER_NAME,
+			    .conf_file = ibp_conf_file(conf),
+			    .conf_line = m->pos.line,
+			};
+			/* A CA's node GUID where a port GUID belongs: say
+			 * which port GUID was probably meant. */
+			if (!ibp_fabric_find_node_guid(r->f, m->guid, &nn))
+				snprintf(a->hint, sizeof(a->hint),
+					 "it is the node GUID of %s, whose "
+					 "port 1 is 0x%016llx (OpenSM matches "
+					 "port GUIDs)",
+					 ibp_fabric_node_desc(r->f, nn),
+					 (unsigned long long)
+					     ibp_fabric_port_guid(r->f, nn, 1));
+		}
+	}
+	return IBP_OK;
+}
+
+static int plan(ibp_live *l, const struct ibp_verify_options *o,
+		ibp_verify_result *r, ibp_diags *diags, ibp_error *err)
+{
+	struct ibp_live_plan_options po = {
+	    .conf_path = o->conf_path,
+	    .mode = r->mode,
+	    .sm_port_guid = r->sm_guid,
+	    .allow_both_pkeys = o->allow_both_pkeys,
+	    .previous = o->previous ? o->previous : r->have,
+	    .fail_closed = true,
+	};
+	int rc = ibp_live_plan(&po, r->f, &r->want, &r->conf, diags, err);
+	/* the plan is the caller's input: any failure but memory is bad
+	 * input, never the fabric's fault */
+	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
+		rc = IBP_EINVAL;
+	if (err && rc)
+		err->status = rc;
+	(void)l;
+	return rc;
+}
+
+static int analyse(const struct ibp_verify_options *o, ibp_verify_result *r,
+		   ibp_error *err)
+{
+	if (!o->matrix && !o->audit)
+		return IBP_OK;
+	ibp_matrix_options mo = {0};
+	int rc = ibp_matrix_build(r->have, &mo, &r->matrix, err);
+	if (rc || !o->audit)
+		return rc;
+	size_t sm_n = 0;
+	unsigned sm_p = 0;
+	ibp_fabric_find_port_guid(r->f, r->sm_guid, &sm_n, &sm_p);
+	r->findings = ibp_findings_new();
+	if (!r->findings)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_audit_input ai = {
+	    .tables = r->have,
+	    .sm_node = sm_n,
+	    .sm_port = sm_p,
+	    .matrix = r->matrix,
+	};
+	rc = ibp_audit_run(&ai, r->findings, err);
+	if (rc == IBP_OK)
+		ibp_findings_sort(r->findings);
+	return rc;
+}
+
+int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
+	       ibp_verify_result **out, ibp_diags *diags, ibp_error *err)
+{
+	*out = NULL;
+	if (!o->conf_path)
+		return ibp_error_set(err, IBP_EINVAL, "no plan (conf_path)");
+	ibp_verify_result *r = calloc(1, sizeof(*r));
+	if (!r)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	snprintf(r->mode, sizeof(r->mode), "%s", o->mode ? o->mode : "opensm");
+	r->f = ibp_live_fabric(l);
+	r->sm_guid = ibp_live_sm_port_guid(l);
+	r->sel = o->previous ? IBP_DRIFT_SEL_ALL : IBP_DRIFT_SEL_NO_INDEX;
+	r->asked_matrix = o->matrix;
+	int rc = ibp_live_read_tables(l, &r->have, err);
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+		rc = IBP_EIO; /* the fabric's, not the input's */
+	if (!rc)
+		rc = plan(l, o, r, diags, err);
+	if (!rc && ibp_live_cancelled(l))
+		rc = ibp_error_set(err, IBP_ECANCELED, "cancelled");
+	if (!rc)
+		rc = ibp_drift_compute(r->want, r->have, &r->drift, err);
+	if (!rc)
+		rc = analyse(o, r, err);
+	if (!rc)
+		rc = find_absent(r, err);
+	if (rc) {
+		ibp_verify_result_free(r);
+		return rc;
+	}
+	struct ibp_live_counts c;
+	ibp_live_counts_get(l, &c);
+	r->smps = c.smps;
+	r->elapsed_ms = ibp_live_elapsed_ms(l);
+	*out = r;
+	return IBP_OK;
+}
+
+const ibp_drift *ibp_verify_result_drift(const ibp_verify_result *r)
+{
+	return r->drift;
+}
+
+const ibp_tables *ibp_verify_result_have(const ibp_verify_result *r)
+{
+	return r->have;
+}
+
+const ibp_tables *ibp_verify_result_want(const ibp_verify_result *r)
+{
+	return r->want;
+}
+
+const ibp_fabric *ibp_verify_result_fabric(const ibp_verify_result *r)
+{
+	return r->f;
+}
+
+ibp_drift_sel ibp_verify_result_selection(const ibp_verify_result *r)
+{
+	return r->sel;
+}
+
+size_t ibp_verify_result_differences(const ibp_verify_result *r, size_t *ports)
+{
+	return ibp_drift_count_sel(r->drift, r->sel, ports);
+}
+
+size_t ibp_verify_result_index_notes(const ibp_verify_result *r)
+{
+	if (r->sel == IBP_DRIFT_SEL_ALL)
+		return 0;
+	return ibp_drift_count_sel(r->drift, IBP_DRIFT_SEL_INDEX_ONLY, NULL);
+}
+
+size_t ibp_verify_result_absent_count(const ibp_verify_result *r)
+{
+	return r->nabsent;
+}
+
+const struct ibp_absent_member *
+ibp_verify_result_absent_at(const ibp_verify_result *r, size_t i)
+{
+	return i < r->nabsent ? &r->absent[i] : NULL;
+}
+
+const ibp_matrix *ibp_verify_result_matrix(const ibp_verify_result *r)
+{
+	return r->asked_matrix ? r->matrix : NULL;
+}
+
+const ibp_findings *ibp_verify_result_findings(const ibp_verify_result *r)
+{
+	return r->findings;
+}
+
+uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r)
+{
+	return r->sm_guid;
+}
+
+const char *ibp_verify_result_mode(const ibp_verify_result *r)
+{
+	return r->mode;
+}
+
+unsigned long ibp_verify_result_smps(const ibp_verify_result *r)
+{
+	return r->smps;
+}
+
+long ibp_verify_result_elapsed_ms(const ibp_verify_result *r)
+{
+	return r->elapsed_ms;
+}
+
+static int matrix_json(const void *arg, FILE *out)
+{
+	const ibp_verify_result *r = arg;
+	ibp_matrix_report_options ro = {.mode = r->mode};
+	return ibp_matrix_report(r->matrix, IBP_MATRIX_JSON, &ro, out, NULL);
+}
+
+static int findings_json(const void *arg, FILE *out)
+{
+	char *s = ibp_findings_to_json(arg);
+	if (!s)
+		return -1;
+	fputs(s, out);
+	free(s);
+	return 0;
+}
+
+static json_t *absent_json(const ibp_verify_result *r)
+{
+	json_t *abs = json_array();
+	for (size_t i = 0; abs && i < r->nabsent; i++) {
+		const struct ibp_absent_member *a = &r->absent[i];
+		char g[24];
+		json_t *o = json_pack(
+		    "{s:s, s:s, s:i}", "port_guid", live_json_guid(a->guid, g),
+		    "conf_file", a->conf_file, "conf_line", (int)a->conf_line);
+		if (o && a->hint[0])
+			json_object_set_new(o, "hint", json_string(a->hint));
+		json_array_append_new(abs, o);
+	}
+	return abs;
+}
+
+char *ibp_verify_result_json(const ibp_verify_result *r)
+{
+	char g[24];
+	size_t nports = 0;
+	size_t ndiff = ibp_verify_result_differences(r, &nports);
+	json_t *root =
+	    json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i}", "mode", r->mode,
+		      "sm_port_guid", live_json_guid(r->sm_guid, g),
+		      "ports_checked", (int)ibp_drift_ports_checked(r->drift),
+		      "ports_drifted", (int)nports, "differences", (int)ndiff,
+		      "smps", (int)r->smps, "elapsed_ms", (int)r->elapsed_ms);
+	if (!root)
+		return NULL;
+	json_object_set_new(root, "drift",
+			    live_json_drift(r->f, r->drift, r->sel));
+	json_object_set_new(
+	    root, "index_notes",
+	    r->sel == IBP_DRIFT_SEL_ALL
+		? json_array()
+		: live_json_drift(r->f, r->drift, IBP_DRIFT_SEL_INDEX_ONLY));
+	json_object_set_new(root, "absent", absent_json(r));
+	if (r->asked_matrix) {
+		json_t *mj = live_json_capture(matrix_json, r);
+		json_object_set_new(root, "matrix", mj ? mj : json_null());
+	}
+	if (r->findings) {
+		json_t *aj = live_json_capture(findings_json, r->findings);
+		json_object_set_new(root, "audit", aj ? aj : json_null());
+	}
+	char *s = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	return s;
+}
