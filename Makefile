@@ -26,7 +26,8 @@ BUILD_TESTING ?= $(shell pkg-config --exists cmocka 2>/dev/null && echo ON || ec
 MAKEFLAGS += --no-print-directory
 
 # configure DIR ARGS...: run cmake, show its output only when it fails.
-configure = out=$$(cmake -S . -B $(1) $(2) 2>&1) || { printf '%s\n' "$$out" >&2; exit 1; }
+configure = command -v cmake >/dev/null || { echo "cmake not found: make deps (or bash scripts/deps.sh build)" >&2; exit 1; }; \
+	out=$$(cmake -S . -B $(1) $(2) 2>&1) || { printf '%s\n' "$$out" >&2; exit 1; }
 
 .PHONY: all deps build build-asan build-fuzz test unit demo bench fuzz install format format-check clean
 

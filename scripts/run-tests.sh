@@ -43,18 +43,27 @@ for stage in "$@"; do
   [[ -n $labels ]] && args+=(-L "$labels")
   ctest "${args[@]}"
   rc=$?
-  # The <testsuite> element's counts: tests, failures, skipped (the
-  # SKIP_RETURN_CODE ones and any other "not run"), disabled.
+  # Each <testcase>'s status: run (passed), fail, disabled (skipped),
+  # notrun: skipped when it is <skipped message="SKIP_RETURN_CODE=77"/>
+  # (or SKIP_REGULAR_EXPRESSION), otherwise (e.g. "Unable to find
+  # executable") a failure, as CTest's own summary counts it.
   read -r n f s d < <(awk '
-    /<testsuite/ { on = 1 }
-    on {
-      for (i = 1; i <= NF; i++)
-        if (match($i, /^(tests|failures|skipped|disabled)="[0-9]+"/)) {
-          split($i, kv, "\""); v[substr($i, 1, index($i, "=") - 1)] = kv[2]
-        }
-      if ($0 ~ />/) exit
+    function close_case() {
+      if (st == "") return
+      n++
+      if (st == "run") ;
+      else if (st == "disabled") d++
+      else if (st == "notrun" && skipmsg ~ /^SKIP_/) s++
+      else f++
+      st = ""; skipmsg = ""
     }
-    END { printf "%d %d %d %d\n", v["tests"], v["failures"], v["skipped"], v["disabled"] }
+    /<testcase / {
+      close_case()
+      st = $0; sub(/.* status="/, "", st); sub(/".*/, "", st)
+      if (st == "") st = "?"
+    }
+    /<skipped message="/ { skipmsg = $0; sub(/.*<skipped message="/, "", skipmsg) }
+    END { close_case(); printf "%d %d %d %d\n", n, f, s, d }
   ' "$junit" 2>/dev/null || echo "0 0 0 0")
   skipped=$((s + d))
   passed=$((n - f - skipped))
