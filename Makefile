@@ -1,47 +1,81 @@
-# Thin wrapper over CMake/CTest.  Every target that builds first runs
-# scripts/deps.sh, which installs missing Debian packages (and does nothing
-# when all are there).
+# Thin wrapper over CMake/CTest.
+#
+#   make / make build   build into $(BUILD); installs nothing.  The tests
+#                       are built too when cmocka is there (else the
+#                       library and the program only; `make deps` adds it)
+#   make deps           install every Debian package the build and the
+#                       whole suite need (scripts/deps.sh test)
+#   make demo           install what the demo needs, build, run it
+#   make test           install what the suite needs, build the three
+#                       trees, run every stage and print their totals
+#
+# The Debian packages are installed by one idempotent script,
+# scripts/deps.sh PROFILE (build, demo or test): apt-get runs only when
+# something is missing.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBP_WERROR=ON
 PREFIX     ?= /usr/local
+# ON when cmocka is installed: `make` alone never needs a package it
+# would have to install.  `make test` sets it ON.
+BUILD_TESTING ?= $(shell pkg-config --exists cmocka 2>/dev/null && echo ON || echo OFF)
 
-.PHONY: all deps build build-asan test unit demo bench fuzz fuzz-long install format format-check clean
+# A quiet log: no "make[N]: Entering directory" from the makes CMake runs.
+MAKEFLAGS += --no-print-directory
+
+# configure DIR ARGS...: run cmake, show its output only when it fails.
+configure = command -v cmake >/dev/null || { echo "cmake not found: make deps (or bash scripts/deps.sh build)" >&2; exit 1; }; \
+	out=$$(cmake -S . -B $(1) $(2) 2>&1) || { printf '%s\n' "$$out" >&2; exit 1; }
+
+.PHONY: all deps build build-asan build-fuzz test unit demo bench fuzz install format format-check clean
 
 all: build
 
 deps:
-	@bash scripts/deps.sh
+	@bash scripts/deps.sh test
 
-build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_ARGS) >/dev/null
+build:
+	@$(call configure,$(BUILD),$(CMAKE_ARGS) -DBUILD_TESTING=$(BUILD_TESTING))
+	@[ "$(BUILD_TESTING)" = ON ] || echo "build: cmocka not installed, tests not built (make deps)"
 	@cmake --build $(BUILD) -j $(JOBS)
 
-build-asan: deps
-	@cmake -S . -B $(BUILD_ASAN) $(CMAKE_ARGS) -DIBP_SANITIZE=ON -DIBP_UNIT_ONLY=ON >/dev/null
+# ASan+UBSan: the library, the program and every test (the unit and CLI
+# stages of `make test` run here).
+build-asan:
+	@$(call configure,$(BUILD_ASAN),$(CMAKE_ARGS) -DIBP_SANITIZE=ON -DBUILD_TESTING=ON -DIBP_UNIT_ONLY=OFF)
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 
-build-fuzz: deps
-	@CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBP_FUZZ=ON -DIBP_UNIT_ONLY=ON >/dev/null
+# The libFuzzer targets only (no unit tests: they run in the other trees).
+build-fuzz:
+	@$(call configure,$(BUILD_FUZZ),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBP_FUZZ=ON -DBUILD_TESTING=OFF)
 	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
 
-# The whole suite: unit + CLI + interop + style on the plain build, the
-# unit tests again under ASan+UBSan, and each fuzz target for a fixed
-# number of runs over its corpus.
-test: build build-asan build-fuzz
-	@echo "== plain build: unit, cli, interop, style =="
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --repeat until-pass:2
-	@echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit =="
-	@ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L unit
-	@echo "== fuzz targets, fixed runs over their corpora =="
-	@ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j $(JOBS) -L fuzz
+# The whole suite: unit + CLI + interop + style on the plain build, unit +
+# CLI again under ASan+UBSan, and each fuzz target for a fixed number of
+# runs over its corpus.  scripts/run-tests.sh prints one total per stage
+# and an overall one, and fails if any test failed (or, under CI=true,
+# was skipped).
+test:
+	@bash scripts/deps.sh test
+	@$(MAKE) build BUILD_TESTING=ON
+	@$(MAKE) build-asan
+	@$(MAKE) build-fuzz
+	@JOBS=$(JOBS) bash scripts/run-tests.sh \
+	  plain=$(BUILD): \
+	  asan=$(BUILD_ASAN):'^(unit|cli)$$' \
+	  fuzz=$(BUILD_FUZZ):fuzz
 
 unit: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L unit
 
-demo: build
+# The demo runs on the built-in simulated fabric: it needs only the build
+# packages (no OpenSM, ibsim or browser), and only the program.
+demo:
+	@bash scripts/deps.sh demo
+	@$(call configure,$(BUILD),$(CMAKE_ARGS) -DBUILD_TESTING=$(BUILD_TESTING))
+	@cmake --build $(BUILD) -j $(JOBS) --target ibpart
 	@./$(BUILD)/ibpart demo
 
 bench: build

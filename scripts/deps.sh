@@ -1,17 +1,48 @@
 #!/usr/bin/env bash
-# Install the Debian packages ibpart needs to build, test and demo, and
-# only those that are missing: a machine that has them all runs no apt-get.
-# Idempotent; safe to run before every build.
+# deps.sh [PROFILE] - install the Debian (12) packages ibpart needs for
+# PROFILE, and only those that are missing: a machine that has them all
+# runs no apt-get.  Idempotent; safe to run before every build.
+#
+#   build   compile the library and the program (cmake, a C compiler,
+#           pkg-config, jansson, libibumad, libibmad)
+#   demo    build + run `ibpart demo`: the demo runs on the built-in
+#           simulated fabric, so this is the same set as build
+#   test    everything the whole suite (make test) runs: build + cmocka,
+#           clang (fuzzing), clang-format (style), OpenSM, ibsim and its
+#           libumad2sim, infiniband-diags, jq, chromium (the HTML report)
+#           (the default: `make deps`)
+#
+# --list prints the profile's packages instead of installing them.
 set -euo pipefail
 
-pkgs=(
-  build-essential cmake pkg-config clang clang-format    # toolchain, fuzzing, style
-  libjansson-dev libcmocka-dev                           # JSON, unit tests
-  libibumad-dev libibmad-dev                             # MADs on a real port
-  opensm ibsim-utils infiniband-diags                    # the real peers in tests
-  jq                                                     # JSON in shell tests
-  chromium                                               # looks at the HTML report
+list=0
+if [[ ${1:-} == --list ]]; then list=1; shift; fi
+profile=${1:-test}
+
+build=(
+  build-essential cmake pkg-config                       # toolchain (cc, make, binutils)
+  libjansson-dev libibumad-dev libibmad-dev              # JSON, MADs on a real port
 )
+case $profile in
+build | demo) pkgs=("${build[@]}") ;;
+test)
+  pkgs=("${build[@]}"
+    libcmocka-dev                                        # unit tests
+    clang clang-format                                   # fuzzing, style
+    opensm ibsim-utils libumad2sim0 infiniband-diags     # the real peers in tests
+    jq python3                                           # JSON in shell tests
+    chromium                                             # looks at the HTML report
+  ) ;;
+*)
+  echo "usage: deps.sh [--list] [build|demo|test]" >&2
+  exit 2
+  ;;
+esac
+
+if ((list)); then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -20,7 +51,7 @@ for p in "${pkgs[@]}"; do
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
-echo "deps: installing ${missing[*]}" >&2
+echo "deps ($profile): installing ${missing[*]}" >&2
 SUDO=
 [[ $(id -u) -eq 0 ]] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive

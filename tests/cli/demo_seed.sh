@@ -19,9 +19,23 @@ cat >seed_table <<'TABLE'
 TABLE
 names=(sm-01 ufm-server tenantA-node-01 tenantA-node-02 tenantB-node-01 tenantB-node-02 storage-node)
 
+# The demo finds its files through $IBP_EXAMPLES, else next to the binary
+# (../examples; ../share/ibpart/examples is install.sh's).  The build tree
+# may be anywhere, so the binary-relative lookup is checked on a copy of
+# the program laid out as in a source tree: $T/tree/{bin/ibpart,examples}.
+# (The copy still finds libibpart.so: the build RPATH is absolute.)
+mkdir -p tree/bin
+cp "$IBPART" tree/bin/ibpart
+ln -s "$IBP_SRC/examples" tree/examples
+DEMO=$T/tree/bin/ibpart
 # Run from another directory: the demo finds its files from the binary.
-expect_status 0 "$IBPART" demo
+expect_status 0 env -u IBP_EXAMPLES "$DEMO" demo
 cp out demo.txt
+expect_grep "^fabric: $T/tree/bin/../examples/seed/seed.topo" demo.txt
+# ... and through IBP_EXAMPLES, whichever build tree the program is in.
+IBP_EXAMPLES=$IBP_SRC/examples expect_status 0 "$IBPART" demo
+expect_grep "^fabric: $IBP_SRC/examples/seed/seed.topo" out
+expect_grep 'equals the seed document.s table: all 42 cells' out
 # Our matrix: the table printed in section 7.
 sed -n '/^== 7\./,/^== 8\./p' demo.txt | grep '^| [a-z]' | grep -v '^| *|' >ours || true
 [[ $(wc -l <ours) -eq 7 ]] || fail "expected 7 matrix rows, got: $(cat ours)"
@@ -46,12 +60,13 @@ expect_no_grep UNEXPECTED demo.txt
 expect_grep 'also reaches sm-01 ufm-server' demo.txt
 
 # OpenSM mode: tenants hold 0x7fff (limited) and reach the SM.
-expect_status 0 "$IBPART" demo --mode opensm
+IBP_EXAMPLES=$IBP_SRC/examples expect_status 0 "$IBPART" demo --mode opensm
 expect_grep '^  Pkey\[0\] 0x7fff  <- management partition (limited)' out
 row=$(sed -n '/^== 7\./,/^== 8\./p' out | grep '^| tenantA-node-01 |' | cut -d'|' -f3-)
 [[ $row == " ✓ | ✓ | — | ✓ | ✗ | ✗ | ✓ |" ]] || fail "opensm row tenantA-node-01: $row"
 
 # IBP_EXAMPLES that does not hold the seed: falls back to the binary's.
-IBP_EXAMPLES=/nonexistent expect_status 0 "$IBPART" demo
-expect_status 2 "$IBPART" demo --mode lax
+IBP_EXAMPLES=/nonexistent expect_status 0 "$DEMO" demo
+expect_grep "^fabric: $T/tree/bin/../examples/seed/seed.topo" out
+expect_status 2 "$DEMO" demo --mode lax
 finish

@@ -420,8 +420,8 @@ ibp_parity()
 	done
 	local d="$IBP_WORK/case-$name"
 	mkdir -p "$d"
-	local ibpart=${IBPART:-$IBP_SRC/build/ibpart}
-	"$ibpart" tables -t "$topo" --format json "${iargs[@]}" "$conf" \
+	: "${IBPART:?IBPART must name the ibpart binary (CTest sets it)}"
+	"$IBPART" tables -t "$topo" --format json "${iargs[@]}" "$conf" \
 		>"$d/ours.json" 2>"$d/ours.err"
 	rc=$?
 	IBP_PARITY_CASES=$((IBP_PARITY_CASES + 1))

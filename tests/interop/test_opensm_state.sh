@@ -7,7 +7,7 @@
 # port must match OpenSM's, index for index.
 . "$(dirname "$0")/lib.sh"
 ibp_init opensm-state
-IBPART=${IBPART:-$IBP_SRC/build/ibpart}
+: "${IBPART:?IBPART must name the ibpart binary (CTest sets it)}"
 T=$IBP_SRC/examples/seed/seed.topo
 D=$IBP_SRC/tests/data/interop
 conf=$IBP_WORK/partitions.conf

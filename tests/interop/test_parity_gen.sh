@@ -6,7 +6,7 @@
 # storage node overflowing, indx0, SELF, allow_both_pkeys).
 . "$(dirname "$0")/lib.sh"
 ibp_init parity-gen
-IBPART=${IBPART:-$IBP_SRC/build/ibpart}
+: "${IBPART:?IBPART must name the ibpart binary (CTest sets it)}"
 
 G=$IBP_WORK/gen
 "$IBPART" gen --cas 96 --partitions 12 --storage 2 --mgmt 2 --radix 12 \
