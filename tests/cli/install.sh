@@ -79,6 +79,14 @@ cc "${san[@]}" consumer/version.c $(pkg-config --cflags --libs ibpart) -o versio
   fail "pkg-config consumer does not build"
 LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") ./version_pc >version_pc.out || fail "pkg-config consumer does not run"
 expect_grep "^$want $want headers $want\$" version_pc.out
+# the API example, as its README line builds it, against the installed
+# headers and library only: it applies and verifies the seed plan
+cc "${san[@]}" "$IBP_SRC/examples/api/apply_verify.c" $(pkg-config --cflags --libs ibpart) \
+  -o apply_verify || fail "examples/api/apply_verify.c does not build against the install"
+LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") ./apply_verify "$T/p/share/ibpart/examples/seed/seed.topo" \
+  "$T/p/share/ibpart/examples/seed/partitions.conf" >apply_verify.out 2>&1 ||
+  fail "the installed apply_verify failed: $(tail -5 apply_verify.out)"
+expect_grep '^the fabric holds the plan' apply_verify.out
 cmake -S consumer -B consumer-build -DCMAKE_PREFIX_PATH="$T/p" \
   -DCMAKE_C_FLAGS="${san[*]}" -DCMAKE_EXE_LINKER_FLAGS="${san[*]}" >cmake.log 2>&1 ||
   fail "find_package(ibpart) consumer does not configure: $(tail -20 cmake.log)"
