@@ -74,7 +74,7 @@ static const struct cli_cmd *find_command(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		print_main_help(stderr);
@@ -110,12 +110,19 @@ int main(int argc, char **argv)
 	}
 	if (cli_wants_help(argc - 1, argv + 1))
 		return cli_print_usage(c);
-	int rc = c->run(argc - 1, argv + 1);
+	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
 	/* Output that did not reach stdout (a full disk, a closed pipe's
-	 * reader gone) is a failure whatever the command found. */
+	 * reader gone) is a failure whatever the command found - --help
+	 * and --version included. */
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "ibpart %s: cannot write the output: %s\n",
-			name, strerror(errno));
+		fprintf(stderr, "ibpart%s%s: cannot write the output: %s\n",
+			argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+			strerror(errno));
 		return CLI_EXIT_SYSTEM;
 	}
 	return rc;

@@ -44,7 +44,16 @@ if [ -w /dev/full ]; then
 	set -e
 	[ "$rc1" -eq 3 ] || fail "check > /dev/full: exit $rc1, want 3"
 	[ "$rc2" -eq 3 ] || fail "sim probe-matrix > /dev/full: exit $rc2, want 3"
+	set +e
 	grep -q "cannot write the output" err || fail "no message for a failed write"
+	# --help and --version too (they exited 0 on a full disk)
+	for args in "--help" "--version" "help tables" "apply --help"; do
+		# shellcheck disable=SC2086
+		"$IBPART" $args >/dev/full 2>err
+		rc=$?
+		[ "$rc" -eq 3 ] || fail "ibpart $args > /dev/full: exit $rc, want 3"
+	done
+	set -e
 fi
 # -c CONF works where CONF is positional, as in sim/verify/apply
 expect_status 0 "$IBPART" tables -t "$EXS/seed.topo" --format json -c "$EXS/partitions.conf"
