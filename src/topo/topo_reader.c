@@ -495,6 +495,16 @@ static bool next_line(struct reader *r, const char **pos, const char *end)
 	return true;
 }
 
+/* The keyword at the start of a line: up to a blank, '=' or '"', and
+ * never past the line's end (the buffer need not be NUL-terminated). */
+static size_t word_len(const char *p, const char *e)
+{
+	size_t n = 0;
+	while (p + n < e && !memchr(" \t=\"", p[n], 4))
+		n++;
+	return n;
+}
+
 static bool blank(const char *p, const char *e)
 {
 	return skip_ws(p, e) == e;
@@ -544,7 +554,7 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 			   starts(ls, le, "pdebug") || starts(ls, le, "do")) {
 			ERR(r, "unsupported", ls,
 			    "ibsim's '%.*s' extension is not supported",
-			    (int)strcspn(ls, " \t=\"\n"), ls);
+			    (int)word_len(ls, le), ls);
 		} else if (ls[0] == '[' || ls[0] == '@') {
 			ERR(r, "syntax", ls,
 			    "port line outside a node record (a blank line "
