@@ -97,9 +97,13 @@ for k in shared static; do
   consumer-build/version_$k >version_$k.out || fail "find_package consumer version_$k does not run"
   expect_grep "^$want $want headers $want\$" version_$k.out
 done
-ldd consumer-build/version_shared | grep -q "$T/p/lib.*/libibpart\.so" ||
+# (ldd into a variable: with pipefail, grep -q closing the pipe early
+# would fail the pipeline on ldd's SIGPIPE)
+ldd_shared=$(ldd consumer-build/version_shared)
+ldd_static=$(ldd consumer-build/version_static)
+grep -q "$T/p/lib.*/libibpart\.so" <<<"$ldd_shared" ||
   fail "ibpart::ibpart consumer does not load the installed libibpart.so"
-ldd consumer-build/version_static | grep -q 'libibpart\.so' &&
+grep -q 'libibpart\.so' <<<"$ldd_static" &&
   fail "ibpart::ibpart_static consumer loads libibpart.so"
 # a version the package does not satisfy is refused
 sed -i 's/find_package(ibpart 0.1 REQUIRED)/find_package(ibpart 99 REQUIRED)/' consumer/CMakeLists.txt
