@@ -58,12 +58,32 @@ void ibp_diags_sort(ibp_diags *d);
  * that file.  Returns 0, or IBP_ENOMEM (dst then holds a prefix). */
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 
-/* "file:line:col: error: message [code]", then the source line and a
- * caret when the file's text is known. */
+/* How findings are printed. */
+#define IBP_DIAGS_PRINT_OPTIONS_VERSION 1
+typedef struct ibp_diags_print_options {
+	unsigned version;  /* IBP_DIAGS_PRINT_OPTIONS_VERSION (by _init) */
+	size_t max_errors; /* stop after this many errors, then count the
+			      findings not shown; 0: all (default 20) */
+	unsigned width;	   /* bytes of a quoted line shown around the caret,
+			      "…" where cut; 0: the whole line (default 100) */
+} ibp_diags_print_options;
+void ibp_diags_print_options_init(ibp_diags_print_options *o);
+/* "file:line:col: error: message [code]", then the source line (a
+ * window around the column) and a caret under it when the file's text is
+ * known.  File names, messages and quoted lines are escaped for a
+ * terminal (escape.h: `\xNN`, `\\`): one finding is always its own
+ * lines.  Every finding is still in the list (and in the JSON). */
+void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
+			FILE *out);
+/* ibp_diags_print_ex with every finding shown (max_errors 0) and the
+ * default window. */
 void ibp_diags_print(const ibp_diags *d, FILE *out);
 
 /* {"findings":[{"file","line","column","severity","code","message"}…],
- *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL. */
+ *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL.
+ * Strings are valid UTF-8: where a file name or message was not, the
+ * invalid bytes are U+FFFD and "file_hex"/"message_hex" hold the exact
+ * bytes, so no finding is ever dropped. */
 char *ibp_diags_to_json(const ibp_diags *d);
 
 const char *ibp_severity_str(ibp_severity sev);

@@ -2,8 +2,13 @@
  * diag.c - the list of located findings (see include/ibpart/diag.h).
  *
  * Findings are kept in an array; the texts of the files they point into
- * are kept beside them so that printing can quote the line and put a
- * caret under the column, as a compiler does.  JSON goes through jansson.
+ * are kept beside them, with the offset of every line, so that printing
+ * can quote the line and put a caret under the column, as a compiler
+ * does.  Input is hostile: a quoted line is cut to a window around the
+ * caret (an 11 MB line with one error once made 6 GB of stderr), every
+ * byte a terminal would act on is escaped (escape.h), and the printer
+ * can stop after N errors with a count of the rest.  JSON goes through
+ * jansson, as valid UTF-8 with the exact bytes beside any lossy string.
  */
 #include <jansson.h>
 #include <stdarg.h>
@@ -12,11 +17,17 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/escape.h"
+
+/* Longest message kept, in bytes (then "…"). */
+#define IBP_DIAG_MESSAGE_MAX 400
 
 struct source {
 	char *file;
 	char *text;
 	size_t len;
+	size_t *lines; /* offset of each line's first byte */
+	size_t nlines;
 };
 
 struct ibp_diags {
@@ -43,6 +54,7 @@ void ibp_diags_free(ibp_diags *d)
 	for (size_t i = 0; i < d->nsrc; i++) {
 		free(d->src[i].file);
 		free(d->src[i].text);
+		free(d->src[i].lines);
 	}
 	free(d->src);
 	free(d->items);
@@ -70,6 +82,14 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 	va_end(ap);
 	if (rc < 0)
 		return IBP_ENOMEM;
+	/* A message quoting a token of a hostile file (a 500 KB "GUID")
+	 * is cut: a finding is a line, not a copy of the input. */
+	if ((size_t)rc > IBP_DIAG_MESSAGE_MAX) {
+		size_t cut = IBP_DIAG_MESSAGE_MAX;
+		while (cut > 0 && ((unsigned char)msg[cut] & 0xc0) == 0x80)
+			cut--;
+		memcpy(msg + cut, "…", sizeof("…"));
+	}
 	ibp_diag *it = &d->items[d->n];
 	it->severity = sev;
 	it->code = strdup(code ? code : "");
@@ -110,6 +130,21 @@ int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 	memcpy(s->text, text, len);
 	s->text[len] = 0;
 	s->len = len;
+	size_t n = 1;
+	for (const char *q = text;
+	     (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
+		n++;
+	s->lines = malloc(n * sizeof(*s->lines));
+	if (!s->lines) {
+		free(s->file);
+		free(s->text);
+		return IBP_ENOMEM;
+	}
+	s->nlines = 0;
+	s->lines[s->nlines++] = 0;
+	for (const char *q = text;
+	     (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
+		s->lines[s->nlines++] = (size_t)(q + 1 - text);
 	d->nsrc++;
 	return IBP_OK;
 }
@@ -145,18 +180,35 @@ static int cmp_diag(const void *a, const void *b)
 	return 0;
 }
 
+struct seq_diag {
+	ibp_diag d;
+	size_t seq;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq_diag *x = a, *y = b;
+	int c = cmp_diag(&x->d, &y->d);
+	if (c)
+		return c;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 void ibp_diags_sort(ibp_diags *d)
 {
-	/* insertion sort: stable, and lists are short */
-	for (size_t i = 1; d && i < d->n; i++) {
-		ibp_diag t = d->items[i];
-		size_t j = i;
-		while (j > 0 && cmp_diag(&d->items[j - 1], &t) > 0) {
-			d->items[j] = d->items[j - 1];
-			j--;
-		}
-		d->items[j] = t;
-	}
+	/* qsort made stable by the original position: O(n log n) for a
+	 * file with a million findings (insertion sort was quadratic) */
+	if (!d || d->n < 2)
+		return;
+	struct seq_diag *t = malloc(d->n * sizeof(*t));
+	if (!t)
+		return; /* unsorted, not lost */
+	for (size_t i = 0; i < d->n; i++)
+		t[i] = (struct seq_diag){d->items[i], i};
+	qsort(t, d->n, sizeof(*t), cmp_seq);
+	for (size_t i = 0; i < d->n; i++)
+		d->items[i] = t[i].d;
+	free(t);
 }
 
 const char *ibp_severity_str(ibp_severity sev)
@@ -183,15 +235,9 @@ static const struct source *find_source(const ibp_diags *d, const char *file)
 static const char *source_line(const struct source *s, unsigned line,
 			       size_t *len)
 {
-	const char *p = s->text, *end = s->text + s->len;
-	for (unsigned l = 1; l < line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-	}
-	if (p > end)
+	if (!line || line > s->nlines)
 		return NULL;
+	const char *p = s->text + s->lines[line - 1], *end = s->text + s->len;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	*len = (size_t)((nl ? nl : end) - p);
 	if (*len && p[*len - 1] == '\r')
@@ -219,31 +265,143 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 	return IBP_OK;
 }
 
-void ibp_diags_print(const ibp_diags *d, FILE *out)
+void ibp_diags_print_options_init(ibp_diags_print_options *o)
 {
+	*o = (ibp_diags_print_options){0};
+	o->version = IBP_DIAGS_PRINT_OPTIONS_VERSION;
+	o->max_errors = 20;
+	o->width = 100;
+}
+
+/* Escaped text of t[0..n) to out; returns nothing.  With caret != NULL
+ * also the caret line's indent: a tab for a tab, else one space per
+ * output column. */
+static void put_escaped(const char *t, size_t n, FILE *out)
+{
+	char *e = ibp_escape_text(t, n);
+	if (e)
+		fputs(e, out);
+	free(e);
+}
+
+static void put_indent(const char *t, size_t n, FILE *out)
+{
+	char *e = ibp_escape_text(t, n);
+	for (const unsigned char *p = (const unsigned char *)e; p && *p; p++)
+		if (*p == '\t')
+			fputc('\t', out);
+		else if ((*p & 0xc0) != 0x80) /* one column per character */
+			fputc(' ', out);
+	free(e);
+}
+
+/* The source line, cut to a window of about `width` bytes around the
+ * caret (with "…" where it was cut), and the caret under the column. */
+static void quote_line(const ibp_diag *it, const char *text, size_t len,
+		       unsigned width, FILE *out)
+{
+	size_t col = it->col ? it->col - 1 : 0; /* caret byte offset */
+	if (col > len)
+		col = len;
+	size_t from = 0, to = len;
+	if (width && len > width) {
+		size_t half = width / 2;
+		from = col > half ? col - half : 0;
+		to = from + width < len ? from + width : len;
+		if (to - from < width && to == len)
+			from = len > width ? len - width : 0;
+		/* never cut inside a UTF-8 sequence */
+		while (from > 0 && ((unsigned char)text[from] & 0xc0) == 0x80)
+			from--;
+		while (to < len && ((unsigned char)text[to] & 0xc0) == 0x80)
+			to++;
+	}
+	const char *lead = from ? "…" : "", *tail = to < len ? "…" : "";
+	fprintf(out, "%5u | %s", it->line, lead);
+	put_escaped(text + from, to - from, out);
+	fprintf(out, "%s\n      | %s", tail, from ? " " : "");
+	put_indent(text + from, col - from, out);
+	fputs("^\n", out);
+}
+
+static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
+		      FILE *out)
+{
+	if (it->file[0] && it->line) {
+		put_escaped(it->file, strlen(it->file), out);
+		fprintf(out, ":%u:%u: ", it->line, it->col);
+	} else if (it->file[0]) {
+		put_escaped(it->file, strlen(it->file), out);
+		fputs(": ", out);
+	}
+	fprintf(out, "%s: ", ibp_severity_str(it->severity));
+	put_escaped(it->message, strlen(it->message), out);
+	if (it->code[0])
+		fprintf(out, " [%s]", it->code);
+	fputc('\n', out);
+	const struct source *s = find_source(d, it->file);
+	size_t len;
+	const char *text =
+	    s && it->line ? source_line(s, it->line, &len) : NULL;
+	if (text)
+		quote_line(it, text, len, width, out);
+}
+
+void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
+			FILE *out)
+{
+	size_t errors = 0, shown = 0, hidden_err = 0, hidden_other = 0;
 	for (size_t i = 0; d && i < d->n; i++) {
 		const ibp_diag *it = &d->items[i];
-		if (it->file[0] && it->line)
-			fprintf(out, "%s:%u:%u: ", it->file, it->line, it->col);
-		else if (it->file[0])
-			fprintf(out, "%s: ", it->file);
-		fprintf(out, "%s: %s", ibp_severity_str(it->severity),
-			it->message);
-		if (it->code[0])
-			fprintf(out, " [%s]", it->code);
-		fputc('\n', out);
-		const struct source *s = find_source(d, it->file);
-		size_t len;
-		const char *text =
-		    s && it->line ? source_line(s, it->line, &len) : NULL;
-		if (!text)
+		if (o->max_errors && errors >= o->max_errors) {
+			if (it->severity == IBP_SEV_ERROR)
+				hidden_err++;
+			else
+				hidden_other++;
 			continue;
-		fprintf(out, "%5u | %.*s\n      | ", it->line, (int)len, text);
-		/* keep tabs so the caret lines up under the column */
-		for (unsigned c = 1; c < it->col && c <= len; c++)
-			fputc(text[c - 1] == '\t' ? '\t' : ' ', out);
-		fputs("^\n", out);
+		}
+		errors += it->severity == IBP_SEV_ERROR;
+		shown++;
+		print_one(d, it, o->width, out);
 	}
+	if (hidden_err || hidden_other)
+		fprintf(out,
+			"%zu more finding%s not shown (%zu error%s, %zu "
+			"warning%s or note%s) after the first %zu error%s; "
+			"--max-errors 0 shows all\n",
+			hidden_err + hidden_other,
+			hidden_err + hidden_other == 1 ? "" : "s", hidden_err,
+			hidden_err == 1 ? "" : "s", hidden_other,
+			hidden_other == 1 ? "" : "s",
+			hidden_other == 1 ? "" : "s", o->max_errors,
+			o->max_errors == 1 ? "" : "s");
+	(void)shown;
+}
+
+void ibp_diags_print(const ibp_diags *d, FILE *out)
+{
+	ibp_diags_print_options o;
+	ibp_diags_print_options_init(&o);
+	o.max_errors = 0; /* every finding */
+	ibp_diags_print_ex(d, &o, out);
+}
+
+/* A string for JSON: valid UTF-8, and beside it (key_hex) the exact
+ * bytes when they were not. */
+static void set_str(json_t *o, const char *key, const char *v)
+{
+	size_t n = strlen(v);
+	if (ibp_utf8_valid(v, n)) {
+		json_object_set_new(o, key, json_stringn(v, n));
+		return;
+	}
+	char *l = ibp_utf8_lossy(v, n), *h = ibp_hex(v, n);
+	char hk[64];
+	snprintf(hk, sizeof(hk), "%s_hex", key);
+	json_object_set_new(o, key, json_string(l ? l : ""));
+	json_object_set_new(o, hk, json_string(h ? h : ""));
+	free(l);
+	free(h);
 }
 
 char *ibp_diags_to_json(const ibp_diags *d)
@@ -256,12 +414,17 @@ char *ibp_diags_to_json(const ibp_diags *d)
 	}
 	for (size_t i = 0; d && i < d->n; i++) {
 		const ibp_diag *it = &d->items[i];
-		json_array_append_new(
-		    arr, json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "file",
-				   it->file, "line", (int)it->line, "column",
-				   (int)it->col, "severity",
-				   ibp_severity_str(it->severity), "code",
-				   it->code, "message", it->message));
+		json_t *o = json_object();
+		if (!o)
+			continue;
+		set_str(o, "file", it->file);
+		json_object_set_new(o, "line", json_integer(it->line));
+		json_object_set_new(o, "column", json_integer(it->col));
+		json_object_set_new(
+		    o, "severity", json_string(ibp_severity_str(it->severity)));
+		set_str(o, "code", it->code);
+		set_str(o, "message", it->message);
+		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "findings", arr);
 	json_object_set_new(root, "errors",

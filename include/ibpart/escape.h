@@ -1,0 +1,50 @@
+/*
+ * escape.h - one escaping rule per output format, in one place.
+ *
+ * Bytes that reach ibpart's outputs come from files operators write and
+ * from the wire (a NodeDescription is whatever a tenant's HCA says).  A
+ * terminal must never receive them raw (`\r\e[2K` would erase a DRIFT
+ * line), and a JSON reader must never lose a finding because a string
+ * was not UTF-8.  So:
+ *
+ *  text   printable ASCII, tabs and valid UTF-8 pass; every other byte is
+ *         `\xNN` and the backslash itself `\\`, so the bytes are
+ *         recoverable and nothing is hidden.
+ *  JSON   valid UTF-8 passes; each invalid byte becomes U+FFFD, and the
+ *         writer puts the exact bytes in a sibling `..._hex` field
+ *         (ibp_hex) wherever ibp_utf8_valid() says the string was lossy.
+ *
+ * Threads: pure functions of their arguments.
+ */
+#ifndef IBPART_ESCAPE_H
+#define IBPART_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+/* True when s[0..len) is valid UTF-8 (no overlong forms, no surrogates,
+ * nothing past U+10FFFF). */
+bool ibp_utf8_valid(const char *s, size_t len);
+
+/* The length of the valid UTF-8 sequence at s (1..4), or 0 when the
+ * byte at s starts none (len > 0). */
+size_t ibp_utf8_seq(const char *s, size_t len);
+
+/* s[0..len) for a terminal, by the text rule above: a malloc'd,
+ * NUL-terminated string (caller frees), NULL on ENOMEM. */
+char *ibp_escape_text(const char *s, size_t len);
+
+/* s[0..len) as valid UTF-8 for JSON: invalid bytes become U+FFFD.  A
+ * malloc'd string (caller frees), NULL on ENOMEM. */
+char *ibp_utf8_lossy(const char *s, size_t len);
+
+/* s[0..len) as lowercase hex digits (2 per byte), malloc'd; NULL on
+ * ENOMEM. */
+char *ibp_hex(const char *s, size_t len);
+
+IBP_END_DECLS
+#endif
