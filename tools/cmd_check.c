@@ -50,33 +50,29 @@ static const char usage[] =
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"topology", required_argument, NULL, 't'},
-	    {"conf", required_argument, NULL, 'c'},
-	    {"node-name-map", required_argument, NULL, 'n'},
+	    CLI_IN_LONGOPT_TOPO,
+	    CLI_IN_LONGOPT_CONF,
+	    CLI_IN_LONGOPT_NNM,
 	    {"format", required_argument, NULL, 'f'},
 	    {"opensm", no_argument, NULL, 'o'},
 	    {"allow-both-pkeys", no_argument, NULL, 'b'},
 	    {"qos", no_argument, NULL, 'q'},
-	    {"dialect", required_argument, NULL, 'd'},
+	    CLI_IN_LONGOPT_DIALECT,
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
-	const char *topo = NULL, *nnm = NULL, *format = "text";
+	const char *format = "text";
 	bool opensm = false;
+	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
+			       CLI_IN_DIALECT};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	const char *conf_arg = NULL;
-	int ch;
+	int ch, r;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 't':
-			topo = optarg;
-			break;
-		case 'c': /* -c CONF, as sim, verify and apply take it */
-			conf_arg = optarg;
-			break;
-		case 'n':
-			nnm = optarg;
+		if ((r = cli_input_getopt("check", &in, ch, optarg)) < 0)
+			return CLI_EXIT_USAGE;
+		switch (r ? 0 : ch) {
+		case 0:
 			break;
 		case 'f':
 			format = optarg;
@@ -90,17 +86,6 @@ static int run(int argc, char **argv)
 		case 'q':
 			co.qos = true;
 			break;
-		case 'd':
-			if (!strcmp(optarg, "auto"))
-				co.dialect = IBP_CONF_DIALECT_AUTO;
-			else if (!strcmp(optarg, "opensm"))
-				co.dialect = IBP_CONF_DIALECT_OPENSM;
-			else if (!strcmp(optarg, "seed"))
-				co.dialect = IBP_CONF_DIALECT_SEED;
-			else
-				return cli_usage_error(
-				    "check", "unknown dialect '%s'", optarg);
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return CLI_EXIT_OK;
@@ -110,14 +95,16 @@ static int run(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return cli_usage_error("check", "unknown format '%s'", format);
-	const char *path = cli_conf_path("check", argc, argv, optind, conf_arg);
+	co.dialect = in.dialect;
+	const char *path = cli_conf_path("check", argc, argv, optind, in.conf);
 	if (!path)
 		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(topo, nnm, path, &co, &fabric, &c, &d);
+	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
+				   &fabric, &c, &d);
 	if (status)
 		return status;
 	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);

@@ -369,18 +369,16 @@ static int run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv))
 		return cli_print_usage(&cli_cmd_demo);
-	const char *mode = "strict";
+	struct cli_input in = {CLI_IN_MODE, .mode = "strict"};
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			mode = argv[++i];
-			if (strcmp(mode, "strict") && strcmp(mode, "opensm"))
-				return cli_usage_error(
-				    "demo", "--mode is strict or opensm");
-		} else {
+		int r = cli_input_opt("demo", &in, argc, argv, &i);
+		if (r < 0)
+			return CLI_EXIT_USAGE;
+		if (!r)
 			return cli_usage_error("demo", "unknown argument %s",
 					       argv[i]);
-		}
 	}
+	const char *mode = in.mode;
 	char dir[PATH_MAX];
 	if (!find_examples(dir, sizeof(dir))) {
 		fprintf(stderr, "ibpart demo: examples/seed not found (set "

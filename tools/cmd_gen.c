@@ -183,7 +183,6 @@ static int run(int argc, char **argv)
 		O_MGMT,
 		O_CONF,
 		O_LIDS,
-		O_SM,
 		O_DUMP,
 		O_REWRITE
 	};
@@ -197,19 +196,22 @@ static int run(int argc, char **argv)
 	    {"conf", required_argument, NULL, O_CONF},
 	    {"output", required_argument, NULL, 'o'},
 	    {"print-lids", required_argument, NULL, O_LIDS},
-	    {"sm-port", required_argument, NULL, O_SM},
+	    CLI_IN_LONGOPT_SM_PORT,
 	    {"dump", required_argument, NULL, O_DUMP},
 	    {"rewrite", required_argument, NULL, O_REWRITE},
 	    {NULL, 0, NULL, 0}};
 	ibp_fabric_gen_options go;
 	ibp_fabric_gen_options_init(&go);
-	const char *out = NULL, *conf = NULL, *lids = NULL, *sm = NULL;
+	const char *out = NULL, *conf = NULL, *lids = NULL;
+	struct cli_input in = {CLI_IN_SM_PORT};
 	const char *dumpf = NULL, *rewrite = NULL;
 	bool have_cas = false;
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		if (cli_input_getopt("gen", &in, c, optarg))
+			continue; /* --sm-port, the one that cannot fail */
 		switch (c) {
 		case O_CAS:
 			if (!opt_uint("--cas", optarg, IBP_GEN_MAX_CAS,
@@ -251,9 +253,6 @@ static int run(int argc, char **argv)
 		case O_LIDS:
 			lids = optarg;
 			break;
-		case O_SM:
-			sm = optarg;
-			break;
 		case O_DUMP:
 			dumpf = optarg;
 			break;
@@ -269,7 +268,7 @@ static int run(int argc, char **argv)
 		return cli_usage_error("gen", "unexpected argument '%s'",
 				       argv[optind]);
 	if (lids)
-		return print_lids(lids, sm);
+		return print_lids(lids, in.sm_port);
 	if (dumpf)
 		return dump(dumpf);
 	if (!have_cas && !rewrite)
