@@ -162,6 +162,13 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
  * load). */
 int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
 
+/* ibp_fabric_write() into memory, then whole to path atomically (a
+ * temporary file, synced, renamed) or, path NULL, to stdout.  Returns
+ * IBP_OK, IBP_ENOMEM, or the write's error (IBP_EIO "cannot write the
+ * topology" for stdout); err set. */
+int ibp_fabric_write_path(const ibp_fabric *f, const char *path,
+			  ibp_error *err);
+
 /* The LIDs OpenSM would assign with the SM on port sm (a port spec as
  * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
  * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop

@@ -9,8 +9,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/atomic_file.h"
 #include "ibpart/topo.h"
 #include "topo/topo_priv.h"
 
@@ -147,4 +149,24 @@ void ibp_fabric_dump(const ibp_fabric *f, FILE *out)
 				ibp_fabric_node_guid(f, pn), pp);
 		}
 	}
+}
+
+int ibp_fabric_write_path(const ibp_fabric *f, const char *path, ibp_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	int rc = ibp_fabric_write(f, mem, err);
+	fclose(mem);
+	if (rc == IBP_OK) {
+		if (path)
+			rc = ibp_write_file_atomic(path, buf, len, false, err);
+		else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+			rc = ibp_error_set(err, IBP_EIO,
+					   "cannot write the topology");
+	}
+	free(buf);
+	return rc;
 }
