@@ -11,31 +11,15 @@
 int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 		 struct ai_opts *o)
 {
-	const char *a = argv[*i];
-	const char **slot = NULL;
-	if (!strcmp(a, "-t") || !strcmp(a, "--topology"))
-		slot = &o->topo;
-	else if (!strcmp(a, "--node-name-map"))
-		slot = &o->node_name_map;
-	else if (!strcmp(a, "--sm-port"))
-		slot = &o->sm_port;
-	else if (!strcmp(a, "--mode"))
-		slot = &o->mode;
-	else if (!strcmp(a, "--tables"))
-		slot = &o->tables_json;
-	else
-		return 0;
+	o->in.takes = CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE;
+	int r = cli_input_opt(cmd, &o->in, argc, argv, i);
+	if (r || strcmp(argv[*i], "--tables"))
+		return r;
 	if (*i + 1 >= argc) {
-		cli_usage_error(cmd, "%s needs a value", a);
+		cli_usage_error(cmd, "%s needs a value", argv[*i]);
 		return -1;
 	}
-	*slot = argv[++*i];
-	if (slot == &o->mode && strcmp(o->mode, "opensm") &&
-	    strcmp(o->mode, "strict")) {
-		cli_usage_error(cmd, "--mode is opensm or strict, not '%s'",
-				o->mode);
-		return -1;
-	}
+	o->tables_json = argv[++*i];
 	return 1;
 }
 
@@ -56,21 +40,22 @@ static void print_failure(const ibp_diags *d, const ibp_error *err)
 int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 {
 	*in = NULL;
-	if (!o->topo)
+	const struct cli_input *c = &o->in;
+	if (!c->topo)
 		return cli_usage_error(cmd, "-t TOPO is required");
-	if (!o->conf == !o->tables_json)
+	if (!c->conf == !o->tables_json)
 		return cli_usage_error(cmd,
 				       "give either CONF or --tables FILE");
 	ibp_analysis_input_options lo;
 	ibp_analysis_input_options_init(&lo);
-	lo.topology_path = o->topo;
-	lo.node_name_map = o->node_name_map;
-	lo.sm_port = o->sm_port;
-	lo.plan_path = o->conf;
+	lo.topology_path = c->topo;
+	lo.node_name_map = c->node_name_map;
+	lo.sm_port = c->sm_port;
+	lo.plan_path = c->conf;
 	lo.tables_path = o->tables_json;
-	lo.mode_given = o->mode != NULL;
-	if (o->mode && ibp_policy_mode_parse(o->mode, &lo.mode))
-		return cli_usage_error(cmd, "--mode is opensm or strict");
+	lo.mode_given = c->mode != NULL;
+	if (c->mode)
+		ibp_policy_mode_parse(c->mode, &lo.mode);
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return CLI_EXIT_SYSTEM;

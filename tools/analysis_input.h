@@ -14,18 +14,16 @@
 #include "ibpart/analysis_input.h"
 #include "ibpart/atomic_file.h"
 
+#include "cli.h"
+
 struct ai_opts {
-	const char *topo;
-	const char *node_name_map;
-	const char *sm_port;
-	const char *mode; /* "opensm" (default) or "strict" */
+	struct cli_input in; /* -t, --node-name-map, --sm-port, --mode; CONF */
 	const char *tables_json;
-	const char *conf;
 };
 
-/* Try to consume one common option at argv[*i] (advancing *i past its
- * value).  Returns 1 when consumed, 0 when not ours, -1 on a usage error
- * (printed). */
+/* Try to consume one common option at argv[*i] (cli_input_opt, then
+ * --tables).  Returns 1 when consumed, 0 when not ours, -1 on a usage
+ * error (printed). */
 int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 		 struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the

@@ -128,3 +128,85 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
 	(void)ctx;
 	fprintf(stderr, "[%6.3f s] %s\n", elapsed_ms / 1000.0, msg);
 }
+
+/* The CLI_IN_* bit of a getopt code, 0 when none. */
+static unsigned input_bit(int ch)
+{
+	switch (ch) {
+	case 't':
+		return CLI_IN_TOPO;
+	case 'c':
+		return CLI_IN_CONF;
+	case CLI_OPT_NNM:
+		return CLI_IN_NNM;
+	case CLI_OPT_DIALECT:
+		return CLI_IN_DIALECT;
+	case CLI_OPT_SM_PORT:
+		return CLI_IN_SM_PORT;
+	case CLI_OPT_MODE:
+		return CLI_IN_MODE;
+	default:
+		return 0;
+	}
+}
+
+int cli_input_getopt(const char *cmd, struct cli_input *in, int ch,
+		     const char *arg)
+{
+	unsigned bit = input_bit(ch);
+	if (!(bit & in->takes))
+		return 0;
+	if (bit == CLI_IN_DIALECT) {
+		if (!strcmp(arg, "auto"))
+			in->dialect = IBP_CONF_DIALECT_AUTO;
+		else if (!strcmp(arg, "opensm"))
+			in->dialect = IBP_CONF_DIALECT_OPENSM;
+		else if (!strcmp(arg, "seed"))
+			in->dialect = IBP_CONF_DIALECT_SEED;
+		else {
+			cli_usage_error(cmd, "unknown dialect '%s'", arg);
+			return -1;
+		}
+		return 1;
+	}
+	if (bit == CLI_IN_MODE && strcmp(arg, "opensm") &&
+	    strcmp(arg, "strict")) {
+		cli_usage_error(cmd, "--mode is opensm or strict, not '%s'",
+				arg);
+		return -1;
+	}
+	const char **slot[] = {&in->topo, &in->conf,	&in->node_name_map,
+			       NULL,	  &in->sm_port, &in->mode};
+	*slot[__builtin_ctz(bit)] = arg;
+	return 1;
+}
+
+int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
+		  int *i)
+{
+	static const struct {
+		const char *name;
+		int ch;
+	} names[] = {{"-t", 't'},
+		     {"--topo", 't'},
+		     {"--topology", 't'},
+		     {"-c", 'c'},
+		     {"--conf", 'c'},
+		     {"--node-name-map", CLI_OPT_NNM},
+		     {"--dialect", CLI_OPT_DIALECT},
+		     {"--sm-port", CLI_OPT_SM_PORT},
+		     {"--mode", CLI_OPT_MODE}};
+	const char *a = argv[*i];
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		if (strcmp(a, names[k].name))
+			continue;
+		if (!(input_bit(names[k].ch) & in->takes))
+			return 0;
+		if (*i + 1 >= argc) {
+			cli_usage_error(cmd, "%s needs a value", a);
+			return -1;
+		}
+		return cli_input_getopt(cmd, in, names[k].ch, argv[++*i]);
+	}
+	return 0;
+}

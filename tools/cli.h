@@ -36,6 +36,71 @@ struct cli_cmd {
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
+/*
+ * The input options the commands share, parsed in one place:
+ *   -t, --topo, --topology TOPO   CLI_IN_TOPO
+ *   -c, --conf CONF               CLI_IN_CONF
+ *   --node-name-map FILE          CLI_IN_NNM
+ *   --dialect auto|opensm|seed    CLI_IN_DIALECT
+ *   --sm-port PORT                CLI_IN_SM_PORT
+ *   --mode opensm|strict          CLI_IN_MODE
+ * A command sets `takes` to the CLI_IN_* bits it accepts (the others are
+ * "not ours") and then, for each argument:
+ *   - hand-written loop: r = cli_input_opt(cmd, &in, argc, argv, &i);
+ *     1: consumed (i moved past the value), 0: not ours, -1: usage error
+ *     printed (return CLI_EXIT_USAGE);
+ *   - getopt_long: put CLI_IN_LONGOPTS_* in the option table and pass
+ *     what getopt returned to cli_input_getopt(cmd, &in, ch, optarg),
+ *     same result values.
+ * Values are checked here (--mode, --dialect); the strings point into
+ * argv.  Unset: NULL, dialect IBP_CONF_DIALECT_AUTO.
+ */
+enum {
+	CLI_IN_TOPO = 1 << 0,
+	CLI_IN_CONF = 1 << 1,
+	CLI_IN_NNM = 1 << 2,
+	CLI_IN_DIALECT = 1 << 3,
+	CLI_IN_SM_PORT = 1 << 4,
+	CLI_IN_MODE = 1 << 5
+};
+struct cli_input {
+	unsigned takes; /* CLI_IN_* */
+	const char *topo, *conf, *node_name_map, *sm_port;
+	const char *mode; /* "opensm" or "strict" */
+	ibp_conf_dialect dialect;
+};
+/* getopt_long codes of the long-only options (-t and -c are 't', 'c'). */
+enum { CLI_OPT_NNM = 0x1000, CLI_OPT_DIALECT, CLI_OPT_SM_PORT, CLI_OPT_MODE };
+#define CLI_IN_LONGOPT_TOPO                                                    \
+	{                                                                      \
+		"topology", required_argument, NULL, 't'                       \
+	}
+#define CLI_IN_LONGOPT_CONF                                                    \
+	{                                                                      \
+		"conf", required_argument, NULL, 'c'                           \
+	}
+#define CLI_IN_LONGOPT_NNM                                                     \
+	{                                                                      \
+		"node-name-map", required_argument, NULL, CLI_OPT_NNM          \
+	}
+#define CLI_IN_LONGOPT_DIALECT                                                 \
+	{                                                                      \
+		"dialect", required_argument, NULL, CLI_OPT_DIALECT            \
+	}
+#define CLI_IN_LONGOPT_SM_PORT                                                 \
+	{                                                                      \
+		"sm-port", required_argument, NULL, CLI_OPT_SM_PORT            \
+	}
+#define CLI_IN_LONGOPT_MODE                                                    \
+	{                                                                      \
+		"mode", required_argument, NULL, CLI_OPT_MODE                  \
+	}
+
+int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
+		  int *i);
+int cli_input_getopt(const char *cmd, struct cli_input *in, int ch,
+		     const char *arg);
+
 /* Print "ibpart NAME: message" to stderr, a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -135,8 +135,8 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 					       "unknown option or missing "
 					       "value: %s",
 					       o);
-		else if (!a->ao.conf)
-			a->ao.conf = o;
+		else if (!a->ao.in.conf)
+			a->ao.in.conf = o;
 		else
 			return cli_usage_error("audit", "one CONF only");
 	}

@@ -5,7 +5,6 @@
  * OpenSM itself would do with the file.
  */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,33 +49,29 @@ static const char usage[] =
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"topology", required_argument, NULL, 't'},
-	    {"conf", required_argument, NULL, 'c'},
-	    {"node-name-map", required_argument, NULL, 'n'},
+	    CLI_IN_LONGOPT_TOPO,
+	    CLI_IN_LONGOPT_CONF,
+	    CLI_IN_LONGOPT_NNM,
 	    {"format", required_argument, NULL, 'f'},
 	    {"opensm", no_argument, NULL, 'o'},
 	    {"allow-both-pkeys", no_argument, NULL, 'b'},
 	    {"qos", no_argument, NULL, 'q'},
-	    {"dialect", required_argument, NULL, 'd'},
+	    CLI_IN_LONGOPT_DIALECT,
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
-	const char *topo = NULL, *nnm = NULL, *format = "text";
+	const char *format = "text";
 	bool opensm = false;
+	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
+			       CLI_IN_DIALECT};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	const char *conf_arg = NULL;
-	int ch;
+	int ch, r;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 't':
-			topo = optarg;
-			break;
-		case 'c': /* -c CONF, as sim, verify and apply take it */
-			conf_arg = optarg;
-			break;
-		case 'n':
-			nnm = optarg;
+		if ((r = cli_input_getopt("check", &in, ch, optarg)) < 0)
+			return CLI_EXIT_USAGE;
+		switch (r ? 0 : ch) {
+		case 0:
 			break;
 		case 'f':
 			format = optarg;
@@ -90,17 +85,6 @@ static int run(int argc, char **argv)
 		case 'q':
 			co.qos = true;
 			break;
-		case 'd':
-			if (!strcmp(optarg, "auto"))
-				co.dialect = IBP_CONF_DIALECT_AUTO;
-			else if (!strcmp(optarg, "opensm"))
-				co.dialect = IBP_CONF_DIALECT_OPENSM;
-			else if (!strcmp(optarg, "seed"))
-				co.dialect = IBP_CONF_DIALECT_SEED;
-			else
-				return cli_usage_error(
-				    "check", "unknown dialect '%s'", optarg);
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return CLI_EXIT_OK;
@@ -110,82 +94,28 @@ static int run(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return cli_usage_error("check", "unknown format '%s'", format);
-	const char *path = cli_conf_path("check", argc, argv, optind, conf_arg);
+	co.dialect = in.dialect;
+	const char *path = cli_conf_path("check", argc, argv, optind, in.conf);
 	if (!path)
 		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(topo, nnm, path, &co, &fabric, &c, &d);
+	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
+				   &fabric, &c, &d);
 	if (status)
 		return status;
 	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);
 	size_t nwarn = ibp_diags_count_severity(d, IBP_SEV_WARNING);
 	if (!strcmp(format, "json")) {
-		char *js = ibp_diags_to_json(d);
-		json_t *root = js ? json_loads(js, 0, NULL) : NULL;
-		free(js);
-		if (!root) {
+		char *js = ibp_conf_check_json(c, d, opensm);
+		if (!js) {
 			status = CLI_EXIT_SYSTEM;
 			goto out;
 		}
-		json_object_set_new(
-		    root, "dialect",
-		    json_string(ibp_conf_get_dialect(c) == IBP_CONF_DIALECT_SEED
-				    ? "seed"
-				    : "opensm"));
-		if (opensm) {
-			const ibp_conf_verdict *v = ibp_conf_opensm_verdict(c);
-			json_t *o = json_object();
-			json_object_set_new(o, "rejected",
-					    json_boolean(v->rejected));
-			json_object_set_new(o, "crashes",
-					    json_boolean(v->crashes));
-			json_object_set_new(o, "reason",
-					    v->reason ? json_string(v->reason)
-						      : json_null());
-			json_object_set_new(o, "line",
-					    json_integer(v->pos.line));
-			json_object_set_new(o, "opensm_log_line",
-					    json_integer(v->opensm_line));
-			json_t *mis = json_array();
-			for (size_t i = 0; i < v->nmisreadings; i++) {
-				const ibp_conf_misreading *m =
-				    &v->misreadings[i];
-				json_array_append_new(
-				    mis,
-				    json_pack("{s:s,s:i,s:i,s:s}", "code",
-					      m->code, "line", (int)m->pos.line,
-					      "column", (int)m->pos.col,
-					      "message", m->message));
-			}
-			json_object_set_new(o, "misreadings", mis);
-			json_t *parts = json_array();
-			for (size_t i = 0;
-			     !v->rejected && i < ibp_conf_group_count(c); i++) {
-				const ibp_conf_group *g =
-				    ibp_conf_group_at(c, i);
-				char pk[8];
-				snprintf(pk, sizeof(pk), "0x%04x",
-					 ibp_conf_group_pkey(g));
-				json_array_append_new(
-				    parts,
-				    json_pack(
-					"{s:s,s:s,s:i}", "pkey", pk, "name",
-					ibp_conf_group_name(g), "definitions",
-					(int)ibp_conf_group_partition_count(
-					    g)));
-			}
-			json_object_set_new(o, "partitions", parts);
-			json_object_set_new(root, "opensm", o);
-		}
-		char *outs = json_dumps(root, JSON_INDENT(1));
-		json_decref(root);
-		if (outs) {
-			puts(outs);
-			free(outs);
-		}
+		puts(js);
+		free(js);
 	} else {
 		ibp_diags_print(d, stderr);
 		if (nerr || nwarn)

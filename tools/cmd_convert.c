@@ -36,43 +36,25 @@ static const char usage[] =
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"topology", required_argument, NULL, 't'},
-	    {"conf", required_argument, NULL, 'c'},
-	    {"node-name-map", required_argument, NULL, 'n'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"dialect", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_IN_LONGOPT_TOPO,    CLI_IN_LONGOPT_CONF,
+	    CLI_IN_LONGOPT_NNM,	    {"output", required_argument, NULL, 'o'},
+	    CLI_IN_LONGOPT_DIALECT, {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
-	const char *topo = NULL, *nnm = NULL, *outp = NULL;
+	const char *outp = NULL;
+	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
+			       CLI_IN_DIALECT};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	const char *conf_arg = NULL;
-	int ch;
+	int ch, r;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:o:c:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 't':
-			topo = optarg;
-			break;
-		case 'c': /* -c CONF, as sim, verify and apply take it */
-			conf_arg = optarg;
-			break;
-		case 'n':
-			nnm = optarg;
+		if ((r = cli_input_getopt("convert", &in, ch, optarg)) < 0)
+			return CLI_EXIT_USAGE;
+		switch (r ? 0 : ch) {
+		case 0:
 			break;
 		case 'o':
 			outp = optarg;
-			break;
-		case 'd':
-			if (!strcmp(optarg, "auto"))
-				co.dialect = IBP_CONF_DIALECT_AUTO;
-			else if (!strcmp(optarg, "opensm"))
-				co.dialect = IBP_CONF_DIALECT_OPENSM;
-			else if (!strcmp(optarg, "seed"))
-				co.dialect = IBP_CONF_DIALECT_SEED;
-			else
-				return cli_usage_error(
-				    "convert", "unknown dialect '%s'", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -81,15 +63,17 @@ static int run(int argc, char **argv)
 			return cli_usage_error("convert", "bad option");
 		}
 	}
+	co.dialect = in.dialect;
 	const char *path =
-	    cli_conf_path("convert", argc, argv, optind, conf_arg);
+	    cli_conf_path("convert", argc, argv, optind, in.conf);
 	if (!path)
 		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(topo, nnm, path, &co, &fabric, &c, &d);
+	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
+				   &fabric, &c, &d);
 	if (status)
 		return status;
 	ibp_error err;

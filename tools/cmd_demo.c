@@ -47,9 +47,13 @@ static const char usage[] =
 static const char *const seed_names[7] = {
     "sm-01",	       "ufm-server",	  "tenantA-node-01", "tenantA-node-02",
     "tenantB-node-01", "tenantB-node-02", "storage-node"};
-static const char seed_table[7][8] = {
-    "-YNNNNN", "Y-NNNNN", "NN-YNNY", "NNY-NNY", "NNNN-YY", "NNNNY-Y", "NNYYYY-",
-};
+static const char seed_table[] = "-YNNNNN"
+				 "Y-NNNNN"
+				 "NN-YNNY"
+				 "NNY-NNY"
+				 "NNNN-YY"
+				 "NNNNY-Y"
+				 "NNYYYY-";
 
 static bool is_file(const char *p)
 {
@@ -97,48 +101,31 @@ static void heading(const char *text)
 	printf("\n== %s\n\n", text);
 }
 
-/* Index of a seed name among the probe matrix's ports, or -1. */
-static long col_of(const ibp_fabric *f, const struct ibp_sim_probe_result *r,
-		   const char *name)
-{
-	for (size_t k = 0; k < r->n; k++)
-		if (!strcmp(ibp_fabric_node_desc(f, r->node[k]), name))
-			return (long)k;
-	return -1;
-}
-
 /* Compare the probe matrix with the seed's table.  print: one line per
  * sender whose row differs. */
 static int check_seed_matrix(const ibp_sim_session *s,
 			     const struct ibp_sim_probe_result *r, bool print)
 {
-	const ibp_fabric *f = ibp_sim_session_fabric(s);
-	int diff = 0;
-	for (int i = 0; i < 7; i++) {
-		char gained[512] = "", lost[512] = "";
+	unsigned char diff[49];
+	size_t nd =
+	    ibp_sim_probe_compare(s, r, seed_names, 7, seed_table, diff);
+	for (int i = 0; print && i < 7; i++) {
+		char line[2][512] = {"", ""}; /* gained, lost */
 		for (int j = 0; j < 7; j++) {
-			if (i == j)
-				continue;
-			long a = col_of(f, r, seed_names[i]);
-			long b = col_of(f, r, seed_names[j]);
-			bool want = seed_table[i][j] == 'Y';
-			bool got =
-			    a >= 0 && b >= 0 && r->cells[a * (long)r->n + b];
-			if (want == got)
-				continue;
-			diff++;
-			char *dst = got ? gained : lost;
+			char *dst = line[seed_table[i * 7 + j] == 'Y'];
 			size_t l = strlen(dst);
-			snprintf(dst + l, 512 - l, " %s", seed_names[j]);
+			if (diff[i * 7 + j])
+				snprintf(dst + l, 512 - l, " %s",
+					 seed_names[j]);
 		}
-		if (print && gained[0])
+		if (line[0][0])
 			printf("  %-16s also reaches%s\n", seed_names[i],
-			       gained);
-		if (print && lost[0])
+			       line[0]);
+		if (line[1][0])
 			printf("  %-16s no longer reaches%s\n", seed_names[i],
-			       lost);
+			       line[1]);
 	}
-	return diff;
+	return (int)nd;
 }
 
 static void print_table(const ibp_sim_session *s, const char *name)
@@ -369,18 +356,16 @@ static int run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv))
 		return cli_print_usage(&cli_cmd_demo);
-	const char *mode = "strict";
+	struct cli_input in = {CLI_IN_MODE, .mode = "strict"};
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
-			mode = argv[++i];
-			if (strcmp(mode, "strict") && strcmp(mode, "opensm"))
-				return cli_usage_error(
-				    "demo", "--mode is strict or opensm");
-		} else {
+		int r = cli_input_opt("demo", &in, argc, argv, &i);
+		if (r < 0)
+			return CLI_EXIT_USAGE;
+		if (!r)
 			return cli_usage_error("demo", "unknown argument %s",
 					       argv[i]);
-		}
 	}
+	const char *mode = in.mode;
 	char dir[PATH_MAX];
 	if (!find_examples(dir, sizeof(dir))) {
 		fprintf(stderr, "ibpart demo: examples/seed not found (set "

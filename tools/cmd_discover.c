@@ -122,30 +122,9 @@ static int run(int argc, char **argv)
 	int rc = ibp_live_open(&lo, &l, &err);
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &err);
-	if (rc) {
-		cli_print_error(&err);
-		ibp_live_close(l);
-		return CLI_EXIT_SYSTEM;
-	}
-	const ibp_fabric *f = ibp_sm_fabric(ibp_live_sm(l));
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem) {
-		ibp_live_close(l);
-		return CLI_EXIT_SYSTEM;
-	}
-	rc = ibp_fabric_write(f, mem, &err);
-	fclose(mem);
-	if (rc == IBP_OK) {
-		if (out_path)
-			rc = ibp_write_file_atomic(out_path, buf, len, false,
-						   &err);
-		else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
-			rc = ibp_error_set(&err, IBP_EIO,
-					   "cannot write the topology");
-	}
-	free(buf);
+	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
+	if (rc == IBP_OK)
+		rc = ibp_fabric_write_path(f, out_path, &err);
 	if (rc) {
 		cli_print_error(&err);
 		ibp_live_close(l);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ibpart/atomic_file.h"
 #include "ibpart/fabric_gen.h"
 #include "ibpart/topo.h"
 
@@ -54,7 +53,8 @@ static const char usage[] =
     "\n"
     "Exit status: 0 written, 2 bad usage, 3 a file could not be written.\n";
 
-static int print_lids(const char *topo, const char *sm)
+/* Hidden --print-lids TOPO [--sm-port P] and --dump TOPO. */
+static int print_fabric(const char *topo, bool lids, const char *sm)
 {
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
@@ -64,95 +64,14 @@ static int print_lids(const char *topo, const char *sm)
 		return rc;
 	ibp_error err;
 	ibp_error_clear(&err);
-	uint64_t sm_guid = 0;
-	if (sm) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_resolve_port(f, sm, &n, &p, &err)) {
-			cli_print_error(&err);
-			ibp_fabric_free(f);
-			return CLI_EXIT_USAGE;
-		}
-		sm_guid = ibp_fabric_port_guid(f, n, p);
-	}
-	if (ibp_fabric_assign_lids(f, sm_guid, &err)) {
+	if (!lids)
+		ibp_fabric_dump(f, stdout);
+	else if (ibp_fabric_print_lids(f, sm, stdout, &err)) {
 		cli_print_error(&err);
-		ibp_fabric_free(f);
-		return CLI_EXIT_USAGE;
-	}
-	for (unsigned lid = 1; lid <= 0xbfff; lid++) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_find_lid(f, (uint16_t)lid, &n, &p))
-			break;
-		printf("%u 0x%016" PRIx64 " %s %u %s\n", lid,
-		       ibp_fabric_port_guid(f, n, p),
-		       ibp_node_type_str(ibp_fabric_node_type(f, n)), p,
-		       ibp_fabric_node_desc(f, n));
+		rc = CLI_EXIT_USAGE;
 	}
 	ibp_fabric_free(f);
-	return CLI_EXIT_OK;
-}
-
-/* Hidden --dump TOPO: the fabric in a canonical, id-free form (nodes by
- * GUID, their port GUIDs and links by GUID), so that tests can compare a
- * topology with what ibnetdiscover reports for it. */
-static int dump(const char *topo)
-{
-	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
-	ibp_fabric *f;
-	int rc = cli_load_fabric(topo, &fo, &f);
-	if (rc)
-		return rc;
-	for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
-		ibp_node_type t = ibp_fabric_node_type(f, n);
-		printf("node 0x%016" PRIx64 " %s %u \"%s\"\n",
-		       ibp_fabric_node_guid(f, n), ibp_node_type_str(t),
-		       ibp_fabric_node_nports(f, n),
-		       ibp_fabric_node_desc(f, n));
-		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
-			size_t pn;
-			unsigned pp;
-			if (!ibp_fabric_port_peer(f, n, p, &pn, &pp))
-				continue;
-			printf("port 0x%016" PRIx64 " %u 0x%016" PRIx64
-			       " -> 0x%016" PRIx64 " %u\n",
-			       ibp_fabric_node_guid(f, n), p,
-			       ibp_fabric_port_guid(f, n, p),
-			       ibp_fabric_node_guid(f, pn), pp);
-		}
-	}
-	ibp_fabric_free(f);
-	return CLI_EXIT_OK;
-}
-
-/* A plan whose ports need more P_Keys than their tables hold is written
- * all the same (it is what was asked for), but not silently: OpenSM
- * would drop the P_Keys past the table's end. */
-static void warn_overfull(const ibp_fabric_gen_options *go)
-{
-	unsigned most;
-	unsigned over = ibp_partition_plan_overfull(go, &most);
-	if (!over)
-		return;
-	unsigned cap = go->fabric.ca_partition_cap;
-	fprintf(stderr,
-		"ibpart gen: warning: %u CA port(s) need more P_Keys than "
-		"their P_KeyTable holds: up to %u in %u entries (the CA "
-		"PartitionCap)",
-		over, most, cap);
-	if (go->storage && most == go->partitions + 1)
-		fprintf(stderr,
-			", the storage nodes being in 0x7fff and all %u "
-			"tenant partitions",
-			go->partitions);
-	fprintf(stderr,
-		"; OpenSM drops the last %u of each (ERR 0512), so those "
-		"ports lose partitions.  Use --partitions %u or fewer (ibpart "
-		"tables --ca-partition-cap N checks the plan against HCAs "
-		"with bigger tables)\n",
-		most - cap, cap > 1 ? cap - 1 : 0);
+	return rc;
 }
 
 static bool opt_uint(const char *name, const char *arg, unsigned max,
@@ -183,7 +102,6 @@ static int run(int argc, char **argv)
 		O_MGMT,
 		O_CONF,
 		O_LIDS,
-		O_SM,
 		O_DUMP,
 		O_REWRITE
 	};
@@ -197,19 +115,22 @@ static int run(int argc, char **argv)
 	    {"conf", required_argument, NULL, O_CONF},
 	    {"output", required_argument, NULL, 'o'},
 	    {"print-lids", required_argument, NULL, O_LIDS},
-	    {"sm-port", required_argument, NULL, O_SM},
+	    CLI_IN_LONGOPT_SM_PORT,
 	    {"dump", required_argument, NULL, O_DUMP},
 	    {"rewrite", required_argument, NULL, O_REWRITE},
 	    {NULL, 0, NULL, 0}};
 	ibp_fabric_gen_options go;
 	ibp_fabric_gen_options_init(&go);
-	const char *out = NULL, *conf = NULL, *lids = NULL, *sm = NULL;
+	const char *out = NULL, *conf = NULL, *lids = NULL;
+	struct cli_input in = {CLI_IN_SM_PORT};
 	const char *dumpf = NULL, *rewrite = NULL;
 	bool have_cas = false;
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		if (cli_input_getopt("gen", &in, c, optarg))
+			continue; /* --sm-port, the one that cannot fail */
 		switch (c) {
 		case O_CAS:
 			if (!opt_uint("--cas", optarg, IBP_GEN_MAX_CAS,
@@ -251,9 +172,6 @@ static int run(int argc, char **argv)
 		case O_LIDS:
 			lids = optarg;
 			break;
-		case O_SM:
-			sm = optarg;
-			break;
 		case O_DUMP:
 			dumpf = optarg;
 			break;
@@ -268,10 +186,8 @@ static int run(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("gen", "unexpected argument '%s'",
 				       argv[optind]);
-	if (lids)
-		return print_lids(lids, sm);
-	if (dumpf)
-		return dump(dumpf);
+	if (lids || dumpf)
+		return print_fabric(lids ? lids : dumpf, lids, in.sm_port);
 	if (!have_cas && !rewrite)
 		return cli_usage_error("gen", "--cas N is required");
 	if (!out)
@@ -290,25 +206,8 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "ibpart gen: %s\n", err.message);
 		return CLI_EXIT_USAGE;
 	}
-	/* Both files are written whole before either replaces anything. */
-	ibp_atomic_file *ft = NULL, *fc = NULL;
-	FILE *fpt, *fpc = NULL;
 	int exit = CLI_EXIT_OK;
-	if (ibp_atomic_file_open(out, &ft, &fpt, &err) ||
-	    ibp_fabric_write(f, fpt, &err) ||
-	    (conf && (ibp_atomic_file_open(conf, &fc, &fpc, &err) ||
-		      ibp_partition_plan_write(&go, f, fpc, &err)))) {
-		cli_print_error(&err);
-		exit = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	int crc = ibp_atomic_file_commit(ft, false, &err);
-	ft = NULL;
-	if (!crc && fc) {
-		crc = ibp_atomic_file_commit(fc, false, &err);
-		fc = NULL;
-	}
-	if (crc) {
+	if (ibp_fabric_gen_write_files(&go, f, out, conf, &err)) {
 		cli_print_error(&err);
 		exit = CLI_EXIT_SYSTEM;
 		goto out;
@@ -321,11 +220,11 @@ static int run(int argc, char **argv)
 			"(radix %u)%s%s\n",
 			out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
 			conf ? conf : "");
-	if (conf)
-		warn_overfull(&go);
+	char warn[512];
+	if (conf &&
+	    ibp_partition_plan_overfull_message(&go, warn, sizeof(warn)))
+		fprintf(stderr, "ibpart gen: warning: %s\n", warn);
 out:
-	ibp_atomic_file_discard(ft);
-	ibp_atomic_file_discard(fc);
 	ibp_fabric_free(f);
 	return exit;
 }

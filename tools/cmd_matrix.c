@@ -99,8 +99,8 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 					       "unknown option or missing "
 					       "value: %s",
 					       o);
-		else if (!a->ao.conf)
-			a->ao.conf = o;
+		else if (!a->ao.in.conf)
+			a->ao.in.conf = o;
 		else
 			return cli_usage_error("matrix", "one CONF only");
 	}
@@ -148,7 +148,7 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 		  const ibp_analysis_input *in, const ibp_matrix *m, FILE *out)
 {
 	char title[256];
-	const char *src = a->ao.conf ? a->ao.conf : a->ao.tables_json;
+	const char *src = a->ao.in.conf ? a->ao.in.conf : a->ao.tables_json;
 	const char *slash = strrchr(src, '/');
 	const char *mode = ibp_analysis_input_mode(in);
 	snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",

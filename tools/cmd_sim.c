@@ -66,10 +66,16 @@ static int parse_options(int argc, char **argv,
 			 struct ibp_sim_session_options *o, bool *quiet,
 			 int *first)
 {
-	int i = 1;
+	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_SM_PORT |
+			       CLI_IN_MODE};
+	int i = 1, r;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if ((r = cli_input_opt("sim", &in, argc, argv, &i)) < 0)
+			return CLI_EXIT_USAGE;
+		if (r)
+			continue;
 		if (!strcmp(a, "-q")) {
 			*quiet = true;
 			continue;
@@ -77,23 +83,12 @@ static int parse_options(int argc, char **argv,
 		if (!v)
 			return cli_usage_error("sim", "%s needs a value", a);
 		i++;
-		if (!strcmp(a, "-t") || !strcmp(a, "--topo"))
-			o->topo_path = v;
-		else if (!strcmp(a, "-c") || !strcmp(a, "--conf"))
-			o->conf_path = v;
-		else if (!strcmp(a, "--mode")) {
-			if (strcmp(v, "strict") && strcmp(v, "opensm"))
-				return cli_usage_error(
-				    "sim", "--mode is strict or opensm");
-			o->mode = v;
-		} else if (!strcmp(a, "--part-enforce")) {
+		if (!strcmp(a, "--part-enforce")) {
 			if (ibp_part_enforce_parse(v, &o->enforce) != IBP_OK)
 				return cli_usage_error(
 				    "sim", "--part-enforce is both, in, out "
 					   "or off");
-		} else if (!strcmp(a, "--sm-port"))
-			o->sm_port = v;
-		else if (!strcmp(a, "--mad-loss")) {
+		} else if (!strcmp(a, "--mad-loss")) {
 			char *end;
 			o->mad_loss = strtod(v, &end);
 			if (*end || o->mad_loss < 0 || o->mad_loss >= 1)
@@ -102,10 +97,15 @@ static int parse_options(int argc, char **argv,
 		} else
 			return cli_usage_error("sim", "unknown option %s", a);
 	}
-	if (!o->topo_path || !o->conf_path)
+	if (!in.topo || !in.conf)
 		return cli_usage_error("sim", "-t TOPO and -c CONF are needed");
 	if (i >= argc)
 		return cli_usage_error("sim", "no action given");
+	o->topo_path = in.topo;
+	o->conf_path = in.conf;
+	o->sm_port = in.sm_port;
+	if (in.mode)
+		o->mode = in.mode;
 	*first = i;
 	return CLI_EXIT_OK;
 }

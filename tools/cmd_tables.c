@@ -75,18 +75,7 @@ static const char usage[] =
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
 
-enum {
-	O_SM = 256,
-	O_MODE,
-	O_BOTH,
-	O_ENF,
-	O_STATE,
-	O_CACAP,
-	O_SWCAP,
-	O_ENFCAP,
-	O_NNM,
-	O_FORMAT
-};
+enum { O_BOTH = 256, O_ENF, O_STATE, O_CACAP, O_SWCAP, O_ENFCAP, O_FORMAT };
 
 static int parse_cap(const char *cmd, const char *s, unsigned *out)
 {
@@ -98,29 +87,19 @@ static int parse_cap(const char *cmd, const char *s, unsigned *out)
 }
 
 struct tables_args {
-	const char *topo, *sm_spec, *state, *format, *path;
+	struct cli_input in;
+	const char *state, *format, *path;
 	ibp_fabric_options fo;
 	ibp_policy_options po;
 };
 
 /* One getopt option into a; 0, or the exit status to return. */
-static int take_opt(int ch, struct tables_args *a, const char **conf_arg)
+static int take_opt(int ch, struct tables_args *a)
 {
+	int r = cli_input_getopt("tables", &a->in, ch, optarg);
+	if (r)
+		return r < 0 ? CLI_EXIT_USAGE : 0;
 	switch (ch) {
-	case 't':
-		a->topo = optarg;
-		return 0;
-	case 'c': /* -c CONF, as sim, verify and apply take it */
-		*conf_arg = optarg;
-		return 0;
-	case O_SM:
-		a->sm_spec = optarg;
-		return 0;
-	case O_MODE:
-		if (ibp_policy_mode_parse(optarg, &a->po.mode))
-			return cli_usage_error("tables", "unknown mode '%s'",
-					       optarg);
-		return 0;
 	case O_BOTH:
 		a->po.allow_both_pkeys = true;
 		return 0;
@@ -138,9 +117,6 @@ static int take_opt(int ch, struct tables_args *a, const char **conf_arg)
 		return parse_cap("tables", optarg, &a->fo.switch_partition_cap);
 	case O_ENFCAP:
 		return parse_cap("tables", optarg, &a->fo.enforcement_cap);
-	case O_NNM:
-		a->fo.node_name_map = optarg;
-		return 0;
 	case O_FORMAT:
 		a->format = optarg;
 		return 0;
@@ -153,17 +129,17 @@ static int take_opt(int ch, struct tables_args *a, const char **conf_arg)
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
 	static const struct option opts[] = {
-	    {"topology", required_argument, NULL, 't'},
-	    {"conf", required_argument, NULL, 'c'},
-	    {"sm-port", required_argument, NULL, O_SM},
-	    {"mode", required_argument, NULL, O_MODE},
+	    CLI_IN_LONGOPT_TOPO,
+	    CLI_IN_LONGOPT_CONF,
+	    CLI_IN_LONGOPT_SM_PORT,
+	    CLI_IN_LONGOPT_MODE,
 	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
 	    {"part-enforce", required_argument, NULL, O_ENF},
 	    {"state", required_argument, NULL, O_STATE},
 	    {"ca-partition-cap", required_argument, NULL, O_CACAP},
 	    {"switch-partition-cap", required_argument, NULL, O_SWCAP},
 	    {"enforcement-cap", required_argument, NULL, O_ENFCAP},
-	    {"node-name-map", required_argument, NULL, O_NNM},
+	    CLI_IN_LONGOPT_NNM,
 	    {"format", required_argument, NULL, O_FORMAT},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -171,7 +147,8 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->format = "smpquery";
 	ibp_fabric_options_init(&a->fo);
 	ibp_policy_options_init(&a->po);
-	const char *conf_arg = NULL;
+	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
+		      CLI_IN_MODE;
 	int ch, rc;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
@@ -179,15 +156,18 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 			fputs(usage, stdout);
 			return -1;
 		}
-		if ((rc = take_opt(ch, a, &conf_arg)))
+		if ((rc = take_opt(ch, a)))
 			return rc;
 	}
 	if (strcmp(a->format, "smpquery") && strcmp(a->format, "json"))
 		return cli_usage_error("tables", "unknown format '%s'",
 				       a->format);
-	if (!a->topo)
+	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
-	a->path = cli_conf_path("tables", argc, argv, optind, conf_arg);
+	if (a->in.mode)
+		ibp_policy_mode_parse(a->in.mode, &a->po.mode);
+	a->fo.node_name_map = a->in.node_name_map;
+	a->path = cli_conf_path("tables", argc, argv, optind, a->in.conf);
 	return a->path ? 0 : CLI_EXIT_USAGE;
 }
 
@@ -198,11 +178,11 @@ static int sm_port(struct tables_args *a, ibp_fabric *f, uint64_t *sm)
 	ibp_error err;
 	ibp_error_clear(&err);
 	*sm = 0;
-	if (a->sm_spec) {
+	if (a->in.sm_port) {
 		size_t n;
 		unsigned p;
 		if (ibp_fabric_assign_lids(f, 0, &err) ||
-		    ibp_fabric_resolve_port(f, a->sm_spec, &n, &p, &err)) {
+		    ibp_fabric_resolve_port(f, a->in.sm_port, &n, &p, &err)) {
 			cli_print_error(&err);
 			return CLI_EXIT_USAGE;
 		}
@@ -299,7 +279,7 @@ static int run(int argc, char **argv)
 	if (status)
 		return status < 0 ? CLI_EXIT_OK : status;
 	ibp_fabric *f = NULL;
-	if ((status = cli_load_fabric(a.topo, &a.fo, &f)))
+	if ((status = cli_load_fabric(a.in.topo, &a.fo, &f)))
 		return status;
 	struct tables_run r = {0};
 	uint64_t sm;

@@ -258,6 +258,14 @@ const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
  * `ibpart check --opensm`. */
 void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out);
 
+/* `ibpart check --format json`: the findings d (ibp_diags_to_json's
+ * object) plus "dialect" ("opensm" or "seed") and, with opensm, an
+ * "opensm" object: rejected, crashes, reason, line, opensm_log_line,
+ * misreadings [{code, line, column, message}], partitions [{pkey, name,
+ * definitions}] (empty when rejected).  Returns a malloc'd string the
+ * caller frees (no trailing newline), NULL when out of memory. */
+char *ibp_conf_check_json(const ibp_conf *c, const ibp_diags *d, bool opensm);
+
 /* ---- writing ---- */
 /* Canonical OpenSM syntax: one partition per header, explicit P_Keys,
  * explicit membership words, names resolved to GUIDs (fabric, if given,

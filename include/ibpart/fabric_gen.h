@@ -22,6 +22,8 @@
 #ifndef IBPART_FABRIC_GEN_H
 #define IBPART_FABRIC_GEN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -71,6 +73,21 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
  * does not fit (ERR 0512).  *most: the most P_Keys one port needs. */
 unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
 				     unsigned *most);
+
+/* The same as one sentence for a warning (no prefix, no newline) in buf
+ * (truncated to len): what overflows, what OpenSM does, the --partitions
+ * that fits.  Returns false (buf untouched) when nothing overflows. */
+bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
+					 char *buf, size_t len);
+
+/* Write f to topo_path and, when conf_path is not NULL, o's plan for it
+ * to conf_path, each atomically (a temporary file, synced, renamed); both
+ * are written whole before either replaces anything.  Returns IBP_OK or
+ * the first error (err set; no file replaced then, unless the second
+ * rename fails after the first). */
+int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
+			       const ibp_fabric *f, const char *topo_path,
+			       const char *conf_path, ibp_error *err);
 
 IBP_END_DECLS
 #endif

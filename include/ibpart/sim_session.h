@@ -220,6 +220,17 @@ struct ibp_sim_probe_result {
 /* Free the arrays of r and zero it.  NULL is allowed. */
 void ibp_sim_probe_result_free(struct ibp_sim_probe_result *r);
 
+/* Compare r with an expected matrix over n named ports: names[i] a node
+ * description, expected[i * n + j] 'Y' when port i should reach port j
+ * (the diagonal is ignored).  A name not among r's ports reaches and is
+ * reached by nothing.  diff (n * n entries, may be NULL) gets 1 where the
+ * probe differs, 0 elsewhere.  Returns the number of differing cells;
+ * cannot fail.  Reads s's fabric only. */
+size_t ibp_sim_probe_compare(const ibp_sim_session *s,
+			     const struct ibp_sim_probe_result *r,
+			     const char *const *names, size_t n,
+			     const char *expected, unsigned char *diff);
+
 /* A probe between every ordered pair of host ports through the data
  * plane, on each valid entry of the sender's table until one gets
  * through; the traps it causes are then collected by the SM.  out gets

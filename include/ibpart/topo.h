@@ -164,6 +164,27 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
  * load). */
 int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
 
+/* ibp_fabric_write() into memory, then whole to path atomically (a
+ * temporary file, synced, renamed) or, path NULL, to stdout.  Returns
+ * IBP_OK, IBP_ENOMEM, or the write's error (IBP_EIO "cannot write the
+ * topology" for stdout); err set. */
+int ibp_fabric_write_path(const ibp_fabric *f, const char *path,
+			  ibp_error *err);
+
+/* The LIDs OpenSM would assign with the SM on port sm (a port spec as
+ * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
+ * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop
+ * tests compare with a real OpenSM.  Assigns f's LIDs (hence not const).
+ * Returns IBP_OK, or the error of resolving sm or assigning LIDs (err
+ * set, nothing written). */
+int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
+			  ibp_error *err);
+
+/* The fabric in a canonical, id-free form for comparing topologies:
+ * per node "node GUID TYPE NPORTS "DESC"", then per linked port
+ * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT".  Cannot fail. */
+void ibp_fabric_dump(const ibp_fabric *f, FILE *out);
+
 const char *ibp_node_type_str(ibp_node_type t); /* "CA", "SW", "RT" */
 
 IBP_END_DECLS

@@ -130,3 +130,36 @@ int ibp_sim_session_probe_matrix(ibp_sim_session *s, FILE *out,
 		ibp_sim_probe_result_free(&r);
 	return IBP_OK;
 }
+
+/* Index of the port of node description name in r, or -1. */
+static long probe_col(const ibp_fabric *f, const struct ibp_sim_probe_result *r,
+		      const char *name)
+{
+	for (size_t k = 0; k < r->n; k++)
+		if (!strcmp(ibp_fabric_node_desc(f, r->node[k]), name))
+			return (long)k;
+	return -1;
+}
+
+size_t ibp_sim_probe_compare(const ibp_sim_session *s,
+			     const struct ibp_sim_probe_result *r,
+			     const char *const *names, size_t n,
+			     const char *expected, unsigned char *diff)
+{
+	const ibp_fabric *f = ibp_sim_session_fabric(s);
+	size_t ndiff = 0;
+	for (size_t i = 0; i < n; i++) {
+		long a = probe_col(f, r, names[i]);
+		for (size_t j = 0; j < n; j++) {
+			long b = probe_col(f, r, names[j]);
+			bool want = expected[i * n + j] == 'Y';
+			bool got =
+			    a >= 0 && b >= 0 && r->cells[a * (long)r->n + b];
+			bool d = i != j && want != got;
+			if (diff)
+				diff[i * n + j] = d;
+			ndiff += d;
+		}
+	}
+	return ndiff;
+}

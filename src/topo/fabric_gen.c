@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/atomic_file.h"
 #include "ibpart/fabric_gen.h"
 #include "ibpart/topo.h"
 
@@ -275,4 +276,58 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 	if (fflush(out) || ferror(out))
 		return ibp_error_set(err, IBP_EIO, "write failed");
 	return IBP_OK;
+}
+
+bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
+					 char *buf, size_t len)
+{
+	unsigned most;
+	unsigned over = ibp_partition_plan_overfull(o, &most);
+	if (!over)
+		return false;
+	unsigned cap = o->fabric.ca_partition_cap;
+	int l = snprintf(buf, len,
+			 "%u CA port(s) need more P_Keys than their "
+			 "P_KeyTable holds: up to %u in %u entries (the CA "
+			 "PartitionCap)",
+			 over, most, cap);
+	if (l >= 0 && (size_t)l < len && o->storage &&
+	    most == o->partitions + 1)
+		l += snprintf(buf + l, len - (size_t)l,
+			      ", the storage nodes being in 0x7fff and all %u "
+			      "tenant partitions",
+			      o->partitions);
+	if (l >= 0 && (size_t)l < len)
+		snprintf(buf + l, len - (size_t)l,
+			 "; OpenSM drops the last %u of each (ERR 0512), so "
+			 "those ports lose partitions.  Use --partitions %u or "
+			 "fewer (ibpart tables --ca-partition-cap N checks the "
+			 "plan against HCAs with bigger tables)",
+			 most - cap, cap > 1 ? cap - 1 : 0);
+	return true;
+}
+
+int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
+			       const ibp_fabric *f, const char *topo_path,
+			       const char *conf_path, ibp_error *err)
+{
+	ibp_atomic_file *ft = NULL, *fc = NULL;
+	FILE *fpt, *fpc = NULL;
+	int rc;
+	if ((rc = ibp_atomic_file_open(topo_path, &ft, &fpt, err)) ||
+	    (rc = ibp_fabric_write(f, fpt, err)) ||
+	    (conf_path &&
+	     ((rc = ibp_atomic_file_open(conf_path, &fc, &fpc, err)) ||
+	      (rc = ibp_partition_plan_write(o, f, fpc, err)))))
+		goto out;
+	rc = ibp_atomic_file_commit(ft, false, err);
+	ft = NULL;
+	if (!rc && fc) {
+		rc = ibp_atomic_file_commit(fc, false, err);
+		fc = NULL;
+	}
+out:
+	ibp_atomic_file_discard(ft);
+	ibp_atomic_file_discard(fc);
+	return rc;
 }
