@@ -62,7 +62,7 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_analysis_input_load(&lo, in, d, &err);
-	ibp_diags_print(d, stderr);
+	cli_print_diags(d);
 	if (rc)
 		print_failure(d, &err);
 	ibp_diags_free(d);

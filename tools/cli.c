@@ -98,7 +98,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		return CLI_EXIT_SYSTEM;
 	int rc = ibp_fabric_load(path, o, out, d);
 	ibp_diags_sort(d); /* in file order, as the plan's are */
-	ibp_diags_print(d, stderr);
+	cli_print_diags(d);
 	ibp_diags_free(d);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
@@ -209,4 +209,52 @@ int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
 		return cli_input_getopt(cmd, in, names[k].ch, argv[++*i]);
 	}
 	return 0;
+}
+
+/* The CLI's settings from the common options: the program's, not the
+ * library's (which keeps no globals). */
+struct cli_common cli_common = {.max_errors = 20};
+
+int cli_common_options(int *argc, char **argv)
+{
+	int out = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		const char *val = NULL;
+		if (!strcmp(a, "--max-errors")) {
+			if (i + 1 >= *argc) {
+				fprintf(stderr, "ibpart: --max-errors needs a "
+						"value\n");
+				return CLI_EXIT_USAGE;
+			}
+			val = argv[++i];
+		} else if (!strncmp(a, "--max-errors=", 13)) {
+			val = a + 13;
+		} else {
+			argv[out++] = argv[i];
+			continue;
+		}
+		unsigned long long v;
+		if (!cli_parse_uint(val, 0, 1000000000, &v)) {
+			fprintf(stderr, "ibpart: bad --max-errors '%s'\n", val);
+			return CLI_EXIT_USAGE;
+		}
+		cli_common.max_errors = (size_t)v;
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return CLI_EXIT_OK;
+}
+
+void cli_print_diags(const ibp_diags *d)
+{
+	ibp_diags_print_options o;
+	ibp_diags_print_options_init(&o);
+	o.max_errors = cli_common.max_errors;
+	ibp_diags_print_ex(d, &o, stderr);
 }

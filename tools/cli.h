@@ -133,6 +133,26 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out);
 
+/* Options every command takes, wherever they stand on the line (before a
+ * "--"): main() takes them out of argv before the command sees it.
+ *   --max-errors N   print the first N errors of a file, then a count of
+ *                    the findings not shown (default 20; 0: all); JSON
+ *                    always has every one */
+struct cli_common {
+	size_t max_errors;
+};
+extern struct cli_common cli_common;
+#define CLI_COMMON_USAGE                                                       \
+	"  --max-errors N       print the first N errors of an input "         \
+	"(default 20;\n"                                                       \
+	"                       0: all), then how many findings were not "     \
+	"shown\n"
+/* Take the common options out of argv (*argc shrinks).  0, or 2 after a
+ * usage error (printed). */
+int cli_common_options(int *argc, char **argv);
+/* Findings to stderr as the common options say (ibp_diags_print_ex). */
+void cli_print_diags(const ibp_diags *d);
+
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 

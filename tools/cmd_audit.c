@@ -156,7 +156,7 @@ static int load_tenants(const char *path, const ibp_fabric *fab,
 	ibp_diags *d = ibp_diags_new();
 	int r = ibp_tenant_map_load(fab, path, tm, d, &err);
 	if (d && ibp_diags_count(d))
-		ibp_diags_print(d, stderr);
+		cli_print_diags(d);
 	else if (r)
 		cli_print_error(&err);
 	ibp_diags_free(d);

@@ -117,7 +117,7 @@ static int run(int argc, char **argv)
 		puts(js);
 		free(js);
 	} else {
-		ibp_diags_print(d, stderr);
+		cli_print_diags(d);
 		if (nerr || nwarn)
 			fprintf(stderr, "%s: %zu error(s), %zu warning(s)\n",
 				path, nerr, nwarn);

@@ -79,7 +79,7 @@ static int run(int argc, char **argv)
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc;
-	ibp_diags_print(d, stderr);
+	cli_print_diags(d);
 	if (ibp_conf_error_count(c)) {
 		fprintf(stderr,
 			"ibpart convert: %s has %zu error(s); nothing "

@@ -237,7 +237,7 @@ static int compute(struct tables_args *a, ibp_fabric *f, struct tables_run *r)
 		return CLI_EXIT_SYSTEM;
 	rc = ibp_policy_compute_state(r->c, f, &a->po, &r->ts,
 				      a->state ? &r->rem_out : NULL, pd, &err);
-	ibp_diags_print(pd, stderr);
+	cli_print_diags(pd);
 	r->nfound = ibp_diags_count_severity(pd, IBP_SEV_WARNING) +
 		    ibp_diags_count_severity(pd, IBP_SEV_ERROR);
 	ibp_diags_free(pd);

@@ -59,6 +59,7 @@ static void print_main_help(FILE *out)
 			fprintf(out, "  %-9s %s\n", commands[i]->name,
 				commands[i]->summary);
 	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
+	fprintf(out, "\nEvery command also takes:\n%s", CLI_COMMON_USAGE);
 	fprintf(out,
 		"\n'ibpart help COMMAND' or 'ibpart COMMAND --help' for "
 		"details; man ibpart (installed) or man ./docs/ibpart.1 for "
@@ -115,7 +116,9 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int rc = dispatch(argc, argv);
+	int rc = cli_common_options(&argc, argv);
+	if (rc == CLI_EXIT_OK)
+		rc = dispatch(argc, argv);
 	/* Output that did not reach stdout (a full disk, a closed pipe's
 	 * reader gone) is a failure whatever the command found - --help
 	 * and --version included. */

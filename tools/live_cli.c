@@ -161,7 +161,7 @@ void lc_print_diags(ibp_diags *d)
 	ibp_diags_sort(d);
 	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
 	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
-		ibp_diags_print(d, stderr);
+		cli_print_diags(d);
 }
 
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)

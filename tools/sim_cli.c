@@ -44,12 +44,12 @@ static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
 {
 	if (!quiet || rc != IBP_OK ||
 	    ibp_diags_count_severity(d, IBP_SEV_ERROR)) {
-		ibp_diags_print(d, stderr);
+		cli_print_diags(d);
 		return;
 	}
 	ibp_diags *t = ibp_diags_new();
 	if (t && ibp_diags_append(t, d, topo) == IBP_OK)
-		ibp_diags_print(t, stderr);
+		cli_print_diags(t);
 	ibp_diags_free(t);
 }
 

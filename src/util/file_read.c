@@ -65,7 +65,7 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		if (rc == IBP_ERANGE)
 			ibp_error_set_at(err, IBP_ERANGE, path, 0, 0,
 					 "larger than the input limit of %zu "
-					 "bytes (--max-input-size)",
+					 "bytes",
 					 max);
 		else if (rc == IBP_ENOMEM)
 			ibp_error_set(err, IBP_ENOMEM, "out of memory");

@@ -25,4 +25,37 @@ rc=$?
 set -e
 [[ $rc -eq 2 ]] || fail "check /dev/zero: exit $rc, expected 2"
 expect_grep '/dev/zero: error: larger than the input limit' err
+
+# A 500 KB line (OpenSM splits it every 4094 bytes: 200 errors): each
+# quote is a window around the caret, not the line (72 MB of stderr
+# before), messages are cut, and after 20 errors a count of the rest.
+python3 -c "import sys; sys.stdout.write('Default=0x7fff : ALL=full ;\nA=0x0001 : ' + 'x'*500000 + ' 0xzz ;\n')" >long.conf
+expect_status 2 "$IBPART" check long.conf
+(( $(wc -c <err) < 20000 )) || fail "a 500 KB line: $(wc -c <err) bytes of stderr"
+expect_grep '^long.conf:2:' err
+expect_grep '…' err
+expect_grep '^180 more findings not shown (180 errors' err
+n=$(grep -c ': error: ' err)
+[[ $n == 20 ]] || fail "--max-errors default 20: $n errors printed"
+expect_status 2 "$IBPART" check --max-errors 0 long.conf
+n=$(grep -c ': error: ' err)
+[[ $n == 200 ]] || fail "--max-errors 0: $n errors printed, want 200"
+expect_status 2 "$IBPART" check --max-errors=3 --format json long.conf
+[[ $(jq '[.findings[] | select(.severity == "error")] | length' out) == 200 ]] ||
+  fail "JSON does not hold every finding"
+expect_status 2 "$IBPART" check --max-errors x long.conf
+expect_grep "bad --max-errors 'x'" err
+
+# Terminal control bytes and invalid UTF-8 in a file are escaped in text
+# and kept (as U+FFFD plus the exact bytes in hex) in JSON.
+printf 'Default=0x7fff : ALL=full ;\nA=0x0001 : \033[2K\r\xff ;\n' >esc.conf
+expect_status 2 "$IBPART" check esc.conf
+if LC_ALL=C grep -q $'\033' err; then fail "an ESC byte reached the terminal raw"; fi
+expect_grep '\\x1b\[2K\\x0d\\xff' err
+expect_status 2 "$IBPART" check --format json esc.conf
+n=$(jq '.findings | length' out)
+e=$(jq '.errors' out)
+(( n >= e && e >= 1 )) || fail "JSON lost findings: $n findings, $e errors"
+jq -e '[.findings[] | select(.message_hex)] | length >= 1' out >/dev/null ||
+  fail "no message_hex beside a lossy message: $(cat out)"
 finish
