@@ -113,8 +113,8 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 {
 	ibp_error err;
 	ibp_error_clear(&err);
-	ao->ap.conf_path = c->conf;
-	ao->ap.mode = c->mode;
+	ao->ap.conf_path = c->in.conf;
+	ao->ap.mode = c->in.mode;
 	ao->ap.allow_both_pkeys = c->allow_both;
 	ibp_apply *a = NULL;
 	ibp_diags *d = ibp_diags_new();
@@ -174,8 +174,8 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 {
 	struct ibp_apply_opensm_options *o = &ao->osm;
-	o->conf_path = c->conf;
-	o->mode = c->mode;
+	o->conf_path = c->in.conf;
+	o->mode = c->in.mode;
 	o->allow_both_pkeys = c->allow_both;
 	o->dry_run = ao->dry_run;
 	struct ibp_apply_opensm_result r;
@@ -291,8 +291,8 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 			    parse_value(c, ao, a, argv[++i], enforce_given);
 			if (rc)
 				return rc;
-		} else if (a[0] != '-' && !c->conf)
-			c->conf = a;
+		} else if (a[0] != '-' && !c->in.conf)
+			c->in.conf = a;
 		else
 			return cli_usage_error("apply", "unknown argument '%s'",
 					       a);
@@ -322,9 +322,9 @@ static int run(int argc, char **argv)
 		return cli_usage_error("apply",
 				       "say --direct (or --rollback) or "
 				       "--via-opensm");
-	if (ao.ap.rollback && c.conf)
+	if (ao.ap.rollback && c.in.conf)
 		return cli_usage_error("apply", "--rollback takes no plan");
-	if (!ao.ap.rollback && !c.conf)
+	if (!ao.ap.rollback && !c.in.conf)
 		return cli_usage_error("apply", "-c CONF is required");
 	c.lo.dry_run = ao.dry_run;
 	rc = lc_open(&c);

@@ -66,13 +66,13 @@ static int run(int argc, char **argv)
 			audit = true;
 		else if (!strcmp(a, "--previous") && i + 1 < argc)
 			previous_path = argv[++i];
-		else if (a[0] != '-' && !c.conf)
-			c.conf = a; /* like check/tables: CONF positional */
+		else if (a[0] != '-' && !c.in.conf)
+			c.in.conf = a; /* like check/tables: CONF positional */
 		else
 			return cli_usage_error("verify",
 					       "unknown argument '%s'", a);
 	}
-	if (!c.conf)
+	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
 	int rc = lc_open(&c);
 	ibp_tables *previous = NULL;

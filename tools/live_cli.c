@@ -3,6 +3,7 @@
  * (see live_cli.h): options, opening the session, and printing a
  * verification.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,8 @@ void lc_init(struct lc *c, const char *cmd)
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
 	c->lo.enforce = IBP_ENFORCE_BOTH;
-	c->mode = "opensm";
+	c->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_MODE | CLI_IN_SM_PORT;
+	c->in.mode = "opensm";
 	c->format = "text";
 }
 
@@ -30,10 +32,45 @@ const char *lc_guid(uint64_t g, char buf[24])
 	return buf;
 }
 
+/* The numeric options of the session: name, alias, range, where. */
+struct num_opt {
+	const char *name, *alias, *what;
+	unsigned long long min, max;
+	int kind; /* 0 int, 1 uint64, 2 unsigned */
+	size_t off;
+};
+#define NUM(n, a, w, lo, hi, k, f)                                             \
+	{                                                                      \
+		n, a, w, lo, hi, k, offsetof(struct ibp_live_options, f)       \
+	}
+static const struct num_opt num_opts[] = {
+    NUM("-P", "--Port", "port", 0, 254, 0, port),
+    NUM("--mkey", NULL, "M_Key", 0, UINT64_MAX, 1, mkey),
+    NUM("--timeout", NULL, "timeout", 1, 600000, 0, timeout_ms),
+    NUM("--retries", NULL, "retries", 0, 100, 0, retries),
+    NUM("--max-wire-smps", NULL, "--max-wire-smps", 1, 64, 2, max_wire_smps),
+};
+
+static int num_opt(struct lc *c, const struct num_opt *o, const char *val)
+{
+	unsigned long long v;
+	if (!cli_parse_uint(val, o->min, o->max, &v)) {
+		cli_usage_error(c->cmd, "bad %s '%s'", o->what, val);
+		return -1;
+	}
+	char *dst = (char *)&c->lo + o->off;
+	if (o->kind == 1)
+		*(uint64_t *)(void *)dst = v;
+	else if (o->kind == 2)
+		*(unsigned *)(void *)dst = (unsigned)v;
+	else
+		*(int *)(void *)dst = (int)v;
+	return 1;
+}
+
 int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
-	unsigned long long v;
 	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 		c->quiet = true;
 		return 1;
@@ -42,77 +79,32 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 		c->allow_both = true;
 		return 1;
 	}
-	static const char *const with_value[] = {
-	    "-c",	  "--conf",    "-t",	    "--topo",
-	    "--topology", "--mode",    "--sm-port", "-C",
-	    "--Ca",	  "-P",	       "--Port",    "--mkey",
-	    "--timeout",  "--retries", "--format",  "--max-wire-smps",
-	};
-	bool known = false;
-	for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++)
-		if (!strcmp(a, with_value[k]))
-			known = true;
-	if (!known)
+	int r = cli_input_opt(c->cmd, &c->in, argc, argv, i);
+	if (r)
+		return r;
+	bool ca = !strcmp(a, "-C") || !strcmp(a, "--Ca");
+	bool fmt = !strcmp(a, "--format");
+	const struct num_opt *num = NULL;
+	for (size_t k = 0; k < sizeof(num_opts) / sizeof(*num_opts); k++)
+		if (!strcmp(a, num_opts[k].name) ||
+		    (num_opts[k].alias && !strcmp(a, num_opts[k].alias)))
+			num = &num_opts[k];
+	if (!ca && !fmt && !num)
 		return 0;
 	if (*i + 1 >= argc) {
 		cli_usage_error(c->cmd, "%s needs a value", a);
 		return -1;
 	}
 	const char *val = argv[++*i];
-	if (!strcmp(a, "-c") || !strcmp(a, "--conf"))
-		c->conf = val;
-	else if (!strcmp(a, "-t") || !strcmp(a, "--topo") ||
-		 !strcmp(a, "--topology"))
-		c->topo = val;
-	else if (!strcmp(a, "--mode")) {
-		if (strcmp(val, "opensm") && strcmp(val, "strict")) {
-			cli_usage_error(c->cmd,
-					"--mode is opensm or strict, not '%s'",
-					val);
-			return -1;
-		}
-		c->mode = val;
-	} else if (!strcmp(a, "--sm-port"))
-		c->sm_port = val;
-	else if (!strcmp(a, "-C") || !strcmp(a, "--Ca"))
+	if (num)
+		return num_opt(c, num, val);
+	if (ca) {
 		c->lo.ca = val;
-	else if (!strcmp(a, "-P") || !strcmp(a, "--Port")) {
-		if (!cli_parse_uint(val, 0, 254, &v)) {
-			cli_usage_error(c->cmd, "bad port '%s'", val);
-			return -1;
-		}
-		c->lo.port = (int)v;
-	} else if (!strcmp(a, "--mkey")) {
-		if (!cli_parse_uint(val, 0, UINT64_MAX, &v)) {
-			cli_usage_error(c->cmd, "bad M_Key '%s'", val);
-			return -1;
-		}
-		c->lo.mkey = v;
-	} else if (!strcmp(a, "--timeout")) {
-		if (!cli_parse_uint(val, 1, 600000, &v)) {
-			cli_usage_error(c->cmd, "bad timeout '%s'", val);
-			return -1;
-		}
-		c->lo.timeout_ms = (int)v;
-	} else if (!strcmp(a, "--retries")) {
-		if (!cli_parse_uint(val, 0, 100, &v)) {
-			cli_usage_error(c->cmd, "bad retries '%s'", val);
-			return -1;
-		}
-		c->lo.retries = (int)v;
-	} else if (!strcmp(a, "--max-wire-smps")) {
-		if (!cli_parse_uint(val, 1, 64, &v)) {
-			cli_usage_error(c->cmd, "bad --max-wire-smps '%s'",
-					val);
-			return -1;
-		}
-		c->lo.max_wire_smps = (unsigned)v;
-	} else if (!strcmp(a, "--format")) {
-		if (strcmp(val, "text") && strcmp(val, "json")) {
-			cli_usage_error(
-			    c->cmd, "--format is text or json, not '%s'", val);
-			return -1;
-		}
+	} else if (strcmp(val, "text") && strcmp(val, "json")) {
+		cli_usage_error(c->cmd, "--format is text or json, not '%s'",
+				val);
+		return -1;
+	} else {
 		c->format = val;
 	}
 	return 1;
@@ -122,8 +114,8 @@ int lc_open(struct lc *c)
 {
 	ibp_error err;
 	ibp_error_clear(&err);
-	if (c->topo) {
-		int rc = cli_load_fabric(c->topo, NULL, &c->topo_fabric);
+	if (c->in.topo) {
+		int rc = cli_load_fabric(c->in.topo, NULL, &c->topo_fabric);
 		if (rc)
 			return rc;
 	}
@@ -134,7 +126,7 @@ int lc_open(struct lc *c)
 		return CLI_EXIT_SYSTEM;
 	}
 	ibp_live_set_topology(c->l, c->topo_fabric);
-	if (ibp_live_find_sm(c->l, c->sm_port, &err)) {
+	if (ibp_live_find_sm(c->l, c->in.sm_port, &err)) {
 		cli_print_error(&err);
 		return CLI_EXIT_USAGE;
 	}
@@ -168,8 +160,8 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 {
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo);
-	vo.conf_path = c->conf;
-	vo.mode = c->mode;
+	vo.conf_path = c->in.conf;
+	vo.mode = c->in.mode;
 	vo.allow_both_pkeys = c->allow_both;
 	vo.previous = previous;
 	vo.matrix = matrix;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/live.h"
@@ -21,11 +22,8 @@
 struct lc {
 	const char *cmd;
 	struct ibp_live_options lo;
-	const char *topo;
-	const char *conf;
-	const char *mode; /* "opensm" (default) or "strict" */
-	const char *sm_port;
-	const char *format; /* "text" (default) or "json" */
+	struct cli_input in; /* -t, -c, --mode, --sm-port (cli.h) */
+	const char *format;  /* "text" (default) or "json" */
 	bool allow_both;
 	bool quiet;
 	/* filled by lc_open */
