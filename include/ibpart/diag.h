@@ -7,6 +7,11 @@
  * where they can.  The list remembers each file's text, so it can print
  * the offending line with a caret under the column, and it can render
  * itself as JSON for scripts.
+ *
+ * Threads: no global state.  A list is used by one thread at a time,
+ * except that its const functions (count, get, print, to_json) only read
+ * it and may run concurrently with each other, never with add, sort,
+ * append or set_source on the same list.
  */
 #ifndef IBPART_DIAG_H
 #define IBPART_DIAG_H
@@ -34,38 +39,59 @@ typedef struct ibp_diag {
 
 typedef struct ibp_diags ibp_diags;
 
+/* An empty list, to be freed with ibp_diags_free(), or NULL when out of
+ * memory.  Free releases the list with every string and file text it
+ * owns (NULL is allowed); the ibp_diag pointers it gave out die with it. */
 ibp_diags *ibp_diags_new(void);
 void ibp_diags_free(ibp_diags *d);
 
-/* Append a finding.  Returns 0, or IBP_ENOMEM. */
+/* Append a finding: code and file (NULL means "") are copied, the message
+ * is formatted; the list owns the copies.  d NULL does nothing and returns
+ * 0.  Returns 0, or IBP_ENOMEM (the list is then unchanged). */
 int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		  const char *file, unsigned line, unsigned col,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Remember the text of a file so that printing can quote its lines. */
+/* Remember the text of a file so that printing can quote its lines: file
+ * and text[0..len) are copied (text need not be terminated).  A file
+ * already remembered keeps its first text; d NULL does nothing.  file
+ * must not be NULL.  Returns 0, or IBP_ENOMEM. */
 int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 			 size_t len);
 
+/* How many findings (of severity sev), 0 for a NULL list; and finding i
+ * (0-based, in the order added or sorted), or NULL when i >= count.  The
+ * ibp_diag and its strings are borrowed: valid until the list is freed,
+ * sorted, or added to (adding may move the array). */
 size_t ibp_diags_count(const ibp_diags *d);
 size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
 const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 
-/* Sort findings by file, line, column (stable). */
+/* Sort findings by file name (strcmp), line, column; stable, so equal
+ * positions keep their order.  NULL is allowed.  Cannot fail. */
 void ibp_diags_sort(ibp_diags *d);
 
 /* Append src's findings to dst, in their order, with the texts of the
  * files they quote: all of them when file is NULL, else only those about
- * that file.  Returns 0, or IBP_ENOMEM (dst then holds a prefix). */
+ * that file.  Everything is copied; src is not changed and may be NULL
+ * (nothing to append).  Returns 0, or IBP_ENOMEM (dst then holds a
+ * prefix). */
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 
-/* "file:line:col: error: message [code]", then the source line and a
- * caret when the file's text is known. */
+/* Each finding as "file:line:col: error: message [code]" to out (the
+ * position or code left out when unknown or empty), then the source line
+ * and a caret under the column when the file's text is known.  NULL d
+ * prints nothing.  Write errors on out are not reported. */
 void ibp_diags_print(const ibp_diags *d, FILE *out);
 
 /* {"findings":[{"file","line","column","severity","code","message"}…],
- *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL. */
+ *  "errors":N,"warnings":N}, indented, as a malloc'd string the caller
+ * frees with free(); NULL when out of memory.  A NULL d gives the empty
+ * list. */
 char *ibp_diags_to_json(const ibp_diags *d);
 
+/* "error", "warning" or "note" (for any other value too): a static
+ * string. */
 const char *ibp_severity_str(ibp_severity sev);
 
 IBP_END_DECLS
