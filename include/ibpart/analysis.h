@@ -24,6 +24,12 @@
  * The audit collects findings, each with a stable code (docs/audit.md), a
  * severity, the ports (by port GUID) and partitions involved, a
  * one-sentence reason and a fix.
+ *
+ * Threads: no global state.  A built matrix is never changed (its rows,
+ * when kept, are computed in ibp_matrix_build), so its const functions
+ * may be called from several threads at once; findings lists and tenant
+ * maps are used by one thread at a time while they are being filled,
+ * and only read afterwards.
  */
 #ifndef IBPART_ANALYSIS_H
 #define IBPART_ANALYSIS_H
@@ -59,11 +65,16 @@ typedef struct ibp_matrix_options {
 
 /* End ports are every CA/router port that is linked or has a table in
  * ts (a port with no table is a member of nothing), in (node, port)
- * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts. */
+ * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
+ * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
+ * allowed); it borrows ts (see ibp_matrix_tables).  o may be NULL. */
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);
 
+/* The tables it was built from (borrowed by the matrix: they, and their
+ * fabric, must outlive it), and the number of end ports, 0..count-1 in
+ * every function below. */
 const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
 size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
 /* (node, port) of end port i; false when i is out of range. */
@@ -195,6 +206,10 @@ typedef struct ibp_finding {
 
 typedef struct ibp_findings ibp_findings;
 
+/* An empty list, the caller's to free with ibp_findings_free() (NULL
+ * allowed, frees every finding's copies); NULL when out of memory.  The
+ * ibp_finding pointers it gives out are borrowed: valid until the list
+ * is freed, sorted, or added to. */
 ibp_findings *ibp_findings_new(void);
 void ibp_findings_free(ibp_findings *f);
 /* Append a finding (strings and arrays are copied; partitions are masked
@@ -213,6 +228,9 @@ int ibp_findings_max_severity(const ibp_findings *f);
 /* Order by severity (highest first), then code; stable. */
 void ibp_findings_sort(ibp_findings *f);
 
+/* "info", "medium", "high", "critical" (a static string; "?" for a value
+ * out of range), and back, case-insensitively: IBP_EINVAL (*out
+ * untouched) for any other text or NULL. */
 const char *ibp_audit_severity_str(ibp_audit_severity s);
 int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
 
@@ -233,6 +251,9 @@ void ibp_findings_print(const ibp_findings *f, FILE *out);
  * ("H-…") or LID, quoted with "…" when it holds blanks. */
 typedef struct ibp_tenant_map ibp_tenant_map;
 
+/* An empty map over fabric f (borrowed: f must outlive the map), the
+ * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
+ * out of memory. */
 ibp_tenant_map *ibp_tenant_map_new(const ibp_fabric *f);
 void ibp_tenant_map_free(ibp_tenant_map *t);
 /* Put (node, port) in tenant `name`.  IBP_EINVAL when the port is

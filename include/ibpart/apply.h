@@ -53,6 +53,8 @@ struct ibp_apply_options {
 	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
 	bool force;	       /* push although an SM runs */
 };
+/* Set version and mode "opensm" (a static string), everything else
+ * NULL/false.  Cannot fail. */
 void ibp_apply_options_init(struct ibp_apply_options *o);
 
 /* What happened to a port the plan changes. */
@@ -109,6 +111,7 @@ struct ibp_apply_run_options {
 	bool state_always;	/* save even when no port changes (a
 				   script may roll back to it later) */
 };
+/* Set version; no state file, state_always false.  Cannot fail. */
 void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
 
 /* Push the plan: save the state (when a path is given and a port
@@ -141,6 +144,10 @@ struct ibp_apply_counts {
 	unsigned long enforce_ports, enforce_unsupported;
 	long elapsed_ms;
 };
+/* The counts of a into *out, as taken at the end of ibp_apply_run():
+ * every field is 0 before it, and after a run that stopped before
+ * pushing (already run, dry run, unreadable ports, state file not
+ * saved).  Only reads a; cannot fail. */
 void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out);
 
 /* The dry-run plan as `ibpart apply --dry-run` prints it: one
@@ -171,6 +178,10 @@ struct ibp_apply_opensm_options {
 	int wait_ms;		    /* for SUBNET UP (default 60000) */
 	bool dry_run;		    /* make the file only: install nothing */
 };
+/* Set version, mode "opensm", opensm_conf /etc/opensm/partitions.conf,
+ * opensm_log /var/log/opensm.log, wait_ms 60000 (static strings), the
+ * rest 0/NULL/false (no pid: one of opensm_pid or opensm_pidfile must be
+ * given for a real run).  Cannot fail. */
 void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o);
 
 /* How OpenSM was seen to take the file. */
@@ -188,6 +199,8 @@ struct ibp_apply_opensm_result {
 	ibp_opensm_seen seen; /* how it was seen to take it */
 	long ms;	      /* from SIGHUP to then */
 };
+/* Free r->text and zero r (the struct itself is the caller's; r must not
+ * be NULL).  A zeroed result may be cleared again. */
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
 
 /* Validate, write, install, signal, wait (see the top of this file).

@@ -12,6 +12,10 @@
  * often a link into a managed tree).  A target that exists and is not a
  * regular file (a device such as /dev/stdout, a FIFO) cannot be replaced
  * and is written in place instead, with no atomicity.
+ *
+ * Threads: no global state; an ibp_atomic_file is used by one thread.
+ * Two writers of the same target at once each replace it whole; the last
+ * rename wins.
  */
 #ifndef IBPART_ATOMIC_FILE_H
 #define IBPART_ATOMIC_FILE_H
@@ -27,19 +31,28 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_atomic_file ibp_atomic_file;
 
-/* Start writing path: *fp is the stream to write to.  IBP_EIO when the
- * temporary file (or the device) cannot be opened. */
+/* Start writing path: *out is the handle and *fp the stream to write to;
+ * the stream belongs to the handle (do not fclose it), and the handle is
+ * freed by exactly one of commit or discard.  IBP_EIO when the temporary
+ * file (or the device) cannot be opened, IBP_ENOMEM; on error *out and
+ * *fp are NULL and nothing is left behind. */
 int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 			 ibp_error *err);
 /* Finish: flush, fsync, and put the file in place; with keep_backup an
  * existing regular target is first copied to "<target>.bak".  On error
- * the target is untouched (for a regular file) and everything is freed. */
+ * the target is untouched (for a regular file) and everything is freed;
+ * a is freed in every case.  IBP_EIO when writing, fsync, the backup or
+ * the rename fails (err names the target), IBP_ENOMEM. */
 int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup,
 			   ibp_error *err);
-/* Give up: the temporary file is removed, the target untouched. */
+/* Give up: the stream is closed, the temporary file removed, the target
+ * untouched (a device written in place keeps what was written) and a
+ * freed.  NULL is allowed. */
 void ibp_atomic_file_discard(ibp_atomic_file *a);
 
-/* The whole of data to path, atomically, as above. */
+/* The whole of data[0..len) to path, atomically, as above (open, write,
+ * commit).  IBP_EIO or IBP_ENOMEM as those; the target is untouched on
+ * error. */
 int ibp_write_file_atomic(const char *path, const void *data, size_t len,
 			  bool keep_backup, ibp_error *err);
 

@@ -37,6 +37,14 @@
  * full one; the file's rules are applied on top, in order.  Partitions
  * that end up with no port of the fabric are dropped by OpenSM.
  * ibp_conf_group_port_membership() applies all of this for one port.
+ *
+ * Ownership: an ibp_conf owns everything reachable from it (partitions,
+ * groups, members, strings, the verdict); every pointer a getter returns
+ * is borrowed and valid until ibp_conf_free().
+ *
+ * Threads: no global state.  A parsed ibp_conf is never changed again:
+ * every const function here only reads it (the membership index is built
+ * while parsing), so one conf may be read from several threads at once.
  */
 #ifndef IBPART_CONF_H
 #define IBPART_CONF_H
@@ -150,6 +158,7 @@ typedef struct ibp_conf_options {
 	size_t max_input_size;
 } ibp_conf_options;
 
+/* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */
 void ibp_conf_options_init(ibp_conf_options *o);
 
 /*
@@ -157,7 +166,13 @@ void ibp_conf_options_init(ibp_conf_options *o);
  * and sets *out whenever the text could be read, even when it has errors
  * (the AST then holds OpenSM's reading, see the verdict; count errors
  * with ibp_conf_error_count() or the diags).  Negative: IBP_EIO (cannot
- * read the file; also reported in err), IBP_ENOMEM, IBP_EINVAL.
+ * open or read the file, a missing one included; also reported in err),
+ * IBP_ENOMEM, IBP_EINVAL (out or path NULL, or text NULL with len > 0);
+ * *out is then NULL.  *out is the caller's, freed with ibp_conf_free()
+ * (NULL allowed).  The text and name (NULL: "<buffer>") are copied; the
+ * text need not be NUL-terminated; o (NULL: defaults) and its fabric are
+ * only used during the call.  diags also gets a copy of the text so it
+ * can quote it.
  */
 int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 			ibp_conf **out, ibp_diags *diags, ibp_error *err);
@@ -166,13 +181,17 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 			  ibp_diags *diags, ibp_error *err);
 void ibp_conf_free(ibp_conf *c);
 
+/* The file name it was read as (the path, the buffer's name, never
+ * NULL), and the dialect it was read in (SEED or OPENSM, never AUTO). */
 const char *ibp_conf_file(const ibp_conf *c);
 ibp_conf_dialect ibp_conf_get_dialect(const ibp_conf *c);
 /* Errors/warnings found while parsing (the same as in diags). */
 size_t ibp_conf_error_count(const ibp_conf *c);
 size_t ibp_conf_warning_count(const ibp_conf *c);
 
-/* ---- partitions as written, file order ---- */
+/* ---- partitions as written, file order ----
+ * Counts, and the i-th item (NULL when i >= the count) of a conf, a
+ * partition or a group, borrowed from the conf.  None of them fails. */
 size_t ibp_conf_partition_count(const ibp_conf *c);
 const ibp_conf_partition *ibp_conf_partition_at(const ibp_conf *c, size_t i);
 
@@ -219,8 +238,9 @@ unsigned ibp_conf_group_sl(const ibp_conf_group *g);
  * last that names the port (by GUID, SELF, ALL, ALL_CAS, …) winning.
  * Returns NONE, LIMITED, FULL or BOTH (BOTH only with allow_both_pkeys;
  * without it OpenSM reads BOTH as FULL and so does this).  *indx0 (may be
- * NULL) tells whether that deciding line asked for index 0.  The first
- * call on a group builds its index (not thread-safe; later calls are). */
+ * NULL) tells whether that deciding line asked for index 0.  O(1) plus
+ * the group's ALL/ALL_CAS/... lines: the per-GUID index is built while
+ * parsing, and this only reads it (safe from several threads). */
 ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 					      uint64_t port_guid,
 					      ibp_node_type type,
@@ -252,10 +272,13 @@ typedef struct ibp_conf_verdict {
 	bool crashes;
 } ibp_conf_verdict;
 
+/* The verdict, owned by the conf (never NULL).  For a seed-dialect file,
+ * rejected/reason/pos/crashes are OpenSM's reading of the raw text and
+ * there are no misreadings. */
 const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
 
 /* One-paragraph text of what OpenSM 3.3.23 would do with the file, for
- * `ibpart check --opensm`. */
+ * `ibpart check --opensm`, to out.  Write errors are not reported. */
 void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out);
 
 /* `ibpart check --format json`: the findings d (ibp_diags_to_json's
@@ -279,7 +302,7 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 int ibp_conf_write_opensm_path(const ibp_conf *c, const ibp_fabric *f,
 			       const char *path, ibp_error *err);
 
-/* ---- small helpers ---- */
+/* ---- small helpers (pure; the strings are static) ---- */
 const char *ibp_membership_str(ibp_membership m);   /* "full", "limited", … */
 const char *ibp_member_kind_str(ibp_member_kind k); /* "ALL_CAS", "GUID" */
 /* IBTA names: "SDR" … "XDR" (4x link rates) -> rate code; 0 if unknown. */

@@ -7,6 +7,11 @@
  * where they can.  The list remembers each file's text, so it can print
  * the offending line with a caret under the column, and it can render
  * itself as JSON for scripts.
+ *
+ * Threads: no global state.  A list is used by one thread at a time,
+ * except that its const functions (count, get, print, to_json) only read
+ * it and may run concurrently with each other, never with add, sort,
+ * append or set_source on the same list.
  */
 #ifndef IBPART_DIAG_H
 #define IBPART_DIAG_H
@@ -34,28 +39,43 @@ typedef struct ibp_diag {
 
 typedef struct ibp_diags ibp_diags;
 
+/* An empty list, to be freed with ibp_diags_free(), or NULL when out of
+ * memory.  Free releases the list with every string and file text it
+ * owns (NULL is allowed); the ibp_diag pointers it gave out die with it. */
 ibp_diags *ibp_diags_new(void);
 void ibp_diags_free(ibp_diags *d);
 
-/* Append a finding.  Returns 0, or IBP_ENOMEM. */
+/* Append a finding: code and file (NULL means "") are copied, the message
+ * is formatted; the list owns the copies.  d NULL does nothing and returns
+ * 0.  Returns 0, or IBP_ENOMEM (the list is then unchanged). */
 int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		  const char *file, unsigned line, unsigned col,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Remember the text of a file so that printing can quote its lines. */
+/* Remember the text of a file so that printing can quote its lines: file
+ * and text[0..len) are copied (text need not be terminated).  A file
+ * already remembered keeps its first text; d NULL does nothing.  file
+ * must not be NULL.  Returns 0, or IBP_ENOMEM. */
 int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 			 size_t len);
 
+/* How many findings (of severity sev), 0 for a NULL list; and finding i
+ * (0-based, in the order added or sorted), or NULL when i >= count.  The
+ * ibp_diag and its strings are borrowed: valid until the list is freed,
+ * sorted, or added to (adding may move the array). */
 size_t ibp_diags_count(const ibp_diags *d);
 size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
 const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 
-/* Sort findings by file, line, column (stable). */
+/* Sort findings by file name (strcmp), line, column; stable, so equal
+ * positions keep their order.  NULL is allowed.  Cannot fail. */
 void ibp_diags_sort(ibp_diags *d);
 
 /* Append src's findings to dst, in their order, with the texts of the
  * files they quote: all of them when file is NULL, else only those about
- * that file.  Returns 0, or IBP_ENOMEM (dst then holds a prefix). */
+ * that file.  Everything is copied; src is not changed and may be NULL
+ * (nothing to append).  Returns 0, or IBP_ENOMEM (dst then holds a
+ * prefix). */
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 
 /* How findings are printed. */
@@ -67,6 +87,7 @@ typedef struct ibp_diags_print_options {
 	unsigned width;	   /* bytes of a quoted line shown around the caret,
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;
+/* The defaults: 20 errors, a 100-byte window, this version. */
 void ibp_diags_print_options_init(ibp_diags_print_options *o);
 /* "file:line:col: error: message [code]", then the source line (a
  * window around the column) and a caret under it when the file's text is
@@ -76,16 +97,20 @@ void ibp_diags_print_options_init(ibp_diags_print_options *o);
 void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			FILE *out);
 /* ibp_diags_print_ex with every finding shown (max_errors 0) and the
- * default window. */
+ * default window.  NULL d prints nothing; write errors on out are not
+ * reported. */
 void ibp_diags_print(const ibp_diags *d, FILE *out);
 
 /* {"findings":[{"file","line","column","severity","code","message"}…],
  *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL.
  * Strings are valid UTF-8: where a file name or message was not, the
  * invalid bytes are U+FFFD and "file_hex"/"message_hex" hold the exact
- * bytes, so no finding is ever dropped. */
+ * bytes, so no finding is ever dropped.  Indented; the caller frees it
+ * with free(); NULL when out of memory.  A NULL d gives the empty list. */
 char *ibp_diags_to_json(const ibp_diags *d);
 
+/* "error", "warning" or "note" (for any other value too): a static
+ * string. */
 const char *ibp_severity_str(ibp_severity sev);
 
 IBP_END_DECLS

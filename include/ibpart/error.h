@@ -14,6 +14,9 @@
  * a one-line message and, where the failure is about a place in an input
  * file, that place (file, 1-based line and column).  The struct is plain
  * data on the caller's stack: no allocation, nothing to free.
+ *
+ * Threads: no global state here; each function touches only the ibp_error
+ * it is given, so distinct ones may be used from different threads.
  */
 #ifndef IBPART_ERROR_H
 #define IBPART_ERROR_H
@@ -46,24 +49,33 @@ typedef struct ibp_error {
 	char message[512];
 } ibp_error;
 
-/* Reset to IBP_OK with empty text.  NULL is allowed. */
+/* Reset to IBP_OK with empty text (all bytes zero).  NULL is allowed and
+ * does nothing.  Cannot fail. */
 void ibp_error_clear(ibp_error *err);
 
-/* Fill err (NULL allowed) and return st, so callers can write
- * `return ibp_error_set(err, IBP_EINVAL, "bad %s", x);`. */
+/* Fill err (NULL allowed: then nothing is written) with st and the
+ * formatted message, truncated to fit; file, line and col become ""/0.
+ * Returns st, so callers can write
+ * `return ibp_error_set(err, IBP_EINVAL, "bad %s", x);`.  Cannot fail. */
 int ibp_error_set(ibp_error *err, ibp_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The same with a position in a file. */
+/* The same with a position in a file: file (NULL means "") is copied,
+ * truncated to 255 bytes.  Returns st. */
 int ibp_error_set_at(ibp_error *err, ibp_status st, const char *file,
 		     unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-/* A short constant name for a status ("invalid argument", …). */
+/* A short description of a status ("invalid argument", …), a static
+ * string never to be freed; "unknown error" for a value not in
+ * ibp_status. */
 const char *ibp_status_str(int st);
 
-/* "file:line:col: error: message" (the position part omitted when
- * unknown) into buf; returns what snprintf returns. */
+/* "file:line:col: error: message" into buf, as snprintf would (always
+ * terminated when len > 0): "file: error: message" when the line is
+ * unknown, "error: message" when the file is; the message is
+ * ibp_status_str(status) when err's is empty.  err must not be NULL.
+ * Returns what snprintf returns (the length it wanted, or < 0). */
 int ibp_error_format(const ibp_error *err, char *buf, size_t len);
 
 IBP_END_DECLS

@@ -47,6 +47,7 @@ typedef struct ibp_fabric_gen_options {
 	ibp_fabric_options fabric; /* capacities of the generated fabric */
 } ibp_fabric_gen_options;
 
+/* The defaults of `ibpart gen` (see the fields). */
 void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o);
 
 /* Build the fat tree.  IBP_EINVAL/IBP_ERANGE for impossible options

@@ -19,6 +19,10 @@
  * is "membership", the same key at another index is "index" (a QP's P_Key
  * index would then select another partition, 10.9.2).  A port that could
  * not be read is "unreachable".
+ *
+ * Threads: no global state.  A session is used by one thread at a time
+ * (see ibp_live below); a drift result is only read once computed, so it
+ * may be read from several threads at once.
  */
 #ifndef IBPART_LIVE_H
 #define IBPART_LIVE_H
@@ -86,6 +90,8 @@ typedef enum ibp_drift_sel {
 	IBP_DRIFT_SEL_NO_INDEX,
 	IBP_DRIFT_SEL_INDEX_ONLY
 } ibp_drift_sel;
+/* Whether item it counts under sel: every item for ALL, the index items
+ * only for INDEX_ONLY, the others for NO_INDEX.  Pure. */
 bool ibp_drift_item_selected(const struct ibp_drift_item *it,
 			     ibp_drift_sel sel);
 /* Items selected; *ports (may be NULL) the ports they are on. */
@@ -164,6 +170,8 @@ struct ibp_live_options {
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
 };
+/* Set version, retries -1 and enforce IBP_ENFORCE_BOTH, everything else
+ * 0/NULL/false (the SM's defaults).  Cannot fail. */
 void ibp_live_options_init(struct ibp_live_options *o);
 
 /* A live session: one local port (transport_umad), the SM over it, the
@@ -240,6 +248,8 @@ struct ibp_live_counts {
 	unsigned long smps, smps_discover, smps_read;
 	unsigned long timeouts, retries;
 };
+/* The counts so far into *out (the SM's counters and the session's own).
+ * Only reads l; cannot fail. */
 void ibp_live_counts_get(const ibp_live *l, struct ibp_live_counts *out);
 
 /* The same tables keyed by another model of the same subnet: each port

@@ -24,6 +24,10 @@
  * libibmad cites), DR SMP processing 14.2.2, attributes 14.2.5.  The
  * layouts are cross-checked field by field against libibmad's tables
  * and rdma-core's struct umad_smp in tests/unit/test_mad.c.
+ *
+ * Ownership and threads: nothing here allocates; every function works on
+ * the caller's structs and buffers only, the names are static strings,
+ * and there is no state, so all of it may be called from any thread.
  */
 #ifndef IBPART_MAD_H
 #define IBPART_MAD_H
@@ -148,6 +152,7 @@ int ibp_smp_encode(const struct ibp_smp *smp, uint8_t *buf, size_t len,
 int ibp_smp_decode(struct ibp_smp *smp, const uint8_t *buf, size_t len,
 		   ibp_error *err);
 
+/* Whether smp is a directed-route SMP (class 0x81). */
 static inline bool ibp_smp_is_dr(const struct ibp_smp *smp)
 {
 	return smp->mgmt_class == IBP_MGMT_CLASS_SUBN_DR;
@@ -239,6 +244,11 @@ struct ibp_node_info {
 	uint32_t vendor_id; /* 24 bits */
 };
 
+/* NodeInfo to/from its 40 wire bytes (buf usually an SMP's data).
+ * Encode zeroes the reserved bits and masks each field to its width
+ * (vendor_id to 24 bits); decode zeroes *ni first.  IBP_ESHORT when len <
+ * IBP_NODE_INFO_SIZE (nothing written; *ni untouched), IBP_EINVAL for a
+ * NULL pointer. */
 int ibp_node_info_encode(const struct ibp_node_info *ni, uint8_t *buf,
 			 size_t len, ibp_error *err);
 int ibp_node_info_decode(struct ibp_node_info *ni, const uint8_t *buf,
@@ -269,6 +279,8 @@ struct ibp_switch_info {
 	uint16_t mcast_fdb_top;
 };
 
+/* SwitchInfo to/from its 20 wire bytes, as the NodeInfo coders:
+ * IBP_ESHORT when len < IBP_SWITCH_INFO_SIZE, IBP_EINVAL for NULL. */
 int ibp_switch_info_encode(const struct ibp_switch_info *si, uint8_t *buf,
 			   size_t len, ibp_error *err);
 int ibp_switch_info_decode(struct ibp_switch_info *si, const uint8_t *buf,

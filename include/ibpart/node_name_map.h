@@ -32,6 +32,7 @@ int ibp_node_name_map_load_buffer(const char *name, const char *text,
 				  ibp_diags *diags);
 void ibp_node_name_map_free(ibp_node_name_map *m);
 
+/* How many GUIDs the map names. */
 size_t ibp_node_name_map_count(const ibp_node_name_map *m);
 /* The name for a node GUID, or NULL when the map has none. */
 const char *ibp_node_name_map_lookup(const ibp_node_name_map *m, uint64_t guid);

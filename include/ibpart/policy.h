@@ -45,6 +45,10 @@
  * external port facing one of those CA/router ports (unless enforcement
  * is off or the switch's PartitionEnforcementCap is 0).  Other ports are
  * left untouched and are absent from the result.
+ *
+ * Threads: no global state.  A computation only reads its conf, fabric
+ * and the options' tables, so several may run at once on the same ones;
+ * an ibp_policy_unplaced record is filled by one computation at a time.
  */
 #ifndef IBPART_POLICY_H
 #define IBPART_POLICY_H
@@ -110,7 +114,9 @@ typedef struct ibp_policy_unenforced {
  * ibp_policy_options.unplaced. */
 typedef struct ibp_policy_unplaced ibp_policy_unplaced;
 
-/* NULL when out of memory. */
+/* An empty record for ibp_policy_options.unplaced, the caller's to free
+ * with ibp_policy_unplaced_free() (NULL allowed); NULL when out of
+ * memory.  The getters below accept NULL (count 0). */
 ibp_policy_unplaced *ibp_policy_unplaced_new(void);
 void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
 /* Ports that drop P_Keys, in the order the policy programs them; the
@@ -118,7 +124,8 @@ void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
 size_t ibp_policy_unplaced_port_count(const ibp_policy_unplaced *u);
 const ibp_policy_dropped *ibp_policy_unplaced_port(const ibp_policy_unplaced *u,
 						   size_t i);
-/* End ports whose facing switch port is left unenforced. */
+/* End ports whose facing switch port is left unenforced; the i-th, or
+ * NULL past the end, valid as above. */
 size_t ibp_policy_unplaced_unenforced_count(const ibp_policy_unplaced *u);
 const ibp_policy_unenforced *
 ibp_policy_unplaced_unenforced(const ibp_policy_unplaced *u, size_t i);
@@ -147,10 +154,14 @@ typedef struct ibp_policy_options {
 	ibp_policy_unplaced *unplaced;
 } ibp_policy_options;
 
+/* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot
+ * fail. */
 void ibp_policy_options_init(ibp_policy_options *o);
 
-/* Parse "opensm"/"strict"; IBP_EINVAL if not.  ("both"/"in"/"out"/"off":
- * ibp_part_enforce_parse, tables.h.) */
+/* Parse "opensm"/"strict"; IBP_EINVAL (*out untouched) if not, NULL
+ * included.  ("both"/"in"/"out"/"off": ibp_part_enforce_parse, tables.h.)
+ * ibp_policy_mode_str is the reverse, a static string ("opensm" for any
+ * value but STRICT). */
 int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out);
 const char *ibp_policy_mode_str(ibp_policy_mode m);
 
@@ -168,22 +179,30 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *   note    "sm-port-default"  the SM port was not given: first CA port
  * (the two "-full" findings are also recorded, as data, in
  * opts->unplaced when given)
- * Returns 0; IBP_EPARSE in strict mode for a file OpenSM rejects;
- * IBP_ENOENT when the SM port is not in the fabric; IBP_ENOMEM. */
+ * Returns 0; IBP_EINVAL when conf, fabric or out is NULL; IBP_EPARSE in
+ * strict mode for a file OpenSM rejects (a seed-dialect plan is never
+ * "rejected"); IBP_ENOENT when the SM port is not in the fabric;
+ * IBP_ENOMEM.  *out (NULL on error) is the caller's to free with
+ * ibp_tables_free(); it borrows `fabric`, which must outlive it.  conf,
+ * fabric and opts are only read. */
 int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 		       const ibp_policy_options *opts, ibp_tables **out,
 		       ibp_diags *findings, ibp_error *err);
 
 /* The same, also returning what OpenSM remembers after this run (see
  * ibp_policy_options.remembered; opensm mode; NULL allowed), for the
- * next run's options. */
+ * next run's options.  *remembered_out is NULL on error, else the
+ * caller's (ibp_tables_free), borrowing fabric like *out.  Errors as
+ * ibp_policy_compute. */
 int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			     const ibp_policy_options *opts, ibp_tables **out,
 			     ibp_tables **remembered_out, ibp_diags *findings,
 			     ibp_error *err);
 
 /* The SM port the options resolve to (opts->sm_port_guid, or the first
- * CA port); IBP_ENOENT when none. */
+ * CA port) into *guid; IBP_ENOENT (*guid untouched) when the given GUID
+ * is not a port of the fabric or the fabric has no CA port.  opts may be
+ * NULL. */
 int ibp_policy_sm_port(const ibp_fabric *fabric, const ibp_policy_options *opts,
 		       uint64_t *guid, ibp_error *err);
 

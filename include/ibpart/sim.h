@@ -33,6 +33,12 @@
  * Traps queue here until the SM's transport receives them (as Notice
  * MADs through ibp_transport_recv()).  The queue is bounded; traps past
  * the bound are counted as lost, as a real port's trap rate limit would.
+ *
+ * Threads: no global state.  A sim is used by one thread at a time,
+ * together with the transport_sim over it: sending a packet changes
+ * counters, the trap queue and a cached route.  The const getters only
+ * read, and may run concurrently with each other but not with a send or
+ * an SMP.
  */
 #ifndef IBPART_SIM_H
 #define IBPART_SIM_H

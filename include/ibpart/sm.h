@@ -20,6 +20,10 @@
  * It talks to the fabric only through ibp_transport (transport.h), so it
  * runs the same over the built-in simulator and over libibumad.  Lost
  * MADs are retried here: the transport never retries.
+ *
+ * Threads: no global state.  An ibp_sm, like its transport, is used by
+ * one thread at a time; ibp_sm_fabric, ibp_sm_counters and
+ * ibp_sm_trap_count only read it.  Reports are plain data.
  */
 #ifndef IBPART_SM_H
 #define IBPART_SM_H
@@ -55,6 +59,8 @@ struct ibp_sm_options {
 	bool (*cancel)(void *ctx);
 	void *cancel_ctx;
 };
+/* Fill o with the defaults above (100 ms, 3 retries, both, 4 SMPs on the
+ * wire, M_Key 0, everything else 0/false/NULL).  Cannot fail. */
 void ibp_sm_options_init(struct ibp_sm_options *o);
 
 /* A port the push touched, planned to touch, or failed on. */
@@ -89,28 +95,43 @@ struct ibp_sm_report {
 	struct ibp_sm_port *failed;
 	size_t nfailed;
 };
+/* Free the report's changed[] and failed[] arrays and zero it (the struct
+ * itself is the caller's; NULL is allowed).  A zeroed report may be freed
+ * again. */
 void ibp_sm_report_free(struct ibp_sm_report *r);
-/* Human-readable report (what a fabric engineer reads). */
+/* Human-readable report (what a fabric engineer reads) to out; the failed
+ * ports only when the push is incomplete.  Only reads r. */
 void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out);
 
 typedef struct ibp_sm ibp_sm;
 
-/* The SM on transport t (not owned). o may be NULL for the defaults. */
+/* The SM on transport t, into *out; the caller frees it with
+ * ibp_sm_free().  t is borrowed (not owned): it must outlive the SM.  o
+ * (copied; NULL for the defaults).  IBP_ENOMEM (*out NULL).  Nothing is
+ * sent yet.  Free releases the SM and its discovered fabric (NULL is
+ * allowed), not the transport. */
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 	       ibp_error *err);
 void ibp_sm_free(ibp_sm *sm);
 /* Change the options for the next operations (e.g. a re-push with
- * another --part-enforce); counters and the discovered fabric stay. */
+ * another --part-enforce); counters and the discovered fabric stay.  o is
+ * copied and must not be NULL.  Cannot fail. */
 void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o);
 
 /* Breadth-first directed-route discovery from the local port: NodeInfo,
- * NodeDescription, SwitchInfo and PortInfo of every node.  Fails with
- * IBP_ETIMEDOUT when a node stops answering after the retries. */
+ * NodeDescription, SwitchInfo and PortInfo of every node.  Replaces (and
+ * frees) the fabric of an earlier discovery: tables read against it
+ * (ibp_sm_read_tables) must be freed first.  Fails with IBP_ETIMEDOUT when
+ * a node stops answering after the retries, IBP_EMAD when one answers
+ * with a bad status, IBP_EIO for a transport failure or an unexpected
+ * response, IBP_ENOMEM.  After a failure the fabric is the part found so
+ * far (not NULL): call it again before reading or pushing. */
 int ibp_sm_discover(ibp_sm *sm, ibp_error *err);
 /* The discovered fabric (NULL before discovery); node order is BFS
- * order.  Owned by sm. */
+ * order.  Owned by sm: valid until the next discovery or ibp_sm_free. */
 const ibp_fabric *ibp_sm_fabric(const ibp_sm *sm);
-/* SMPs sent so far (all operations), timeouts, retries. */
+/* SMPs sent so far (all operations), timeouts, retries; any pointer may
+ * be NULL.  Cannot fail. */
 void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
 		     unsigned long *timeouts, unsigned long *retries);
 
@@ -119,7 +140,9 @@ void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
  * that LID, whose PortGUID is the SM's port (14.2.5.3); *running (may be
  * NULL) says whether that port's PortInfo CapabilityMask still has IsSM
  * (an SM that exited leaves MasterSMLID behind).  IBP_ENOENT when
- * MasterSMLID is 0; IBP_ETIMEDOUT when the LID does not answer. */
+ * MasterSMLID is 0 or not a unicast LID; IBP_ETIMEDOUT when the LID does
+ * not answer; IBP_EMAD/IBP_EIO as for discovery.  *running stays false
+ * when the second PortInfo cannot be read.  *port_guid is 0 on error. */
 int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 			  ibp_error *err);
 
@@ -130,7 +153,10 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * fabric, with those leaf ports' PortInfo enforcement bits
  * (ibp_tables_get_enforcement).  Ports between switches and unlinked
  * switch ports are neither read nor written.  All of it is one pipelined
- * batch of directed-route Gets. */
+ * batch of directed-route Gets.  Discovers first when nothing has been
+ * discovered.  *out (NULL on error) is the caller's to free with
+ * ibp_tables_free(); it borrows ibp_sm_fabric(), so free it before the
+ * next discovery or ibp_sm_free().  Errors as for discovery. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
 
 /* Make the fabric hold `want`.  want may be keyed by any fabric model of
@@ -138,14 +164,23 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
  * matched by node GUID and port number.  Discovers first if needed.
  * Returns 0 when every port holds its table (rep->complete); on a
  * failure the report says which ports were already changed and where it
- * stopped.  rep must be freed with ibp_sm_report_free(). */
+ * stopped.  rep is overwritten (free an earlier report first) and must be
+ * freed with ibp_sm_report_free() whatever the result.  want is only
+ * read.  Errors: IBP_ENOENT for a node that was not discovered or a port
+ * with no P_KeyTable; IBP_ECANCELED (o->cancel); IBP_ETIMEDOUT, IBP_EMAD,
+ * IBP_EIO from the fabric; IBP_ENOMEM.  A table the read-back does not
+ * confirm is a failure of that port. */
 int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 		ibp_error *err);
 
 /* Drain the traps waiting on the transport (Notice MADs) and count them.
- * *got (may be NULL) receives how many arrived in this call. */
+ * *got (may be NULL) receives how many arrived in this call.  MADs that
+ * are not a Trap(Notice) are dropped uncounted.  Returns 0 once the
+ * transport has nothing more, or the transport's error (IBP_EIO, ...),
+ * with *got the traps counted before it. */
 int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err);
-/* Traps received so far by number (257, 259; 0 = all). */
+/* Traps received so far by number: 257, 259, or the total of all traps
+ * for any other number (0 by convention). */
 unsigned long ibp_sm_trap_count(const ibp_sm *sm, unsigned trap_number);
 
 IBP_END_DECLS

@@ -20,7 +20,8 @@
  *
  * This file is the one reader and the one writer of that schema.  No
  * function here keeps state between calls: distinct objects may be used
- * from different threads.
+ * from different threads, and the writers only read ts (a set nobody
+ * changes may be written out from several threads at once).
  */
 #ifndef IBPART_TABLES_JSON_H
 #define IBPART_TABLES_JSON_H
@@ -36,13 +37,16 @@
 
 IBP_BEGIN_DECLS
 
-/* The JSON text (compact with indent 0, else pretty with that indent),
- * malloc'd, caller frees; NULL on ENOMEM.  mode may be NULL (omitted). */
+/* The JSON text (compact with indent 0, else pretty with that indent,
+ * 1..31), malloc'd, caller frees with free(); NULL on ENOMEM.  mode may be
+ * NULL (omitted). */
 char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 			 uint64_t sm_port_guid, int indent);
 
-/* Write it to a stream (with a final newline), or to a path atomically
- * (temp file in the same directory, fsync, rename). */
+/* Write it, indented by 1, to a stream (with a final newline), or to a
+ * path atomically (atomic_file.h: temp file in the same directory,
+ * fsync, rename; no backup).  IBP_ENOMEM, IBP_EIO when the stream or the
+ * file cannot be written (the target untouched for a path). */
 int ibp_tables_write_json(const ibp_tables *ts, const char *mode,
 			  uint64_t sm_port_guid, FILE *out, ibp_error *err);
 int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
@@ -62,7 +66,7 @@ typedef struct ibp_tables_json_options {
 	bool capacity_from_file;
 } ibp_tables_json_options;
 
-/* Every field false. */
+/* Every field false (the defaults).  Cannot fail. */
 void ibp_tables_json_options_init(ibp_tables_json_options *o);
 
 /* Read that JSON back against fabric f into *out (the caller frees it
@@ -81,14 +85,16 @@ int ibp_tables_json_read(const ibp_fabric *f, const char *name,
 			 const ibp_tables_json_options *o, ibp_tables **out,
 			 char **mode_out, uint64_t *sm_out, ibp_error *err);
 /* The same from a file (err->file is the path for every error about the
- * file; IBP_EIO/IBP_ENOENT when it cannot be read). */
+ * file; IBP_EIO when it cannot be opened or read, a missing file
+ * included; IBP_ENOENT only as above). */
 int ibp_tables_json_read_path(const ibp_fabric *f, const char *path,
 			      const ibp_tables_json_options *o,
 			      ibp_tables **out, char **mode_out,
 			      uint64_t *sm_out, ibp_error *err);
 
 /* The defaults of ibp_tables_json_read(), kept for existing callers:
- * from memory (no name), and from a path without mode and SM port. */
+ * from memory (no name), and from a path without mode and SM port.
+ * Ownership and errors as there. */
 int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
 			 ibp_error *err);
@@ -98,7 +104,10 @@ int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 /* The --state file: the same JSON, each port also carrying
  * "remembered" - what OpenSM remembers of the port's P_Key indexes
  * (policy.h, ibp_policy_options.remembered).  rem may be NULL; on
- * reading, *remembered is NULL when the file has none. */
+ * reading, *remembered is NULL when the file has none, else a set the
+ * caller frees with ibp_tables_free() like *out (both NULL on error).
+ * Writing and reading fail as ibp_tables_write_json_path() and
+ * ibp_tables_json_read_path() with default options. */
 int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
 				const char *mode, uint64_t sm_port_guid,
 				const char *path, ibp_error *err);

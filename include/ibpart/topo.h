@@ -60,6 +60,8 @@ typedef struct ibp_fabric_options {
 
 typedef struct ibp_fabric ibp_fabric;
 
+/* The defaults: the capacities of today's HCAs and switches (see the
+ * fields), no node-name-map, the default input limit. */
 void ibp_fabric_options_init(ibp_fabric_options *o);
 
 /* Read an ibnetdiscover/ibsim topology file.  Every problem goes to diags
@@ -85,6 +87,9 @@ int ibp_fabric_link(ibp_fabric *f, size_t a, unsigned aport, size_t b,
 		    unsigned bport, ibp_error *err);
 void ibp_fabric_free(ibp_fabric *f);
 
+/* Nodes are numbered 0..count-1 in file (or discovery) order; a node's
+ * type, NodeGUID and SystemImageGUID (0 when the file gives none).  n
+ * must be below the count.  Pure reads of the fabric. */
 size_t ibp_fabric_node_count(const ibp_fabric *f);
 ibp_node_type ibp_fabric_node_type(const ibp_fabric *f, size_t n);
 uint64_t ibp_fabric_node_guid(const ibp_fabric *f, size_t n);
@@ -185,7 +190,8 @@ int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
  * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT".  Cannot fail. */
 void ibp_fabric_dump(const ibp_fabric *f, FILE *out);
 
-const char *ibp_node_type_str(ibp_node_type t); /* "CA", "SW", "RT" */
+/* "CA", "SW" or "RT": a static string. */
+const char *ibp_node_type_str(ibp_node_type t);
 
 IBP_END_DECLS
 #endif

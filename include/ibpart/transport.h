@@ -17,6 +17,10 @@
  * SMAs answer like real ones) and libibumad (transport_umad: ibsim through
  * libumad2sim, or a real HCA).  Because both take and give real MAD bytes,
  * SM code proven on one runs unchanged on the other.
+ *
+ * Threads: no global state.  A transport (its counters and, for umad,
+ * its file descriptor and the responses in flight) is used by one thread
+ * at a time; ibp_transport_name and ibp_transport_stats only read it.
  */
 #ifndef IBPART_TRANSPORT_H
 #define IBPART_TRANSPORT_H
@@ -78,9 +82,17 @@ struct ibp_transport_stats {
 	unsigned long timeouts; /* sends that got no response */
 };
 
-/* Wrap an implementation; the transport owns ctx (ops->close frees it). */
+/* Wrap an implementation.  On success the transport owns ctx (close
+ * calls ops->close(ctx)); ops is borrowed and must outlive it (normally
+ * a static table).  NULL when out of memory: ctx then stays the
+ * caller's. */
 ibp_transport *ibp_transport_new(const struct ibp_transport_ops *ops,
 				 void *ctx);
+/* One SMP through ops->smp: req and resp are the caller's 256-byte
+ * buffers, resp filled only on IBP_OK.  Returns the implementation's
+ * code: IBP_ETIMEDOUT when no response came, IBP_EIO when the transport
+ * itself failed, IBP_EINVAL for a request it cannot send.  Counts one
+ * sent, and answered or timed out. */
 int ibp_transport_smp(ibp_transport *t, const uint8_t req[IBP_MAD_SIZE],
 		      uint8_t resp[IBP_MAD_SIZE], int timeout_ms,
 		      ibp_error *err);
@@ -97,11 +109,19 @@ int ibp_transport_smp_lid(ibp_transport *t, uint16_t dlid,
  * caller's).  Counted like ibp_transport_smp(). */
 int ibp_transport_smp_batch(ibp_transport *t, struct ibp_smp_xfer *x, size_t n,
 			    unsigned window, int timeout_ms, ibp_error *err);
+/* Receive an unsolicited MAD (a trap) into buf, waiting up to timeout_ms
+ * (0: only what is already there).  IBP_ETIMEDOUT when none came, also
+ * always for a transport without ops->recv; IBP_EIO for a failure.  Not
+ * counted in the stats. */
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err);
+/* ops->name ("sim", "umad"), borrowed from the ops table. */
 const char *ibp_transport_name(const ibp_transport *t);
+/* The counters so far into *out.  Cannot fail. */
 void ibp_transport_stats(const ibp_transport *t,
 			 struct ibp_transport_stats *out);
+/* Close the implementation (ops->close(ctx)) and free t; NULL is
+ * allowed.  Handles obtained from it (ibp_umad) die with it. */
 void ibp_transport_close(ibp_transport *t);
 
 IBP_END_DECLS

@@ -12,6 +12,10 @@
  * Fault injection: a transport can lose a fraction of the MADs it carries
  * (requests and responses independently, from a seeded generator, so a
  * run is reproducible), which is how the SM's retries are tested.
+ *
+ * Threads: the transport changes the sim it serves (Sets, M_Key
+ * counters, traps), so the transport and its sim are used by one thread
+ * at a time, together.
  */
 #ifndef IBPART_TRANSPORT_SIM_H
 #define IBPART_TRANSPORT_SIM_H
@@ -32,9 +36,12 @@ struct ibp_transport_sim_opts {
 };
 
 /* A transport whose SMPs leave from (node, port) of sim (the SM's port;
- * sim must outlive the transport).  opts may be NULL (no loss).  Traps
- * the data plane raises are delivered by ibp_transport_recv() as
- * LID-routed SubnTrap(Notice) MADs. */
+ * sim is borrowed, not owned, and must outlive the transport), into
+ * *out, the caller's to close with ibp_transport_close().  opts (copied)
+ * may be NULL (no loss).  Traps the data plane raises are delivered by
+ * ibp_transport_recv() as LID-routed SubnTrap(Notice) MADs.  IBP_EINVAL
+ * when (node, port) is not an end port of the sim's fabric, IBP_ENOMEM;
+ * *out is NULL on error. */
 int ibp_transport_sim_new(ibp_sim *sim, size_t node, unsigned port,
 			  const struct ibp_transport_sim_opts *opts,
 			  ibp_transport **out, ibp_error *err);
@@ -44,7 +51,9 @@ int ibp_transport_sim_new(ibp_sim *sim, size_t node, unsigned port,
  * LID-routed one goes to dlid (the LRH's DLID, which the 256-byte MAD
  * does not carry).  IBP_ETIMEDOUT when the SMP is discarded on the way or
  * by the SMA (a broken path, an M_Key check that fails) - a requester
- * sees no response; IBP_EINVAL for a MAD that is not an SMP request. */
+ * sees no response; IBP_EINVAL for a MAD that is not an SMP request.  An
+ * SMA's error is not a failure: it is IBP_OK with the MAD status set in
+ * resp.  May change sim (a Set). */
 int ibp_sim_sma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
 			const uint8_t req[IBP_MAD_SIZE],
 			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);

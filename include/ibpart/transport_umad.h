@@ -18,6 +18,10 @@
  * An M_Key (IBA 14.2.4) given in the options is stamped into the M_Key
  * field of every SMP sent, so a fabric protected by M_Key can be read and
  * programmed by the holder of the key.
+ *
+ * Threads: no global state in ibpart (libibumad's own initialisation
+ * aside).  One opened port, with its transport, is used by one thread at
+ * a time; ibp_umad_port_info_get only reads it.
  */
 #ifndef IBPART_TRANSPORT_UMAD_H
 #define IBPART_TRANSPORT_UMAD_H
@@ -52,20 +56,30 @@ typedef struct ibp_umad_port_info {
 
 typedef struct ibp_umad ibp_umad;
 
+/* Every field 0/NULL/false: the default CA, its first active port, no
+ * M_Key, no traps.  Cannot fail. */
 void ibp_umad_options_init(ibp_umad_options *o);
 
 /* Open the port and register the SMP agents.  On success *out is a
  * transport that owns the port (ibp_transport_close releases it) and, when
  * umad_out is not NULL, *umad_out the port handle for the calls below,
- * valid until the transport is closed.  IBP_EIO when the port cannot be
- * opened (no CA, no umad device, permission). */
+ * valid until the transport is closed (it is borrowed: do not free it).
+ * o may be NULL (defaults; o->ca is only read during the call).  IBP_EIO
+ * when the port cannot be opened (no CA, no umad device, permission) or
+ * an agent cannot be registered, IBP_ENOMEM; *out (and *umad_out) are
+ * NULL on error, and nothing stays open. */
 int ibp_transport_umad_open(const ibp_umad_options *o, ibp_transport **out,
 			    ibp_umad **umad_out, ibp_error *err);
 
+/* What the port was when it was opened (not refreshed later) into *out.
+ * Cannot fail. */
 void ibp_umad_port_info_get(const ibp_umad *u, ibp_umad_port_info *out);
 
 /* Send a LID-routed SMP (class 0x01) to dlid and wait for its response
- * (no retry).  IBP_EINVAL when req is not a LID-routed SMP. */
+ * (no retry).  IBP_EINVAL when req is not a LID-routed SMP or dlid is not
+ * a unicast LID (0, or 0xc000 and above); IBP_ETIMEDOUT, IBP_EIO as
+ * ibp_transport_smp().  Not counted in the transport's stats (use
+ * ibp_transport_smp_lid() for that). */
 int ibp_umad_smp_lid(ibp_umad *u, uint16_t dlid,
 		     const uint8_t req[IBP_MAD_SIZE],
 		     uint8_t resp[IBP_MAD_SIZE], int timeout_ms,

@@ -47,6 +47,8 @@ struct ibp_verify_options {
 	bool matrix;		    /* also build the matrix of `have` */
 	bool audit;		    /* also audit `have` */
 };
+/* Set version and mode "opensm" (a static string), everything else
+ * NULL/false: conf_path must still be set.  Cannot fail. */
 void ibp_verify_options_init(struct ibp_verify_options *o);
 
 /* A GUID the plan names that is not a port of the fabric. */
