@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "util/json_text.h"
 #include "ibpart/pkey.h"
 
 struct ibp_findings {
@@ -193,8 +194,8 @@ char *ibp_findings_to_json(const ibp_findings *f)
 		    json_string(ibp_audit_severity_str(x->severity)));
 		json_object_set_new(o, "ports", ports);
 		json_object_set_new(o, "partitions", parts);
-		json_object_set_new(o, "message", json_string(x->message));
-		json_object_set_new(o, "fix", json_string(x->fix));
+		json_text_set(o, "message", x->message);
+		json_text_set(o, "fix", x->fix);
 		json_array_append_new(arr, o);
 	}
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "util/json_text.h"
 #include "ibpart/pkey.h"
 
 #define YES		   "\xe2\x9c\x93" /* ✓ */
@@ -340,9 +341,7 @@ static void csv(const ibp_matrix *m, FILE *out)
 
 static int json_str(FILE *out, const char *s)
 {
-	json_t *j = json_string(s);
-	if (!j)
-		j = json_string("?"); /* not UTF-8 */
+	json_t *j = json_text(s); /* U+FFFD where not UTF-8 */
 	if (!j)
 		return IBP_ENOMEM;
 	int rc = json_dumpf(j, out, JSON_ENCODE_ANY);

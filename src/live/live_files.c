@@ -18,6 +18,7 @@
 
 #include "ibpart/live.h"
 #include "util/file_read.h"
+#include "util/json_text.h"
 #include "ibpart/pkey.h"
 
 static long long now_ms(void)
@@ -70,8 +71,7 @@ int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err)
 		    json_string(
 			hex64(ibp_fabric_port_guid(f, node, port), b2)));
 		json_object_set_new(p, "port", json_integer(port));
-		json_object_set_new(p, "node_desc",
-				    json_string(ibp_fabric_node_desc(f, node)));
+		json_text_set(p, "node_desc", ibp_fabric_node_desc(f, node));
 		json_object_set_new(p, "capacity",
 				    json_integer(ibp_pkey_table_capacity(t)));
 		json_object_set_new(p, "pkeys", keys);

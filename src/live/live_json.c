@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "live/live_json.h"
+#include "util/json_text.h"
 
 const char *live_json_guid(uint64_t g, char buf[24])
 {
@@ -17,9 +18,10 @@ json_t *live_json_port(uint64_t port_guid, unsigned port, const char *desc,
 		       const char *why)
 {
 	char g[24];
-	json_t *o = json_pack("{s:s, s:i, s:s}", "port_guid",
-			      live_json_guid(port_guid, g), "port", (int)port,
-			      "node_desc", desc);
+	json_t *o = json_pack("{s:s, s:i}", "port_guid",
+			      live_json_guid(port_guid, g), "port", (int)port);
+	if (o)
+		json_text_set(o, "node_desc", desc);
 	if (o && why && *why)
 		json_object_set_new(o, "why", json_string(why));
 	return o;
@@ -37,17 +39,21 @@ json_t *live_json_drift(const ibp_fabric *f, const ibp_drift *d,
 		snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
 		snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
 		json_t *o = json_pack(
-		    "{s:s, s:s, s:i, s:s, s:s, s:s}", "node_guid",
+		    "{s:s, s:s, s:i, s:s}", "node_guid",
 		    live_json_guid(ibp_fabric_node_guid(f, it->node), g1),
 		    "port_guid",
 		    live_json_guid(ibp_fabric_port_guid(f, it->node, it->port),
 				   g2),
 		    "port", (int)it->port, "node_type",
-		    ibp_node_type_str(ibp_fabric_node_type(f, it->node)),
-		    "node_desc", ibp_fabric_node_desc(f, it->node), "kind",
-		    ibp_drift_kind_str(it->kind));
+		    ibp_node_type_str(ibp_fabric_node_type(f, it->node)));
 		if (!o)
 			continue;
+		/* a NodeDescription that is not UTF-8 must not hide the
+		 * item (json_pack refuses it: the drift vanished) */
+		json_text_set(o, "node_desc",
+			      ibp_fabric_node_desc(f, it->node));
+		json_object_set_new(o, "kind",
+				    json_string(ibp_drift_kind_str(it->kind)));
 		if (it->want_index >= 0) {
 			json_object_set_new(o, "want", json_string(w));
 			json_object_set_new(o, "want_index",

@@ -137,6 +137,8 @@ int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
 			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	ibp_pkey_table **slot = &ts->by_node[node][port];
+	if (*slot == tbl)
+		return IBP_OK; /* already there: freeing it would be fatal */
 	if (!*slot && tbl) {
 		ts->count++;
 		fenwick_add(ts, node, 1);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "util/file_read.h"
+#include "util/json_text.h"
 #include "ibpart/atomic_file.h"
 #include "ibpart/pkey.h"
 #include "ibpart/tables_json.h"
@@ -68,8 +69,7 @@ static json_t *tables_json(const ibp_tables *ts, const ibp_tables *rem,
 		json_object_set_new(
 		    o, "node_type",
 		    json_string(ibp_node_type_str(ibp_fabric_node_type(f, n))));
-		json_object_set_new(o, "node_desc",
-				    json_string(ibp_fabric_node_desc(f, n)));
+		json_text_set(o, "node_desc", ibp_fabric_node_desc(f, n));
 		json_object_set_new(o, "capacity",
 				    json_integer(ibp_pkey_table_capacity(t)));
 		json_object_set_new(o, "pkeys", keys);

@@ -18,6 +18,7 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/escape.h"
+#include "util/json_text.h"
 
 /* Longest message kept, in bytes (then "…"). */
 #define IBP_DIAG_MESSAGE_MAX 400
@@ -386,24 +387,6 @@ void ibp_diags_print(const ibp_diags *d, FILE *out)
 	ibp_diags_print_ex(d, &o, out);
 }
 
-/* A string for JSON: valid UTF-8, and beside it (key_hex) the exact
- * bytes when they were not. */
-static void set_str(json_t *o, const char *key, const char *v)
-{
-	size_t n = strlen(v);
-	if (ibp_utf8_valid(v, n)) {
-		json_object_set_new(o, key, json_stringn(v, n));
-		return;
-	}
-	char *l = ibp_utf8_lossy(v, n), *h = ibp_hex(v, n);
-	char hk[64];
-	snprintf(hk, sizeof(hk), "%s_hex", key);
-	json_object_set_new(o, key, json_string(l ? l : ""));
-	json_object_set_new(o, hk, json_string(h ? h : ""));
-	free(l);
-	free(h);
-}
-
 char *ibp_diags_to_json(const ibp_diags *d)
 {
 	json_t *root = json_object(), *arr = json_array();
@@ -417,13 +400,13 @@ char *ibp_diags_to_json(const ibp_diags *d)
 		json_t *o = json_object();
 		if (!o)
 			continue;
-		set_str(o, "file", it->file);
+		json_text_set(o, "file", it->file);
 		json_object_set_new(o, "line", json_integer(it->line));
 		json_object_set_new(o, "column", json_integer(it->col));
 		json_object_set_new(
 		    o, "severity", json_string(ibp_severity_str(it->severity)));
-		set_str(o, "code", it->code);
-		set_str(o, "message", it->message);
+		json_text_set(o, "code", it->code);
+		json_text_set(o, "message", it->message);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "findings", arr);
