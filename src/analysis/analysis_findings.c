@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 
@@ -209,9 +210,12 @@ void ibp_findings_print(const ibp_findings *f, FILE *out)
 	for (size_t i = 0; i < f->n; i++) {
 		const ibp_finding *x = &f->v[i];
 		count[x->severity & 3]++;
+		/* messages quote node descriptions: escaped (escape.h) */
+		char *msg = ibp_escape_text(x->message, strlen(x->message));
+		char *fix = ibp_escape_text(x->fix, strlen(x->fix));
 		fprintf(out, "%-8s %s: %s\n",
 			ibp_audit_severity_str(x->severity), x->code,
-			x->message);
+			msg ? msg : "?");
 		if (x->nports) {
 			fprintf(out, "         ports:");
 			size_t shown = x->nports > 8 ? 8 : x->nports;
@@ -228,7 +232,9 @@ void ibp_findings_print(const ibp_findings *f, FILE *out)
 					(unsigned)x->partitions[j]);
 			fputc('\n', out);
 		}
-		fprintf(out, "         fix: %s\n", x->fix);
+		fprintf(out, "         fix: %s\n", fix ? fix : "?");
+		free(msg);
+		free(fix);
 	}
 	fprintf(out,
 		"%zu finding(s): %zu critical, %zu high, %zu medium, %zu "

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/escape.h"
 #include "ibpart/pkey.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
@@ -314,20 +315,34 @@ static int compute_rows(ibp_matrix *m, size_t max_bytes)
 
 /* A node with two end ports in the matrix (a dual-port CA) would give two
  * rows the same name: those are labelled "desc/port", the form
- * ibp_fabric_resolve_port() reads back. */
+ * ibp_fabric_resolve_port() reads back.  A description with bytes a
+ * terminal acts on (a tenant's HCA can say anything) is labelled by its
+ * escaped text (escape.h), so no report prints it raw. */
 static int build_labels(ibp_matrix *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		size_t nd = m->ep_node[i];
-		if (!(i && m->ep_node[i - 1] == nd) &&
-		    !(i + 1 < m->n && m->ep_node[i + 1] == nd))
-			continue;
-		if (!m->ep_label &&
-		    !(m->ep_label = calloc(m->n, sizeof(*m->ep_label))))
+		const char *desc = ibp_fabric_node_desc(m->f, nd);
+		bool dual = (i && m->ep_node[i - 1] == nd) ||
+			    (i + 1 < m->n && m->ep_node[i + 1] == nd);
+		char *esc = ibp_escape_text(desc, strlen(desc));
+		if (!esc)
 			return IBP_ENOMEM;
-		if (asprintf(&m->ep_label[i], "%s/%u",
-			     ibp_fabric_node_desc(m->f, nd),
-			     m->ep_port[i]) < 0) {
+		bool plain = !strcmp(esc, desc);
+		if (!dual && plain) {
+			free(esc);
+			continue;
+		}
+		if (!m->ep_label &&
+		    !(m->ep_label = calloc(m->n, sizeof(*m->ep_label)))) {
+			free(esc);
+			return IBP_ENOMEM;
+		}
+		int rc = dual ? asprintf(&m->ep_label[i], "%s/%u", esc,
+					 m->ep_port[i])
+			      : asprintf(&m->ep_label[i], "%s", esc);
+		free(esc);
+		if (rc < 0) {
 			m->ep_label[i] = NULL;
 			return IBP_ENOMEM;
 		}

@@ -304,13 +304,18 @@ static void summary(const ibp_matrix *m, bool md,
 	}
 }
 
+/* RFC 4180 quoting; a cell a spreadsheet would run as a formula (it
+ * starts with = + - @) is defused with a leading quote mark. */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	bool formula = strchr("=+-@", s[0]) && s[0];
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

@@ -7,10 +7,23 @@
  * end prints the same words.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ibpart/apply.h"
+#include "ibpart/escape.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/verify.h"
+
+/* A node description for a terminal: a tenant's HCA says what it
+ * likes (\r\e[2K would erase the DRIFT line it is on).  Into buf. */
+static const char *desc_str(const char *d, char *buf, size_t len)
+{
+	char *e = ibp_escape_text(d, strlen(d));
+	snprintf(buf, len, "%s", e ? e : "?");
+	free(e);
+	return buf;
+}
 
 static const char *guid_str(uint64_t g, char buf[24])
 {
@@ -21,13 +34,14 @@ static const char *guid_str(uint64_t g, char buf[24])
 void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
 			  const char *prefix, FILE *out)
 {
-	char g[24], w[8], h[8];
+	char g[24], w[8], h[8], dbuf[300];
 	snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
 	snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
 	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
 	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
 		guid_str(pg ? pg : ibp_fabric_node_guid(f, it->node), g),
-		it->port, ibp_fabric_node_desc(f, it->node),
+		it->port,
+		desc_str(ibp_fabric_node_desc(f, it->node), dbuf, sizeof(dbuf)),
 		ibp_drift_kind_str(it->kind));
 	switch (it->kind) {
 	case IBP_DRIFT_MISSING:
@@ -127,6 +141,7 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
 
 void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 {
+	char dbuf[300];
 	unsigned long sets = 0;
 	size_t npl = ibp_apply_port_count(a);
 	for (size_t i = 0; i < npl; i++) {
@@ -142,7 +157,8 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 			fprintf(out,
 				"SubnSet(P_KeyTable) %s port %u %s block %u "
 				"(AttributeModifier 0x%08x):",
-				guid_str(p->port_guid, g), p->port, p->desc,
+				guid_str(p->port_guid, g), p->port,
+				desc_str(p->desc, dbuf, sizeof(dbuf)),
 				p->blocks[b], mod);
 			unsigned last = 0;
 			for (unsigned k = 0; k < IBP_PKEY_BLOCK_SIZE; k++)
@@ -164,6 +180,7 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 
 void ibp_apply_print(const ibp_apply *a, FILE *out)
 {
+	char dbuf[300];
 	struct ibp_apply_counts n;
 	ibp_apply_counts_get(a, &n);
 	const struct ibp_sm_report *rep = ibp_apply_report(a);
@@ -181,7 +198,7 @@ void ibp_apply_print(const ibp_apply *a, FILE *out)
 			if (p->state == IBP_APPLY_NOT_REACHED)
 				fprintf(out, "  %s port %-3u %s\n",
 					guid_str(p->node_guid, g), p->port,
-					p->desc);
+					desc_str(p->desc, dbuf, sizeof(dbuf)));
 		}
 	}
 	fprintf(out,

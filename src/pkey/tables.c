@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/escape.h"
 #include "ibpart/tables.h"
 
 #define ENF_KNOWN 0x4u
@@ -295,10 +296,13 @@ void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
 		unsigned p;
 		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
 		unsigned cap = ibp_pkey_table_capacity(t);
+		const char *d = ibp_fabric_node_desc(f, n);
+		char *desc = ibp_escape_text(d, strlen(d)); /* escape.h */
 		fprintf(out, "%s# %s port %u (0x%016" PRIx64 ") %s\n",
-			i ? "\n" : "", ibp_fabric_node_desc(f, n), p,
+			i ? "\n" : "", desc ? desc : "?", p,
 			ibp_fabric_port_guid(f, n, p),
 			ibp_node_type_str(ibp_fabric_node_type(f, n)));
+		free(desc);
 		for (unsigned k = 0; k < cap; k += 8) {
 			fprintf(out, "%4u:", k);
 			for (unsigned j = k; j < k + 8 && j < cap; j++)

@@ -7,17 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/escape.h"
 #include "ibpart/transport_sim.h"
 #include "sim/sim_session_priv.h"
 
+/* Every line the session prints goes through here: it quotes node
+ * descriptions, which a tenant's HCA sets to anything, so each line is
+ * escaped for a terminal (escape.h) and only our own newlines stay. */
 void simss_printf(FILE *out, const char *fmt, ...)
 {
 	if (!out)
 		return;
+	char *text = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	for (const char *p = text, *end = text + n; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		char *e = ibp_escape_text(p, len);
+		if (e)
+			fputs(e, out);
+		free(e);
+		if (nl)
+			fputc('\n', out);
+		p += len + (nl ? 1 : 0);
+	}
+	free(text);
 }
 
 static void progress(const struct ibp_sim_session_options *o, const char *fmt,

@@ -16,6 +16,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/sm.h"
+#include "ibpart/escape.h"
 #include "ibpart/mad.h"
 
 struct dr_path {
@@ -1166,8 +1167,10 @@ out:
 
 static void print_port(FILE *out, const struct ibp_sm_port *p)
 {
+	char *desc = ibp_escape_text(p->desc, strlen(p->desc));
 	fprintf(out, "  0x%016llx port %-3u %-20s",
-		(unsigned long long)p->port_guid, p->port, p->desc);
+		(unsigned long long)p->port_guid, p->port, desc ? desc : "?");
+	free(desc);
 	if (p->blocks) {
 		fprintf(out, " P_KeyTable block%s", p->blocks > 1 ? "s" : "");
 		for (unsigned b = 0; b < 32; b++)

@@ -58,4 +58,26 @@ e=$(jq '.errors' out)
 (( n >= e && e >= 1 )) || fail "JSON lost findings: $n findings, $e errors"
 jq -e '[.findings[] | select(.message_hex)] | length >= 1' out >/dev/null ||
   fail "no message_hex beside a lossy message: $(cat out)"
+
+# A NodeDescription with terminal control bytes and a spreadsheet
+# formula (a tenant's HCA says what it likes): no output of any command
+# carries the ESC raw, the CSV cell is defused, and JSON keeps it valid.
+printf 'Switch 3 "S-0000000000000001" # "leaf" lid 1\n[1] "H-0000000000000002"[1]\n[2] "H-0000000000000004"[1]\n\nCa 1 "H-0000000000000002" # "sm-01"\n[1](0000000000000003) "S-0000000000000001"[1]\n\nCa 1 "H-0000000000000004" # "=HYPERLINK(1)\033[2K\r"\n[1](0000000000000005) "S-0000000000000001"[2]\n' >evil.topo
+printf 'Default=0x7fff, ipoib : ALL=full ;\nA=0x0001 : 0x0000000000000005=full, 0x0000000000000003 ;\n' >evil.conf
+for args in "tables -t evil.topo evil.conf" "tables -t evil.topo --format json evil.conf" \
+  "matrix -t evil.topo evil.conf" "matrix -t evil.topo --format md evil.conf" \
+  "matrix -t evil.topo --format csv evil.conf" "matrix -t evil.topo --format json evil.conf" \
+  "matrix -t evil.topo --format html evil.conf" "audit -t evil.topo evil.conf" \
+  "audit -t evil.topo --format json evil.conf" "check -t evil.topo evil.conf" \
+  "sim -t evil.topo -c evil.conf probe-matrix" "sim -t evil.topo -c evil.conf counters"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$IBPART" $args >out 2>err
+  set -e
+  if LC_ALL=C grep -q $'\033' out err; then fail "ibpart $args printed an ESC raw"; fi
+done
+"$IBPART" matrix -t evil.topo --format csv evil.conf >out
+expect_grep "\"'=HYPERLINK" out
+"$IBPART" tables -t evil.topo --format json evil.conf >out
+jq -e . out >/dev/null || fail "tables JSON is not valid JSON"
 finish
