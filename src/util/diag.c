@@ -89,6 +89,14 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		size_t cut = IBP_DIAG_MESSAGE_MAX;
 		while (cut > 0 && ((unsigned char)msg[cut] & 0xc0) == 0x80)
 			cut--;
+		/* room for the mark and its NUL: the text may be only a
+		 * byte longer than the cut (found by fuzz_conf) */
+		char *m = realloc(msg, cut + sizeof("…"));
+		if (!m) {
+			free(msg);
+			return IBP_ENOMEM;
+		}
+		msg = m;
 		memcpy(msg + cut, "…", sizeof("…"));
 	}
 	ibp_diag *it = &d->items[d->n];

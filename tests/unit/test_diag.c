@@ -79,9 +79,30 @@ static void test_error_format(void **state)
 	assert_string_equal(ibp_status_str(IBP_EFULL), "table full");
 }
 
+/* Long messages are cut at 400 bytes with a mark, whatever their length
+ * (one byte over the cut overflowed the buffer: found by fuzz_conf). */
+static void test_long_message_cut(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	char buf[2100];
+	for (size_t n = 390; n < 2048; n += (n < 420 ? 1 : 97)) {
+		memset(buf, 'x', n);
+		buf[n] = 0;
+		assert_int_equal(
+		    ibp_diags_add(d, IBP_SEV_ERROR, "c", "f", 1, 1, "%s", buf),
+		    IBP_OK);
+		const char *m =
+		    ibp_diags_get(d, ibp_diags_count(d) - 1)->message;
+		assert_true(strlen(m) <= 400 + strlen("…"));
+	}
+	ibp_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_long_message_cut),
 	    cmocka_unit_test(test_print_and_json),
 	    cmocka_unit_test(test_error_format),
 	};
