@@ -122,7 +122,8 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 	if (rrc)
 		return rrc;
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	/* a key given twice is an error, not "the last one wins" */
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	free(text);
 	if (!root)
 		return ibp_error_set_at(err, IBP_EPARSE, path,
@@ -156,10 +157,22 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		if (!ng || !parse_u64(ng, &guid) || !json_is_integer(pn) ||
 		    !json_is_array(keys)) {
 			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
-					      "port entry %zu is malformed", i);
+					      "ports[%zu] is malformed (needs "
+					      "node_guid, port, pkeys)",
+					      i);
 			goto out;
 		}
-		unsigned port = (unsigned)json_integer_value(pn);
+		/* a port number is 0..254 (IBA 14.2.5.6): 4294967297 must
+		 * not wrap to port 1 */
+		json_int_t pv = json_integer_value(pn);
+		if (pv < 0 || pv > 254) {
+			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
+					      "ports[%zu].port: %lld is not a "
+					      "port number (0..254)",
+					      i, (long long)pv);
+			goto out;
+		}
+		unsigned port = (unsigned)pv;
 		if (ibp_fabric_find_node_guid(f, guid, &node) ||
 		    port > ibp_fabric_node_nports(f, node)) {
 			if (skip_missing)
@@ -178,13 +191,20 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 			if (ibp_part_enforce_parse(enf, &e)) {
 				rc = ibp_error_set_at(
 				    err, IBP_EPARSE, path, 0, 0,
-				    "port entry %zu: enforcement is both, in, "
-				    "out or off",
+				    "ports[%zu].enforcement: both, in, out or "
+				    "off",
 				    i);
 				goto out;
 			}
 			ibp_part_enforce_bits(e, &in, &outb);
 			ibp_tables_set_enforcement(ts, node, port, in, outb);
+		}
+		if (ibp_tables_get(ts, node, port)) {
+			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
+					      "ports[%zu]: node %s port %u is "
+					      "listed twice",
+					      i, ng, port);
+			goto out;
 		}
 		ibp_pkey_table *t = ibp_tables_get_or_create(ts, node, port);
 		if (!t) {
@@ -200,9 +220,9 @@ int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 			if (!s || !parse_u64(s, &v) || v > 0xffff) {
 				rc = ibp_error_set_at(err, IBP_EPARSE, path, 0,
 						      0,
-						      "port entry %zu: bad "
-						      "P_Key",
-						      i);
+						      "ports[%zu].pkeys[%zu]: "
+						      "not a P_Key",
+						      i, k);
 				goto out;
 			}
 			rc = ibp_pkey_table_set(t, (unsigned)k, (uint16_t)v,

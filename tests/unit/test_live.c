@@ -210,6 +210,53 @@ static void test_state_round_trip(void **state)
 	ibp_fabric_free(f);
 }
 
+/* The state loader is strict: a key given twice, a port number that
+ * would wrap, a port listed twice are errors that say where. */
+static void test_state_strict(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	static const char *const bad[][2] = {
+	    {"{\"format\": \"ibpart-pkey-state-1\", \"format\": \"x\", "
+	     "\"ports\": []}",
+	     "duplicate"},
+	    {"{\"format\": \"ibpart-pkey-state-1\", \"ports\": "
+	     "[{\"node_guid\": \"0x2000\", \"port\": 4294967297, "
+	     "\"pkeys\": [\"0xffff\"]}]}",
+	     "ports[0].port"},
+	    {"{\"format\": \"ibpart-pkey-state-1\", \"ports\": "
+	     "[{\"node_guid\": \"0x2000\", \"port\": 1, \"pkeys\": "
+	     "[\"0xffff\"]}, {\"node_guid\": \"0x2000\", \"port\": 1, "
+	     "\"pkeys\": [\"0x8001\"]}]}",
+	     "listed twice"},
+	    {"{\"format\": \"ibpart-pkey-state-1\", \"ports\": "
+	     "[{\"node_guid\": \"0x2000\", \"port\": 1, \"pkeys\": "
+	     "[\"0x1ffff\"]}]}",
+	     "ports[0].pkeys[0]"},
+	};
+	char p[] = "/tmp/ibp-state-strict-XXXXXX";
+	int fd = mkstemp(p);
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		FILE *fp = fopen(p, "w");
+		assert_non_null(fp);
+		fputs(bad[i][0], fp);
+		fclose(fp);
+		ibp_tables *back = NULL;
+		ibp_error e;
+		ibp_error_clear(&e);
+		assert_int_equal(ibp_state_load(f, p, false, &back, &e),
+				 IBP_EPARSE);
+		assert_null(back);
+		if (!strstr(e.message, bad[i][1]))
+			fail_msg("case %zu: '%s' lacks '%s'", i, e.message,
+				 bad[i][1]);
+	}
+	unlink(p);
+	ibp_fabric_free(f);
+}
+
 static void test_atomic_write_keeps_backup(void **state)
 {
 	(void)state;
@@ -274,6 +321,7 @@ int main(void)
 	    cmocka_unit_test(test_each_kind),
 	    cmocka_unit_test(test_duplicate_base_is_extra),
 	    cmocka_unit_test(test_state_round_trip),
+	    cmocka_unit_test(test_state_strict),
 	    cmocka_unit_test(test_atomic_write_keeps_backup),
 	    cmocka_unit_test(test_pidfile_and_log_wait),
 	};
