@@ -2,6 +2,7 @@
  * cli.c - helpers shared by the subcommands (see cli.h).
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,4 +258,44 @@ void cli_print_diags(const ibp_diags *d)
 	ibp_diags_print_options_init(&o);
 	o.max_errors = cli_common.max_errors;
 	ibp_diags_print_ex(d, &o, stderr);
+}
+
+int cli_mkey_file(const char *cmd, const char *path, uint64_t *out)
+{
+	struct stat st;
+	FILE *fp = fopen(path, "r");
+	if (!fp || fstat(fileno(fp), &st)) {
+		fprintf(stderr,
+			"ibpart %s: cannot read the M_Key file %s: %s\n", cmd,
+			path, strerror(errno));
+		if (fp)
+			fclose(fp);
+		return CLI_EXIT_USAGE;
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		fclose(fp);
+		fprintf(stderr,
+			"ibpart %s: the M_Key file %s is readable by others "
+			"(chmod 600 it)\n",
+			cmd, path);
+		return CLI_EXIT_USAGE;
+	}
+	char line[256], word[64] = "";
+	while (!word[0] && fgets(line, sizeof(line), fp)) {
+		char *h = strchr(line, '#');
+		if (h)
+			*h = 0;
+		if (sscanf(line, "%63s", word) != 1)
+			word[0] = 0;
+	}
+	fclose(fp);
+	unsigned long long v;
+	if (!word[0] || !cli_parse_uint(word, 0, UINT64_MAX, &v)) {
+		fprintf(stderr,
+			"ibpart %s: the M_Key file %s holds no number\n", cmd,
+			path);
+		return CLI_EXIT_USAGE;
+	}
+	*out = v;
+	return CLI_EXIT_OK;
 }

@@ -153,6 +153,12 @@ int cli_common_options(int *argc, char **argv);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 
+/* The M_Key in FILE (one number, decimal or 0x hex; '#' comments), so it
+ * need not be on the command line where ps shows it.  The file must not
+ * be readable by others.  0, or 2 after a message that never shows the
+ * key. */
+int cli_mkey_file(const char *cmd, const char *path, uint64_t *out);
+
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 

@@ -24,6 +24,12 @@ void lc_init(struct lc *c, const char *cmd)
 	c->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_MODE | CLI_IN_SM_PORT;
 	c->in.mode = "opensm";
 	c->format = "text";
+	/* IBPART_MKEY: the M_Key without putting it where ps shows it
+	 * (--mkey and --mkey-file override it) */
+	const char *env = getenv("IBPART_MKEY");
+	unsigned long long v;
+	if (env && *env && cli_parse_uint(env, 0, UINT64_MAX, &v))
+		c->lo.mkey = v;
 }
 
 const char *lc_guid(uint64_t g, char buf[24])
@@ -84,12 +90,13 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 		return r;
 	bool ca = !strcmp(a, "-C") || !strcmp(a, "--Ca");
 	bool fmt = !strcmp(a, "--format");
+	bool mkf = !strcmp(a, "--mkey-file");
 	const struct num_opt *num = NULL;
 	for (size_t k = 0; k < sizeof(num_opts) / sizeof(*num_opts); k++)
 		if (!strcmp(a, num_opts[k].name) ||
 		    (num_opts[k].alias && !strcmp(a, num_opts[k].alias)))
 			num = &num_opts[k];
-	if (!ca && !fmt && !num)
+	if (!ca && !fmt && !num && !mkf)
 		return 0;
 	if (*i + 1 >= argc) {
 		cli_usage_error(c->cmd, "%s needs a value", a);
@@ -98,6 +105,8 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 	const char *val = argv[++*i];
 	if (num)
 		return num_opt(c, num, val);
+	if (mkf)
+		return cli_mkey_file(c->cmd, val, &c->lo.mkey) ? -1 : 1;
 	if (ca) {
 		c->lo.ca = val;
 	} else if (strcmp(val, "text") && strcmp(val, "json")) {

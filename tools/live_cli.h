@@ -49,7 +49,9 @@ struct lc {
 	"  -W, --allow-both-pkeys  OpenSM's allow_both_pkeys\n"                \
 	"  -C, --Ca CA          local CA (default: the first)\n"               \
 	"  -P, --Port PORT      local port (default: the first active)\n"      \
-	"      --mkey KEY       M_Key for every SMP\n"                         \
+	"      --mkey KEY       M_Key for every SMP (visible to ps: prefer\n"  \
+	"                       --mkey-file or $IBPART_MKEY)\n"                \
+	"      --mkey-file F    the M_Key from a file only its owner reads\n"  \
 	"      --timeout MS     wait per SMP (default 100)\n"                  \
 	"      --retries N      re-sends of an unanswered SMP (default 3)\n"   \
 	"      --max-wire-smps N  SMPs in flight at once (default 4, as\n"     \

@@ -80,4 +80,17 @@ done
 expect_grep "\"'=HYPERLINK" out
 "$IBPART" tables -t evil.topo --format json evil.conf >out
 jq -e . out >/dev/null || fail "tables JSON is not valid JSON"
+
+# --mkey-file: refused when others can read it, or when it holds no
+# number; the key itself is never echoed.
+echo 0x00c0ffee00c0ffee >mk
+chmod 644 mk
+expect_status 2 "$IBPART" verify -c evil.conf --mkey-file mk
+expect_grep 'readable by others' err
+expect_no_grep 'c0ffee' err
+chmod 600 mk
+printf '# nothing here\n' >mk0
+chmod 600 mk0
+expect_status 2 "$IBPART" verify -c evil.conf --mkey-file mk0
+expect_grep 'holds no number' err
 finish
