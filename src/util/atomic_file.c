@@ -1,8 +1,16 @@
 /*
  * atomic_file.c - whole-or-nothing output files (see
  * include/ibpart/atomic_file.h): mkstemp next to the real target
- * (symbolic links followed), fsync, the old file's mode, rename, fsync of
- * the directory; devices and FIFOs written in place.
+ * (symbolic links followed), fsync, the old file's mode and owner,
+ * rename, fsync of the directory; devices and FIFOs written in place.
+ *
+ * Links are followed so that /etc/opensm/partitions.conf -> a managed
+ * copy stays a link - but not where that lets another user aim root's
+ * write: a link in a world-writable sticky directory (/tmp) whose owner
+ * is neither the directory's owner nor us is refused, the rule the
+ * kernel's fs.protected_symlinks applies to opening it.  The .bak is
+ * created with O_NOFOLLOW | O_EXCL after removing the old one, so a
+ * planted FILE.bak link is never written through.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,18 +28,44 @@ struct ibp_atomic_file {
 	char *target; /* the file to replace (links followed) */
 	char *tmp;    /* NULL when writing a device in place */
 	mode_t mode;
+	bool keep_owner; /* the file existed: give the new one its owner */
+	uid_t uid;
+	gid_t gid;
 };
+
+/* May a link at `link` (lstat'ed as lst) be followed?  Not in a sticky,
+ * world-writable directory when it belongs to someone else than the
+ * directory's owner and us (fs.protected_symlinks). */
+static bool link_trusted(const char *link, const struct stat *lst)
+{
+	char *d = strdup(link);
+	struct stat dst;
+	bool ok = true;
+	if (d && stat(dirname(d), &dst) == 0 && (dst.st_mode & S_ISVTX) &&
+	    (dst.st_mode & S_IWOTH) && lst->st_uid != dst.st_uid &&
+	    lst->st_uid != geteuid())
+		ok = false;
+	free(d);
+	return ok;
+}
 
 /* The file a path names once symbolic links are followed (the path
  * itself when it is not a link).  A dangling link resolves to where it
- * points, relative to the link's directory. */
-static char *resolve(const char *path)
+ * points, relative to the link's directory.  *untrusted: a link that
+ * link_trusted() refuses was met (NULL is returned). */
+static char *resolve(const char *path, bool *untrusted)
 {
 	char *cur = strdup(path);
+	*untrusted = false;
 	for (int depth = 0; cur && depth < 40; depth++) {
 		struct stat st;
 		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return cur;
+		if (!link_trusted(cur, &st)) {
+			*untrusted = true;
+			free(cur);
+			return NULL;
+		}
 		char buf[PATH_MAX];
 		ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
 		if (n < 0)
@@ -60,8 +94,15 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 	*out = NULL;
 	*fp = NULL;
 	ibp_atomic_file *a = calloc(1, sizeof(*a));
-	if (!a || !(a->target = resolve(path))) {
+	bool untrusted = false;
+	if (!a || !(a->target = resolve(path, &untrusted))) {
 		free(a);
+		if (untrusted)
+			return ibp_error_set_at(
+			    err, IBP_EIO, path, 0, 0,
+			    "is a symbolic link another user owns in a "
+			    "world-writable sticky directory: not followed "
+			    "(as fs.protected_symlinks); nothing written");
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	a->mode = 0644;
@@ -83,6 +124,9 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 			return IBP_OK;
 		}
 		a->mode = st.st_mode & 07777;
+		a->uid = st.st_uid;
+		a->gid = st.st_gid;
+		a->keep_owner = true;
 	}
 	if (asprintf(&a->tmp, "%s.tmpXXXXXX", a->target) < 0) {
 		free(a->target);
@@ -132,7 +176,14 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	int in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -1;
-	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/* the old backup goes, and a new one is made, never through a link
+	 * someone planted as FILE.bak */
+	if (unlink(to) && errno != ENOENT) {
+		close(in);
+		return -1;
+	}
+	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		       mode);
 	if (out < 0) {
 		close(in);
 		return -1;
@@ -180,8 +231,16 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 		free_file(a);
 		return rc;
 	}
-	if (fflush(a->fp) || ferror(a->fp) || fsync(fileno(a->fp)) ||
-	    fchmod(fileno(a->fp), a->mode))
+	/* the replaced file's owner, where we may give it (root may; a
+	 * user's chown to another fails and the file stays theirs) */
+	if (a->keep_owner && fchown(fileno(a->fp), a->uid, a->gid) &&
+	    errno != EPERM)
+		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
+				      "cannot keep the owner: %s",
+				      strerror(errno));
+	if (rc == IBP_OK &&
+	    (fflush(a->fp) || ferror(a->fp) || fsync(fileno(a->fp)) ||
+	     fchmod(fileno(a->fp), a->mode)))
 		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
 				      "cannot write: %s", strerror(errno));
 	if (fclose(a->fp) && rc == IBP_OK)

@@ -166,6 +166,27 @@ static void test_discard_and_missing_dir(void **state)
 	assert_non_null(strstr(e.message, "temporary"));
 }
 
+/* A FILE.bak that someone planted as a link is replaced, never written
+ * through: the backup is made with O_EXCL | O_NOFOLLOW. */
+static void test_planted_backup_link(void **state)
+{
+	(void)state;
+	assert_int_equal(
+	    ibp_write_file_atomic(at("victim"), "precious\n", 9, false, NULL),
+	    IBP_OK);
+	assert_int_equal(
+	    ibp_write_file_atomic(at("conf"), "old\n", 4, false, NULL), IBP_OK);
+	assert_int_equal(symlink(at("victim"), at("conf.bak")), 0);
+	assert_int_equal(
+	    ibp_write_file_atomic(at("conf"), "new\n", 4, true, NULL), IBP_OK);
+	assert_string_equal(slurp(at("victim")), "precious\n");
+	struct stat st;
+	assert_int_equal(lstat(at("conf.bak"), &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_string_equal(slurp(at("conf.bak")), "old\n");
+	assert_string_equal(slurp(at("conf")), "new\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +197,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_special_file_in_place, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_discard_and_missing_dir, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_planted_backup_link, setup,
 					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
