@@ -158,6 +158,22 @@ int ibp_node_name_map_load_buffer(const char *file, const char *text,
 			ls = next;
 			continue;
 		}
+		/* After a quoted name, rdma-core ignores the rest of the
+		 * line; say so rather than cut silently ("a\"b" x reads as
+		 * `a\`: there is no escape syntax). */
+		if (ns > ls && ns[-1] == '"') {
+			const char *t = ne + 1;
+			while (t < le && isspace((unsigned char)*t))
+				t++;
+			if (t < le && *t != '#')
+				ibp_diags_add(
+				    diags, IBP_SEV_WARNING, "ignored-text",
+				    file, lineno, (unsigned)(t - ls) + 1,
+				    "text after the quoted name is ignored, as "
+				    "rdma-core ignores it (the name is '%.*s'; "
+				    "a backslash does not escape a quote)",
+				    (int)(ne - ns), ns);
+		}
 		bool replaced;
 		if (add_name(m, guid, ns, (size_t)(ne - ns), &replaced)) {
 			ibp_node_name_map_free(m);

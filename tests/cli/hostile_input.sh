@@ -81,6 +81,12 @@ expect_grep "\"'=HYPERLINK" out
 "$IBPART" tables -t evil.topo --format json evil.conf >out
 jq -e . out >/dev/null || fail "tables JSON is not valid JSON"
 
+# A node-name-map name with a backslash-quote: rdma-core has no escapes
+# and ignores the rest; ibpart says so instead of cutting silently.
+printf '0x0002c90000000001 "a\\"b" trailing\n' >q.nnm
+expect_status 0 "$IBPART" check -t "$IBP_SRC/examples/seed/seed.topo" --node-name-map q.nnm "$plan"
+expect_grep 'q.nnm:1:24: warning: text after the quoted name is ignored' err
+
 # --mkey-file: refused when others can read it, or when it holds no
 # number; the key itself is never echoed.
 echo 0x00c0ffee00c0ffee >mk
