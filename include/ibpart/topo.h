@@ -139,8 +139,17 @@ uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
 int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
 			unsigned *port);
 
-/* The first CA port in file order (ibsim's rule, and every command's
- * default SM port); IBP_ENOENT when the fabric has no CA. */
+/* The port that ran the discovery: the "# Initiated from node N port P"
+ * line of ibnetdiscover output (ibpart's discover writes it too), or 0
+ * when the file does not say.  The setter is for the discovering SM. */
+uint64_t ibp_fabric_initiator_port_guid(const ibp_fabric *f);
+void ibp_fabric_set_initiator_port_guid(ibp_fabric *f, uint64_t port_guid);
+
+/* Every command's default SM port: the port that ran the discovery when
+ * the file names it and it is a CA's (ibp_fabric_initiator_port_guid),
+ * else the first CA port in file order (ibsim's rule).  Either way an
+ * assumption the caller should say it made.  IBP_ENOENT when the fabric
+ * has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
 
 /* How many end ports of node n are linked: 1 for a switch (port 0); for

@@ -24,6 +24,7 @@ struct ibp_analysis_input {
 	ibp_policy_unplaced *unplaced; /* NULL with tables from a file */
 	size_t sm_node;
 	unsigned sm_port;
+	ibp_sm_port_source sm_assumed; /* how the SM port was chosen */
 	char *mode;
 	bool have_enforce;
 	char *names[0x8000]; /* partition names by base */
@@ -84,7 +85,13 @@ static int sm_port(const ibp_analysis_input_options *o, ibp_analysis_input *in,
 		if (rc)
 			return rc;
 	} else if (ibp_fabric_default_sm_port(in->fabric, &in->sm_node,
-					      &in->sm_port)) {
+					      &in->sm_port) == IBP_OK) {
+		uint64_t g =
+		    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+		in->sm_assumed = g == ibp_fabric_initiator_port_guid(in->fabric)
+				     ? IBP_SM_PORT_FROM_INITIATOR
+				     : IBP_SM_PORT_FIRST_CA;
+	} else {
 		return ibp_error_set_at(
 		    err, IBP_ENOENT, o->topology_path ? o->topology_path : "",
 		    0, 0,
@@ -130,6 +137,7 @@ static int tables_from_json(const ibp_analysis_input_options *o,
 	if (sm && !ibp_fabric_find_port_guid(in->fabric, sm, &node, &port)) {
 		in->sm_node = node;
 		in->sm_port = port;
+		in->sm_assumed = IBP_SM_PORT_GIVEN; /* the file says */
 	}
 	if (!in->mode &&
 	    !(in->mode = strdup(o->mode_given ? ibp_policy_mode_str(o->mode)
@@ -265,6 +273,12 @@ const ibp_tables *ibp_analysis_input_tables(const ibp_analysis_input *in)
 	return in->tables;
 }
 
+ibp_sm_port_source
+ibp_analysis_input_sm_port_source(const ibp_analysis_input *in)
+{
+	return in->sm_assumed;
+}
+
 void ibp_analysis_input_sm_port(const ibp_analysis_input *in, size_t *node,
 				unsigned *port)
 {
@@ -384,6 +398,22 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 		for (size_t i = 0; i < v->nmisreadings; i++)
 			if (misread(in, &v->misreadings[i], out))
 				return IBP_ENOMEM;
+	}
+	if (in->sm_assumed != IBP_SM_PORT_GIVEN) {
+		uint64_t g =
+		    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+		if (ibp_findings_add(
+			out, "sm-port-assumed", IBP_AUDIT_INFO, &g, 1, NULL, 0,
+			"give --sm-port with the port OpenSM runs on",
+			"the SM port is assumed to be 0x%016llx (%s), %s: the "
+			"SM's port is the full member of the default "
+			"partition, so a wrong guess gives another port 0xffff",
+			(unsigned long long)g,
+			ibp_fabric_node_desc(in->fabric, in->sm_node),
+			in->sm_assumed == IBP_SM_PORT_FROM_INITIATOR
+			    ? "the port the topology says ran the discovery"
+			    : "the first CA port of the topology"))
+			return IBP_ENOMEM;
 	}
 	const ibp_policy_unplaced *u = in->unplaced;
 	for (size_t i = 0; u && i < ibp_policy_unplaced_port_count(u); i++) {

@@ -653,6 +653,11 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 		queue[qt++] = (x);                                             \
 	} while (0)
 	PUSH(root);
+	/* the discovery's own port, as ibnetdiscover records it */
+	if (ibp_fabric_node_type(sm->fabric, root) != IBP_NODE_SWITCH)
+		ibp_fabric_set_initiator_port_guid(
+		    sm->fabric,
+		    ibp_fabric_port_guid(sm->fabric, root, root_port));
 	while (qh < qt) {
 		size_t n = queue[qh++];
 		bool sw =

@@ -630,10 +630,33 @@ int ibp_fabric_find_desc(const ibp_fabric *f, const char *desc, size_t *n)
 	return IBP_OK;
 }
 
+uint64_t ibp_fabric_initiator_port_guid(const ibp_fabric *f)
+{
+	return f ? f->initiator_port_guid : 0;
+}
+
+void ibp_fabric_set_initiator_port_guid(ibp_fabric *f, uint64_t port_guid)
+{
+	f->initiator_port_guid = port_guid;
+}
+
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port)
 {
 	if (!f)
 		return IBP_EINVAL;
+	/* the port the file says ran the discovery, when it is a CA's */
+	size_t in;
+	unsigned ip;
+	if (f->initiator_port_guid &&
+	    ibp_fabric_find_port_guid(f, f->initiator_port_guid, &in, &ip) ==
+		IBP_OK &&
+	    f->nodes[in].type == IBP_NODE_CA) {
+		if (n)
+			*n = in;
+		if (port)
+			*port = ip;
+		return IBP_OK;
+	}
 	for (size_t i = 0; i < f->nnodes; i++) {
 		if (f->nodes[i].type != IBP_NODE_CA)
 			continue;

@@ -75,6 +75,10 @@ struct ibp_fabric {
 	/* LID -> port key, TOPO_NONE when unassigned; NULL until assigned. */
 	uint32_t *by_lid;
 	bool lids_assigned;
+
+	/* The port that ran the discovery ("# Initiated from node N port P"
+	 * in ibnetdiscover output, or ibpart's own discovery); 0: unknown. */
+	uint64_t initiator_port_guid;
 };
 
 static inline uint32_t topo_port_key(size_t node, unsigned port)

@@ -74,6 +74,7 @@ struct reader {
 	bool have_guid[4];
 	uint64_t sysimg_next;
 	uint32_t vendid, devid;
+	uint64_t initiator_port; /* "# Initiated from node N port P" */
 	struct pnode *nodes;
 	size_t nn, cap_n;
 	struct plink *links;
@@ -566,6 +567,17 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 			   starts(ls, le, "Line Nodes")) {
 			/* ibnetdiscover -s progress and -g grouping lines,
 			 * which ibsim ignores too */
+		} else if (starts(ls, le, "# Initiated from node ")) {
+			/* ibnetdiscover names the port it ran from:
+			 * "# Initiated from node <16 hex> port <16 hex>" */
+			const char *q =
+			    memmem(ls, (size_t)(le - ls), " port ", 6);
+			uint64_t pg;
+			if (q) {
+				q += 6;
+				if (read_num(&q, le, true, &pg) && pg)
+					r->initiator_port = pg;
+			}
 		} else if (ls < le && ls[0] != '#' && !blank(ls, le)) {
 			WARN(r, "ignored-line", ls,
 			     "line ignored (not a topology keyword)");
@@ -879,6 +891,7 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 		return IBP_ENOMEM;
 	}
 	build(&r, f, map);
+	f->initiator_port_guid = r.initiator_port;
 	if (!r.errors && f->nnodes == 0) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "empty", name, 0, 0,
 			      "the topology has no nodes");

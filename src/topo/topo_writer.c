@@ -42,11 +42,17 @@ static const char *guid_word(ibp_node_type t)
 
 /* A description goes between double quotes: a '"' in it would end the
  * string early, so it is written as '\''. */
+/* The topology format has no escapes (ibsim and ibnetdiscover's readers
+ * take a description up to the next quote, a line up to its newline): a
+ * quote becomes ', and a line break or other control byte a space, so a
+ * description off the wire cannot end the line or inject one. */
 static void put_desc(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : *s, out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		fputc(c == '"' ? '\'' : (c < 0x20 || c == 0x7f) ? ' ' : c, out);
+	}
 	fputc('"', out);
 }
 
@@ -56,6 +62,20 @@ int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err)
 		return ibp_error_set(err, IBP_EINVAL, "nothing to write");
 	fprintf(out, "#\n# Topology file: written by ibpart (ibnetdiscover "
 		     "format)\n#\n");
+	/* ibnetdiscover's line; readers take it as the SM's port (the
+	 * port GUID without 0x, as ibnetdiscover writes it) */
+	if (f->initiator_port_guid) {
+		size_t in;
+		unsigned ip;
+		uint64_t ng = ibp_fabric_find_port_guid(
+				  f, f->initiator_port_guid, &in, &ip) == IBP_OK
+				  ? f->nodes[in].guid
+				  : 0;
+		fprintf(out,
+			"# Initiated from node %016" PRIx64 " port %016" PRIx64
+			"\n#\n",
+			ng, f->initiator_port_guid);
+	}
 	for (size_t n = 0; n < f->nnodes; n++) {
 		const struct topo_node *nd = &f->nodes[n];
 		bool sw = nd->type == IBP_NODE_SWITCH;

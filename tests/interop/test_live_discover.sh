@@ -26,6 +26,12 @@ check_fabric() {
 	# our description strings are the nodes' NodeDescription
 	grep -q '"sm-\(01\|host\)"' "$LIVE_DIR/$name.ours" ||
 		live_fail "$name: node descriptions missing"
+	# both name the port that ran the discovery, the same one
+	local ours theirs
+	ours=$(grep '^# Initiated from node' "$LIVE_DIR/$name.ours" | awk '{print $7}')
+	theirs=$(grep '^# Initiated from node' "$LIVE_DIR/$name.ibnd" | awk '{print $7}')
+	[[ -n $ours && ${ours,,} == "${theirs,,}" ]] ||
+		live_fail "$name: Initiated-from port: ours '$ours', ibnetdiscover '$theirs'"
 	live_ok "$name: $nodes nodes, $links links, as ibnetdiscover"
 	# stop this simulator before the next
 	live_sim_stop

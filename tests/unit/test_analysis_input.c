@@ -93,10 +93,15 @@ static void test_from_plan(void **state)
 			    "TenantB");
 	assert_null(ibp_analysis_input_partition_name(in, 0x0abc));
 	assert_non_null(ibp_analysis_input_unplaced(in));
-	/* the seed plan is sound: no finding about the plan itself */
+	/* the seed plan is sound: no finding about the plan itself, but
+	 * the SM port was assumed (no --sm-port): one info finding */
+	assert_int_equal(ibp_analysis_input_sm_port_source(in),
+			 IBP_SM_PORT_FIRST_CA);
 	ibp_findings *fs = ibp_findings_new();
 	assert_int_equal(ibp_analysis_input_plan_findings(in, fs), 0);
-	assert_int_equal(ibp_findings_count(fs), 0);
+	assert_int_equal(ibp_findings_count(fs), 1);
+	assert_string_equal(ibp_findings_get(fs, 0)->code, "sm-port-assumed");
+	assert_int_equal(ibp_findings_get(fs, 0)->severity, IBP_AUDIT_INFO);
 	ibp_audit_input ai;
 	ibp_analysis_input_audit_input(in, &ai);
 	assert_ptr_equal(ai.tables, ibp_analysis_input_tables(in));
