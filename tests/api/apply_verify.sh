@@ -16,6 +16,9 @@ after=$(sed -n 's/^verify: \([0-9]*\) ports checked, \([0-9]*\) differences.*/\2
 [[ "$after" == 0 ]] || fail "drift after the apply: $after"
 expect_grep '^apply: [1-9][0-9]* ports changed, [1-9][0-9]* SubnSet, complete: yes$' run.out
 expect_grep '^the fabric holds the plan' run.out
+# the library writes nothing to stderr itself: progress went through
+# the callback (to stdout here), and a clean run leaves stderr empty
+[[ ! -s err ]] || fail "the library wrote to stderr: $(head -3 err)"
 
 # a bad plan: exit 2 with the place, nothing pushed
 printf 'Default=0x7fff, ipoib : ALL=full ;\nA=0x8001 : 0xzz ;\n' >bad.conf
