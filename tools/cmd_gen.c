@@ -87,24 +87,56 @@ static bool opt_uint(const char *name, const char *arg, unsigned max,
 	return true;
 }
 
-static int run(int argc, char **argv)
+enum {
+	O_CAS = 256,
+	O_PART,
+	O_RADIX,
+	O_UP,
+	O_STOR,
+	O_MGMT,
+	O_CONF,
+	O_LIDS,
+	O_DUMP,
+	O_REWRITE
+};
+
+struct gen_args {
+	ibp_fabric_gen_options go;
+	const char *out, *conf, *lids, *dumpf, *rewrite;
+	struct cli_input in;
+	bool have_cas;
+};
+
+/* The numeric options: getopt code, name, largest value, where. */
+static int num_arg(struct gen_args *a, int c, const char *arg)
 {
-	if (cli_wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
-	}
-	enum {
-		O_CAS = 256,
-		O_PART,
-		O_RADIX,
-		O_UP,
-		O_STOR,
-		O_MGMT,
-		O_CONF,
-		O_LIDS,
-		O_DUMP,
-		O_REWRITE
+	const struct {
+		int code;
+		const char *name;
+		unsigned max;
+		unsigned *dst;
+	} nums[] = {
+	    {O_CAS, "--cas", IBP_GEN_MAX_CAS, &a->go.cas},
+	    {O_PART, "--partitions", 0x7ffe, &a->go.partitions},
+	    {O_RADIX, "--radix", IBP_MAX_PORTS, &a->go.radix},
+	    {O_UP, "--uplinks", IBP_MAX_PORTS, &a->go.uplinks},
+	    {O_STOR, "--storage", IBP_GEN_MAX_CAS, &a->go.storage},
+	    {O_MGMT, "--mgmt", IBP_GEN_MAX_CAS, &a->go.mgmt},
 	};
+	for (size_t k = 0; k < sizeof(nums) / sizeof(*nums); k++) {
+		if (nums[k].code != c)
+			continue;
+		if (!opt_uint(nums[k].name, arg, nums[k].max, nums[k].dst))
+			return -1;
+		a->have_cas = a->have_cas || c == O_CAS;
+		return 1;
+	}
+	return 0;
+}
+
+/* argv into a: 0, or an exit status (printed). */
+static int parse_args(int argc, char **argv, struct gen_args *a)
+{
 	static const struct option longopts[] = {
 	    {"cas", required_argument, NULL, O_CAS},
 	    {"partitions", required_argument, NULL, O_PART},
@@ -119,114 +151,97 @@ static int run(int argc, char **argv)
 	    {"dump", required_argument, NULL, O_DUMP},
 	    {"rewrite", required_argument, NULL, O_REWRITE},
 	    {NULL, 0, NULL, 0}};
-	ibp_fabric_gen_options go;
-	ibp_fabric_gen_options_init(&go);
-	const char *out = NULL, *conf = NULL, *lids = NULL;
-	struct cli_input in = {CLI_IN_SM_PORT};
-	const char *dumpf = NULL, *rewrite = NULL;
-	bool have_cas = false;
+	const struct {
+		int code;
+		const char **dst;
+	} strs[] = {{O_CONF, &a->conf},
+		    {'o', &a->out},
+		    {O_LIDS, &a->lids},
+		    {O_DUMP, &a->dumpf},
+		    {O_REWRITE, &a->rewrite}};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-		if (cli_input_getopt("gen", &in, c, optarg))
+		if (cli_input_getopt("gen", &a->in, c, optarg))
 			continue; /* --sm-port, the one that cannot fail */
-		switch (c) {
-		case O_CAS:
-			if (!opt_uint("--cas", optarg, IBP_GEN_MAX_CAS,
-				      &go.cas))
-				return CLI_EXIT_USAGE;
-			have_cas = true;
-			break;
-		case O_PART:
-			if (!opt_uint("--partitions", optarg, 0x7ffe,
-				      &go.partitions))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_RADIX:
-			if (!opt_uint("--radix", optarg, IBP_MAX_PORTS,
-				      &go.radix))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_UP:
-			if (!opt_uint("--uplinks", optarg, IBP_MAX_PORTS,
-				      &go.uplinks))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_STOR:
-			if (!opt_uint("--storage", optarg, IBP_GEN_MAX_CAS,
-				      &go.storage))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_MGMT:
-			if (!opt_uint("--mgmt", optarg, IBP_GEN_MAX_CAS,
-				      &go.mgmt))
-				return CLI_EXIT_USAGE;
-			break;
-		case O_CONF:
-			conf = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case O_LIDS:
-			lids = optarg;
-			break;
-		case O_DUMP:
-			dumpf = optarg;
-			break;
-		case O_REWRITE:
-			rewrite = optarg;
-			break;
-		default:
+		int r = num_arg(a, c, optarg);
+		if (r < 0)
+			return CLI_EXIT_USAGE;
+		for (size_t k = 0; !r && k < sizeof(strs) / sizeof(*strs); k++)
+			if (strs[k].code == c) {
+				*strs[k].dst = optarg;
+				r = 1;
+			}
+		if (!r)
 			return cli_usage_error("gen", "unknown option '%s'",
 					       argv[optind - 1]);
-		}
 	}
 	if (optind < argc)
 		return cli_usage_error("gen", "unexpected argument '%s'",
 				       argv[optind]);
-	if (lids || dumpf)
-		return print_fabric(lids ? lids : dumpf, lids, in.sm_port);
-	if (!have_cas && !rewrite)
-		return cli_usage_error("gen", "--cas N is required");
-	if (!out)
-		return cli_usage_error("gen", "-o TOPO is required");
+	return CLI_EXIT_OK;
+}
+
+/* Generate (or, hidden, --rewrite a topology) and write the files. */
+static int generate(struct gen_args *a)
+{
 	ibp_error err;
 	ibp_error_clear(&err);
 	ibp_fabric *f;
-	if (rewrite) { /* hidden: load a topology and write it again */
+	const char *conf = a->conf;
+	if (a->rewrite) { /* hidden: load a topology and write it again */
 		ibp_fabric_options fo;
 		ibp_fabric_options_init(&fo);
-		int lrc = cli_load_fabric(rewrite, &fo, &f);
+		int lrc = cli_load_fabric(a->rewrite, &fo, &f);
 		if (lrc)
 			return lrc;
 		conf = NULL;
-	} else if (ibp_fabric_generate(&go, &f, &err)) {
+	} else if (ibp_fabric_generate(&a->go, &f, &err)) {
 		fprintf(stderr, "ibpart gen: %s\n", err.message);
 		return CLI_EXIT_USAGE;
 	}
 	int exit = CLI_EXIT_OK;
-	if (ibp_fabric_gen_write_files(&go, f, out, conf, &err)) {
+	if (ibp_fabric_gen_write_files(&a->go, f, a->out, conf, &err)) {
 		cli_print_error(&err);
-		exit = CLI_EXIT_SYSTEM;
-		goto out;
+		ibp_fabric_free(f);
+		return CLI_EXIT_SYSTEM;
 	}
 	unsigned leaves, spines;
-	ibp_fabric_gen_counts(&go, &leaves, &spines);
-	if (!rewrite)
+	ibp_fabric_gen_counts(&a->go, &leaves, &spines);
+	if (!a->rewrite)
 		fprintf(stderr,
 			"ibpart gen: %s: %u CAs, %u leaf + %u spine switches "
 			"(radix %u)%s%s\n",
-			out, go.cas, leaves, spines, go.radix, conf ? "; " : "",
-			conf ? conf : "");
+			a->out, a->go.cas, leaves, spines, a->go.radix,
+			conf ? "; " : "", conf ? conf : "");
 	char warn[512];
 	if (conf &&
-	    ibp_partition_plan_overfull_message(&go, warn, sizeof(warn)))
+	    ibp_partition_plan_overfull_message(&a->go, warn, sizeof(warn)))
 		fprintf(stderr, "ibpart gen: warning: %s\n", warn);
-out:
 	ibp_fabric_free(f);
 	return exit;
+}
+
+static int run(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return CLI_EXIT_OK;
+	}
+	struct gen_args a = {.in = {CLI_IN_SM_PORT}};
+	ibp_fabric_gen_options_init(&a.go);
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	if (a.lids || a.dumpf)
+		return print_fabric(a.lids ? a.lids : a.dumpf, a.lids,
+				    a.in.sm_port);
+	if (!a.have_cas && !a.rewrite)
+		return cli_usage_error("gen", "--cas N is required");
+	if (!a.out)
+		return cli_usage_error("gen", "-o TOPO is required");
+	return generate(&a);
 }
 
 const struct cli_cmd cli_cmd_gen = {
