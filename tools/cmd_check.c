@@ -46,6 +46,43 @@ static const char usage[] =
     "Exit status: 0 no errors and no warnings; 1 warnings only; 2 errors\n"
     "(or bad usage, or CONF unreadable); 3 system failure.\n";
 
+/* Read the plan, print what was found; the exit status. */
+static int check(const struct cli_input *in, const char *path,
+		 ibp_conf_options *co, const char *format, bool opensm)
+{
+	ibp_fabric *fabric;
+	ibp_conf *c;
+	ibp_diags *d;
+	int status = cli_read_plan(in->topo, in->node_name_map, path, co,
+				   &fabric, &c, &d);
+	if (status)
+		return status;
+	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);
+	size_t nwarn = ibp_diags_count_severity(d, IBP_SEV_WARNING);
+	if (!strcmp(format, "json")) {
+		char *js = ibp_conf_check_json(c, d, opensm);
+		if (!js) {
+			status = CLI_EXIT_SYSTEM;
+			goto out;
+		}
+		puts(js);
+		free(js);
+	} else {
+		cli_print_diags(d);
+		if (nerr || nwarn)
+			fprintf(stderr, "%s: %zu error(s), %zu warning(s)\n",
+				path, nerr, nwarn);
+		if (opensm)
+			ibp_conf_print_opensm_summary(c, stdout);
+	}
+	status = nerr ? CLI_EXIT_USAGE : nwarn ? CLI_EXIT_FOUND : CLI_EXIT_OK;
+out:
+	ibp_conf_free(c);
+	ibp_diags_free(d);
+	ibp_fabric_free(fabric);
+	return status;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -99,37 +136,7 @@ static int run(int argc, char **argv)
 	if (!path)
 		return CLI_EXIT_USAGE;
 
-	ibp_fabric *fabric;
-	ibp_conf *c;
-	ibp_diags *d;
-	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
-				   &fabric, &c, &d);
-	if (status)
-		return status;
-	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);
-	size_t nwarn = ibp_diags_count_severity(d, IBP_SEV_WARNING);
-	if (!strcmp(format, "json")) {
-		char *js = ibp_conf_check_json(c, d, opensm);
-		if (!js) {
-			status = CLI_EXIT_SYSTEM;
-			goto out;
-		}
-		puts(js);
-		free(js);
-	} else {
-		cli_print_diags(d);
-		if (nerr || nwarn)
-			fprintf(stderr, "%s: %zu error(s), %zu warning(s)\n",
-				path, nerr, nwarn);
-		if (opensm)
-			ibp_conf_print_opensm_summary(c, stdout);
-	}
-	status = nerr ? CLI_EXIT_USAGE : nwarn ? CLI_EXIT_FOUND : CLI_EXIT_OK;
-out:
-	ibp_conf_free(c);
-	ibp_diags_free(d);
-	ibp_fabric_free(fabric);
-	return status;
+	return check(&in, path, &co, format, opensm);
 }
 
 const struct cli_cmd cli_cmd_check = {
