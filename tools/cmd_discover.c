@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "ibpart/live.h"
 #include "ibpart/sm.h"
+#include "live_cli.h"
 
 static const char usage[] =
     "usage: ibpart discover [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
@@ -27,7 +28,9 @@ static const char usage[] =
     "the first\n"
     "  -P, --Port PORT    its port; default: the first active port\n"
     "      --mkey KEY     M_Key to put in every SMP (fabrics protected by\n"
-    "                     M_Key answer only the holder of the key)\n"
+    "                     M_Key answer only the holder of the key; ps\n"
+    "                     shows it: prefer --mkey-file or $IBPART_MKEY)\n"
+    "      --mkey-file F  the M_Key from a file only its owner reads\n"
     "      --timeout MS   wait per SMP (default 100)\n"
     "      --retries N    re-sends of an unanswered SMP (default 3)\n"
     "      --max-wire-smps N  SMPs in flight at once (default 4, as\n"
@@ -41,12 +44,16 @@ static const char usage[] =
     "\n"
     "Exit: 0 written, 2 usage, 3 the port or the fabric failed.\n";
 
-static int run(int argc, char **argv)
+/* argv into lo and *out_path: 0, or an exit status (printed); -1 after
+ * --help. */
+static int parse_args(int argc, char **argv, struct ibp_live_options *lo,
+		      const char **out_path)
 {
 	static const struct option longopts[] = {
 	    {"Ca", required_argument, NULL, 'C'},
 	    {"Port", required_argument, NULL, 'P'},
 	    {"mkey", required_argument, NULL, 'm'},
+	    {"mkey-file", required_argument, NULL, 'k'},
 	    {"timeout", required_argument, NULL, 'T'},
 	    {"retries", required_argument, NULL, 'R'},
 	    {"max-wire-smps", required_argument, NULL, 'W'},
@@ -55,66 +62,47 @@ static int run(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
-	lo.progress = cli_progress;
-	const char *out_path = NULL;
-	unsigned long long v;
+	/* getopt's code -> the live commands' option name (live_cli.c) */
+	static const char *const names[128] = {
+	    ['P'] = "-P",	   ['m'] = "--mkey",
+	    ['k'] = "--mkey-file", ['T'] = "--timeout",
+	    ['R'] = "--retries",   ['W'] = "--max-wire-smps"};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "C:P:o:qh", longopts, NULL)) !=
 	       -1) {
-		switch (c) {
-		case 'C':
-			lo.ca = optarg;
-			break;
-		case 'P':
-			if (!cli_parse_uint(optarg, 0, 254, &v))
-				return cli_usage_error("discover",
-						       "bad port '%s'", optarg);
-			lo.port = (int)v;
-			break;
-		case 'm':
-			if (!cli_parse_uint(optarg, 0, UINT64_MAX, &v))
-				return cli_usage_error(
-				    "discover", "bad M_Key '%s'", optarg);
-			lo.mkey = v;
-			break;
-		case 'T':
-			if (!cli_parse_uint(optarg, 1, 600000, &v))
-				return cli_usage_error(
-				    "discover", "bad timeout '%s'", optarg);
-			lo.timeout_ms = (int)v;
-			break;
-		case 'R':
-			if (!cli_parse_uint(optarg, 0, 100, &v))
-				return cli_usage_error(
-				    "discover", "bad retries '%s'", optarg);
-			lo.retries = (int)v;
-			break;
-		case 'W':
-			if (!cli_parse_uint(optarg, 1, 64, &v))
-				return cli_usage_error(
-				    "discover", "bad --max-wire-smps '%s'",
-				    optarg);
-			lo.max_wire_smps = (unsigned)v;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'q':
-			lo.progress = NULL;
-			break;
-		case 'h':
+		if (c > 0 && c < 128 && names[c]) {
+			if (lc_port_opt("discover", lo, names[c], optarg) < 0)
+				return CLI_EXIT_USAGE;
+		} else if (c == 'C') {
+			lo->ca = optarg;
+		} else if (c == 'o') {
+			*out_path = optarg;
+		} else if (c == 'q') {
+			lo->progress = NULL;
+		} else if (c == 'h') {
 			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		default:
+			return -1;
+		} else {
 			return cli_usage_error("discover", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error("discover", "unexpected argument '%s'",
 				       argv[optind]);
+	return CLI_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	struct ibp_live_options lo;
+	ibp_live_options_init(&lo);
+	lo.progress = cli_progress;
+	lc_mkey_env(&lo);
+	const char *out_path = NULL;
+	int prc = parse_args(argc, argv, &lo, &out_path);
+	if (prc)
+		return prc < 0 ? CLI_EXIT_OK : prc;
 
 	ibp_error err;
 	ibp_error_clear(&err);

@@ -24,12 +24,7 @@ void lc_init(struct lc *c, const char *cmd)
 	c->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_MODE | CLI_IN_SM_PORT;
 	c->in.mode = "opensm";
 	c->format = "text";
-	/* IBPART_MKEY: the M_Key without putting it where ps shows it
-	 * (--mkey and --mkey-file override it) */
-	const char *env = getenv("IBPART_MKEY");
-	unsigned long long v;
-	if (env && *env && cli_parse_uint(env, 0, UINT64_MAX, &v))
-		c->lo.mkey = v;
+	lc_mkey_env(&c->lo);
 }
 
 const char *lc_guid(uint64_t g, char buf[24])
@@ -57,14 +52,15 @@ static const struct num_opt num_opts[] = {
     NUM("--max-wire-smps", NULL, "--max-wire-smps", 1, 64, 2, max_wire_smps),
 };
 
-static int num_opt(struct lc *c, const struct num_opt *o, const char *val)
+static int num_opt(const char *cmd, struct ibp_live_options *lo,
+		   const struct num_opt *o, const char *val)
 {
 	unsigned long long v;
 	if (!cli_parse_uint(val, o->min, o->max, &v)) {
-		cli_usage_error(c->cmd, "bad %s '%s'", o->what, val);
+		cli_usage_error(cmd, "bad %s '%s'", o->what, val);
 		return -1;
 	}
-	char *dst = (char *)&c->lo + o->off;
+	char *dst = (char *)lo + o->off;
 	if (o->kind == 1)
 		*(uint64_t *)(void *)dst = v;
 	else if (o->kind == 2)
@@ -72,6 +68,34 @@ static int num_opt(struct lc *c, const struct num_opt *o, const char *val)
 	else
 		*(int *)(void *)dst = (int)v;
 	return 1;
+}
+
+static const struct num_opt *find_num(const char *name)
+{
+	for (size_t k = 0; k < sizeof(num_opts) / sizeof(*num_opts); k++)
+		if (!strcmp(name, num_opts[k].name) ||
+		    (num_opts[k].alias && !strcmp(name, num_opts[k].alias)))
+			return &num_opts[k];
+	return NULL;
+}
+
+int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
+		const char *val)
+{
+	if (!strcmp(name, "--mkey-file"))
+		return cli_mkey_file(cmd, val, &lo->mkey) ? -1 : 1;
+	const struct num_opt *num = find_num(name);
+	return num ? num_opt(cmd, lo, num, val) : 0;
+}
+
+void lc_mkey_env(struct ibp_live_options *lo)
+{
+	/* IBPART_MKEY: the M_Key without putting it where ps shows it
+	 * (--mkey and --mkey-file override it) */
+	const char *env = getenv("IBPART_MKEY");
+	unsigned long long v;
+	if (env && *env && cli_parse_uint(env, 0, UINT64_MAX, &v))
+		lo->mkey = v;
 }
 
 int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
@@ -90,23 +114,16 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
 		return r;
 	bool ca = !strcmp(a, "-C") || !strcmp(a, "--Ca");
 	bool fmt = !strcmp(a, "--format");
-	bool mkf = !strcmp(a, "--mkey-file");
-	const struct num_opt *num = NULL;
-	for (size_t k = 0; k < sizeof(num_opts) / sizeof(*num_opts); k++)
-		if (!strcmp(a, num_opts[k].name) ||
-		    (num_opts[k].alias && !strcmp(a, num_opts[k].alias)))
-			num = &num_opts[k];
-	if (!ca && !fmt && !num && !mkf)
+	bool port = find_num(a) || !strcmp(a, "--mkey-file");
+	if (!ca && !fmt && !port)
 		return 0;
 	if (*i + 1 >= argc) {
 		cli_usage_error(c->cmd, "%s needs a value", a);
 		return -1;
 	}
 	const char *val = argv[++*i];
-	if (num)
-		return num_opt(c, num, val);
-	if (mkf)
-		return cli_mkey_file(c->cmd, val, &c->lo.mkey) ? -1 : 1;
+	if (port)
+		return lc_port_opt(c->cmd, &c->lo, a, val);
 	if (ca) {
 		c->lo.ca = val;
 	} else if (strcmp(val, "text") && strcmp(val, "json")) {

@@ -63,6 +63,14 @@ void lc_init(struct lc *c, const char *cmd);
 /* Consume one common option at argv[*i]: 1 taken, 0 not ours, -1 usage
  * error (printed). */
 int lc_parse_opt(struct lc *c, int argc, char **argv, int *i);
+/* The port and SMP options every live command takes (-P, --Port,
+ * --mkey, --mkey-file, --timeout, --retries, --max-wire-smps), by name,
+ * into lo: 1 taken, 0 not one of them, -1 usage error (printed).  And
+ * $IBPART_MKEY into lo (before the options, which override it). */
+int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
+		const char *val);
+void lc_mkey_env(struct ibp_live_options *lo);
+
 /* Load -t, open the port, discover, decide the SM port.  Returns 0 or
  * an exit status (printed). */
 int lc_open(struct lc *c);
