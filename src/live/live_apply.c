@@ -10,6 +10,7 @@
  * can always be rolled back.  The SM itself (sm.c) writes and reads back
  * each block; this file only decides what to give it and keeps score.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,13 +76,14 @@ static struct ibp_apply_port describe(const ibp_fabric *f, size_t n, unsigned p)
 }
 
 /* The blocks of h that differ from w, compared on h's capacity (the SM
- * writes the port's own table size).  0: none. */
+ * writes the port's own table size).  0: none; UINT_MAX: out of memory
+ * (never "nothing to change"). */
 static unsigned diff_blocks(const ibp_pkey_table *h, const ibp_pkey_table *w,
 			    unsigned *blocks, unsigned max)
 {
 	ibp_pkey_table *wc = ibp_pkey_table_new(ibp_pkey_table_capacity(h));
 	if (!wc)
-		return 0;
+		return UINT_MAX;
 	for (unsigned k = 0; k < ibp_pkey_table_used(w); k++)
 		ibp_pkey_table_set(wc, k, ibp_pkey_table_get(w, k), NULL);
 	unsigned nd = ibp_pkey_table_diff_blocks(h, wc, blocks, max);
@@ -101,6 +103,8 @@ static int plan_port(ibp_apply *a, size_t n, unsigned p,
 	unsigned blocks[IBP_PKEY_TABLE_MAX / IBP_PKEY_BLOCK_SIZE + 1];
 	unsigned nd =
 	    diff_blocks(h, w, blocks, sizeof(blocks) / sizeof(*blocks));
+	if (nd == UINT_MAX)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!nd)
 		return IBP_OK;
 	struct ibp_apply_port *ap = &a->ports[a->nports++];
@@ -186,8 +190,11 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 	snprintf(a->mode, sizeof(a->mode), "%s",
 		 a->rollback ? "rollback" : (o->mode ? o->mode : "opensm"));
 	int rc = ibp_live_read_tables(l, &a->have, err);
-	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
-		rc = IBP_EIO;
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
+		rc = IBP_EIO; /* the fabric's, not the input's */
+		if (err)
+			err->status = rc;
+	}
 	if (!rc)
 		rc = make_want(a, o, diags, err);
 	if (!rc)
@@ -234,22 +241,31 @@ bool ibp_apply_is_rollback(const ibp_apply *a)
 /* The tables the plan's ports held, with their enforcement bits. */
 static int save_state(ibp_apply *a, const char *path, ibp_error *err)
 {
+	/* every port's table, or no state file at all: a partial one
+	 * could not roll those ports back */
 	ibp_tables *saved = ibp_tables_new(a->f);
 	size_t nw = ibp_tables_count(a->want);
-	for (size_t i = 0; saved && i < nw; i++) {
+	bool oom = !saved;
+	for (size_t i = 0; !oom && i < nw; i++) {
 		size_t n;
 		unsigned p;
 		ibp_tables_at(a->want, i, &n, &p);
 		ibp_pkey_table *cp =
 		    ibp_pkey_table_copy(ibp_tables_get(a->have, n, p));
-		if (cp && ibp_tables_put(saved, n, p, cp, NULL))
+		if (!cp || ibp_tables_put(saved, n, p, cp, NULL)) {
 			ibp_pkey_table_free(cp);
+			oom = true;
+			break;
+		}
 		bool in, out;
-		if (ibp_tables_get_enforcement(a->have, n, p, &in, &out))
-			ibp_tables_set_enforcement(saved, n, p, in, out);
+		if (ibp_tables_get_enforcement(a->have, n, p, &in, &out) &&
+		    ibp_tables_set_enforcement(saved, n, p, in, out))
+			oom = true;
 	}
-	int rc = saved ? ibp_state_save(saved, path, err)
-		       : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	int rc = !oom ? ibp_state_save(saved, path, err)
+		      : ibp_error_set(err, IBP_ENOMEM,
+				      "out of memory saving the state; "
+				      "nothing was changed");
 	ibp_tables_free(saved);
 	if (rc)
 		return rc;

@@ -10,6 +10,8 @@
  * holding the plan (every table read again once a second; index-only
  * differences do not count, OpenSM's index memory is its own).
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -102,8 +104,11 @@ static int make_text(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	ibp_tables *before = NULL;
 	ibp_conf *conf = NULL;
 	int rc = ibp_live_read_tables(l, &before, err);
-	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
+		if (err)
+			err->status = IBP_EIO;
 		return IBP_EIO;
+	}
 	if (rc)
 		return rc;
 	struct ibp_live_plan_options po = {
@@ -145,6 +150,13 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 		if (rc)
 			return rc == IBP_ENOMEM ? rc : IBP_EINVAL;
 	}
+	/* the process must exist before its file is replaced: a stale pid
+	 * file changes nothing */
+	if (!o->dry_run && (r->pid <= 0 || (kill(r->pid, 0) && errno == ESRCH)))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "no OpenSM process %ld (a stale pid "
+				     "file?); %s left unchanged",
+				     (long)r->pid, o->opensm_conf);
 	ibp_tables *want = NULL;
 	int rc = make_text(l, o, &want, r, diags, err);
 	if (rc || o->dry_run)
@@ -158,8 +170,11 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	rc = ibp_signal_reread(r->pid, err);
 	if (!rc)
 		rc = wait_for_opensm(l, o, off, want, r, err);
-	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
 		rc = IBP_EIO; /* past the plan: the system's fault */
+		if (err)
+			err->status = rc;
+	}
 out:
 	ibp_tables_free(want);
 	return rc;

@@ -84,15 +84,17 @@ static void print_absent(const ibp_verify_result *r, FILE *out)
 	for (size_t i = 0; i < ibp_verify_result_absent_count(r); i++) {
 		const struct ibp_absent_member *a =
 		    ibp_verify_result_absent_at(r, i);
-		char g[24];
+		char g[24], t[300], fb[300], h[700];
+		/* a hint quotes a NodeDescription; the rest a file */
 		fprintf(
 		    out,
 		    "note: %s%s%s%s named by the plan (%s:%u) is not a port "
 		    "of the fabric; OpenSM skips it too%s%s\n",
 		    guid_str(a->guid, g), a->by_name ? " (" : "",
-		    a->by_name ? a->text : "", a->by_name ? ")" : "",
-		    a->conf_file, a->conf_line, a->hint[0] ? "; " : "",
-		    a->hint);
+		    a->by_name ? desc_str(a->text, t, sizeof(t)) : "",
+		    a->by_name ? ")" : "",
+		    desc_str(a->conf_file, fb, sizeof(fb)), a->conf_line,
+		    a->hint[0] ? "; " : "", desc_str(a->hint, h, sizeof(h)));
 	}
 }
 
@@ -149,8 +151,12 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 		const ibp_pkey_table *t =
 		    ibp_tables_get(ibp_apply_want(a), p->node, p->port);
 		for (unsigned b = 0; b < p->nblocks; b++) {
-			uint16_t keys[IBP_PKEY_BLOCK_SIZE];
-			ibp_pkey_table_get_block(t, p->blocks[b], keys, NULL);
+			/* a block past the planned table's size reads as
+			 * empty (the SM writes zeros there) */
+			uint16_t keys[IBP_PKEY_BLOCK_SIZE] = {0};
+			if (ibp_pkey_table_get_block(t, p->blocks[b], keys,
+						     NULL) != IBP_OK)
+				memset(keys, 0, sizeof(keys));
 			unsigned mod = p->blocks[b] |
 				       ((p->port_guid ? 0u : p->port) << 16);
 			char g[24];

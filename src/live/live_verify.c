@@ -20,6 +20,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/verify.h"
 #include "live/live_json.h"
+#include "util/json_text.h"
 
 struct ibp_verify_result {
 	const ibp_fabric *f;
@@ -180,8 +181,11 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 	r->sel = o->previous ? IBP_DRIFT_SEL_ALL : IBP_DRIFT_SEL_NO_INDEX;
 	r->asked_matrix = o->matrix;
 	int rc = ibp_live_read_tables(l, &r->have, err);
-	if (rc == IBP_EINVAL || rc == IBP_EPARSE)
+	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
 		rc = IBP_EIO; /* the fabric's, not the input's */
+		if (err)
+			err->status = rc;
+	}
 	if (!rc)
 		rc = plan(l, o, r, diags, err);
 	if (!rc && ibp_live_cancelled(l))
@@ -305,11 +309,16 @@ static json_t *absent_json(const ibp_verify_result *r)
 	for (size_t i = 0; abs && i < r->nabsent; i++) {
 		const struct ibp_absent_member *a = &r->absent[i];
 		char g[24];
-		json_t *o = json_pack(
-		    "{s:s, s:s, s:i}", "port_guid", live_json_guid(a->guid, g),
-		    "conf_file", a->conf_file, "conf_line", (int)a->conf_line);
-		if (o && a->hint[0])
-			json_object_set_new(o, "hint", json_string(a->hint));
+		json_t *o =
+		    json_pack("{s:s}", "port_guid", live_json_guid(a->guid, g));
+		if (!o)
+			continue;
+		/* the file name and the hint (a NodeDescription) may be
+		 * anything: kept, as UTF-8 plus the exact bytes */
+		json_text_set(o, "conf_file", a->conf_file);
+		json_object_set_new(o, "conf_line", json_integer(a->conf_line));
+		if (a->hint[0])
+			json_text_set(o, "hint", a->hint);
 		json_array_append_new(abs, o);
 	}
 	return abs;

@@ -87,7 +87,11 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 	 * is cut: a finding is a line, not a copy of the input. */
 	if ((size_t)rc > IBP_DIAG_MESSAGE_MAX) {
 		size_t cut = IBP_DIAG_MESSAGE_MAX;
-		while (cut > 0 && ((unsigned char)msg[cut] & 0xc0) == 0x80)
+		/* back to a character's start: at most 3 bytes (a run of
+		 * stray continuation bytes is not one character) */
+		for (int k = 0; k < 3 && cut > 0 &&
+				((unsigned char)msg[cut] & 0xc0) == 0x80;
+		     k++)
 			cut--;
 		/* room for the mark and its NUL: the text may be only a
 		 * byte longer than the cut (found by fuzz_conf) */
@@ -312,6 +316,12 @@ static void quote_line(const ibp_diag *it, const char *text, size_t len,
 	size_t col = it->col ? it->col - 1 : 0; /* caret byte offset */
 	if (col > len)
 		col = len;
+	/* a column inside a UTF-8 character: the character's first byte
+	 * (else the stray lead byte would count as \xNN, four columns) */
+	for (int k = 0; k < 3 && col > 0 && col < len &&
+			((unsigned char)text[col] & 0xc0) == 0x80;
+	     k++)
+		col--;
 	size_t from = 0, to = len;
 	if (width && len > width) {
 		size_t half = width / 2;
@@ -345,8 +355,11 @@ static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
 	}
 	fprintf(out, "%s: ", ibp_severity_str(it->severity));
 	put_escaped(it->message, strlen(it->message), out);
-	if (it->code[0])
-		fprintf(out, " [%s]", it->code);
+	if (it->code[0]) {
+		fputs(" [", out);
+		put_escaped(it->code, strlen(it->code), out);
+		fputc(']', out);
+	}
 	fputc('\n', out);
 	const struct source *s = find_source(d, it->file);
 	size_t len;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +28,10 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		errno = e;
 		return IBP_EIO;
 	}
-	size_t cap = 65536, n = 0;
+	/* read at most max + 1 bytes (one past the limit tells a file of
+	 * exactly max bytes from a longer one), never wrapping */
+	size_t lim = max == SIZE_MAX ? max : max + 1;
+	size_t cap = lim < 65536 ? lim : 65536, n = 0;
 	char *buf = malloc(cap + 1);
 	int rc = buf ? IBP_OK : IBP_ENOMEM;
 	while (rc == IBP_OK) {
@@ -39,7 +43,7 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 			/* grow to at most max + 1: one byte past the limit
 			 * tells a file of exactly max bytes from a longer one
 			 */
-			size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			size_t ncap = cap > lim / 2 ? lim : cap * 2;
 			char *p = realloc(buf, ncap + 1);
 			if (!p) {
 				rc = IBP_ENOMEM;

@@ -99,9 +99,44 @@ static void test_long_message_cut(void **state)
 	ibp_diags_free(d);
 }
 
+/* A message of stray continuation bytes loses at most 3 bytes to the
+ * cut, not its head; and a caret whose column falls inside a UTF-8
+ * character stands under that character (the stray lead byte is not
+ * counted as a four-column \xNN). */
+static void test_utf8_cut_and_caret(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	char buf[700] = "bad";
+	memset(buf + 3, 0x80, 596);
+	buf[599] = 0;
+	assert_int_equal(
+	    ibp_diags_add(d, IBP_SEV_ERROR, "c", "f", 1, 1, "%s", buf), IBP_OK);
+	assert_memory_equal(ibp_diags_get(d, 0)->message, "bad", 3);
+	ibp_diags_free(d);
+
+	/* "ééé" then x: the caret at column 6 (byte 5, the 2nd byte of the 3rd
+	 * é) must stand under that é: 2 columns of indent */
+	d = ibp_diags_new();
+	static const char text[] = "\xc3\xa9\xc3\xa9\xc3\xa9x\n";
+	ibp_diags_set_source(d, "u.conf", text, sizeof(text) - 1);
+	ibp_diags_add(d, IBP_SEV_ERROR, "c", "u.conf", 1, 6, "here");
+	char *out = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&out, &n);
+	ibp_diags_print(d, mem);
+	fclose(mem);
+	const char *caret = strstr(out, "      | ");
+	assert_non_null(caret);
+	assert_string_equal(caret, "      |   ^\n");
+	free(out);
+	ibp_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_utf8_cut_and_caret),
 	    cmocka_unit_test(test_long_message_cut),
 	    cmocka_unit_test(test_print_and_json),
 	    cmocka_unit_test(test_error_format),
