@@ -260,6 +260,72 @@ void cli_print_diags(const ibp_diags *d)
 	ibp_diags_print_ex(d, &o, stderr);
 }
 
+int cli_exit_status(int rc)
+{
+	if (rc == IBP_OK)
+		return CLI_EXIT_OK;
+	return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+}
+
+void cli_print_failure(const ibp_diags *d, const ibp_error *err)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (x->severity == IBP_SEV_ERROR && x->line == err->line &&
+		    x->col == err->col && !strcmp(x->file, err->file) &&
+		    !strcmp(x->message, err->message))
+			return;
+	}
+	cli_print_error(err);
+}
+
+int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
+		   const char *arg)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (t[k].code != ch)
+			continue;
+		unsigned long long v;
+		if (!cli_parse_uint(arg, t[k].min, t[k].max, &v)) {
+			if (!t[k].bad)
+				cli_usage_error(cmd,
+						"%s wants a number %llu..%llu, "
+						"not '%s'",
+						t[k].name, t[k].min, t[k].max,
+						arg);
+			else if (t[k].range)
+				cli_usage_error(cmd, "%s '%s' (%llu..%llu)",
+						t[k].bad, arg, t[k].min,
+						t[k].max);
+			else
+				cli_usage_error(cmd, "%s '%s'", t[k].bad, arg);
+			return -1;
+		}
+		if (t[k].size == sizeof(uint64_t)) {
+			uint64_t u = v;
+			memcpy(t[k].dest, &u, sizeof(u));
+		} else {
+			unsigned u = (unsigned)v;
+			memcpy(t[k].dest, &u, sizeof(u));
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
+		   const char *arg)
+{
+	const struct cli_num caps[] = {
+	    CLI_NUM(CLI_OPT_CA_CAP, "--ca-partition-cap", 1, 65535,
+		    &fo->ca_partition_cap, "bad capacity", true),
+	    CLI_NUM(CLI_OPT_SW_CAP, "--switch-partition-cap", 1, 65535,
+		    &fo->switch_partition_cap, "bad capacity", true),
+	    CLI_NUM(CLI_OPT_ENF_CAP, "--enforcement-cap", 1, 65535,
+		    &fo->enforcement_cap, "bad capacity", true)};
+	return cli_num_getopt(cmd, caps, 3, ch, arg);
+}
+
 int cli_mkey_file(const char *cmd, const char *path, uint64_t *out)
 {
 	struct stat st;

@@ -166,4 +166,55 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
 
+/* The exit status of a library status: 0 for IBP_OK, 3 out of memory,
+ * 2 anything else (bad input). */
+int cli_exit_status(int rc);
+
+/* Print the failure err of an operation whose findings d were printed,
+ * unless it is one of them (a topology that does not load: its first
+ * error is the failure). */
+void cli_print_failure(const ibp_diags *d, const ibp_error *err);
+
+/*
+ * Numeric options in one table, parsed by one helper: for a getopt code
+ * in the table, arg is checked as cli_parse_uint(arg, min, max) and
+ * stored in *dest (an unsigned or int when size is 4, a uint64_t when 8;
+ * CLI_NUM fills size).  A bad value is a usage error, printed as
+ *   bad == NULL:  "NAME wants a number MIN..MAX, not 'ARG'"
+ *   else:         "BAD 'ARG'", then " (MIN..MAX)" when range is set.
+ * cli_num_getopt returns 1 when it took ch, 0 when ch is not in the
+ * table, -1 after a usage error (printed).
+ */
+struct cli_num {
+	int code; /* what getopt_long returns for it */
+	const char *name;
+	unsigned long long min, max;
+	void *dest;
+	size_t size;
+	const char *bad;
+	bool range;
+};
+#define CLI_NUM(code, name, min, max, dest, bad, range)                        \
+	{                                                                      \
+		code, name, min, max, dest, sizeof(*(dest)), bad, range        \
+	}
+int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
+		   const char *arg);
+
+/* The capacity options of a fabric (ibp_fabric_options), 1..65535:
+ *   --ca-partition-cap N      NodeInfo PartitionCap of CA ports
+ *   --switch-partition-cap N  a switch's PartitionCap (its port 0)
+ *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap
+ * Put CLI_CAP_LONGOPTS in the getopt_long table and pass what it returns
+ * to cli_cap_getopt (results as cli_num_getopt). */
+enum { CLI_OPT_CA_CAP = 0x1100, CLI_OPT_SW_CAP, CLI_OPT_ENF_CAP };
+#define CLI_CAP_LONGOPTS                                                       \
+	{"ca-partition-cap", required_argument, NULL, CLI_OPT_CA_CAP},         \
+	    {"switch-partition-cap", required_argument, NULL, CLI_OPT_SW_CAP}, \
+	{                                                                      \
+		"enforcement-cap", required_argument, NULL, CLI_OPT_ENF_CAP    \
+	}
+int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
+		   const char *arg);
+
 #endif

@@ -1,19 +1,14 @@
 /*
  * cmd_tables.c - `ibpart tables`: the P_KeyTable the subnet manager
  * programs into every port of a fabric for a partition plan, in
- * smpquery's layout or as the JSON of docs/json-schemas.md (policy.h does
- * the work).
+ * smpquery's layout or as the JSON of docs/json-schemas.md
+ * (tables_compute.h does the work).
  */
 #include <getopt.h>
-#include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "ibpart/conf.h"
-#include "ibpart/pkey.h"
-#include "ibpart/policy.h"
+#include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
 
 static const char usage[] =
@@ -75,48 +70,34 @@ static const char usage[] =
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
 
-enum { O_BOTH = 256, O_ENF, O_STATE, O_CACAP, O_SWCAP, O_ENFCAP, O_FORMAT };
-
-static int parse_cap(const char *cmd, const char *s, unsigned *out)
-{
-	unsigned long long v;
-	if (!cli_parse_uint(s, 1, IBP_PKEY_TABLE_MAX, &v))
-		return cli_usage_error(cmd, "bad capacity '%s' (1..65535)", s);
-	*out = (unsigned)v;
-	return 0;
-}
+enum { O_BOTH = 256, O_ENF, O_STATE, O_FORMAT };
 
 struct tables_args {
 	struct cli_input in;
-	const char *state, *format, *path;
-	ibp_fabric_options fo;
-	ibp_policy_options po;
+	const char *format;
+	ibp_tables_compute_options to;
 };
 
 /* One getopt option into a; 0, or the exit status to return. */
 static int take_opt(int ch, struct tables_args *a)
 {
 	int r = cli_input_getopt("tables", &a->in, ch, optarg);
+	if (!r)
+		r = cli_cap_getopt("tables", &a->to.fabric, ch, optarg);
 	if (r)
 		return r < 0 ? CLI_EXIT_USAGE : 0;
 	switch (ch) {
 	case O_BOTH:
-		a->po.allow_both_pkeys = true;
+		a->to.policy.allow_both_pkeys = true;
 		return 0;
 	case O_ENF:
-		if (ibp_part_enforce_parse(optarg, &a->po.part_enforce))
+		if (ibp_part_enforce_parse(optarg, &a->to.policy.part_enforce))
 			return cli_usage_error(
 			    "tables", "unknown --part-enforce '%s'", optarg);
 		return 0;
 	case O_STATE:
-		a->state = optarg;
+		a->to.state_path = optarg;
 		return 0;
-	case O_CACAP:
-		return parse_cap("tables", optarg, &a->fo.ca_partition_cap);
-	case O_SWCAP:
-		return parse_cap("tables", optarg, &a->fo.switch_partition_cap);
-	case O_ENFCAP:
-		return parse_cap("tables", optarg, &a->fo.enforcement_cap);
 	case O_FORMAT:
 		a->format = optarg;
 		return 0;
@@ -136,17 +117,14 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
 	    {"part-enforce", required_argument, NULL, O_ENF},
 	    {"state", required_argument, NULL, O_STATE},
-	    {"ca-partition-cap", required_argument, NULL, O_CACAP},
-	    {"switch-partition-cap", required_argument, NULL, O_SWCAP},
-	    {"enforcement-cap", required_argument, NULL, O_ENFCAP},
+	    CLI_CAP_LONGOPTS,
 	    CLI_IN_LONGOPT_NNM,
 	    {"format", required_argument, NULL, O_FORMAT},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
-	ibp_fabric_options_init(&a->fo);
-	ibp_policy_options_init(&a->po);
+	ibp_tables_compute_options_init(&a->to);
 	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
 		      CLI_IN_MODE;
 	int ch, rc;
@@ -165,111 +143,38 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)
-		ibp_policy_mode_parse(a->in.mode, &a->po.mode);
-	a->fo.node_name_map = a->in.node_name_map;
-	a->path = cli_conf_path("tables", argc, argv, optind, a->in.conf);
-	return a->path ? 0 : CLI_EXIT_USAGE;
-}
-
-/* The SM port: LIDs need the SM first, so a LID is read against the
- * default SM's numbering.  0 or an exit status (printed). */
-static int sm_port(struct tables_args *a, ibp_fabric *f, uint64_t *sm)
-{
-	ibp_error err;
-	ibp_error_clear(&err);
-	*sm = 0;
-	if (a->in.sm_port) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_assign_lids(f, 0, &err) ||
-		    ibp_fabric_resolve_port(f, a->in.sm_port, &n, &p, &err)) {
-			cli_print_error(&err);
-			return CLI_EXIT_USAGE;
-		}
-		*sm = ibp_fabric_port_guid(f, n, p);
-		a->po.sm_port_guid = *sm;
-	}
-	if (ibp_policy_sm_port(f, &a->po, sm, &err) ||
-	    ibp_fabric_assign_lids(f, *sm, &err)) {
-		cli_print_error(&err);
-		return CLI_EXIT_USAGE;
-	}
-	return 0;
-}
-
-struct tables_run {
-	ibp_conf *c;
-	ibp_tables *prev, *ts, *rem, *rem_out;
-	size_t nfound;
-};
-
-/* The plan, the --state file, the policy: 0 or an exit status. */
-static int compute(struct tables_args *a, ibp_fabric *f, struct tables_run *r)
-{
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_conf_options co;
-	ibp_conf_options_init(&co);
-	co.fabric = f;
-	co.allow_both_pkeys = a->po.allow_both_pkeys;
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
-		return CLI_EXIT_SYSTEM;
-	int rc = ibp_conf_parse_file(a->path, &co, &r->c, d, &err);
-	ibp_diags_free(d);
-	if (rc) {
-		cli_print_error(&err);
-		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
-	}
-	if (a->state && access(a->state, F_OK) == 0) {
-		if (ibp_tables_read_state_path(f, a->state, &r->prev, &r->rem,
-					       &err)) {
-			cli_print_error(&err);
-			return CLI_EXIT_USAGE;
-		}
-		a->po.previous = r->prev;
-		a->po.remembered = r->rem;
-	}
-	/* the conf's own findings are check's business; here only errors
-	 * (they decide OpenSM's fallback) are shown, with the policy's */
-	ibp_diags *pd = ibp_diags_new();
-	if (!pd)
-		return CLI_EXIT_SYSTEM;
-	rc = ibp_policy_compute_state(r->c, f, &a->po, &r->ts,
-				      a->state ? &r->rem_out : NULL, pd, &err);
-	cli_print_diags(pd);
-	r->nfound = ibp_diags_count_severity(pd, IBP_SEV_WARNING) +
-		    ibp_diags_count_severity(pd, IBP_SEV_ERROR);
-	ibp_diags_free(pd);
-	if (rc) {
-		cli_print_error(&err);
-		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
-	}
-	return 0;
+		ibp_policy_mode_parse(a->in.mode, &a->to.policy.mode);
+	a->to.topology_path = a->in.topo;
+	a->to.fabric.node_name_map = a->in.node_name_map;
+	a->to.sm_port = a->in.sm_port;
+	a->to.plan_path =
+	    cli_conf_path("tables", argc, argv, optind, a->in.conf);
+	return a->to.plan_path ? 0 : CLI_EXIT_USAGE;
 }
 
 /* The tables on stdout, then the --state file: 0 or an exit status. */
-static int emit(const struct tables_args *a, const struct tables_run *r,
-		uint64_t sm)
+static int emit(const struct tables_args *a, const ibp_tables_result *r)
 {
 	ibp_error err;
-	const char *mode = ibp_policy_mode_str(a->po.mode);
+	const char *mode = ibp_policy_mode_str(a->to.policy.mode);
 	if (!strcmp(a->format, "json")) {
-		if (ibp_tables_write_json(r->ts, mode, sm, stdout, &err)) {
+		if (ibp_tables_write_json(r->tables, mode, r->sm_port_guid,
+					  stdout, &err)) {
 			cli_print_error(&err);
 			return CLI_EXIT_SYSTEM;
 		}
 	} else {
-		ibp_tables_print_smpquery(r->ts, stdout);
+		ibp_tables_print_smpquery(r->tables, stdout);
 	}
 	if (fflush(stdout))
 		return CLI_EXIT_SYSTEM;
-	if (a->state && ibp_tables_write_state_path(r->ts, r->rem_out, mode, sm,
-						    a->state, &err)) {
+	if (a->to.state_path && ibp_tables_write_state_path(
+				    r->tables, r->remembered, mode,
+				    r->sm_port_guid, a->to.state_path, &err)) {
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
-	return 0;
+	return r->nfound ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 }
 
 static int run(int argc, char **argv)
@@ -278,20 +183,21 @@ static int run(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 	if (status)
 		return status < 0 ? CLI_EXIT_OK : status;
-	ibp_fabric *f = NULL;
-	if ((status = cli_load_fabric(a.in.topo, &a.fo, &f)))
-		return status;
-	struct tables_run r = {0};
-	uint64_t sm;
-	if (!(status = sm_port(&a, f, &sm)) && !(status = compute(&a, f, &r)) &&
-	    !(status = emit(&a, &r, sm)))
-		status = r.nfound ? CLI_EXIT_FOUND : CLI_EXIT_OK;
-	ibp_tables_free(r.ts);
-	ibp_tables_free(r.prev);
-	ibp_tables_free(r.rem);
-	ibp_tables_free(r.rem_out);
-	ibp_conf_free(r.c);
-	ibp_fabric_free(f);
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	ibp_tables_result r;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_tables_compute(&a.to, &r, d, &err);
+	cli_print_diags(d);
+	if (rc && r.fabric)
+		cli_print_error(&err);
+	else if (rc)
+		cli_print_failure(d, &err);
+	ibp_diags_free(d);
+	status = rc ? cli_exit_status(rc) : emit(&a, &r);
+	ibp_tables_result_free(&r);
 	return status;
 }
 
