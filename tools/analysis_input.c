@@ -23,20 +23,6 @@ int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 	return 1;
 }
 
-/* The failure, unless it is a finding already printed (a topology that
- * does not load). */
-static void print_failure(const ibp_diags *d, const ibp_error *err)
-{
-	for (size_t i = 0; d && i < ibp_diags_count(d); i++) {
-		const ibp_diag *x = ibp_diags_get(d, i);
-		if (x->severity == IBP_SEV_ERROR && x->line == err->line &&
-		    x->col == err->col && !strcmp(x->file, err->file) &&
-		    !strcmp(x->message, err->message))
-			return;
-	}
-	cli_print_error(err);
-}
-
 int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 {
 	*in = NULL;
@@ -64,7 +50,7 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	int rc = ibp_analysis_input_load(&lo, in, d, &err);
 	cli_print_diags(d);
 	if (rc)
-		print_failure(d, &err);
+		cli_print_failure(d, &err);
 	ibp_diags_free(d);
 	if (!rc)
 		return 0;

@@ -23,20 +23,6 @@ static int exit_of(int rc)
 	}
 }
 
-/* Whether err only repeats a finding of d (a topology that does not load
- * says so in its findings). */
-static bool is_finding(const ibp_error *err, const ibp_diags *d)
-{
-	for (size_t i = 0; i < ibp_diags_count(d); i++) {
-		const ibp_diag *g = ibp_diags_get(d, i);
-		if (g->severity == IBP_SEV_ERROR &&
-		    !strcmp(g->file, err->file) && g->line == err->line &&
-		    g->col == err->col && !strcmp(g->message, err->message))
-			return true;
-	}
-	return false;
-}
-
 /* The topology's findings always; the plan's too unless quiet and the
  * plan went through without an error. */
 static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
@@ -68,8 +54,8 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
 		fprintf(stderr, "ibpart: %s\n", err.message);
-	else if (rc != IBP_OK && err.message[0] && !is_finding(&err, d))
-		cli_print_error(&err);
+	else if (rc != IBP_OK && err.message[0])
+		cli_print_failure(d, &err); /* unless a finding said it */
 	ibp_diags_free(d);
 	if (rc != IBP_OK)
 		return exit_of(rc);

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ibpart/export.h"
 
@@ -34,9 +35,18 @@ bool ibp_utf8_valid(const char *s, size_t len);
  * byte at s starts none (len > 0). */
 size_t ibp_utf8_seq(const char *s, size_t len);
 
+/* Whether s[0..len) may need ibp_escape_text(): false for printable
+ * ASCII and tabs (nearly every name), so a caller can use it as it is
+ * without an allocation; true for anything else, valid UTF-8 included. */
+bool ibp_escape_needed(const char *s, size_t len);
+
 /* s[0..len) for a terminal, by the text rule above: a malloc'd,
  * NUL-terminated string (caller frees), NULL on ENOMEM. */
 char *ibp_escape_text(const char *s, size_t len);
+
+/* The same, written to out as it goes: no allocation, and printable
+ * text goes out in one fwrite. */
+void ibp_escape_write(FILE *out, const char *s, size_t len);
 
 /* s[0..len) as valid UTF-8 for JSON: invalid bytes become U+FFFD.  A
  * malloc'd string (caller frees), NULL on ENOMEM. */

@@ -325,14 +325,12 @@ static int build_labels(ibp_matrix *m)
 		const char *desc = ibp_fabric_node_desc(m->f, nd);
 		bool dual = (i && m->ep_node[i - 1] == nd) ||
 			    (i + 1 < m->n && m->ep_node[i + 1] == nd);
+		bool plain = !ibp_escape_needed(desc, strlen(desc));
+		if (!dual && plain)
+			continue; /* the description itself (no allocation) */
 		char *esc = ibp_escape_text(desc, strlen(desc));
 		if (!esc)
 			return IBP_ENOMEM;
-		bool plain = !strcmp(esc, desc);
-		if (!dual && plain) {
-			free(esc);
-			continue;
-		}
 		if (!m->ep_label &&
 		    !(m->ep_label = calloc(m->n, sizeof(*m->ep_label)))) {
 			free(esc);

@@ -117,8 +117,8 @@ static int find_absent(ibp_verify_result *r, ibp_error *err)
 	return IBP_OK;
 }
 
-static int plan(ibp_live *l, const struct ibp_verify_options *o,
-		ibp_verify_result *r, ibp_diags *diags, ibp_error *err)
+static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
+		ibp_diags *diags, ibp_error *err)
 {
 	struct ibp_live_plan_options po = {
 	    .conf_path = o->conf_path,
@@ -135,7 +135,6 @@ static int plan(ibp_live *l, const struct ibp_verify_options *o,
 		rc = IBP_EINVAL;
 	if (err && rc)
 		err->status = rc;
-	(void)l;
 	return rc;
 }
 
@@ -187,7 +186,7 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 			err->status = rc;
 	}
 	if (!rc)
-		rc = plan(l, o, r, diags, err);
+		rc = plan(o, r, diags, err);
 	if (!rc && ibp_live_cancelled(l))
 		rc = ibp_error_set(err, IBP_ECANCELED, "cancelled");
 	if (!rc)

@@ -297,12 +297,11 @@ void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
 		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
 		unsigned cap = ibp_pkey_table_capacity(t);
 		const char *d = ibp_fabric_node_desc(f, n);
-		char *desc = ibp_escape_text(d, strlen(d)); /* escape.h */
-		fprintf(out, "%s# %s port %u (0x%016" PRIx64 ") %s\n",
-			i ? "\n" : "", desc ? desc : "?", p,
+		fprintf(out, "%s# ", i ? "\n" : "");
+		ibp_escape_write(out, d, strlen(d)); /* escape.h */
+		fprintf(out, " port %u (0x%016" PRIx64 ") %s\n", p,
 			ibp_fabric_port_guid(f, n, p),
 			ibp_node_type_str(ibp_fabric_node_type(f, n)));
-		free(desc);
 		for (unsigned k = 0; k < cap; k += 8) {
 			fprintf(out, "%4u:", k);
 			for (unsigned j = k; j < k + 8 && j < cap; j++)

@@ -28,10 +28,7 @@ void simss_printf(FILE *out, const char *fmt, ...)
 	for (const char *p = text, *end = text + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
-		char *e = ibp_escape_text(p, len);
-		if (e)
-			fputs(e, out);
-		free(e);
+		ibp_escape_write(out, p, len);
 		if (nl)
 			fputc('\n', out);
 		p += len + (nl ? 1 : 0);

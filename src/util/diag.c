@@ -291,10 +291,7 @@ void ibp_diags_print_options_init(ibp_diags_print_options *o)
  * output column. */
 static void put_escaped(const char *t, size_t n, FILE *out)
 {
-	char *e = ibp_escape_text(t, n);
-	if (e)
-		fputs(e, out);
-	free(e);
+	ibp_escape_write(out, t, n);
 }
 
 static void put_indent(const char *t, size_t n, FILE *out)

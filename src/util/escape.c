@@ -54,37 +54,73 @@ bool ibp_utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+bool ibp_escape_needed(const char *s, size_t len)
+{
+	/* conservative for bytes >= 0x80: valid UTF-8 would pass, but
+	 * checking it is the escaper's job */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != '\t' && (c < 0x20 || c >= 0x7f || c == '\\'))
+			return true;
+	}
+	return false;
+}
+
+/* The text rule for one position: how many input bytes, and into out
+ * (at most 4 bytes) what they become. */
+static size_t escape_one(const char *s, size_t len, char *out, size_t *nout)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c >= 0x80 ? ibp_utf8_seq(s, len) : 0;
+	if (n) {
+		memcpy(out, s, n);
+		*nout = n;
+		return n;
+	}
+	if (c == '\\') {
+		memcpy(out, "\\\\", 2);
+		*nout = 2;
+	} else if ((c >= 0x20 && c < 0x7f) || c == '\t') {
+		out[0] = (char)c;
+		*nout = 1;
+	} else {
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hex[c >> 4];
+		out[3] = hex[c & 15];
+		*nout = 4;
+	}
+	return 1;
+}
+
 char *ibp_escape_text(const char *s, size_t len)
 {
 	/* at most 4 output bytes per input byte ("\xNN") */
 	char *out = malloc(len * 4 + 1), *o = out;
 	if (!out)
 		return NULL;
-	static const char hex[] = "0123456789abcdef";
 	for (size_t i = 0; i < len;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t n = c >= 0x80 ? ibp_utf8_seq(s + i, len - i) : 0;
-		if (n) {
-			memcpy(o, s + i, n);
-			o += n;
-			i += n;
-			continue;
-		}
-		if (c == '\\') {
-			*o++ = '\\';
-			*o++ = '\\';
-		} else if ((c >= 0x20 && c < 0x7f) || c == '\t') {
-			*o++ = (char)c;
-		} else {
-			*o++ = '\\';
-			*o++ = 'x';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
-		}
-		i++;
+		size_t k;
+		i += escape_one(s + i, len - i, o, &k);
+		o += k;
 	}
 	*o = 0;
 	return out;
+}
+
+void ibp_escape_write(FILE *out, const char *s, size_t len)
+{
+	if (!ibp_escape_needed(s, len)) {
+		fwrite(s, 1, len, out);
+		return;
+	}
+	for (size_t i = 0; i < len;) {
+		char b[4];
+		size_t k;
+		i += escape_one(s + i, len - i, b, &k);
+		fwrite(b, 1, k, out);
+	}
 }
 
 char *ibp_utf8_lossy(const char *s, size_t len)
