@@ -270,6 +270,13 @@ typedef struct ibp_conf_verdict {
 	 * on an "mgid" item without "=": no SM at all.  rejected is set
 	 * too; pos and reason say where and why. */
 	bool crashes;
+	/* OpenSM 3.3.23's reading depends on memory it never initialised:
+	 * an "mgid" item that ends a statement makes it read on past the
+	 * ';' into bytes left on its stack, so whether the file is
+	 * accepted, and how, varies with the line's length and the
+	 * process.  indeterminate_pos is the first such item. */
+	bool indeterminate;
+	ibp_conf_pos indeterminate_pos;
 } ibp_conf_verdict;
 
 /* The verdict, owned by the conf (never NULL).  For a seed-dialect file,

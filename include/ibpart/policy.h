@@ -62,6 +62,7 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
+#include "ibpart/index_memory.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -148,6 +149,19 @@ typedef struct ibp_policy_options {
 	 * ibp_policy_compute_state() returns it; NULL: what `previous`
 	 * holds. */
 	const ibp_tables *remembered;
+	/* What OpenSM remembers, exactly (index_memory.h: several P_Keys
+	 * per index, last_pkey_idx, which ports it knows), as
+	 * ibp_policy_compute_memory() returns it.  When given it wins over
+	 * `remembered`: a port it knows replays its record, a port it does
+	 * not know (new to OpenSM, or dropped when it left the fabric for a
+	 * sweep) remembers nothing and OpenSM finds its table as it is.
+	 * NULL: `remembered`, else what `previous` holds. */
+	const ibp_index_memory *memory;
+	/* OpenSM's keep_pkey_indexes FALSE: before each sweep OpenSM forgets
+	 * what it remembers and the table the port holds, so every table is
+	 * packed as on a fresh fabric (default false: keep_pkey_indexes
+	 * TRUE, OpenSM's default). */
+	bool compact_pkey_indexes;
 	/* NULL: not recorded.  Otherwise emptied, then filled with what
 	 * this computation could not place (complete when it returns 0),
 	 * whether or not findings are collected. */
@@ -191,13 +205,39 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 
 /* The same, also returning what OpenSM remembers after this run (see
  * ibp_policy_options.remembered; opensm mode; NULL allowed), for the
- * next run's options.  *remembered_out is NULL on error, else the
+ * next run's options, one P_Key per index (where OpenSM remembers
+ * several, the first in its map order: ibp_policy_compute_memory keeps
+ * them all).  *remembered_out is NULL on error, else the
  * caller's (ibp_tables_free), borrowing fabric like *out.  Errors as
  * ibp_policy_compute. */
 int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			     const ibp_policy_options *opts, ibp_tables **out,
 			     ibp_tables **remembered_out, ibp_diags *findings,
 			     ibp_error *err);
+
+/* The same, also returning exactly what OpenSM remembers after this run
+ * (index_memory.h; opensm mode; NULL allowed) for the next run's
+ * ibp_policy_options.memory: every end port it programs is known, with
+ * each P_Key it placed at the index it placed it; a port it does not
+ * program this time is forgotten.  *memory_out is NULL on error, else
+ * the caller's (ibp_index_memory_free), borrowing fabric like *out.
+ * Besides the findings of ibp_policy_compute:
+ *   warning "opensm-index-overwrite"  two P_Keys OpenSM remembers at one
+ *                              index both come back: the later one
+ *                              overwrites the other, which the port
+ *                              loses (OpenSM logs nothing)
+ *   warning "opensm-fallback-indx0"  a rejected file's indx0 line still
+ *                              moves 0xffff off index 0 (OpenSM keeps the
+ *                              indx0 it read before the error)
+ *   error   "opensm-indeterminate"  OpenSM's reading of the file depends
+ *                              on uninitialised memory (an mgid item
+ *                              ending a statement): the tables shown are
+ *                              one possible outcome
+ * Errors as ibp_policy_compute. */
+int ibp_policy_compute_memory(const ibp_conf *conf, const ibp_fabric *fabric,
+			      const ibp_policy_options *opts, ibp_tables **out,
+			      ibp_index_memory **memory_out,
+			      ibp_diags *findings, ibp_error *err);
 
 /* The SM port the options resolve to (opts->sm_port_guid, or the first
  * CA port) into *guid; IBP_ENOENT (*guid untouched) when the given GUID

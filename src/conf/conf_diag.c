@@ -89,6 +89,12 @@ static bool crlf_caused(ibp_conf *c, ibp_severity sev, ibp_conf_pos pos,
 void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
 	       ibp_conf_pos pos, bool misreading, const char *fmt, ...)
 {
+	/* the finding that says OpenSM reads uninitialised bytes is also
+	 * the verdict's (kept here, whoever emits it, also when quiet) */
+	if (!strcmp(code, "mgid-last") && !c->verdict.indeterminate) {
+		c->verdict.indeterminate = true;
+		c->verdict.indeterminate_pos = pos;
+	}
 	if (c->quiet)
 		return;
 	if (sev == IBP_SEV_ERROR)

@@ -20,6 +20,7 @@
 #include "util/file_read.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
+#include "ibpart/state_file.h"
 
 static long long now_ms(void)
 {
@@ -28,217 +29,36 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-#define STATE_FORMAT "ibpart-pkey-state-1"
-
-static char *hex64(uint64_t v, char buf[24])
-{
-	snprintf(buf, 24, "0x%016llx", (unsigned long long)v);
-	return buf;
-}
-
+/* The rollback state is the one state file (state_file.h), without
+ * OpenSM's memory: what the ports held and their enforcement bits. */
 int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err)
 {
-	const ibp_fabric *f = ibp_tables_fabric(ts);
-	json_t *root = json_object();
-	json_t *ports = json_array();
-	if (!root || !ports) {
-		json_decref(root);
-		json_decref(ports);
+	ibp_state_file *s = ibp_state_file_new(ibp_tables_fabric(ts));
+	ibp_tables *c = s ? ibp_tables_copy(ts) : NULL;
+	if (!c) {
+		ibp_state_file_free(s);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	json_object_set_new(root, "format", json_string(STATE_FORMAT));
-	json_object_set_new(root, "ports", ports);
-	size_t n = ibp_tables_count(ts);
-	for (size_t i = 0; i < n; i++) {
-		size_t node;
-		unsigned port;
-		const ibp_pkey_table *t = ibp_tables_at(ts, i, &node, &port);
-		char b1[24], b2[24];
-		json_t *p = json_object();
-		json_t *keys = json_array();
-		unsigned used = ibp_pkey_table_used(t);
-		for (unsigned k = 0; k < used; k++) {
-			char kb[8];
-			snprintf(kb, sizeof(kb), "0x%04x",
-				 ibp_pkey_table_get(t, k));
-			json_array_append_new(keys, json_string(kb));
-		}
-		json_object_set_new(
-		    p, "node_guid",
-		    json_string(hex64(ibp_fabric_node_guid(f, node), b1)));
-		json_object_set_new(
-		    p, "port_guid",
-		    json_string(
-			hex64(ibp_fabric_port_guid(f, node, port), b2)));
-		json_object_set_new(p, "port", json_integer(port));
-		json_text_set(p, "node_desc", ibp_fabric_node_desc(f, node));
-		json_object_set_new(p, "capacity",
-				    json_integer(ibp_pkey_table_capacity(t)));
-		json_object_set_new(p, "pkeys", keys);
-		bool in, outb;
-		if (ibp_tables_get_enforcement(ts, node, port, &in, &outb))
-			json_object_set_new(
-			    p, "enforcement",
-			    json_string(ibp_part_enforce_str(
-				ibp_part_enforce_from_bits(in, outb))));
-		json_array_append_new(ports, p);
-	}
-	char *text = json_dumps(root, JSON_INDENT(1));
-	json_decref(root);
-	if (!text)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	size_t len = strlen(text);
-	char *withnl = realloc(text, len + 2);
-	if (!withnl) {
-		free(text);
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	}
-	withnl[len] = '\n';
-	withnl[len + 1] = '\0';
-	int rc = ibp_write_file_atomic(path, withnl, len + 1, false, err);
-	free(withnl);
+	ibp_state_file_set_tables(s, c);
+	int rc = ibp_state_file_write(s, path, err);
+	ibp_state_file_free(s);
 	return rc;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end)
-		return false;
-	*out = v;
-	return true;
 }
 
 int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		   ibp_tables **out, ibp_error *err)
 {
 	*out = NULL;
-	char *text = NULL;
-	size_t len = 0;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
-				    &len, err);
-	if (rrc)
-		return rrc;
-	json_error_t je;
-	/* a key given twice is an error, not "the last one wins" */
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	free(text);
-	if (!root)
-		return ibp_error_set_at(err, IBP_EPARSE, path,
-					(unsigned)je.line, (unsigned)je.column,
-					"%s", je.text);
-	int rc = IBP_OK;
-	ibp_tables *ts = ibp_tables_new(f);
-	json_t *ports = json_object_get(root, "ports");
-	const char *fmt = json_string_value(json_object_get(root, "format"));
-	if (!ts) {
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (!fmt || strcmp(fmt, STATE_FORMAT) || !json_is_array(ports)) {
-		rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
-				      "not an ibpart state file (format "
-				      "\"%s\" expected)",
-				      STATE_FORMAT);
-		goto out;
-	}
-	size_t i;
-	json_t *p;
-	json_array_foreach(ports, i, p)
-	{
-		const char *ng =
-		    json_string_value(json_object_get(p, "node_guid"));
-		json_t *pn = json_object_get(p, "port");
-		json_t *keys = json_object_get(p, "pkeys");
-		uint64_t guid;
-		size_t node;
-		if (!ng || !parse_u64(ng, &guid) || !json_is_integer(pn) ||
-		    !json_is_array(keys)) {
-			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
-					      "ports[%zu] is malformed (needs "
-					      "node_guid, port, pkeys)",
-					      i);
-			goto out;
-		}
-		/* a port number is 0..254 (IBA 14.2.5.6): 4294967297 must
-		 * not wrap to port 1 */
-		json_int_t pv = json_integer_value(pn);
-		if (pv < 0 || pv > 254) {
-			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
-					      "ports[%zu].port: %lld is not a "
-					      "port number (0..254)",
-					      i, (long long)pv);
-			goto out;
-		}
-		unsigned port = (unsigned)pv;
-		if (ibp_fabric_find_node_guid(f, guid, &node) ||
-		    port > ibp_fabric_node_nports(f, node)) {
-			if (skip_missing)
-				continue;
-			rc = ibp_error_set(err, IBP_ENOENT,
-					   "%s: node %s port %u is not in the "
-					   "fabric",
-					   path, ng, port);
-			goto out;
-		}
-		const char *enf =
-		    json_string_value(json_object_get(p, "enforcement"));
-		if (enf) {
-			ibp_part_enforce e;
-			bool in, outb;
-			if (ibp_part_enforce_parse(enf, &e)) {
-				rc = ibp_error_set_at(
-				    err, IBP_EPARSE, path, 0, 0,
-				    "ports[%zu].enforcement: both, in, out or "
-				    "off",
-				    i);
-				goto out;
-			}
-			ibp_part_enforce_bits(e, &in, &outb);
-			ibp_tables_set_enforcement(ts, node, port, in, outb);
-		}
-		if (ibp_tables_get(ts, node, port)) {
-			rc = ibp_error_set_at(err, IBP_EPARSE, path, 0, 0,
-					      "ports[%zu]: node %s port %u is "
-					      "listed twice",
-					      i, ng, port);
-			goto out;
-		}
-		ibp_pkey_table *t = ibp_tables_get_or_create(ts, node, port);
-		if (!t) {
-			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-			goto out;
-		}
-		size_t k;
-		json_t *kv;
-		json_array_foreach(keys, k, kv)
-		{
-			const char *s = json_string_value(kv);
-			uint64_t v;
-			if (!s || !parse_u64(s, &v) || v > 0xffff) {
-				rc = ibp_error_set_at(err, IBP_EPARSE, path, 0,
-						      0,
-						      "ports[%zu].pkeys[%zu]: "
-						      "not a P_Key",
-						      i, k);
-				goto out;
-			}
-			rc = ibp_pkey_table_set(t, (unsigned)k, (uint16_t)v,
-						err);
-			if (rc)
-				goto out;
-		}
-	}
-out:
-	json_decref(root);
-	if (rc) {
-		ibp_tables_free(ts);
+	ibp_state_read_options o;
+	ibp_state_read_options_init(&o);
+	o.unknown_ports_fail = !skip_missing;
+	ibp_state_file *s;
+	int rc = ibp_state_file_read(f, path, &o, &s, err);
+	if (rc)
 		return rc;
-	}
-	*out = ts;
-	return IBP_OK;
+	*out = ibp_state_file_take_tables(s);
+	ibp_state_file_free(s);
+	return *out ? IBP_OK : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 }
 
 /* ------------------------------------------------------ OpenSM side */

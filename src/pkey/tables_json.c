@@ -16,6 +16,7 @@
 #include "util/json_text.h"
 #include "ibpart/atomic_file.h"
 #include "ibpart/pkey.h"
+#include "ibpart/state_file.h"
 #include "ibpart/tables_json.h"
 
 static json_t *guid_str(uint64_t g)
@@ -38,8 +39,8 @@ static json_t *keys_json(const ibp_pkey_table *t)
 	return keys;
 }
 
-static json_t *tables_json(const ibp_tables *ts, const ibp_tables *rem,
-			   const char *mode, uint64_t sm)
+static json_t *tables_json(const ibp_tables *ts, const char *mode,
+			   uint64_t sm)
 {
 	const ibp_fabric *f = ibp_tables_fabric(ts);
 	json_t *root = json_object();
@@ -73,10 +74,6 @@ static json_t *tables_json(const ibp_tables *ts, const ibp_tables *rem,
 		json_object_set_new(o, "capacity",
 				    json_integer(ibp_pkey_table_capacity(t)));
 		json_object_set_new(o, "pkeys", keys);
-		const ibp_pkey_table *r =
-		    rem ? ibp_tables_get(rem, n, p) : NULL;
-		if (r)
-			json_object_set_new(o, "remembered", keys_json(r));
 		json_array_append_new(ports, o);
 	}
 	json_object_set_new(root, "ports", ports);
@@ -90,7 +87,7 @@ fail:
 char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 			 uint64_t sm_port_guid, int indent)
 {
-	json_t *j = tables_json(ts, NULL, mode, sm_port_guid);
+	json_t *j = tables_json(ts, mode, sm_port_guid);
 	if (!j)
 		return NULL;
 	size_t flags = JSON_PRESERVE_ORDER;
@@ -100,10 +97,9 @@ char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 	return s;
 }
 
-static char *dump(const ibp_tables *ts, const ibp_tables *rem, const char *mode,
-		  uint64_t sm)
+static char *dump(const ibp_tables *ts, const char *mode, uint64_t sm)
 {
-	json_t *j = tables_json(ts, rem, mode, sm);
+	json_t *j = tables_json(ts, mode, sm);
 	if (!j)
 		return NULL;
 	char *s = json_dumps(j, JSON_PRESERVE_ORDER | JSON_INDENT(1));
@@ -111,11 +107,10 @@ static char *dump(const ibp_tables *ts, const ibp_tables *rem, const char *mode,
 	return s;
 }
 
-static int write_stream(const ibp_tables *ts, const ibp_tables *rem,
-			const char *mode, uint64_t sm_port_guid, FILE *out,
-			ibp_error *err)
+static int write_stream(const ibp_tables *ts, const char *mode,
+			uint64_t sm_port_guid, FILE *out, ibp_error *err)
 {
-	char *s = dump(ts, rem, mode, sm_port_guid);
+	char *s = dump(ts, mode, sm_port_guid);
 	if (!s)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc = 0;
@@ -129,19 +124,18 @@ static int write_stream(const ibp_tables *ts, const ibp_tables *rem,
 int ibp_tables_write_json(const ibp_tables *ts, const char *mode,
 			  uint64_t sm_port_guid, FILE *out, ibp_error *err)
 {
-	return write_stream(ts, NULL, mode, sm_port_guid, out, err);
+	return write_stream(ts, mode, sm_port_guid, out, err);
 }
 
-static int write_path(const ibp_tables *ts, const ibp_tables *rem,
-		      const char *mode, uint64_t sm_port_guid, const char *path,
-		      ibp_error *err)
+static int write_path(const ibp_tables *ts, const char *mode,
+		      uint64_t sm_port_guid, const char *path, ibp_error *err)
 {
 	ibp_atomic_file *a;
 	FILE *out;
 	int rc = ibp_atomic_file_open(path, &a, &out, err);
 	if (rc)
 		return rc;
-	rc = write_stream(ts, rem, mode, sm_port_guid, out, err);
+	rc = write_stream(ts, mode, sm_port_guid, out, err);
 	if (rc) {
 		ibp_atomic_file_discard(a);
 		return rc;
@@ -153,14 +147,48 @@ int ibp_tables_write_json_path(const ibp_tables *ts, const char *mode,
 			       uint64_t sm_port_guid, const char *path,
 			       ibp_error *err)
 {
-	return write_path(ts, NULL, mode, sm_port_guid, path, err);
+	return write_path(ts, mode, sm_port_guid, path, err);
 }
 
+/* The old tables-and-remembered calls, over the one state file
+ * (state_file.h): the remembered set is one P_Key per index. */
 int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
 				const char *mode, uint64_t sm_port_guid,
 				const char *path, ibp_error *err)
 {
-	return write_path(ts, rem, mode, sm_port_guid, path, err);
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	ibp_state_file *s = ibp_state_file_new(f);
+	ibp_tables *c = s ? ibp_tables_copy(ts) : NULL;
+	ibp_index_memory *m = rem ? ibp_index_memory_new(f) : NULL;
+	int rc = c && (!rem || m) ? 0 : IBP_ENOMEM;
+	if (!rc) {
+		ibp_state_file_set_tables(s, c);
+		c = NULL;
+		ibp_state_file_set_memory(s, m);
+		rc = ibp_state_file_set_mode(s, mode);
+	}
+	size_t cnt = rem ? ibp_tables_count(rem) : 0;
+	for (size_t i = 0; i < cnt && !rc; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(rem, i, &n, &p);
+		rc = ibp_index_memory_add_port(m, n, p);
+		unsigned used = ibp_pkey_table_used(t);
+		for (unsigned k = 0; k < used && !rc; k++) {
+			uint16_t pk = ibp_pkey_table_get(t, k);
+			if (ibp_pkey_is_valid(pk))
+				rc = ibp_index_memory_set(m, n, p, pk, k);
+		}
+	}
+	if (rc) {
+		ibp_tables_free(c);
+		ibp_state_file_free(s);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	ibp_state_file_set_sm_port(s, sm_port_guid);
+	rc = ibp_state_file_write(s, path, err);
+	ibp_state_file_free(s);
+	return rc;
 }
 
 static int parse_guid(const json_t *v, uint64_t *out)
@@ -284,9 +312,8 @@ static int entry_capacity(const ibp_fabric *f, json_t *po, json_t *keys,
 	return 0;
 }
 
-static int read_port(ibp_tables *ts, ibp_tables **rem, json_t *po, size_t i,
-		     const ibp_tables_json_options *o, bool want_rem,
-		     ibp_error *err)
+static int read_port(ibp_tables *ts, json_t *po, size_t i,
+		     const ibp_tables_json_options *o, ibp_error *err)
 {
 	const ibp_fabric *f = ibp_tables_fabric(ts);
 	json_t *keys = json_object_get(po, "pkeys");
@@ -317,21 +344,6 @@ static int read_port(ibp_tables *ts, ibp_tables **rem, json_t *po, size_t i,
 		rc = parse_keys(keys, cap, i, "pkeys", &t, err);
 	if (rc)
 		return rc;
-	json_t *rk = json_object_get(po, "remembered");
-	if (want_rem && json_is_array(rk)) {
-		ibp_pkey_table *r;
-		if (!*rem && !(*rem = ibp_tables_new(f))) {
-			ibp_pkey_table_free(t);
-			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		}
-		rc = parse_keys(rk, cap, i, "remembered", &r, err);
-		if (!rc && (rc = ibp_tables_put(*rem, n, p, r, err)))
-			ibp_pkey_table_free(r);
-		if (rc) {
-			ibp_pkey_table_free(t);
-			return rc;
-		}
-	}
 	rc = ibp_tables_put(ts, n, p, t, err);
 	if (rc) {
 		ibp_pkey_table_free(t);
@@ -342,13 +354,10 @@ static int read_port(ibp_tables *ts, ibp_tables **rem, json_t *po, size_t i,
 
 static int from_json(const ibp_fabric *f, const char *text, size_t len,
 		     const ibp_tables_json_options *o, ibp_tables **out,
-		     ibp_tables **rem_out, char **mode_out, uint64_t *sm_out,
+		     char **mode_out, uint64_t *sm_out,
 		     ibp_error *err)
 {
 	*out = NULL;
-	ibp_tables *rem = NULL;
-	if (rem_out)
-		*rem_out = NULL;
 	if (mode_out)
 		*mode_out = NULL;
 	if (sm_out)
@@ -376,7 +385,7 @@ static int from_json(const ibp_fabric *f, const char *text, size_t len,
 	json_t *po;
 	json_array_foreach(ports, i, po)
 	{
-		rc = read_port(ts, &rem, po, i, o, rem_out != NULL, err);
+		rc = read_port(ts, po, i, o, err);
 		if (rc)
 			goto done;
 	}
@@ -395,7 +404,6 @@ done:
 	json_decref(root);
 	if (rc) {
 		ibp_tables_free(ts);
-		ibp_tables_free(rem);
 		if (mode_out) {
 			free(*mode_out);
 			*mode_out = NULL;
@@ -403,8 +411,6 @@ done:
 		return rc;
 	}
 	*out = ts;
-	if (rem_out)
-		*rem_out = rem;
 	return 0;
 }
 
@@ -412,7 +418,7 @@ int ibp_tables_from_json(const ibp_fabric *f, const char *text, size_t len,
 			 ibp_tables **out, char **mode_out, uint64_t *sm_out,
 			 ibp_error *err)
 {
-	return from_json(f, text, len, NULL, out, NULL, mode_out, sm_out, err);
+	return from_json(f, text, len, NULL, out, mode_out, sm_out, err);
 }
 
 int ibp_tables_json_read(const ibp_fabric *f, const char *name,
@@ -420,7 +426,7 @@ int ibp_tables_json_read(const ibp_fabric *f, const char *name,
 			 const ibp_tables_json_options *o, ibp_tables **out,
 			 char **mode_out, uint64_t *sm_out, ibp_error *err)
 {
-	int rc = from_json(f, text ? text : "", text ? len : 0, o, out, NULL,
+	int rc = from_json(f, text ? text : "", text ? len : 0, o, out,
 			   mode_out, sm_out, err);
 	if (rc && err && !err->file[0] && name)
 		snprintf(err->file, sizeof(err->file), "%s", name);
@@ -429,12 +435,9 @@ int ibp_tables_json_read(const ibp_fabric *f, const char *name,
 
 static int read_path(const ibp_fabric *f, const char *path,
 		     const ibp_tables_json_options *o, ibp_tables **out,
-		     ibp_tables **rem, char **mode_out, uint64_t *sm_out,
-		     ibp_error *err)
+		     char **mode_out, uint64_t *sm_out, ibp_error *err)
 {
 	*out = NULL;
-	if (rem)
-		*rem = NULL;
 	if (mode_out)
 		*mode_out = NULL;
 	if (sm_out)
@@ -445,7 +448,7 @@ static int read_path(const ibp_fabric *f, const char *path,
 				    &len, err);
 	if (rrc)
 		return rrc;
-	int rc = from_json(f, buf ? buf : "", len, o, out, rem, mode_out,
+	int rc = from_json(f, buf ? buf : "", len, o, out, mode_out,
 			   sm_out, err);
 	free(buf);
 	if (rc && err && !err->file[0])
@@ -458,18 +461,60 @@ int ibp_tables_json_read_path(const ibp_fabric *f, const char *path,
 			      ibp_tables **out, char **mode_out,
 			      uint64_t *sm_out, ibp_error *err)
 {
-	return read_path(f, path, o, out, NULL, mode_out, sm_out, err);
+	return read_path(f, path, o, out, mode_out, sm_out, err);
 }
 
 int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 			      ibp_tables **out, ibp_error *err)
 {
-	return read_path(f, path, NULL, out, NULL, NULL, NULL, err);
+	return read_path(f, path, NULL, out, NULL, NULL, err);
 }
 
 int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			       ibp_tables **out, ibp_tables **remembered,
 			       ibp_error *err)
 {
-	return read_path(f, path, NULL, out, remembered, NULL, NULL, err);
+	*out = NULL;
+	if (remembered)
+		*remembered = NULL;
+	ibp_state_file *s;
+	int rc = ibp_state_file_read(f, path, NULL, &s, err);
+	if (rc)
+		return rc;
+	const ibp_index_memory *m = ibp_state_file_memory(s);
+	ibp_tables *rem = NULL;
+	if (remembered && m && !(rem = ibp_tables_new(f)))
+		rc = IBP_ENOMEM;
+	size_t nn = ibp_fabric_node_count(f);
+	for (size_t n = 0; rem && n < nn && !rc; n++) {
+		unsigned np = ibp_fabric_node_nports(f, n);
+		for (unsigned p = 0; p <= np && !rc; p++) {
+			if (!ibp_index_memory_has_port(m, n, p))
+				continue;
+			ibp_pkey_table *t = ibp_tables_get_or_create(rem, n, p);
+			if (!t) {
+				rc = IBP_ENOMEM;
+				break;
+			}
+			size_t cnt = ibp_index_memory_size(m, n, p);
+			for (size_t i = 0; i < cnt; i++) {
+				uint16_t k;
+				unsigned idx;
+				ibp_index_memory_entry(m, n, p, i, &k, &idx);
+				if (idx < ibp_pkey_table_capacity(t) &&
+				    !ibp_pkey_table_get(t, idx))
+					ibp_pkey_table_set(t, idx, k, NULL);
+			}
+		}
+	}
+	if (!rc && !(*out = ibp_state_file_take_tables(s)))
+		rc = IBP_ENOMEM;
+	ibp_state_file_free(s);
+	if (rc) {
+		ibp_tables_free(rem);
+		return ibp_error_set(err, rc, "out of memory");
+	}
+	if (remembered)
+		*remembered = rem;
+	return 0;
 }

@@ -412,10 +412,19 @@ static void apply_indx0_line(struct pol *P, uint32_t ep, uint16_t base,
 	}
 }
 
+static bool pos_before(ibp_conf_pos a, ibp_conf_pos b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* Per port, the indx0 P_Key OpenSM holds when it places the P_Keys.  A
+ * rejected file is read up to the point where OpenSM gives up, and the
+ * indx0 lines read until then stay recorded through the fallback
+ * (osm_prtn_add_port sets it while parsing; only the fallback's own
+ * default partition, added without indx0, clears a 0x7fff one). */
 static void compute_indx0(struct pol *P)
 {
-	if (P->fallback)
-		return;
+	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(P->conf);
 	size_t np = ibp_conf_partition_count(P->conf);
 	bool any = false;
 	for (size_t i = 0; i < np && !any; i++)
@@ -433,6 +442,8 @@ static void compute_indx0(struct pol *P)
 		for (size_t j = 0; j < nm; j++) {
 			const ibp_conf_member *m =
 			    ibp_conf_partition_member(p, j);
+			if (P->fallback && !pos_before(m->pos, v->pos))
+				continue;
 			switch (m->kind) {
 			case IBP_MEMBER_GUID:
 			case IBP_MEMBER_NAME:
@@ -454,6 +465,24 @@ static void compute_indx0(struct pol *P)
 				break;
 			}
 		}
+	}
+	if (!P->fallback)
+		return;
+	for (uint32_t e = 0; e < P->neps; e++) {
+		if (ibp_pkey_base(P->eps[e].indx0) == IBP_PKEY_DEFAULT_BASE)
+			P->eps[e].indx0 = 0;
+		if (P->eps[e].indx0 && P->diags)
+			ibp_diags_add(
+			    P->diags, IBP_SEV_WARNING, "opensm-fallback-indx0",
+			    P->file, v->pos.line, v->pos.col,
+			    "%s (0x%016llx) port %u: OpenSM keeps the indx0 "
+			    "P_Key 0x%04x it read before rejecting the file, "
+			    "so the fallback's 0xffff does not go to index 0 "
+			    "(index 0 stays empty: an IPoIB parent interface "
+			    "there has no partition)",
+			    ibp_fabric_node_desc(P->f, P->eps[e].node),
+			    (unsigned long long)P->eps[e].guid,
+			    P->eps[e].port, P->eps[e].indx0);
 	}
 }
 
@@ -496,11 +525,36 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 					err);
 }
 
+static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
+		   const ibp_policy_options *opts, ibp_tables **out,
+		   ibp_tables **remembered_out, ibp_index_memory **memory_out,
+		   ibp_diags *findings, ibp_error *err);
+
 int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			     const ibp_policy_options *opts, ibp_tables **out,
 			     ibp_tables **remembered_out, ibp_diags *findings,
 			     ibp_error *err)
 {
+	return compute(conf, fabric, opts, out, remembered_out, NULL, findings,
+		       err);
+}
+
+int ibp_policy_compute_memory(const ibp_conf *conf, const ibp_fabric *fabric,
+			      const ibp_policy_options *opts, ibp_tables **out,
+			      ibp_index_memory **memory_out,
+			      ibp_diags *findings, ibp_error *err)
+{
+	return compute(conf, fabric, opts, out, NULL, memory_out, findings,
+		       err);
+}
+
+static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
+		   const ibp_policy_options *opts, ibp_tables **out,
+		   ibp_tables **remembered_out, ibp_index_memory **memory_out,
+		   ibp_diags *findings, ibp_error *err)
+{
+	if (memory_out)
+		*memory_out = NULL;
 	if (!conf || !fabric || !out)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "policy: conf, fabric and out required");
@@ -559,6 +613,17 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			    "full member of 0xffff, no isolation",
 			    v->reason ? v->reason : "?");
 	}
+	if (v && v->indeterminate && P.o.mode == IBP_POLICY_OPENSM && findings)
+		ibp_diags_add(findings, IBP_SEV_ERROR, "opensm-indeterminate",
+			      P.file, v->indeterminate_pos.line,
+			      v->indeterminate_pos.col,
+			      "an mgid item ends this statement: OpenSM 3.3.23 "
+			      "reads on past the ';' into bytes it never "
+			      "initialised, so whether it accepts the file, and "
+			      "the tables it programs, depend on the line's "
+			      "length and the process; the tables shown are "
+			      "one possible outcome (put the mgid items before "
+			      "the members)");
 	rc = collect_end_ports(&P);
 	if (!rc) {
 		P.memb = calloc(P.neps ? P.neps : 1, 1);
@@ -575,7 +640,10 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 		ts = ibp_tables_new(fabric);
 		if (remembered_out)
 			P.rem_out = ibp_tables_new(fabric);
-		if (!ts || (remembered_out && !P.rem_out))
+		if (memory_out)
+			P.mem_out = ibp_index_memory_new(fabric);
+		if (!ts || (remembered_out && !P.rem_out) ||
+		    (memory_out && !P.mem_out))
 			rc = IBP_ENOMEM;
 	}
 	if (!rc)
@@ -584,10 +652,13 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 	if (rc) {
 		ibp_tables_free(ts);
 		ibp_tables_free(P.rem_out);
+		ibp_index_memory_free(P.mem_out);
 		return ibp_error_set(err, rc, "policy: %s", ibp_status_str(rc));
 	}
 	*out = ts;
 	if (remembered_out)
 		*remembered_out = P.rem_out;
+	if (memory_out)
+		*memory_out = P.mem_out;
 	return 0;
 }

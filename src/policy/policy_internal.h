@@ -62,6 +62,7 @@ struct pol {
 	uint32_t *porder; /* indexes into pend, bucketed per ep */
 
 	ibp_tables *rem_out; /* what OpenSM remembers, or NULL */
+	ibp_index_memory *mem_out; /* the same, exactly, or NULL */
 
 	/* pass 2 scratch (policy_place.c) */
 	struct pol_scratch *scr;

@@ -223,6 +223,26 @@ static int finding_full(struct pol *P, const struct ep *e, size_t wanted,
 	return 0;
 }
 
+/* OpenSM puts pkey at index idx of port e where it already put `was`
+ * in this sweep: both were remembered at idx (or one reused it), and
+ * osm_pkey_tbl_set_new_entry overwrites without a log line. */
+static int finding_overwrite(struct pol *P, const struct ep *e, unsigned idx,
+			     uint16_t was, uint16_t pkey)
+{
+	if (!P->diags)
+		return 0;
+	unsigned line, col;
+	pol_group_pos(P, was, &line, &col);
+	ibp_diags_add(P->diags, IBP_SEV_WARNING, "opensm-index-overwrite",
+		      line ? P->file : "", line, col,
+		      "P_Key 0x%04x is lost on %s (0x%016llx) port %u: "
+		      "OpenSM remembers both it and 0x%04x at index %u and "
+		      "writes 0x%04x over it there, without a log line",
+		      was, ibp_fabric_node_desc(P->f, e->node),
+		      (unsigned long long)e->guid, e->port, pkey, idx, pkey);
+	return 0;
+}
+
 static bool is_default_key(bool ab, uint16_t k)
 {
 	return ab ? k == IBP_PKEY_DEFAULT_FULL
@@ -243,8 +263,11 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 	bool ab = P->o.allow_both_pkeys;
 	bool from_prev;
 	load_device(P, e->node, e->port, e->cap, s->dev, &from_prev);
+	/* keep_pkey_indexes FALSE: OpenSM empties its map of the table the
+	 * port holds and what it remembers before every sweep */
+	bool compact = P->o.compact_pkey_indexes;
 	/* what the port holds, by key; a full entry wins over a limited */
-	for (unsigned i = 0; i < e->cap; i++) {
+	for (unsigned i = 0; i < e->cap && !compact; i++) {
 		uint16_t k = s->dev[i];
 		if (!ibp_pkey_is_valid(k))
 			continue;
@@ -259,9 +282,28 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 	/* what OpenSM placed before (its accum map): as remembered, or
 	 * the previous table */
 	const ibp_pkey_table *rem =
-	    P->o.remembered ? ibp_tables_get(P->o.remembered, e->node, e->port)
-			    : NULL;
-	if (rem) {
+	    P->o.remembered && !P->o.memory
+		? ibp_tables_get(P->o.remembered, e->node, e->port)
+		: NULL;
+	if (compact) {
+		/* nothing remembered */
+	} else if (P->o.memory) {
+		/* exactly what OpenSM remembers; a port it does not know
+		 * remembers nothing */
+		const ibp_index_memory *m = P->o.memory;
+		size_t nm = ibp_index_memory_size(m, e->node, e->port);
+		for (size_t i = 0; i < nm; i++) {
+			uint16_t k;
+			unsigned idx;
+			ibp_index_memory_entry(m, e->node, e->port, i, &k,
+					       &idx);
+			if (ibp_pkey_is_valid(k) && s->accum[k] < 0)
+				acc_set(s, k, idx);
+		}
+		unsigned last = ibp_index_memory_last(m, e->node, e->port);
+		if (last > s->last)
+			s->last = last;
+	} else if (rem) {
 		unsigned used = ibp_pkey_table_used(rem);
 		for (unsigned i = 0; i < used; i++) {
 			uint16_t k = ibp_pkey_table_get(rem, i);
@@ -381,6 +423,11 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 		}
 		if (!found)
 			continue;
+		if (idx < s->tabcap && s->newt[idx] && s->newt[idx] != it.pkey) {
+			rc = finding_overwrite(P, e, idx, s->newt[idx], it.pkey);
+			if (rc)
+				return rc;
+		}
 		if (idx < s->tabcap)
 			s->newt[idx] = it.pkey;
 		if (!from_accum)
@@ -482,6 +529,22 @@ static int store_remembered(struct pol *P, const struct ep *e)
 	return rc;
 }
 
+/* The same, exactly (several P_Keys per index, last_pkey_idx). */
+static int store_memory(struct pol *P, const struct ep *e)
+{
+	struct pol_scratch *s = P->scr;
+	int rc = ibp_index_memory_add_port(P->mem_out, e->node, e->port);
+	for (size_t i = 0; i < s->nacc && !rc; i++) {
+		uint16_t k = s->acc_list[i];
+		rc = ibp_index_memory_set(P->mem_out, e->node, e->port, k,
+					  (unsigned)s->accum[k]);
+	}
+	if (!rc)
+		rc = ibp_index_memory_set_last(P->mem_out, e->node, e->port,
+					       s->last);
+	return rc;
+}
+
 /* C: the facing switch port gets the end port's table, packed. */
 static int mirror(struct pol *P, const struct ep *e, ibp_tables *ts)
 {
@@ -556,6 +619,8 @@ int pol_place_all(struct pol *P, ibp_tables *ts)
 					 P->scr->newt);
 		if (!rc && P->rem_out && P->o.mode == IBP_POLICY_OPENSM)
 			rc = store_remembered(P, e);
+		if (!rc && P->mem_out && P->o.mode == IBP_POLICY_OPENSM)
+			rc = store_memory(P, e);
 		if (!rc && e->type != IBP_NODE_SWITCH)
 			rc = mirror(P, e, ts);
 		scratch_reset_port(P->scr);

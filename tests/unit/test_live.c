@@ -200,9 +200,14 @@ static void test_state_round_trip(void **state)
 	ibp_tables_free(back);
 	ibp_fabric_free(g);
 
-	/* and so is a file that is not a state file */
+	/* and so is a file that is not a state file (plain tables JSON,
+	 * the first `tables --state` format, is one: version 0) */
 	FILE *fp = fopen(p, "w");
-	fputs("{\"ports\": []}\n", fp);
+	fputs("{\"format\": \"ibpart-pkey-state-9\", \"ports\": []}\n", fp);
+	fclose(fp);
+	assert_int_equal(ibp_state_load(f, p, false, &back, &e), IBP_EPARSE);
+	fp = fopen(p, "w");
+	fputs("[]\n", fp);
 	fclose(fp);
 	assert_int_equal(ibp_state_load(f, p, false, &back, &e), IBP_EPARSE);
 	unlink(p);
