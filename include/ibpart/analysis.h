@@ -3,9 +3,9 @@
  * reachability matrix (analysis_matrix.c) and its reports as text, md,
  * csv, JSON (report_matrix.c) and HTML (report_html.c); the audit
  * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
- * map (analysis_tenants.c) and the opensm.conf options it reads
- * (analysis_osmconf.c).  Depends on pkey (tables, the match rule), topo,
- * util and jansson; it takes tables from anywhere (policy, sim, a live
+ * map (analysis_tenants.c); the opensm.conf options it reads come from
+ * opensm_conf.h (src/policy/opensm_conf.c).  Depends on pkey (tables,
+ * the match rule), topo, policy (opensm_conf.h), util and jansson; it takes tables from anywhere (policy, sim, a live
  * read) and computes none itself.
  *
  * analysis.h - proving isolation: who can reach whom on the data plane
@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
@@ -273,36 +274,8 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 			       ibp_tenant_map **out, ibp_diags *diags,
 			       ibp_error *err);
 
-/* ------------------------------------------------------------------ */
-/* OpenSM's opensm.conf, the options the audit reads                   */
-/* (src/analysis/analysis_osmconf.c)                                  */
-/* ------------------------------------------------------------------ */
-
-/* part_enforce is an ibp_part_enforce (tables.h); the names below are
- * the same values under their former analysis spelling, kept for
- * existing callers. */
-typedef ibp_part_enforce ibp_osm_enforce;
-#define IBP_OSM_ENFORCE_BOTH IBP_ENFORCE_BOTH
-#define IBP_OSM_ENFORCE_IN   IBP_ENFORCE_IN
-#define IBP_OSM_ENFORCE_OUT  IBP_ENFORCE_OUT
-#define IBP_OSM_ENFORCE_OFF  IBP_ENFORCE_OFF
-
-typedef struct ibp_osm_conf {
-	bool have_m_key;	     /* an m_key line was present */
-	uint64_t m_key;		     /* 0 = not set */
-	unsigned m_key_protect_bits; /* m_key_protection_level */
-	bool have_part_enforce;
-	ibp_part_enforce part_enforce; /* part_enforce */
-	bool no_partition_enforcement; /* no_partition_enforcement TRUE */
-	bool allow_both_pkeys;
-	char partition_config_file[512]; /* "" when absent */
-} ibp_osm_conf;
-
-/* Read "key value" lines as OpenSM does ('#' comments); unknown keys are
- * ignored, a malformed value of a known key is an error (file:line). */
-int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
-int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
-		       ibp_osm_conf *out, ibp_error *err);
+/* OpenSM's opensm.conf (ibp_osm_conf): include/ibpart/opensm_conf.h,
+ * read once for the audit and the partition manager. */
 
 /* ------------------------------------------------------------------ */
 /* The audit rules (src/analysis/analysis_audit.c)                    */

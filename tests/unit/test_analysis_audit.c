@@ -345,8 +345,27 @@ static void test_osm_conf(void **state)
 	get(o, "part-enforce-off");
 	ibp_findings_free(o);
 
+	/* as OpenSM reads them: an unknown part_enforce is "both", a
+	 * boolean not exactly TRUE is FALSE, each a warning here */
 	ibp_error err;
-	const char bad[] = "m_key 0x1\npart_enforce sometimes\n";
+	const char odd[] = "m_key 0x1\npart_enforce sometimes\n"
+			   "allow_both_pkeys true\nkeep_pkey_indexes FALSE\n"
+			   "no_partition_enforcement 'TRUE'  # quoted\n";
+	ibp_diags *d = ibp_diags_new();
+	assert_int_equal(ibp_osm_conf_read("o", odd, strlen(odd), &c, d, &err),
+			 0);
+	assert_int_equal(c.part_enforce, IBP_ENFORCE_BOTH);
+	assert_false(c.allow_both_pkeys);
+	assert_true(c.have_allow_both_pkeys);
+	assert_false(c.keep_pkey_indexes);
+	assert_true(c.no_partition_enforcement);
+	assert_int_equal(ibp_osm_conf_enforce(&c), IBP_ENFORCE_OFF);
+	assert_int_equal(ibp_diags_count(d), 2);
+	assert_int_equal(ibp_diags_get(d, 0)->line, 2);
+	assert_int_equal(ibp_diags_get(d, 1)->line, 3);
+	ibp_diags_free(d);
+	/* the M_Key is never guessed */
+	const char bad[] = "part_enforce in\nm_key zero\n";
 	assert_int_equal(ibp_osm_conf_parse("o", bad, strlen(bad), &c, &err),
 			 IBP_EPARSE);
 	assert_int_equal(err.line, 2);

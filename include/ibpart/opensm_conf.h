@@ -1,0 +1,89 @@
+/*
+ * opensm_conf.h - the options of OpenSM's opensm.conf that ibpart reads
+ * (module policy, src/policy/opensm_conf.c): those that change the
+ * P_KeyTables OpenSM programs (allow_both_pkeys, keep_pkey_indexes,
+ * part_enforce, no_partition_enforcement) and those the audit weighs
+ * (m_key, m_key_protection_level), read as OpenSM 3.3.23 reads them
+ * (osm_subnet.c), and how each one reaches the partition manager at
+ * OpenSM's start and on SIGHUP.
+ *
+ * OpenSM's reading: lines of at most 1022 bytes (a longer one is read
+ * as several), '#' starts a comment, the key is the first word, the
+ * value the rest of the line with blanks around it and one pair of
+ * quotes removed.  A boolean is TRUE only when the value is exactly
+ * "TRUE": "true", "yes" or "1" are FALSE, silently (a warning here).  A
+ * part_enforce other than both/in/out/off is "both" (OpenSM logs
+ * "Invalid Cached Option Value").  no_partition_enforcement TRUE makes
+ * part_enforce off.  A key given twice: the last line wins.
+ *
+ * Start and SIGHUP: OpenSM reads every option once at its start; on
+ * SIGHUP it re-reads the file but takes only the options it may change
+ * while running - keep_pkey_indexes, part_enforce and
+ * no_partition_enforcement here, never allow_both_pkeys - and only the
+ * keys the file has (a line removed leaves the option as it was).
+ */
+#ifndef IBPART_OPENSM_CONF_H
+#define IBPART_OPENSM_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+/* part_enforce is an ibp_part_enforce (tables.h); the names below are
+ * the same values under their former analysis spelling, kept for
+ * existing callers. */
+typedef ibp_part_enforce ibp_osm_enforce;
+#define IBP_OSM_ENFORCE_BOTH IBP_ENFORCE_BOTH
+#define IBP_OSM_ENFORCE_IN   IBP_ENFORCE_IN
+#define IBP_OSM_ENFORCE_OUT  IBP_ENFORCE_OUT
+#define IBP_OSM_ENFORCE_OFF  IBP_ENFORCE_OFF
+
+typedef struct ibp_osm_conf {
+	bool have_m_key;	     /* an m_key line was present */
+	uint64_t m_key;		     /* 0 = not set */
+	unsigned m_key_protect_bits; /* m_key_protection_level */
+	bool have_part_enforce;
+	/* part_enforce as the option reads (an unknown value: both);
+	 * no_partition_enforcement is not folded in (see
+	 * ibp_osm_conf_enforce) */
+	ibp_part_enforce part_enforce;
+	bool no_partition_enforcement; /* no_partition_enforcement TRUE */
+	bool allow_both_pkeys;
+	char partition_config_file[512]; /* "" when absent */
+	/* which of the options that change tables the file gives */
+	bool have_no_partition_enforcement;
+	bool have_allow_both_pkeys;
+	bool have_keep_pkey_indexes;
+	bool keep_pkey_indexes; /* default TRUE */
+} ibp_osm_conf;
+
+/* Read opensm.conf text as OpenSM does (above); unknown keys are
+ * ignored.  Values OpenSM silently reads otherwise than written (a
+ * boolean not exactly TRUE/FALSE, an unknown part_enforce) are warnings
+ * "opensm-conf-value" in diags (may be NULL), at file:line:col.  A value
+ * of m_key or m_key_protection_level that is not a number is an error
+ * (IBP_EPARSE, file:line; the audit refuses to guess the M_Key).
+ * ibp_osm_conf_load reads the file first (IBP_EIO, a missing file
+ * included). */
+int ibp_osm_conf_read(const char *name, const char *text, size_t len,
+		      ibp_osm_conf *out, ibp_diags *diags, ibp_error *err);
+int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
+			    ibp_diags *diags, ibp_error *err);
+/* The same without the warnings (kept for existing callers). */
+int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
+int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
+		       ibp_osm_conf *out, ibp_error *err);
+
+/* The switch enforcement OpenSM runs with: off when
+ * no_partition_enforcement is TRUE, else part_enforce. */
+ibp_part_enforce ibp_osm_conf_enforce(const ibp_osm_conf *c);
+
+IBP_END_DECLS
+#endif
