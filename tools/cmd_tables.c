@@ -15,7 +15,8 @@ static const char usage[] =
     "usage: ibpart tables -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
     "                     [--allow-both-pkeys] [--part-enforce "
     "both|in|out|off]\n"
-    "                     [--state FILE] [--ca-partition-cap N]\n"
+    "                     [--opensm-conf FILE] [--state FILE]\n"
+    "                     [--ca-partition-cap N]\n"
     "                     [--switch-partition-cap N] [--enforcement-cap N]\n"
     "                     [--node-name-map F] [--format smpquery|json]\n"
     "                     (CONF | -c CONF)\n"
@@ -44,15 +45,24 @@ static const char usage[] =
     "                            port may hold the full and limited key\n"
     "      --part-enforce E      OpenSM's part_enforce: both (default), in,\n"
     "                            out, or off (switch ports left untouched)\n"
-    "      --state FILE          the tables the ports hold now and what\n"
-    "                            OpenSM remembers of their indexes, from\n"
-    "                            the previous run (JSON as --format json,\n"
-    "                            plus \"remembered\" per port; a missing\n"
-    "                            FILE means a fresh fabric): surviving\n"
-    "                            P_Keys keep their index, a P_Key that\n"
-    "                            comes back gets its old one, new ones go\n"
-    "                            after the highest index used.  FILE is\n"
-    "                            then rewritten atomically for the next run\n"
+    "      --opensm-conf FILE    OpenSM's opensm.conf, read as OpenSM does:\n"
+    "                            allow_both_pkeys, keep_pkey_indexes,\n"
+    "                            part_enforce, no_partition_enforcement\n"
+    "                            (the two flags above override it).  With\n"
+    "                            a --state that records a running OpenSM\n"
+    "                            this run is a SIGHUP: allow_both_pkeys\n"
+    "                            stays as OpenSM started\n"
+    "      --state FILE          what the ports hold and what OpenSM\n"
+    "                            remembers of their indexes, from the\n"
+    "                            previous run (docs/json-schemas.md, \"State\n"
+    "                            file\"; a missing FILE is a fresh fabric\n"
+    "                            under a fresh OpenSM): OpenSM's SIGHUP\n"
+    "                            replayed - surviving P_Keys keep their\n"
+    "                            index, one that comes back gets its old\n"
+    "                            one, new ones go after the highest used;\n"
+    "                            a port absent from TOPO keeps its table\n"
+    "                            and OpenSM forgets it.  FILE is then\n"
+    "                            rewritten atomically for the next run\n"
     "      --ca-partition-cap N  NodeInfo PartitionCap of CA ports (64)\n"
     "      --switch-partition-cap N  a switch's PartitionCap, bounds its\n"
     "                            port 0 (8)\n"
@@ -65,12 +75,13 @@ static const char usage[] =
     "                            json: docs/json-schemas.md\n"
     "  -h, --help                this text\n"
     "\n"
-    "Findings (tables full, OpenSM's fallback) go to stderr.\n"
+    "Findings (tables full, OpenSM's fallback, an outcome OpenSM leaves\n"
+    "to uninitialised memory, a P_Key OpenSM overwrites) go to stderr.\n"
     "Exit status: 0 tables computed, nothing to report; 1 computed, with\n"
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
 
-enum { O_BOTH = 256, O_ENF, O_STATE, O_FORMAT };
+enum { O_BOTH = 256, O_ENF, O_STATE, O_FORMAT, O_OSMCONF };
 
 struct tables_args {
 	struct cli_input in;
@@ -89,11 +100,16 @@ static int take_opt(int ch, struct tables_args *a)
 	switch (ch) {
 	case O_BOTH:
 		a->to.policy.allow_both_pkeys = true;
+		a->to.allow_both_pkeys_given = true;
 		return 0;
 	case O_ENF:
 		if (ibp_part_enforce_parse(optarg, &a->to.policy.part_enforce))
 			return cli_usage_error(
 			    "tables", "unknown --part-enforce '%s'", optarg);
+		a->to.part_enforce_given = true;
+		return 0;
+	case O_OSMCONF:
+		a->to.opensm_conf_path = optarg;
 		return 0;
 	case O_STATE:
 		a->to.state_path = optarg;
@@ -117,6 +133,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
 	    {"part-enforce", required_argument, NULL, O_ENF},
 	    {"state", required_argument, NULL, O_STATE},
+	    {"opensm-conf", required_argument, NULL, O_OSMCONF},
 	    CLI_CAP_LONGOPTS,
 	    CLI_IN_LONGOPT_NNM,
 	    {"format", required_argument, NULL, O_FORMAT},
@@ -168,9 +185,8 @@ static int emit(const struct tables_args *a, const ibp_tables_result *r)
 	}
 	if (fflush(stdout))
 		return CLI_EXIT_SYSTEM;
-	if (a->to.state_path && ibp_tables_write_state_path(
-				    r->tables, r->remembered, mode,
-				    r->sm_port_guid, a->to.state_path, &err)) {
+	if (a->to.state_path &&
+	    ibp_tables_result_write_state(r, a->to.state_path, &err)) {
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}

@@ -8,7 +8,8 @@
  *   {"format": "ibpart-state", "version": 2,
  *    "mode": "opensm", "sm_port_guid": "0x…",
  *    "opensm": {"allow_both_pkeys": false, "keep_pkey_indexes": true,
- *               "part_enforce": "both"},
+ *               "part_enforce": "both",
+ *               "no_partition_enforcement": false},
  *    "ports": [{"node_guid", "port_guid", "port", "node_type",
  *               "node_desc", "capacity", "pkeys": ["0x7fff", …],
  *               "enforcement": "both"|"in"|"out"|"off",
@@ -59,7 +60,9 @@ typedef struct ibp_state_file ibp_state_file;
 typedef struct ibp_state_opensm {
 	bool allow_both_pkeys;	       /* as OpenSM started (-W, the file) */
 	bool compact_pkey_indexes;     /* keep_pkey_indexes FALSE */
-	ibp_part_enforce part_enforce; /* no_partition_enforcement folded in */
+	ibp_part_enforce part_enforce; /* the part_enforce option */
+	bool no_partition_enforcement; /* TRUE: enforcement off whatever
+					  part_enforce says */
 } ibp_state_opensm;
 
 /* An empty state over fabric f (borrowed; it must outlive the state):

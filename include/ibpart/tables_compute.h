@@ -20,7 +20,9 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/policy.h"
+#include "ibpart/state_file.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
@@ -44,10 +46,24 @@ typedef struct ibp_tables_compute_options {
 	 * remembered and unplaced are set by the operation (what is given
 	 * there is ignored). */
 	ibp_policy_options policy;
-	/* A `tables --state` file: the tables the ports hold and what OpenSM
-	 * remembers of their indexes; a file that does not exist is a fresh
-	 * fabric.  NULL: a fresh fabric, and no remembered state out. */
+	/* A state file (state_file.h; any version): the tables the ports
+	 * hold, what OpenSM remembers of their indexes and the options it
+	 * runs with; a file that does not exist is a fresh fabric under a
+	 * fresh OpenSM.  NULL: a fresh fabric, and no state out. */
 	const char *state_path;
+	/* OpenSM's opensm.conf (opensm_conf.h), NULL: none.  Without a
+	 * state that records OpenSM's options, this run is OpenSM's start:
+	 * allow_both_pkeys, keep_pkey_indexes, part_enforce and
+	 * no_partition_enforcement all come from it.  With one, this run is
+	 * a SIGHUP: allow_both_pkeys stays as OpenSM started, the others
+	 * are taken from the file where it has them. */
+	const char *opensm_conf_path;
+	/* Which of policy.allow_both_pkeys, policy.part_enforce and
+	 * policy.compact_pkey_indexes the caller sets itself (a command
+	 * line flag): those override the opensm.conf and the state. */
+	bool allow_both_pkeys_given;
+	bool part_enforce_given;
+	bool compact_pkey_indexes_given;
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults
@@ -59,8 +75,19 @@ typedef struct ibp_tables_result {
 	ibp_fabric *fabric;	/* LIDs assigned from the SM port */
 	ibp_conf *conf;		/* the plan */
 	ibp_tables *tables;	/* one table per programmed port */
-	ibp_tables *remembered; /* for the next run; NULL w/o state_path */
+	ibp_tables *remembered; /* for the next run, one P_Key per index
+				   (see memory); NULL w/o state_path */
 	uint64_t sm_port_guid;
+	/* exactly what OpenSM remembers after this run; NULL w/o
+	 * state_path */
+	ibp_index_memory *memory;
+	/* the state after this run, for ibp_tables_result_write_state:
+	 * the tables ports hold (those programmed now, the others as
+	 * before, ports the fabric lacks kept), memory and options; NULL
+	 * w/o state_path */
+	ibp_state_file *state;
+	/* the OpenSM options this run used (opensm.conf, state, flags) */
+	ibp_state_opensm opensm;
 	/* the policy's warnings and errors (tables full, OpenSM's
 	 * fallback): what makes `ibpart tables` exit 1 */
 	size_t nfound;
@@ -69,17 +96,25 @@ typedef struct ibp_tables_result {
 /* Compute the tables o describes into *out (zeroed first; release with
  * ibp_tables_result_free, also after a failure).  Findings are appended
  * to diags (may be NULL): the topology's, sorted by position, then the
+ * opensm.conf's warnings (opensm_conf.h: opensm-conf-value), then the
  * policy's (policy.h: opensm-fallback, pkey-table-full,
- * enforcement-table-full, sm-port-default); the plan's own findings are
- * `ibpart check`'s business and are not reported.  Returns 0; IBP_EINVAL
- * without a topology or a plan; the topology's failure (IBP_EPARSE,
- * IBP_EIO; err holds its first error, also in diags); IBP_ENOENT for an
- * SM port not in the fabric; the plan's or the state file's failure
- * (IBP_EPARSE, IBP_EIO, ...); IBP_EPARSE in strict mode for a plan
- * OpenSM rejects; IBP_ENOMEM. */
+ * enforcement-table-full, sm-port-default, opensm-index-overwrite,
+ * opensm-fallback-indx0, opensm-indeterminate); the plan's own findings
+ * are `ibpart check`'s business and are not reported.  Returns 0;
+ * IBP_EINVAL without a topology or a plan; the topology's failure
+ * (IBP_EPARSE, IBP_EIO; err holds its first error, also in diags);
+ * IBP_ENOENT for an SM port not in the fabric; the plan's, the state
+ * file's or the opensm.conf's failure (IBP_EPARSE, IBP_EIO, ...);
+ * IBP_EPARSE in strict mode for a plan OpenSM rejects; IBP_ENOMEM. */
 int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags,
 		       ibp_error *err);
+
+/* Write r->state to path atomically (state_file.h, version 2).
+ * IBP_EINVAL without a state (no state_path was given); IBP_ENOMEM,
+ * IBP_EIO (the target untouched). */
+int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
+				  ibp_error *err);
 
 /* Free what r holds and zero it.  NULL is allowed. */
 void ibp_tables_result_free(ibp_tables_result *r);

@@ -264,6 +264,8 @@ static json_t *state_json(const ibp_state_file *s)
 		json_object_set_new(
 		    o, "part_enforce",
 		    json_string(ibp_part_enforce_str(s->osm.part_enforce)));
+		json_object_set_new(o, "no_partition_enforcement",
+				    json_boolean(s->osm.no_partition_enforcement));
 		json_object_set_new(root, "opensm", o);
 	}
 	size_t cnt = ibp_tables_count(s->tables);
@@ -572,17 +574,21 @@ static int read_opensm(struct rd *r, json_t *o)
 	json_t *ab = json_object_get(o, "allow_both_pkeys");
 	json_t *kp = json_object_get(o, "keep_pkey_indexes");
 	json_t *pe = json_object_get(o, "part_enforce");
-	ibp_state_opensm so = {false, false, IBP_ENFORCE_BOTH};
+	json_t *np = json_object_get(o, "no_partition_enforcement");
+	ibp_state_opensm so = {false, false, IBP_ENFORCE_BOTH, false};
 	if (!json_is_object(o) || (ab && !json_is_boolean(ab)) ||
-	    (kp && !json_is_boolean(kp)) ||
+	    (kp && !json_is_boolean(kp)) || (np && !json_is_boolean(np)) ||
 	    (pe && ibp_part_enforce_parse(json_string_value(pe),
 					  &so.part_enforce)))
 		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
-					"\"opensm\": allow_both_pkeys and "
-					"keep_pkey_indexes true or false, "
+					"\"opensm\": allow_both_pkeys, "
+					"keep_pkey_indexes and "
+					"no_partition_enforcement true or "
+					"false, "
 					"part_enforce both, in, out or off");
 	so.allow_both_pkeys = ab && json_is_true(ab);
 	so.compact_pkey_indexes = kp && json_is_false(kp);
+	so.no_partition_enforcement = np && json_is_true(np);
 	ibp_state_file_set_opensm(r->s, &so);
 	return 0;
 }

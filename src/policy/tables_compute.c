@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ibpart/tables_compute.h"
+#include "ibpart/pkey_table.h"
 #include "ibpart/tables_json.h"
 
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o)
@@ -22,6 +23,8 @@ void ibp_tables_result_free(ibp_tables_result *r)
 		return;
 	ibp_tables_free(r->tables);
 	ibp_tables_free(r->remembered);
+	ibp_index_memory_free(r->memory);
+	ibp_state_file_free(r->state);
 	ibp_conf_free(r->conf);
 	ibp_fabric_free(r->fabric);
 	memset(r, 0, sizeof(*r));
@@ -69,12 +72,12 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
 /* The plan, read as the policy will apply it; its own findings are not
  * reported. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		     ibp_error *err)
+		     const ibp_policy_options *po, ibp_error *err)
 {
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
-	co.allow_both_pkeys = o->policy.allow_both_pkeys;
+	co.allow_both_pkeys = po->allow_both_pkeys;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -83,28 +86,166 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	return rc;
 }
 
+/* The state the run starts from: the file, or a fresh fabric under a
+ * fresh OpenSM (nothing remembered) when it does not exist yet. */
+static int read_state(const ibp_tables_compute_options *o,
+		      ibp_tables_result *r, ibp_error *err)
+{
+	if (!o->state_path)
+		return 0;
+	if (access(o->state_path, F_OK) != 0) {
+		r->state = ibp_state_file_new(r->fabric);
+		ibp_index_memory *m = ibp_index_memory_new(r->fabric);
+		if (!r->state || !m) {
+			ibp_index_memory_free(m);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+		ibp_state_file_set_memory(r->state, m);
+		return 0;
+	}
+	return ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state,
+				   err);
+}
+
+/* The OpenSM options of this run.  A state that records them is a
+ * running OpenSM: allow_both_pkeys (read at start only) stays, a SIGHUP
+ * re-reads the others from the opensm.conf where it has them.  Without
+ * one this run is OpenSM's start.  Flags the caller gives win. */
+static int osm_options(const ibp_tables_compute_options *o,
+		       ibp_tables_result *r, ibp_policy_options *po,
+		       ibp_diags *d, ibp_error *err)
+{
+	ibp_state_opensm so = {o->policy.allow_both_pkeys,
+			       o->policy.compact_pkey_indexes,
+			       o->policy.part_enforce, false};
+	bool running = r->state && ibp_state_file_opensm(r->state, &so);
+	if (o->opensm_conf_path) {
+		ibp_osm_conf c;
+		int rc = ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d,
+						 err);
+		if (rc)
+			return rc;
+		if (!running) {
+			so.allow_both_pkeys = c.allow_both_pkeys;
+			so.compact_pkey_indexes = !c.keep_pkey_indexes;
+			so.part_enforce = c.part_enforce;
+			so.no_partition_enforcement =
+			    c.no_partition_enforcement;
+		} else {
+			if (c.have_keep_pkey_indexes)
+				so.compact_pkey_indexes = !c.keep_pkey_indexes;
+			if (c.have_part_enforce)
+				so.part_enforce = c.part_enforce;
+			if (c.have_no_partition_enforcement)
+				so.no_partition_enforcement =
+				    c.no_partition_enforcement;
+		}
+	}
+	if (o->allow_both_pkeys_given)
+		so.allow_both_pkeys = o->policy.allow_both_pkeys;
+	if (o->compact_pkey_indexes_given)
+		so.compact_pkey_indexes = o->policy.compact_pkey_indexes;
+	if (o->part_enforce_given) {
+		so.part_enforce = o->policy.part_enforce;
+		so.no_partition_enforcement = false;
+	}
+	r->opensm = so;
+	po->allow_both_pkeys = so.allow_both_pkeys;
+	po->compact_pkey_indexes = so.compact_pkey_indexes;
+	po->part_enforce =
+	    so.no_partition_enforcement ? IBP_ENFORCE_OFF : so.part_enforce;
+	return 0;
+}
+
+/* The state after the run: the tables programmed now over those the
+ * ports held (a port not programmed keeps its table: a card that left
+ * the fabric for a sweep still holds it), OpenSM's memory, options. */
+static int next_state(const ibp_tables_compute_options *o,
+		      ibp_tables_result *r, ibp_error *err)
+{
+	ibp_state_file *s = r->state;
+	ibp_tables *t = ibp_state_file_tables_mut(s);
+	size_t cnt = ibp_tables_count(r->tables);
+	int rc = 0;
+	for (size_t i = 0; i < cnt && !rc; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *pt = ibp_tables_at(r->tables, i, &n, &p);
+		ibp_pkey_table *c = ibp_pkey_table_copy(pt);
+		if (!c || (rc = ibp_tables_put(t, n, p, c, NULL))) {
+			ibp_pkey_table_free(c);
+			rc = IBP_ENOMEM;
+		}
+	}
+	ibp_index_memory *m = rc ? NULL : ibp_index_memory_copy(r->memory);
+	if (!rc && !m)
+		rc = IBP_ENOMEM;
+	if (!rc) {
+		ibp_state_file_set_memory(s, m);
+		ibp_state_file_set_opensm(s, &r->opensm);
+		ibp_state_file_set_sm_port(s, r->sm_port_guid);
+		rc = ibp_state_file_set_mode(
+		    s, ibp_policy_mode_str(o->policy.mode));
+	}
+	return rc ? ibp_error_set(err, rc, "out of memory") : 0;
+}
+
 /* The policy, its findings into d and counted. */
 static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
 {
-	ibp_tables *prev = NULL, *rem = NULL;
-	int rc = 0;
-	if (o->state_path && access(o->state_path, F_OK) == 0 &&
-	    (rc = ibp_tables_read_state_path(r->fabric, o->state_path, &prev,
-					     &rem, err)))
-		return rc;
-	po->previous = prev;
-	po->remembered = rem;
+	if (r->state) {
+		po->previous = ibp_state_file_tables(r->state);
+		po->memory = ibp_state_file_memory(r->state);
+	}
 	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
 			ibp_diags_count_severity(d, IBP_SEV_ERROR);
-	rc = ibp_policy_compute_state(r->conf, r->fabric, po, &r->tables,
-				      o->state_path ? &r->remembered : NULL, d,
-				      err);
-	r->nfound = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
-		    ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
-	ibp_tables_free(prev);
-	ibp_tables_free(rem);
-	return rc;
+	int rc = ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
+					   r->state ? &r->memory : NULL, d,
+					   err);
+	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
+		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
+	if (rc || !r->state)
+		return rc;
+	/* the old one-P_Key-per-index view, for existing callers */
+	r->remembered = ibp_tables_new(r->fabric);
+	if (!r->remembered)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	size_t nn = ibp_fabric_node_count(r->fabric);
+	for (size_t n = 0; n < nn; n++) {
+		unsigned np = ibp_fabric_node_nports(r->fabric, n);
+		for (unsigned p = 0; p <= np; p++) {
+			size_t k = ibp_index_memory_size(r->memory, n, p);
+			if (!ibp_index_memory_has_port(r->memory, n, p))
+				continue;
+			ibp_pkey_table *t =
+			    ibp_tables_get_or_create(r->remembered, n, p);
+			if (!t)
+				return ibp_error_set(err, IBP_ENOMEM,
+						     "out of memory");
+			for (size_t i = 0; i < k; i++) {
+				uint16_t key;
+				unsigned idx;
+				ibp_index_memory_entry(r->memory, n, p, i, &key,
+						       &idx);
+				if (idx < ibp_pkey_table_capacity(t) &&
+				    !ibp_pkey_table_get(t, idx))
+					ibp_pkey_table_set(t, idx, key, NULL);
+			}
+		}
+	}
+	/* previous borrowed the state's tables, which next_state changes */
+	po->previous = NULL;
+	po->memory = NULL;
+	return next_state(o, r, err);
+}
+
+int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
+				  ibp_error *err)
+{
+	if (!r || !r->state)
+		return ibp_error_set(err, IBP_EINVAL, "no state to write");
+	return ibp_state_file_write(r->state, path, err);
 }
 
 int ibp_tables_compute(const ibp_tables_compute_options *o,
@@ -120,11 +261,20 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 	ibp_policy_options po = o->policy;
 	po.sm_port_guid = 0;
 	po.unplaced = NULL;
+	po.previous = NULL;
+	po.remembered = NULL;
+	po.memory = NULL;
 	int rc = load_fabric(o, out, d, err);
 	if (!rc)
 		rc = sm_port(o, out, &po, err);
 	if (!rc)
-		rc = read_plan(o, out, err);
+		rc = read_state(o, out, err);
+	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING);
+	if (!rc)
+		rc = osm_options(o, out, &po, d, err);
+	out->nfound = ibp_diags_count_severity(d, IBP_SEV_WARNING) - before;
+	if (!rc)
+		rc = read_plan(o, out, &po, err);
 	if (!rc)
 		rc = place(o, out, &po, d, err);
 	if (d != diags)
