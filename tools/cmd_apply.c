@@ -31,7 +31,7 @@ static const char usage[] =
     "                    [--enforce both|in|out|off|unchanged] [options]\n"
     "       ibpart apply --rollback STATE [--dry-run] [options]\n"
     "       ibpart apply -c CONF --via-opensm (--opensm-pid PID |\n"
-    "                    --opensm-pidfile FILE) [--opensm-conf FILE]\n"
+    "                    --opensm-pidfile FILE) [--opensm-partitions FILE]\n"
     "                    [--opensm-log FILE] [--wait MS] [--dry-run] "
     "[options]\n"
     "\n"
@@ -74,7 +74,8 @@ static const char usage[] =
     "                       ibsim's implement none.  --rollback puts\n"
     "                       back the bits the state file holds\n"
     "      --via-opensm     hand the plan to a running OpenSM\n"
-    "      --opensm-conf F  its partition file (default\n"
+    "      --opensm-partitions F  its partition file (default: the\n"
+    "                       partition_config_file of --opensm-conf, else\n"
     "                       /etc/opensm/partitions.conf)\n"
     "      --opensm-pid PID, --opensm-pidfile F   the OpenSM to signal\n"
     "      --opensm-log F   its log (default /var/log/opensm.log)\n"
@@ -88,6 +89,7 @@ struct apply_opts {
 	bool direct, via_opensm, dry_run;
 	int enforce; /* --enforce; INT_MIN: not given */
 	const char *state;
+	const char *partitions; /* --opensm-partitions */
 	struct ibp_apply_options ap;
 	struct ibp_apply_opensm_options osm;
 };
@@ -99,6 +101,7 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	ao->ap.conf_path = c->in.conf;
 	ao->ap.mode = c->in.mode;
 	ao->ap.allow_both_pkeys = c->allow_both;
+	ao->ap.compact_pkey_indexes = c->have_osm && !c->osm.keep_pkey_indexes;
 	ibp_apply *a = NULL;
 	ibp_diags *d = ibp_diags_new();
 	int rc = ibp_apply_plan(c->l, &ao->ap, &a, d, &err);
@@ -218,7 +221,7 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 	    CLI_STR("--rollback", &ao->ap.rollback),
 	    CLI_STR("--state", &ao->state),
 	    CLI_FN("--enforce", &ao->enforce, take_enforce),
-	    CLI_STR("--opensm-conf", &o->opensm_conf),
+	    CLI_STR("--opensm-partitions", &ao->partitions),
 	    CLI_STR("--opensm-log", &o->opensm_log),
 	    CLI_STR("--opensm-pidfile", &o->opensm_pidfile),
 	    CLI_NUM("--opensm-pid", &o->opensm_pid, 1, 0x7fffffff),
@@ -244,6 +247,23 @@ static int run(int argc, char **argv)
 	int rc = parse_args(&c, &ao, argc, argv);
 	if (rc)
 		return rc;
+	if ((rc = lc_opensm_conf(&c)))
+		return rc;
+	if (ao.enforce == INT_MIN && c.have_osm && !ao.ap.rollback)
+		ao.enforce = (int)ibp_osm_conf_enforce(&c.osm);
+	if (ao.partitions)
+		ao.osm.opensm_conf = ao.partitions;
+	else if (c.have_osm && c.osm.partition_config_file[0])
+		ao.osm.opensm_conf = c.osm.partition_config_file;
+	else if (c.have_osm && ao.via_opensm)
+		/* --opensm-conf once named the partition file: never guess
+		 * which file to overwrite */
+		return cli_usage_error(
+		    "apply",
+		    "%s names no partition_config_file: give OpenSM's "
+		    "partition file with --opensm-partitions (--opensm-conf "
+		    "is OpenSM's opensm.conf)",
+		    c.osm_conf_path);
 	if (ao.enforce != INT_MIN)
 		c.lo.enforce = ao.enforce;
 	else if (ao.ap.rollback) /* the state file holds the bits to put

@@ -62,7 +62,9 @@ static int run(int argc, char **argv)
 		c.in.conf = a.pos[0]; /* like check/tables: CONF positional */
 	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
-	int rc = lc_open(&c);
+	int rc = lc_opensm_conf(&c);
+	if (!rc)
+		rc = lc_open(&c);
 	ibp_tables *previous = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);

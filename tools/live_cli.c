@@ -73,6 +73,25 @@ int lc_open(struct lc *c)
 	return CLI_EXIT_OK;
 }
 
+int lc_opensm_conf(struct lc *c)
+{
+	if (!c->osm_conf_path)
+		return CLI_EXIT_OK;
+	ibp_error err;
+	ibp_error_clear(&err);
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm, d, &err);
+	lc_print_diags(d);
+	ibp_diags_free(d);
+	if (rc)
+		return lc_fail(&err, rc);
+	c->have_osm = true;
+	c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
+	return CLI_EXIT_OK;
+}
+
 void lc_close(struct lc *c)
 {
 	ibp_live_close(c->l);
@@ -102,6 +121,7 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.conf_path = c->in.conf;
 	vo.mode = c->in.mode;
 	vo.allow_both_pkeys = c->allow_both;
+	vo.compact_pkey_indexes = c->have_osm && !c->osm.keep_pkey_indexes;
 	vo.previous = previous;
 	vo.matrix = matrix;
 	vo.audit = audit;

@@ -16,6 +16,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/live.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 
@@ -26,6 +27,10 @@ struct lc {
 	const char *format;  /* "text" (default) or "json" */
 	bool allow_both;
 	bool quiet;
+	/* --opensm-conf: OpenSM's options (lc_opensm_conf reads them) */
+	const char *osm_conf_path;
+	bool have_osm;
+	ibp_osm_conf osm;
 	/* filled by lc_open */
 	ibp_fabric *topo_fabric; /* owned, with -t */
 	ibp_live *l;
@@ -47,6 +52,9 @@ struct lc {
 	"                       local PortInfo MasterSMLID), else the local\n" \
 	"                       port (ibpart is the partition manager)\n"      \
 	"  -W, --allow-both-pkeys  OpenSM's allow_both_pkeys\n"                \
+	"      --opensm-conf F  OpenSM's opensm.conf, read as OpenSM does:\n"  \
+	"                       allow_both_pkeys (or -W), keep_pkey_indexes\n" \
+	"                       (FALSE: tables packed), part_enforce\n"        \
 	"  -C, --Ca CA          local CA (default: the first)\n"               \
 	"  -P, --Port PORT      local port (default: the first active)\n"      \
 	"      --mkey KEY       M_Key for every SMP (visible to ps: prefer\n"  \
@@ -60,6 +68,10 @@ struct lc {
 	"  -q, --quiet          no progress on stderr\n"
 
 void lc_init(struct lc *c, const char *cmd);
+/* Read --opensm-conf, when given, into c->osm (its warnings printed):
+ * allow_both_pkeys TRUE there sets c->allow_both.  0, or an exit
+ * status. */
+int lc_opensm_conf(struct lc *c);
 /* The port and SMP options every live command takes, as entries of a
  * command's table, into lo (a struct ibp_live_options *). */
 #define LC_PORT_OPTS(lo)                                                       \
@@ -74,6 +86,7 @@ void lc_init(struct lc *c, const char *cmd);
 #define LC_OPTS(c)                                                             \
 	LC_PORT_OPTS(&(c)->lo), CLI_FLAG("-q|--quiet", &(c)->quiet),           \
 	    CLI_FLAG("-W|--allow-both-pkeys", &(c)->allow_both),               \
+	    CLI_STR("--opensm-conf", &(c)->osm_conf_path),                     \
 	    CLI_WORD("--format", &(c)->format, "text|json")
 /* CLI_FN for --mkey-file FILE (ibp_mkey_file_read) into a uint64_t. */
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path);

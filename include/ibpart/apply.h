@@ -52,6 +52,8 @@ struct ibp_apply_options {
 	const char *mode;      /* "opensm" (default) or "strict" */
 	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
 	bool force;	       /* push although an SM runs */
+	bool compact_pkey_indexes; /* opensm.conf keep_pkey_indexes FALSE:
+				      tables packed as OpenSM packs them */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false.  Cannot fail. */

@@ -292,6 +292,9 @@ struct ibp_live_plan_options {
 				       keeps surviving P_Keys at their
 				       index); NULL: a fresh fabric */
 	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+	bool compact_pkey_indexes; /* opensm.conf keep_pkey_indexes FALSE:
+				      tables packed whatever the ports
+				      held (policy.h) */
 };
 
 /* Parse the plan against fabric f and compute its tables.  Every finding

@@ -155,6 +155,7 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .sm_port_guid = ibp_live_sm_port_guid(a->l),
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = a->have,
+	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
 	};
 	int rc = ibp_live_plan(&po, a->f, &a->want, NULL, diags, err);

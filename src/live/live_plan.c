@@ -25,6 +25,7 @@ static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 	o.sm_port_guid = po->sm_port_guid;
 	o.allow_both_pkeys = po->allow_both_pkeys;
 	o.previous = po->previous;
+	o.compact_pkey_indexes = po->compact_pkey_indexes;
 	ibp_diags *pd = ibp_diags_new();
 	if (!pd)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

@@ -126,6 +126,7 @@ static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
 	    .sm_port_guid = r->sm_guid,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = o->previous ? o->previous : r->have,
+	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
 	};
 	int rc = ibp_live_plan(&po, r->f, &r->want, &r->conf, diags, err);

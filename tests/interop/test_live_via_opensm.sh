@@ -10,7 +10,7 @@ D=$IBP_SRC/tests/interop/data
 live_ibsim "$D/live-2sw.topo" H-0002c90000000100
 cp "$D/live-2sw-a.conf" "$LIVE_DIR/partitions.conf"
 live_opensm "$LIVE_DIR/partitions.conf"
-O=(--opensm-conf "$LIVE_DIR/partitions.conf" --opensm-pidfile "$LIVE_OSM_PIDFILE"
+O=(--opensm-partitions "$LIVE_DIR/partitions.conf" --opensm-pidfile "$LIVE_OSM_PIDFILE"
 	--opensm-log "$LIVE_OSM_LOG" --wait 20000 --retries 6)
 
 # node-c (leaf-2 port 4, DR path 0,1,1,4) holds Red before.
@@ -36,7 +36,7 @@ live_ok "verify after OpenSM's own change, no state file: no drift"
 # here a log that never shows SUBNET UP.  apply watches the fabric itself
 # and is done when it holds the plan (back to plan A).
 : >"$LIVE_DIR/silent.log"
-live_ibpart apply -q --via-opensm -c "$D/live-2sw-a.conf" --opensm-conf "$LIVE_DIR/partitions.conf" \
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-a.conf" --opensm-partitions "$LIVE_DIR/partitions.conf" \
 	--opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_DIR/silent.log" --wait 20000 --retries 6 \
 	>"$LIVE_DIR/out2.txt" 2>"$LIVE_DIR/err2.txt" ||
 	{ cat "$LIVE_DIR/out2.txt" "$LIVE_DIR/err2.txt" >&2; live_fail "apply --via-opensm with a silent log: exit $?"; }
