@@ -318,6 +318,16 @@ int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
 			   size_t nports, const uint16_t *partitions,
 			   size_t npartitions, const char *why);
+/* OpenSM rejected the file but keeps the indx0 P_Key it read before the
+ * error on these ports: their 0xffff is not at index 0, which stays
+ * empty (the IPoIB parent interface there has no partition): high. */
+int ibp_audit_fallback_indx0(ibp_findings *out, const uint64_t *ports,
+			     size_t nports, const char *why);
+/* OpenSM's reading of the plan depends on memory it never initialised
+ * (an mgid item ending a statement): what it programs cannot be
+ * predicted.  Every end port: high. */
+int ibp_audit_plan_indeterminate(ibp_findings *out, const ibp_fabric *f,
+				 const char *why);
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,

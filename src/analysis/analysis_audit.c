@@ -748,6 +748,51 @@ int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 	return rc;
 }
 
+int ibp_audit_fallback_indx0(ibp_findings *out, const uint64_t *ports,
+			     size_t nports, const char *why)
+{
+	uint16_t d = IBP_PKEY_DEFAULT_BASE;
+	return ibp_findings_add(
+	    out, "fallback-indx0", IBP_AUDIT_HIGH, ports, nports, &d, 1,
+	    "Fix the file's error; until then expect IPoIB (ib0, on index 0) "
+	    "to have no partition on these ports.",
+	    "OpenSM 3.3.23 rejects the file (%s) and programs its fallback, "
+	    "but keeps the indx0 P_Key it read before the error: on %zu "
+	    "port(s) 0xffff goes to index 1 and index 0 stays empty, so the "
+	    "IPoIB parent interface, which uses index 0, has no partition "
+	    "(an OpenSM bug).",
+	    why && *why ? why : "a parse error", nports);
+}
+
+int ibp_audit_plan_indeterminate(ibp_findings *out, const ibp_fabric *f,
+				 const char *why)
+{
+	size_t cnt = 0, nn = ibp_fabric_node_count(f);
+	for (size_t n = 0; n < nn; n++)
+		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
+			if (ibp_fabric_is_end_port(f, n, p))
+				cnt++;
+	uint64_t *g = malloc((cnt + 1) * sizeof(*g));
+	if (!g)
+		return IBP_ENOMEM;
+	cnt = 0;
+	for (size_t n = 0; n < nn; n++)
+		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
+			if (ibp_fabric_is_end_port(f, n, p))
+				g[cnt++] = ibp_fabric_port_guid(f, n, p);
+	int rc = ibp_findings_add(
+	    out, "plan-indeterminate", IBP_AUDIT_HIGH, g, cnt, NULL, 0,
+	    "Move the mgid items of the statement before its members, so "
+	    "no mgid item ends a statement.",
+	    "OpenSM 3.3.23 reads this file into memory it never initialised "
+	    "(%s): whether it accepts the file, and the tables it programs, "
+	    "depend on the line's length and the process; the other "
+	    "findings are about one possible outcome.",
+	    why && *why ? why : "an mgid item ends a statement");
+	free(g);
+	return rc;
+}
+
 int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
 			   size_t nports, const uint16_t *partitions,
 			   size_t npartitions, const char *why)

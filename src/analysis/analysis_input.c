@@ -379,6 +379,40 @@ static int misread(const ibp_analysis_input *in, const ibp_conf_misreading *x,
 	return ibp_audit_plan_misread(out, g, ng, pk, np, why);
 }
 
+/* The end ports of a rejected plan whose index 0 is empty although
+ * they hold 0xffff: OpenSM kept an indx0 read before the error. */
+static int fallback_indx0(const ibp_analysis_input *in,
+			  const ibp_conf_verdict *v, ibp_findings *out)
+{
+	size_t cnt = ibp_tables_count(in->tables), k = 0;
+	uint64_t *g = malloc((cnt + 1) * sizeof(*g));
+	if (!g)
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(in->tables, i, &n, &p);
+		if (!ibp_fabric_is_end_port(in->fabric, n, p) ||
+		    ibp_pkey_table_get(t, 0))
+			continue;
+		unsigned used = ibp_pkey_table_used(t);
+		for (unsigned j = 1; j < used; j++)
+			if (ibp_pkey_table_get(t, j) == IBP_PKEY_DEFAULT_FULL) {
+				g[k++] = ibp_fabric_port_guid(in->fabric, n, p);
+				break;
+			}
+	}
+	int rc = 0;
+	if (k) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s:%u: %s", ibp_conf_file(in->conf),
+			 v->pos.line, v->reason ? v->reason : "parse error");
+		rc = ibp_audit_fallback_indx0(out, g, k, why);
+	}
+	free(g);
+	return rc;
+}
+
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 				     ibp_findings *out)
 {
@@ -398,6 +432,19 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 		for (size_t i = 0; i < v->nmisreadings; i++)
 			if (misread(in, &v->misreadings[i], out))
 				return IBP_ENOMEM;
+		if (v->indeterminate) {
+			char why[512];
+			snprintf(why, sizeof(why), "%s:%u:%u: an mgid item "
+						    "ends the statement",
+				 ibp_conf_file(in->conf),
+				 v->indeterminate_pos.line,
+				 v->indeterminate_pos.col);
+			if (ibp_audit_plan_indeterminate(out, in->fabric, why))
+				return IBP_ENOMEM;
+		}
+		if (v->rejected && in->tables &&
+		    fallback_indx0(in, v, out))
+			return IBP_ENOMEM;
 	}
 	if (in->sm_assumed != IBP_SM_PORT_GIVEN) {
 		uint64_t g =
