@@ -49,7 +49,9 @@ typedef struct ibp_tables_compute_options {
 	/* A state file (state_file.h; any version): the tables the ports
 	 * hold, what OpenSM remembers of their indexes and the options it
 	 * runs with; a file that does not exist is a fresh fabric under a
-	 * fresh OpenSM.  NULL: a fresh fabric, and no state out. */
+	 * fresh OpenSM, and a file that records nothing of OpenSM (`apply
+	 * --state`, version 1) a fresh OpenSM on the tables it holds.
+	 * NULL: a fresh fabric, and no state out. */
 	const char *state_path;
 	/* OpenSM's opensm.conf (opensm_conf.h), NULL: none.  Without a
 	 * state that records OpenSM's options, this run is OpenSM's start:

@@ -103,8 +103,17 @@ static int read_state(const ibp_tables_compute_options *o,
 		ibp_state_file_set_memory(r->state, m);
 		return 0;
 	}
-	return ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state,
-				   err);
+	int rc = ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state,
+				     err);
+	if (rc || ibp_state_file_memory(r->state))
+		return rc;
+	/* a state that says nothing of OpenSM (`apply --state`): a fresh
+	 * OpenSM, which finds the tables as they are */
+	ibp_index_memory *m = ibp_index_memory_new(r->fabric);
+	if (!m)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_state_file_set_memory(r->state, m);
+	return 0;
 }
 
 /* The OpenSM options of this run.  A state that records them is a

@@ -8,9 +8,11 @@
 # on the base topology, OpenSM started on step 00 (with the sequence's
 # seq.args), SIGHUP for each later step after the ibsim console lines of
 # the step (Unlink, ReLink) and with the step's opensm.conf and
-# partitions.conf in place; ibpart gets the step's topology (the fabric
-# as OpenSM sees it in that sweep), the same opensm.conf and the state
-# file of the previous step.  A mismatch is shown (the plan history, the
+# partitions.conf in place (a step with NN.restart stops OpenSM and
+# starts a new one instead, and ibpart's state loses what OpenSM
+# remembered, as an `apply --state` file has it); ibpart gets the step's
+# topology (the fabric as OpenSM sees it in that sweep), the same
+# opensm.conf and the state file of the previous step.  A mismatch is shown (the plan history, the
 # ports that differ) and counted.
 
 SEQ_SEQS=0
@@ -62,6 +64,13 @@ seq_run()
 		n=$(basename "$step" .conf)
 		cp "$d/$n.conf" "$conf"
 		cp "$d/$n.osmconf" "$osmconf"
+		if [ -f "$d/$n.restart" ]; then
+			# a fresh OpenSM on the same fabric: the state keeps what
+			# the ports hold, nothing of what OpenSM remembered
+			ibp_osm_stop
+			jq 'del(.ports[].remembered) | del(.opensm)' "$state" >"$state.new" &&
+				mv "$state.new" "$state"
+		fi
 		"$IBPART" tables -t "$d/$n.topo" --format json --state "$state" \
 			--opensm-conf "$osmconf" "${iargs[@]}" "$conf" \
 			>"$w/$n.json" 2>"$w/$n.err"
@@ -76,7 +85,7 @@ seq_run()
 		done <"$d/$n.console"
 		# the console is asynchronous: give ibsim the lines first
 		[ -s "$d/$n.console" ] && sleep 0.2
-		if [ "$n" = 00 ]; then
+		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ]; then
 			# shellcheck disable=SC2086
 			ibp_osm_start "$conf" -F "$osmconf" $args
 		else

@@ -268,8 +268,11 @@ def write_seq(outdir, name, args, steps):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "seq.args"), "w") as f:
         f.write(args + "\n")
-    for i, (conf, topo, console, osmconf, what) in enumerate(steps):
+    for i, step in enumerate(steps):
+        conf, topo, console, osmconf, what = step[:5]
         base = os.path.join(d, "%02d" % i)
+        if len(step) > 5 and step[5]:
+            open(base + ".restart", "w").close()
         for ext, body in ((".conf", conf), (".topo", topo),
                           (".console", "".join(c + "\n" for c in console)),
                           (".osmconf", osmconf), (".what", what + "\n")):
@@ -294,9 +297,9 @@ def cases(topo, outdir):
     sw = who(sws[0])
     full_text = text
 
-    def st(conf, what, console=(), unlinked=(), osmconf=""):
+    def st(conf, what, console=(), unlinked=(), osmconf="", restart=False):
         return ("# issue 10\n" + conf, topo_without(full_text, unlinked),
-                list(console), osmconf, what)
+                list(console), osmconf, what, restart)
 
     # 1. several P_Keys remembered at one index
     write_seq(outdir, "case1-accumulated", "", [
@@ -373,6 +376,15 @@ def cases(topo, outdir):
         st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\n" % (who(b), who(b)),
            "b linked again: OpenSM forgot it",
            console=['ReLink "%s"' % node[b]]),
+    ])
+    # a fresh OpenSM on a fabric that holds tables (a restart, or the
+    # state `apply --state` saves): it remembers nothing
+    write_seq(outdir, "case2-restart", "", [
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\nC=0x0003 : %s=full ;\n"
+           % (a, a, a), "a in A, B, C"),
+        st("C=0x0003 : %s=full ;\n" % a, "A, B removed: holes"),
+        st("A=0x0001 : %s=full ;\nC=0x0003 : %s=full ;\nD=0x0004 : %s=full ;\n"
+           % (a, a, a), "OpenSM restarted: A back, D new", restart=True),
     ])
     # 3. keep_pkey_indexes FALSE
     write_seq(outdir, "case3-keep-false", "", [

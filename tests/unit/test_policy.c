@@ -535,6 +535,226 @@ static void test_json_round_trip(void **state)
 	ibp_fabric_free(x.f);
 }
 
+/* ---- OpenSM's index memory, exactly (issue 10; each expectation is the
+ * table the real OpenSM programmed in tests/interop/
+ * test_opensm_sequences.sh, written out from the rules) ---- */
+
+struct run_state {
+	ibp_tables *prev;
+	ibp_index_memory *mem;
+};
+
+static void run_free(struct run_state *r)
+{
+	ibp_tables_free(r->prev);
+	ibp_index_memory_free(r->mem);
+	r->prev = NULL;
+	r->mem = NULL;
+}
+
+/* One SIGHUP: the plan over what the ports hold and OpenSM remembers. */
+static const char *hup(struct fx *x, struct run_state *r, const char *text,
+		       ibp_policy_options *po, ibp_diags *d, size_t node,
+		       unsigned port)
+{
+	ibp_conf *c = conf(text, po->allow_both_pkeys);
+	po->previous = r->prev;
+	po->memory = r->mem;
+	ibp_tables *t = NULL;
+	ibp_index_memory *m = NULL;
+	assert_int_equal(ibp_policy_compute_memory(c, x->f, po, &t, &m, d, NULL),
+			 0);
+	ibp_conf_free(c);
+	run_free(r);
+	r->prev = t;
+	r->mem = m;
+	po->previous = NULL;
+	po->memory = NULL;
+	return tab(t, node, port);
+}
+
+/* Several P_Keys remembered at one index: 0x8001 and 0x0001 both at 1
+ * after the flip, so 0x0001 comes back to 1 (not after the last). */
+static void test_memory_accumulated(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	struct run_state r = {NULL, NULL};
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	assert_string_equal(
+	    hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1),
+	    "0x7fff 0x8001");
+	assert_string_equal(
+	    hup(&x, &r, "A=0x0001 : 0x3001=limited ;\n", &po, NULL, x.a, 1),
+	    "0x7fff 0x0001");
+	unsigned i0 = 9, i1 = 9;
+	assert_true(ibp_index_memory_get(r.mem, x.a, 1, 0x8001, &i0));
+	assert_true(ibp_index_memory_get(r.mem, x.a, 1, 0x0001, &i1));
+	assert_int_equal(i0, 1);
+	assert_int_equal(i1, 1);
+	assert_string_equal(
+	    hup(&x, &r, "B=0x0002 : 0x4001=full ;\n", &po, NULL, x.a, 1),
+	    "0x7fff");
+	assert_string_equal(
+	    hup(&x, &r, "A=0x0001 : 0x3001=limited ;\n", &po, NULL, x.a, 1),
+	    "0x7fff 0x0001");
+	run_free(&r);
+	ibp_fabric_free(x.f);
+}
+
+/* indx0 onto a P_Key sharing its index: OpenSM forgets one of the two,
+ * last_pkey_idx stays 2, so 0x7fff goes to 2 and index 1 is empty. */
+static void test_memory_indx0_shared(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	struct run_state r = {NULL, NULL};
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1);
+	hup(&x, &r, "A=0x0001 : 0x3001=limited ;\n", &po, NULL, x.a, 1);
+	assert_string_equal(hup(&x, &r, "A=0x0001, indx0 : 0x3001=limited ;\n",
+				&po, NULL, x.a, 1),
+			    "0x0001 0x0000 0x7fff");
+	assert_int_equal(ibp_index_memory_last(r.mem, x.a, 1), 3);
+	run_free(&r);
+	ibp_fabric_free(x.f);
+}
+
+/* A port OpenSM does not know (it left the fabric for a sweep) is found
+ * as it is: survivors keep their index, new P_Keys go after the last
+ * index the table holds - not after the one OpenSM used to remember. */
+static void test_memory_forgotten(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	struct run_state r = {NULL, NULL};
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n",
+	    &po, NULL, x.a, 1);
+	assert_string_equal(
+	    hup(&x, &r, "B=0x0002 : 0x3001=full ;\n", &po, NULL, x.a, 1),
+	    "0x7fff 0x0000 0x8002");
+	ibp_index_memory_forget_port(r.mem, x.a, 1);
+	assert_false(ibp_index_memory_has_port(r.mem, x.a, 1));
+	assert_string_equal(
+	    hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n",
+		&po, NULL, x.a, 1),
+	    "0x7fff 0x0000 0x8002 0x8001");
+	/* programmed again, OpenSM knows it again */
+	assert_true(ibp_index_memory_has_port(r.mem, x.a, 1));
+	run_free(&r);
+	ibp_fabric_free(x.f);
+}
+
+/* keep_pkey_indexes FALSE: holes closed, as on a fresh fabric. */
+static void test_memory_compact(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	struct run_state r = {NULL, NULL};
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	hup(&x, &r,
+	    "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n"
+	    "C=0x0003 : 0x3001=full ;\n",
+	    &po, NULL, x.a, 1);
+	assert_string_equal(
+	    hup(&x, &r, "C=0x0003 : 0x3001=full ;\n", &po, NULL, x.a, 1),
+	    "0x7fff 0x0000 0x0000 0x8003");
+	po.compact_pkey_indexes = true;
+	assert_string_equal(hup(&x, &r,
+				"C=0x0003 : 0x3001=full ;\n"
+				"D=0x0004 : 0x3001=full ;\n",
+				&po, NULL, x.a, 1),
+			    "0x7fff 0x8003 0x8004");
+	run_free(&r);
+	ibp_fabric_free(x.f);
+}
+
+/* A switch port 0 of 8 entries, full: index 2 is reused for 0x8008 and
+ * OpenSM forgets 0x0002 there but not 0x8002; when 0x8002 comes back it
+ * goes to 2 and overwrites 0x8008, which the port loses (a finding). */
+static void test_memory_overwrite(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	struct run_state r = {NULL, NULL};
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	char plan[1024];
+	unsigned keys[4][9] = {{1, 2, 3, 4, 5, 6, 7, 0},
+			       {1, 2, 3, 4, 5, 6, 7, 0},
+			       {1, 3, 4, 5, 6, 7, 8, 0},
+			       {1, 2, 3, 4, 5, 6, 7, 8, 0}};
+	const char *want[4] = {
+	    "0x7fff 0x8001 0x8002 0x8003 0x8004 0x8005 0x8006 0x8007",
+	    "0x7fff 0x8001 0x0002 0x8003 0x8004 0x8005 0x8006 0x8007",
+	    "0x7fff 0x8001 0x8008 0x8003 0x8004 0x8005 0x8006 0x8007",
+	    "0x7fff 0x8001 0x8002 0x8003 0x8004 0x8005 0x8006 0x8007"};
+	for (int s = 0; s < 4; s++) {
+		plan[0] = 0;
+		for (int k = 0; keys[s][k]; k++)
+			snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan),
+				 "P%u=0x%04x : 0x1000=%s ;\n", keys[s][k],
+				 keys[s][k],
+				 s == 1 && keys[s][k] == 2 ? "limited" : "full");
+		ibp_diags *d = ibp_diags_new();
+		assert_string_equal(hup(&x, &r, plan, &po, d, x.sw, 0), want[s]);
+		assert_int_equal(count_code(d, "opensm-index-overwrite"),
+				 s == 3 ? 1 : 0);
+		ibp_diags_free(d);
+	}
+	run_free(&r);
+	ibp_fabric_free(x.f);
+}
+
+/* A rejected file's indx0 stays recorded: 0xffff goes to index 1. */
+static void test_fallback_indx0(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	ibp_diags *d = ibp_diags_new();
+	ibp_tables *ts =
+	    run(&x, "A=0x0010, indx0 : 0x3001=full ;\nthis line is broken\n",
+		NULL, d);
+	assert_string_equal(tab(ts, x.a, 1), "0x0000 0xffff");
+	assert_string_equal(tab(ts, x.b, 1), "0xffff");
+	assert_int_equal(count_code(d, "opensm-fallback"), 1);
+	assert_int_equal(count_code(d, "opensm-fallback-indx0"), 1);
+	ibp_tables_free(ts);
+	ibp_diags_free(d);
+	ibp_fabric_free(x.f);
+}
+
+/* An mgid item ending a statement: the outcome is indeterminate. */
+static void test_indeterminate(void **state)
+{
+	(void)state;
+	struct fx x;
+	build(&x, 0, 0, 0);
+	ibp_diags *d = ibp_diags_new();
+	ibp_tables *ts =
+	    run(&x, "T=0x0001 : 0x3001=full, mgid=ff12::1;\n", NULL, d);
+	assert_int_equal(count_code(d, "opensm-indeterminate"), 1);
+	ibp_tables_free(ts);
+	ibp_diags_free(d);
+	d = ibp_diags_new();
+	ts = run(&x, "T=0x0001 : mgid=ff12::1, 0x3001=full ;\n", NULL, d);
+	assert_int_equal(count_code(d, "opensm-indeterminate"), 0);
+	ibp_tables_free(ts);
+	ibp_diags_free(d);
+	ibp_fabric_free(x.f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +770,13 @@ int main(void)
 	    cmocka_unit_test(test_fail_open),
 	    cmocka_unit_test(test_strict),
 	    cmocka_unit_test(test_state),
+	    cmocka_unit_test(test_memory_accumulated),
+	    cmocka_unit_test(test_memory_indx0_shared),
+	    cmocka_unit_test(test_memory_forgotten),
+	    cmocka_unit_test(test_memory_compact),
+	    cmocka_unit_test(test_memory_overwrite),
+	    cmocka_unit_test(test_fallback_indx0),
+	    cmocka_unit_test(test_indeterminate),
 	    cmocka_unit_test(test_json_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
