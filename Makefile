@@ -8,6 +8,9 @@
 #   make demo           install what the demo needs, build, run it
 #   make test           install what the suite needs, build the three
 #                       trees, run every stage and print their totals
+#   make interop-long   many more random plan sequences through one
+#                       OpenSM by SIGHUP on ibsim than `make test` runs
+#                       (SEQ_SEED, SEQ_COUNT, SEQ_STEPS choose them)
 #
 # The Debian packages are installed by one idempotent script,
 # scripts/deps.sh PROFILE (build, demo or test): apt-get runs only when
@@ -29,7 +32,7 @@ MAKEFLAGS += --no-print-directory
 configure = command -v cmake >/dev/null || { echo "cmake not found: make deps (or bash scripts/deps.sh build)" >&2; exit 1; }; \
 	out=$$(cmake -S . -B $(1) $(2) 2>&1) || { printf '%s\n' "$$out" >&2; exit 1; }
 
-.PHONY: all deps build build-asan build-fuzz test unit demo bench fuzz install format format-check clean
+.PHONY: all deps build build-asan build-fuzz test unit interop-long demo bench fuzz install format format-check clean
 
 all: build
 
@@ -69,6 +72,18 @@ test:
 
 unit: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L unit
+
+# tests/interop/test_opensm_sequences.sh with many seeds: the issue-10
+# cases, then SEQ_COUNT random sequences of SEQ_STEPS plans from seed
+# SEQ_SEED (about 0.35 s a step on ibsim).  It prints how many sequences
+# and steps matched OpenSM; the first step that differs fails it.
+SEQ_SEED  ?= 1000
+SEQ_COUNT ?= 60
+SEQ_STEPS ?= 12
+interop-long: build
+	@IBPART=$(CURDIR)/$(BUILD)/ibpart IBP_SRC=$(CURDIR) \
+	  IBP_SEQ_SEED=$(SEQ_SEED) IBP_SEQ_COUNT=$(SEQ_COUNT) \
+	  IBP_SEQ_STEPS=$(SEQ_STEPS) bash tests/interop/test_opensm_sequences.sh
 
 # The demo runs on the built-in simulated fabric: it needs only the build
 # packages (no OpenSM, ibsim or browser), and only the program.

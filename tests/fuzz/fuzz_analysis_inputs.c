@@ -1,7 +1,7 @@
 /*
  * fuzz_analysis_inputs.c - libFuzzer target for the audit's text inputs:
  * the tenant map (src/analysis_tenants.c) and the opensm.conf reader
- * (src/analysis_osmconf.c) get the raw bytes with their true length (ASan
+ * (src/policy/opensm_conf.c) get the raw bytes with their true length (ASan
  * catches a read past it); a map that loads must answer every port of
  * the fabric with a valid tenant index or -1.
  */
