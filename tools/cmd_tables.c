@@ -109,7 +109,8 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys),
 	    CLI_FN("--part-enforce", &a->to, take_enforce),
 	    CLI_STR("--opensm-conf", &a->to.opensm_conf_path),
-	    CLI_STR("--state", &a->to.state_path), CLI_CAP_OPTS(&a->to.fabric),
+	    CLI_STR("--state", &a->to.state_path),
+	    CLI_CAP_OPTS(&a->to.fabric),
 	    CLI_WORD("--format", &a->format, "smpquery|json")};
 	struct cli_args args = {"tables", opts, CLI_NOPTS(opts), &a->in, 1};
 	if (cli_args_parse(&args, argc, argv))

@@ -5,8 +5,8 @@
  * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
  * map (analysis_tenants.c); the opensm.conf options it reads come from
  * opensm_conf.h (src/policy/opensm_conf.c).  Depends on pkey (tables,
- * the match rule), topo, policy (opensm_conf.h), util and jansson; it takes tables from anywhere (policy, sim, a live
- * read) and computes none itself.
+ * the match rule), topo, policy (opensm_conf.h), util and jansson; it takes
+ * tables from anywhere (policy, sim, a live read) and computes none itself.
  *
  * analysis.h - proving isolation: who can reach whom on the data plane
  * (the reachability matrix) and the ways a partition plan is commonly

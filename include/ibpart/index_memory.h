@@ -71,8 +71,8 @@ int ibp_index_memory_set(ibp_index_memory *m, size_t node, unsigned port,
 			 uint16_t pkey, unsigned index);
 /* The index remembered for pkey (exact value) into *index: true; false
  * (*index untouched) when the port remembers none for it. */
-bool ibp_index_memory_get(const ibp_index_memory *m, size_t node,
-			  unsigned port, uint16_t pkey, unsigned *index);
+bool ibp_index_memory_get(const ibp_index_memory *m, size_t node, unsigned port,
+			  uint16_t pkey, unsigned *index);
 /* How many P_Keys the port remembers (0 for a port not known), and the
  * i-th in OpenSM's map order: true with *pkey and *index (either may be
  * NULL), false past the end. */

@@ -434,16 +434,16 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 				return IBP_ENOMEM;
 		if (v->indeterminate) {
 			char why[512];
-			snprintf(why, sizeof(why), "%s:%u:%u: an mgid item "
-						    "ends the statement",
+			snprintf(why, sizeof(why),
+				 "%s:%u:%u: an mgid item "
+				 "ends the statement",
 				 ibp_conf_file(in->conf),
 				 v->indeterminate_pos.line,
 				 v->indeterminate_pos.col);
 			if (ibp_audit_plan_indeterminate(out, in->fabric, why))
 				return IBP_ENOMEM;
 		}
-		if (v->rejected && in->tables &&
-		    fallback_indx0(in, v, out))
+		if (v->rejected && in->tables && fallback_indx0(in, v, out))
 			return IBP_ENOMEM;
 	}
 	if (in->sm_assumed != IBP_SM_PORT_GIVEN) {

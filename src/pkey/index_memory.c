@@ -79,8 +79,7 @@ static bool valid(const ibp_index_memory *m, size_t node, unsigned port)
 	return node < m->nnodes && port <= ibp_fabric_node_nports(m->f, node);
 }
 
-static struct mport *find(const ibp_index_memory *m, size_t node,
-			  unsigned port)
+static struct mport *find(const ibp_index_memory *m, size_t node, unsigned port)
 {
 	if (!m || !valid(m, node, port) || !m->by_node[node])
 		return NULL;
@@ -182,8 +181,8 @@ int ibp_index_memory_set(ibp_index_memory *m, size_t node, unsigned port,
 	return IBP_OK;
 }
 
-bool ibp_index_memory_get(const ibp_index_memory *m, size_t node,
-			  unsigned port, uint16_t pkey, unsigned *index)
+bool ibp_index_memory_get(const ibp_index_memory *m, size_t node, unsigned port,
+			  uint16_t pkey, unsigned *index)
 {
 	const struct mport *p = find(m, node, port);
 	if (!p)
@@ -254,7 +253,8 @@ ibp_index_memory *ibp_index_memory_copy(const ibp_index_memory *m)
 			if (!s)
 				continue;
 			struct mport *d = make(c, n, p);
-			if (!d || (s->n && !(d->e = malloc(s->n * sizeof(*d->e))))) {
+			if (!d ||
+			    (s->n && !(d->e = malloc(s->n * sizeof(*d->e))))) {
 				ibp_index_memory_free(c);
 				return NULL;
 			}

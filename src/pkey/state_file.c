@@ -215,7 +215,8 @@ static json_t *port_json(const ibp_state_file *s, size_t n, unsigned p,
 	unsigned used = ibp_pkey_table_used(t);
 	for (unsigned k = 0; k < used; k++)
 		json_array_append_new(keys, pkey_str(ibp_pkey_table_get(t, k)));
-	json_object_set_new(o, "node_guid", guid_str(ibp_fabric_node_guid(f, n)));
+	json_object_set_new(o, "node_guid",
+			    guid_str(ibp_fabric_node_guid(f, n)));
 	json_object_set_new(o, "port_guid",
 			    guid_str(ibp_fabric_port_guid(f, n, p)));
 	json_object_set_new(o, "port", json_integer(p));
@@ -264,8 +265,9 @@ static json_t *state_json(const ibp_state_file *s)
 		json_object_set_new(
 		    o, "part_enforce",
 		    json_string(ibp_part_enforce_str(s->osm.part_enforce)));
-		json_object_set_new(o, "no_partition_enforcement",
-				    json_boolean(s->osm.no_partition_enforcement));
+		json_object_set_new(
+		    o, "no_partition_enforcement",
+		    json_boolean(s->osm.no_partition_enforcement));
 		json_object_set_new(root, "opensm", o);
 	}
 	size_t cnt = ibp_tables_count(s->tables);
@@ -495,12 +497,14 @@ static int read_memory_v2(struct rd *r, json_t *rm, size_t i, size_t n,
 		if (rc)
 			return rc;
 		if (!parse_u64(key, &pk) || pk > 0xffff || !(pk & 0x7fff))
-			return BAD(r, "ports[%zu].remembered: '%s' is not a "
-				      "P_Key",
+			return BAD(r,
+				   "ports[%zu].remembered: '%s' is not a "
+				   "P_Key",
 				   i, key);
 		if (!json_is_integer(v) || idx < 0 || idx >= 0xffff)
-			return BAD(r, "ports[%zu].remembered['%s']: not an "
-				      "index",
+			return BAD(r,
+				   "ports[%zu].remembered['%s']: not an "
+				   "index",
 				   i, key);
 		rc = mem_set(r, n, p, (uint16_t)pk, (unsigned)idx);
 	}
@@ -522,8 +526,8 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 	size_t n;
 	unsigned p;
 	json_t *jp = json_object_get(po, "port");
-	if (json_is_integer(jp) && (json_integer_value(jp) < 0 ||
-				    json_integer_value(jp) > 254))
+	if (json_is_integer(jp) &&
+	    (json_integer_value(jp) < 0 || json_integer_value(jp) > 254))
 		return BAD(r,
 			   "ports[%zu].port: %lld is not a port number "
 			   "(0..254)",
@@ -578,8 +582,8 @@ static int read_opensm(struct rd *r, json_t *o)
 	ibp_state_opensm so = {false, false, IBP_ENFORCE_BOTH, false};
 	if (!json_is_object(o) || (ab && !json_is_boolean(ab)) ||
 	    (kp && !json_is_boolean(kp)) || (np && !json_is_boolean(np)) ||
-	    (pe && ibp_part_enforce_parse(json_string_value(pe),
-					  &so.part_enforce)))
+	    (pe &&
+	     ibp_part_enforce_parse(json_string_value(pe), &so.part_enforce)))
 		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
 					"\"opensm\": allow_both_pkeys, "
 					"keep_pkey_indexes and "
@@ -629,16 +633,16 @@ static int read_root(struct rd *r, json_t *root)
 		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
 					"no \"ports\" array: not an ibpart "
 					"state file");
-	int rc = s->version == 2 ? read_opensm(r, json_object_get(root,
-								   "opensm"))
-				 : 0;
+	int rc = s->version == 2
+		     ? read_opensm(r, json_object_get(root, "opensm"))
+		     : 0;
 	const char *mode = json_string_value(json_object_get(root, "mode"));
 	if (!rc && mode && ibp_state_file_set_mode(s, mode))
 		rc = ibp_error_set(r->err, IBP_ENOMEM, "out of memory");
 	uint64_t sm;
-	if (!rc && parse_u64(json_string_value(
-				 json_object_get(root, "sm_port_guid")),
-			     &sm))
+	if (!rc &&
+	    parse_u64(json_string_value(json_object_get(root, "sm_port_guid")),
+		      &sm))
 		s->sm = sm;
 	size_t i;
 	json_t *po;
@@ -661,9 +665,8 @@ int ibp_state_file_parse(const ibp_fabric *f, const char *name,
 		name = "<buffer>";
 	json_error_t je;
 	/* a key given twice is an error, not "the last one wins" */
-	json_t *root =
-	    json_loadb(text ? text : "", text ? len : 0,
-		       JSON_REJECT_DUPLICATES, &je);
+	json_t *root = json_loadb(text ? text : "", text ? len : 0,
+				  JSON_REJECT_DUPLICATES, &je);
 	if (!root)
 		return ibp_error_set_at(err, IBP_EPARSE, name,
 					(unsigned)je.line, (unsigned)je.column,

@@ -39,8 +39,7 @@ static json_t *keys_json(const ibp_pkey_table *t)
 	return keys;
 }
 
-static json_t *tables_json(const ibp_tables *ts, const char *mode,
-			   uint64_t sm)
+static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
 {
 	const ibp_fabric *f = ibp_tables_fabric(ts);
 	json_t *root = json_object();
@@ -354,8 +353,7 @@ static int read_port(ibp_tables *ts, json_t *po, size_t i,
 
 static int from_json(const ibp_fabric *f, const char *text, size_t len,
 		     const ibp_tables_json_options *o, ibp_tables **out,
-		     char **mode_out, uint64_t *sm_out,
-		     ibp_error *err)
+		     char **mode_out, uint64_t *sm_out, ibp_error *err)
 {
 	*out = NULL;
 	if (mode_out)
@@ -448,8 +446,8 @@ static int read_path(const ibp_fabric *f, const char *path,
 				    &len, err);
 	if (rrc)
 		return rrc;
-	int rc = from_json(f, buf ? buf : "", len, o, out, mode_out,
-			   sm_out, err);
+	int rc =
+	    from_json(f, buf ? buf : "", len, o, out, mode_out, sm_out, err);
 	free(buf);
 	if (rc && err && !err->file[0])
 		snprintf(err->file, sizeof(err->file), "%s", path);

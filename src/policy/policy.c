@@ -481,8 +481,8 @@ static void compute_indx0(struct pol *P)
 			    "(index 0 stays empty: an IPoIB parent interface "
 			    "there has no partition)",
 			    ibp_fabric_node_desc(P->f, P->eps[e].node),
-			    (unsigned long long)P->eps[e].guid,
-			    P->eps[e].port, P->eps[e].indx0);
+			    (unsigned long long)P->eps[e].guid, P->eps[e].port,
+			    P->eps[e].indx0);
 	}
 }
 
@@ -614,16 +614,16 @@ static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
 			    v->reason ? v->reason : "?");
 	}
 	if (v && v->indeterminate && P.o.mode == IBP_POLICY_OPENSM && findings)
-		ibp_diags_add(findings, IBP_SEV_ERROR, "opensm-indeterminate",
-			      P.file, v->indeterminate_pos.line,
-			      v->indeterminate_pos.col,
-			      "an mgid item ends this statement: OpenSM 3.3.23 "
-			      "reads on past the ';' into bytes it never "
-			      "initialised, so whether it accepts the file, and "
-			      "the tables it programs, depend on the line's "
-			      "length and the process; the tables shown are "
-			      "one possible outcome (put the mgid items before "
-			      "the members)");
+		ibp_diags_add(
+		    findings, IBP_SEV_ERROR, "opensm-indeterminate", P.file,
+		    v->indeterminate_pos.line, v->indeterminate_pos.col,
+		    "an mgid item ends this statement: OpenSM 3.3.23 "
+		    "reads on past the ';' into bytes it never "
+		    "initialised, so whether it accepts the file, and "
+		    "the tables it programs, depend on the line's "
+		    "length and the process; the tables shown are "
+		    "one possible outcome (put the mgid items before "
+		    "the members)");
 	rc = collect_end_ports(&P);
 	if (!rc) {
 		P.memb = calloc(P.neps ? P.neps : 1, 1);

@@ -61,7 +61,7 @@ struct pol {
 	size_t *pstart;	  /* per ep: first of its entries in porder */
 	uint32_t *porder; /* indexes into pend, bucketed per ep */
 
-	ibp_tables *rem_out; /* what OpenSM remembers, or NULL */
+	ibp_tables *rem_out;	   /* what OpenSM remembers, or NULL */
 	ibp_index_memory *mem_out; /* the same, exactly, or NULL */
 
 	/* pass 2 scratch (policy_place.c) */

@@ -423,8 +423,10 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 		}
 		if (!found)
 			continue;
-		if (idx < s->tabcap && s->newt[idx] && s->newt[idx] != it.pkey) {
-			rc = finding_overwrite(P, e, idx, s->newt[idx], it.pkey);
+		if (idx < s->tabcap && s->newt[idx] &&
+		    s->newt[idx] != it.pkey) {
+			rc =
+			    finding_overwrite(P, e, idx, s->newt[idx], it.pkey);
 			if (rc)
 				return rc;
 		}

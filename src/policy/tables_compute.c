@@ -88,8 +88,8 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 
 /* The state the run starts from: the file, or a fresh fabric under a
  * fresh OpenSM (nothing remembered) when it does not exist yet. */
-static int read_state(const ibp_tables_compute_options *o,
-		      ibp_tables_result *r, ibp_error *err)
+static int read_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
+		      ibp_error *err)
 {
 	if (!o->state_path)
 		return 0;
@@ -103,8 +103,8 @@ static int read_state(const ibp_tables_compute_options *o,
 		ibp_state_file_set_memory(r->state, m);
 		return 0;
 	}
-	int rc = ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state,
-				     err);
+	int rc =
+	    ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state, err);
 	if (rc || ibp_state_file_memory(r->state))
 		return rc;
 	/* a state that says nothing of OpenSM (`apply --state`): a fresh
@@ -130,8 +130,8 @@ static int osm_options(const ibp_tables_compute_options *o,
 	bool running = r->state && ibp_state_file_opensm(r->state, &so);
 	if (o->opensm_conf_path) {
 		ibp_osm_conf c;
-		int rc = ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d,
-						 err);
+		int rc =
+		    ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d, err);
 		if (rc)
 			return rc;
 		if (!running) {
@@ -169,8 +169,8 @@ static int osm_options(const ibp_tables_compute_options *o,
 /* The state after the run: the tables programmed now over those the
  * ports held (a port not programmed keeps its table: a card that left
  * the fabric for a sweep still holds it), OpenSM's memory, options. */
-static int next_state(const ibp_tables_compute_options *o,
-		      ibp_tables_result *r, ibp_error *err)
+static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
+		      ibp_error *err)
 {
 	ibp_state_file *s = r->state;
 	ibp_tables *t = ibp_state_file_tables_mut(s);
@@ -209,9 +209,9 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	}
 	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
 			ibp_diags_count_severity(d, IBP_SEV_ERROR);
-	int rc = ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
-					   r->state ? &r->memory : NULL, d,
-					   err);
+	int rc =
+	    ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
+				      r->state ? &r->memory : NULL, d, err);
 	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
 		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
 	if (rc || !r->state)

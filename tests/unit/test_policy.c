@@ -562,8 +562,8 @@ static const char *hup(struct fx *x, struct run_state *r, const char *text,
 	po->memory = r->mem;
 	ibp_tables *t = NULL;
 	ibp_index_memory *m = NULL;
-	assert_int_equal(ibp_policy_compute_memory(c, x->f, po, &t, &m, d, NULL),
-			 0);
+	assert_int_equal(
+	    ibp_policy_compute_memory(c, x->f, po, &t, &m, d, NULL), 0);
 	ibp_conf_free(c);
 	run_free(r);
 	r->prev = t;
@@ -635,8 +635,8 @@ static void test_memory_forgotten(void **state)
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
 	ibp_policy_options_init(&po);
-	hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n",
-	    &po, NULL, x.a, 1);
+	hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n", &po,
+	    NULL, x.a, 1);
 	assert_string_equal(
 	    hup(&x, &r, "B=0x0002 : 0x3001=full ;\n", &po, NULL, x.a, 1),
 	    "0x7fff 0x0000 0x8002");
@@ -702,12 +702,14 @@ static void test_memory_overwrite(void **state)
 	for (int s = 0; s < 4; s++) {
 		plan[0] = 0;
 		for (int k = 0; keys[s][k]; k++)
-			snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan),
-				 "P%u=0x%04x : 0x1000=%s ;\n", keys[s][k],
-				 keys[s][k],
-				 s == 1 && keys[s][k] == 2 ? "limited" : "full");
+			snprintf(
+			    plan + strlen(plan), sizeof(plan) - strlen(plan),
+			    "P%u=0x%04x : 0x1000=%s ;\n", keys[s][k],
+			    keys[s][k],
+			    s == 1 && keys[s][k] == 2 ? "limited" : "full");
 		ibp_diags *d = ibp_diags_new();
-		assert_string_equal(hup(&x, &r, plan, &po, d, x.sw, 0), want[s]);
+		assert_string_equal(hup(&x, &r, plan, &po, d, x.sw, 0),
+				    want[s]);
 		assert_int_equal(count_code(d, "opensm-index-overwrite"),
 				 s == 3 ? 1 : 0);
 		ibp_diags_free(d);

@@ -39,8 +39,8 @@ static ibp_fabric *fabric(bool with_b)
 		assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_CA, 0x3000, 1,
 						     "b", &b, NULL),
 				 0);
-		assert_int_equal(ibp_fabric_set_port_guid(f, b, 1, 0x3001, NULL),
-				 0);
+		assert_int_equal(
+		    ibp_fabric_set_port_guid(f, b, 1, 0x3001, NULL), 0);
 		assert_int_equal(ibp_fabric_link(f, sw, 2, b, 1, NULL), 0);
 	}
 	return f;
@@ -51,8 +51,8 @@ static ibp_state_file *parse(const ibp_fabric *f, const char *text, int want)
 	ibp_state_file *s = NULL;
 	ibp_error e;
 	ibp_error_clear(&e);
-	int rc = ibp_state_file_parse(f, "s.json", text, strlen(text), NULL, &s,
-				      &e);
+	int rc =
+	    ibp_state_file_parse(f, "s.json", text, strlen(text), NULL, &s, &e);
 	if (rc != want)
 		fail_msg("parse: %d (%s), %d expected", rc, e.message, want);
 	return s;
@@ -100,8 +100,8 @@ static void test_round_trip(void **state)
 	(void)state;
 	ibp_fabric *f = fabric(true);
 	ibp_state_file *s = ibp_state_file_new(f);
-	ibp_pkey_table *t = ibp_tables_get_or_create(
-	    ibp_state_file_tables_mut(s), 1, 1);
+	ibp_pkey_table *t =
+	    ibp_tables_get_or_create(ibp_state_file_tables_mut(s), 1, 1);
 	ibp_pkey_table_set(t, 0, 0x7fff, NULL);
 	ibp_pkey_table_set(t, 1, 0x0001, NULL);
 	ibp_tables_get_or_create(ibp_state_file_tables_mut(s), 0, 1);
