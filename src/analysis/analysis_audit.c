@@ -703,22 +703,34 @@ int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 	return 0;
 }
 
+/* The GUIDs of every end port of f (malloc'd, *cnt of them); NULL when
+ * out of memory. */
+static uint64_t *end_port_guids(const ibp_fabric *f, size_t *cnt)
+{
+	size_t k = 0, nn = ibp_fabric_node_count(f);
+	for (size_t n = 0; n < nn; n++)
+		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
+			if (ibp_fabric_is_end_port(f, n, p))
+				k++;
+	uint64_t *g = malloc((k + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	k = 0;
+	for (size_t n = 0; n < nn; n++)
+		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
+			if (ibp_fabric_is_end_port(f, n, p))
+				g[k++] = ibp_fabric_port_guid(f, n, p);
+	*cnt = k;
+	return g;
+}
+
 int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 			    const char *why, bool seed_dialect)
 {
-	size_t cnt = 0, nn = ibp_fabric_node_count(f);
-	for (size_t n = 0; n < nn; n++)
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
-			if (ibp_fabric_is_end_port(f, n, p))
-				cnt++;
-	uint64_t *g = malloc((cnt + 1) * sizeof(*g));
+	size_t cnt;
+	uint64_t *g = end_port_guids(f, &cnt);
 	if (!g)
 		return IBP_ENOMEM;
-	cnt = 0;
-	for (size_t n = 0; n < nn; n++)
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
-			if (ibp_fabric_is_end_port(f, n, p))
-				g[cnt++] = ibp_fabric_port_guid(f, n, p);
 	uint16_t d = IBP_PKEY_DEFAULT_BASE;
 	int rc;
 	if (seed_dialect)
@@ -767,19 +779,10 @@ int ibp_audit_fallback_indx0(ibp_findings *out, const uint64_t *ports,
 int ibp_audit_plan_indeterminate(ibp_findings *out, const ibp_fabric *f,
 				 const char *why)
 {
-	size_t cnt = 0, nn = ibp_fabric_node_count(f);
-	for (size_t n = 0; n < nn; n++)
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
-			if (ibp_fabric_is_end_port(f, n, p))
-				cnt++;
-	uint64_t *g = malloc((cnt + 1) * sizeof(*g));
+	size_t cnt;
+	uint64_t *g = end_port_guids(f, &cnt);
 	if (!g)
 		return IBP_ENOMEM;
-	cnt = 0;
-	for (size_t n = 0; n < nn; n++)
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
-			if (ibp_fabric_is_end_port(f, n, p))
-				g[cnt++] = ibp_fabric_port_guid(f, n, p);
 	int rc = ibp_findings_add(
 	    out, "plan-indeterminate", IBP_AUDIT_HIGH, g, cnt, NULL, 0,
 	    "Move the mgid items of the statement before its members, so "

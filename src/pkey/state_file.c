@@ -18,6 +18,7 @@
 #include "ibpart/atomic_file.h"
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
+#include "pkey/tables_json_port.h"
 
 #define FORMAT_V1 "ibpart-pkey-state-1"
 #define FORMAT_V2 "ibpart-state"
@@ -173,12 +174,6 @@ static json_t *guid_str(uint64_t g)
 	return json_string(buf);
 }
 
-static json_t *pkey_str(uint16_t k)
-{
-	char buf[7];
-	return json_string(ibp_pkey_format(k, buf));
-}
-
 static json_t *memory_json(const ibp_index_memory *m, size_t n, unsigned p)
 {
 	json_t *o = json_object(), *keys = json_object();
@@ -205,28 +200,9 @@ static json_t *memory_json(const ibp_index_memory *m, size_t n, unsigned p)
 static json_t *port_json(const ibp_state_file *s, size_t n, unsigned p,
 			 const ibp_pkey_table *t)
 {
-	const ibp_fabric *f = s->f;
-	json_t *o = json_object(), *keys = json_array();
-	if (!o || !keys) {
-		json_decref(o);
-		json_decref(keys);
+	json_t *o = tables_json_port(s->f, n, p, t);
+	if (!o)
 		return NULL;
-	}
-	unsigned used = ibp_pkey_table_used(t);
-	for (unsigned k = 0; k < used; k++)
-		json_array_append_new(keys, pkey_str(ibp_pkey_table_get(t, k)));
-	json_object_set_new(o, "node_guid",
-			    guid_str(ibp_fabric_node_guid(f, n)));
-	json_object_set_new(o, "port_guid",
-			    guid_str(ibp_fabric_port_guid(f, n, p)));
-	json_object_set_new(o, "port", json_integer(p));
-	json_object_set_new(
-	    o, "node_type",
-	    json_string(ibp_node_type_str(ibp_fabric_node_type(f, n))));
-	json_text_set(o, "node_desc", ibp_fabric_node_desc(f, n));
-	json_object_set_new(o, "capacity",
-			    json_integer(ibp_pkey_table_capacity(t)));
-	json_object_set_new(o, "pkeys", keys);
 	bool in, outb;
 	if (ibp_tables_get_enforcement(s->tables, n, p, &in, &outb))
 		json_object_set_new(o, "enforcement",

@@ -18,6 +18,7 @@
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_port.h"
 
 static json_t *guid_str(uint64_t g)
 {
@@ -39,6 +40,31 @@ static json_t *keys_json(const ibp_pkey_table *t)
 	return keys;
 }
 
+json_t *tables_json_port(const ibp_fabric *f, size_t n, unsigned p,
+			 const ibp_pkey_table *t)
+{
+	json_t *o = json_object();
+	json_t *keys = keys_json(t);
+	if (!o || !keys) {
+		json_decref(o);
+		json_decref(keys);
+		return NULL;
+	}
+	json_object_set_new(o, "node_guid",
+			    guid_str(ibp_fabric_node_guid(f, n)));
+	json_object_set_new(o, "port_guid",
+			    guid_str(ibp_fabric_port_guid(f, n, p)));
+	json_object_set_new(o, "port", json_integer(p));
+	json_object_set_new(
+	    o, "node_type",
+	    json_string(ibp_node_type_str(ibp_fabric_node_type(f, n))));
+	json_text_set(o, "node_desc", ibp_fabric_node_desc(f, n));
+	json_object_set_new(o, "capacity",
+			    json_integer(ibp_pkey_table_capacity(t)));
+	json_object_set_new(o, "pkeys", keys);
+	return o;
+}
+
 static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
 {
 	const ibp_fabric *f = ibp_tables_fabric(ts);
@@ -54,25 +80,9 @@ static json_t *tables_json(const ibp_tables *ts, const char *mode, uint64_t sm)
 		size_t n;
 		unsigned p;
 		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
-		json_t *o = json_object();
-		json_t *keys = keys_json(t);
-		if (!o || !keys) {
-			json_decref(o);
-			json_decref(keys);
+		json_t *o = tables_json_port(f, n, p, t);
+		if (!o)
 			goto fail;
-		}
-		json_object_set_new(o, "node_guid",
-				    guid_str(ibp_fabric_node_guid(f, n)));
-		json_object_set_new(o, "port_guid",
-				    guid_str(ibp_fabric_port_guid(f, n, p)));
-		json_object_set_new(o, "port", json_integer(p));
-		json_object_set_new(
-		    o, "node_type",
-		    json_string(ibp_node_type_str(ibp_fabric_node_type(f, n))));
-		json_text_set(o, "node_desc", ibp_fabric_node_desc(f, n));
-		json_object_set_new(o, "capacity",
-				    json_integer(ibp_pkey_table_capacity(t)));
-		json_object_set_new(o, "pkeys", keys);
 		json_array_append_new(ports, o);
 	}
 	json_object_set_new(root, "ports", ports);
