@@ -237,7 +237,8 @@ static int finding_overwrite(struct pol *P, const struct ep *e, unsigned idx,
 		      line ? P->file : "", line, col,
 		      "P_Key 0x%04x is lost on %s (0x%016llx) port %u: "
 		      "OpenSM remembers both it and 0x%04x at index %u and "
-		      "writes 0x%04x over it there, without a log line",
+		      "writes 0x%04x over it there, without a log line (while "
+		      "both stay in the plan they take turns, every sweep)",
 		      was, ibp_fabric_node_desc(P->f, e->node),
 		      (unsigned long long)e->guid, e->port, pkey, idx, pkey);
 	return 0;

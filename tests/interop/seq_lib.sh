@@ -12,8 +12,12 @@
 # starts a new one instead, and ibpart's state loses what OpenSM
 # remembered, as an `apply --state` file has it); ibpart gets the step's
 # topology (the fabric as OpenSM sees it in that sweep), the same
-# opensm.conf and the state file of the previous step.  A mismatch is shown (the plan history, the
-# ports that differ) and counted.
+# opensm.conf and the state file of the previous step.  A step that
+# unlinks or relinks a CA is two sweeps: the one OpenSM runs on the
+# switch's trap 128 (the previous plan, the fabric as it now is) and the
+# SIGHUP; both are predicted and compared.  A mismatch is shown (the
+# plan history, the ports that differ) and counted; seq_done reports the
+# sweeps ("steps") compared.
 
 SEQ_SEQS=0
 SEQ_STEPS=0
@@ -46,10 +50,82 @@ seq_compare()
 		}' "$1" "$2"
 }
 
+# seq_traps: how many trap 128 (link state change) lines OpenSM logged.
+seq_traps() { grep -c 'trap 128' "$IBP_OSM_LOG" 2>/dev/null || true; }
+
+# seq_console_sweep FILE: type the ibsim console lines of FILE; a link
+# that goes down or comes up makes the switch send trap 128, on which
+# OpenSM runs a heavy sweep of its own - with the partitions.conf and
+# opensm.conf still in place.  Waits until that sweep is over (no new
+# trap for 0.5 s after the last SUBNET UP); returns 1 when no trap came.
+seq_console_sweep()
+{
+	local t0 n0 i line
+	t0=$(seq_traps)
+	n0=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	while IFS= read -r line; do
+		[ -n "$line" ] && ibp_sim_console "$line"
+	done <"$1"
+	for ((i = 0; i < 150; i++)); do
+		[ "$(seq_traps)" -gt "$t0" ] && break
+		sleep 0.02
+	done
+	[ "$(seq_traps)" -gt "$t0" ] || return 1
+	while :; do
+		t0=$(seq_traps)
+		ibp_osm_wait_up $((n0 + 1))
+		sleep 0.5
+		[ "$(seq_traps)" = "$t0" ] && break
+		n0=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	done
+	return 0
+}
+
+# seq_sweep NAME TOPO: predict a sweep with ibpart (the partitions.conf
+# and opensm.conf in place, the state carried), let FN run it (start,
+# hup, or nothing when OpenSM already swept), read the fabric, compare.
+# 1 on a difference (reported).
+seq_sweep()
+{
+	local tag=$1 stopo=$2 fn=$3 rc
+	"$IBPART" tables -t "$stopo" --format json --state "$state" \
+		--opensm-conf "$osmconf" "${iargs[@]}" "$conf" \
+		>"$w/$tag.json" 2>"$w/$tag.err"
+	rc=$?
+	if [ $rc -gt 1 ]; then
+		cat "$w/$tag.err" >&2
+		ibp_fail "$name sweep $tag: ibpart tables failed (exit $rc)"
+	fi
+	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
+	case $fn in
+	start)
+		# shellcheck disable=SC2086
+		ibp_osm_start "$conf" -F "$osmconf" $args ;;
+	hup) ibp_osm_hup ;;
+	esac
+	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
+	SEQ_STEPS=$((SEQ_STEPS + 1))
+	if ! seq_compare "$w/$tag.ours" "$w/$tag.osm" >"$w/$tag.diff"; then
+		SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
+		{
+			echo "SEQUENCE $name ($args) differs at sweep $tag:"
+			for ((i = 0; i <= 10#${tag%%[!0-9]*}; i++)); do
+				printf '  step %02d: %s\n' "$i" "$(cat "$d/$(printf %02d $i).what")"
+			done
+			echo "  plan of that sweep:"
+			sed 's/^/    /' "$conf"
+			cat "$w/$tag.diff"
+		} >&2
+		return 1
+	fi
+	SEQ_PORTS=$((SEQ_PORTS + $(wc -l <"$w/$tag.osm")))
+	return 0
+}
+
 # seq_run BASE_TOPO DIR: one sequence.
 seq_run()
 {
-	local topo=$1 d=$2 name args step i=0 n bad=0 rc
+	local topo=$1 d=$2 name args step n bad=0
 	name=$(basename "$d")
 	read -r args <"$d/seq.args" || args=""
 	local w="$IBP_WORK/seq-$name"
@@ -62,6 +138,12 @@ seq_run()
 	SEQ_SEQS=$((SEQ_SEQS + 1))
 	for step in "$d"/[0-9][0-9].conf; do
 		n=$(basename "$step" .conf)
+		# a link change first: OpenSM sweeps on its trap with the
+		# previous plan, on the fabric as it now is - one more sweep
+		# to predict
+		if [ -s "$d/$n.console" ] && seq_console_sweep "$d/$n.console"; then
+			seq_sweep "$n-trap" "$d/$n.topo" none || { bad=1; break; }
+		fi
 		cp "$d/$n.conf" "$conf"
 		cp "$d/$n.osmconf" "$osmconf"
 		if [ -f "$d/$n.restart" ]; then
@@ -71,43 +153,11 @@ seq_run()
 			jq 'del(.ports[].remembered) | del(.opensm)' "$state" >"$state.new" &&
 				mv "$state.new" "$state"
 		fi
-		"$IBPART" tables -t "$d/$n.topo" --format json --state "$state" \
-			--opensm-conf "$osmconf" "${iargs[@]}" "$conf" \
-			>"$w/$n.json" 2>"$w/$n.err"
-		rc=$?
-		if [ $rc -gt 1 ]; then
-			cat "$w/$n.err" >&2
-			ibp_fail "$name step $n: ibpart tables failed (exit $rc)"
-		fi
-		ibp_json_tables_normalize <"$w/$n.json" >"$w/$n.ours"
-		while IFS= read -r line; do
-			[ -n "$line" ] && ibp_sim_console "$line"
-		done <"$d/$n.console"
-		# the console is asynchronous: give ibsim the lines first
-		[ -s "$d/$n.console" ] && sleep 0.2
 		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ]; then
-			# shellcheck disable=SC2086
-			ibp_osm_start "$conf" -F "$osmconf" $args
+			seq_sweep "$n" "$d/$n.topo" start || { bad=1; break; }
 		else
-			ibp_osm_hup
+			seq_sweep "$n" "$d/$n.topo" hup || { bad=1; break; }
 		fi
-		ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$n.osm"
-		SEQ_STEPS=$((SEQ_STEPS + 1))
-		if ! seq_compare "$w/$n.ours" "$w/$n.osm" >"$w/$n.diff"; then
-			bad=1
-			SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
-			{
-				echo "SEQUENCE $name ($args) differs at step $n:"
-				for ((i = 0; i <= 10#$n; i++)); do
-					printf '  step %02d: %s\n' "$i" "$(cat "$d/$(printf %02d $i).what")"
-				done
-				echo "  plan of step $n:"
-				sed 's/^/    /' "$d/$n.conf"
-				cat "$w/$n.diff"
-			} >&2
-			break
-		fi
-		SEQ_PORTS=$((SEQ_PORTS + $(wc -l <"$w/$n.osm")))
 	done
 	ibp_osm_stop
 	ibp_sim_stop
