@@ -59,3 +59,22 @@ cmp -s "$LIVE_DIR/partitions.conf" "$LIVE_DIR/before.conf" || live_fail "the bad
 sleep 0.5
 [[ $(tail -c +$((size + 1)) "$LIVE_OSM_LOG" | grep -c 'SUBNET UP') == 0 ]] || live_fail "OpenSM was signalled"
 live_ok "a plan OpenSM would reject never reaches it"
+
+# --opensm-conf is OpenSM's opensm.conf: its partition_config_file is the
+# file to install; one that names none (say, the partition file itself,
+# what --opensm-conf meant before) is refused, nothing touched.
+set +e
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-b.conf" --opensm-conf "$LIVE_DIR/partitions.conf" \
+	--opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" >/dev/null 2>"$LIVE_DIR/err3.txt"
+rc=$?
+set -e
+[[ $rc == 2 ]] || live_fail "--opensm-conf naming no partition_config_file: exit $rc, want 2"
+grep -q 'names no partition_config_file' "$LIVE_DIR/err3.txt" || live_fail "refusal: $(cat "$LIVE_DIR/err3.txt")"
+cmp -s "$LIVE_DIR/partitions.conf" "$LIVE_DIR/before.conf" || live_fail "the partition file changed"
+printf 'partition_config_file %s\n' "$LIVE_DIR/partitions.conf" >"$LIVE_DIR/opensm.conf"
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-b.conf" --opensm-conf "$LIVE_DIR/opensm.conf" \
+	--opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" --wait 20000 --retries 6 \
+	>"$LIVE_DIR/out4.txt" 2>"$LIVE_DIR/err4.txt" ||
+	{ cat "$LIVE_DIR/out4.txt" "$LIVE_DIR/err4.txt" >&2; live_fail "apply --opensm-conf: exit $?"; }
+grep -q '0x0002c90000000401' "$LIVE_DIR/partitions.conf" || live_fail "partition_config_file not installed"
+live_ok "--opensm-conf: the partition file is opensm.conf's partition_config_file; none named, refused"
