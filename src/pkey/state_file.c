@@ -186,8 +186,8 @@ static json_t *memory_json(const ibp_index_memory *m, size_t n, unsigned p)
 			    json_integer(ibp_index_memory_last(m, n, p)));
 	size_t cnt = ibp_index_memory_size(m, n, p);
 	for (size_t i = 0; i < cnt; i++) {
-		uint16_t k;
-		unsigned idx;
+		uint16_t k = 0;
+		unsigned idx = 0;
 		char buf[7];
 		ibp_index_memory_entry(m, n, p, i, &k, &idx);
 		json_object_set_new(keys, ibp_pkey_format(k, buf),
@@ -383,7 +383,7 @@ static int read_table(struct rd *r, json_t *keys, size_t i, size_t n,
 	json_t *kv;
 	json_array_foreach(keys, k, kv)
 	{
-		uint16_t pk;
+		uint16_t pk = 0;
 		int rc = read_pkey(r, kv, i, "pkeys", k, &pk);
 		if (rc)
 			return rc;
@@ -439,7 +439,7 @@ static int read_memory_v0(struct rd *r, json_t *po, size_t i, size_t n,
 	json_t *kv;
 	json_array_foreach(keys, k, kv)
 	{
-		uint16_t pk;
+		uint16_t pk = 0;
 		if (rc || (rc = read_pkey(r, kv, i, "remembered", k, &pk)))
 			return rc;
 		if (pk && (pk & 0x7fff) && k < 0xffff &&

@@ -506,8 +506,8 @@ int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			}
 			size_t cnt = ibp_index_memory_size(m, n, p);
 			for (size_t i = 0; i < cnt; i++) {
-				uint16_t k;
-				unsigned idx;
+				uint16_t k = 0;
+				unsigned idx = 0;
 				ibp_index_memory_entry(m, n, p, i, &k, &idx);
 				if (idx < ibp_pkey_table_capacity(t) &&
 				    !ibp_pkey_table_get(t, idx))

@@ -294,8 +294,8 @@ static int place_opensm(struct pol *P, struct ep *e, const uint32_t *ord,
 		const ibp_index_memory *m = P->o.memory;
 		size_t nm = ibp_index_memory_size(m, e->node, e->port);
 		for (size_t i = 0; i < nm; i++) {
-			uint16_t k;
-			unsigned idx;
+			uint16_t k = 0;
+			unsigned idx = 0;
 			ibp_index_memory_entry(m, e->node, e->port, i, &k,
 					       &idx);
 			if (ibp_pkey_is_valid(k) && s->accum[k] < 0)

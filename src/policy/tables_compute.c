@@ -233,8 +233,8 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 				return ibp_error_set(err, IBP_ENOMEM,
 						     "out of memory");
 			for (size_t i = 0; i < k; i++) {
-				uint16_t key;
-				unsigned idx;
+				uint16_t key = 0;
+				unsigned idx = 0;
 				ibp_index_memory_entry(r->memory, n, p, i, &key,
 						       &idx);
 				if (idx < ibp_pkey_table_capacity(t) &&

@@ -226,17 +226,17 @@ static void test_refused(void **state)
 	const char *bad[] = {
 	    "{\"format\": \"ibpart-state\", \"version\": 3, \"ports\": []}",
 	    "{\"format\": \"ibpart-state\", \"ports\": []}",
-	    "{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
-	    "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
-	    "\"remembered\": {\"pkeys\": {\"0x8001\": 65535}}}]}",
-	    "{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
-	    "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
-	    "\"remembered\": {\"pkeys\": {\"0x8000\": 1}}}]}",
-	    "{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
-	    "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
-	    "\"remembered\": [\"0x7fff\"]}]}",
-	    "{\"format\": \"ibpart-state\", \"version\": 2, \"opensm\": "
-	    "{\"allow_both_pkeys\": \"yes\"}, \"ports\": []}",
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
+	     "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
+	     "\"remembered\": {\"pkeys\": {\"0x8001\": 65535}}}]}"),
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
+	     "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
+	     "\"remembered\": {\"pkeys\": {\"0x8000\": 1}}}]}"),
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"ports\": "
+	     "[{\"port_guid\": \"0x2001\", \"port\": 1, \"pkeys\": [], "
+	     "\"remembered\": [\"0x7fff\"]}]}"),
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"opensm\": "
+	     "{\"allow_both_pkeys\": \"yes\"}, \"ports\": []}"),
 	    "{\"ports\": [], \"ports\": []}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
