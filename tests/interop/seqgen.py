@@ -71,14 +71,14 @@ def topo_without(text, node_ids):
     out = []
     skip = False
     for line in text.splitlines():
-        m = re.match(r'^caguid=', line)
+        m = re.match(r'^(caguid|rtguid)=', line)
         if m:
             skip = False
         hit = any('"%s"' % n in line for n in node_ids)
         if re.match(r'^\s*(Ca|Hca|Rt)\s', line) and hit:
             skip = True
-            # drop the caguid= line just written
-            if out and out[-1].startswith("caguid="):
+            # drop the caguid=/rtguid= line just written
+            if out and re.match(r'^(caguid|rtguid)=', out[-1]):
                 out.pop()
             continue
         if skip:
@@ -400,6 +400,23 @@ def cases(topo, outdir):
         st("A=0x0001 : %s=full ;\nC=0x0003 : %s=full ;\n" % (a, a),
            "keep_pkey_indexes TRUE again",
            osmconf="keep_pkey_indexes TRUE\n"),
+    ])
+    # opensm.conf: allow_both_pkeys read at start only, a boolean TRUE
+    # only when exactly "TRUE", keep_pkey_indexes re-read on SIGHUP
+    b2 = who(g[3])
+    write_seq(outdir, "case3-opensm-conf", "", [
+        st("A=0x0001 : %s=both ;\nB=0x0002 : %s=full ;\n" % (a, b2),
+           "allow_both_pkeys TRUE at start: a both",
+           osmconf="allow_both_pkeys TRUE\n"),
+        st("A=0x0001 : %s=both, %s=both ;\n" % (a, b2),
+           "allow_both_pkeys FALSE on SIGHUP: still both",
+           osmconf="allow_both_pkeys FALSE\n"),
+        st("A=0x0001 : %s=both ;\nC=0x0003 : %s=full ;\n" % (a, b2),
+           "keep_pkey_indexes true (not TRUE: FALSE): packed",
+           osmconf="allow_both_pkeys FALSE\nkeep_pkey_indexes true\n"),
+        st("A=0x0001 : %s=both ;\nB=0x0002 : %s=full ;\n" % (a, b2),
+           "keep_pkey_indexes line removed: stays FALSE",
+           osmconf="# nothing\n"),
     ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [
