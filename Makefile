@@ -10,7 +10,8 @@
 #                       trees, run every stage and print their totals
 #   make interop-long   many more random plan sequences through one
 #                       OpenSM by SIGHUP on ibsim than `make test` runs
-#                       (SEQ_SEED, SEQ_COUNT, SEQ_STEPS choose them)
+#                       (SEQ_SEED, SEQ_COUNT, SEQ_STEPS choose them;
+#                       SEQ_TOPO=FILE on another fabric)
 #
 # The Debian packages are installed by one idempotent script,
 # scripts/deps.sh PROFILE (build, demo or test): apt-get runs only when
@@ -80,10 +81,12 @@ unit: build
 SEQ_SEED  ?= 1000
 SEQ_COUNT ?= 60
 SEQ_STEPS ?= 12
+SEQ_TOPO  ?=
 interop-long: build
 	@IBPART=$(CURDIR)/$(BUILD)/ibpart IBP_SRC=$(CURDIR) \
 	  IBP_SEQ_SEED=$(SEQ_SEED) IBP_SEQ_COUNT=$(SEQ_COUNT) \
-	  IBP_SEQ_STEPS=$(SEQ_STEPS) bash tests/interop/test_opensm_sequences.sh
+	  IBP_SEQ_STEPS=$(SEQ_STEPS) IBP_SEQ_TOPO=$(SEQ_TOPO) \
+	  bash tests/interop/test_opensm_sequences.sh
 
 # The demo runs on the built-in simulated fabric: it needs only the build
 # packages (no OpenSM, ibsim or browser), and only the program.

@@ -138,6 +138,10 @@ class Gen:
         self.text, self.cas, self.sws = read_topo(topo)
         # the SM's port is never unlinked
         self.hosts = [g for _, g in self.cas[1:]]
+        if not self.hosts or not self.sws:
+            sys.exit("seqgen.py: %s: no switch or no CA port GUID besides "
+                     "the SM's (an ibnetdiscover topology with "
+                     "switchguid= and [1](port GUID) lines is needed)" % topo)
         self.node_of = {g: n for n, g in self.cas}
         self.allow_both = self.r.random() < 0.3
         self.plan = Plan()
@@ -159,9 +163,10 @@ class Gen:
         if not free:
             return "nothing"
         k = self.r.choice(free)
-        n = self.r.randint(1, 4)
+        pool = self.member_pool()
+        n = self.r.randint(1, min(4, len(pool)))
         mem = {}
-        for w in self.r.sample(self.member_pool(), n):
+        for w in self.r.sample(pool, n):
             mem[w] = self.rand_memb()
         self.plan.parts[k] = {"members": mem, "indx0": set()}
         return "add 0x%04x" % k

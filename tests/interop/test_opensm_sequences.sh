@@ -7,7 +7,9 @@
 # port 0, a port unlinked for a sweep, keep_pkey_indexes FALSE, a
 # rejected file's indx0), then random ones from seqgen.py with fixed
 # seeds.  IBP_SEQ_SEED, IBP_SEQ_COUNT, IBP_SEQ_STEPS choose them (`make
-# interop-long` runs many more); IBP_SEQ_CASES=0 skips the fixed ones.
+# interop-long` runs many more); IBP_SEQ_CASES=0 skips the fixed ones;
+# IBP_SEQ_TOPO runs the random ones on another topology (the fixed ones
+# are written for the seed fabric).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/seq_lib.sh"
 ibp_init opensm-sequences
@@ -20,7 +22,8 @@ if [ "${IBP_SEQ_CASES:-1}" != 0 ]; then
 	python3 "$G" "$T" "$IBP_WORK/cases" --cases || ibp_fail "seqgen --cases"
 	seq_run_all "$T" "$IBP_WORK/cases"
 fi
-python3 "$G" "$T" "$IBP_WORK/random" "${IBP_SEQ_SEED:-1}" \
+R=${IBP_SEQ_TOPO:-$T}
+python3 "$G" "$R" "$IBP_WORK/random" "${IBP_SEQ_SEED:-1}" \
 	"${IBP_SEQ_COUNT:-6}" "${IBP_SEQ_STEPS:-6}" || ibp_fail "seqgen"
-seq_run_all "$T" "$IBP_WORK/random"
+seq_run_all "$R" "$IBP_WORK/random"
 seq_done
