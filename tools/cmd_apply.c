@@ -61,7 +61,8 @@ static const char tail[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	int enforce; /* --enforce; INT_MIN: not given */
+	int enforce;	    /* --enforce; INT_MIN: not given */
+	unsigned lock_wait; /* --lock-wait, seconds */
 	const char *state;
 	struct ibp_apply_options ap;
 	struct ibp_apply_opensm_options osm;
@@ -219,6 +220,10 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		    "or its pid file"),
 	    CLI_STR("--opensm-log", &o->opensm_log, "FILE",
 		    "its log (default /var/log/opensm.log)"),
+	    CLI_NUM("--lock-wait", &ao->lock_wait, 0, 86400, "S",
+		    "wait up to S seconds for another apply (or ibpartd) "
+		    "changing the fabric from this port to finish (default "
+		    "0: refuse at once, exit 3)"),
 	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000, "MS",
 		    "how long to wait for SUBNET UP (default 60000)")};
 	struct cli_args a = {"apply", usage, tail, opts, CLI_NOPTS(opts), 1};
@@ -258,9 +263,17 @@ static int run(int argc, char **argv)
 	if (!ao.ap.rollback && !c.in.conf)
 		return cli_usage_error("apply", "-c CONF is required");
 	c.lo.dry_run = ao.dry_run;
+	cli_catch_stop(&c.lo.cancel); /* SIGINT/SIGTERM: stop at a port */
 	rc = lc_open(&c);
+	ibp_live_lock *lock = NULL;
+	ibp_error err;
+	if (!rc && !ao.dry_run &&
+	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
+				  (int)ao.lock_wait * 1000, &lock, &err))
+		rc = lc_fail(&err, err.status);
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
+	ibp_live_lock_release(lock);
 	lc_close(&c);
 	return rc;
 }

@@ -314,5 +314,26 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 			      const ibp_tables *want, char **text, size_t *len,
 			      ibp_diags *diags, ibp_error *err);
 
+/* ------------------------------------------------ one change at a time */
+
+/* The host's lock on the local port a session opened, held while an
+ * operation changes the fabric from it (apply --direct, --rollback,
+ * --via-opensm; the partition service takes the same), so two of them
+ * cannot interleave their SubnSets or save each other's half-done tables
+ * as "what was there".  An flock(2) on DIR/ibpart-<CA>-<port>.lock (dir;
+ * NULL: /run/lock/ibpart for root, else $XDG_RUNTIME_DIR/ibpart, else
+ * /tmp/ibpart-<uid>), released by the kernel however the holder ends;
+ * the file names the holder's pid.  wait_ms: how long to wait for a
+ * holder to finish (0: not at all).  IBP_OK and *out (release with
+ * ibp_live_lock_release); IBP_EBUSY when another process holds it (err
+ * names its pid and says how to wait); IBP_EIO when the lock file cannot
+ * be made; IBP_ENOMEM. */
+typedef struct ibp_live_lock ibp_live_lock;
+/* Take it (see above). */
+int ibp_live_lock_acquire(const ibp_live *l, const char *dir, int wait_ms,
+			  ibp_live_lock **out, ibp_error *err);
+/* Release the lock (NULL allowed). */
+void ibp_live_lock_release(ibp_live_lock *k);
+
 IBP_END_DECLS
 #endif
