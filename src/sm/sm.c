@@ -1049,8 +1049,9 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 	    pi.partition_enforcement_outbound == outb)
 		return IBP_OK;
 	if (!sm->o.dry_run) {
-		pi.partition_enforcement_inbound = in;
-		pi.partition_enforcement_outbound = outb;
+		/* the PortInfo read, state fields "no change", only the
+		 * enforcement bits changed: OpenSM's Set */
+		ibp_port_info_set_enforcement(&pi, in, outb);
 		ibp_port_info_encode(&pi, d, sizeof(d), NULL);
 		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, p, d,
 			   d, err);
