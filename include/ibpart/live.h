@@ -53,17 +53,22 @@ typedef enum ibp_drift_kind {
 	IBP_DRIFT_EXTRA,       /* the port holds a base the plan lacks */
 	IBP_DRIFT_MEMBERSHIP,  /* same base, other full/limited bit */
 	IBP_DRIFT_INDEX,       /* same key, another index */
-	IBP_DRIFT_UNREACHABLE  /* the port's table could not be read */
+	IBP_DRIFT_UNREACHABLE, /* the port's table could not be read */
+	IBP_DRIFT_ENFORCEMENT  /* a leaf port's PortInfo partition
+				  enforcement bits are not part_enforce's */
 } ibp_drift_kind;
 
 struct ibp_drift_item {
 	size_t node;
 	unsigned port;
 	ibp_drift_kind kind;
-	uint16_t want_pkey; /* 0 for extra/unreachable */
-	uint16_t have_pkey; /* 0 for missing/unreachable */
+	uint16_t want_pkey; /* 0 for extra/unreachable/enforcement */
+	uint16_t have_pkey; /* 0 for missing/unreachable/enforcement */
 	int want_index;	    /* -1 when not applicable */
 	int have_index;
+	/* enforcement: the bits (PartitionEnforcementInbound/Outbound) as
+	 * part_enforce names them, wanted and held; else both BOTH */
+	ibp_part_enforce want_enforce, have_enforce;
 };
 
 typedef struct ibp_drift ibp_drift;
@@ -79,7 +84,8 @@ const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
 size_t ibp_drift_ports_checked(const ibp_drift *d);
 size_t ibp_drift_ports_drifted(const ibp_drift *d);
 void ibp_drift_free(ibp_drift *d);
-const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
+const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ...,
+							"enforcement" */
 
 /* Which items count: all of them, all but index-only differences, or
  * only those (without the ports' previous tables OpenSM's choice of
@@ -215,6 +221,10 @@ void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The session was opened with dry_run: no Set is ever sent. */
 bool ibp_live_dry_run(const ibp_live *l);
+/* The PortInfo partition enforcement the session wants on the leaf ports
+ * (ibp_live_options.enforce: an ibp_part_enforce, or -1 to leave the
+ * bits as they are). */
+int ibp_live_enforce(const ibp_live *l);
 /* True when the options' cancel callback asks to stop. */
 bool ibp_live_cancelled(const ibp_live *l);
 

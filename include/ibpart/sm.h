@@ -159,6 +159,14 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * next discovery or ibp_sm_free().  Errors as for discovery. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
 
+/* Which PortInfo partition enforcement bits the discovered switch with
+ * this node GUID implements (its SwitchInfo InboundEnforcementCap and
+ * OutboundEnforcementCap, IBA vol. 1 14.2.5.4), into *inbound and
+ * *outbound (either may be NULL).  false, with both false, for a node
+ * that is not a discovered switch.  Only reads sm. */
+bool ibp_sm_switch_enforcement_caps(const ibp_sm *sm, uint64_t node_guid,
+				    bool *inbound, bool *outbound);
+
 /* Make the fabric hold `want`.  want may be keyed by any fabric model of
  * the same subnet (the topology file's, or ibp_sm_fabric()): ports are
  * matched by node GUID and port number.  Discovers first if needed.

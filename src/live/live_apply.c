@@ -1,6 +1,7 @@
 /*
  * live_apply.c - the direct apply (see include/ibpart/apply.h): read,
- * plan, diff by 32-entry block, save the state, push, and say what
+ * plan, diff by 32-entry block, reconcile every leaf port's partition
+ * enforcement (live_enforce.c), save the state, push, and say what
  * happened to each port.
  *
  * Fail closed, in this order: a running SM (its next heavy sweep would
@@ -19,6 +20,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/pkey_table.h"
+#include "live/live_enforce.h"
 #include "live/live_json.h"
 
 struct ibp_apply {
@@ -120,10 +122,54 @@ static int plan_port(ibp_apply *a, size_t n, unsigned p,
 	return IBP_OK;
 }
 
+/* Every leaf port whose enforcement bits differ from what it should
+ * hold (live_enforce.c): marked on its entry when its table changes too,
+ * else a port of its own, whose table (as read) goes into a->sub so the
+ * SM writes no block there, only the bits. */
+static int plan_enforcement(ibp_apply *a, ibp_error *err)
+{
+	struct live_enforce_port *ep;
+	size_t n;
+	int rc = live_enforce_check(a->l, a->have, a->rollback ? a->want : NULL,
+				    &ep, &n, NULL, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct ibp_apply_port *ap = NULL;
+		for (size_t k = 0; k < a->nports && !ap; k++)
+			if (a->ports[k].node == ep[i].node &&
+			    a->ports[k].port == ep[i].port)
+				ap = &a->ports[k];
+		if (!ap) {
+			ibp_pkey_table *cp = ibp_pkey_table_copy(
+			    ibp_tables_get(a->have, ep[i].node, ep[i].port));
+			if (!cp || ibp_tables_put(a->sub, ep[i].node,
+						  ep[i].port, cp, NULL)) {
+				ibp_pkey_table_free(cp);
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
+				break;
+			}
+			ap = &a->ports[a->nports++];
+			*ap = describe(a->f, ep[i].node, ep[i].port);
+		}
+		ap->enforce = true;
+		ap->enforce_have =
+		    ibp_part_enforce_from_bits(ep[i].have_in, ep[i].have_out);
+		ap->enforce_want =
+		    ibp_part_enforce_from_bits(ep[i].want_in, ep[i].want_out);
+		if (ibp_tables_set_enforcement(a->sub, ep[i].node, ep[i].port,
+					       ep[i].want_in, ep[i].want_out))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	free(ep);
+	return rc;
+}
+
 static int plan_diff(ibp_apply *a, ibp_error *err)
 {
 	size_t nw = ibp_tables_count(a->want);
-	a->ports = calloc(nw ? nw : 1, sizeof(*a->ports));
+	/* the plan's ports, and at most every leaf port read besides */
+	size_t cap = nw + ibp_tables_count(a->have);
+	a->ports = calloc(cap ? cap : 1, sizeof(*a->ports));
 	a->unreadable = calloc(nw ? nw : 1, sizeof(*a->unreadable));
 	a->sub = ibp_tables_new(a->f);
 	if (!a->ports || !a->unreadable || !a->sub)
@@ -136,7 +182,7 @@ static int plan_diff(ibp_apply *a, ibp_error *err)
 		if (rc)
 			return rc;
 	}
-	return IBP_OK;
+	return plan_enforcement(a, err);
 }
 
 static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
@@ -238,30 +284,37 @@ bool ibp_apply_is_rollback(const ibp_apply *a)
 	return a->rollback;
 }
 
-/* The tables the plan's ports held, with their enforcement bits. */
+/* Port (n, p) as read, table and enforcement bits, into saved (once). */
+static bool save_port(ibp_apply *a, ibp_tables *saved, size_t n, unsigned p)
+{
+	if (ibp_tables_get(saved, n, p))
+		return true;
+	ibp_pkey_table *cp = ibp_pkey_table_copy(ibp_tables_get(a->have, n, p));
+	if (!cp || ibp_tables_put(saved, n, p, cp, NULL)) {
+		ibp_pkey_table_free(cp);
+		return false;
+	}
+	bool in, out;
+	return !ibp_tables_get_enforcement(a->have, n, p, &in, &out) ||
+	       !ibp_tables_set_enforcement(saved, n, p, in, out);
+}
+
+/* The tables the plan's ports held, and the leaf ports whose enforcement
+ * changes, with their enforcement bits. */
 static int save_state(ibp_apply *a, const char *path, ibp_error *err)
 {
 	/* every port's table, or no state file at all: a partial one
 	 * could not roll those ports back */
 	ibp_tables *saved = ibp_tables_new(a->f);
-	size_t nw = ibp_tables_count(a->want);
 	bool oom = !saved;
-	for (size_t i = 0; !oom && i < nw; i++) {
-		size_t n;
-		unsigned p;
-		ibp_tables_at(a->want, i, &n, &p);
-		ibp_pkey_table *cp =
-		    ibp_pkey_table_copy(ibp_tables_get(a->have, n, p));
-		if (!cp || ibp_tables_put(saved, n, p, cp, NULL)) {
-			ibp_pkey_table_free(cp);
-			oom = true;
-			break;
+	const ibp_tables *from[] = {a->want, a->sub};
+	for (size_t k = 0; k < 2 && !oom; k++)
+		for (size_t i = 0; !oom && i < ibp_tables_count(from[k]); i++) {
+			size_t n;
+			unsigned p;
+			ibp_tables_at(from[k], i, &n, &p);
+			oom = !save_port(a, saved, n, p);
 		}
-		bool in, out;
-		if (ibp_tables_get_enforcement(a->have, n, p, &in, &out) &&
-		    ibp_tables_set_enforcement(saved, n, p, in, out))
-			oom = true;
-	}
 	int rc = !oom ? ibp_state_save(saved, path, err)
 		      : ibp_error_set(err, IBP_ENOMEM,
 				      "out of memory saving the state; "

@@ -187,6 +187,11 @@ bool ibp_live_dry_run(const ibp_live *l)
 	return l->o.dry_run;
 }
 
+int ibp_live_enforce(const ibp_live *l)
+{
+	return l->o.enforce < 0 ? -1 : l->o.enforce;
+}
+
 bool ibp_live_cancelled(const ibp_live *l)
 {
 	return l->o.cancel && l->o.cancel(l->o.cancel_ctx);

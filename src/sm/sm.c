@@ -1022,6 +1022,26 @@ done:
 	return rc;
 }
 
+bool ibp_sm_switch_enforcement_caps(const ibp_sm *sm, uint64_t node_guid,
+				    bool *inbound, bool *outbound)
+{
+	size_t n;
+	bool in = false, out = false, sw = false;
+	if (sm->fabric &&
+	    ibp_fabric_find_node_guid(sm->fabric, node_guid, &n) == IBP_OK &&
+	    ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	    n < sm->nodes_cap) {
+		sw = true;
+		in = sm->nodes[n].enf_in_cap;
+		out = sm->nodes[n].enf_out_cap;
+	}
+	if (inbound)
+		*inbound = in;
+	if (outbound)
+		*outbound = out;
+	return sw;
+}
+
 /* Set PortInfo partition enforcement of switch port (n, p) to the bits
  * `want` gives that port (a rollback), else to the --part-enforce mode. */
 static int enforce_port(ibp_sm *sm, size_t n, unsigned p,

@@ -1,0 +1,75 @@
+/*
+ * live_enforce.c - PortInfo partition enforcement reconciled like OpenSM
+ * (see live_enforce.h).  OpenSM's partition manager checks, on every
+ * sweep, the PartitionEnforcementInbound/Outbound bits of every switch
+ * port facing an end port whose switch has an enforcement table, against
+ * its part_enforce, and sends a PortInfo Set wherever they differ
+ * (pkey_mgr_update_peer_port, osm_pkey_mgr.c) - whether or not that
+ * port's P_KeyTable changes.  apply does the same on every run, verify
+ * calls a difference drift, and a rollback puts back the bits a state
+ * file saved.
+ *
+ * A switch whose SwitchInfo implements neither enforcement bit (ibsim's:
+ * IBA vol. 1 14.2.5.4 InboundEnforcementCap, OutboundEnforcementCap) is
+ * left out: its bits read 0 whatever is written, so they would drift
+ * forever (OpenSM re-sends the Set on every sweep there).
+ */
+#include <stdlib.h>
+
+#include "ibpart/sm.h"
+#include "live/live_enforce.h"
+
+int live_enforce_check(ibp_live *l, const ibp_tables *have,
+		       const ibp_tables *saved, struct live_enforce_port **out,
+		       size_t *n, size_t *checked, ibp_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (checked)
+		*checked = 0;
+	int mode = ibp_live_enforce(l);
+	if (!saved && mode < 0)
+		return IBP_OK;
+	const ibp_fabric *f = ibp_tables_fabric(have);
+	size_t cnt = ibp_tables_count(have);
+	struct live_enforce_port *v = calloc(cnt ? cnt : 1, sizeof(*v));
+	if (!v)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t i = 0; i < cnt; i++) {
+		size_t node;
+		unsigned port;
+		ibp_tables_at(have, i, &node, &port);
+		struct live_enforce_port e = {.node = node, .port = port};
+		bool cap_in, cap_out;
+		if (!ibp_tables_get_enforcement(have, node, port, &e.have_in,
+						&e.have_out) ||
+		    !ibp_sm_switch_enforcement_caps(
+			ibp_live_sm(l), ibp_fabric_node_guid(f, node), &cap_in,
+			&cap_out) ||
+		    (!cap_in && !cap_out))
+			continue;
+		if (saved) {
+			size_t sn;
+			const ibp_fabric *sf = ibp_tables_fabric(saved);
+			if (ibp_fabric_find_node_guid(
+				sf, ibp_fabric_node_guid(f, node), &sn) ||
+			    !ibp_tables_get_enforcement(
+				saved, sn, port, &e.want_in, &e.want_out))
+				continue;
+		} else {
+			ibp_part_enforce_bits((ibp_part_enforce)mode,
+					      &e.want_in, &e.want_out);
+		}
+		/* a direction the switch cannot enforce reads as it is */
+		if (!cap_in)
+			e.want_in = e.have_in;
+		if (!cap_out)
+			e.want_out = e.have_out;
+		if (checked)
+			(*checked)++;
+		if (e.want_in != e.have_in || e.want_out != e.have_out)
+			v[(*n)++] = e;
+	}
+	*out = v;
+	return IBP_OK;
+}

@@ -1,0 +1,43 @@
+/*
+ * live_enforce.h - private to the live module: PortInfo partition
+ * enforcement reconciled as OpenSM reconciles it (see live_enforce.c),
+ * for apply (the leaf ports to Set) and verify (enforcement drift).
+ */
+#ifndef IBPART_LIVE_ENFORCE_H
+#define IBPART_LIVE_ENFORCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ibpart/live.h"
+#include "ibpart/tables.h"
+
+/* A leaf port (a switch external port facing an end port) whose
+ * partition enforcement bits differ from what they should be. */
+struct live_enforce_port {
+	size_t node; /* keyed by the fabric of `have` */
+	unsigned port;
+	bool have_in, have_out; /* PartitionEnforcementInbound/Outbound */
+	bool want_in, want_out;
+};
+
+/* Every port of `have` whose enforcement bits the SM read (its leaf
+ * ports, ibp_sm_read_tables), on a switch that implements at least one
+ * bit (SwitchInfo, ibp_sm_switch_enforcement_caps), checked against the
+ * bits it should hold: `saved`'s for that port when saved is given (a
+ * rollback: a port saved does not list is left), else the session's
+ * part_enforce (ibp_live_enforce; -1 checks nothing).  A direction the
+ * switch does not implement is not compared.  The ports that differ go
+ * to *out (malloc'd, *n of them; the caller frees it).  *checked (may be
+ * NULL): how many ports were compared.  IBP_ENOMEM. */
+int live_enforce_check(ibp_live *l, const ibp_tables *have,
+		       const ibp_tables *saved, struct live_enforce_port **out,
+		       size_t *n, size_t *checked, ibp_error *err);
+
+/* Add an IBP_DRIFT_ENFORCEMENT item to d for each of the n ports (of
+ * live_enforce_check) and keep d's order (node, port, then index; a
+ * port's enforcement item last).  IBP_ENOMEM (d unchanged). */
+int live_drift_add_enforcement(ibp_drift *d,
+			       const struct live_enforce_port *ports, size_t n);
+
+#endif
