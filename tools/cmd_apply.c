@@ -63,8 +63,10 @@ static const char usage[] =
     "      --state FILE     where --direct saves the tables it read\n"
     "                       (default: ibpart-state-<time>.json here)\n"
     "      --enforce E      PortInfo PartitionEnforcementInbound/\n"
-    "                       Outbound on the switch ports facing the\n"
-    "                       end ports pushed: both (default, OpenSM's\n"
+    "                       Outbound on every switch port facing an end\n"
+    "                       port, checked on each apply as OpenSM does\n"
+    "                       and Set where they differ (also where no\n"
+    "                       table changes): both (default, OpenSM's\n"
     "                       part_enforce), in, out, off, or unchanged.\n"
     "                       Only bits a switch implements (SwitchInfo\n"
     "                       In/OutboundEnforcementCap) are written;\n"
@@ -223,20 +225,13 @@ static int parse_value(struct lc *c, struct apply_opts *ao, const char *a,
 		       const char *val, bool *enforce_given)
 {
 	unsigned long long v;
-	ibp_part_enforce e;
 	if (!strcmp(a, "--rollback"))
 		ao->ap.rollback = val;
 	else if (!strcmp(a, "--state"))
 		ao->state = val;
 	else if (!strcmp(a, "--enforce")) {
 		*enforce_given = true;
-		if (!strcmp(val, "unchanged"))
-			c->lo.enforce = -1;
-		else if (ibp_part_enforce_parse(val, &e))
-			return cli_usage_error("apply", "bad --enforce '%s'",
-					       val);
-		else
-			c->lo.enforce = (int)e;
+		return lc_enforce_opt(c, val);
 	} else if (!strcmp(a, "--opensm-conf"))
 		ao->osm.opensm_conf = val;
 	else if (!strcmp(a, "--opensm-log"))

@@ -2,8 +2,8 @@
  * cmd_verify.c - `ibpart verify`: read every programmed port's P_KeyTable
  * from the live fabric over SMPs, compare with the tables the plan implies,
  * and report drift port by port (missing, extra, wrong membership, wrong
- * index, unreachable); optionally the reach matrix and the audit of what
- * the fabric really holds.  Exit 1 on drift.
+ * index, unreachable, leaf-port enforcement); optionally the reach matrix and
+ * the audit of what the fabric really holds.  Exit 1 on drift.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,8 @@
 static const char usage[] =
     "usage: ibpart verify -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                     [--sm-port PORT] [--previous STATE] [--matrix]\n"
-    "                     [--audit] [--format text|json] [-C CA] [-P PORT]\n"
+    "                     [--audit] [--enforce E] [--format text|json]\n"
+    "                     [-C CA] [-P PORT]\n"
     "                     [--mkey KEY] [--timeout MS] [--retries N] [-q]\n"
     "\n"
     "Read the P_KeyTable of every port the plan programs from the live\n"
@@ -28,6 +29,9 @@ static const char usage[] =
     "  membership   the right partition with the wrong full/limited bit\n"
     "  index        the right P_Key at another index than planned\n"
     "  unreachable  the port could not be read\n"
+    "  enforcement  a switch port facing an end port has other PortInfo\n"
+    "               partition enforcement bits than --enforce (only on\n"
+    "               switches that implement them, SwitchInfo)\n"
     "A port GUID the plan names that the fabric does not have is listed\n"
     "as absent (JSON: \"absent\") but is not drift: OpenSM skips it too,\n"
     "and without a topology an unplugged port and a GUID that never\n"
@@ -41,6 +45,9 @@ static const char usage[] =
     "      --matrix         also the connectivity matrix of the tables\n"
     "                       the fabric holds\n"
     "      --audit          also the security audit of those tables\n"
+    "      --enforce E      the enforcement the leaf ports must hold\n"
+    "                       (OpenSM's part_enforce): both (default), in,\n"
+    "                       out, off, or unchanged (not checked)\n"
     "\n"
     "Exit: 0 no drift, 1 drift, 2 bad input, 3 the fabric failed.\n";
 
@@ -66,7 +73,11 @@ static int run(int argc, char **argv)
 			audit = true;
 		else if (!strcmp(a, "--previous") && i + 1 < argc)
 			previous_path = argv[++i];
-		else if (a[0] != '-' && !c.in.conf)
+		else if (!strcmp(a, "--enforce") && i + 1 < argc) {
+			int er = lc_enforce_opt(&c, argv[++i]);
+			if (er)
+				return er;
+		} else if (a[0] != '-' && !c.in.conf)
 			c.in.conf = a; /* like check/tables: CONF positional */
 		else
 			return cli_usage_error("verify",

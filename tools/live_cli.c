@@ -79,6 +79,18 @@ static const struct num_opt *find_num(const char *name)
 	return NULL;
 }
 
+int lc_enforce_opt(struct lc *c, const char *val)
+{
+	ibp_part_enforce e;
+	if (!strcmp(val, "unchanged"))
+		c->lo.enforce = -1;
+	else if (ibp_part_enforce_parse(val, &e))
+		return cli_usage_error(c->cmd, "bad --enforce '%s'", val);
+	else
+		c->lo.enforce = (int)e;
+	return 0;
+}
+
 int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
 		const char *val)
 {

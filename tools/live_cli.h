@@ -70,6 +70,9 @@ int lc_parse_opt(struct lc *c, int argc, char **argv, int *i);
 int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
 		const char *val);
 void lc_mkey_env(struct ibp_live_options *lo);
+/* --enforce VAL (both, in, out, off, or unchanged: leave the bits) into
+ * c->lo.enforce: 0, or an exit status (usage printed). */
+int lc_enforce_opt(struct lc *c, const char *val);
 
 /* Load -t, open the port, discover, decide the SM port.  Returns 0 or
  * an exit status (printed). */
