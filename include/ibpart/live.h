@@ -43,6 +43,7 @@
 
 struct ibp_sm;
 struct ibp_conf;
+struct ibp_policy_unplaced;
 
 IBP_BEGIN_DECLS
 
@@ -280,6 +281,13 @@ struct ibp_live_plan_options {
 				       keeps surviving P_Keys at their
 				       index); NULL: a fresh fabric */
 	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+	/* OpenSM's part_enforce (default both): off copies no table onto
+	 * the switch ports facing end ports, as OpenSM then leaves them */
+	ibp_part_enforce part_enforce;
+	/* NULL, or filled with what the plan cannot place, among it the
+	 * switch ports whose copy is truncated and left unenforced (ERR
+	 * 0507): policy.h */
+	struct ibp_policy_unplaced *unplaced;
 };
 
 /* Parse the plan against fabric f and compute its tables.  Every finding

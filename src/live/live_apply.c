@@ -20,6 +20,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/pkey_table.h"
+#include "ibpart/policy.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
 
@@ -29,6 +30,7 @@ struct ibp_apply {
 	char mode[16];
 	bool rollback;
 	ibp_tables *have, *want, *sub; /* sub: the ports that change */
+	ibp_policy_unplaced *unplaced; /* what the plan cannot place */
 	struct ibp_apply_port *ports, *unreadable;
 	size_t nports, nunreadable;
 	bool ran, pushed, complete;
@@ -62,6 +64,7 @@ void ibp_apply_free(ibp_apply *a)
 	free(a->unreadable);
 	ibp_tables_free(a->sub);
 	ibp_tables_free(a->want);
+	ibp_policy_unplaced_free(a->unplaced);
 	ibp_tables_free(a->have);
 	free(a);
 }
@@ -131,13 +134,24 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 	struct live_enforce_port *ep;
 	size_t n;
 	int rc = live_enforce_check(a->l, a->have, a->rollback ? a->want : NULL,
-				    &ep, &n, NULL, err);
+				    a->unplaced, &ep, &n, err);
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct ibp_apply_port *ap = NULL;
 		for (size_t k = 0; k < a->nports && !ap; k++)
 			if (a->ports[k].node == ep[i].node &&
 			    a->ports[k].port == ep[i].port)
 				ap = &a->ports[k];
+		/* a port pushed anyway gets the bits it should hold (not the
+		 * SM's one mode: ERR 0507 wants off), one that only drifts
+		 * a Set of its own */
+		if (!ep[i].differs) {
+			if (ap && ibp_tables_set_enforcement(
+				      a->sub, ep[i].node, ep[i].port,
+				      ep[i].want_in, ep[i].want_out))
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
+			continue;
+		}
 		if (!ap) {
 			ibp_pkey_table *cp = ibp_pkey_table_copy(
 			    ibp_tables_get(a->have, ep[i].node, ep[i].port));
@@ -195,6 +209,10 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 			rc = IBP_EINVAL;
 		return rc;
 	}
+	int enf = ibp_live_enforce(a->l);
+	a->unplaced = ibp_policy_unplaced_new();
+	if (!a->unplaced)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	struct ibp_live_plan_options po = {
 	    .conf_path = o->conf_path,
 	    .mode = a->mode,
@@ -202,6 +220,8 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = a->have,
 	    .fail_closed = true,
+	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
+	    .unplaced = a->unplaced,
 	};
 	int rc = ibp_live_plan(&po, a->f, &a->want, NULL, diags, err);
 	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)

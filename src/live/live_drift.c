@@ -195,6 +195,8 @@ int live_drift_add_enforcement(ibp_drift *d,
 	size_t before = d->count;
 	for (size_t i = 0; i < n; i++) {
 		const struct live_enforce_port *e = &ports[i];
+		if (!e->differs)
+			continue;
 		if (add(d, e->node, e->port, IBP_DRIFT_ENFORCEMENT, 0, 0, -1,
 			-1)) {
 			d->count = before;

@@ -7,7 +7,9 @@
  * (pkey_mgr_update_peer_port, osm_pkey_mgr.c) - whether or not that
  * port's P_KeyTable changes.  apply does the same on every run, verify
  * calls a difference drift, and a rollback puts back the bits a state
- * file saved.
+ * file saved.  Where the copy of an end port's table does not fit the
+ * switch port (PartitionEnforcementCap), OpenSM turns enforcement off
+ * there instead (ERR 0507): so do we.
  *
  * A switch whose SwitchInfo implements neither enforcement bit (ibsim's:
  * IBA vol. 1 14.2.5.4 InboundEnforcementCap, OutboundEnforcementCap) is
@@ -19,14 +21,26 @@
 #include "ibpart/sm.h"
 #include "live/live_enforce.h"
 
+/* Whether the plan left switch port (node, port) unenforced (ERR 0507). */
+static bool unenforced(const ibp_policy_unplaced *u, size_t node, unsigned port)
+{
+	for (size_t i = 0; i < ibp_policy_unplaced_unenforced_count(u); i++) {
+		const ibp_policy_unenforced *e =
+		    ibp_policy_unplaced_unenforced(u, i);
+		if (e->switch_node == node && e->switch_port == port)
+			return true;
+	}
+	return false;
+}
+
 int live_enforce_check(ibp_live *l, const ibp_tables *have,
-		       const ibp_tables *saved, struct live_enforce_port **out,
-		       size_t *n, size_t *checked, ibp_error *err)
+		       const ibp_tables *saved,
+		       const ibp_policy_unplaced *unplaced,
+		       struct live_enforce_port **out, size_t *n,
+		       ibp_error *err)
 {
 	*out = NULL;
 	*n = 0;
-	if (checked)
-		*checked = 0;
 	int mode = ibp_live_enforce(l);
 	if (!saved && mode < 0)
 		return IBP_OK;
@@ -57,7 +71,9 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 				saved, sn, port, &e.want_in, &e.want_out))
 				continue;
 		} else {
-			ibp_part_enforce_bits((ibp_part_enforce)mode,
+			ibp_part_enforce_bits(unenforced(unplaced, node, port)
+						  ? IBP_ENFORCE_OFF
+						  : (ibp_part_enforce)mode,
 					      &e.want_in, &e.want_out);
 		}
 		/* a direction the switch cannot enforce reads as it is */
@@ -65,10 +81,8 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 			e.want_in = e.have_in;
 		if (!cap_out)
 			e.want_out = e.have_out;
-		if (checked)
-			(*checked)++;
-		if (e.want_in != e.have_in || e.want_out != e.have_out)
-			v[(*n)++] = e;
+		e.differs = e.want_in != e.have_in || e.want_out != e.have_out;
+		v[(*n)++] = e;
 	}
 	*out = v;
 	return IBP_OK;

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "ibpart/conf.h"
+#include "ibpart/policy.h"
 #include "ibpart/verify.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
@@ -41,6 +42,7 @@ struct ibp_verify_result {
 	unsigned long smps;
 	long elapsed_ms;
 	size_t enforce_checked; /* leaf ports whose enforcement was checked */
+	ibp_policy_unplaced *unplaced; /* what the plan cannot place */
 };
 
 void ibp_verify_options_init(struct ibp_verify_options *o)
@@ -61,6 +63,7 @@ void ibp_verify_result_free(ibp_verify_result *r)
 	ibp_drift_free(r->drift);
 	ibp_tables_free(r->want);
 	ibp_tables_free(r->have);
+	ibp_policy_unplaced_free(r->unplaced);
 	free(r);
 }
 
@@ -121,9 +124,13 @@ static int find_absent(ibp_verify_result *r, ibp_error *err)
 	return IBP_OK;
 }
 
-static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
-		ibp_diags *diags, ibp_error *err)
+static int plan(ibp_live *l, const struct ibp_verify_options *o,
+		ibp_verify_result *r, ibp_diags *diags, ibp_error *err)
 {
+	int enf = ibp_live_enforce(l);
+	r->unplaced = ibp_policy_unplaced_new();
+	if (!r->unplaced)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	struct ibp_live_plan_options po = {
 	    .conf_path = o->conf_path,
 	    .mode = r->mode,
@@ -131,6 +138,8 @@ static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = o->previous ? o->previous : r->have,
 	    .fail_closed = true,
+	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
+	    .unplaced = r->unplaced,
 	};
 	int rc = ibp_live_plan(&po, r->f, &r->want, &r->conf, diags, err);
 	/* the plan is the caller's input: any failure but memory is bad
@@ -175,8 +184,9 @@ static int enforcement_drift(ibp_live *l, ibp_verify_result *r, ibp_error *err)
 {
 	struct live_enforce_port *ep;
 	size_t n;
-	int rc = live_enforce_check(l, r->have, NULL, &ep, &n,
-				    &r->enforce_checked, err);
+	int rc =
+	    live_enforce_check(l, r->have, NULL, r->unplaced, &ep, &n, err);
+	r->enforce_checked = n;
 	if (!rc && live_drift_add_enforcement(r->drift, ep, n))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	free(ep);
@@ -204,7 +214,7 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 			err->status = rc;
 	}
 	if (!rc)
-		rc = plan(o, r, diags, err);
+		rc = plan(l, o, r, diags, err);
 	if (!rc && ibp_live_cancelled(l))
 		rc = ibp_error_set(err, IBP_ECANCELED, "cancelled");
 	if (!rc)

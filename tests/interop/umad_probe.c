@@ -63,6 +63,33 @@ static int get_node_info(ibp_transport *t, const char *target,
 	return ibp_node_info_decode(ni, resp.data, sizeof(resp.data), err);
 }
 
+/* One PortInfo SMP of method `method` for switch port `port` at the end
+ * of the directed route path[1..hops], carrying *in (a Set; NULL: none);
+ * the answer into *resp and its PortInfo into *out. */
+static int pi_exchange(ibp_transport *t, uint8_t method, unsigned port,
+		       const uint8_t *path, unsigned hops,
+		       const struct ibp_port_info *in, uint64_t mkey,
+		       struct ibp_smp *resp, struct ibp_port_info *out,
+		       ibp_error *err)
+{
+	static uint64_t tid = 0x7e100000;
+	struct ibp_smp req;
+	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
+	int rc = ibp_smp_init_dr(&req, method, IBP_ATTR_PORT_INFO, port,
+				 path + 1, hops, ++tid, mkey, err);
+	if (!rc && in)
+		rc = ibp_port_info_encode(in, req.data, sizeof(req.data), err);
+	if (!rc)
+		rc = ibp_smp_encode(&req, b, sizeof(b), err);
+	if (!rc)
+		rc = ibp_transport_smp(t, b, r, 500, err);
+	if (!rc)
+		rc = ibp_smp_decode(resp, r, sizeof(r), err);
+	if (!rc)
+		ibp_port_info_decode(out, resp->data, sizeof(resp->data), NULL);
+	return rc;
+}
+
 /* "pi-enforce PATH PORT old|new": SubnGet(PortInfo) of switch port PORT
  * at the end of the directed route PATH ("1" or "1,3": ports out of the
  * local node, then of each switch), then a SubnSet(PortInfo) turning both
@@ -86,20 +113,16 @@ static int pi_enforce(ibp_transport *t, const char *path_s, const char *port_s,
 		p = *end ? end + 1 : end;
 	}
 	unsigned port = (unsigned)atoi(port_s);
-	struct ibp_smp req, resp;
-	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
-	int rc = ibp_smp_init_dr(&req, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, port,
-				 path + 1, hops, 0x7e100001, mkey, err);
-	if (!rc)
-		rc = ibp_smp_encode(&req, b, sizeof(b), err);
-	if (!rc)
-		rc = ibp_transport_smp(t, b, r, 500, err);
-	if (!rc)
-		rc = ibp_smp_decode(&resp, r, sizeof(r), err);
+	struct ibp_smp resp;
+	struct ibp_port_info pi;
+	int rc = pi_exchange(t, IBP_METHOD_GET, port, path, hops, NULL, mkey,
+			     &resp, &pi, err);
 	if (rc)
 		return rc;
-	struct ibp_port_info pi;
-	ibp_port_info_decode(&pi, resp.data, sizeof(resp.data), NULL);
+	if (resp.status & IBP_SMP_STATUS_MASK)
+		return ibp_error_set(err, IBP_EIO,
+				     "SubnGet(PortInfo): MAD status 0x%04x",
+				     resp.status);
 	if (!strcmp(how, "old")) {
 		pi.partition_enforcement_inbound = true;
 		pi.partition_enforcement_outbound = true;
@@ -109,19 +132,10 @@ static int pi_enforce(ibp_transport *t, const char *path_s, const char *port_s,
 		return ibp_error_set(err, IBP_EINVAL, "old or new, not '%s'",
 				     how);
 	}
-	rc = ibp_smp_init_dr(&req, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, port,
-			     path + 1, hops, 0x7e100002, mkey, err);
-	if (!rc)
-		rc = ibp_port_info_encode(&pi, req.data, sizeof(req.data), err);
-	if (!rc)
-		rc = ibp_smp_encode(&req, b, sizeof(b), err);
-	if (!rc)
-		rc = ibp_transport_smp(t, b, r, 500, err);
-	if (!rc)
-		rc = ibp_smp_decode(&resp, r, sizeof(r), err);
+	rc = pi_exchange(t, IBP_METHOD_SET, port, path, hops, &pi, mkey, &resp,
+			 &pi, err);
 	if (rc)
 		return rc;
-	ibp_port_info_decode(&pi, resp.data, sizeof(resp.data), NULL);
 	printf("status 0x%04x PortState %u PortPhysicalState %u\n",
 	       resp.status & IBP_SMP_STATUS_MASK, pi.link_state,
 	       pi.port_phys_state);

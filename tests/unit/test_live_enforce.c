@@ -5,7 +5,8 @@
  * no table changes (a port whose bits were changed behind our back,
  * part_enforce off); verify calls a difference drift; a rollback puts
  * back the bits the state file saved; switches that implement no
- * enforcement bit (ibsim's) are neither checked nor Set.
+ * enforcement bit (ibsim's) are neither checked nor Set; a leaf port
+ * whose copy is truncated is wanted off (OpenSM's ERR 0507).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -252,6 +253,58 @@ static void test_unsupported_not_checked(void **state)
 	assert_int_equal(leaf_ports_with(x, false, false), 7);
 }
 
+/* A leaf port whose copy of its end port's table does not fit
+ * (PartitionEnforcementCap 2, three P_Keys): OpenSM truncates the copy
+ * and turns enforcement off there (ERR 0507) - so does apply, and verify
+ * wants it off; the other leaf ports get both. */
+static void test_truncated_copy_unenforced(void **state)
+{
+	struct fx *x = *state;
+	ibp_live_close(x->l);
+	x->l = NULL;
+	ibp_sim_free(x->s);
+	ibp_transport_close(x->t);
+	assert_int_equal(ibp_fabric_set_enforcement_cap(x->f, x->leaf, 2),
+			 IBP_OK);
+	assert_int_equal(ibp_sim_new(x->f, &x->s, NULL), IBP_OK);
+	assert_int_equal(ibp_transport_sim_new(x->s,
+					       fixture_node(x->f, "sm-01"), 1,
+					       NULL, &x->t, NULL),
+			 IBP_OK);
+	snprintf(x->conf, sizeof(x->conf), "/tmp/ibp-enf-%ld.conf",
+		 (long)getpid());
+	FILE *c = fopen(x->conf, "w");
+	assert_non_null(c);
+	fputs("Default=0x7fff : ALL=full ;\n"
+	      "A=0x0001 : 0x506b4b0300a1b200=full ;\n"
+	      "B=0x0002 : 0x506b4b0300a1b200=full ;\n",
+	      c);
+	fclose(c);
+	open_session(x, IBP_ENFORCE_BOTH);
+	ibp_apply *a = apply(x, false, false);
+	ibp_apply_free(a);
+	size_t ta = fixture_node(x->f, "tenantA-node-01");
+	size_t sw;
+	unsigned swp;
+	assert_true(ibp_fabric_port_peer(x->f, ta, 1, &sw, &swp));
+	assert_false(ibp_sim_port_info(x->s, sw, swp)->part_enforce_in);
+	assert_false(ibp_sim_port_info(x->s, sw, swp)->part_enforce_out);
+	assert_int_equal(leaf_ports_with(x, true, true), 6);
+	ibp_verify_result *r = verify(x);
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 0);
+	ibp_verify_result_free(r);
+	/* turned on behind our back: drift, wanted off */
+	ibp_sim_port_info(x->s, sw, swp)->part_enforce_in = true;
+	r = verify(x);
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 1);
+	const struct ibp_drift_item *it =
+	    ibp_drift_at(ibp_verify_result_drift(r), 0);
+	assert_int_equal(it->kind, IBP_DRIFT_ENFORCEMENT);
+	assert_int_equal(it->want_enforce, IBP_ENFORCE_OFF);
+	ibp_verify_result_free(r);
+	unlink(x->conf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +314,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unsupported_not_checked, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_truncated_copy_unenforced,
+					    setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
