@@ -35,7 +35,7 @@ struct fx {
 	char state[64];
 };
 
-static void open_session(struct fx *x, int enforce)
+static void open_session_dry(struct fx *x, int enforce, bool dry_run)
 {
 	ibp_live_close(x->l);
 	x->l = NULL;
@@ -43,6 +43,7 @@ static void open_session(struct fx *x, int enforce)
 	ibp_live_options_init(&lo);
 	lo.ca = "sim";
 	lo.enforce = enforce;
+	lo.dry_run = dry_run;
 	size_t smn = fixture_node(x->f, "sm-01");
 	assert_int_equal(
 	    ibp_live_open_transport(
@@ -51,6 +52,11 @@ static void open_session(struct fx *x, int enforce)
 	assert_int_equal(ibp_live_discover(x->l, NULL), IBP_OK);
 	ibp_live_set_topology(x->l, x->f);
 	assert_int_equal(ibp_live_find_sm(x->l, NULL, NULL), IBP_OK);
+}
+
+static void open_session(struct fx *x, int enforce)
+{
+	open_session_dry(x, enforce, false);
 }
 
 static int setup(void **state)
@@ -253,6 +259,39 @@ static void test_unsupported_not_checked(void **state)
 	assert_int_equal(leaf_ports_with(x, false, false), 7);
 }
 
+/* The dry run lists each PortInfo Set it would send, with the bits, and
+ * sends none. */
+static void test_dry_run_lists_portinfo_sets(void **state)
+{
+	struct fx *x = *state;
+	ibp_apply_free(apply(x, false, false));
+	open_session_dry(x, IBP_ENFORCE_IN, true);
+	struct ibp_apply_options ao;
+	ibp_apply_options_init(&ao);
+	ao.conf_path = x->conf;
+	ibp_apply *a = NULL;
+	assert_int_equal(ibp_apply_plan(x->l, &ao, &a, NULL, NULL), IBP_OK);
+	assert_int_equal(ibp_apply_port_count(a), 7);
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&txt, &len);
+	ibp_apply_print_plan(a, m);
+	fclose(m);
+	unsigned lines = 0;
+	for (const char *p = txt; (p = strstr(p, "SubnSet(PortInfo) ")); p++)
+		lines++;
+	assert_int_equal(lines, 7);
+	assert_non_null(strstr(txt, "partition enforcement both -> in "
+				    "(PartitionEnforcementInbound 1, Outbound "
+				    "0; PortState, PortPhysicalState, "
+				    "LinkDownDefaultState 0: no change)"));
+	assert_non_null(strstr(txt, "0 SubnSet(P_KeyTable)"));
+	assert_non_null(strstr(txt, ", 7 SubnSet(PortInfo); nothing sent"));
+	free(txt);
+	ibp_apply_free(a);
+	assert_int_equal(leaf_ports_with(x, true, true), 7);
+}
+
 /* A leaf port whose copy of its end port's table does not fit
  * (PartitionEnforcementCap 2, three P_Keys): OpenSM truncates the copy
  * and turns enforcement off there (ERR 0507) - so does apply, and verify
@@ -314,6 +353,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unsupported_not_checked, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_lists_portinfo_sets,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_truncated_copy_unenforced,
 					    setup, teardown),
 	};
