@@ -10,8 +10,7 @@
 
 void ai_init(struct ai_opts *o)
 {
-	*o = (struct ai_opts){
-	    {CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE}};
+	*o = (struct ai_opts){{0}};
 }
 
 int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)

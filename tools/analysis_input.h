@@ -23,7 +23,13 @@ struct ai_opts {
 
 /* The common options as entries of a command's table (with ai_init's
  * cli_input for -t, --node-name-map, --sm-port, --mode). */
-#define AI_OPTS(o) CLI_STR("--tables", &(o)->tables_json)
+#define AI_OPTS(o)                                                             \
+	CLI_TOPO(&(o)->in, "ibnetdiscover/ibsim topology (required)"),         \
+	    CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in), CLI_MODE(&(o)->in),      \
+	    CLI_STR(                                                           \
+		"--tables", &(o)->tables_json, "FILE",                         \
+		"analyse these tables instead of computing them (`ibpart "     \
+		"tables --format json`: predicted, simulated or read live)")
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */

@@ -38,12 +38,6 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-int cli_print_usage(const struct cli_cmd *cmd)
-{
-	fputs(cmd->usage, stdout);
-	return CLI_EXIT_OK;
-}
-
 int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
 		  ibp_diags **diags)

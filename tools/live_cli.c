@@ -20,7 +20,6 @@ void lc_init(struct lc *c, const char *cmd)
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
 	c->lo.enforce = IBP_ENFORCE_BOTH;
-	c->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_MODE | CLI_IN_SM_PORT;
 	c->in.mode = "opensm";
 	c->format = "text";
 	lc_mkey_env(&c->lo);
