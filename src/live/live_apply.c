@@ -135,6 +135,14 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 	size_t n;
 	int rc = live_enforce_check(a->l, a->have, a->rollback ? a->want : NULL,
 				    a->unplaced, &ep, &n, err);
+	/* room for every one of them besides the plan's ports */
+	struct ibp_apply_port *np =
+	    rc ? NULL
+	       : realloc(a->ports, (a->nports + n + 1) * sizeof(*a->ports));
+	if (!rc && !np)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (np)
+		a->ports = np;
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct ibp_apply_port *ap = NULL;
 		for (size_t k = 0; k < a->nports && !ap; k++)
@@ -152,9 +160,11 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 						   "out of memory");
 			continue;
 		}
-		if (!ap) {
-			ibp_pkey_table *cp = ibp_pkey_table_copy(
-			    ibp_tables_get(a->have, ep[i].node, ep[i].port));
+		/* a port between switches has no table: its bits alone */
+		const ibp_pkey_table *held =
+		    ibp_tables_get(a->have, ep[i].node, ep[i].port);
+		if (!ap && held) {
+			ibp_pkey_table *cp = ibp_pkey_table_copy(held);
 			if (!cp || ibp_tables_put(a->sub, ep[i].node,
 						  ep[i].port, cp, NULL)) {
 				ibp_pkey_table_free(cp);
@@ -162,6 +172,8 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 						   "out of memory");
 				break;
 			}
+		}
+		if (!ap) {
 			ap = &a->ports[a->nports++];
 			*ap = describe(a->f, ep[i].node, ep[i].port);
 		}
@@ -181,9 +193,7 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 static int plan_diff(ibp_apply *a, ibp_error *err)
 {
 	size_t nw = ibp_tables_count(a->want);
-	/* the plan's ports, and at most every leaf port read besides */
-	size_t cap = nw + ibp_tables_count(a->have);
-	a->ports = calloc(cap ? cap : 1, sizeof(*a->ports));
+	a->ports = calloc(nw ? nw : 1, sizeof(*a->ports));
 	a->unreadable = calloc(nw ? nw : 1, sizeof(*a->unreadable));
 	a->sub = ibp_tables_new(a->f);
 	if (!a->ports || !a->unreadable || !a->sub)

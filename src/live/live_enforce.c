@@ -9,7 +9,9 @@
  * calls a difference drift, and a rollback puts back the bits a state
  * file saved.  Where the copy of an end port's table does not fit the
  * switch port (PartitionEnforcementCap), OpenSM turns enforcement off
- * there instead (ERR 0507): so do we.
+ * there instead (ERR 0507): so do we.  And it clears any bit set on a
+ * switch port facing another switch: so do we (those ports have no
+ * table; the SM reads their bits where the switch implements them).
  *
  * A switch whose SwitchInfo implements neither enforcement bit (ibsim's:
  * IBA vol. 1 14.2.5.4 InboundEnforcementCap, OutboundEnforcementCap) is
@@ -31,6 +33,54 @@ static bool unenforced(const ibp_policy_unplaced *u, size_t node, unsigned port)
 			return true;
 	}
 	return false;
+}
+
+/* The switch ports facing another switch whose bits the SM read (no
+ * table): OpenSM clears any bit set there, whatever part_enforce says
+ * (osm_pkey_mgr_process).  Appended to *v (n of them so far), then *v
+ * handed to *out. */
+static int isl_ports(ibp_live *l, const ibp_tables *have,
+		     struct live_enforce_port **v, size_t *n,
+		     struct live_enforce_port **out, ibp_error *err)
+{
+	const ibp_fabric *f = ibp_tables_fabric(have);
+	size_t cap = *n;
+	for (size_t node = 0; node < ibp_fabric_node_count(f); node++) {
+		bool cap_in, cap_out;
+		if (ibp_fabric_node_type(f, node) != IBP_NODE_SWITCH ||
+		    !ibp_sm_switch_enforcement_caps(
+			ibp_live_sm(l), ibp_fabric_node_guid(f, node), &cap_in,
+			&cap_out))
+			continue;
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, node);
+		     p++) {
+			struct live_enforce_port e = {.node = node, .port = p};
+			if (ibp_tables_get(have, node, p) ||
+			    !ibp_tables_get_enforcement(
+				have, node, p, &e.have_in, &e.have_out))
+				continue;
+			e.want_in = cap_in ? false : e.have_in;
+			e.want_out = cap_out ? false : e.have_out;
+			e.differs =
+			    e.want_in != e.have_in || e.want_out != e.have_out;
+			if (*n == cap) {
+				size_t nc = cap ? 2 * cap : 8;
+				struct live_enforce_port *nv =
+				    realloc(*v, nc * sizeof(*nv));
+				if (!nv) {
+					free(*v);
+					*v = NULL;
+					return ibp_error_set(err, IBP_ENOMEM,
+							     "out of memory");
+				}
+				*v = nv;
+				cap = nc;
+			}
+			(*v)[(*n)++] = e;
+		}
+	}
+	*out = *v;
+	return IBP_OK;
 }
 
 int live_enforce_check(ibp_live *l, const ibp_tables *have,
@@ -84,6 +134,8 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 		e.differs = e.want_in != e.have_in || e.want_out != e.have_out;
 		v[(*n)++] = e;
 	}
+	if (!saved)
+		return isl_ports(l, have, &v, n, out, err);
 	*out = v;
 	return IBP_OK;
 }

@@ -32,7 +32,11 @@ struct live_enforce_port {
  * port `unplaced` (may be NULL) lists as unenforced: its copy of the end
  * port's table is truncated, and OpenSM then turns enforcement off there
  * (ERR 0507) rather than drop the traffic of the P_Keys it could not
- * copy.  A direction the switch does not implement is not compared
+ * copy.  Besides, unless saved is given, every switch port facing
+ * another switch whose bits `have` holds without a table (the SM reads
+ * them where the switch implements the bits): wanted off, as OpenSM
+ * clears them whatever part_enforce says.  A direction the switch does
+ * not implement is not compared
  * (wanted as held).  Every port compared goes to *out (malloc'd, *n of
  * them, the caller frees it), `differs` set on those whose bits are not
  * what they should be.  IBP_ENOMEM. */

@@ -340,6 +340,28 @@ int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
 		if (ibp_tables_get_enforcement(src, node, port, &in, &outb))
 			ibp_tables_set_enforcement(ts, tn, port, in, outb);
 	}
+	/* and the bits of ports without a table (between switches) */
+	for (size_t node = 0; node < ibp_fabric_node_count(from); node++) {
+		size_t tn;
+		bool in, outb;
+		if (ibp_fabric_node_type(from, node) != IBP_NODE_SWITCH ||
+		    ibp_fabric_find_node_guid(
+			to, ibp_fabric_node_guid(from, node), &tn) != IBP_OK)
+			continue;
+		for (unsigned port = 1;
+		     port <= ibp_fabric_node_nports(from, node) &&
+		     port <= ibp_fabric_node_nports(to, tn);
+		     port++)
+			if (!ibp_tables_get(src, node, port) &&
+			    ibp_tables_get_enforcement(src, node, port, &in,
+						       &outb) &&
+			    ibp_tables_set_enforcement(ts, tn, port, in,
+						       outb)) {
+				ibp_tables_free(ts);
+				return ibp_error_set(err, IBP_ENOMEM,
+						     "out of memory");
+			}
+	}
 	*out = ts;
 	return IBP_OK;
 }

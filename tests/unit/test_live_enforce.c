@@ -6,7 +6,8 @@
  * part_enforce off); verify calls a difference drift; a rollback puts
  * back the bits the state file saved; switches that implement no
  * enforcement bit (ibsim's) are neither checked nor Set; a leaf port
- * whose copy is truncated is wanted off (OpenSM's ERR 0507).
+ * whose copy is truncated is wanted off (OpenSM's ERR 0507); bits set
+ * on ports between switches are cleared, as OpenSM clears them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +31,7 @@ struct fx {
 	ibp_sim *s;
 	ibp_transport *t;
 	ibp_live *l;
-	size_t leaf;
+	size_t leaf, sm;
 	char conf[1024];
 	char state[64];
 };
@@ -44,10 +45,9 @@ static void open_session_dry(struct fx *x, int enforce, bool dry_run)
 	lo.ca = "sim";
 	lo.enforce = enforce;
 	lo.dry_run = dry_run;
-	size_t smn = fixture_node(x->f, "sm-01");
 	assert_int_equal(
 	    ibp_live_open_transport(
-		&lo, x->t, ibp_fabric_port_guid(x->f, smn, 1), &x->l, NULL),
+		&lo, x->t, ibp_fabric_port_guid(x->f, x->sm, 1), &x->l, NULL),
 	    IBP_OK);
 	assert_int_equal(ibp_live_discover(x->l, NULL), IBP_OK);
 	ibp_live_set_topology(x->l, x->f);
@@ -59,25 +59,52 @@ static void open_session(struct fx *x, int enforce)
 	open_session_dry(x, enforce, false);
 }
 
-static int setup(void **state)
+/* The seed fabric, or (mixed) tests/data/interop/mixed.topo: two
+ * switches joined by two links, with m01-mixed.conf as the plan. */
+static int setup_fabric(void **state, bool mixed)
 {
 	struct fx *x = calloc(1, sizeof(*x));
-	x->f = fixture_seed_fabric();
+	const char *td = getenv("IBP_TESTDATA");
+	char path[1024];
+	if (mixed) {
+		snprintf(path, sizeof(path), "%s/interop/mixed.topo",
+			 td ? td : "tests/data");
+		ibp_fabric_options fo;
+		ibp_fabric_options_init(&fo);
+		assert_int_equal(ibp_fabric_load(path, &fo, &x->f, NULL),
+				 IBP_OK);
+		assert_int_equal(ibp_fabric_assign_lids(x->f, 0, NULL), IBP_OK);
+	} else {
+		x->f = fixture_seed_fabric();
+	}
 	assert_non_null(x->f);
 	assert_int_equal(ibp_sim_new(x->f, &x->s, NULL), IBP_OK);
-	assert_int_equal(ibp_transport_sim_new(x->s,
-					       fixture_node(x->f, "sm-01"), 1,
-					       NULL, &x->t, NULL),
-			 IBP_OK);
-	x->leaf = fixture_node(x->f, "leaf-01");
+	x->sm = fixture_node(x->f, mixed ? "sm-node" : "sm-01");
+	assert_int_equal(
+	    ibp_transport_sim_new(x->s, x->sm, 1, NULL, &x->t, NULL), IBP_OK);
+	x->leaf = fixture_node(x->f, mixed ? "sw1" : "leaf-01");
 	const char *ex = getenv("IBP_EXAMPLES");
-	snprintf(x->conf, sizeof(x->conf), "%s/seed/partitions.conf",
-		 ex ? ex : "examples");
+	if (mixed)
+		snprintf(x->conf, sizeof(x->conf), "%s/interop/m01-mixed.conf",
+			 td ? td : "tests/data");
+	else
+		snprintf(x->conf, sizeof(x->conf), "%s/seed/partitions.conf",
+			 ex ? ex : "examples");
 	snprintf(x->state, sizeof(x->state), "/tmp/ibp-enf-%ld.json",
 		 (long)getpid());
 	open_session(x, IBP_ENFORCE_BOTH);
 	*state = x;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_fabric(state, false);
+}
+
+static int setup_mixed(void **state)
+{
+	return setup_fabric(state, true);
 }
 
 static int teardown(void **state)
@@ -344,6 +371,55 @@ static void test_truncated_copy_unenforced(void **state)
 	unlink(x->conf);
 }
 
+/* Bits set on switch ports facing another switch: drift (wanted off,
+ * whatever part_enforce says), cleared by the next apply with no table
+ * written there, as OpenSM clears them on its sweep. */
+static void test_ports_between_switches_cleared(void **state)
+{
+	struct fx *x = *state;
+	ibp_apply_free(apply(x, false, false));
+	ibp_verify_result *r = verify(x);
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 0);
+	ibp_verify_result_free(r);
+	size_t sw2 = fixture_node(x->f, "sw2");
+	ibp_sim_port_info(x->s, x->leaf, 10)->part_enforce_in = true;
+	ibp_sim_port_info(x->s, sw2, 11)->part_enforce_out = true;
+	r = verify(x);
+	size_t ports = 0;
+	assert_int_equal(ibp_verify_result_differences(r, &ports), 2);
+	assert_int_equal(ports, 2);
+	const ibp_drift *d = ibp_verify_result_drift(r);
+	for (size_t i = 0; i < 2; i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		assert_int_equal(it->kind, IBP_DRIFT_ENFORCEMENT);
+		assert_int_equal(it->want_enforce, IBP_ENFORCE_OFF);
+		assert_true((it->node == x->leaf && it->port == 10 &&
+			     it->have_enforce == IBP_ENFORCE_IN) ||
+			    (it->node == sw2 && it->port == 11 &&
+			     it->have_enforce == IBP_ENFORCE_OUT));
+	}
+	ibp_verify_result_free(r);
+	ibp_apply *a = apply(x, false, false);
+	assert_int_equal(ibp_apply_port_count(a), 2);
+	assert_int_equal(ibp_apply_report(a)->blocks_written, 0);
+	assert_int_equal(ibp_apply_report(a)->enforce_ports, 2);
+	ibp_apply_free(a);
+	assert_false(ibp_sim_port_info(x->s, x->leaf, 10)->part_enforce_in);
+	assert_false(ibp_sim_port_info(x->s, sw2, 11)->part_enforce_out);
+	r = verify(x);
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 0);
+	ibp_verify_result_free(r);
+	/* --enforce unchanged leaves them, and checks nothing */
+	ibp_sim_port_info(x->s, x->leaf, 11)->part_enforce_in = true;
+	open_session(x, -1);
+	r = verify(x);
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 0);
+	assert_int_equal(ibp_verify_result_enforcement_checked(r), 0);
+	ibp_verify_result_free(r);
+	ibp_apply_free(apply(x, false, false));
+	assert_true(ibp_sim_port_info(x->s, x->leaf, 11)->part_enforce_in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +431,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_lists_portinfo_sets,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ports_between_switches_cleared,
+					    setup_mixed, teardown),
 	    cmocka_unit_test_setup_teardown(test_truncated_copy_unenforced,
 					    setup, teardown),
 	};
