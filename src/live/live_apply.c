@@ -13,6 +13,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,12 +144,26 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (np)
 		a->ports = np;
+	/* which entry of a->ports each (node, port) is: O(1) per look-up */
+	size_t nn = ibp_fabric_node_count(a->f);
+	size_t *base = rc ? NULL : malloc((nn + 1) * sizeof(*base));
+	size_t *slot = NULL;
+	if (base) {
+		base[0] = 0;
+		for (size_t k = 0; k < nn; k++)
+			base[k + 1] =
+			    base[k] + ibp_fabric_node_nports(a->f, k) + 1;
+		slot = malloc((base[nn] ? base[nn] : 1) * sizeof(*slot));
+	}
+	if (!rc && !slot)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t k = 0; !rc && k < base[nn]; k++)
+		slot[k] = SIZE_MAX;
+	for (size_t k = 0; !rc && k < a->nports; k++)
+		slot[base[a->ports[k].node] + a->ports[k].port] = k;
 	for (size_t i = 0; !rc && i < n; i++) {
-		struct ibp_apply_port *ap = NULL;
-		for (size_t k = 0; k < a->nports && !ap; k++)
-			if (a->ports[k].node == ep[i].node &&
-			    a->ports[k].port == ep[i].port)
-				ap = &a->ports[k];
+		size_t k = slot[base[ep[i].node] + ep[i].port];
+		struct ibp_apply_port *ap = k == SIZE_MAX ? NULL : &a->ports[k];
 		/* a port pushed anyway gets the bits it should hold (not the
 		 * SM's one mode: ERR 0507 wants off), one that only drifts
 		 * a Set of its own */
@@ -186,6 +201,8 @@ static int plan_enforcement(ibp_apply *a, ibp_error *err)
 					       ep[i].want_in, ep[i].want_out))
 			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
+	free(slot);
+	free(base);
 	free(ep);
 	return rc;
 }

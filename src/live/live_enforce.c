@@ -23,16 +23,39 @@
 #include "ibpart/sm.h"
 #include "live/live_enforce.h"
 
-/* Whether the plan left switch port (node, port) unenforced (ERR 0507). */
-static bool unenforced(const ibp_policy_unplaced *u, size_t node, unsigned port)
+/* The switch ports the plan left unenforced (ERR 0507), sorted for a
+ * binary search; NULL with *n 0 when there are none. */
+struct sw_port {
+	size_t node;
+	unsigned port;
+};
+
+static int cmp_sw_port(const void *a, const void *b)
 {
-	for (size_t i = 0; i < ibp_policy_unplaced_unenforced_count(u); i++) {
+	const struct sw_port *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+static int unenforced_list(const ibp_policy_unplaced *u, struct sw_port **out,
+			   size_t *n)
+{
+	*out = NULL;
+	*n = ibp_policy_unplaced_unenforced_count(u);
+	if (!*n)
+		return IBP_OK;
+	struct sw_port *v = malloc(*n * sizeof(*v));
+	if (!v)
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < *n; i++) {
 		const ibp_policy_unenforced *e =
 		    ibp_policy_unplaced_unenforced(u, i);
-		if (e->switch_node == node && e->switch_port == port)
-			return true;
+		v[i] = (struct sw_port){e->switch_node, e->switch_port};
 	}
-	return false;
+	qsort(v, *n, sizeof(*v), cmp_sw_port);
+	*out = v;
+	return IBP_OK;
 }
 
 /* The switch ports facing another switch whose bits the SM read (no
@@ -95,10 +118,13 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 	if (!saved && mode < 0)
 		return IBP_OK;
 	const ibp_fabric *f = ibp_tables_fabric(have);
-	size_t cnt = ibp_tables_count(have);
+	size_t cnt = ibp_tables_count(have), nu = 0;
+	struct sw_port *unenf = NULL;
 	struct live_enforce_port *v = calloc(cnt ? cnt : 1, sizeof(*v));
-	if (!v)
+	if (!v || unenforced_list(unplaced, &unenf, &nu)) {
+		free(v);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < cnt; i++) {
 		size_t node;
 		unsigned port;
@@ -121,8 +147,10 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 				saved, sn, port, &e.want_in, &e.want_out))
 				continue;
 		} else {
-			ibp_part_enforce_bits(unenforced(unplaced, node, port)
-						  ? IBP_ENFORCE_OFF
+			struct sw_port key = {node, port};
+			bool off = nu && bsearch(&key, unenf, nu,
+						 sizeof(*unenf), cmp_sw_port);
+			ibp_part_enforce_bits(off ? IBP_ENFORCE_OFF
 						  : (ibp_part_enforce)mode,
 					      &e.want_in, &e.want_out);
 		}
@@ -134,6 +162,7 @@ int live_enforce_check(ibp_live *l, const ibp_tables *have,
 		e.differs = e.want_in != e.have_in || e.want_out != e.have_out;
 		v[(*n)++] = e;
 	}
+	free(unenf);
 	if (!saved)
 		return isl_ports(l, have, &v, n, out, err);
 	*out = v;
