@@ -168,18 +168,6 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	return ao->dry_run ? CLI_EXIT_OK : lc_verify(c, NULL, false, false);
 }
 
-/* --enforce both|in|out|off|unchanged into an int (-1: unchanged). */
-static int take_enforce(const char *cmd, void *dest, const char *val)
-{
-	ibp_part_enforce e = IBP_ENFORCE_BOTH;
-	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
-		cli_usage_error(cmd, "bad --enforce '%s'", val);
-		return -1;
-	}
-	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
-	return 0;
-}
-
 /* argv into c and ao: 0, or an exit status (usage printed). */
 static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		      char **argv)
@@ -202,12 +190,14 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		"where --direct saves the tables it read (default: a new "
 		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
 		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
-	    CLI_FN("--enforce", &ao->enforce, take_enforce,
+	    CLI_FN("--enforce", &ao->enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
-		   "PortInfo PartitionEnforcementInbound/ Outbound on the "
-		   "switch ports facing the end ports pushed: both (default, "
-		   "OpenSM's part_enforce), in, out, off, or unchanged. Only "
-		   "bits a switch implements (SwitchInfo "
+		   "PortInfo PartitionEnforcementInbound/Outbound on every "
+		   "switch port facing an end port, checked on each apply as "
+		   "OpenSM does and Set where they differ (also where no table "
+		   "changes): both (default, OpenSM's part_enforce), in, out, "
+		   "off (no table copied onto those ports either), or "
+		   "unchanged. Only bits a switch implements (SwitchInfo "
 		   "In/OutboundEnforcementCap) are written; ibsim's implement "
 		   "none. --rollback puts back the bits the state file holds"),
 	    CLI_FLAG("--via-opensm", &ao->via_opensm,
