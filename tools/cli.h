@@ -170,6 +170,15 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv);
 const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 			  const struct cli_args *a);
 
+/* CLI_FN for --fail-on critical|high|medium|info into an
+ * ibp_audit_severity. */
+int cli_take_severity(const char *cmd, void *dest, const char *val);
+#define CLI_FAIL_ON(dest)                                                      \
+	CLI_FN("--fail-on", dest, cli_take_severity,                           \
+	       "critical|high|medium|info",                                    \
+	       "exit 1 when an audit finding is at least this severe "         \
+	       "(default high)")
+
 /* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
 int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 
