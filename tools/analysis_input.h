@@ -19,6 +19,7 @@
 struct ai_opts {
 	struct cli_input in; /* -t, --node-name-map, --sm-port, --mode; CONF */
 	const char *tables_json;
+	bool rejected; /* set by ai_load: OpenSM rejects the plan */
 };
 
 /* The common options as entries of a command's table (with ai_init's
@@ -33,7 +34,7 @@ struct ai_opts {
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */
-int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in);
+int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in);
 
 /* Output: stdout when path is NULL or "-", else a temp file next to path
  * that ai_close() fsyncs and renames over path (or removes on failure). */

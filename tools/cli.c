@@ -186,6 +186,14 @@ int cli_common_options(int *argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+bool cli_diags_have(const ibp_diags *d, const char *code)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
+		if (!strcmp(ibp_diags_get(d, i)->code, code))
+			return true;
+	return false;
+}
+
 void cli_print_diags(const ibp_diags *d)
 {
 	ibp_diags_print_options o;

@@ -223,6 +223,10 @@ extern struct cli_common cli_common;
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);
+/* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
+ * rejects the plan, which `tables`, `matrix` and `sim` report with
+ * exit 1)? */
+bool cli_diags_have(const ibp_diags *d, const char *code);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 

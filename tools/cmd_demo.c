@@ -222,7 +222,7 @@ static int open_seed(const char *dir, const char *mode, bool main_mode,
 			"pushes the plan: SubnSet(P_KeyTable) only for blocks "
 			"that differ, each read back");
 	}
-	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s);
+	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s, NULL);
 }
 
 /* The other mode, briefly: TenantA-01's table and how the matrix

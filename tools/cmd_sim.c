@@ -49,7 +49,9 @@ static const char tail[] =
     "port 1, then end ports by port GUID), a port GUID, a node GUID or a\n"
     "node description (name/N: port N of a node with several ports).\n"
     "\n"
-    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it);\n"
+    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it), or\n"
+    "OpenSM rejects CONF and the fabric runs its fallback (every port\n"
+    "0xffff);\n"
     "2 bad input or usage; 3 the fabric or the system failed.\n"
     "\n"
     "Example:\n"
@@ -175,10 +177,12 @@ static int run(int argc, char **argv)
 		if ((rc = action(NULL, argc, argv, &k)) != CLI_EXIT_OK)
 			return rc;
 	ibp_sim_session *s;
-	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s);
+	bool rejected = false;
+	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s, &rejected);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	int status = CLI_EXIT_OK;
+	/* OpenSM rejects the plan: the fabric runs its fallback (exit 1) */
+	int status = rejected ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 	for (int k = first; k < argc && status != CLI_EXIT_USAGE &&
 			    status != CLI_EXIT_SYSTEM;) {
 		rc = action(s, argc, argv, &k);

@@ -24,7 +24,7 @@ static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
 }
 
 int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
-		 ibp_sim_session **out)
+		 ibp_sim_session **out, bool *rejected)
 {
 	*out = NULL;
 	ibp_diags *d = ibp_diags_new();
@@ -34,6 +34,8 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	ibp_error err;
 	int rc = ibp_sim_session_open(o, out, d, &err);
 	print_findings(d, o->topo_path, quiet, rc);
+	if (rejected)
+		*rejected = cli_diags_have(d, "opensm-fallback");
 	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
