@@ -275,7 +275,7 @@ static void show_tables(ibp_sim_session *s)
 	heading(cmd);
 	char spec[16];
 	snprintf(spec, sizeof(spec), "%u", lid);
-	sim_cli_smpquery(s, spec, ap, stdout);
+	sim_cli_smpquery(s, spec, IBP_SMPQUERY_ANY, ap, stdout);
 }
 
 /* Sections 4 to 6: the pingpongs, one of them with switch enforcement

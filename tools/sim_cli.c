@@ -84,16 +84,17 @@ int sim_cli_port(const ibp_sim_session *s, const char *spec, size_t *node,
 	return CLI_EXIT_USAGE;
 }
 
-int sim_cli_smpquery(ibp_sim_session *s, const char *addr, unsigned port,
-		     FILE *out)
+int sim_cli_smpquery(ibp_sim_session *s, const char *addr,
+		     ibp_smpquery_addr how, unsigned port, FILE *out)
 {
 	size_t n;
 	unsigned p;
-	int rc = sim_cli_port(s, addr, &n, &p);
+	int rc = how == IBP_SMPQUERY_DR ? CLI_EXIT_OK
+					: sim_cli_port(s, addr, &n, &p);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	ibp_error err;
-	rc = ibp_sim_session_smpquery_pkeys(s, addr, port, out, &err);
+	rc = ibp_sim_session_smpquery_pkeys_ex(s, addr, how, port, out, &err);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
 	fprintf(stderr, "ibpart sim smpquery: %s\n", err.message);

@@ -31,8 +31,8 @@ int sim_cli_port(const ibp_sim_session *s, const char *spec, size_t *node,
 
 /* The session's commands, output to out, errors to stderr; exit status
  * (pingpong: 1 when the exchange did not complete). */
-int sim_cli_smpquery(ibp_sim_session *s, const char *addr, unsigned port,
-		     FILE *out);
+int sim_cli_smpquery(ibp_sim_session *s, const char *addr,
+		     ibp_smpquery_addr how, unsigned port, FILE *out);
 int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
 		     const struct ibp_sim_pingpong_options *po, FILE *out);
 int sim_cli_probe_matrix(ibp_sim_session *s, FILE *out,
