@@ -14,8 +14,7 @@ static const char usage[] =
     "usage: ibpart tables -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
     "                     [--allow-both-pkeys] [--part-enforce "
     "both|in|out|off]\n"
-    "                     [--opensm-conf FILE] [--state FILE]\n"
-    "                     [--ca-partition-cap N]\n"
+    "                     [--state FILE] [--ca-partition-cap N]\n"
     "                     [--switch-partition-cap N] [--enforcement-cap N]\n"
     "                     [--node-name-map F] [--format smpquery|json]\n"
     "                     (CONF | -c CONF)\n"
@@ -32,48 +31,9 @@ static const char usage[] =
     "file OpenSM rejects gives its fallback, every port 0xffff (reported).\n"
     "--mode strict: the default partition holds only the ports the plan\n"
     "names (the SM port always full), tables packed from index 0; a file\n"
-    "OpenSM rejects is refused.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO       ibnetdiscover/ibsim topology (required)\n"
-    "      --sm-port PORT        the SM's port: port GUID, node GUID, node\n"
-    "                            description or LID (default: the first CA\n"
-    "                            port of TOPO, ibsim's rule)\n"
-    "      --mode M              opensm (default) or strict\n"
-    "      --allow-both-pkeys    OpenSM's allow_both_pkeys (opensm -W): a\n"
-    "                            port may hold the full and limited key\n"
-    "      --part-enforce E      OpenSM's part_enforce: both (default), in,\n"
-    "                            out, or off (switch ports left untouched)\n"
-    "      --opensm-conf FILE    OpenSM's opensm.conf, read as OpenSM does:\n"
-    "                            allow_both_pkeys, keep_pkey_indexes,\n"
-    "                            part_enforce, no_partition_enforcement\n"
-    "                            (the two flags above override it).  With\n"
-    "                            a --state that records a running OpenSM\n"
-    "                            this run is a SIGHUP: allow_both_pkeys\n"
-    "                            stays as OpenSM started\n"
-    "      --state FILE          what the ports hold and what OpenSM\n"
-    "                            remembers of their indexes, from the\n"
-    "                            previous run (docs/json-schemas.md, \"State\n"
-    "                            file\"; a missing FILE is a fresh fabric\n"
-    "                            under a fresh OpenSM): OpenSM's SIGHUP\n"
-    "                            replayed - surviving P_Keys keep their\n"
-    "                            index, one that comes back gets its old\n"
-    "                            one, new ones go after the highest used;\n"
-    "                            a port absent from TOPO keeps its table\n"
-    "                            and OpenSM forgets it.  FILE is then\n"
-    "                            rewritten atomically for the next run\n"
-    "      --ca-partition-cap N  NodeInfo PartitionCap of CA ports (64)\n"
-    "      --switch-partition-cap N  a switch's PartitionCap, bounds its\n"
-    "                            port 0 (8)\n"
-    "      --enforcement-cap N   SwitchInfo PartitionEnforcementCap, bounds\n"
-    "                            switch external ports (64)\n"
-    "      --node-name-map F     rdma-core node-name-map for TOPO\n"
-    "      --format F            smpquery (default): per port a header\n"
-    "                            '# <name> port <n> (<port guid>) <type>',\n"
-    "                            smpquery's rows of 8 and its capacity line;\n"
-    "                            json: docs/json-schemas.md\n"
-    "  -h, --help                this text\n"
-    "\n"
+    "OpenSM rejects is refused.\n";
+
+static const char tail[] =
     "Findings (tables full, OpenSM's fallback, an outcome OpenSM leaves\n"
     "to uninitialised memory, a P_Key OpenSM overwrites) go to stderr.\n"
     "Exit status: 0 tables computed, nothing to report; 1 computed, with\n"
@@ -102,19 +62,46 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
 	ibp_tables_compute_options_init(&a->to);
-	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
-		      CLI_IN_MODE;
 	ibp_policy_options *po = &a->to.policy;
 	const struct cli_opt opts[] = {
-	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys),
-	    CLI_FN("--part-enforce", &a->to, take_enforce),
-	    CLI_STR("--opensm-conf", &a->to.opensm_conf_path),
-	    CLI_STR("--state", &a->to.state_path),
+	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),
+	    CLI_CONF(&a->in),
+	    CLI_NNM(&a->in),
+	    CLI_SM_PORT(&a->in),
+	    CLI_MODE(&a->in),
+	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
+		     "OpenSM's allow_both_pkeys (opensm -W): a port may hold "
+		     "the full and limited key"),
+	    CLI_FN("--part-enforce", &a->to, take_enforce, "both|in|out|off",
+		   "OpenSM's part_enforce: both (default), in, out, or off "
+		   "(switch ports left untouched)"),
+	    CLI_STR(
+		"--opensm-conf", &a->to.opensm_conf_path, "FILE",
+		"OpenSM's opensm.conf, read as OpenSM does: "
+		"allow_both_pkeys, keep_pkey_indexes, part_enforce, "
+		"no_partition_enforcement (the two flags above override "
+		"it). With a --state that records a running OpenSM this "
+		"run is a SIGHUP: allow_both_pkeys stays as OpenSM started"),
+	    CLI_STR(
+		"--state", &a->to.state_path, "FILE",
+		"what the ports hold and what OpenSM remembers of their "
+		"indexes, from the previous run (docs/json-schemas.md, "
+		"\"State file\"; a missing FILE is a fresh fabric under a "
+		"fresh OpenSM): OpenSM's SIGHUP replayed - surviving P_Keys "
+		"keep their index, one that comes back gets its old one, "
+		"new ones go after the highest used; a port absent from "
+		"TOPO keeps its table and OpenSM forgets it. FILE is then "
+		"rewritten atomically for the next run"),
 	    CLI_CAP_OPTS(&a->to.fabric),
-	    CLI_WORD("--format", &a->format, "smpquery|json")};
-	struct cli_args args = {"tables", opts, CLI_NOPTS(opts), &a->in, 1};
-	if (cli_args_parse(&args, argc, argv))
-		return CLI_EXIT_USAGE;
+	    CLI_WORD("--format", &a->format, "smpquery|json",
+		     "smpquery (default): per port a header '# <name> port <n> "
+		     "(<port guid>) <type>', smpquery's rows of 8 and its "
+		     "capacity line; json: docs/json-schemas.md")};
+	struct cli_args args = {"tables", usage,	   tail,
+				opts,	  CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	if (rc)
+		return rc;
 	a->to.allow_both_pkeys_given = po->allow_both_pkeys;
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
@@ -178,6 +165,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_tables = {
     .name = "tables",
     .summary = "the P_KeyTable of every port, as OpenSM 3.3.23 programs it",
-    .usage = usage,
     .run = run,
 };
