@@ -219,6 +219,32 @@ static json_t *port_json(const ibp_state_file *s, size_t n, unsigned p,
 	return o;
 }
 
+/* A port whose enforcement bits are known but whose table is not (a
+ * switch port facing another switch): no "pkeys".  NULL when nothing is
+ * known or out of memory. */
+static json_t *enforcement_json(const ibp_state_file *s, size_t n, unsigned p)
+{
+	bool in, outb;
+	if (!ibp_tables_get_enforcement(s->tables, n, p, &in, &outb))
+		return NULL;
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "node_guid",
+			    guid_str(ibp_fabric_node_guid(s->f, n)));
+	json_object_set_new(o, "port_guid",
+			    guid_str(ibp_fabric_port_guid(s->f, n, p)));
+	json_object_set_new(o, "port", json_integer(p));
+	json_object_set_new(
+	    o, "node_type",
+	    json_string(ibp_node_type_str(ibp_fabric_node_type(s->f, n))));
+	json_text_set(o, "node_desc", ibp_fabric_node_desc(s->f, n));
+	json_object_set_new(o, "enforcement",
+			    json_string(ibp_part_enforce_str(
+				ibp_part_enforce_from_bits(in, outb))));
+	return o;
+}
+
 static json_t *state_json(const ibp_state_file *s)
 {
 	json_t *root = json_object(), *ports = json_array();
@@ -246,14 +272,20 @@ static json_t *state_json(const ibp_state_file *s)
 		    json_boolean(s->osm.no_partition_enforcement));
 		json_object_set_new(root, "opensm", o);
 	}
-	size_t cnt = ibp_tables_count(s->tables);
-	for (size_t i = 0; i < cnt; i++) {
-		size_t n;
-		unsigned p;
-		const ibp_pkey_table *t = ibp_tables_at(s->tables, i, &n, &p);
-		json_t *o = port_json(s, n, p, t);
-		if (!o || json_array_append_new(ports, o))
-			goto fail;
+	size_t nn = ibp_fabric_node_count(s->f);
+	for (size_t n = 0; n < nn; n++) {
+		unsigned np = ibp_fabric_node_nports(s->f, n);
+		for (unsigned p = 0; p <= np; p++) {
+			const ibp_pkey_table *t = ibp_tables_get(s->tables, n, p);
+			json_t *o = t ? port_json(s, n, p, t)
+				      : enforcement_json(s, n, p);
+			if (!t && !o &&
+			    !ibp_tables_get_enforcement(s->tables, n, p, NULL,
+							NULL))
+				continue; /* nothing known of the port */
+			if (!o || json_array_append_new(ports, o))
+				goto fail;
+		}
 	}
 	size_t k;
 	json_t *a;
@@ -508,7 +540,12 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 			   "ports[%zu].port: %lld is not a port number "
 			   "(0..254)",
 			   i, (long long)json_integer_value(jp));
-	int where = json_is_array(keys) ? find_port(r->s->f, po, &n, &p) : -1;
+	/* version 2: a port with enforcement bits and no table */
+	bool enf_only = !keys && r->s->version == 2 &&
+			json_object_get(po, "enforcement");
+	int where = json_is_array(keys) || enf_only
+			? find_port(r->s->f, po, &n, &p)
+			: -1;
 	if (where < 0)
 		return BAD(r,
 			   "ports[%zu] is malformed (needs node_guid or "
@@ -533,6 +570,13 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 		json_object_del(c, "remembered");
 		json_array_append_new(r->s->absent, c);
 		return 0;
+	}
+	if (enf_only) {
+		if (ibp_tables_get(r->s->tables, n, p) ||
+		    ibp_tables_get_enforcement(r->s->tables, n, p, NULL, NULL))
+			return BAD(r, "ports[%zu]: the port is listed twice",
+				   i);
+		return read_enforcement(r, po, i, n, p);
 	}
 	int rc = read_table(r, keys, i, n, p);
 	if (!rc)

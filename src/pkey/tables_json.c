@@ -328,7 +328,10 @@ static int read_port(ibp_tables *ts, json_t *po, size_t i,
 	json_t *keys = json_object_get(po, "pkeys");
 	size_t n;
 	unsigned p;
-	int where = json_is_array(keys) ? find_port(f, po, &n, &p) : -1;
+	/* a state file's port with enforcement bits and no table */
+	bool enf_only = !keys && json_object_get(po, "enforcement");
+	int where =
+	    json_is_array(keys) || enf_only ? find_port(f, po, &n, &p) : -1;
 	if (where < 0)
 		return ibp_error_set(err, IBP_EPARSE,
 				     "JSON: ports[%zu] needs port_guid (or "
@@ -346,6 +349,8 @@ static int read_port(ibp_tables *ts, json_t *po, size_t i,
 		    i, ng,
 		    (long long)json_integer_value(json_object_get(po, "port")));
 	}
+	if (enf_only)
+		return parse_enforcement(ts, po, i, n, p, err);
 	unsigned cap;
 	ibp_pkey_table *t;
 	int rc = entry_capacity(f, po, keys, o, i, n, p, &cap, err);

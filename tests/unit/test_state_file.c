@@ -114,6 +114,10 @@ static void test_round_trip(void **state)
 	ibp_index_memory_set(m, 1, 1, 0x0001, 1);
 	ibp_index_memory_set_last(m, 1, 1, 5);
 	ibp_index_memory_add_port(m, 2, 1); /* known, nothing remembered */
+	/* a switch port facing a switch: enforcement bits, no table */
+	assert_int_equal(ibp_tables_set_enforcement(
+			     ibp_state_file_tables_mut(s), 0, 3, false, true),
+			 0);
 	ibp_state_file_set_memory(s, m);
 	ibp_state_opensm o = {true, true, IBP_ENFORCE_IN, true};
 	ibp_state_file_set_opensm(s, &o);
@@ -144,6 +148,11 @@ static void test_round_trip(void **state)
 	assert_false(out);
 	assert_true(ibp_pkey_table_equal(
 	    ibp_tables_get(ibp_state_file_tables(b), 1, 1), t));
+	assert_null(ibp_tables_get(ibp_state_file_tables(b), 0, 3));
+	assert_true(ibp_tables_get_enforcement(ibp_state_file_tables(b), 0, 3,
+					       &in, &out));
+	assert_false(in);
+	assert_true(out);
 
 	/* the same file read against a fabric without b keeps b aside */
 	ibp_fabric *g = fabric(false);
