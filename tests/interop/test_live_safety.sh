@@ -137,7 +137,7 @@ live_ok "rollback restores plan B (verify; smpquery on the changed ports)"
 printf 'Default=0x7fff : ALL=full ;\n' >"$LIVE_DIR/osm-partitions.conf"
 cp "$LIVE_DIR/osm-partitions.conf" "$LIVE_DIR/before.conf"
 set +e
-live_ibpart apply -q --via-opensm --opensm-pid $$ --opensm-conf "$LIVE_DIR/osm-partitions.conf" \
+live_ibpart apply -q --via-opensm --opensm-pid $$ --opensm-partitions "$LIVE_DIR/osm-partitions.conf" \
 	-c "$LIVE_DIR/a.conf" >/dev/null 2>"$LIVE_DIR/notosm.err"
 rc=$?
 set -e
