@@ -152,10 +152,17 @@ static int run(int argc, char **argv)
 	if (a.tenants &&
 	    (rc = load_tenants(a.tenants, ibp_analysis_input_fabric(in), &tm)))
 		goto out;
-	if (a.osmconf && ibp_osm_conf_load(a.osmconf, &osm, &err)) {
-		cli_print_error(&err);
-		rc = CLI_EXIT_USAGE;
-		goto out;
+	if (a.osmconf) {
+		/* values OpenSM reads otherwise than written: warnings */
+		ibp_diags *d = ibp_diags_new();
+		int lrc = ibp_osm_conf_load_diags(a.osmconf, &osm, d, &err);
+		cli_print_diags(d);
+		ibp_diags_free(d);
+		if (lrc) {
+			cli_print_error(&err);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (ibp_analysis_input_audit(in, tm, a.osmconf ? &osm : NULL, &f,
 				     &err)) {

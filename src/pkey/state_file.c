@@ -276,7 +276,8 @@ static json_t *state_json(const ibp_state_file *s)
 	for (size_t n = 0; n < nn; n++) {
 		unsigned np = ibp_fabric_node_nports(s->f, n);
 		for (unsigned p = 0; p <= np; p++) {
-			const ibp_pkey_table *t = ibp_tables_get(s->tables, n, p);
+			const ibp_pkey_table *t =
+			    ibp_tables_get(s->tables, n, p);
 			json_t *o = t ? port_json(s, n, p, t)
 				      : enforcement_json(s, n, p);
 			if (!t && !o &&
@@ -541,8 +542,8 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 			   "(0..254)",
 			   i, (long long)json_integer_value(jp));
 	/* version 2: a port with enforcement bits and no table */
-	bool enf_only = !keys && r->s->version == 2 &&
-			json_object_get(po, "enforcement");
+	bool enf_only =
+	    !keys && r->s->version == 2 && json_object_get(po, "enforcement");
 	int where = json_is_array(keys) || enf_only
 			? find_port(r->s->f, po, &n, &p)
 			: -1;

@@ -29,6 +29,11 @@ expect_status 2 "$IBPART" audit -t "$D/two-leaf.topo" --tenants missing.map "$D/
 printf 'm_key zero\n' >bad-osm.conf
 expect_status 2 "$IBPART" audit -t "$D/two-leaf.topo" --opensm-conf bad-osm.conf "$D/sound-two-leaf.conf"
 expect_grep "bad-osm.conf:1:1: error: bad value 'zero' for m_key" err
+# read as OpenSM reads it: an unknown part_enforce is both (a warning,
+# not a refusal), so the plan audits as with the good file
+printf 'm_key 0x8a3c5e7f91b2d4e6\nm_key_protection_level 2\npart_enforce sometimes\n' >odd-osm.conf
+expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" --opensm-conf odd-osm.conf "$D/sound-two-leaf.conf"
+expect_grep "odd-osm.conf:3:1: warning: part_enforce 'sometimes': not both, in, out or off: OpenSM uses both" err
 
 # -o: the file appears whole, nothing left behind; an unwritable
 # directory fails with 3 and leaves nothing
