@@ -355,35 +355,6 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-/* The port an entry names: 0 found, 1 not in the fabric, -1 malformed. */
-static int find_port(const ibp_fabric *f, json_t *po, size_t *n, unsigned *p)
-{
-	uint64_t ng = 0, pg = 0;
-	bool have_ng =
-	    parse_u64(json_string_value(json_object_get(po, "node_guid")), &ng);
-	bool have_pg =
-	    parse_u64(json_string_value(json_object_get(po, "port_guid")), &pg);
-	json_t *jp = json_object_get(po, "port");
-	if ((!have_ng && !have_pg) || (jp && !json_is_integer(jp)))
-		return -1;
-	json_int_t pn = jp ? json_integer_value(jp) : -1;
-	if (jp && (pn < 0 || pn > 254)) /* IBA 14.2.5.6: 0..254 */
-		return -1;
-	if (have_ng && !ibp_fabric_find_node_guid(f, ng, n) && jp &&
-	    pn <= (json_int_t)ibp_fabric_node_nports(f, *n)) {
-		*p = (unsigned)pn;
-		return 0;
-	}
-	if (!have_pg || ibp_fabric_find_port_guid(f, pg, n, p))
-		return 1;
-	if (!jp)
-		return 0;
-	if (pn > (json_int_t)ibp_fabric_node_nports(f, *n))
-		return 1;
-	*p = (unsigned)pn;
-	return 0;
-}
-
 static int read_pkey(struct rd *r, json_t *v, size_t i, const char *what,
 		     size_t k, uint16_t *out)
 {
@@ -545,7 +516,7 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 	bool enf_only =
 	    !keys && r->s->version == 2 && json_object_get(po, "enforcement");
 	int where = json_is_array(keys) || enf_only
-			? find_port(r->s->f, po, &n, &p)
+			? tables_json_find_port(r->s->f, po, &n, &p)
 			: -1;
 	if (where < 0)
 		return BAD(r,

@@ -255,7 +255,8 @@ void ibp_tables_json_options_init(ibp_tables_json_options *o)
  * that node, else by port_guid (and port, for a switch whose ports share
  * the GUID).  1 when the fabric has no such port, -1 when the entry names
  * none. */
-static int find_port(const ibp_fabric *f, json_t *po, size_t *n, unsigned *p)
+int tables_json_find_port(const ibp_fabric *f, json_t *po, size_t *n,
+			  unsigned *p)
 {
 	uint64_t ng = 0, pg = 0;
 	bool have_ng = !parse_guid(json_object_get(po, "node_guid"), &ng);
@@ -330,8 +331,9 @@ static int read_port(ibp_tables *ts, json_t *po, size_t i,
 	unsigned p;
 	/* a state file's port with enforcement bits and no table */
 	bool enf_only = !keys && json_object_get(po, "enforcement");
-	int where =
-	    json_is_array(keys) || enf_only ? find_port(f, po, &n, &p) : -1;
+	int where = json_is_array(keys) || enf_only
+			? tables_json_find_port(f, po, &n, &p)
+			: -1;
 	if (where < 0)
 		return ibp_error_set(err, IBP_EPARSE,
 				     "JSON: ports[%zu] needs port_guid (or "
