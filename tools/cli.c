@@ -95,7 +95,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9') /* strtoull: blanks, signs */
 		return false;
 	errno = 0;
 	char *end;
