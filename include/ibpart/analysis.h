@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/conf.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
@@ -64,7 +65,9 @@ typedef struct ibp_matrix_options {
 } ibp_matrix_options;
 
 /* End ports are every CA/router port that is linked or has a table in
- * ts (a port with no table is a member of nothing), in (node, port)
+ * ts (a port with no table is a member of nothing) - except a port left
+ * without a LID because the subnet's LIDs ran out
+ * (ibp_fabric_port_is_lidless: not on the subnet), in (node, port)
  * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
  * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
  * allowed); it borrows ts (see ibp_matrix_tables).  o may be NULL. */
@@ -345,6 +348,17 @@ int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
 			   size_t nports, const uint16_t *partitions,
 			   size_t npartitions, const char *why);
+/* The subnet's own limits (analysis_limits.c): "no-lid" (high) for the
+ * end ports the subnet's LIDs do not reach (ibp_fabric_lidless_count;
+ * the message says which limit: the unicast space, a switch's
+ * LinearFDBCap, the LMC), and "multicast-groups" for the plan's need of
+ * multicast groups (a lower bound: one broadcast group per IPoIB
+ * partition and scope, one per mgid= line) against the smallest
+ * MulticastFDBCap of the fabric's switches: info when it fits, high past
+ * it (OpenSM ERR 1B19).  plan NULL: no multicast finding.  IBP_EINVAL
+ * without out or f; IBP_ENOMEM. */
+int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
+			    const ibp_conf *plan);
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,

@@ -176,6 +176,9 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *                              the facing switch port (PartitionEnforce-
  *                              mentCap): truncated, OpenSM turns that
  *                              port's enforcement off (ERR 0507)
+ *   warning "no-lid"           end ports past the subnet's last usable
+ *                              LID (ibp_fabric_lidless_count): no LID,
+ *                              so no table (one finding for them all)
  *   note    "sm-port-default"  the SM port was not given: first CA port
  * (the two "-full" findings are also recorded, as data, in
  * opts->unplaced when given)

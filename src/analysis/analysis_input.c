@@ -415,6 +415,8 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 			    : "the first CA port of the topology"))
 			return IBP_ENOMEM;
 	}
+	if (ibp_audit_subnet_limits(out, in->fabric, in->conf))
+		return IBP_ENOMEM;
 	const ibp_policy_unplaced *u = in->unplaced;
 	for (size_t i = 0; u && i < ibp_policy_unplaced_port_count(u); i++) {
 		const ibp_policy_dropped *x = ibp_policy_unplaced_port(u, i);

@@ -528,6 +528,12 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			      "SM port not given: 0x%016llx, the first CA "
 			      "port of the topology",
 			      (unsigned long long)P.sm_guid);
+	if (findings && ibp_fabric_lidless_count(fabric)) {
+		char msg[1024];
+		ibp_fabric_lidless_message(fabric, 4, msg, sizeof(msg));
+		ibp_diags_add(findings, IBP_SEV_WARNING, "no-lid", "", 0, 0,
+			      "%s", msg);
+	}
 	/* OpenSM's verdict is about a file handed to OpenSM.  A plan in the
 	 * seed's block dialect never is (convert and apply --via-opensm
 	 * write it in OpenSM syntax first): it means what it says. */
