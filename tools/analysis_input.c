@@ -13,6 +13,9 @@ int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
 {
 	o->in.takes = CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE;
 	int r = cli_input_opt(cmd, &o->in, argc, argv, i);
+	if (!r)
+		r = cli_subnet_opt(cmd, &o->lft_cap, &o->mft_cap, &o->lmc, argc,
+				   argv, i);
 	if (r || strcmp(argv[*i], "--tables"))
 		return r;
 	if (*i + 1 >= argc) {
@@ -39,6 +42,9 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	lo.sm_port = c->sm_port;
 	lo.plan_path = c->conf;
 	lo.tables_path = o->tables_json;
+	lo.linear_fdb_cap = o->lft_cap;
+	lo.multicast_fdb_cap = o->mft_cap;
+	lo.lmc = o->lmc;
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);
@@ -55,6 +61,16 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	if (!rc)
 		return 0;
 	return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+}
+
+bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
+{
+	char msg[1024];
+	if (!ibp_fabric_lidless_message(ibp_analysis_input_fabric(in), 4, msg,
+					sizeof(msg)))
+		return false;
+	fprintf(stderr, "ibpart %s: warning: %s [no-lid]\n", cmd, msg);
+	return true;
 }
 
 int ai_open(const char *path, struct ai_out *o)

@@ -323,7 +323,45 @@ int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
 		    &fo->switch_partition_cap, "bad capacity", true),
 	    CLI_NUM(CLI_OPT_ENF_CAP, "--enforcement-cap", 1, 65535,
 		    &fo->enforcement_cap, "bad capacity", true)};
-	return cli_num_getopt(cmd, caps, 3, ch, arg);
+	int r = cli_num_getopt(cmd, caps, 3, ch, arg);
+	return r ? r
+		 : cli_subnet_getopt(cmd, &fo->linear_fdb_cap,
+				     &fo->multicast_fdb_cap, &fo->lmc, ch, arg);
+}
+
+int cli_subnet_getopt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
+		      unsigned *lmc, int ch, const char *arg)
+{
+	const struct cli_num t[] = {
+	    CLI_NUM(CLI_OPT_LFT_CAP, "--lft-cap", 2, 65535, lft_cap,
+		    "bad LinearFDBCap", true),
+	    CLI_NUM(CLI_OPT_MFT_CAP, "--mft-cap", 1, 65535, mft_cap,
+		    "bad MulticastFDBCap", true),
+	    CLI_NUM(CLI_OPT_LMC, "--lmc", 0, 7, lmc, "bad LMC", true)};
+	return cli_num_getopt(cmd, t, 3, ch, arg);
+}
+
+int cli_subnet_opt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
+		   unsigned *lmc, int argc, char **argv, int *i)
+{
+	static const struct {
+		const char *name;
+		int ch;
+	} names[] = {{"--lft-cap", CLI_OPT_LFT_CAP},
+		     {"--mft-cap", CLI_OPT_MFT_CAP},
+		     {"--lmc", CLI_OPT_LMC}};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		if (strcmp(argv[*i], names[k].name))
+			continue;
+		if (*i + 1 >= argc) {
+			cli_usage_error(cmd, "%s needs a value", argv[*i]);
+			return -1;
+		}
+		++*i;
+		return cli_subnet_getopt(cmd, lft_cap, mft_cap, lmc,
+					 names[k].ch, argv[*i]);
+	}
+	return 0;
 }
 
 int cli_mkey_file(const char *cmd, const char *path, uint64_t *out)

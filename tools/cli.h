@@ -205,16 +205,40 @@ int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
  *   --ca-partition-cap N      NodeInfo PartitionCap of CA ports
  *   --switch-partition-cap N  a switch's PartitionCap (its port 0)
  *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap
+ * and the subnet's limits (CLI_SUBNET_LONGOPTS, cli_subnet_getopt):
+ *   --lft-cap N               SwitchInfo LinearFDBCap (2..65535)
+ *   --mft-cap N               SwitchInfo MulticastFDBCap (1..65535)
+ *   --lmc N                   the subnet's LMC (0..7)
  * Put CLI_CAP_LONGOPTS in the getopt_long table and pass what it returns
- * to cli_cap_getopt (results as cli_num_getopt). */
-enum { CLI_OPT_CA_CAP = 0x1100, CLI_OPT_SW_CAP, CLI_OPT_ENF_CAP };
+ * to cli_cap_getopt (results as cli_num_getopt; it takes the subnet's
+ * options too). */
+enum {
+	CLI_OPT_CA_CAP = 0x1100,
+	CLI_OPT_SW_CAP,
+	CLI_OPT_ENF_CAP,
+	CLI_OPT_LFT_CAP,
+	CLI_OPT_MFT_CAP,
+	CLI_OPT_LMC
+};
+#define CLI_SUBNET_LONGOPTS                                                    \
+	{"lft-cap", required_argument, NULL, CLI_OPT_LFT_CAP},                 \
+	    {"mft-cap", required_argument, NULL, CLI_OPT_MFT_CAP},             \
+	{                                                                      \
+		"lmc", required_argument, NULL, CLI_OPT_LMC                    \
+	}
 #define CLI_CAP_LONGOPTS                                                       \
 	{"ca-partition-cap", required_argument, NULL, CLI_OPT_CA_CAP},         \
 	    {"switch-partition-cap", required_argument, NULL, CLI_OPT_SW_CAP}, \
-	{                                                                      \
-		"enforcement-cap", required_argument, NULL, CLI_OPT_ENF_CAP    \
-	}
+	    {"enforcement-cap", required_argument, NULL, CLI_OPT_ENF_CAP},     \
+	    CLI_SUBNET_LONGOPTS
 int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
 		   const char *arg);
+/* The subnet's options alone, into the three numbers (see above). */
+int cli_subnet_getopt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
+		      unsigned *lmc, int ch, const char *arg);
+/* The same for a hand-parsed argv (matrix, audit): consumes argv[*i] and
+ * its value when it is one of them; 1, 0 (not ours) or -1 (printed). */
+int cli_subnet_opt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
+		   unsigned *lmc, int argc, char **argv, int *i);
 
 #endif

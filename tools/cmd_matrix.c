@@ -193,6 +193,8 @@ static int run(int argc, char **argv)
 		int crc = ai_close(&out, !rc);
 		if (!rc)
 			rc = crc;
+		if (!rc && !a.xsrc && ai_warn_lidless("matrix", in))
+			rc = CLI_EXIT_FOUND;
 	}
 	ibp_matrix_free(m);
 	ibp_analysis_input_free(in);

@@ -83,7 +83,10 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 typedef struct ibp_diags_print_options {
 	unsigned version;  /* IBP_DIAGS_PRINT_OPTIONS_VERSION (by _init) */
 	size_t max_errors; /* stop after this many errors, then count the
-			      findings not shown; 0: all (default 20) */
+			      findings not shown; and of each code (a
+			      finding that repeats per port or per key)
+			      show this many, then one line with the
+			      count of the rest; 0: all (default 20) */
 	unsigned width;	   /* bytes of a quoted line shown around the caret,
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;

@@ -49,6 +49,11 @@ static int load_fabric(const ibp_analysis_input_options *o,
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
 	fo.node_name_map = o->node_name_map;
+	if (o->linear_fdb_cap)
+		fo.linear_fdb_cap = o->linear_fdb_cap;
+	if (o->multicast_fdb_cap)
+		fo.multicast_fdb_cap = o->multicast_fdb_cap;
+	fo.lmc = o->lmc;
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return oom(err);

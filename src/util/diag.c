@@ -366,10 +366,37 @@ static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
 		quote_line(it, text, len, width, out);
 }
 
+/* One finding kind while printing: its code, findings seen, shown. */
+struct code_count {
+	const char *code;
+	ibp_severity worst;
+	size_t seen, shown;
+};
+
+static struct code_count *code_slot(struct code_count **t, size_t *n,
+				    size_t *cap, const char *code)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*t)[i].code, code))
+			return &(*t)[i];
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct code_count *g = realloc(*t, nc * sizeof(*g));
+		if (!g)
+			return NULL;
+		*t = g;
+		*cap = nc;
+	}
+	(*t)[*n] = (struct code_count){.code = code, .worst = IBP_SEV_NOTE};
+	return &(*t)[(*n)++];
+}
+
 void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			FILE *out)
 {
-	size_t errors = 0, shown = 0, hidden_err = 0, hidden_other = 0;
+	size_t errors = 0, hidden_err = 0, hidden_other = 0;
+	struct code_count *kinds = NULL;
+	size_t nkinds = 0, capkinds = 0;
 	for (size_t i = 0; d && i < d->n; i++) {
 		const ibp_diag *it = &d->items[i];
 		if (o->max_errors && errors >= o->max_errors) {
@@ -379,10 +406,36 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 				hidden_other++;
 			continue;
 		}
+		/* a finding that repeats (one per port, per key) is shown
+		 * max_errors times, then summed up in one line */
+		struct code_count *k =
+		    o->max_errors && it->code[0]
+			? code_slot(&kinds, &nkinds, &capkinds, it->code)
+			: NULL;
+		if (k) {
+			k->seen++;
+			if (it->severity > k->worst)
+				k->worst = it->severity;
+			if (k->shown >= o->max_errors)
+				continue;
+			k->shown++;
+		}
 		errors += it->severity == IBP_SEV_ERROR;
-		shown++;
 		print_one(d, it, o->width, out);
 	}
+	for (size_t i = 0; i < nkinds; i++) {
+		const struct code_count *k = &kinds[i];
+		if (k->seen <= k->shown)
+			continue;
+		fprintf(out, "%s: %zu [", ibp_severity_str(k->worst),
+			k->seen - k->shown);
+		put_escaped(k->code, strlen(k->code), out);
+		fprintf(out,
+			"] finding%s more like the %zu above (%zu in all); "
+			"--max-errors 0 shows each\n",
+			k->seen - k->shown == 1 ? "" : "s", k->shown, k->seen);
+	}
+	free(kinds);
 	if (hidden_err || hidden_other)
 		fprintf(out,
 			"%zu more finding%s not shown (%zu error%s, %zu "
@@ -394,7 +447,6 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			hidden_other == 1 ? "" : "s",
 			hidden_other == 1 ? "" : "s", o->max_errors,
 			o->max_errors == 1 ? "" : "s");
-	(void)shown;
 }
 
 void ibp_diags_print(const ibp_diags *d, FILE *out)
