@@ -16,7 +16,8 @@ static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
     "                     [--format text|md|csv|json|html] [-o FILE]\n"
     "                     [--explain SRC DST] [--switch-ports]\n"
-    "                     [--grid-limit N] (CONF | --tables FILE)\n"
+    "                     [--grid-limit N] [--form auto|ports|classes]\n"
+    "                     [--lft-cap N] [--lmc L] (CONF | --tables FILE)\n"
     "\n"
     "The data-plane reachability of every pair of end ports (CA and router\n"
     "ports): two ports can exchange packets iff some P_Key base is in both\n"
@@ -48,7 +49,8 @@ static const char usage[] =
     "                       --grid-limit ports (default 32), else a summary\n"
     "                       by class and partition; md: the same as\n"
     "                       Markdown; csv: every pair, 1/0; json:\n"
-    "                       {\"mode\", \"endpoints\": [{\"port_guid\",\n"
+    "                       {\"mode\", \"form\", \"endpoints\": "
+    "[{\"port_guid\",\n"
     "                       \"node_desc\"}], \"can_talk\": [[null, true, "
     "...]]};\n"
     "                       html: one self-contained page, a heat map of\n"
@@ -58,13 +60,25 @@ static const char usage[] =
     "                       tables, every shared partition, the rule\n"
     "      --switch-ports   count each switch's port 0 as an end port\n"
     "      --grid-limit N   largest fabric printed as a grid (text, md)\n"
+    "      --form F         json and csv: ports (a cell per pair of ports,\n"
+    "                       ports^2: 16 GB of JSON at 48,000 ports),\n"
+    "                       classes (the classes with their ports and a\n"
+    "                       cell per pair of classes: megabytes), auto\n"
+    "                       (default): ports up to 2,000 end ports\n"
+    "      --lft-cap N      the switches' LinearFDBCap (default 49152): the\n"
+    "                       subnet's last LID is N-1; ports past it get no\n"
+    "                       LID (warning no-lid, exit 1)\n"
+    "      --mft-cap N      the switches' MulticastFDBCap (default 1024)\n"
+    "      --lmc L          the subnet's LMC: 2^L LIDs per port (0)\n"
     "  -h, --help           this text\n"
     "\n"
-    "Exit status: 0 written; 2 bad input or usage; 3 system failure.\n";
+    "Exit status: 0 written; 1 written, but end ports got no LID (no-lid);\n"
+    "2 bad input or usage; 3 system failure.\n";
 
 struct matrix_args {
 	struct ai_opts ao;
 	const char *format, *outpath, *xsrc, *xdst;
+	ibp_matrix_form form;
 	bool sw0;
 	unsigned long long grid;
 };
@@ -88,6 +102,10 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		else if (!strcmp(o, "--explain") && i + 2 < argc) {
 			a->xsrc = argv[++i];
 			a->xdst = argv[++i];
+		} else if (!strcmp(o, "--form") && has) {
+			if (ibp_matrix_form_parse(argv[++i], &a->form))
+				return cli_usage_error(
+				    "matrix", "unknown --form '%s'", argv[i]);
 		} else if (!strcmp(o, "--switch-ports"))
 			a->sw0 = true;
 		else if (!strcmp(o, "--grid-limit") && has) {
@@ -157,7 +175,8 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	    .mode = mode,
 	    .title = title,
 	    .grid_limit = (size_t)a->grid,
-	    .partition_names = ibp_analysis_input_partition_names(in)};
+	    .partition_names = ibp_analysis_input_partition_names(in),
+	    .form = a->form};
 	ibp_error err;
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
 		cli_print_error(&err);

@@ -168,15 +168,34 @@ typedef enum ibp_matrix_format {
 	IBP_MATRIX_HTML
 } ibp_matrix_format;
 
+/* The shape of the JSON and CSV matrix (docs/matrix.md): one cell per
+ * pair of end ports (ports² cells: 16 GB of JSON at 48,000 ports), or
+ * one per pair of classes, with each class's ports (megabytes).  AUTO:
+ * ports up to IBP_MATRIX_PORT_FORM_MAX end ports, classes above. */
+typedef enum ibp_matrix_form {
+	IBP_MATRIX_FORM_AUTO = 0,
+	IBP_MATRIX_FORM_PORTS,
+	IBP_MATRIX_FORM_CLASSES
+} ibp_matrix_form;
+#define IBP_MATRIX_PORT_FORM_MAX 2000u
+
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
 	const char *title; /* HTML title / headline, or NULL */
 	size_t grid_limit; /* text grid up to this many ports (0: 32) */
 	const char *const *partition_names; /* [0x8000] by base, or NULL */
+	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
 } ibp_matrix_report_options;
 
 /* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
 int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
+/* Parse "auto", "ports", "classes"; IBP_EINVAL otherwise (NULL too).
+ * ibp_matrix_form_of gives the form a report of m takes (AUTO
+ * resolved): PORTS or CLASSES; its name by ibp_matrix_form_str ("ports",
+ * "classes", "auto": static strings). */
+int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out);
+ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f);
+const char *ibp_matrix_form_str(ibp_matrix_form f);
 int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 		      const ibp_matrix_report_options *o, FILE *out,
 		      ibp_error *err);
