@@ -179,7 +179,8 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *   warning "no-lid"           end ports past the subnet's last usable
  *                              LID (ibp_fabric_lidless_count): no LID,
  *                              so no table (one finding for them all)
- *   note    "sm-port-default"  the SM port was not given: first CA port
+ *   note    "sm-port-default"  the SM port was not given: the one assumed
+ *                              (ibp_fabric_default_sm_port) and why
  * (the two "-full" findings are also recorded, as data, in
  * opts->unplaced when given)
  * Returns 0; IBP_EINVAL when conf, fabric or out is NULL; IBP_EPARSE in

@@ -31,23 +31,24 @@ static int lidless(ibp_findings *out, const ibp_fabric *f)
 		ibp_fabric_lidless_port(f, i, &node, &port);
 		g[i] = ibp_fabric_port_guid(f, node, port);
 	}
-	char msg[1024];
+	char msg[1024], fix[512];
 	ibp_fabric_lidless_message(f, 4, msg, sizeof(msg));
 	size_t sw;
 	ibp_fabric_max_unicast_lid(f, &sw);
-	int rc = ibp_findings_add(
-	    out, "no-lid", IBP_AUDIT_HIGH, g, n, NULL, 0,
+	snprintf(
+	    fix, sizeof(fix), "%s%s  No partition plan reaches these ports.",
 	    sw != SIZE_MAX
-		? "The subnet is bigger than its switches can address: use "
-		  "switches whose LinearFDBCap covers every LID the subnet "
-		  "needs (--lft-cap N when the topology does not say), LMC "
-		  "0, or split the fabric into subnets.  No partition plan "
-		  "reaches these ports."
+		? "The subnet is bigger than its switches can address: "
+		  "use switches whose LinearFDBCap covers every LID the "
+		  "subnet needs (--lft-cap N when the topology does not "
+		  "say), or split the fabric into subnets (each its own "
+		  "SM)."
 		: "The subnet is bigger than the unicast LID space "
 		  "(49,151 LIDs): split the fabric into subnets (each its "
-		  "own SM) or use LMC 0.  No partition plan reaches these "
-		  "ports.",
-	    "%s.", msg);
+		  "own SM).",
+	    ibp_fabric_lmc(f) ? "  With LMC 0 each port takes one LID." : "");
+	int rc = ibp_findings_add(out, "no-lid", IBP_AUDIT_HIGH, g, n, NULL, 0,
+				  fix, "%s.", msg);
 	free(g);
 	return rc;
 }
