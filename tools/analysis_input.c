@@ -45,6 +45,7 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	lo.linear_fdb_cap = o->lft_cap;
 	lo.multicast_fdb_cap = o->mft_cap;
 	lo.lmc = o->lmc;
+	lo.progress = cli_progress_hook();
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);

@@ -19,6 +19,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/progress.h"
 #include "ibpart/topo.h"
 
 /* Exit statuses (docs/ARCHITECTURE.md, "Errors"). */
@@ -140,16 +141,25 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
  *                    always has every one */
 struct cli_common {
 	size_t max_errors;
+	bool progress; /* --progress: show it even when stderr is no tty */
 };
 extern struct cli_common cli_common;
 #define CLI_COMMON_USAGE                                                       \
 	"  --max-errors N       print the first N errors of an input "         \
 	"(default 20;\n"                                                       \
 	"                       0: all), then how many findings were not "     \
-	"shown\n"
+	"shown\n"                                                              \
+	"  --progress           progress on stderr (by default only on a\n"    \
+	"                       terminal, for work over a second)\n"
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);
+/* The library progress callback the commands hand to long work
+ * (progress.h): NULL unless stderr is a terminal or --progress was
+ * given.  It prints "ibpart: [  1.2 s] what: done/total" lines on stderr,
+ * at most two a second and, without --progress, only once the command
+ * has run a second. */
+const ibp_progress *cli_progress_hook(void);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 

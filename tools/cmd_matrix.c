@@ -176,7 +176,8 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	    .title = title,
 	    .grid_limit = (size_t)a->grid,
 	    .partition_names = ibp_analysis_input_partition_names(in),
-	    .form = a->form};
+	    .form = a->form,
+	    .progress = cli_progress_hook()};
 	ibp_error err;
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
 		cli_print_error(&err);
@@ -200,7 +201,8 @@ static int run(int argc, char **argv)
 		return rc;
 	ibp_matrix *m = NULL;
 	ibp_error err;
-	ibp_matrix_options mo = {.include_switch_port0 = a.sw0};
+	ibp_matrix_options mo = {.include_switch_port0 = a.sw0,
+				 .progress = cli_progress_hook()};
 	struct ai_out out;
 	if (ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m, &err)) {
 		cli_print_error(&err);

@@ -197,6 +197,7 @@ static int run(int argc, char **argv)
 	ibp_tables_result r;
 	ibp_error err;
 	ibp_error_clear(&err);
+	a.to.fabric.progress = a.to.policy.progress = cli_progress_hook();
 	int rc = ibp_tables_compute(&a.to, &r, d, &err);
 	cli_print_diags(d);
 	if (rc && r.fabric)

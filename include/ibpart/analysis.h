@@ -41,6 +41,7 @@
 
 #include "ibpart/conf.h"
 #include "ibpart/error.h"
+#include "ibpart/progress.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
@@ -62,6 +63,8 @@ typedef struct ibp_matrix_options {
 	 * bytes (0: 192 MiB); past it class pairs are answered by merging
 	 * the two membership lists. */
 	size_t max_row_bytes;
+	/* "building the matrix" (end ports) while it runs; NULL: none. */
+	const ibp_progress *progress;
 } ibp_matrix_options;
 
 /* End ports are every CA/router port that is linked or has a table in
@@ -185,6 +188,8 @@ typedef struct ibp_matrix_report_options {
 	size_t grid_limit; /* text grid up to this many ports (0: 32) */
 	const char *const *partition_names; /* [0x8000] by base, or NULL */
 	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
+	/* "writing the matrix" (rows) for JSON and CSV; NULL: none */
+	const ibp_progress *progress;
 } ibp_matrix_report_options;
 
 /* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */

@@ -59,6 +59,8 @@ typedef struct ibp_analysis_input_options {
 	 * the LinearFDBCap and MulticastFDBCap of its switches and the LMC;
 	 * 0: the defaults (49152, 1024, LMC 0). */
 	unsigned linear_fdb_cap, multicast_fdb_cap, lmc;
+	/* the topology's load and the policy's tables; NULL: none */
+	const ibp_progress *progress;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

@@ -152,6 +152,8 @@ typedef struct ibp_policy_options {
 	 * this computation could not place (complete when it returns 0),
 	 * whether or not findings are collected. */
 	ibp_policy_unplaced *unplaced;
+	/* "computing tables" (ports) while it runs; NULL: none. */
+	const ibp_progress *progress;
 } ibp_policy_options;
 
 /* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot

@@ -31,6 +31,7 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"
+#include "ibpart/progress.h"
 
 IBP_BEGIN_DECLS
 
@@ -71,6 +72,9 @@ typedef struct ibp_fabric_options {
 	unsigned linear_fdb_cap;    /* default IBP_DEFAULT_LINEAR_FDB_CAP */
 	unsigned multicast_fdb_cap; /* default IBP_DEFAULT_MULTICAST_FDB_CAP */
 	unsigned lmc;		    /* 0..7, default 0 */
+	/* "reading topology" (bytes) while ibp_fabric_load*() runs; NULL:
+	 * none.  Borrowed for the call. */
+	const ibp_progress *progress;
 } ibp_fabric_options;
 
 typedef struct ibp_fabric ibp_fabric;

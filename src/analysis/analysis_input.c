@@ -54,6 +54,7 @@ static int load_fabric(const ibp_analysis_input_options *o,
 	if (o->multicast_fdb_cap)
 		fo.multicast_fdb_cap = o->multicast_fdb_cap;
 	fo.lmc = o->lmc;
+	fo.progress = o->progress;
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return oom(err);
@@ -210,6 +211,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	po.mode = o->mode;
 	po.sm_port_guid =
 	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+	po.progress = o->progress;
 	po.unplaced = in->unplaced = ibp_policy_unplaced_new();
 	if (!po.unplaced)
 		return oom(err);

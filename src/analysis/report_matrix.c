@@ -324,7 +324,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void csv(const ibp_matrix *m, FILE *out)
+static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
 	fputs("port_guid,node_desc", out);
@@ -341,6 +341,7 @@ static void csv(const ibp_matrix *m, FILE *out)
 							     : ",0",
 			      out);
 		fputs("\r\n", out);
+		ibp_progress_tick(pg, "writing the matrix", i + 1, n, 256);
 	}
 }
 
@@ -399,7 +400,7 @@ static void class_row_hex(const ibp_matrix *m, size_t a, FILE *out)
 
 /* The class form: every end port with its class, every class with its
  * members and P_Keys, and the class x class matrix as hex rows. */
-static int json_classes(const ibp_matrix *m, FILE *out)
+static int json_classes(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
 	size_t nc = ibp_matrix_class_count(m);
@@ -433,6 +434,7 @@ static int json_classes(const ibp_matrix *m, FILE *out)
 		fputs(a ? ",\n  \"" : "\n  \"", out);
 		class_row_hex(m, a, out);
 		fputc('"', out);
+		ibp_progress_tick(pg, "writing the matrix", a + 1, nc, 256);
 	}
 	fputs("]}\n", out);
 	return 0;
@@ -440,7 +442,7 @@ static int json_classes(const ibp_matrix *m, FILE *out)
 
 /* CSV, class form: one row per class - its id, size, P_Keys, member
  * port GUIDs (space-separated) - then one 0/1 cell per class. */
-static void csv_classes(const ibp_matrix *m, FILE *out)
+static void csv_classes(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t nc = ibp_matrix_class_count(m);
 	fputs("class,size,pkeys,port_guids", out);
@@ -462,6 +464,7 @@ static void csv_classes(const ibp_matrix *m, FILE *out)
 			fputs(ibp_matrix_class_can_talk(m, a, b) ? ",1" : ",0",
 			      out);
 		fputs("\r\n", out);
+		ibp_progress_tick(pg, "writing the matrix", a + 1, nc, 256);
 	}
 }
 
@@ -474,7 +477,7 @@ static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 		return IBP_ENOMEM;
 	if (ibp_matrix_form_of(m, o ? o->form : IBP_MATRIX_FORM_AUTO) ==
 	    IBP_MATRIX_FORM_CLASSES)
-		return json_classes(m, out);
+		return json_classes(m, o ? o->progress : NULL, out);
 	fputs(",\n \"form\": \"ports\",\n \"endpoints\": [", out);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out,
@@ -495,6 +498,8 @@ static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 				  : (j ? ", false" : "false"),
 			      out);
 		fputc(']', out);
+		ibp_progress_tick(o ? o->progress : NULL, "writing the matrix",
+				  i + 1, n, 256);
 	}
 	fputs("]}\n", out);
 	return 0;
@@ -526,9 +531,9 @@ int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 	case IBP_MATRIX_CSV:
 		if (ibp_matrix_form_of(m, o ? o->form : IBP_MATRIX_FORM_AUTO) ==
 		    IBP_MATRIX_FORM_CLASSES)
-			csv_classes(m, out);
+			csv_classes(m, o ? o->progress : NULL, out);
 		else
-			csv(m, out);
+			csv(m, o ? o->progress : NULL, out);
 		break;
 	case IBP_MATRIX_JSON:
 		rc = json_out(m, o, out);

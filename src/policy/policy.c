@@ -594,8 +594,10 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 		if (!ts || (remembered_out && !P.rem_out))
 			rc = IBP_ENOMEM;
 	}
+	ibp_progress_report(P.o.progress, "computing tables", 0, P.neps);
 	if (!rc)
 		rc = pol_place_all(&P, ts);
+	ibp_progress_report(P.o.progress, "computing tables", P.neps, P.neps);
 	pol_free(&P);
 	if (rc) {
 		ibp_tables_free(ts);

@@ -221,6 +221,7 @@ ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o)
 	else
 		ibp_fabric_options_init(&f->opts);
 	f->opts.node_name_map = NULL; /* applied by the reader, not kept */
+	f->opts.progress = NULL;
 	return f;
 }
 
