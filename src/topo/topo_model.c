@@ -342,6 +342,7 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		pt->peer_node = TOPO_NONE;
 		pt->peer_port = 0;
 		pt->lid = 0;
+		pt->lidless = false;
 	}
 	uint32_t idx = (uint32_t)f->nnodes;
 	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0 ||
