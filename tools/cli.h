@@ -32,75 +32,147 @@ enum {
 
 struct cli_cmd {
 	const char *name;
-	const char *summary; /* one line for `ibpart --help` */
-	const char *usage; /* full text for `ibpart help NAME` / NAME --help */
+	const char *summary;		   /* one line for `ibpart --help` */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
 /*
- * The input options the commands share, parsed in one place:
- *   -t, --topo, --topology TOPO   CLI_IN_TOPO
- *   -c, --conf CONF               CLI_IN_CONF
- *   --node-name-map FILE          CLI_IN_NNM
- *   --dialect auto|opensm|seed    CLI_IN_DIALECT
- *   --sm-port PORT                CLI_IN_SM_PORT
- *   --mode opensm|strict          CLI_IN_MODE
- * A command sets `takes` to the CLI_IN_* bits it accepts (the others are
- * "not ours") and then, for each argument:
- *   - hand-written loop: r = cli_input_opt(cmd, &in, argc, argv, &i);
- *     1: consumed (i moved past the value), 0: not ours, -1: usage error
- *     printed (return CLI_EXIT_USAGE);
- *   - getopt_long: put CLI_IN_LONGOPTS_* in the option table and pass
- *     what getopt returned to cli_input_getopt(cmd, &in, ch, optarg),
- *     same result values.
- * Values are checked here (--mode, --dialect); the strings point into
- * argv.  Unset: NULL, dialect IBP_CONF_DIALECT_AUTO.
+ * Options in one table per command, parsed by cli_args_parse() and
+ * listed by its --help (cli_args.c), so what a command takes and what its
+ * --help says cannot drift apart.  Each entry names every spelling
+ * ("-t|--topo|--topology"; long names also take "--name=value", short
+ * ones "-xVALUE"), the kind of value, where it goes, the value's name in
+ * --help (ARG) and its help text (HELP: lines cut with \n; NULL hides
+ * the option from --help):
+ *   CLI_FLAG   bool *, set when given
+ *   CLI_STR    const char **, the value (pointing into argv)
+ *   CLI_STR2   two const char **: an option with two values (--explain)
+ *   CLI_NUM    unsigned/int (or uint64_t) *, a number MIN..MAX
+ *              (decimal or 0x hex)
+ *   CLI_WORD   const char **, one of the words "a|b|c"
+ *   CLI_INDEX  int *, the index of the word among "a|b|c"
+ *   CLI_FN     fn(cmd, dest, value): 0, or -1 after printing why
+ * Bad values are usage errors printed in one wording.
  */
-enum {
-	CLI_IN_TOPO = 1 << 0,
-	CLI_IN_CONF = 1 << 1,
-	CLI_IN_NNM = 1 << 2,
-	CLI_IN_DIALECT = 1 << 3,
-	CLI_IN_SM_PORT = 1 << 4,
-	CLI_IN_MODE = 1 << 5
+enum cli_kind {
+	CLI_K_FLAG,
+	CLI_K_STR,
+	CLI_K_STR2,
+	CLI_K_NUM,
+	CLI_K_WORD,
+	CLI_K_INDEX,
+	CLI_K_FN
 };
-struct cli_input {
-	unsigned takes; /* CLI_IN_* */
-	const char *topo, *conf, *node_name_map, *sm_port;
-	const char *mode; /* "opensm" or "strict" */
-	ibp_conf_dialect dialect;
+typedef int (*cli_opt_fn)(const char *cmd, void *dest, const char *val);
+struct cli_opt {
+	const char *names;
+	enum cli_kind kind;
+	void *dest;
+	const char *arg, *help;	     /* for --help */
+	unsigned long long min, max; /* CLI_NUM */
+	size_t size;		     /* CLI_NUM: sizeof(*dest) */
+	const char *words;	     /* CLI_WORD, CLI_INDEX */
+	cli_opt_fn fn;		     /* CLI_FN */
+	void *dest2;		     /* CLI_STR2 */
 };
-/* getopt_long codes of the long-only options (-t and -c are 't', 'c'). */
-enum { CLI_OPT_NNM = 0x1000, CLI_OPT_DIALECT, CLI_OPT_SM_PORT, CLI_OPT_MODE };
-#define CLI_IN_LONGOPT_TOPO                                                    \
+#define CLI_FLAG(n, d, h)                                                      \
 	{                                                                      \
-		"topology", required_argument, NULL, 't'                       \
+		n, CLI_K_FLAG, d, NULL, h                                      \
 	}
-#define CLI_IN_LONGOPT_CONF                                                    \
+#define CLI_STR(n, d, a, h)                                                    \
 	{                                                                      \
-		"conf", required_argument, NULL, 'c'                           \
+		n, CLI_K_STR, d, a, h                                          \
 	}
-#define CLI_IN_LONGOPT_NNM                                                     \
+#define CLI_STR2(n, d, d2, a, h)                                               \
 	{                                                                      \
-		"node-name-map", required_argument, NULL, CLI_OPT_NNM          \
+		n, CLI_K_STR2, d, a, h, .dest2 = d2                            \
 	}
-#define CLI_IN_LONGOPT_DIALECT                                                 \
+#define CLI_NUM(n, d, lo, hi, a, h)                                            \
 	{                                                                      \
-		"dialect", required_argument, NULL, CLI_OPT_DIALECT            \
+		n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))                    \
 	}
-#define CLI_IN_LONGOPT_SM_PORT                                                 \
+#define CLI_WORD(n, d, w, h)                                                   \
 	{                                                                      \
-		"sm-port", required_argument, NULL, CLI_OPT_SM_PORT            \
+		n, CLI_K_WORD, d, w, h, .words = w                             \
 	}
-#define CLI_IN_LONGOPT_MODE                                                    \
+#define CLI_INDEX(n, d, w, h)                                                  \
 	{                                                                      \
-		"mode", required_argument, NULL, CLI_OPT_MODE                  \
+		n, CLI_K_INDEX, d, w, h, .words = w                            \
+	}
+#define CLI_FN(n, d, f, a, h)                                                  \
+	{                                                                      \
+		n, CLI_K_FN, d, a, h, .fn = f                                  \
 	}
 
-int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
-		  int *i);
-int cli_input_getopt(const char *cmd, struct cli_input *in, int ch,
-		     const char *arg);
+/* The input options the commands share, kept in struct cli_input, as
+ * entries of a command's table (a command with other words for one
+ * writes its own entry with the same names and destination):
+ *   -t, --topo, --topology TOPO   CLI_TOPO(in, help)
+ *   -c, --conf CONF               CLI_CONF(in)
+ *   --node-name-map FILE          CLI_NNM(in)
+ *   --dialect auto|opensm|seed    CLI_DIALECT(in)
+ *   --sm-port PORT                CLI_SM_PORT(in)
+ *   --mode opensm|strict          CLI_MODE(in)
+ * Unset: NULL, dialect IBP_CONF_DIALECT_AUTO. */
+struct cli_input {
+	const char *topo, *conf, *node_name_map, *sm_port;
+	const char *mode; /* "opensm" or "strict" */
+	int dialect;	  /* an ibp_conf_dialect */
+};
+#define CLI_TOPO(in, help)                                                     \
+	CLI_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
+#define CLI_CONF(in)                                                           \
+	CLI_STR("-c|--conf", &(in)->conf, "CONF",                              \
+		"the plan: OpenSM partitions.conf or the seed's "              \
+		"PartitionConfig block (or as the one argument)")
+#define CLI_NNM(in)                                                            \
+	CLI_STR("--node-name-map", &(in)->node_name_map, "FILE",               \
+		"rdma-core node-name-map for the topology")
+#define CLI_DIALECT(in)                                                        \
+	CLI_INDEX("--dialect", &(in)->dialect, "auto|opensm|seed",             \
+		  "the plan's dialect (default auto: the seed's if it has a "  \
+		  "PartitionConfig block)")
+#define CLI_SM_PORT(in)                                                        \
+	CLI_STR("--sm-port", &(in)->sm_port, "PORT",                           \
+		"the SM's port: port GUID, node GUID, node description or "    \
+		"LID (NAME/N: port N); default: the port the topology says "   \
+		"ran the discovery, else its first CA port (an assumption: "   \
+		"said)")
+#define CLI_MODE(in)                                                           \
+	CLI_WORD("--mode", &(in)->mode, "opensm|strict",                       \
+		 "opensm (default): exactly what OpenSM 3.3.23 programs; "     \
+		 "strict: the seed's model, the default partition holds only " \
+		 "the SM port and the ports the plan names in it")
+
+/* One command's argv: its name, its table, and room for max_pos
+ * positional arguments (more is a usage error).  stop_at_pos: the
+ * options end at the first positional (`sim`: actions follow); next is
+ * then its index.  -h/--help prints usage (the synopsis and the
+ * description), "Options:" with every table entry, then tail. */
+struct cli_args {
+	const char *cmd, *usage, *tail;
+	const struct cli_opt *opts;
+	size_t nopts;
+	size_t max_pos;
+	bool stop_at_pos;
+	const char *pos[4];
+	size_t npos;
+	int next;
+};
+/* What cli_args_parse returns after printing --help: the dispatcher
+ * turns it into exit status 0. */
+#define CLI_HELP_SHOWN (-1)
+/* CLI_EXIT_OK; CLI_EXIT_USAGE after printing why; CLI_HELP_SHOWN. */
+int cli_args_parse(struct cli_args *a, int argc, char **argv);
+#define CLI_NOPTS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The one CONF of a command that takes it as `-c CONF` or as its one
+ * positional argument; NULL after a usage error (none, or two). */
+const char *cli_conf_path(const char *cmd, const struct cli_input *in,
+			  const struct cli_args *a);
+
+/* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
+int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 
 /* Print "ibpart NAME: message" to stderr, a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -111,16 +183,6 @@ void cli_print_error(const ibp_error *err);
 
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);
-/* Print the command's usage to stdout; returns 0. */
-int cli_print_usage(const struct cli_cmd *cmd);
-
-/* Load a topology with the fabric options, printing diagnostics; returns
- * 0 or an exit status (2 on bad input). */
-/* The one CONF of a command that takes it as `-c CONF` (conf_arg) or as
- * its one positional argument (argv[optind]); NULL after a usage error
- * (none, or more than one). */
-const char *cli_conf_path(const char *cmd, int argc, char **argv, int optind,
-			  const char *conf_arg);
 
 /* A plan as check and convert read it: *fabric from topo (with the
  * node-name-map nnm) when topo is given, else NULL; *conf parsed from
@@ -131,6 +193,8 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
 		  ibp_diags **diags);
 
+/* Load a topology with the fabric options, printing diagnostics; returns
+ * 0 or an exit status (2 on bad input). */
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out);
 
@@ -148,7 +212,9 @@ extern struct cli_common cli_common;
 	"  --max-errors N       print the first N errors of an input "         \
 	"(default 20;\n"                                                       \
 	"                       0: all), then how many findings were not "     \
-	"shown\n"                                                              \
+	"shown;\n"                                                             \
+	"                       a finding that repeats is shown N times, "     \
+	"then counted\n"                                                       \
 	"  --progress           progress on stderr (by default only on a\n"    \
 	"                       terminal, for work over a second)\n"
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
@@ -163,12 +229,6 @@ const ibp_progress *cli_progress_hook(void);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 
-/* The M_Key in FILE (one number, decimal or 0x hex; '#' comments), so it
- * need not be on the command line where ps shows it.  The file must not
- * be readable by others.  0, or 2 after a message that never shows the
- * key. */
-int cli_mkey_file(const char *cmd, const char *path, uint64_t *out);
-
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 
@@ -176,79 +236,46 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
 
-/* The exit status of a library status: 0 for IBP_OK, 3 out of memory,
- * 2 anything else (bad input). */
-int cli_exit_status(int rc);
+/* The one exit status of a library status and its error: 0 for IBP_OK;
+ * 3 when the machine or the fabric failed us (out of memory, no answer,
+ * a MAD status, a short MAD, cancelled, and IBP_EIO not about a file);
+ * 2 for the input (malformed, out of range, not found, does not fit, and
+ * IBP_EIO reading a file: err names it, or err is NULL for a loader that
+ * only reads files). */
+int cli_exit_status(int rc, const ibp_error *err);
 
 /* Print the failure err of an operation whose findings d were printed,
  * unless it is one of them (a topology that does not load: its first
  * error is the failure). */
 void cli_print_failure(const ibp_diags *d, const ibp_error *err);
 
-/*
- * Numeric options in one table, parsed by one helper: for a getopt code
- * in the table, arg is checked as cli_parse_uint(arg, min, max) and
- * stored in *dest (an unsigned or int when size is 4, a uint64_t when 8;
- * CLI_NUM fills size).  A bad value is a usage error, printed as
- *   bad == NULL:  "NAME wants a number MIN..MAX, not 'ARG'"
- *   else:         "BAD 'ARG'", then " (MIN..MAX)" when range is set.
- * cli_num_getopt returns 1 when it took ch, 0 when ch is not in the
- * table, -1 after a usage error (printed).
- */
-struct cli_num {
-	int code; /* what getopt_long returns for it */
-	const char *name;
-	unsigned long long min, max;
-	void *dest;
-	size_t size;
-	const char *bad;
-	bool range;
-};
-#define CLI_NUM(code, name, min, max, dest, bad, range)                        \
-	{                                                                      \
-		code, name, min, max, dest, sizeof(*(dest)), bad, range        \
-	}
-int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
-		   const char *arg);
+/* The capacity options of a fabric (ibp_fabric_options), 1..65535,
+ * as entries of a command's table. */
+#define CLI_CAP_OPTS(fo)                                                       \
+	CLI_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535, "N",  \
+		"NodeInfo PartitionCap of CA ports (64)"),                     \
+	    CLI_NUM("--switch-partition-cap", &(fo)->switch_partition_cap, 1,  \
+		    65535, "N",                                                \
+		    "a switch's PartitionCap, bounds its port 0 (8)"),         \
+	    CLI_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535,     \
+		    "N",                                                       \
+		    "SwitchInfo PartitionEnforcementCap, bounds switch "       \
+		    "external ports (64)")
 
-/* The capacity options of a fabric (ibp_fabric_options), 1..65535:
- *   --ca-partition-cap N      NodeInfo PartitionCap of CA ports
- *   --switch-partition-cap N  a switch's PartitionCap (its port 0)
- *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap
- * and the subnet's limits (CLI_SUBNET_LONGOPTS, cli_subnet_getopt):
- *   --lft-cap N               SwitchInfo LinearFDBCap (2..65535)
- *   --mft-cap N               SwitchInfo MulticastFDBCap (1..65535)
- *   --lmc N                   the subnet's LMC (0..7)
- * Put CLI_CAP_LONGOPTS in the getopt_long table and pass what it returns
- * to cli_cap_getopt (results as cli_num_getopt; it takes the subnet's
- * options too). */
-enum {
-	CLI_OPT_CA_CAP = 0x1100,
-	CLI_OPT_SW_CAP,
-	CLI_OPT_ENF_CAP,
-	CLI_OPT_LFT_CAP,
-	CLI_OPT_MFT_CAP,
-	CLI_OPT_LMC
-};
-#define CLI_SUBNET_LONGOPTS                                                    \
-	{"lft-cap", required_argument, NULL, CLI_OPT_LFT_CAP},                 \
-	    {"mft-cap", required_argument, NULL, CLI_OPT_MFT_CAP},             \
-	{                                                                      \
-		"lmc", required_argument, NULL, CLI_OPT_LMC                    \
-	}
-#define CLI_CAP_LONGOPTS                                                       \
-	{"ca-partition-cap", required_argument, NULL, CLI_OPT_CA_CAP},         \
-	    {"switch-partition-cap", required_argument, NULL, CLI_OPT_SW_CAP}, \
-	    {"enforcement-cap", required_argument, NULL, CLI_OPT_ENF_CAP},     \
-	    CLI_SUBNET_LONGOPTS
-int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
-		   const char *arg);
-/* The subnet's options alone, into the three numbers (see above). */
-int cli_subnet_getopt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
-		      unsigned *lmc, int ch, const char *arg);
-/* The same for a hand-parsed argv (matrix, audit): consumes argv[*i] and
- * its value when it is one of them; 1, 0 (not ours) or -1 (printed). */
-int cli_subnet_opt(const char *cmd, unsigned *lft_cap, unsigned *mft_cap,
-		   unsigned *lmc, int argc, char **argv, int *i);
+/* The subnet's limits as entries of a command's table: the switches'
+ * LinearFDBCap and MulticastFDBCap (where the topology does not say) and
+ * the LMC, into three unsigned (ibp_fabric_options' fields, or the
+ * analysis input's). */
+#define CLI_SUBNET_OPTS(lft, mft, lmc)                                         \
+	CLI_NUM("--lft-cap", lft, 2, 65535, "N",                               \
+		"the switches' SwitchInfo LinearFDBCap (default 49152: LIDs "  \
+		"up to 0xBFFF; ibsim's switches have 30720): the subnet's "    \
+		"last LID is N-1, end ports past it get no LID and no table "  \
+		"(finding no-lid, exit 1)"),                                   \
+	    CLI_NUM("--mft-cap", mft, 1, 65535, "N",                           \
+		    "the switches' MulticastFDBCap (default 1024): the "       \
+		    "multicast groups (MLIDs) they forward"),                  \
+	    CLI_NUM("--lmc", lmc, 0, 7, "L",                                   \
+		    "the subnet's LMC: 2^L LIDs per end port (default 0)")
 
 #endif

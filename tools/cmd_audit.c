@@ -59,35 +59,9 @@ static const char usage[] =
     "maps ports to tenants: one tenant per line, 'NAME: PORT PORT ...',\n"
     "'#' comments, a trailing '\\' continues the line; a PORT is a port\n"
     "GUID, node GUID, node description, file id or LID (\"quoted\" when it\n"
-    "has blanks).  See docs/audit.md.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO  ibnetdiscover/ibsim topology (required)\n"
-    "      --node-name-map F  rdma-core node-name-map for TOPO\n"
-    "      --sm-port PORT   the SM/SA port (default: the first CA port)\n"
-    "      --mode M         opensm (default) or strict (see ibpart matrix)\n"
-    "      --tables FILE    audit these tables instead of computing them;\n"
-    "                       a switch port's \"enforcement\": \"both\"|\"in\"|\n"
-    "                       \"out\"|\"off\" there (the simulator's or a\n"
-    "                       live fabric's state) feeds part-enforce-*\n"
-    "      --tenants FILE   the ports of each tenant\n"
-    "      --opensm-conf F  OpenSM's opensm.conf: m_key,\n"
-    "                       m_key_protection_level, part_enforce,\n"
-    "                       no_partition_enforcement\n"
-    "      --lft-cap N      the switches' LinearFDBCap (default 49152: LIDs\n"
-    "                       up to 0xBFFF; ibsim's switches have 30720)\n"
-    "      --mft-cap N      the switches' MulticastFDBCap (default 1024)\n"
-    "      --lmc L          the subnet's LMC: 2^L LIDs per port (0)\n"
-    "      --fail-on SEV    exit 1 when a finding is at least SEV (default\n"
-    "                       high)\n"
-    "      --format F       text (default) or json: {\"findings\": "
-    "[{\"code\",\n"
-    "                       \"severity\", \"ports\", \"partitions\", "
-    "\"message\",\n"
-    "                       \"fix\"}]}, ports by port GUID\n"
-    "  -o, --output FILE    write there (atomically) instead of stdout\n"
-    "  -h, --help           this text\n"
-    "\n"
+    "has blanks).  See docs/audit.md.\n";
+
+static const char tail[] =
     "Without --opensm-conf the text report ends with a line naming the\n"
     "rules that could not run (mkey-*, and part-enforce-* unless --tables\n"
     "gave the switch ports' enforcement).\n"
@@ -95,66 +69,48 @@ static const char usage[] =
     "Exit status: 0 no finding at or above --fail-on; 1 some; 2 bad input\n"
     "or usage; 3 system failure.\n";
 
-/* The rules that need opensm.conf are skipped without it, which a clean
- * report must not hide: one line at the end of the text report names
- * them (JSON keeps its shape).  Switch enforcement read from --tables
- * feeds the part-enforce rules without it. */
-static void print_unchecked(FILE *fp, bool have_osm, bool enforce_known)
-{
-	if (have_osm)
-		return;
-	fprintf(fp,
-		"not checked without --opensm-conf: mkey-not-set, "
-		"mkey-readable%s (give OpenSM's opensm.conf)\n",
-		enforce_known ? ""
-			      : ", part-enforce-off, part-enforce-partial");
-}
-
 struct audit_args {
 	struct ai_opts ao;
 	const char *format, *outpath, *tenants, *osmconf;
 	ibp_audit_severity fail_sev;
 };
 
+/* --fail-on: an ibp_audit_severity. */
+static int take_severity(const char *cmd, void *dest, const char *val)
+{
+	if (!ibp_audit_severity_parse(val, dest))
+		return 0;
+	cli_usage_error(cmd, "--fail-on is critical, high, medium or info");
+	return -1;
+}
+
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
-	const char *failon = "high";
 	*a = (struct audit_args){.format = "text"};
-	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("audit", argc, argv, &i, &a->ao);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r)
-			continue;
-		const char *o = argv[i];
-		bool has = i + 1 < argc;
-		if (!strcmp(o, "--format") && has)
-			a->format = argv[++i];
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
-			a->outpath = argv[++i];
-		else if (!strcmp(o, "--tenants") && has)
-			a->tenants = argv[++i];
-		else if (!strcmp(o, "--opensm-conf") && has)
-			a->osmconf = argv[++i];
-		else if (!strcmp(o, "--fail-on") && has)
-			failon = argv[++i];
-		else if (o[0] == '-' && o[1])
-			return cli_usage_error("audit",
-					       "unknown option or missing "
-					       "value: %s",
-					       o);
-		else if (!a->ao.in.conf)
-			a->ao.in.conf = o;
-		else
-			return cli_usage_error("audit", "one CONF only");
-	}
-	if (strcmp(a->format, "text") && strcmp(a->format, "json"))
-		return cli_usage_error("audit", "--format is text or json");
-	if (ibp_audit_severity_parse(failon, &a->fail_sev))
-		return cli_usage_error(
-		    "audit", "--fail-on is critical, high, medium or info");
-	return 0;
+	ai_init(&a->ao);
+	ibp_audit_severity_parse("high", &a->fail_sev);
+	const struct cli_opt opts[] = {
+	    AI_OPTS(&a->ao),
+	    CLI_STR("--tenants", &a->tenants, "FILE",
+		    "the ports of each tenant"),
+	    CLI_STR("--opensm-conf", &a->osmconf, "FILE",
+		    "OpenSM's opensm.conf: m_key, m_key_protection_level, "
+		    "part_enforce, no_partition_enforcement"),
+	    CLI_FN(
+		"--fail-on", &a->fail_sev, take_severity,
+		"critical|high|medium|info",
+		"exit 1 when a finding is at least this severe (default high)"),
+	    CLI_WORD("--format", &a->format, "text|json",
+		     "text (default) or json: {\"findings\": [{\"code\", "
+		     "\"severity\", \"ports\", \"partitions\", \"message\", "
+		     "\"fix\"}]}, ports by port GUID"),
+	    CLI_STR("-o|--output", &a->outpath, "FILE",
+		    "write there (atomically) instead of stdout")};
+	struct cli_args args = {"audit", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	return rc;
 }
 
 /* --tenants FILE: 0 or an exit status (printed). */
@@ -174,7 +130,7 @@ static int load_tenants(const char *path, const ibp_fabric *fab,
 
 /* The findings, as the format asks; 0 or an exit status. */
 static int write_report(const struct audit_args *a, const ibp_findings *f,
-			bool enforce_known)
+			const char *unchecked)
 {
 	struct ai_out o;
 	int rc = ai_open(a->outpath, &o);
@@ -187,7 +143,11 @@ static int write_report(const struct audit_args *a, const ibp_findings *f,
 		free(s);
 	} else {
 		ibp_findings_print(f, o.fp);
-		print_unchecked(o.fp, a->osmconf != NULL, enforce_known);
+		if (unchecked) /* a clean report must not hide them */
+			fprintf(o.fp,
+				"not checked without --opensm-conf: %s (give "
+				"OpenSM's opensm.conf)\n",
+				unchecked);
 	}
 	rc = ai_close(&o, ok);
 	return !ok && !rc ? CLI_EXIT_SYSTEM : rc;
@@ -214,22 +174,14 @@ static int run(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!(f = ibp_findings_new())) {
+	if (ibp_analysis_input_audit(in, tm, a.osmconf ? &osm : NULL, &f,
+				     &err)) {
+		cli_print_error(&err);
 		rc = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	ibp_audit_input ai;
-	ibp_analysis_input_audit_input(in, &ai);
-	ai.tenants = tm;
-	ai.osm = a.osmconf ? &osm : NULL;
-	if (ibp_analysis_input_plan_findings(in, f) ||
-	    ibp_audit_run(&ai, f, &err)) {
-		fprintf(stderr, "ibpart audit: out of memory\n");
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	ibp_findings_sort(f);
-	rc = write_report(&a, f, ibp_analysis_input_has_enforcement(in));
+	rc = write_report(
+	    &a, f, ibp_analysis_input_unchecked(in, a.osmconf ? &osm : NULL));
 	if (!rc && ibp_findings_max_severity(f) >= (int)a.fail_sev)
 		rc = CLI_EXIT_FOUND;
 out:
@@ -242,6 +194,5 @@ out:
 const struct cli_cmd cli_cmd_audit = {
     .name = "audit",
     .summary = "security audit of a partition plan (isolation, SA, M_Key)",
-    .usage = usage,
     .run = run,
 };

@@ -5,7 +5,6 @@
  * topology.  Refuses input with errors; the output file is written
  * atomically, so nothing is created or changed on failure.
  */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -21,59 +20,38 @@ static const char usage[] =
     "every member a port GUID with an explicit full/limited/both, rates and\n"
     "MTUs as IBTA codes (rate=NDR -> rate=21, mtu=4096 -> mtu=5).\n"
     "Node names (seed dialect) resolve through TOPO's node descriptions\n"
-    "(or the node-name-map); an unknown name is an error.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO    topology for names and GUID comments\n"
-    "      --node-name-map F  rdma-core node-name-map for the topology\n"
-    "  -o, --output OUT       write OUT atomically (default: stdout)\n"
-    "      --dialect D        auto (default), opensm or seed\n"
-    "  -h, --help             this text\n"
-    "\n"
+    "(or the node-name-map); an unknown name is an error.\n";
+
+static const char tail[] =
     "Findings are printed as by 'ibpart check'. Exit status: 0 written;\n"
     "2 CONF has errors (nothing written) or bad usage; 3 cannot write.\n";
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    CLI_IN_LONGOPT_TOPO,    CLI_IN_LONGOPT_CONF,
-	    CLI_IN_LONGOPT_NNM,	    {"output", required_argument, NULL, 'o'},
-	    CLI_IN_LONGOPT_DIALECT, {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
 	const char *outp = NULL;
-	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
-			       CLI_IN_DIALECT};
+	struct cli_input in = {0};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	int ch, r;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:o:c:h", opts, NULL)) != -1) {
-		if ((r = cli_input_getopt("convert", &in, ch, optarg)) < 0)
-			return CLI_EXIT_USAGE;
-		switch (r ? 0 : ch) {
-		case 0:
-			break;
-		case 'o':
-			outp = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		default:
-			return cli_usage_error("convert", "bad option");
-		}
-	}
+	const struct cli_opt opts[] = {
+	    CLI_CONF(&in),
+	    CLI_TOPO(&in, "topology for names and GUID comments"), CLI_NNM(&in),
+	    CLI_DIALECT(&in),
+	    CLI_STR("-o|--output", &outp, "OUT",
+		    "write OUT atomically (default: stdout)")};
+	struct cli_args a = {"convert", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int status = cli_args_parse(&a, argc, argv);
+	if (status)
+		return status;
 	co.dialect = in.dialect;
-	const char *path =
-	    cli_conf_path("convert", argc, argv, optind, in.conf);
+	const char *path = cli_conf_path("convert", &in, &a);
 	if (!path)
 		return CLI_EXIT_USAGE;
 
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
-				   &fabric, &c, &d);
+	status = cli_read_plan(in.topo, in.node_name_map, path, &co, &fabric,
+			       &c, &d);
 	if (status)
 		return status;
 	ibp_error err;
@@ -106,6 +84,5 @@ out:
 const struct cli_cmd cli_cmd_convert = {
     .name = "convert",
     .summary = "write a partition plan as canonical OpenSM partitions.conf",
-    .usage = usage,
     .run = run,
 };

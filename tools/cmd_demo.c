@@ -17,8 +17,6 @@
 #include "ibpart/pkey.h"
 #include "sim_cli.h"
 
-extern const struct cli_cmd cli_cmd_demo;
-
 static const char usage[] =
     "usage: ibpart demo [--mode strict|opensm]\n"
     "\n"
@@ -36,8 +34,9 @@ static const char usage[] =
     "\n"
     "Files: examples/seed/seed.topo and seed-block.conf, found through\n"
     "$IBP_EXAMPLES, next to the binary (../examples), or the installed\n"
-    "share directory (../share/ibpart/examples).\n"
-    "\n"
+    "share directory (../share/ibpart/examples).\n";
+
+static const char tail[] =
     "Exit status: 0 every check held; 1 a check did not; 2 usage;\n"
     "3 files missing or the fabric failed.\n";
 
@@ -354,18 +353,15 @@ static int run_main_mode(const char *dir, const char *mode, int *failures)
 
 static int run(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv))
-		return cli_print_usage(&cli_cmd_demo);
-	struct cli_input in = {CLI_IN_MODE, .mode = "strict"};
-	for (int i = 1; i < argc; i++) {
-		int r = cli_input_opt("demo", &in, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (!r)
-			return cli_usage_error("demo", "unknown argument %s",
-					       argv[i]);
-	}
-	const char *mode = in.mode;
+	const char *mode = "strict";
+	const struct cli_opt opts[] = {
+	    CLI_WORD("--mode", &mode, "opensm|strict",
+		     "strict (default): the seed's model, whose matrix must "
+		     "equal the seed's table; opensm: OpenSM's rules")};
+	struct cli_args a = {"demo", usage, tail, opts, CLI_NOPTS(opts)};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	char dir[PATH_MAX];
 	if (!find_examples(dir, sizeof(dir))) {
 		fprintf(stderr, "ibpart demo: examples/seed not found (set "
@@ -373,7 +369,7 @@ static int run(int argc, char **argv)
 		return CLI_EXIT_SYSTEM;
 	}
 	int failures = 0;
-	int rc = run_main_mode(dir, mode, &failures);
+	rc = run_main_mode(dir, mode, &failures);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	bool strict = !strcmp(mode, "strict");
@@ -405,6 +401,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_demo = {
     .name = "demo",
     .summary = "replay the seed document on the simulated fabric",
-    .usage = usage,
     .run = run,
 };

@@ -4,7 +4,6 @@
  * the topology in ibnetdiscover's format, which `-t` of every other
  * command, ibsim and our topo reader load.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,76 +21,14 @@ static const char usage[] =
     "Walk the fabric by directed-route SMPs from a local HCA port\n"
     "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
     "write its topology in ibnetdiscover's format: nodes, GUIDs, port\n"
-    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n"
-    "\n"
-    "  -C, --Ca CA        the local CA (infiniband-diags' -C); default: "
-    "the first\n"
-    "  -P, --Port PORT    its port; default: the first active port\n"
-    "      --mkey KEY     M_Key to put in every SMP (fabrics protected by\n"
-    "                     M_Key answer only the holder of the key; ps\n"
-    "                     shows it: prefer --mkey-file or $IBPART_MKEY)\n"
-    "      --mkey-file F  the M_Key from a file only its owner reads\n"
-    "      --timeout MS   wait per SMP (default 100)\n"
-    "      --retries N    re-sends of an unanswered SMP (default 3)\n"
-    "      --max-wire-smps N  SMPs in flight at once (default 4, as\n"
-    "                     OpenSM's max_wire_smps)\n"
-    "  -o, --output FILE  write there atomically (default: stdout)\n"
-    "  -q, --quiet        no progress on stderr\n"
-    "\n"
+    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n";
+
+static const char tail[] =
     "On ibsim: LD_PRELOAD=$(dpkg -L libumad2sim0 | grep "
     "'libumad2sim.so$')\n"
     "SIM_HOST=<node id of the CA to act as> ibpart discover ...\n"
     "\n"
     "Exit: 0 written, 2 usage, 3 the port or the fabric failed.\n";
-
-/* argv into lo and *out_path: 0, or an exit status (printed); -1 after
- * --help. */
-static int parse_args(int argc, char **argv, struct ibp_live_options *lo,
-		      const char **out_path)
-{
-	static const struct option longopts[] = {
-	    {"Ca", required_argument, NULL, 'C'},
-	    {"Port", required_argument, NULL, 'P'},
-	    {"mkey", required_argument, NULL, 'm'},
-	    {"mkey-file", required_argument, NULL, 'k'},
-	    {"timeout", required_argument, NULL, 'T'},
-	    {"retries", required_argument, NULL, 'R'},
-	    {"max-wire-smps", required_argument, NULL, 'W'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	/* getopt's code -> the live commands' option name (live_cli.c) */
-	static const char *const names[128] = {
-	    ['P'] = "-P",	   ['m'] = "--mkey",
-	    ['k'] = "--mkey-file", ['T'] = "--timeout",
-	    ['R'] = "--retries",   ['W'] = "--max-wire-smps"};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "C:P:o:qh", longopts, NULL)) !=
-	       -1) {
-		if (c > 0 && c < 128 && names[c]) {
-			if (lc_port_opt("discover", lo, names[c], optarg) < 0)
-				return CLI_EXIT_USAGE;
-		} else if (c == 'C') {
-			lo->ca = optarg;
-		} else if (c == 'o') {
-			*out_path = optarg;
-		} else if (c == 'q') {
-			lo->progress = NULL;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		} else {
-			return cli_usage_error("discover", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("discover", "unexpected argument '%s'",
-				       argv[optind]);
-	return CLI_EXIT_OK;
-}
 
 static int run(int argc, char **argv)
 {
@@ -100,14 +37,22 @@ static int run(int argc, char **argv)
 	lo.progress = cli_progress;
 	lc_mkey_env(&lo);
 	const char *out_path = NULL;
-	int prc = parse_args(argc, argv, &lo, &out_path);
-	if (prc)
-		return prc < 0 ? CLI_EXIT_OK : prc;
+	bool quiet = false;
+	const struct cli_opt opts[] = {
+	    LC_PORT_OPTS(&lo, &quiet),
+	    CLI_STR("-o|--output", &out_path, "FILE",
+		    "write there atomically (default: stdout)")};
+	struct cli_args a = {"discover", usage, tail, opts, CLI_NOPTS(opts)};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
+	if (quiet)
+		lo.progress = NULL;
 
 	ibp_error err;
 	ibp_error_clear(&err);
 	ibp_live *l = NULL;
-	int rc = ibp_live_open(&lo, &l, &err);
+	rc = ibp_live_open(&lo, &l, &err);
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &err);
 	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
@@ -134,6 +79,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_discover = {
     .name = "discover",
     .summary = "walk the live fabric by directed route, write its topology",
-    .usage = usage,
     .run = run,
 };

@@ -17,7 +17,8 @@ static const char usage[] =
     "                     [--format text|md|csv|json|html] [-o FILE]\n"
     "                     [--explain SRC DST] [--switch-ports]\n"
     "                     [--grid-limit N] [--form auto|ports|classes]\n"
-    "                     [--lft-cap N] [--lmc L] (CONF | --tables FILE)\n"
+    "                     [--lft-cap N] [--mft-cap N] [--lmc L]\n"
+    "                     (CONF | --tables FILE)\n"
     "\n"
     "The data-plane reachability of every pair of end ports (CA and router\n"
     "ports): two ports can exchange packets iff some P_Key base is in both\n"
@@ -29,100 +30,71 @@ static const char usage[] =
     "Input: the P_KeyTables the SM would program for CONF (a\n"
     "partitions.conf, or the seed's PartitionConfig dialect) on TOPO, or\n"
     "tables from FILE (the output of `ibpart tables --format json`: tables\n"
-    "predicted, simulated or read live).\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO  ibnetdiscover/ibsim topology (required)\n"
-    "      --node-name-map F  rdma-core node-name-map for TOPO\n"
-    "      --sm-port PORT   the SM's port: port GUID, node GUID, node\n"
-    "                       description or LID (default: the first CA port);\n"
-    "                       NAME/N: port N of a node with several ports\n"
-    "      --mode M         opensm (default): what OpenSM 3.3.23 programs,\n"
-    "                       fail-open included; strict: the seed's model,\n"
-    "                       the default partition holds only the SM port\n"
-    "                       and the ports the plan names in it\n"
-    "      --tables FILE    read the tables instead of computing them\n"
-    "      --format F       text (default): rows and columns named by node\n"
-    "                       description (NAME/N for each port of a node\n"
-    "                       with several), \xe2\x9c\x93/\xe2\x9c\x97, "
-    "\xe2\x80\x94 on the diagonal, up to\n"
-    "                       --grid-limit ports (default 32), else a summary\n"
-    "                       by class and partition; md: the same as\n"
-    "                       Markdown; csv: every pair, 1/0; json:\n"
-    "                       {\"mode\", \"form\", \"endpoints\": "
-    "[{\"port_guid\",\n"
-    "                       \"node_desc\"}], \"can_talk\": [[null, true, "
-    "...]]};\n"
-    "                       html: one self-contained page, a heat map of\n"
-    "                       ports (up to 64) or classes, hover explains\n"
-    "  -o, --output FILE    write there (atomically) instead of stdout\n"
-    "      --explain SRC DST  why SRC and DST can or cannot talk: both\n"
-    "                       tables, every shared partition, the rule\n"
-    "      --switch-ports   count each switch's port 0 as an end port\n"
-    "      --grid-limit N   largest fabric printed as a grid (text, md)\n"
-    "      --form F         json and csv: ports (a cell per pair of ports,\n"
-    "                       ports^2: 16 GB of JSON at 48,000 ports),\n"
-    "                       classes (the classes with their ports and a\n"
-    "                       cell per pair of classes: megabytes), auto\n"
-    "                       (default): ports up to 2,000 end ports\n"
-    "      --lft-cap N      the switches' LinearFDBCap (default 49152): the\n"
-    "                       subnet's last LID is N-1; ports past it get no\n"
-    "                       LID (warning no-lid, exit 1)\n"
-    "      --mft-cap N      the switches' MulticastFDBCap (default 1024)\n"
-    "      --lmc L          the subnet's LMC: 2^L LIDs per port (0)\n"
-    "  -h, --help           this text\n"
-    "\n"
+    "predicted, simulated or read live).\n";
+
+static const char tail[] =
     "Exit status: 0 written; 1 written, but end ports got no LID (no-lid);\n"
     "2 bad input or usage; 3 system failure.\n";
 
 struct matrix_args {
 	struct ai_opts ao;
 	const char *format, *outpath, *xsrc, *xdst;
-	ibp_matrix_form form;
 	bool sw0;
 	unsigned long long grid;
+	int form; /* an ibp_matrix_form: auto, ports, classes */
 };
+
+/* --format: one of ibp_matrix_format_parse's names. */
+static int take_format(const char *cmd, void *dest, const char *val)
+{
+	ibp_matrix_format fmt;
+	if (!ibp_matrix_format_parse(val, &fmt)) {
+		*(const char **)dest = val;
+		return 0;
+	}
+	cli_usage_error(cmd, "unknown --format '%s'", val);
+	return -1;
+}
 
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
 	*a = (struct matrix_args){.format = "text"};
-	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("matrix", argc, argv, &i, &a->ao);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r)
-			continue;
-		const char *o = argv[i];
-		bool has = i + 1 < argc;
-		if (!strcmp(o, "--format") && has)
-			a->format = argv[++i];
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
-			a->outpath = argv[++i];
-		else if (!strcmp(o, "--explain") && i + 2 < argc) {
-			a->xsrc = argv[++i];
-			a->xdst = argv[++i];
-		} else if (!strcmp(o, "--form") && has) {
-			if (ibp_matrix_form_parse(argv[++i], &a->form))
-				return cli_usage_error(
-				    "matrix", "unknown --form '%s'", argv[i]);
-		} else if (!strcmp(o, "--switch-ports"))
-			a->sw0 = true;
-		else if (!strcmp(o, "--grid-limit") && has) {
-			if (!cli_parse_uint(argv[++i], 1, 100000, &a->grid))
-				return cli_usage_error(
-				    "matrix", "bad --grid-limit '%s'", argv[i]);
-		} else if (o[0] == '-' && o[1])
-			return cli_usage_error("matrix",
-					       "unknown option or missing "
-					       "value: %s",
-					       o);
-		else if (!a->ao.in.conf)
-			a->ao.in.conf = o;
-		else
-			return cli_usage_error("matrix", "one CONF only");
-	}
-	return 0;
+	ai_init(&a->ao);
+	const struct cli_opt opts[] = {
+	    AI_OPTS(&a->ao),
+	    CLI_FN(
+		"--format", &a->format, take_format, "text|md|csv|json|html",
+		"text (default): rows and columns named by node description "
+		"(NAME/N for each port of a node with several), ✓/✗, — on the "
+		"diagonal, up to --grid-limit ports (default 32), else a "
+		"summary by class and partition; md: the same as Markdown; "
+		"csv: every pair, 1/0; json: {\"mode\", \"form\", "
+		"\"endpoints\": [{\"port_guid\", \"node_desc\"}], "
+		"\"can_talk\": "
+		"[[null, true, ...]]} (--form); html: one self-contained page, "
+		"a heat map of ports "
+		"(up to 64) or classes, hover explains"),
+	    CLI_STR("-o|--output", &a->outpath, "FILE",
+		    "write there (atomically) instead of stdout"),
+	    CLI_STR2("--explain", &a->xsrc, &a->xdst, "SRC DST",
+		     "why SRC and DST can or cannot talk: both tables, every "
+		     "shared partition, the rule"),
+	    CLI_FLAG("--switch-ports", &a->sw0,
+		     "count each switch's port 0 as an end port"),
+	    CLI_NUM("--grid-limit", &a->grid, 1, 100000, "N",
+		    "largest fabric printed as a grid (text, md)"),
+	    CLI_INDEX("--form", &a->form, "auto|ports|classes",
+		      "json and csv: ports, a cell per pair of ports (ports^2: "
+		      "16 GB of JSON at 48,000 ports); classes, the classes "
+		      "with their ports and a cell per pair of classes "
+		      "(megabytes); auto (default): ports up to 2,000 end "
+		      "ports")};
+	struct cli_args args = {"matrix", usage,	   tail,
+				opts,	  CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	return rc;
 }
 
 /* --explain SRC DST: 0 or an exit status (printed). */
@@ -176,7 +148,7 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	    .title = title,
 	    .grid_limit = (size_t)a->grid,
 	    .partition_names = ibp_analysis_input_partition_names(in),
-	    .form = a->form,
+	    .form = (ibp_matrix_form)a->form,
 	    .progress = cli_progress_hook()};
 	ibp_error err;
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
@@ -193,9 +165,7 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	ibp_matrix_format fmt;
-	if (ibp_matrix_format_parse(a.format, &fmt))
-		return cli_usage_error("matrix", "unknown --format '%s'",
-				       a.format);
+	ibp_matrix_format_parse(a.format, &fmt);
 	ibp_analysis_input *in;
 	if ((rc = ai_load("matrix", &a.ao, &in)))
 		return rc;
@@ -225,6 +195,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_matrix = {
     .name = "matrix",
     .summary = "who can reach whom: the P_Key reachability matrix",
-    .usage = usage,
     .run = run,
 };

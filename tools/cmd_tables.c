@@ -4,7 +4,6 @@
  * smpquery's layout or as the JSON of docs/json-schemas.md
  * (tables_compute.h does the work).
  */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -33,52 +32,14 @@ static const char usage[] =
     "file OpenSM rejects gives its fallback, every port 0xffff (reported).\n"
     "--mode strict: the default partition holds only the ports the plan\n"
     "names (the SM port always full), tables packed from index 0; a file\n"
-    "OpenSM rejects is refused.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO       ibnetdiscover/ibsim topology (required)\n"
-    "      --sm-port PORT        the SM's port: port GUID, node GUID, node\n"
-    "                            description or LID (default: the first CA\n"
-    "                            port of TOPO, ibsim's rule)\n"
-    "      --mode M              opensm (default) or strict\n"
-    "      --allow-both-pkeys    OpenSM's allow_both_pkeys (opensm -W): a\n"
-    "                            port may hold the full and limited key\n"
-    "      --part-enforce E      OpenSM's part_enforce: both (default), in,\n"
-    "                            out, or off (switch ports left untouched)\n"
-    "      --state FILE          the tables the ports hold now and what\n"
-    "                            OpenSM remembers of their indexes, from\n"
-    "                            the previous run (JSON as --format json,\n"
-    "                            plus \"remembered\" per port; a missing\n"
-    "                            FILE means a fresh fabric): surviving\n"
-    "                            P_Keys keep their index, a P_Key that\n"
-    "                            comes back gets its old one, new ones go\n"
-    "                            after the highest index used.  FILE is\n"
-    "                            then rewritten atomically for the next run\n"
-    "      --ca-partition-cap N  NodeInfo PartitionCap of CA ports (64)\n"
-    "      --switch-partition-cap N  a switch's PartitionCap, bounds its\n"
-    "                            port 0 (8)\n"
-    "      --enforcement-cap N   SwitchInfo PartitionEnforcementCap, bounds\n"
-    "                            switch external ports (64)\n"
-    "      --lft-cap N           SwitchInfo LinearFDBCap (49152): the last\n"
-    "                            LID is N-1 (ibsim's switches: 30720); end\n"
-    "                            ports past it get no LID and no table\n"
-    "                            (warning no-lid)\n"
-    "      --mft-cap N           SwitchInfo MulticastFDBCap (1024)\n"
-    "      --lmc L               the subnet's LMC: 2^L LIDs per port (0)\n"
-    "      --node-name-map F     rdma-core node-name-map for TOPO\n"
-    "      --format F            smpquery (default): per port a header\n"
-    "                            '# <name> port <n> (<port guid>) <type>',\n"
-    "                            smpquery's rows of 8 and its capacity line;\n"
-    "                            json: docs/json-schemas.md\n"
-    "  -h, --help                this text\n"
-    "\n"
+    "OpenSM rejects is refused.\n";
+
+static const char tail[] =
     "Findings (tables full, no LID, OpenSM's fallback) go to stderr; one\n"
     "that repeats is shown --max-errors times, then counted in one line.\n"
     "Exit status: 0 tables computed, nothing to report; 1 computed, with\n"
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
-
-enum { O_BOTH = 256, O_ENF, O_STATE, O_FORMAT };
 
 struct tables_args {
 	struct cli_input in;
@@ -86,68 +47,46 @@ struct tables_args {
 	ibp_tables_compute_options to;
 };
 
-/* One getopt option into a; 0, or the exit status to return. */
-static int take_opt(int ch, struct tables_args *a)
-{
-	int r = cli_input_getopt("tables", &a->in, ch, optarg);
-	if (!r)
-		r = cli_cap_getopt("tables", &a->to.fabric, ch, optarg);
-	if (r)
-		return r < 0 ? CLI_EXIT_USAGE : 0;
-	switch (ch) {
-	case O_BOTH:
-		a->to.policy.allow_both_pkeys = true;
-		return 0;
-	case O_ENF:
-		if (ibp_part_enforce_parse(optarg, &a->to.policy.part_enforce))
-			return cli_usage_error(
-			    "tables", "unknown --part-enforce '%s'", optarg);
-		return 0;
-	case O_STATE:
-		a->to.state_path = optarg;
-		return 0;
-	case O_FORMAT:
-		a->format = optarg;
-		return 0;
-	default:
-		return cli_usage_error("tables", "bad option");
-	}
-}
-
-/* argv -> a; 0, or the exit status to return (-1: --help printed). */
+/* argv -> a; 0, or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
-	static const struct option opts[] = {
-	    CLI_IN_LONGOPT_TOPO,
-	    CLI_IN_LONGOPT_CONF,
-	    CLI_IN_LONGOPT_SM_PORT,
-	    CLI_IN_LONGOPT_MODE,
-	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
-	    {"part-enforce", required_argument, NULL, O_ENF},
-	    {"state", required_argument, NULL, O_STATE},
-	    CLI_CAP_LONGOPTS,
-	    CLI_IN_LONGOPT_NNM,
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
 	ibp_tables_compute_options_init(&a->to);
-	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
-		      CLI_IN_MODE;
-	int ch, rc;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if ((rc = take_opt(ch, a)))
-			return rc;
-	}
-	if (strcmp(a->format, "smpquery") && strcmp(a->format, "json"))
-		return cli_usage_error("tables", "unknown format '%s'",
-				       a->format);
+	ibp_policy_options *po = &a->to.policy;
+	const struct cli_opt opts[] = {
+	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),
+	    CLI_CONF(&a->in),
+	    CLI_NNM(&a->in),
+	    CLI_SM_PORT(&a->in),
+	    CLI_MODE(&a->in),
+	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
+		     "OpenSM's allow_both_pkeys (opensm -W): a port may hold "
+		     "the full and limited key"),
+	    CLI_FN("--part-enforce", &po->part_enforce, cli_take_part_enforce,
+		   "both|in|out|off",
+		   "OpenSM's part_enforce: both (default), in, out, or off "
+		   "(switch ports left untouched)"),
+	    CLI_STR("--state", &a->to.state_path, "FILE",
+		    "the tables the ports hold now and what OpenSM remembers "
+		    "of their indexes, from the previous run (JSON as --format "
+		    "json, plus \"remembered\" per port; a missing FILE means "
+		    "a fresh fabric): surviving P_Keys keep their index, a "
+		    "P_Key that comes back gets its old one, new ones go after "
+		    "the highest index used. FILE is then rewritten atomically "
+		    "for the next run"),
+	    CLI_CAP_OPTS(&a->to.fabric),
+	    CLI_SUBNET_OPTS(&a->to.fabric.linear_fdb_cap,
+			    &a->to.fabric.multicast_fdb_cap, &a->to.fabric.lmc),
+	    CLI_WORD("--format", &a->format, "smpquery|json",
+		     "smpquery (default): per port a header '# <name> port <n> "
+		     "(<port guid>) <type>', smpquery's rows of 8 and its "
+		     "capacity line; json: docs/json-schemas.md")};
+	struct cli_args args = {"tables", usage,	   tail,
+				opts,	  CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	if (rc)
+		return rc;
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)
@@ -155,8 +94,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
 	a->to.sm_port = a->in.sm_port;
-	a->to.plan_path =
-	    cli_conf_path("tables", argc, argv, optind, a->in.conf);
+	a->to.plan_path = cli_conf_path("tables", &a->in, &args);
 	return a->to.plan_path ? 0 : CLI_EXIT_USAGE;
 }
 
@@ -190,7 +128,7 @@ static int run(int argc, char **argv)
 	struct tables_args a;
 	int status = parse_args(argc, argv, &a);
 	if (status)
-		return status < 0 ? CLI_EXIT_OK : status;
+		return status;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return CLI_EXIT_SYSTEM;
@@ -205,7 +143,7 @@ static int run(int argc, char **argv)
 	else if (rc)
 		cli_print_failure(d, &err);
 	ibp_diags_free(d);
-	status = rc ? cli_exit_status(rc) : emit(&a, &r);
+	status = rc ? cli_exit_status(rc, &err) : emit(&a, &r);
 	ibp_tables_result_free(&r);
 	return status;
 }
@@ -213,6 +151,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_tables = {
     .name = "tables",
     .summary = "the P_KeyTable of every port, as OpenSM 3.3.23 programs it",
-    .usage = usage,
     .run = run,
 };

@@ -32,16 +32,9 @@ static const char usage[] =
     "as absent (JSON: \"absent\") but is not drift: OpenSM skips it too,\n"
     "and without a topology an unplugged port and a GUID that never\n"
     "existed look the same.  With -t, a topology port that cannot be\n"
-    "read is drift (unreachable).\n"
-    "\n" LC_COMMON_USAGE
-    "      --previous STATE  the tables the ports held before the plan was\n"
-    "                       applied (a state file of `ibpart apply`):\n"
-    "                       OpenSM keeps surviving P_Keys at their index,\n"
-    "                       so this predicts indices after a change\n"
-    "      --matrix         also the connectivity matrix of the tables\n"
-    "                       the fabric holds\n"
-    "      --audit          also the security audit of those tables\n"
-    "\n"
+    "read is drift (unreachable).\n";
+
+static const char tail[] =
     "Exit: 0 no drift, 1 drift, 2 bad input, 3 the fabric failed.\n";
 
 static int run(int argc, char **argv)
@@ -50,31 +43,29 @@ static int run(int argc, char **argv)
 	lc_init(&c, "verify");
 	bool matrix = false, audit = false;
 	const char *previous_path = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = lc_parse_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		} else if (!strcmp(a, "--matrix"))
-			matrix = true;
-		else if (!strcmp(a, "--audit"))
-			audit = true;
-		else if (!strcmp(a, "--previous") && i + 1 < argc)
-			previous_path = argv[++i];
-		else if (a[0] != '-' && !c.in.conf)
-			c.in.conf = a; /* like check/tables: CONF positional */
-		else
-			return cli_usage_error("verify",
-					       "unknown argument '%s'", a);
-	}
+	const struct cli_opt opts[] = {
+	    LC_OPTS(&c),
+	    CLI_STR(
+		"--previous", &previous_path, "STATE",
+		"the tables the ports held before the plan was applied (a "
+		"state file of `ibpart apply`): OpenSM keeps surviving P_Keys "
+		"at their index, so this predicts indices after a change"),
+	    CLI_FLAG(
+		"--matrix", &matrix,
+		"also the connectivity matrix of the tables the fabric holds"),
+	    CLI_FLAG("--audit", &audit,
+		     "also the security audit of those tables")};
+	struct cli_args a = {"verify", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
+	if (a.npos && c.in.conf)
+		return cli_usage_error("verify", "one CONF only");
+	if (a.npos)
+		c.in.conf = a.pos[0]; /* like check/tables: CONF positional */
 	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
-	int rc = lc_open(&c);
+	rc = lc_open(&c);
 	ibp_tables *previous = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);
@@ -94,6 +85,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_verify = {
     .name = "verify",
     .summary = "compare the live fabric's P_Key tables with a plan",
-    .usage = usage,
     .run = run,
 };
