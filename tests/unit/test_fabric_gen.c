@@ -1,8 +1,10 @@
 /*
  * test_fabric_gen.c - the fat-tree and partition-plan generator: counts,
  * names, GUIDs, connectivity, the partitions.conf text, the ports whose
- * P_Keys overflow their table, and scale (48,000 CA ports and 2,000
- * switches generate, write and load in seconds, and look-ups stay O(1)).
+ * P_Keys overflow their table, real fat trees (2 or 3 tiers, at most 4
+ * or 6 links between CAs), the LID budget (refused, forced, LMC), and
+ * scale (48,000 CA ports and 2,508 switches generate, write and load in
+ * seconds, and look-ups stay O(1)).
  */
 #include <setjmp.h>
 #include <stdarg.h>
