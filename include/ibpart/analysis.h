@@ -387,6 +387,13 @@ int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,
 				const uint16_t *dropped, size_t ndropped);
+/* The same for nports ports that drop the same P_Keys from tables of
+ * the same capacity: one finding for them all (a plan that overflows
+ * 2,000 tenant nodes alike is one finding, not 2,000). */
+int ibp_audit_capacity_overflow_ports(ibp_findings *out, const uint64_t *ports,
+				      size_t nports, unsigned capacity,
+				      unsigned wanted, const uint16_t *dropped,
+				      size_t ndropped);
 
 IBP_END_DECLS
 #endif
