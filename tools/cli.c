@@ -2,6 +2,8 @@
  * cli.c - helpers shared by the subcommands (see cli.h).
  */
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -104,6 +106,40 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 		return false;
 	*out = v;
 	return true;
+}
+
+static volatile sig_atomic_t stop_asked;
+
+static void on_stop(int sig)
+{
+	if (stop_asked)
+		_exit(128 + sig); /* a second ^C: now */
+	stop_asked = 1;
+	static const char msg[] = "ibpart: stopping at the next port "
+				  "(again to stop at once) ...\n";
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		stop_asked = 1;
+}
+
+static bool stop_requested(void *ctx)
+{
+	(void)ctx;
+	return stop_asked;
+}
+
+void cli_catch_stop(bool (**cancel)(void *ctx))
+{
+	struct sigaction sa = {.sa_handler = on_stop, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 2; i++) {
+		int sig = i ? SIGTERM : SIGINT;
+		struct sigaction old;
+		/* a signal the caller ignores (a script's `cmd &`) stays so */
+		if (sigaction(sig, NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
+	*cancel = stop_requested;
 }
 
 void cli_progress(void *ctx, long elapsed_ms, const char *msg)
@@ -215,6 +251,7 @@ int cli_exit_status(int rc, const ibp_error *err)
 	case IBP_EMAD:
 	case IBP_ESHORT:
 	case IBP_ECANCELED:
+	case IBP_EBUSY:
 		return CLI_EXIT_SYSTEM;
 	case IBP_EIO: /* an input file that cannot be read is bad input */
 		return !err || err->file[0] ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;

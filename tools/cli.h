@@ -229,6 +229,12 @@ const ibp_progress *cli_progress_hook(void);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 
+/* Catch SIGINT and SIGTERM from now on (unless ignored, as a script's
+ * background jobs have SIGINT): the first asks the operation to stop at
+ * its next safe point (a library cancel callback, put into *cancel), a
+ * second one ends the program at once. */
+void cli_catch_stop(bool (**cancel)(void *ctx));
+
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 

@@ -61,7 +61,8 @@ static const char tail[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	int enforce; /* --enforce; INT_MIN: not given */
+	int enforce;	    /* --enforce; INT_MIN: not given */
+	unsigned lock_wait; /* --lock-wait, seconds */
 	const char *state;
 	struct ibp_apply_options ap;
 	struct ibp_apply_opensm_options osm;
@@ -167,18 +168,6 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	return ao->dry_run ? CLI_EXIT_OK : lc_verify(c, NULL, false, false);
 }
 
-/* --enforce both|in|out|off|unchanged into an int (-1: unchanged). */
-static int take_enforce(const char *cmd, void *dest, const char *val)
-{
-	ibp_part_enforce e = IBP_ENFORCE_BOTH;
-	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
-		cli_usage_error(cmd, "bad --enforce '%s'", val);
-		return -1;
-	}
-	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
-	return 0;
-}
-
 /* argv into c and ao: 0, or an exit status (usage printed). */
 static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		      char **argv)
@@ -201,12 +190,14 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		"where --direct saves the tables it read (default: a new "
 		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
 		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
-	    CLI_FN("--enforce", &ao->enforce, take_enforce,
+	    CLI_FN("--enforce", &ao->enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
-		   "PortInfo PartitionEnforcementInbound/ Outbound on the "
-		   "switch ports facing the end ports pushed: both (default, "
-		   "OpenSM's part_enforce), in, out, off, or unchanged. Only "
-		   "bits a switch implements (SwitchInfo "
+		   "PortInfo PartitionEnforcementInbound/Outbound on every "
+		   "switch port facing an end port, checked on each apply as "
+		   "OpenSM does and Set where they differ (also where no table "
+		   "changes): both (default, OpenSM's part_enforce), in, out, "
+		   "off (no table copied onto those ports either), or "
+		   "unchanged. Only bits a switch implements (SwitchInfo "
 		   "In/OutboundEnforcementCap) are written; ibsim's implement "
 		   "none. --rollback puts back the bits the state file holds"),
 	    CLI_FLAG("--via-opensm", &ao->via_opensm,
@@ -219,6 +210,10 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		    "or its pid file"),
 	    CLI_STR("--opensm-log", &o->opensm_log, "FILE",
 		    "its log (default /var/log/opensm.log)"),
+	    CLI_NUM("--lock-wait", &ao->lock_wait, 0, 86400, "S",
+		    "wait up to S seconds for another apply (or ibpartd) "
+		    "changing the fabric from this port to finish (default "
+		    "0: refuse at once, exit 3)"),
 	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000, "MS",
 		    "how long to wait for SUBNET UP (default 60000)")};
 	struct cli_args a = {"apply", usage, tail, opts, CLI_NOPTS(opts), 1};
@@ -258,9 +253,17 @@ static int run(int argc, char **argv)
 	if (!ao.ap.rollback && !c.in.conf)
 		return cli_usage_error("apply", "-c CONF is required");
 	c.lo.dry_run = ao.dry_run;
+	cli_catch_stop(&c.lo.cancel); /* SIGINT/SIGTERM: stop at a port */
 	rc = lc_open(&c);
+	ibp_live_lock *lock = NULL;
+	ibp_error err;
+	if (!rc && !ao.dry_run &&
+	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
+				  (int)ao.lock_wait * 1000, &lock, &err))
+		rc = lc_fail(&err, err.status);
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
+	ibp_live_lock_release(lock);
 	lc_close(&c);
 	return rc;
 }

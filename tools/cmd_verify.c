@@ -2,8 +2,8 @@
  * cmd_verify.c - `ibpart verify`: read every programmed port's P_KeyTable
  * from the live fabric over SMPs, compare with the tables the plan implies,
  * and report drift port by port (missing, extra, wrong membership, wrong
- * index, unreachable); optionally the reach matrix and the audit of what
- * the fabric really holds.  Exit 1 on drift.
+ * index, unreachable, leaf-port enforcement); optionally the reach matrix
+ * and the audit of what the fabric really holds.  Exit 1 on drift.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,9 @@
 static const char usage[] =
     "usage: ibpart verify -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                     [--sm-port PORT] [--previous STATE] [--matrix]\n"
-    "                     [--audit] [--format text|json] [-C CA] [-P PORT]\n"
-    "                     [--mkey KEY] [--timeout MS] [--retries N] [-q]\n"
+    "                     [--audit] [--enforce E] [--format text|json]\n"
+    "                     [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
+    "                     [--retries N] [-q]\n"
     "\n"
     "Read the P_KeyTable of every port the plan programs from the live\n"
     "fabric (directed-route SubnGet(P_KeyTable), discovering the fabric\n"
@@ -28,6 +29,9 @@ static const char usage[] =
     "  membership   the right partition with the wrong full/limited bit\n"
     "  index        the right P_Key at another index than planned\n"
     "  unreachable  the port could not be read\n"
+    "  enforcement  a switch port facing an end port has other PortInfo\n"
+    "               partition enforcement bits than --enforce (only on\n"
+    "               switches that implement them, SwitchInfo)\n"
     "A port GUID the plan names that the fabric does not have is listed\n"
     "as absent (JSON: \"absent\") but is not drift: OpenSM skips it too,\n"
     "and without a topology an unplugged port and a GUID that never\n"
@@ -54,7 +58,12 @@ static int run(int argc, char **argv)
 		"--matrix", &matrix,
 		"also the connectivity matrix of the tables the fabric holds"),
 	    CLI_FLAG("--audit", &audit,
-		     "also the security audit of those tables")};
+		     "also the security audit of those tables"),
+	    CLI_FN("--enforce", &c.lo.enforce, lc_take_enforce,
+		   "both|in|out|off|unchanged",
+		   "the PortInfo partition enforcement the switch ports facing "
+		   "end ports must hold (OpenSM's part_enforce): both "
+		   "(default), in, out, off, or unchanged (not checked)")};
 	struct cli_args a = {"verify", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc)

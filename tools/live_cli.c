@@ -31,6 +31,17 @@ const char *lc_guid(uint64_t g, char buf[24])
 	return buf;
 }
 
+int lc_take_enforce(const char *cmd, void *dest, const char *val)
+{
+	ibp_part_enforce e = IBP_ENFORCE_BOTH;
+	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
+		cli_usage_error(cmd, "bad --enforce '%s'", val);
+		return -1;
+	}
+	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
+	return 0;
+}
+
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
 {
 	ibp_error err;

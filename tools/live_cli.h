@@ -73,6 +73,10 @@ void lc_init(struct lc *c, const char *cmd);
 		     "text (default) or json (stdout)")
 /* CLI_FN for --mkey-file FILE (ibp_mkey_file_read) into a uint64_t. */
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
+/* CLI_FN for --enforce both|in|out|off|unchanged into an int (an
+ * ibp_part_enforce; -1: unchanged), as ibp_live_options.enforce takes it
+ * (verify, apply). */
+int lc_take_enforce(const char *cmd, void *dest, const char *val);
 /* $IBPART_MKEY into lo (before the options, which override it). */
 void lc_mkey_env(struct ibp_live_options *lo);
 

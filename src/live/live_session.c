@@ -187,6 +187,11 @@ bool ibp_live_dry_run(const ibp_live *l)
 	return l->o.dry_run;
 }
 
+int ibp_live_enforce(const ibp_live *l)
+{
+	return l->o.enforce < 0 ? -1 : l->o.enforce;
+}
+
 bool ibp_live_cancelled(const ibp_live *l)
 {
 	return l->o.cancel && l->o.cancel(l->o.cancel_ctx);
@@ -334,6 +339,28 @@ int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
 		bool in, outb;
 		if (ibp_tables_get_enforcement(src, node, port, &in, &outb))
 			ibp_tables_set_enforcement(ts, tn, port, in, outb);
+	}
+	/* and the bits of ports without a table (between switches) */
+	for (size_t node = 0; node < ibp_fabric_node_count(from); node++) {
+		size_t tn;
+		bool in, outb;
+		if (ibp_fabric_node_type(from, node) != IBP_NODE_SWITCH ||
+		    ibp_fabric_find_node_guid(
+			to, ibp_fabric_node_guid(from, node), &tn) != IBP_OK)
+			continue;
+		for (unsigned port = 1;
+		     port <= ibp_fabric_node_nports(from, node) &&
+		     port <= ibp_fabric_node_nports(to, tn);
+		     port++)
+			if (!ibp_tables_get(src, node, port) &&
+			    ibp_tables_get_enforcement(src, node, port, &in,
+						       &outb) &&
+			    ibp_tables_set_enforcement(ts, tn, port, in,
+						       outb)) {
+				ibp_tables_free(ts);
+				return ibp_error_set(err, IBP_ENOMEM,
+						     "out of memory");
+			}
 	}
 	*out = ts;
 	return IBP_OK;
