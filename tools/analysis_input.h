@@ -20,6 +20,7 @@ struct ai_opts {
 	struct cli_input in; /* -t, --node-name-map, --sm-port, --mode; CONF */
 	const char *tables_json;
 	unsigned lft_cap, mft_cap, lmc; /* --lft-cap, --mft-cap, --lmc */
+	bool rejected; /* set by ai_load: OpenSM rejects the plan */
 };
 
 /* The common options as entries of a command's table (with ai_init's
@@ -35,7 +36,7 @@ struct ai_opts {
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */
-int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in);
+int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in);
 
 /* The `no-lid` warning on stderr when the subnet's LIDs ran out before
  * every end port had one; returns whether it printed it (the command

@@ -97,7 +97,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9') /* strtoull: blanks, signs */
 		return false;
 	errno = 0;
 	char *end;
@@ -231,6 +231,14 @@ int cli_common_options(int *argc, char **argv)
 	argv[out] = NULL;
 	*argc = out;
 	return CLI_EXIT_OK;
+}
+
+bool cli_diags_have(const ibp_diags *d, const char *code)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
+		if (!strcmp(ibp_diags_get(d, i)->code, code))
+			return true;
+	return false;
 }
 
 void cli_print_diags(const ibp_diags *d)

@@ -171,6 +171,15 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv);
 const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 			  const struct cli_args *a);
 
+/* CLI_FN for --fail-on critical|high|medium|info into an
+ * ibp_audit_severity. */
+int cli_take_severity(const char *cmd, void *dest, const char *val);
+#define CLI_FAIL_ON(dest)                                                      \
+	CLI_FN("--fail-on", dest, cli_take_severity,                           \
+	       "critical|high|medium|info",                                    \
+	       "exit 1 when an audit finding is at least this severe "         \
+	       "(default high)")
+
 /* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
 int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 
@@ -226,6 +235,10 @@ int cli_common_options(int *argc, char **argv);
  * at most two a second and, without --progress, only once the command
  * has run a second. */
 const ibp_progress *cli_progress_hook(void);
+/* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
+ * rejects the plan, which `tables`, `matrix` and `sim` report with
+ * exit 1)? */
+bool cli_diags_have(const ibp_diags *d, const char *code);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 

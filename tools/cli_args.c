@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/analysis.h"
+#include "ibpart/suggest.h"
 #include "ibpart/tables.h"
 
 /* Does arg spell one of names ("-t|--topo")?  For a long name,
@@ -37,6 +39,28 @@ static bool name_matches(const char *names, const char *arg,
 		p += n + (p[n] == '|');
 	}
 	return false;
+}
+
+/* The spelling in the table closest to arg, NULL when none is close. */
+static const char *suggest_option(const struct cli_args *a, const char *arg)
+{
+	static char names[64][40];
+	const char *cands[64];
+	size_t n = 0;
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+	for (size_t k = 0; k < a->nopts; k++)
+		for (const char *p = a->opts[k].names; *p && n < 64;) {
+			size_t len = strcspn(p, "|");
+			if (a->opts[k].help && len > 2) { /* not hidden, long */
+				snprintf(names[n], sizeof(names[n]), "%.*s",
+					 (int)len, p);
+				cands[n] = names[n];
+				n++;
+			}
+			p += len + (p[len] == '|');
+		}
+	return word[1] == '-' ? ibp_suggest(word, cands, n) : NULL;
 }
 
 /* The index of word in "a|b|c", -1 when it is not one of them. */
@@ -180,9 +204,13 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv)
 			return CLI_HELP_SHOWN;
 		}
 		if (options && arg[0] == '-' && arg[1]) {
-			if (!(o = find(a, arg, &val)))
+			if (!(o = find(a, arg, &val))) {
+				const char *near = suggest_option(a, arg);
 				return cli_usage_error(
-				    a->cmd, "unknown option '%s'", arg);
+				    a->cmd, "unknown option '%s'%s%s%s", arg,
+				    near ? "; did you mean '" : "",
+				    near ? near : "", near ? "'?" : "");
+			}
 			char name[128]; /* arg without its "=VALUE" */
 			size_t nl = val ? (size_t)(val - arg) - (arg[1] == '-')
 					: strlen(arg);
@@ -224,6 +252,17 @@ const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 		return NULL;
 	}
 	return in->conf ? in->conf : a->pos[0];
+}
+
+int cli_take_severity(const char *cmd, void *dest, const char *val)
+{
+	if (!ibp_audit_severity_parse(val, dest))
+		return 0;
+	cli_usage_error(cmd,
+			"--fail-on is one of critical|high|medium|info, "
+			"not '%s'",
+			val);
+	return -1;
 }
 
 int cli_take_part_enforce(const char *cmd, void *dest, const char *val)

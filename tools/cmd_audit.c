@@ -75,15 +75,6 @@ struct audit_args {
 	ibp_audit_severity fail_sev;
 };
 
-/* --fail-on: an ibp_audit_severity. */
-static int take_severity(const char *cmd, void *dest, const char *val)
-{
-	if (!ibp_audit_severity_parse(val, dest))
-		return 0;
-	cli_usage_error(cmd, "--fail-on is critical, high, medium or info");
-	return -1;
-}
-
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
@@ -97,10 +88,7 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	    CLI_STR("--opensm-conf", &a->osmconf, "FILE",
 		    "OpenSM's opensm.conf: m_key, m_key_protection_level, "
 		    "part_enforce, no_partition_enforcement"),
-	    CLI_FN(
-		"--fail-on", &a->fail_sev, take_severity,
-		"critical|high|medium|info",
-		"exit 1 when a finding is at least this severe (default high)"),
+	    CLI_FAIL_ON(&a->fail_sev),
 	    CLI_WORD("--format", &a->format, "text|json",
 		     "text (default) or json: {\"findings\": [{\"code\", "
 		     "\"severity\", \"ports\", \"partitions\", \"message\", "

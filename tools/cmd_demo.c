@@ -222,7 +222,7 @@ static int open_seed(const char *dir, const char *mode, bool main_mode,
 			"pushes the plan: SubnSet(P_KeyTable) only for blocks "
 			"that differ, each read back");
 	}
-	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s);
+	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s, NULL);
 }
 
 /* The other mode, briefly: TenantA-01's table and how the matrix
@@ -275,7 +275,7 @@ static void show_tables(ibp_sim_session *s)
 	heading(cmd);
 	char spec[16];
 	snprintf(spec, sizeof(spec), "%u", lid);
-	sim_cli_smpquery(s, spec, ap, stdout);
+	sim_cli_smpquery(s, spec, IBP_SMPQUERY_ANY, ap, stdout);
 }
 
 /* Sections 4 to 6: the pingpongs, one of them with switch enforcement

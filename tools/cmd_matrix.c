@@ -33,8 +33,9 @@ static const char usage[] =
     "predicted, simulated or read live).\n";
 
 static const char tail[] =
-    "Exit status: 0 written; 1 written, but end ports got no LID (no-lid);\n"
-    "2 bad input or usage; 3 system failure.\n";
+    "Exit status: 0 written; 1 written, of the fallback OpenSM programs for\n"
+    "a plan it rejects (every port 0xffff), or with end ports that got no\n"
+    "LID (no-lid); 2 bad input or usage; 3 system failure.\n";
 
 struct matrix_args {
 	struct ai_opts ao;
@@ -79,7 +80,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		    "write there (atomically) instead of stdout"),
 	    CLI_STR2("--explain", &a->xsrc, &a->xdst, "SRC DST",
 		     "why SRC and DST can or cannot talk: both tables, every "
-		     "shared partition, the rule"),
+		     "shared partition, the rule (as JSON with --format json)"),
 	    CLI_FLAG("--switch-ports", &a->sw0,
 		     "count each switch's port 0 as an end port"),
 	    CLI_NUM("--grid-limit", &a->grid, 1, 100000, "N",
@@ -128,9 +129,16 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
-	ibp_explanation_print(m, &e, out);
+	int rc = 0;
+	if (!strcmp(a->format, "json")) { /* the other formats: text */
+		char *s = ibp_explanation_json(m, &e);
+		rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : CLI_EXIT_SYSTEM;
+		free(s);
+	} else {
+		ibp_explanation_print(m, &e, out);
+	}
 	ibp_explanation_free(&e);
-	return 0;
+	return rc;
 }
 
 /* The report in format fmt: 0 or an exit status (printed). */
@@ -187,6 +195,8 @@ static int run(int argc, char **argv)
 		if (!rc && !a.xsrc && ai_warn_lidless("matrix", in))
 			rc = CLI_EXIT_FOUND;
 	}
+	if (!rc && a.ao.rejected) /* the matrix of OpenSM's fallback */
+		rc = CLI_EXIT_FOUND;
 	ibp_matrix_free(m);
 	ibp_analysis_input_free(in);
 	return rc;

@@ -28,9 +28,11 @@ static const char usage[] =
     "Then the actions run, in\n"
     "order, on that fabric:\n"
     "\n"
-    "  smpquery pkeys ADDR [PORT]\n"
-    "      the port's P_KeyTable, read over LID-routed SMPs and printed\n"
-    "      byte for byte as infiniband-diags' `smpquery pkeys` prints it.\n"
+    "  smpquery [-G|-D] pkeys ADDR [PORT]\n"
+    "      the port's P_KeyTable, read over LID-routed SMPs (-D: over\n"
+    "      directed-route ones, ADDR a path from the SM's port such as\n"
+    "      0,1,3; -G: ADDR a port GUID) and printed byte for byte as\n"
+    "      infiniband-diags' `smpquery pkeys` prints it.\n"
     "  pingpong SRC DST [--pkey-index N] [-n ITERS] [-s SIZE]\n"
     "      ibv_rc_pingpong from SRC (requester) to DST (responder) over\n"
     "      the data plane: both sides' output, the latency model used,\n"
@@ -49,7 +51,9 @@ static const char tail[] =
     "port 1, then end ports by port GUID), a port GUID, a node GUID or a\n"
     "node description (name/N: port N of a node with several ports).\n"
     "\n"
-    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it);\n"
+    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it), or\n"
+    "OpenSM rejects CONF and the fabric runs its fallback (every port\n"
+    "0xffff);\n"
     "2 bad input or usage; 3 the fabric or the system failed.\n"
     "\n"
     "Example:\n"
@@ -128,15 +132,25 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 {
 	const char *act = argv[*k];
 	if (!strcmp(act, "smpquery")) {
+		ibp_smpquery_addr how = IBP_SMPQUERY_ANY;
+		for (; *k + 1 < argc && argv[*k + 1][0] == '-'; (*k)++)
+			if (!strcmp(argv[*k + 1], "-G"))
+				how = IBP_SMPQUERY_GUID;
+			else if (!strcmp(argv[*k + 1], "-D"))
+				how = IBP_SMPQUERY_DR;
+			else
+				return cli_usage_error(
+				    "sim", "smpquery takes -G or -D, not %s",
+				    argv[*k + 1]);
 		if (*k + 2 >= argc || strcmp(argv[*k + 1], "pkeys"))
-			return cli_usage_error("sim",
-					       "smpquery pkeys ADDR [PORT]");
+			return cli_usage_error(
+			    "sim", "smpquery [-G|-D] pkeys ADDR [PORT]");
 		const char *addr = argv[*k + 2];
 		unsigned long long pn = 0;
 		*k += 3;
 		if (*k < argc && cli_parse_uint(argv[*k], 0, 254, &pn))
 			(*k)++;
-		return s ? sim_cli_smpquery(s, addr, (unsigned)pn, stdout)
+		return s ? sim_cli_smpquery(s, addr, how, (unsigned)pn, stdout)
 			 : CLI_EXIT_OK;
 	}
 	if (!strcmp(act, "pingpong")) {
@@ -175,10 +189,12 @@ static int run(int argc, char **argv)
 		if ((rc = action(NULL, argc, argv, &k)) != CLI_EXIT_OK)
 			return rc;
 	ibp_sim_session *s;
-	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s);
+	bool rejected = false;
+	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s, &rejected);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	int status = CLI_EXIT_OK;
+	/* OpenSM rejects the plan: the fabric runs its fallback (exit 1) */
+	int status = rejected ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 	for (int k = first; k < argc && status != CLI_EXIT_USAGE &&
 			    status != CLI_EXIT_SYSTEM;) {
 		rc = action(s, argc, argv, &k);

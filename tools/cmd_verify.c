@@ -16,7 +16,8 @@
 static const char usage[] =
     "usage: ibpart verify -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                     [--sm-port PORT] [--previous STATE] [--matrix]\n"
-    "                     [--audit] [--enforce E] [--format text|json]\n"
+    "                     [--audit [--fail-on SEV]] [--enforce E]\n            "
+    "         [--format text|json]\n"
     "                     [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
     "                     [--retries N] [-q]\n"
     "\n"
@@ -39,7 +40,8 @@ static const char usage[] =
     "read is drift (unreachable).\n";
 
 static const char tail[] =
-    "Exit: 0 no drift, 1 drift, 2 bad input, 3 the fabric failed.\n";
+    "Exit: 0 no drift (and with --audit no finding at --fail-on or above),\n"
+    "1 drift (or such a finding), 2 bad input, 3 the fabric failed.\n";
 
 static int run(int argc, char **argv)
 {
@@ -58,7 +60,9 @@ static int run(int argc, char **argv)
 		"--matrix", &matrix,
 		"also the connectivity matrix of the tables the fabric holds"),
 	    CLI_FLAG("--audit", &audit,
-		     "also the security audit of those tables"),
+		     "also the security audit of those tables; a finding at "
+		     "--fail-on or above exits 1, as `ibpart audit`"),
+	    CLI_FAIL_ON(&c.fail_on),
 	    CLI_FN("--enforce", &c.lo.enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
 		   "the PortInfo partition enforcement the switch ports facing "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/suggest.h"
 #include "ibpart/version.h"
 
 #define WEAK_CMD(n)                                                            \
@@ -112,9 +113,17 @@ static int dispatch(int argc, char **argv)
 	}
 	const struct cli_cmd *c = find_command(name);
 	if (!c) {
+		const char *names[NCOMMANDS + 1];
+		size_t n = 0;
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			if (commands[i])
+				names[n++] = commands[i]->name;
+		const char *near = ibp_suggest(name, names, n);
 		fprintf(stderr,
-			"ibpart: '%s' is not a command; see 'ibpart --help'\n",
-			name);
+			"ibpart: '%s' is not a command%s%s%s; see 'ibpart "
+			"--help'\n",
+			name, near ? " (did you mean '" : "", near ? near : "",
+			near ? "'?)" : "");
 		return CLI_EXIT_USAGE;
 	}
 	if (cli_wants_help(argc - 1, argv + 1))

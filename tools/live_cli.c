@@ -22,6 +22,7 @@ void lc_init(struct lc *c, const char *cmd)
 	c->lo.enforce = IBP_ENFORCE_BOTH;
 	c->in.mode = "opensm";
 	c->format = "text";
+	c->fail_on = IBP_AUDIT_HIGH; /* as `ibpart audit` */
 	lc_mkey_env(&c->lo);
 }
 
@@ -134,6 +135,8 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	}
 	fflush(stdout);
 	bool drifted = ibp_verify_result_differences(r, NULL) > 0;
+	const ibp_findings *f = audit ? ibp_verify_result_findings(r) : NULL;
+	bool alarm = f && ibp_findings_max_severity(f) >= c->fail_on;
 	ibp_verify_result_free(r);
-	return drifted ? CLI_EXIT_FOUND : CLI_EXIT_OK;
+	return drifted || alarm ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 }

@@ -25,6 +25,7 @@ struct lc {
 	struct cli_input in; /* -t, -c, --mode, --sm-port (cli.h) */
 	const char *format;  /* "text" (default) or "json" */
 	bool allow_both;
+	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
 	/* filled by lc_open */
 	ibp_fabric *topo_fabric; /* owned, with -t */
