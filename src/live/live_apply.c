@@ -270,7 +270,8 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 		return ibp_error_set(
 		    err, IBP_EINVAL,
 		    "an SM is running on port 0x%016llx (the local port's "
-		    "MasterSMLID, IsSM set): it would put its own tables "
+		    "MasterSMLID, IsSM set; or a MasterSMLID that does not "
+		    "answer, so one may be): it would put its own tables "
 		    "back at its next heavy sweep.  Use --via-opensm to "
 		    "hand it the plan, or --force to push anyway; nothing "
 		    "was changed",

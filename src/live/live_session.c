@@ -246,8 +246,17 @@ int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err)
 	/* Is an SM running, and where?  Its port is the one OpenSM's plan
 	 * makes a full member of the default partition. */
 	uint64_t msm = 0;
-	bool have_msm =
-	    ibp_live_master_sm_port(l, &msm, &l->sm_running, NULL) == IBP_OK;
+	int mrc = ibp_live_master_sm_port(l, &msm, &l->sm_running, NULL);
+	bool have_msm = mrc == IBP_OK;
+	/* Fail closed: a MasterSMLID whose port does not answer may be an
+	 * SM that is running; only "no MasterSMLID" (ENOENT) or its port
+	 * saying IsSM is clear means none is. */
+	if (mrc != IBP_OK && mrc != IBP_ENOENT) {
+		l->sm_running = true;
+		ibp_live_progress(l, "the local port names a master SM whose "
+				     "port does not answer: assuming an SM "
+				     "runs");
+	}
 	size_t n;
 	unsigned p;
 	if (spec) {
