@@ -12,7 +12,8 @@
  *
  * and prints MB/s for each and ibpart's time as a ratio to the naive
  * baseline (best of 3, process CPU time).  IBP_BENCH_MEMBERS overrides
- * the member count.
+ * the member count.  `bench_conf --write FILE` writes the generated file
+ * instead (bench_conf_opensm.sh times `ibpart check` and OpenSM on it).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -102,7 +103,7 @@ static size_t naive(const char *text, size_t len)
 	return members;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	size_t members = 1000000;
 	const char *env = getenv("IBP_BENCH_MEMBERS");
@@ -112,6 +113,16 @@ int main(void)
 	char *t = generate(members, 1000, &len);
 	if (!t)
 		return 3;
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		/* the same file for bench_conf_opensm.sh, which times
+		 * `ibpart check` and OpenSM on it */
+		FILE *o = fopen(argv[2], "w");
+		int bad = !o || fwrite(t, 1, len, o) != len;
+		if (o && fclose(o))
+			bad = 1;
+		free(t);
+		return bad ? 3 : 0;
+	}
 	double mb = (double)len / 1e6;
 	printf("input: %.1f MB, %zu members in %zu partitions\n", mb, members,
 	       (members + 999) / 1000);

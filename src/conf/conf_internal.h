@@ -128,8 +128,6 @@ ibp_conf *conf_new(const char *file, const ibp_conf_options *o);
 struct ibp_conf_partition *conf_add_partition(ibp_conf *c);
 ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p);
 ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p);
-/* Room for as many members as text can hold (a hint). */
-void conf_reserve_members(ibp_conf *c, const char *text, size_t len);
 /* Point each partition at its members once reading is done. */
 void conf_fix_members(ibp_conf *c);
 void conf_flags_default(ibp_conf_flags *f);

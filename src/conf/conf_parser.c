@@ -838,6 +838,24 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 	while (conf_lex_next(&r->lx)) {
 		struct conf_lexer *lx = &r->lx;
 		char *p = lx->buf;
+		if (r->st.active && r->st.part && !r->st.skipping) {
+			/* a line of GUID members: conf_fastline.c */
+			bool ended, segment;
+			int f = conf_fast_members(
+			    c, lx, r->st.part, &r->st.flags, &ended, &segment);
+			if (f < 0) {
+				rc = f;
+				goto done;
+			}
+			if (f) {
+				if (segment)
+					r->any_success = true;
+				if (ended)
+					r->st.active = false;
+				r->last_line = lx->line;
+				continue;
+			}
+		}
 		if (lx->split)
 			conf_diag(c, IBP_SEV_ERROR, "long-line",
 				  conf_lex_pos(lx, lx->buf + lx->n), true,

@@ -114,17 +114,37 @@ static bool parse_u64(const char *s, uint64_t *out)
 int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		   ibp_tables **out, ibp_error *err)
 {
+	return ibp_state_load_limit(f, path, 0, skip_missing, out, err);
+}
+
+int ibp_state_load_limit(const ibp_fabric *f, const char *path,
+			 size_t max_input_size, bool skip_missing,
+			 ibp_tables **out, ibp_error *err)
+{
 	*out = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
-				    &len, err);
+	int rrc = ibp_file_read_all(
+	    path, max_input_size ? max_input_size : IBP_SMALL_INPUT_MAX_DEFAULT,
+	    &text, &len, err);
 	if (rrc)
 		return rrc;
+	int rc =
+	    ibp_state_load_buffer(f, path, text, len, skip_missing, out, err);
+	free(text);
+	return rc;
+}
+
+int ibp_state_load_buffer(const ibp_fabric *f, const char *path,
+			  const char *text, size_t len, bool skip_missing,
+			  ibp_tables **out, ibp_error *err)
+{
+	*out = NULL;
+	if (!path)
+		path = "<buffer>";
 	json_error_t je;
 	/* a key given twice is an error, not "the last one wins" */
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	free(text);
 	if (!root)
 		return ibp_error_set_at(err, IBP_EPARSE, path,
 					(unsigned)je.line, (unsigned)je.column,

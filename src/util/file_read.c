@@ -1,13 +1,17 @@
 /*
  * file_read.c - read a whole file into a NUL-terminated buffer (see
- * file_read.h): read(2) in a loop that doubles the buffer, restarting on
- * EINTR, keeping errno for the caller's message.
+ * file_read.h): a regular file in one read(2) into a buffer of its size
+ * (refused unread when over the limit), a stream in a loop that doubles
+ * the buffer; restarting on EINTR, keeping errno for the caller's
+ * message.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/file_read.h"
@@ -32,6 +36,22 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	 * exactly max bytes from a longer one), never wrapping */
 	size_t lim = max == SIZE_MAX ? max : max + 1;
 	size_t cap = lim < 65536 ? lim : 65536, n = 0;
+	/* a regular file: its size says the buffer (one read, no copies;
+	 * a file that grows meanwhile still goes through the loop), and
+	 * one larger than the limit is refused unread */
+	struct stat st;
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && (uintmax_t)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return ibp_error_set_at(err, IBP_ERANGE, path, 0, 0,
+					"larger than the input limit of %zu "
+					"bytes",
+					max);
+	}
+	if (regular && (size_t)st.st_size + 1 > cap)
+		cap =
+		    (size_t)st.st_size + 1 < lim ? (size_t)st.st_size + 1 : lim;
 	char *buf = malloc(cap + 1);
 	int rc = buf ? IBP_OK : IBP_ENOMEM;
 	while (rc == IBP_OK) {
