@@ -301,6 +301,14 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 			  const ibp_conf_options *o, ibp_conf **out,
 			  ibp_diags *diags, ibp_error *err)
 {
+	return conf_parse_buffer_fast(name, text, len, o, out, diags, err,
+				      true);
+}
+
+int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
+			   const ibp_conf_options *o, ibp_conf **out,
+			   ibp_diags *diags, ibp_error *err, bool fastline)
+{
 	if (!out || (!text && len))
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
 	*out = NULL;
@@ -324,6 +332,7 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 	if (!c)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc;
+	c->no_fastline = !fastline;
 	if (dialect == IBP_CONF_DIALECT_OPENSM) {
 		c->diags = diags;
 		rc = conf_read_opensm(c, text, len);
@@ -381,21 +390,19 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	if (!path || !out)
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
 	*out = NULL;
-	char *buf;
-	size_t len;
-	int rrc =
-	    ibp_file_read_all(path, o ? o->max_input_size : 0, &buf, &len, err);
+	struct ibp_file_text t;
+	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, err);
 	if (rrc)
 		return rrc;
-	/* the buffer becomes the source diags quote (no copy of the file) */
-	int kept = diags_adopt_source(diags, path, buf, len);
+	/* the text becomes the source diags quote (no copy of the file) */
+	int kept = diags_adopt_source(diags, path, &t);
 	if (kept < 0) {
-		free(buf);
+		ibp_file_text_free(&t);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	int rc = ibp_conf_parse_buffer(path, buf, len, o, out, diags, err);
+	int rc = ibp_conf_parse_buffer(path, t.text, t.len, o, out, diags, err);
 	if (kept)
-		free(buf);
+		ibp_file_text_free(&t);
 	return rc;
 }
 

@@ -60,10 +60,10 @@ struct conf_op {
 	uint32_t seq;
 };
 
+/* 16 bytes: a million-member plan holds two million of them */
 struct conf_guid_slot {
 	uint64_t guid; /* 0 = empty */
 	uint32_t seq;
-	uint32_t line; /* where it was listed first */
 	uint8_t membership;
 	bool indx0;
 };
@@ -106,7 +106,8 @@ struct ibp_conf {
 	struct conf_arena arena;
 	/* diagnostic emission */
 	ibp_diags *diags;
-	bool quiet; /* record nothing (OpenSM emulation for seed) */
+	bool quiet;	  /* record nothing (OpenSM emulation for seed) */
+	bool no_fastline; /* every line through the general reader */
 	/* the text OpenSM's reading is at, while it runs: a finding on a
 	 * line that ends in CR says so (conf_diag.c) */
 	struct {
@@ -146,6 +147,12 @@ void conf_crlf_end(ibp_conf *c);
 /* OpenSM rejects the file here (first one wins). */
 void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
 		 const char *reason);
+
+/* ibp_conf_parse_buffer(); fastline false reads every line with the
+ * general reader (conf_fastline.c off), for tests that compare both. */
+int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
+			   const ibp_conf_options *o, ibp_conf **out,
+			   ibp_diags *diags, ibp_error *err, bool fastline);
 
 /* ---- readers ---- */
 /* OpenSM 3.3.23's reading of text (conf_parser.c). */

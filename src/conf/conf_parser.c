@@ -838,7 +838,8 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 	while (conf_lex_next(&r->lx)) {
 		struct conf_lexer *lx = &r->lx;
 		char *p = lx->buf;
-		if (r->st.active && r->st.part && !r->st.skipping) {
+		if (r->st.active && r->st.part && !r->st.skipping &&
+		    !c->no_fastline) {
 			/* a line of GUID members: conf_fastline.c */
 			bool ended, segment;
 			int f = conf_fast_members(

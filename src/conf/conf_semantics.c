@@ -298,8 +298,15 @@ static int index_group(struct ibp_conf_group *g)
 
 /* Members listed twice in a group, with a scratch table shared by all
  * groups (entries of earlier groups are told apart by gen). */
+struct dup_slot {
+	uint64_t guid;
+	uint32_t seq;  /* == gen: in use for this group */
+	uint32_t line; /* where it was listed first */
+	uint8_t membership;
+};
+
 struct dup_table {
-	struct conf_guid_slot *slots;
+	struct dup_slot *slots;
 	size_t n;
 	uint32_t gen;
 };
@@ -338,7 +345,7 @@ static int check_duplicates(ibp_conf *c, struct ibp_conf_group *g,
 			while (t->slots[h].seq == gen &&
 			       t->slots[h].guid != m->guid)
 				h = (h + 1) & mask;
-			struct conf_guid_slot *sl = &t->slots[h];
+			struct dup_slot *sl = &t->slots[h];
 			ibp_membership now = effective(g, m->membership);
 			if (sl->seq == gen) {
 				ibp_membership before =

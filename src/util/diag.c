@@ -20,6 +20,7 @@
 #include "ibpart/error.h"
 #include "ibpart/escape.h"
 #include "util/diag_source.h"
+#include "util/file_read.h"
 #include "util/json_text.h"
 
 /* Longest message kept, in bytes (then "…"). */
@@ -27,8 +28,7 @@
 
 struct source {
 	char *file;
-	char *text;
-	size_t len;
+	struct ibp_file_text t; /* the text, malloc'd or mapped */
 };
 
 /* Where the printer is in a source: findings come mostly in line order,
@@ -63,7 +63,7 @@ void ibp_diags_free(ibp_diags *d)
 	}
 	for (size_t i = 0; i < d->nsrc; i++) {
 		free(d->src[i].file);
-		free(d->src[i].text);
+		ibp_file_text_free(&d->src[i].t);
 	}
 	free(d->src);
 	free(d->items);
@@ -128,8 +128,9 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 	return IBP_OK;
 }
 
-/* Take text (malloc'd, NUL at len) as the source of file. */
-static int add_source(ibp_diags *d, const char *file, char *text, size_t len)
+/* Take t (malloc'd or mapped, NUL at len) as the source of file. */
+static int add_source(ibp_diags *d, const char *file,
+		      const struct ibp_file_text *t)
 {
 	struct source *p = realloc(d->src, (d->nsrc + 1) * sizeof(*p));
 	if (!p)
@@ -139,8 +140,7 @@ static int add_source(ibp_diags *d, const char *file, char *text, size_t len)
 	s->file = strdup(file);
 	if (!s->file)
 		return IBP_ENOMEM;
-	s->text = text;
-	s->len = len;
+	s->t = *t;
 	d->nsrc++;
 	return IBP_OK;
 }
@@ -158,22 +158,23 @@ int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 {
 	if (!d || have_source(d, file))
 		return IBP_OK;
-	char *copy = malloc(len + 1);
-	if (!copy)
+	struct ibp_file_text t = {malloc(len + 1), len, 0};
+	if (!t.text)
 		return IBP_ENOMEM;
-	memcpy(copy, text, len);
-	copy[len] = 0;
-	int rc = add_source(d, file, copy, len);
+	memcpy(t.text, text, len);
+	t.text[len] = 0;
+	int rc = add_source(d, file, &t);
 	if (rc)
-		free(copy);
+		free(t.text);
 	return rc;
 }
 
-int diags_adopt_source(ibp_diags *d, const char *file, char *text, size_t len)
+int diags_adopt_source(ibp_diags *d, const char *file,
+		       const struct ibp_file_text *t)
 {
 	if (!d || have_source(d, file))
 		return 1;
-	return add_source(d, file, text, len);
+	return add_source(d, file, t);
 }
 
 size_t ibp_diags_count(const ibp_diags *d)
@@ -270,16 +271,16 @@ static const char *source_line(const struct source *s, unsigned line,
 		cur->line = 1;
 		cur->off = 0;
 	}
-	const char *end = s->text + s->len;
+	const char *text = s->t.text, *end = text + s->t.len;
 	while (cur->line < line) {
 		const char *nl =
-		    memchr(s->text + cur->off, '\n', s->len - cur->off);
+		    memchr(text + cur->off, '\n', s->t.len - cur->off);
 		if (!nl)
 			return NULL;
-		cur->off = (size_t)(nl + 1 - s->text);
+		cur->off = (size_t)(nl + 1 - text);
 		cur->line++;
 	}
-	const char *p = s->text + cur->off;
+	const char *p = text + cur->off;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	*len = (size_t)((nl ? nl : end) - p);
 	if (*len && p[*len - 1] == '\r')
@@ -293,7 +294,7 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 		const struct source *s = &src->src[i];
 		if (file && strcmp(s->file, file))
 			continue;
-		if (ibp_diags_set_source(dst, s->file, s->text, s->len))
+		if (ibp_diags_set_source(dst, s->file, s->t.text, s->t.len))
 			return IBP_ENOMEM;
 	}
 	for (size_t i = 0; src && i < src->n; i++) {

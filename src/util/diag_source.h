@@ -11,11 +11,13 @@
 #include <stddef.h>
 
 #include "ibpart/diag.h"
+#include "util/file_read.h"
 
-/* ibp_diags_set_source(d, file, text, len), taking ownership of text
- * (malloc'd, a NUL at text[len]; freed with d): IBP_OK.  1 when d is
- * NULL or already has a source named file, IBP_ENOMEM: the caller then
- * still owns text. */
-int diags_adopt_source(ibp_diags *d, const char *file, char *text, size_t len);
+/* ibp_diags_set_source(d, file, t->text, t->len), taking ownership of
+ * the text (read or mapped by file_read.h; freed with d): IBP_OK.  1
+ * when d is NULL or already has a source named file, IBP_ENOMEM: the
+ * caller then still owns it. */
+int diags_adopt_source(ibp_diags *d, const char *file,
+		       const struct ibp_file_text *t);
 
 #endif

@@ -3,7 +3,7 @@
  * file_read.h): a regular file in one read(2) into a buffer of its size
  * (refused unread when over the limit), a stream in a loop that doubles
  * the buffer; restarting on EINTR, keeping errno for the caller's
- * message.
+ * message.  A large regular file can instead be mapped (ibp_file_map).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,4 +104,52 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	*text = buf;
 	*len = n;
 	return IBP_OK;
+}
+
+int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
+		 ibp_error *err)
+{
+	*out = (struct ibp_file_text){0};
+	if (!max)
+		max = IBP_INPUT_MAX_DEFAULT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uintmax_t)st.st_size < IBP_FILE_MAP_MIN ||
+	    (uintmax_t)st.st_size > max || (uintmax_t)st.st_size >= SIZE_MAX) {
+		/* a stream, a small file, one over the limit or one that
+		 * cannot be opened: the reader says it */
+		if (fd >= 0)
+			close(fd);
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
+	}
+	size_t len = (size_t)st.st_size;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t whole = (len + 1 + page - 1) / page * page;
+	/* an anonymous (zero) page after the file's pages: text[len] is a
+	 * NUL also when the size is a multiple of the page size */
+	char *base =
+	    mmap(NULL, whole, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base != MAP_FAILED &&
+	    mmap(base, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE,
+		 fd, 0) == MAP_FAILED) {
+		munmap(base, whole);
+		base = MAP_FAILED;
+	}
+	close(fd);
+	if (base == MAP_FAILED)
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
+	out->text = base;
+	out->len = len;
+	out->mapped = whole;
+	return IBP_OK;
+}
+
+void ibp_file_text_free(struct ibp_file_text *t)
+{
+	if (t->text && t->mapped)
+		munmap(t->text, t->mapped);
+	else
+		free(t->text);
+	*t = (struct ibp_file_text){0};
 }

@@ -22,4 +22,23 @@
 int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		      ibp_error *err);
 
+/* A whole input file as ibp_file_map() gives it: text[len] is a NUL;
+ * mapped is the length of the mapping that holds it (0: malloc'd). */
+struct ibp_file_text {
+	char *text;
+	size_t len, mapped;
+};
+/* ibp_file_read_all(), but a regular file of IBP_FILE_MAP_MIN bytes or
+ * more is mapped (read-only, pages populated at once) instead of copied:
+ * a 50 MB plan then costs no copy and no fresh zeroed pages.  The text
+ * must not be written.  A file truncated by another process while it is
+ * mapped makes the reader fault (SIGBUS) - as for every program that
+ * maps its input; ibpart's own writers replace files by rename, which
+ * does not.  Free with ibp_file_text_free(). */
+#define IBP_FILE_MAP_MIN ((size_t)1 << 20)
+int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
+		 ibp_error *err);
+/* Unmap or free t's text (NULL text: nothing); t is zeroed. */
+void ibp_file_text_free(struct ibp_file_text *t);
+
 #endif
