@@ -8,19 +8,10 @@
 #include "analysis_input.h"
 #include "cli.h"
 
-int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
-		 struct ai_opts *o)
+void ai_init(struct ai_opts *o)
 {
-	o->in.takes = CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE;
-	int r = cli_input_opt(cmd, &o->in, argc, argv, i);
-	if (r || strcmp(argv[*i], "--tables"))
-		return r;
-	if (*i + 1 >= argc) {
-		cli_usage_error(cmd, "%s needs a value", argv[*i]);
-		return -1;
-	}
-	o->tables_json = argv[++*i];
-	return 1;
+	*o = (struct ai_opts){
+	    {CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE}};
 }
 
 int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
@@ -52,9 +43,7 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	if (rc)
 		cli_print_failure(d, &err);
 	ibp_diags_free(d);
-	if (!rc)
-		return 0;
-	return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+	return cli_exit_status(rc, &err);
 }
 
 int ai_open(const char *path, struct ai_out *o)

@@ -21,11 +21,10 @@ struct ai_opts {
 	const char *tables_json;
 };
 
-/* Try to consume one common option at argv[*i] (cli_input_opt, then
- * --tables).  Returns 1 when consumed, 0 when not ours, -1 on a usage
- * error (printed). */
-int ai_parse_opt(const char *cmd, int argc, char **argv, int *i,
-		 struct ai_opts *o);
+/* The common options as entries of a command's table (with ai_init's
+ * cli_input for -t, --node-name-map, --sm-port, --mode). */
+#define AI_OPTS(o) CLI_STR("--tables", &(o)->tables_json)
+void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */
 int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in);

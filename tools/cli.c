@@ -44,16 +44,6 @@ int cli_print_usage(const struct cli_cmd *cmd)
 	return CLI_EXIT_OK;
 }
 
-const char *cli_conf_path(const char *cmd, int argc, char **argv, int optind,
-			  const char *conf_arg)
-{
-	if (optind != argc - (conf_arg ? 0 : 1)) {
-		cli_usage_error(cmd, "expected one CONF file");
-		return NULL;
-	}
-	return conf_arg ? conf_arg : argv[optind];
-}
-
 int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
 		  ibp_diags **diags)
@@ -85,7 +75,7 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		ibp_fabric_free(*fabric);
 		*diags = NULL;
 		*fabric = NULL;
-		return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+		return cli_exit_status(rc, &err);
 	}
 	ibp_diags_sort(*diags);
 	return CLI_EXIT_OK;
@@ -101,13 +91,9 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	ibp_diags_sort(d); /* in file order, as the plan's are */
 	cli_print_diags(d);
 	ibp_diags_free(d);
-	if (rc == IBP_OK)
-		return CLI_EXIT_OK;
 	/* A topology file that is missing or unreadable is bad input (2),
 	 * as a missing partitions.conf is; only the machine failing is 3. */
-	if (rc == IBP_ENOMEM)
-		return CLI_EXIT_SYSTEM;
-	return CLI_EXIT_USAGE;
+	return cli_exit_status(rc, NULL);
 }
 
 bool cli_parse_uint(const char *s, unsigned long long min,
@@ -128,88 +114,6 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "[%6.3f s] %s\n", elapsed_ms / 1000.0, msg);
-}
-
-/* The CLI_IN_* bit of a getopt code, 0 when none. */
-static unsigned input_bit(int ch)
-{
-	switch (ch) {
-	case 't':
-		return CLI_IN_TOPO;
-	case 'c':
-		return CLI_IN_CONF;
-	case CLI_OPT_NNM:
-		return CLI_IN_NNM;
-	case CLI_OPT_DIALECT:
-		return CLI_IN_DIALECT;
-	case CLI_OPT_SM_PORT:
-		return CLI_IN_SM_PORT;
-	case CLI_OPT_MODE:
-		return CLI_IN_MODE;
-	default:
-		return 0;
-	}
-}
-
-int cli_input_getopt(const char *cmd, struct cli_input *in, int ch,
-		     const char *arg)
-{
-	unsigned bit = input_bit(ch);
-	if (!(bit & in->takes))
-		return 0;
-	if (bit == CLI_IN_DIALECT) {
-		if (!strcmp(arg, "auto"))
-			in->dialect = IBP_CONF_DIALECT_AUTO;
-		else if (!strcmp(arg, "opensm"))
-			in->dialect = IBP_CONF_DIALECT_OPENSM;
-		else if (!strcmp(arg, "seed"))
-			in->dialect = IBP_CONF_DIALECT_SEED;
-		else {
-			cli_usage_error(cmd, "unknown dialect '%s'", arg);
-			return -1;
-		}
-		return 1;
-	}
-	if (bit == CLI_IN_MODE && strcmp(arg, "opensm") &&
-	    strcmp(arg, "strict")) {
-		cli_usage_error(cmd, "--mode is opensm or strict, not '%s'",
-				arg);
-		return -1;
-	}
-	const char **slot[] = {&in->topo, &in->conf,	&in->node_name_map,
-			       NULL,	  &in->sm_port, &in->mode};
-	*slot[__builtin_ctz(bit)] = arg;
-	return 1;
-}
-
-int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
-		  int *i)
-{
-	static const struct {
-		const char *name;
-		int ch;
-	} names[] = {{"-t", 't'},
-		     {"--topo", 't'},
-		     {"--topology", 't'},
-		     {"-c", 'c'},
-		     {"--conf", 'c'},
-		     {"--node-name-map", CLI_OPT_NNM},
-		     {"--dialect", CLI_OPT_DIALECT},
-		     {"--sm-port", CLI_OPT_SM_PORT},
-		     {"--mode", CLI_OPT_MODE}};
-	const char *a = argv[*i];
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		if (strcmp(a, names[k].name))
-			continue;
-		if (!(input_bit(names[k].ch) & in->takes))
-			return 0;
-		if (*i + 1 >= argc) {
-			cli_usage_error(cmd, "%s needs a value", a);
-			return -1;
-		}
-		return cli_input_getopt(cmd, in, names[k].ch, argv[++*i]);
-	}
-	return 0;
 }
 
 /* The CLI's settings from the common options: the program's, not the
@@ -260,11 +164,22 @@ void cli_print_diags(const ibp_diags *d)
 	ibp_diags_print_ex(d, &o, stderr);
 }
 
-int cli_exit_status(int rc)
+int cli_exit_status(int rc, const ibp_error *err)
 {
-	if (rc == IBP_OK)
+	switch (rc) {
+	case IBP_OK:
 		return CLI_EXIT_OK;
-	return rc == IBP_ENOMEM ? CLI_EXIT_SYSTEM : CLI_EXIT_USAGE;
+	case IBP_ENOMEM:
+	case IBP_ETIMEDOUT:
+	case IBP_EMAD:
+	case IBP_ESHORT:
+	case IBP_ECANCELED:
+		return CLI_EXIT_SYSTEM;
+	case IBP_EIO: /* an input file that cannot be read is bad input */
+		return !err || err->file[0] ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
+	default: /* EINVAL, EPARSE, ERANGE, ENOENT, EFULL: the input */
+		return CLI_EXIT_USAGE;
+	}
 }
 
 void cli_print_failure(const ibp_diags *d, const ibp_error *err)
@@ -277,91 +192,4 @@ void cli_print_failure(const ibp_diags *d, const ibp_error *err)
 			return;
 	}
 	cli_print_error(err);
-}
-
-int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
-		   const char *arg)
-{
-	for (size_t k = 0; k < n; k++) {
-		if (t[k].code != ch)
-			continue;
-		unsigned long long v;
-		if (!cli_parse_uint(arg, t[k].min, t[k].max, &v)) {
-			if (!t[k].bad)
-				cli_usage_error(cmd,
-						"%s wants a number %llu..%llu, "
-						"not '%s'",
-						t[k].name, t[k].min, t[k].max,
-						arg);
-			else if (t[k].range)
-				cli_usage_error(cmd, "%s '%s' (%llu..%llu)",
-						t[k].bad, arg, t[k].min,
-						t[k].max);
-			else
-				cli_usage_error(cmd, "%s '%s'", t[k].bad, arg);
-			return -1;
-		}
-		if (t[k].size == sizeof(uint64_t)) {
-			uint64_t u = v;
-			memcpy(t[k].dest, &u, sizeof(u));
-		} else {
-			unsigned u = (unsigned)v;
-			memcpy(t[k].dest, &u, sizeof(u));
-		}
-		return 1;
-	}
-	return 0;
-}
-
-int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
-		   const char *arg)
-{
-	const struct cli_num caps[] = {
-	    CLI_NUM(CLI_OPT_CA_CAP, "--ca-partition-cap", 1, 65535,
-		    &fo->ca_partition_cap, "bad capacity", true),
-	    CLI_NUM(CLI_OPT_SW_CAP, "--switch-partition-cap", 1, 65535,
-		    &fo->switch_partition_cap, "bad capacity", true),
-	    CLI_NUM(CLI_OPT_ENF_CAP, "--enforcement-cap", 1, 65535,
-		    &fo->enforcement_cap, "bad capacity", true)};
-	return cli_num_getopt(cmd, caps, 3, ch, arg);
-}
-
-int cli_mkey_file(const char *cmd, const char *path, uint64_t *out)
-{
-	struct stat st;
-	FILE *fp = fopen(path, "r");
-	if (!fp || fstat(fileno(fp), &st)) {
-		fprintf(stderr,
-			"ibpart %s: cannot read the M_Key file %s: %s\n", cmd,
-			path, strerror(errno));
-		if (fp)
-			fclose(fp);
-		return CLI_EXIT_USAGE;
-	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-		fclose(fp);
-		fprintf(stderr,
-			"ibpart %s: the M_Key file %s is readable by others "
-			"(chmod 600 it)\n",
-			cmd, path);
-		return CLI_EXIT_USAGE;
-	}
-	char line[256], word[64] = "";
-	while (!word[0] && fgets(line, sizeof(line), fp)) {
-		char *h = strchr(line, '#');
-		if (h)
-			*h = 0;
-		if (sscanf(line, "%63s", word) != 1)
-			word[0] = 0;
-	}
-	fclose(fp);
-	unsigned long long v;
-	if (!word[0] || !cli_parse_uint(word, 0, UINT64_MAX, &v)) {
-		fprintf(stderr,
-			"ibpart %s: the M_Key file %s holds no number\n", cmd,
-			path);
-		return CLI_EXIT_USAGE;
-	}
-	*out = v;
-	return CLI_EXIT_OK;
 }

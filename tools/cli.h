@@ -37,24 +37,78 @@ struct cli_cmd {
 };
 
 /*
- * The input options the commands share, parsed in one place:
+ * Options in one table per command, parsed by cli_args_parse()
+ * (cli_args.c).  Each entry names every spelling ("-t|--topo|--topology";
+ * long names also take "--name=value", short ones "-xVALUE"), the kind of
+ * value and where it goes:
+ *   CLI_FLAG   bool *, set when given
+ *   CLI_STR    const char **, the value (pointing into argv)
+ *   CLI_STR2   two const char **: an option with two values (--explain)
+ *   CLI_NUM    unsigned/int (or uint64_t) *, a number MIN..MAX
+ *              (decimal or 0x hex)
+ *   CLI_WORD   const char **, one of the words "a|b|c"
+ *   CLI_INDEX  int *, the index of the word among "a|b|c"
+ *   CLI_FN     fn(cmd, dest, value): 0, or -1 after printing why
+ * Bad values are usage errors printed in one wording.
+ */
+enum cli_kind {
+	CLI_K_FLAG,
+	CLI_K_STR,
+	CLI_K_STR2,
+	CLI_K_NUM,
+	CLI_K_WORD,
+	CLI_K_INDEX,
+	CLI_K_FN
+};
+typedef int (*cli_opt_fn)(const char *cmd, void *dest, const char *val);
+struct cli_opt {
+	const char *names;
+	enum cli_kind kind;
+	void *dest;
+	unsigned long long min, max; /* CLI_NUM */
+	size_t size;		     /* CLI_NUM: sizeof(*dest) */
+	const char *words;	     /* CLI_WORD, CLI_INDEX */
+	cli_opt_fn fn;		     /* CLI_FN */
+	void *dest2;		     /* CLI_STR2 */
+};
+#define CLI_FLAG(n, d)                                                         \
+	{                                                                      \
+		n, CLI_K_FLAG, d                                               \
+	}
+#define CLI_STR(n, d)                                                          \
+	{                                                                      \
+		n, CLI_K_STR, d                                                \
+	}
+#define CLI_STR2(n, d, d2)                                                     \
+	{                                                                      \
+		n, CLI_K_STR2, d, .dest2 = d2                                  \
+	}
+#define CLI_NUM(n, d, lo, hi)                                                  \
+	{                                                                      \
+		n, CLI_K_NUM, d, lo, hi, sizeof(*(d))                          \
+	}
+#define CLI_WORD(n, d, w)                                                      \
+	{                                                                      \
+		n, CLI_K_WORD, d, .words = w                                   \
+	}
+#define CLI_INDEX(n, d, w)                                                     \
+	{                                                                      \
+		n, CLI_K_INDEX, d, .words = w                                  \
+	}
+#define CLI_FN(n, d, f)                                                        \
+	{                                                                      \
+		n, CLI_K_FN, d, .fn = f                                        \
+	}
+
+/* The input options the commands share, kept in struct cli_input and
+ * parsed by cli_args_parse() for the CLI_IN_* bits in `takes`:
  *   -t, --topo, --topology TOPO   CLI_IN_TOPO
  *   -c, --conf CONF               CLI_IN_CONF
  *   --node-name-map FILE          CLI_IN_NNM
  *   --dialect auto|opensm|seed    CLI_IN_DIALECT
  *   --sm-port PORT                CLI_IN_SM_PORT
  *   --mode opensm|strict          CLI_IN_MODE
- * A command sets `takes` to the CLI_IN_* bits it accepts (the others are
- * "not ours") and then, for each argument:
- *   - hand-written loop: r = cli_input_opt(cmd, &in, argc, argv, &i);
- *     1: consumed (i moved past the value), 0: not ours, -1: usage error
- *     printed (return CLI_EXIT_USAGE);
- *   - getopt_long: put CLI_IN_LONGOPTS_* in the option table and pass
- *     what getopt returned to cli_input_getopt(cmd, &in, ch, optarg),
- *     same result values.
- * Values are checked here (--mode, --dialect); the strings point into
- * argv.  Unset: NULL, dialect IBP_CONF_DIALECT_AUTO.
- */
+ * Unset: NULL, dialect IBP_CONF_DIALECT_AUTO. */
 enum {
 	CLI_IN_TOPO = 1 << 0,
 	CLI_IN_CONF = 1 << 1,
@@ -67,39 +121,35 @@ struct cli_input {
 	unsigned takes; /* CLI_IN_* */
 	const char *topo, *conf, *node_name_map, *sm_port;
 	const char *mode; /* "opensm" or "strict" */
-	ibp_conf_dialect dialect;
+	int dialect;	  /* an ibp_conf_dialect */
 };
-/* getopt_long codes of the long-only options (-t and -c are 't', 'c'). */
-enum { CLI_OPT_NNM = 0x1000, CLI_OPT_DIALECT, CLI_OPT_SM_PORT, CLI_OPT_MODE };
-#define CLI_IN_LONGOPT_TOPO                                                    \
-	{                                                                      \
-		"topology", required_argument, NULL, 't'                       \
-	}
-#define CLI_IN_LONGOPT_CONF                                                    \
-	{                                                                      \
-		"conf", required_argument, NULL, 'c'                           \
-	}
-#define CLI_IN_LONGOPT_NNM                                                     \
-	{                                                                      \
-		"node-name-map", required_argument, NULL, CLI_OPT_NNM          \
-	}
-#define CLI_IN_LONGOPT_DIALECT                                                 \
-	{                                                                      \
-		"dialect", required_argument, NULL, CLI_OPT_DIALECT            \
-	}
-#define CLI_IN_LONGOPT_SM_PORT                                                 \
-	{                                                                      \
-		"sm-port", required_argument, NULL, CLI_OPT_SM_PORT            \
-	}
-#define CLI_IN_LONGOPT_MODE                                                    \
-	{                                                                      \
-		"mode", required_argument, NULL, CLI_OPT_MODE                  \
-	}
 
-int cli_input_opt(const char *cmd, struct cli_input *in, int argc, char **argv,
-		  int *i);
-int cli_input_getopt(const char *cmd, struct cli_input *in, int ch,
-		     const char *arg);
+/* One command's argv: its table, the shared input options (or NULL),
+ * and room for max_pos positional arguments (more is a usage error).
+ * stop_at_pos: the options end at the first positional (`sim`: actions
+ * follow); next is then its index.  --help is the dispatcher's. */
+struct cli_args {
+	const char *cmd;
+	const struct cli_opt *opts;
+	size_t nopts;
+	struct cli_input *in;
+	size_t max_pos;
+	bool stop_at_pos;
+	const char *pos[4];
+	size_t npos;
+	int next;
+};
+/* CLI_EXIT_OK, or CLI_EXIT_USAGE after printing why. */
+int cli_args_parse(struct cli_args *a, int argc, char **argv);
+#define CLI_NOPTS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The one CONF of a command that takes it as `-c CONF` or as its one
+ * positional argument; NULL after a usage error (none, or two). */
+const char *cli_conf_path(const char *cmd, const struct cli_input *in,
+			  const struct cli_args *a);
+
+/* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
+int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 
 /* Print "ibpart NAME: message" to stderr, a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -113,14 +163,6 @@ bool cli_wants_help(int argc, char **argv);
 /* Print the command's usage to stdout; returns 0. */
 int cli_print_usage(const struct cli_cmd *cmd);
 
-/* Load a topology with the fabric options, printing diagnostics; returns
- * 0 or an exit status (2 on bad input). */
-/* The one CONF of a command that takes it as `-c CONF` (conf_arg) or as
- * its one positional argument (argv[optind]); NULL after a usage error
- * (none, or more than one). */
-const char *cli_conf_path(const char *cmd, int argc, char **argv, int optind,
-			  const char *conf_arg);
-
 /* A plan as check and convert read it: *fabric from topo (with the
  * node-name-map nnm) when topo is given, else NULL; *conf parsed from
  * path with co (its fabric set to *fabric); every finding in *diags,
@@ -130,6 +172,8 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
 		  ibp_diags **diags);
 
+/* Load a topology with the fabric options, printing diagnostics; returns
+ * 0 or an exit status (2 on bad input). */
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out);
 
@@ -153,12 +197,6 @@ int cli_common_options(int *argc, char **argv);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 
-/* The M_Key in FILE (one number, decimal or 0x hex; '#' comments), so it
- * need not be on the command line where ps shows it.  The file must not
- * be readable by others.  0, or 2 after a message that never shows the
- * key. */
-int cli_mkey_file(const char *cmd, const char *path, uint64_t *out);
-
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 
@@ -166,55 +204,28 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
 
-/* The exit status of a library status: 0 for IBP_OK, 3 out of memory,
- * 2 anything else (bad input). */
-int cli_exit_status(int rc);
+/* The one exit status of a library status and its error: 0 for IBP_OK;
+ * 3 when the machine or the fabric failed us (out of memory, no answer,
+ * a MAD status, a short MAD, cancelled, and IBP_EIO not about a file);
+ * 2 for the input (malformed, out of range, not found, does not fit, and
+ * IBP_EIO reading a file: err names it, or err is NULL for a loader that
+ * only reads files). */
+int cli_exit_status(int rc, const ibp_error *err);
 
 /* Print the failure err of an operation whose findings d were printed,
  * unless it is one of them (a topology that does not load: its first
  * error is the failure). */
 void cli_print_failure(const ibp_diags *d, const ibp_error *err);
 
-/*
- * Numeric options in one table, parsed by one helper: for a getopt code
- * in the table, arg is checked as cli_parse_uint(arg, min, max) and
- * stored in *dest (an unsigned or int when size is 4, a uint64_t when 8;
- * CLI_NUM fills size).  A bad value is a usage error, printed as
- *   bad == NULL:  "NAME wants a number MIN..MAX, not 'ARG'"
- *   else:         "BAD 'ARG'", then " (MIN..MAX)" when range is set.
- * cli_num_getopt returns 1 when it took ch, 0 when ch is not in the
- * table, -1 after a usage error (printed).
- */
-struct cli_num {
-	int code; /* what getopt_long returns for it */
-	const char *name;
-	unsigned long long min, max;
-	void *dest;
-	size_t size;
-	const char *bad;
-	bool range;
-};
-#define CLI_NUM(code, name, min, max, dest, bad, range)                        \
-	{                                                                      \
-		code, name, min, max, dest, sizeof(*(dest)), bad, range        \
-	}
-int cli_num_getopt(const char *cmd, const struct cli_num *t, size_t n, int ch,
-		   const char *arg);
-
-/* The capacity options of a fabric (ibp_fabric_options), 1..65535:
+/* The capacity options of a fabric (ibp_fabric_options), 1..65535,
+ * as entries of a command's table:
  *   --ca-partition-cap N      NodeInfo PartitionCap of CA ports
  *   --switch-partition-cap N  a switch's PartitionCap (its port 0)
- *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap
- * Put CLI_CAP_LONGOPTS in the getopt_long table and pass what it returns
- * to cli_cap_getopt (results as cli_num_getopt). */
-enum { CLI_OPT_CA_CAP = 0x1100, CLI_OPT_SW_CAP, CLI_OPT_ENF_CAP };
-#define CLI_CAP_LONGOPTS                                                       \
-	{"ca-partition-cap", required_argument, NULL, CLI_OPT_CA_CAP},         \
-	    {"switch-partition-cap", required_argument, NULL, CLI_OPT_SW_CAP}, \
-	{                                                                      \
-		"enforcement-cap", required_argument, NULL, CLI_OPT_ENF_CAP    \
-	}
-int cli_cap_getopt(const char *cmd, ibp_fabric_options *fo, int ch,
-		   const char *arg);
+ *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap */
+#define CLI_CAP_OPTS(fo)                                                       \
+	CLI_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535),      \
+	    CLI_NUM("--switch-partition-cap", &(fo)->switch_partition_cap, 1,  \
+		    65535),                                                    \
+	    CLI_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535)
 
 #endif

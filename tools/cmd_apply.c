@@ -14,11 +14,11 @@
  *                partitions.conf atomically (old file kept as .bak), SIGHUP
  *                OpenSM, wait for its SUBNET UP, then verify.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <time.h>
 
 #include "cli.h"
 #include "ibpart/apply.h"
@@ -61,7 +61,10 @@ static const char usage[] =
     "      --dry-run        print the plan (SMPs, or the file for OpenSM);\n"
     "                       send no Set, change no file, signal no one\n"
     "      --state FILE     where --direct saves the tables it read\n"
-    "                       (default: ibpart-state-<time>.json here)\n"
+    "                       (default: a new ibpart-state-<UTC time>-<pid>\n"
+    "                       .json in $IBPART_STATE_DIR, else\n"
+    "                       /var/lib/ibpart for root, else\n"
+    "                       $XDG_STATE_HOME/ibpart)\n"
     "      --enforce E      PortInfo PartitionEnforcementInbound/\n"
     "                       Outbound on the switch ports facing the\n"
     "                       end ports pushed: both (default, OpenSM's\n"
@@ -83,31 +86,11 @@ static const char usage[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
+	int enforce; /* --enforce; INT_MIN: not given */
 	const char *state;
 	struct ibp_apply_options ap;
 	struct ibp_apply_opensm_options osm;
 };
-
-/* Refuse the push while a plan port is unreadable: name each one. */
-static int check_readable(const ibp_apply *a)
-{
-	size_t n = ibp_apply_unreadable_count(a);
-	for (size_t i = 0; i < n; i++) {
-		const struct ibp_apply_port *p = ibp_apply_unreadable_at(a, i);
-		char g[24];
-		fprintf(stderr,
-			"ibpart apply: cannot read %s port %u (%s): not "
-			"discovered\n",
-			lc_guid(p->node_guid, g), p->port, p->desc);
-	}
-	if (!n)
-		return CLI_EXIT_OK;
-	fprintf(stderr,
-		"ibpart apply: %zu port(s) of the plan cannot be read; "
-		"nothing was changed\n",
-		n);
-	return CLI_EXIT_SYSTEM;
-}
 
 static int do_direct(struct lc *c, struct apply_opts *ao)
 {
@@ -123,21 +106,28 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	ibp_diags_free(d);
 	if (rc)
 		return lc_fail(&err, rc);
-	if ((rc = check_readable(a)) || ao->dry_run) {
+	/* Refuse the push while a plan port is unreadable. */
+	if (ibp_apply_print_unreadable(a, stderr))
+		rc = CLI_EXIT_SYSTEM;
+	if (rc || ao->dry_run) {
 		if (!rc)
 			ibp_apply_print_plan(a, stdout);
 		ibp_apply_free(a);
 		return rc;
 	}
 	/* The default state file: a rollback needs what was there. */
-	char buf[64];
+	char buf[4096];
 	struct ibp_apply_run_options ro;
 	ibp_apply_run_options_init(&ro);
 	ro.state_path = ao->state;
 	ro.state_always = ao->state != NULL;
 	if (!ao->state && !ao->ap.rollback) {
-		snprintf(buf, sizeof(buf), "ibpart-state-%ld.json",
-			 (long)time(NULL));
+		if (ibp_state_default_path(getenv("IBPART_STATE_DIR"), buf,
+					   sizeof(buf), &err)) {
+			cli_print_error(&err);
+			ibp_apply_free(a);
+			return CLI_EXIT_SYSTEM;
+		}
 		ro.state_path = buf;
 	}
 	int prc = ibp_apply_run(a, &ro, &err);
@@ -193,110 +183,53 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 		ibp_apply_opensm_result_clear(&r);
 		return ex;
 	}
-	if (ao->dry_run) {
+	if (ao->dry_run)
 		fwrite(r.text, 1, r.len, stdout);
-		fprintf(stderr,
-			"apply: dry run: would install this as %s and signal "
-			"OpenSM\n",
-			o->opensm_conf);
-	} else if (r.seen == IBP_OPENSM_SUBNET_UP) {
-		fprintf(
-		    stderr,
-		    "apply: OpenSM (pid %ld) re-read %s and reported SUBNET "
-		    "UP %ld ms after SIGHUP; verifying ...\n",
-		    (long)r.pid, o->opensm_conf, r.ms);
-	} else {
-		fprintf(stderr,
-			"apply: the fabric holds the plan %ld ms after SIGHUP "
-			"(OpenSM's log %s shows no SUBNET UP: is it buffered? "
-			"-d 2 or force_log_flush TRUE flushes it); verifying "
-			"...\n",
-			r.ms, o->opensm_log);
-	}
+	ibp_apply_opensm_result_print(&r, o, stderr);
 	ibp_apply_opensm_result_clear(&r);
 	/* Indices as the fabric shows them: OpenSM puts a P_Key it held
 	 * before back at its old index, which we cannot know. */
 	return ao->dry_run ? CLI_EXIT_OK : lc_verify(c, NULL, false, false);
 }
 
-static int parse_value(struct lc *c, struct apply_opts *ao, const char *a,
-		       const char *val, bool *enforce_given)
+/* --enforce both|in|out|off|unchanged into an int (-1: unchanged). */
+static int take_enforce(const char *cmd, void *dest, const char *val)
 {
-	unsigned long long v;
-	ibp_part_enforce e;
-	if (!strcmp(a, "--rollback"))
-		ao->ap.rollback = val;
-	else if (!strcmp(a, "--state"))
-		ao->state = val;
-	else if (!strcmp(a, "--enforce")) {
-		*enforce_given = true;
-		if (!strcmp(val, "unchanged"))
-			c->lo.enforce = -1;
-		else if (ibp_part_enforce_parse(val, &e))
-			return cli_usage_error("apply", "bad --enforce '%s'",
-					       val);
-		else
-			c->lo.enforce = (int)e;
-	} else if (!strcmp(a, "--opensm-conf"))
-		ao->osm.opensm_conf = val;
-	else if (!strcmp(a, "--opensm-log"))
-		ao->osm.opensm_log = val;
-	else if (!strcmp(a, "--opensm-pidfile"))
-		ao->osm.opensm_pidfile = val;
-	else if (!strcmp(a, "--opensm-pid")) {
-		if (!cli_parse_uint(val, 1, 0x7fffffff, &v))
-			return cli_usage_error("apply", "bad pid '%s'", val);
-		ao->osm.opensm_pid = (pid_t)v;
-	} else if (!strcmp(a, "--wait")) {
-		if (!cli_parse_uint(val, 1, 3600000, &v))
-			return cli_usage_error("apply", "bad --wait");
-		ao->osm.wait_ms = (int)v;
-	} else
+	ibp_part_enforce e = IBP_ENFORCE_BOTH;
+	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
+		cli_usage_error(cmd, "bad --enforce '%s'", val);
 		return -1;
+	}
+	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
 	return 0;
 }
 
-/* argv into c and ao: 0, or an exit status (usage printed); -1 for
- * --help (printed). */
+/* argv into c and ao: 0, or an exit status (usage printed). */
 static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
-		      char **argv, bool *enforce_given)
+		      char **argv)
 {
-	static const char *const with_value[] = {
-	    "--rollback",   "--state",		"--enforce",	"--opensm-conf",
-	    "--opensm-log", "--opensm-pidfile", "--opensm-pid", "--wait"};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = lc_parse_opt(c, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		bool valued = false;
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value);
-		     k++)
-			valued = valued || !strcmp(a, with_value[k]);
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return -1;
-		} else if (!strcmp(a, "--direct"))
-			ao->direct = true;
-		else if (!strcmp(a, "--via-opensm"))
-			ao->via_opensm = true;
-		else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n"))
-			ao->dry_run = true;
-		else if (!strcmp(a, "--force"))
-			ao->ap.force = true;
-		else if (valued && i + 1 < argc) {
-			int rc =
-			    parse_value(c, ao, a, argv[++i], enforce_given);
-			if (rc)
-				return rc;
-		} else if (a[0] != '-' && !c->in.conf)
-			c->in.conf = a;
-		else
-			return cli_usage_error("apply", "unknown argument '%s'",
-					       a);
-	}
+	struct ibp_apply_opensm_options *o = &ao->osm;
+	const struct cli_opt opts[] = {
+	    LC_OPTS(c),
+	    CLI_FLAG("--direct", &ao->direct),
+	    CLI_FLAG("--via-opensm", &ao->via_opensm),
+	    CLI_FLAG("-n|--dry-run", &ao->dry_run),
+	    CLI_FLAG("--force", &ao->ap.force),
+	    CLI_STR("--rollback", &ao->ap.rollback),
+	    CLI_STR("--state", &ao->state),
+	    CLI_FN("--enforce", &ao->enforce, take_enforce),
+	    CLI_STR("--opensm-conf", &o->opensm_conf),
+	    CLI_STR("--opensm-log", &o->opensm_log),
+	    CLI_STR("--opensm-pidfile", &o->opensm_pidfile),
+	    CLI_NUM("--opensm-pid", &o->opensm_pid, 1, 0x7fffffff),
+	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000)};
+	struct cli_args a = {"apply", opts, CLI_NOPTS(opts), &c->in, 1};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
+	if (a.npos && c->in.conf)
+		return cli_usage_error("apply", "one CONF only");
+	if (a.npos)
+		c->in.conf = a.pos[0];
 	return 0;
 }
 
@@ -307,17 +240,16 @@ static int run(int argc, char **argv)
 	struct apply_opts ao = {0};
 	ibp_apply_options_init(&ao.ap);
 	ibp_apply_opensm_options_init(&ao.osm);
-	bool enforce_given = false;
-	int rc = parse_args(&c, &ao, argc, argv, &enforce_given);
+	ao.enforce = INT_MIN; /* not given */
+	int rc = parse_args(&c, &ao, argc, argv);
 	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (ao.ap.rollback) {
-		ao.direct = true;
-		/* the state file holds the bits to put back (per port);
-		 * other ports' are left */
-		if (!enforce_given)
-			c.lo.enforce = -1;
-	}
+		return rc;
+	if (ao.enforce != INT_MIN)
+		c.lo.enforce = ao.enforce;
+	else if (ao.ap.rollback) /* the state file holds the bits to put
+				    back (per port); other ports' are left */
+		c.lo.enforce = -1;
+	ao.direct = ao.direct || ao.ap.rollback;
 	if (ao.direct == ao.via_opensm)
 		return cli_usage_error("apply",
 				       "say --direct (or --rollback) or "

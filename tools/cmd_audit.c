@@ -86,66 +86,38 @@ static const char usage[] =
     "Exit status: 0 no finding at or above --fail-on; 1 some; 2 bad input\n"
     "or usage; 3 system failure.\n";
 
-/* The rules that need opensm.conf are skipped without it, which a clean
- * report must not hide: one line at the end of the text report names
- * them (JSON keeps its shape).  Switch enforcement read from --tables
- * feeds the part-enforce rules without it. */
-static void print_unchecked(FILE *fp, bool have_osm, bool enforce_known)
-{
-	if (have_osm)
-		return;
-	fprintf(fp,
-		"not checked without --opensm-conf: mkey-not-set, "
-		"mkey-readable%s (give OpenSM's opensm.conf)\n",
-		enforce_known ? ""
-			      : ", part-enforce-off, part-enforce-partial");
-}
-
 struct audit_args {
 	struct ai_opts ao;
 	const char *format, *outpath, *tenants, *osmconf;
 	ibp_audit_severity fail_sev;
 };
 
+/* --fail-on: an ibp_audit_severity. */
+static int take_severity(const char *cmd, void *dest, const char *val)
+{
+	if (!ibp_audit_severity_parse(val, dest))
+		return 0;
+	cli_usage_error(cmd, "--fail-on is critical, high, medium or info");
+	return -1;
+}
+
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
-	const char *failon = "high";
 	*a = (struct audit_args){.format = "text"};
-	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("audit", argc, argv, &i, &a->ao);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r)
-			continue;
-		const char *o = argv[i];
-		bool has = i + 1 < argc;
-		if (!strcmp(o, "--format") && has)
-			a->format = argv[++i];
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
-			a->outpath = argv[++i];
-		else if (!strcmp(o, "--tenants") && has)
-			a->tenants = argv[++i];
-		else if (!strcmp(o, "--opensm-conf") && has)
-			a->osmconf = argv[++i];
-		else if (!strcmp(o, "--fail-on") && has)
-			failon = argv[++i];
-		else if (o[0] == '-' && o[1])
-			return cli_usage_error("audit",
-					       "unknown option or missing "
-					       "value: %s",
-					       o);
-		else if (!a->ao.in.conf)
-			a->ao.in.conf = o;
-		else
-			return cli_usage_error("audit", "one CONF only");
-	}
-	if (strcmp(a->format, "text") && strcmp(a->format, "json"))
-		return cli_usage_error("audit", "--format is text or json");
-	if (ibp_audit_severity_parse(failon, &a->fail_sev))
-		return cli_usage_error(
-		    "audit", "--fail-on is critical, high, medium or info");
-	return 0;
+	ai_init(&a->ao);
+	ibp_audit_severity_parse("high", &a->fail_sev);
+	const struct cli_opt opts[] = {
+	    AI_OPTS(&a->ao),
+	    CLI_WORD("--format", &a->format, "text|json"),
+	    CLI_STR("-o|--output", &a->outpath),
+	    CLI_STR("--tenants", &a->tenants),
+	    CLI_STR("--opensm-conf", &a->osmconf),
+	    CLI_FN("--fail-on", &a->fail_sev, take_severity)};
+	struct cli_args args = {"audit", opts, CLI_NOPTS(opts), &a->ao.in, 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	return rc;
 }
 
 /* --tenants FILE: 0 or an exit status (printed). */
@@ -165,7 +137,7 @@ static int load_tenants(const char *path, const ibp_fabric *fab,
 
 /* The findings, as the format asks; 0 or an exit status. */
 static int write_report(const struct audit_args *a, const ibp_findings *f,
-			bool enforce_known)
+			const char *unchecked)
 {
 	struct ai_out o;
 	int rc = ai_open(a->outpath, &o);
@@ -178,7 +150,11 @@ static int write_report(const struct audit_args *a, const ibp_findings *f,
 		free(s);
 	} else {
 		ibp_findings_print(f, o.fp);
-		print_unchecked(o.fp, a->osmconf != NULL, enforce_known);
+		if (unchecked) /* a clean report must not hide them */
+			fprintf(o.fp,
+				"not checked without --opensm-conf: %s (give "
+				"OpenSM's opensm.conf)\n",
+				unchecked);
 	}
 	rc = ai_close(&o, ok);
 	return !ok && !rc ? CLI_EXIT_SYSTEM : rc;
@@ -205,22 +181,14 @@ static int run(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!(f = ibp_findings_new())) {
+	if (ibp_analysis_input_audit(in, tm, a.osmconf ? &osm : NULL, &f,
+				     &err)) {
+		cli_print_error(&err);
 		rc = CLI_EXIT_SYSTEM;
 		goto out;
 	}
-	ibp_audit_input ai;
-	ibp_analysis_input_audit_input(in, &ai);
-	ai.tenants = tm;
-	ai.osm = a.osmconf ? &osm : NULL;
-	if (ibp_analysis_input_plan_findings(in, f) ||
-	    ibp_audit_run(&ai, f, &err)) {
-		fprintf(stderr, "ibpart audit: out of memory\n");
-		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	ibp_findings_sort(f);
-	rc = write_report(&a, f, ibp_analysis_input_has_enforcement(in));
+	rc = write_report(
+	    &a, f, ibp_analysis_input_unchecked(in, a.osmconf ? &osm : NULL));
 	if (!rc && ibp_findings_max_severity(f) >= (int)a.fail_sev)
 		rc = CLI_EXIT_FOUND;
 out:

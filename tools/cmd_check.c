@@ -4,7 +4,6 @@
  * a compiler: file:line:col, the line, a caret.  --opensm adds what
  * OpenSM itself would do with the file.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,58 +84,23 @@ out:
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    CLI_IN_LONGOPT_TOPO,
-	    CLI_IN_LONGOPT_CONF,
-	    CLI_IN_LONGOPT_NNM,
-	    {"format", required_argument, NULL, 'f'},
-	    {"opensm", no_argument, NULL, 'o'},
-	    {"allow-both-pkeys", no_argument, NULL, 'b'},
-	    {"qos", no_argument, NULL, 'q'},
-	    CLI_IN_LONGOPT_DIALECT,
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
 	const char *format = "text";
 	bool opensm = false;
 	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
 			       CLI_IN_DIALECT};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	int ch, r;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		if ((r = cli_input_getopt("check", &in, ch, optarg)) < 0)
-			return CLI_EXIT_USAGE;
-		switch (r ? 0 : ch) {
-		case 0:
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			opensm = true;
-			break;
-		case 'b':
-			co.allow_both_pkeys = true;
-			break;
-		case 'q':
-			co.qos = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		default:
-			return cli_usage_error("check", "bad option");
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return cli_usage_error("check", "unknown format '%s'", format);
-	co.dialect = in.dialect;
-	const char *path = cli_conf_path("check", argc, argv, optind, in.conf);
-	if (!path)
+	const struct cli_opt opts[] = {
+	    CLI_WORD("--format", &format, "text|json"),
+	    CLI_FLAG("--opensm", &opensm),
+	    CLI_FLAG("--allow-both-pkeys", &co.allow_both_pkeys),
+	    CLI_FLAG("--qos", &co.qos)};
+	struct cli_args a = {"check", opts, CLI_NOPTS(opts), &in, 1};
+	if (cli_args_parse(&a, argc, argv))
 		return CLI_EXIT_USAGE;
-
-	return check(&in, path, &co, format, opensm);
+	co.dialect = in.dialect;
+	const char *path = cli_conf_path("check", &in, &a);
+	return path ? check(&in, path, &co, format, opensm) : CLI_EXIT_USAGE;
 }
 
 const struct cli_cmd cli_cmd_check = {

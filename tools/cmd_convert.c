@@ -5,7 +5,6 @@
  * topology.  Refuses input with errors; the output file is written
  * atomically, so nothing is created or changed on failure.
  */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -35,37 +34,17 @@ static const char usage[] =
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    CLI_IN_LONGOPT_TOPO,    CLI_IN_LONGOPT_CONF,
-	    CLI_IN_LONGOPT_NNM,	    {"output", required_argument, NULL, 'o'},
-	    CLI_IN_LONGOPT_DIALECT, {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
 	const char *outp = NULL;
 	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
 			       CLI_IN_DIALECT};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	int ch, r;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:o:c:h", opts, NULL)) != -1) {
-		if ((r = cli_input_getopt("convert", &in, ch, optarg)) < 0)
-			return CLI_EXIT_USAGE;
-		switch (r ? 0 : ch) {
-		case 0:
-			break;
-		case 'o':
-			outp = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		default:
-			return cli_usage_error("convert", "bad option");
-		}
-	}
+	const struct cli_opt opts[] = {CLI_STR("-o|--output", &outp)};
+	struct cli_args a = {"convert", opts, CLI_NOPTS(opts), &in, 1};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
 	co.dialect = in.dialect;
-	const char *path =
-	    cli_conf_path("convert", argc, argv, optind, in.conf);
+	const char *path = cli_conf_path("convert", &in, &a);
 	if (!path)
 		return CLI_EXIT_USAGE;
 

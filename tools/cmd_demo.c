@@ -17,8 +17,6 @@
 #include "ibpart/pkey.h"
 #include "sim_cli.h"
 
-extern const struct cli_cmd cli_cmd_demo;
-
 static const char usage[] =
     "usage: ibpart demo [--mode strict|opensm]\n"
     "\n"
@@ -354,17 +352,10 @@ static int run_main_mode(const char *dir, const char *mode, int *failures)
 
 static int run(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv))
-		return cli_print_usage(&cli_cmd_demo);
 	struct cli_input in = {CLI_IN_MODE, .mode = "strict"};
-	for (int i = 1; i < argc; i++) {
-		int r = cli_input_opt("demo", &in, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (!r)
-			return cli_usage_error("demo", "unknown argument %s",
-					       argv[i]);
-	}
+	struct cli_args a = {"demo", NULL, 0, &in};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
 	const char *mode = in.mode;
 	char dir[PATH_MAX];
 	if (!find_examples(dir, sizeof(dir))) {

@@ -4,7 +4,6 @@
  * the topology in ibnetdiscover's format, which `-t` of every other
  * command, ibsim and our topo reader load.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,55 +43,6 @@ static const char usage[] =
     "\n"
     "Exit: 0 written, 2 usage, 3 the port or the fabric failed.\n";
 
-/* argv into lo and *out_path: 0, or an exit status (printed); -1 after
- * --help. */
-static int parse_args(int argc, char **argv, struct ibp_live_options *lo,
-		      const char **out_path)
-{
-	static const struct option longopts[] = {
-	    {"Ca", required_argument, NULL, 'C'},
-	    {"Port", required_argument, NULL, 'P'},
-	    {"mkey", required_argument, NULL, 'm'},
-	    {"mkey-file", required_argument, NULL, 'k'},
-	    {"timeout", required_argument, NULL, 'T'},
-	    {"retries", required_argument, NULL, 'R'},
-	    {"max-wire-smps", required_argument, NULL, 'W'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	/* getopt's code -> the live commands' option name (live_cli.c) */
-	static const char *const names[128] = {
-	    ['P'] = "-P",	   ['m'] = "--mkey",
-	    ['k'] = "--mkey-file", ['T'] = "--timeout",
-	    ['R'] = "--retries",   ['W'] = "--max-wire-smps"};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "C:P:o:qh", longopts, NULL)) !=
-	       -1) {
-		if (c > 0 && c < 128 && names[c]) {
-			if (lc_port_opt("discover", lo, names[c], optarg) < 0)
-				return CLI_EXIT_USAGE;
-		} else if (c == 'C') {
-			lo->ca = optarg;
-		} else if (c == 'o') {
-			*out_path = optarg;
-		} else if (c == 'q') {
-			lo->progress = NULL;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		} else {
-			return cli_usage_error("discover", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("discover", "unexpected argument '%s'",
-				       argv[optind]);
-	return CLI_EXIT_OK;
-}
-
 static int run(int argc, char **argv)
 {
 	struct ibp_live_options lo;
@@ -100,9 +50,15 @@ static int run(int argc, char **argv)
 	lo.progress = cli_progress;
 	lc_mkey_env(&lo);
 	const char *out_path = NULL;
-	int prc = parse_args(argc, argv, &lo, &out_path);
-	if (prc)
-		return prc < 0 ? CLI_EXIT_OK : prc;
+	bool quiet = false;
+	const struct cli_opt opts[] = {LC_PORT_OPTS(&lo),
+				       CLI_STR("-o|--output", &out_path),
+				       CLI_FLAG("-q|--quiet", &quiet)};
+	struct cli_args a = {"discover", opts, CLI_NOPTS(opts)};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
+	if (quiet)
+		lo.progress = NULL;
 
 	ibp_error err;
 	ibp_error_clear(&err);

@@ -5,7 +5,6 @@
  * interop tests compare with a real OpenSM.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,113 +73,30 @@ static int print_fabric(const char *topo, bool lids, const char *sm)
 	return rc;
 }
 
-static bool opt_uint(const char *name, const char *arg, unsigned max,
-		     unsigned *out)
-{
-	unsigned long long v;
-	if (!cli_parse_uint(arg, 0, max, &v)) {
-		cli_usage_error("gen", "%s wants a number 0..%u, not '%s'",
-				name, max, arg);
-		return false;
-	}
-	*out = (unsigned)v;
-	return true;
-}
-
-enum {
-	O_CAS = 256,
-	O_PART,
-	O_RADIX,
-	O_UP,
-	O_STOR,
-	O_MGMT,
-	O_CONF,
-	O_LIDS,
-	O_DUMP,
-	O_REWRITE
-};
-
 struct gen_args {
 	ibp_fabric_gen_options go;
 	const char *out, *conf, *lids, *dumpf, *rewrite;
 	struct cli_input in;
-	bool have_cas;
 };
-
-/* The numeric options: getopt code, name, largest value, where. */
-static int num_arg(struct gen_args *a, int c, const char *arg)
-{
-	const struct {
-		int code;
-		const char *name;
-		unsigned max;
-		unsigned *dst;
-	} nums[] = {
-	    {O_CAS, "--cas", IBP_GEN_MAX_CAS, &a->go.cas},
-	    {O_PART, "--partitions", 0x7ffe, &a->go.partitions},
-	    {O_RADIX, "--radix", IBP_MAX_PORTS, &a->go.radix},
-	    {O_UP, "--uplinks", IBP_MAX_PORTS, &a->go.uplinks},
-	    {O_STOR, "--storage", IBP_GEN_MAX_CAS, &a->go.storage},
-	    {O_MGMT, "--mgmt", IBP_GEN_MAX_CAS, &a->go.mgmt},
-	};
-	for (size_t k = 0; k < sizeof(nums) / sizeof(*nums); k++) {
-		if (nums[k].code != c)
-			continue;
-		if (!opt_uint(nums[k].name, arg, nums[k].max, nums[k].dst))
-			return -1;
-		a->have_cas = a->have_cas || c == O_CAS;
-		return 1;
-	}
-	return 0;
-}
 
 /* argv into a: 0, or an exit status (printed). */
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
-	static const struct option longopts[] = {
-	    {"cas", required_argument, NULL, O_CAS},
-	    {"partitions", required_argument, NULL, O_PART},
-	    {"radix", required_argument, NULL, O_RADIX},
-	    {"uplinks", required_argument, NULL, O_UP},
-	    {"storage", required_argument, NULL, O_STOR},
-	    {"mgmt", required_argument, NULL, O_MGMT},
-	    {"conf", required_argument, NULL, O_CONF},
-	    {"output", required_argument, NULL, 'o'},
-	    {"print-lids", required_argument, NULL, O_LIDS},
-	    CLI_IN_LONGOPT_SM_PORT,
-	    {"dump", required_argument, NULL, O_DUMP},
-	    {"rewrite", required_argument, NULL, O_REWRITE},
-	    {NULL, 0, NULL, 0}};
-	const struct {
-		int code;
-		const char **dst;
-	} strs[] = {{O_CONF, &a->conf},
-		    {'o', &a->out},
-		    {O_LIDS, &a->lids},
-		    {O_DUMP, &a->dumpf},
-		    {O_REWRITE, &a->rewrite}};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-		if (cli_input_getopt("gen", &a->in, c, optarg))
-			continue; /* --sm-port, the one that cannot fail */
-		int r = num_arg(a, c, optarg);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		for (size_t k = 0; !r && k < sizeof(strs) / sizeof(*strs); k++)
-			if (strs[k].code == c) {
-				*strs[k].dst = optarg;
-				r = 1;
-			}
-		if (!r)
-			return cli_usage_error("gen", "unknown option '%s'",
-					       argv[optind - 1]);
-	}
-	if (optind < argc)
-		return cli_usage_error("gen", "unexpected argument '%s'",
-				       argv[optind]);
-	return CLI_EXIT_OK;
+	ibp_fabric_gen_options *g = &a->go;
+	const struct cli_opt opts[] = {
+	    CLI_NUM("--cas", &g->cas, 0, IBP_GEN_MAX_CAS),
+	    CLI_NUM("--partitions", &g->partitions, 0, 0x7ffe),
+	    CLI_NUM("--radix", &g->radix, 0, IBP_MAX_PORTS),
+	    CLI_NUM("--uplinks", &g->uplinks, 0, IBP_MAX_PORTS),
+	    CLI_NUM("--storage", &g->storage, 0, IBP_GEN_MAX_CAS),
+	    CLI_NUM("--mgmt", &g->mgmt, 0, IBP_GEN_MAX_CAS),
+	    CLI_STR("--conf", &a->conf),
+	    CLI_STR("-o|--output", &a->out),
+	    CLI_STR("--print-lids", &a->lids),
+	    CLI_STR("--dump", &a->dumpf),
+	    CLI_STR("--rewrite", &a->rewrite)};
+	struct cli_args args = {"gen", opts, CLI_NOPTS(opts), &a->in, 0};
+	return cli_args_parse(&args, argc, argv);
 }
 
 /* Generate (or, hidden, --rewrite a topology) and write the files. */
@@ -225,19 +141,16 @@ static int generate(struct gen_args *a)
 
 static int run(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
-	}
 	struct gen_args a = {.in = {CLI_IN_SM_PORT}};
 	ibp_fabric_gen_options_init(&a.go);
+	a.go.cas = 0; /* --cas is required: 0 is no fabric */
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
 	if (a.lids || a.dumpf)
 		return print_fabric(a.lids ? a.lids : a.dumpf, a.lids,
 				    a.in.sm_port);
-	if (!a.have_cas && !a.rewrite)
+	if (!a.go.cas && !a.rewrite)
 		return cli_usage_error("gen", "--cas N is required");
 	if (!a.out)
 		return cli_usage_error("gen", "-o TOPO is required");

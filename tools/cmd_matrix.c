@@ -69,42 +69,34 @@ struct matrix_args {
 	unsigned long long grid;
 };
 
+/* --format: one of ibp_matrix_format_parse's names. */
+static int take_format(const char *cmd, void *dest, const char *val)
+{
+	ibp_matrix_format fmt;
+	if (!ibp_matrix_format_parse(val, &fmt)) {
+		*(const char **)dest = val;
+		return 0;
+	}
+	cli_usage_error(cmd, "unknown --format '%s'", val);
+	return -1;
+}
+
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
 	*a = (struct matrix_args){.format = "text"};
-	for (int i = 1; i < argc; i++) {
-		int r = ai_parse_opt("matrix", argc, argv, &i, &a->ao);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r)
-			continue;
-		const char *o = argv[i];
-		bool has = i + 1 < argc;
-		if (!strcmp(o, "--format") && has)
-			a->format = argv[++i];
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && has)
-			a->outpath = argv[++i];
-		else if (!strcmp(o, "--explain") && i + 2 < argc) {
-			a->xsrc = argv[++i];
-			a->xdst = argv[++i];
-		} else if (!strcmp(o, "--switch-ports"))
-			a->sw0 = true;
-		else if (!strcmp(o, "--grid-limit") && has) {
-			if (!cli_parse_uint(argv[++i], 1, 100000, &a->grid))
-				return cli_usage_error(
-				    "matrix", "bad --grid-limit '%s'", argv[i]);
-		} else if (o[0] == '-' && o[1])
-			return cli_usage_error("matrix",
-					       "unknown option or missing "
-					       "value: %s",
-					       o);
-		else if (!a->ao.in.conf)
-			a->ao.in.conf = o;
-		else
-			return cli_usage_error("matrix", "one CONF only");
-	}
-	return 0;
+	ai_init(&a->ao);
+	const struct cli_opt opts[] = {
+	    AI_OPTS(&a->ao),
+	    CLI_FN("--format", &a->format, take_format),
+	    CLI_STR("-o|--output", &a->outpath),
+	    CLI_STR2("--explain", &a->xsrc, &a->xdst),
+	    CLI_FLAG("--switch-ports", &a->sw0),
+	    CLI_NUM("--grid-limit", &a->grid, 1, 100000)};
+	struct cli_args args = {"matrix", opts, CLI_NOPTS(opts), &a->ao.in, 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	return rc;
 }
 
 /* --explain SRC DST: 0 or an exit status (printed). */
@@ -173,9 +165,7 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	ibp_matrix_format fmt;
-	if (ibp_matrix_format_parse(a.format, &fmt))
-		return cli_usage_error("matrix", "unknown --format '%s'",
-				       a.format);
+	ibp_matrix_format_parse(a.format, &fmt);
 	ibp_analysis_input *in;
 	if ((rc = ai_load("matrix", &a.ao, &in)))
 		return rc;

@@ -11,8 +11,6 @@
 #include "cli.h"
 #include "sim_cli.h"
 
-extern const struct cli_cmd cli_cmd_sim;
-
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode opensm|strict]\n"
     "                  [--part-enforce both|in|out|off] [--sm-port PORT]\n"
@@ -60,6 +58,19 @@ static const char usage[] =
     "  ibpart sim -t seed.topo -c seed-block.conf pingpong \\\n"
     "      tenantB-node-01 tenantA-node-01 counters\n";
 
+/* --mad-loss: a fraction in [0,1) into a double. */
+static int take_loss(const char *cmd, void *dest, const char *val)
+{
+	char *end;
+	double v = strtod(val, &end);
+	if (!*val || *end || !(v >= 0 && v < 1)) {
+		cli_usage_error(cmd, "--mad-loss is a fraction in [0,1)");
+		return -1;
+	}
+	*(double *)dest = v;
+	return 0;
+}
+
 /* The options before the actions; *first the first action's index.
  * Returns an exit status (0: go on). */
 static int parse_options(int argc, char **argv,
@@ -68,70 +79,38 @@ static int parse_options(int argc, char **argv,
 {
 	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_SM_PORT |
 			       CLI_IN_MODE};
-	int i = 1, r;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if ((r = cli_input_opt("sim", &in, argc, argv, &i)) < 0)
-			return CLI_EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(a, "-q")) {
-			*quiet = true;
-			continue;
-		}
-		if (!v)
-			return cli_usage_error("sim", "%s needs a value", a);
-		i++;
-		if (!strcmp(a, "--part-enforce")) {
-			if (ibp_part_enforce_parse(v, &o->enforce) != IBP_OK)
-				return cli_usage_error(
-				    "sim", "--part-enforce is both, in, out "
-					   "or off");
-		} else if (!strcmp(a, "--mad-loss")) {
-			char *end;
-			o->mad_loss = strtod(v, &end);
-			if (*end || o->mad_loss < 0 || o->mad_loss >= 1)
-				return cli_usage_error(
-				    "sim", "--mad-loss is a fraction in [0,1)");
-		} else
-			return cli_usage_error("sim", "unknown option %s", a);
-	}
+	const struct cli_opt opts[] = {
+	    CLI_FLAG("-q", quiet),
+	    CLI_FN("--part-enforce", &o->enforce, cli_take_part_enforce),
+	    CLI_FN("--mad-loss", &o->mad_loss, take_loss)};
+	struct cli_args a = {"sim", opts, CLI_NOPTS(opts), &in, 0, true};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
 	if (!in.topo || !in.conf)
 		return cli_usage_error("sim", "-t TOPO and -c CONF are needed");
-	if (i >= argc)
+	if (a.next >= argc)
 		return cli_usage_error("sim", "no action given");
 	o->topo_path = in.topo;
 	o->conf_path = in.conf;
 	o->sm_port = in.sm_port;
 	if (in.mode)
 		o->mode = in.mode;
-	*first = i;
+	*first = a.next;
 	return CLI_EXIT_OK;
 }
 
-/* Skip pingpong's own options from argv[*k]; with po, take them. */
+/* pingpong's own options from argv[*k] into po; *k moves past them. */
 static int pingpong_options(int argc, char **argv, int *k,
 			    struct ibp_sim_pingpong_options *po)
 {
-	while (*k < argc && argv[*k][0] == '-') {
-		const char *a = argv[*k];
-		unsigned long long v = 0;
-		if (*k + 1 >= argc ||
-		    !cli_parse_uint(argv[*k + 1], 0, 65535, &v))
-			return cli_usage_error("sim", "bad %s value", a);
-		if (strcmp(a, "--pkey-index") && strcmp(a, "-n") &&
-		    strcmp(a, "-s"))
-			return cli_usage_error("sim",
-					       "unknown pingpong option %s", a);
-		if (po && !strcmp(a, "--pkey-index"))
-			po->pkey_index = (unsigned)v;
-		else if (po && !strcmp(a, "-n"))
-			po->iters = v ? (unsigned)v : 1;
-		else if (po)
-			po->size = (unsigned)v;
-		*k += 2;
-	}
+	const struct cli_opt opts[] = {
+	    CLI_NUM("--pkey-index", &po->pkey_index, 0, 65535),
+	    CLI_NUM("-n", &po->iters, 0, 65535),
+	    CLI_NUM("-s", &po->size, 0, 65535)};
+	struct cli_args a = {"sim", opts, CLI_NOPTS(opts), NULL, 0, true};
+	if (cli_args_parse(&a, argc - *k + 1, argv + *k - 1))
+		return CLI_EXIT_USAGE;
+	*k += a.next - 1;
 	return CLI_EXIT_OK;
 }
 
@@ -176,8 +155,6 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 
 static int run(int argc, char **argv)
 {
-	if (cli_wants_help(argc, argv))
-		return cli_print_usage(&cli_cmd_sim);
 	struct ibp_sim_session_options o;
 	ibp_sim_session_options_init(&o);
 	bool quiet = false;

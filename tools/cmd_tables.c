@@ -4,7 +4,6 @@
  * smpquery's layout or as the JSON of docs/json-schemas.md
  * (tables_compute.h does the work).
  */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -70,76 +69,29 @@ static const char usage[] =
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
 
-enum { O_BOTH = 256, O_ENF, O_STATE, O_FORMAT };
-
 struct tables_args {
 	struct cli_input in;
 	const char *format;
 	ibp_tables_compute_options to;
 };
 
-/* One getopt option into a; 0, or the exit status to return. */
-static int take_opt(int ch, struct tables_args *a)
-{
-	int r = cli_input_getopt("tables", &a->in, ch, optarg);
-	if (!r)
-		r = cli_cap_getopt("tables", &a->to.fabric, ch, optarg);
-	if (r)
-		return r < 0 ? CLI_EXIT_USAGE : 0;
-	switch (ch) {
-	case O_BOTH:
-		a->to.policy.allow_both_pkeys = true;
-		return 0;
-	case O_ENF:
-		if (ibp_part_enforce_parse(optarg, &a->to.policy.part_enforce))
-			return cli_usage_error(
-			    "tables", "unknown --part-enforce '%s'", optarg);
-		return 0;
-	case O_STATE:
-		a->to.state_path = optarg;
-		return 0;
-	case O_FORMAT:
-		a->format = optarg;
-		return 0;
-	default:
-		return cli_usage_error("tables", "bad option");
-	}
-}
-
-/* argv -> a; 0, or the exit status to return (-1: --help printed). */
+/* argv -> a; 0, or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
-	static const struct option opts[] = {
-	    CLI_IN_LONGOPT_TOPO,
-	    CLI_IN_LONGOPT_CONF,
-	    CLI_IN_LONGOPT_SM_PORT,
-	    CLI_IN_LONGOPT_MODE,
-	    {"allow-both-pkeys", no_argument, NULL, O_BOTH},
-	    {"part-enforce", required_argument, NULL, O_ENF},
-	    {"state", required_argument, NULL, O_STATE},
-	    CLI_CAP_LONGOPTS,
-	    CLI_IN_LONGOPT_NNM,
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
 	ibp_tables_compute_options_init(&a->to);
 	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
 		      CLI_IN_MODE;
-	int ch, rc;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:c:h", opts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if ((rc = take_opt(ch, a)))
-			return rc;
-	}
-	if (strcmp(a->format, "smpquery") && strcmp(a->format, "json"))
-		return cli_usage_error("tables", "unknown format '%s'",
-				       a->format);
+	ibp_policy_options *po = &a->to.policy;
+	const struct cli_opt opts[] = {
+	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys),
+	    CLI_FN("--part-enforce", &po->part_enforce, cli_take_part_enforce),
+	    CLI_STR("--state", &a->to.state_path), CLI_CAP_OPTS(&a->to.fabric),
+	    CLI_WORD("--format", &a->format, "smpquery|json")};
+	struct cli_args args = {"tables", opts, CLI_NOPTS(opts), &a->in, 1};
+	if (cli_args_parse(&args, argc, argv))
+		return CLI_EXIT_USAGE;
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)
@@ -147,8 +99,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
 	a->to.sm_port = a->in.sm_port;
-	a->to.plan_path =
-	    cli_conf_path("tables", argc, argv, optind, a->in.conf);
+	a->to.plan_path = cli_conf_path("tables", &a->in, &args);
 	return a->to.plan_path ? 0 : CLI_EXIT_USAGE;
 }
 
@@ -182,7 +133,7 @@ static int run(int argc, char **argv)
 	struct tables_args a;
 	int status = parse_args(argc, argv, &a);
 	if (status)
-		return status < 0 ? CLI_EXIT_OK : status;
+		return status;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return CLI_EXIT_SYSTEM;
@@ -196,7 +147,7 @@ static int run(int argc, char **argv)
 	else if (rc)
 		cli_print_failure(d, &err);
 	ibp_diags_free(d);
-	status = rc ? cli_exit_status(rc) : emit(&a, &r);
+	status = rc ? cli_exit_status(rc, &err) : emit(&a, &r);
 	ibp_tables_result_free(&r);
 	return status;
 }

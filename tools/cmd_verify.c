@@ -50,28 +50,16 @@ static int run(int argc, char **argv)
 	lc_init(&c, "verify");
 	bool matrix = false, audit = false;
 	const char *previous_path = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = lc_parse_opt(&c, argc, argv, &i);
-		if (r < 0)
-			return CLI_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return CLI_EXIT_OK;
-		} else if (!strcmp(a, "--matrix"))
-			matrix = true;
-		else if (!strcmp(a, "--audit"))
-			audit = true;
-		else if (!strcmp(a, "--previous") && i + 1 < argc)
-			previous_path = argv[++i];
-		else if (a[0] != '-' && !c.in.conf)
-			c.in.conf = a; /* like check/tables: CONF positional */
-		else
-			return cli_usage_error("verify",
-					       "unknown argument '%s'", a);
-	}
+	const struct cli_opt opts[] = {
+	    LC_OPTS(&c), CLI_FLAG("--matrix", &matrix),
+	    CLI_FLAG("--audit", &audit), CLI_STR("--previous", &previous_path)};
+	struct cli_args a = {"verify", opts, CLI_NOPTS(opts), &c.in, 1};
+	if (cli_args_parse(&a, argc, argv))
+		return CLI_EXIT_USAGE;
+	if (a.npos && c.in.conf)
+		return cli_usage_error("verify", "one CONF only");
+	if (a.npos)
+		c.in.conf = a.pos[0]; /* like check/tables: CONF positional */
 	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
 	int rc = lc_open(&c);

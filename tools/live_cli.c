@@ -3,7 +3,6 @@
  * (see live_cli.h): options, opening the session, and printing a
  * verification.
  */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,59 +32,13 @@ const char *lc_guid(uint64_t g, char buf[24])
 	return buf;
 }
 
-/* The numeric options of the session: name, alias, range, where. */
-struct num_opt {
-	const char *name, *alias, *what;
-	unsigned long long min, max;
-	int kind; /* 0 int, 1 uint64, 2 unsigned */
-	size_t off;
-};
-#define NUM(n, a, w, lo, hi, k, f)                                             \
-	{                                                                      \
-		n, a, w, lo, hi, k, offsetof(struct ibp_live_options, f)       \
-	}
-static const struct num_opt num_opts[] = {
-    NUM("-P", "--Port", "port", 0, 254, 0, port),
-    NUM("--mkey", NULL, "M_Key", 0, UINT64_MAX, 1, mkey),
-    NUM("--timeout", NULL, "timeout", 1, 600000, 0, timeout_ms),
-    NUM("--retries", NULL, "retries", 0, 100, 0, retries),
-    NUM("--max-wire-smps", NULL, "--max-wire-smps", 1, 64, 2, max_wire_smps),
-};
-
-static int num_opt(const char *cmd, struct ibp_live_options *lo,
-		   const struct num_opt *o, const char *val)
+int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
 {
-	unsigned long long v;
-	if (!cli_parse_uint(val, o->min, o->max, &v)) {
-		cli_usage_error(cmd, "bad %s '%s'", o->what, val);
-		return -1;
-	}
-	char *dst = (char *)lo + o->off;
-	if (o->kind == 1)
-		*(uint64_t *)(void *)dst = v;
-	else if (o->kind == 2)
-		*(unsigned *)(void *)dst = (unsigned)v;
-	else
-		*(int *)(void *)dst = (int)v;
-	return 1;
-}
-
-static const struct num_opt *find_num(const char *name)
-{
-	for (size_t k = 0; k < sizeof(num_opts) / sizeof(*num_opts); k++)
-		if (!strcmp(name, num_opts[k].name) ||
-		    (num_opts[k].alias && !strcmp(name, num_opts[k].alias)))
-			return &num_opts[k];
-	return NULL;
-}
-
-int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
-		const char *val)
-{
-	if (!strcmp(name, "--mkey-file"))
-		return cli_mkey_file(cmd, val, &lo->mkey) ? -1 : 1;
-	const struct num_opt *num = find_num(name);
-	return num ? num_opt(cmd, lo, num, val) : 0;
+	ibp_error err;
+	if (ibp_mkey_file_read(path, dest, &err) == IBP_OK)
+		return 0;
+	fprintf(stderr, "ibpart %s: %s\n", cmd, err.message);
+	return -1;
 }
 
 void lc_mkey_env(struct ibp_live_options *lo)
@@ -93,47 +46,8 @@ void lc_mkey_env(struct ibp_live_options *lo)
 	/* IBPART_MKEY: the M_Key without putting it where ps shows it
 	 * (--mkey and --mkey-file override it) */
 	const char *env = getenv("IBPART_MKEY");
-	unsigned long long v;
-	if (env && *env && cli_parse_uint(env, 0, UINT64_MAX, &v))
-		lo->mkey = v;
-}
-
-int lc_parse_opt(struct lc *c, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		c->quiet = true;
-		return 1;
-	}
-	if (!strcmp(a, "-W") || !strcmp(a, "--allow-both-pkeys")) {
-		c->allow_both = true;
-		return 1;
-	}
-	int r = cli_input_opt(c->cmd, &c->in, argc, argv, i);
-	if (r)
-		return r;
-	bool ca = !strcmp(a, "-C") || !strcmp(a, "--Ca");
-	bool fmt = !strcmp(a, "--format");
-	bool port = find_num(a) || !strcmp(a, "--mkey-file");
-	if (!ca && !fmt && !port)
-		return 0;
-	if (*i + 1 >= argc) {
-		cli_usage_error(c->cmd, "%s needs a value", a);
-		return -1;
-	}
-	const char *val = argv[++*i];
-	if (port)
-		return lc_port_opt(c->cmd, &c->lo, a, val);
-	if (ca) {
-		c->lo.ca = val;
-	} else if (strcmp(val, "text") && strcmp(val, "json")) {
-		cli_usage_error(c->cmd, "--format is text or json, not '%s'",
-				val);
-		return -1;
-	} else {
-		c->format = val;
-	}
-	return 1;
+	if (env && *env)
+		ibp_mkey_parse(env, &lo->mkey);
 }
 
 int lc_open(struct lc *c)
@@ -170,8 +84,7 @@ void lc_close(struct lc *c)
 int lc_fail(const ibp_error *err, int status)
 {
 	cli_print_error(err);
-	return status == IBP_EPARSE || status == IBP_EINVAL ? CLI_EXIT_USAGE
-							    : CLI_EXIT_SYSTEM;
+	return cli_exit_status(status, err);
 }
 
 void lc_print_diags(ibp_diags *d)

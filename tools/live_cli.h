@@ -60,15 +60,24 @@ struct lc {
 	"  -q, --quiet          no progress on stderr\n"
 
 void lc_init(struct lc *c, const char *cmd);
-/* Consume one common option at argv[*i]: 1 taken, 0 not ours, -1 usage
- * error (printed). */
-int lc_parse_opt(struct lc *c, int argc, char **argv, int *i);
-/* The port and SMP options every live command takes (-P, --Port,
- * --mkey, --mkey-file, --timeout, --retries, --max-wire-smps), by name,
- * into lo: 1 taken, 0 not one of them, -1 usage error (printed).  And
- * $IBPART_MKEY into lo (before the options, which override it). */
-int lc_port_opt(const char *cmd, struct ibp_live_options *lo, const char *name,
-		const char *val);
+/* The port and SMP options every live command takes, as entries of a
+ * command's table, into lo (a struct ibp_live_options *). */
+#define LC_PORT_OPTS(lo)                                                       \
+	CLI_STR("-C|--Ca", &(lo)->ca),                                         \
+	    CLI_NUM("-P|--Port", &(lo)->port, 0, 254),                         \
+	    CLI_NUM("--mkey", &(lo)->mkey, 0, UINT64_MAX),                     \
+	    CLI_FN("--mkey-file", &(lo)->mkey, lc_take_mkey_file),             \
+	    CLI_NUM("--timeout", &(lo)->timeout_ms, 1, 600000),                \
+	    CLI_NUM("--retries", &(lo)->retries, 0, 100),                      \
+	    CLI_NUM("--max-wire-smps", &(lo)->max_wire_smps, 1, 64)
+/* LC_PORT_OPTS and -q, -W, --format of verify and apply (struct lc *). */
+#define LC_OPTS(c)                                                             \
+	LC_PORT_OPTS(&(c)->lo), CLI_FLAG("-q|--quiet", &(c)->quiet),           \
+	    CLI_FLAG("-W|--allow-both-pkeys", &(c)->allow_both),               \
+	    CLI_WORD("--format", &(c)->format, "text|json")
+/* CLI_FN for --mkey-file FILE (ibp_mkey_file_read) into a uint64_t. */
+int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
+/* $IBPART_MKEY into lo (before the options, which override it). */
 void lc_mkey_env(struct ibp_live_options *lo);
 
 /* Load -t, open the port, discover, decide the SM port.  Returns 0 or
@@ -76,8 +85,7 @@ void lc_mkey_env(struct ibp_live_options *lo);
 int lc_open(struct lc *c);
 void lc_close(struct lc *c);
 
-/* The exit status for a library status: 2 for bad input (IBP_EPARSE,
- * IBP_EINVAL), 3 for the rest; the error printed. */
+/* Print err; the exit status of status (cli_exit_status). */
 int lc_fail(const ibp_error *err, int status);
 /* The plan's warnings and errors (notes are noise here), if any. */
 void lc_print_diags(ibp_diags *d);

@@ -7,22 +7,6 @@
 #include "cli.h"
 #include "sim_cli.h"
 
-/* The machine or the fabric failed (3); anything else is bad input (2). */
-static int exit_of(int rc)
-{
-	switch (rc) {
-	case IBP_OK:
-		return CLI_EXIT_OK;
-	case IBP_ENOMEM:
-	case IBP_EIO:
-	case IBP_ETIMEDOUT:
-	case IBP_EMAD:
-		return CLI_EXIT_SYSTEM;
-	default:
-		return CLI_EXIT_USAGE;
-	}
-}
-
 /* The topology's findings always; the plan's too unless quiet and the
  * plan went through without an error. */
 static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
@@ -58,7 +42,7 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 		cli_print_failure(d, &err); /* unless a finding said it */
 	ibp_diags_free(d);
 	if (rc != IBP_OK)
-		return exit_of(rc);
+		return cli_exit_status(rc, &err);
 	rc = sim_cli_push(*out, o->enforce, log);
 	if (rc != CLI_EXIT_OK) {
 		ibp_sim_session_free(*out);
@@ -111,7 +95,7 @@ int sim_cli_smpquery(ibp_sim_session *s, const char *addr, unsigned port,
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
 	fprintf(stderr, "ibpart sim smpquery: %s\n", err.message);
-	return rc == IBP_ERANGE ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
+	return cli_exit_status(rc, &err);
 }
 
 int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
@@ -129,7 +113,7 @@ int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
 	rc = ibp_sim_session_pingpong(s, src, dst, po, out, &res, &err);
 	if (rc != IBP_OK) {
 		cli_print_error(&err);
-		return exit_of(rc);
+		return cli_exit_status(rc, &err);
 	}
 	return res.outcome == IBP_SIM_PINGPONG_COMPLETED ? CLI_EXIT_OK
 							 : CLI_EXIT_FOUND;
@@ -151,5 +135,5 @@ int sim_cli_counters(ibp_sim_session *s, FILE *out)
 	int rc = ibp_sim_session_counters(s, out, &err);
 	if (rc != IBP_OK)
 		cli_print_error(&err);
-	return exit_of(rc);
+	return cli_exit_status(rc, &err);
 }

@@ -145,5 +145,23 @@ void ibp_analysis_input_audit_input(const ibp_analysis_input *in,
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 				     ibp_findings *out);
 
+/* The audit of this input as `ibpart audit` runs it: the plan's own
+ * findings (above), then every rule ibp_audit_run() allows with the
+ * tenants map and opensm.conf given (either may be NULL: tenant =
+ * partition; the opensm.conf rules not checked), sorted, into a new *out
+ * (free with ibp_findings_free; NULL on failure).  Returns 0 or
+ * IBP_ENOMEM (err says so).  Reads in only: distinct calls may run at
+ * once. */
+int ibp_analysis_input_audit(const ibp_analysis_input *in,
+			     const ibp_tenant_map *tenants,
+			     const ibp_osm_conf *osm, ibp_findings **out,
+			     ibp_error *err);
+/* The codes of the rules that audit did not check for want of an
+ * opensm.conf (osm NULL), comma-separated, for a report to say so (a
+ * clean report must not hide them); NULL when osm is given.  A static
+ * string. */
+const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
+					 const ibp_osm_conf *osm);
+
 IBP_END_DECLS
 #endif

@@ -158,6 +158,12 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out);
  * the SM's report, the ports not reached when incomplete, a summary. */
 void ibp_apply_print(const ibp_apply *a, FILE *out);
 
+/* The plan ports that cannot be read (ibp_apply_unreadable_at), one
+ * line each (descriptions escaped), then their count and that nothing
+ * was changed; nothing at all when every port was read.  Right after
+ * ibp_apply_plan.  Returns their count. */
+size_t ibp_apply_print_unreadable(const ibp_apply *a, FILE *out);
+
 /* The result as `ibpart apply --direct --format json` prints it (docs/
  * json-schemas.md); a malloc'd string, NULL on ENOMEM. */
 char *ibp_apply_json(const ibp_apply *a);
@@ -202,6 +208,14 @@ struct ibp_apply_opensm_result {
 /* Free r->text and zero r (the struct itself is the caller's; r must not
  * be NULL).  A zeroed result may be cleared again. */
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
+
+/* How OpenSM took the file (o as given to ibp_apply_via_opensm), one
+ * line as `ibpart apply --via-opensm` prints it before it verifies: a
+ * dry run's "would install", SUBNET UP after N ms, or the fabric holding
+ * the plan though the log said nothing. */
+void ibp_apply_opensm_result_print(const struct ibp_apply_opensm_result *r,
+				   const struct ibp_apply_opensm_options *o,
+				   FILE *out);
 
 /* Validate, write, install, signal, wait (see the top of this file).
  * IBP_EPARSE or IBP_EINVAL when the plan is bad input or the pid (file)

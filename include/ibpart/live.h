@@ -128,6 +128,17 @@ int ibp_state_load_buffer(const ibp_fabric *f, const char *path,
 			  const char *text, size_t len, bool skip_missing,
 			  ibp_tables **out, ibp_error *err);
 
+/* A path for the state file of an apply nobody named one for: in dir
+ * (NULL: /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart, default
+ * ~/.local/state/ibpart), made 0700 where missing, the file
+ * "ibpart-state-YYYYmmddTHHMMSSZ-PID.json" (UTC), with -2, -3...
+ * before ".json" while a file of that name exists, so one run never
+ * overwrites another's state.  Into buf (len bytes).  IBP_OK; IBP_EIO
+ * when the directory cannot be made, IBP_ERANGE when the path does not
+ * fit buf, IBP_EINVAL without HOME (non-root, no dir, no XDG). */
+int ibp_state_default_path(const char *dir, char *buf, size_t len,
+			   ibp_error *err);
+
 /* ------------------------------------------ files and OpenSM hand-over */
 
 /* Writing files whole or not at all: ibp_write_file_atomic(),
@@ -184,6 +195,17 @@ struct ibp_live_options {
 /* Set version, retries -1 and enforce IBP_ENFORCE_BOTH, everything else
  * 0/NULL/false (the SM's defaults).  Cannot fail. */
 void ibp_live_options_init(struct ibp_live_options *o);
+
+/* An M_Key written as a number, decimal or 0x hex, 0..2^64-1: IBP_OK and
+ * *mkey, or IBP_EINVAL (*mkey untouched).  Pure, safe from any thread. */
+int ibp_mkey_parse(const char *s, uint64_t *mkey);
+/* The M_Key in the file at path, so it need not be on a command line
+ * where ps shows it: the first word of the first line that is not empty
+ * or a '#' comment, as ibp_mkey_parse() reads it.  The file must not be
+ * readable or writable by group or others.  IBP_OK and *mkey, or
+ * IBP_EINVAL with err saying why (never the key).  Reads only path; safe
+ * from any thread. */
+int ibp_mkey_file_read(const char *path, uint64_t *mkey, ibp_error *err);
 
 /* A live session: one local port (transport_umad), the SM over it, the
  * fabric it discovered, the fabric model the plan is read against (a

@@ -60,4 +60,35 @@ expect_status 0 "$IBPART" tables -t "$EXS/seed.topo" --format json -c "$EXS/part
 jq -e '.ports | length > 0' out >/dev/null || fail "tables -c: no ports"
 expect_status 0 "$IBPART" check -c "$EXS/partitions.conf"
 expect_status 2 "$IBPART" check -c "$EXS/partitions.conf" "$EXS/partitions.conf"
+
+# One option parser for every command (tools/cli_args.c): the same
+# spellings and the same usage errors everywhere.
+expect_status 0 "$IBPART" tables -t "$EXS/seed.topo" --format=json "$EXS/partitions.conf"
+jq -e '.ports | length > 0' out >/dev/null || fail "--format=json: not JSON"
+expect_status 0 "$IBPART" tables "-t$EXS/seed.topo" "$EXS/partitions.conf"
+expect_grep "^# " out
+for cmd in check convert tables matrix audit sim demo discover verify apply gen; do
+	expect_status 2 "$IBPART" $cmd --no-such-option
+	expect_grep "ibpart $cmd: unknown option '--no-such-option'" err
+done
+expect_status 2 "$IBPART" tables -t
+expect_grep "tables: -t needs a value" err
+expect_status 2 "$IBPART" matrix -t "$EXS/seed.topo" --explain sm-01
+expect_grep "explain needs two values" err
+expect_status 2 "$IBPART" check --opensm=yes "$EXS/partitions.conf"
+expect_grep "opensm takes no value" err
+expect_status 2 "$IBPART" gen --cas 12x -o x.topo
+expect_grep "gen: --cas wants a number 0\.\.[0-9]*, not '12x'" err
+[ ! -e x.topo ] || fail "gen wrote a file after a usage error"
+expect_status 2 "$IBPART" verify --timeout=0
+expect_grep "timeout wants a number 1\.\.600000, not '0'" err
+expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" --format xml "$EXS/partitions.conf"
+expect_grep "format is one of smpquery|json, not 'xml'" err
+expect_status 2 "$IBPART" demo --mode lax
+expect_grep "mode is one of opensm|strict, not 'lax'" err
+expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" "$EXS/partitions.conf" extra.conf
+expect_grep "unexpected argument 'extra.conf'" err
+# "--" ends the options: a file named like an option is an argument
+cp "$EXS/partitions.conf" ./-odd.conf
+expect_status 0 "$IBPART" check -- -odd.conf
 finish

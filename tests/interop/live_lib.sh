@@ -65,7 +65,9 @@ live_opensm() {
 
 # live_ibpart ARGS...: run ibpart on the simulated fabric.
 live_ibpart() {
-	LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@"
+	# apply's default state files stay in the test's own directory
+	IBPART_STATE_DIR=${IBPART_STATE_DIR:-$LIVE_DIR/state} \
+		LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@"
 }
 
 # live_read_all: every end port's and every switch port's table as the

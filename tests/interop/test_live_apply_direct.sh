@@ -89,6 +89,28 @@ live_ibpart apply -q --rollback "$LIVE_DIR/s1.json" >/dev/null || live_fail "rol
 read_all | diff -u "$LIVE_DIR/opensm.txt" - || live_fail "rollback did not restore plan A's tables"
 live_ok "rollback restores the tables read before"
 
+# 4b. Without --state the state file goes to the state directory under a
+# name of its own: two applies that change ports leave two files, and the
+# report names each (a rollback needs what was there).
+export IBPART_STATE_DIR=$LIVE_DIR/state
+first=""
+for plan in b a; do
+	out=$(live_ibpart apply -q --direct -c "$D/live-2sw-$plan.conf" --format json) ||
+		live_fail "apply $plan without --state failed: $out"
+	f=$(jq -r .state_file <<<"$out")
+	[[ $f == "$IBPART_STATE_DIR"/ibpart-state-*.json && -s $f ]] ||
+		live_fail "apply $plan: state file '$f' not in $IBPART_STATE_DIR"
+	first=${first:-$f}
+done
+n=$(find "$IBPART_STATE_DIR" -name 'ibpart-state-*.json' | wc -l)
+[[ $n == 2 ]] || live_fail "two applies left $n state files, want 2"
+[[ $(stat -c %a "$IBPART_STATE_DIR") == 700 ]] || live_fail "state directory not private"
+unset IBPART_STATE_DIR
+# the first file holds what was there before both: plan A as OpenSM left it
+live_ibpart apply -q --rollback "$first" >/dev/null || live_fail "rollback to $first failed"
+read_all | diff -u "$LIVE_DIR/opensm.txt" - || live_fail "rollback to the first default state file did not restore plan A"
+live_ok "without --state: one new state file per apply in \$IBPART_STATE_DIR (0700), each a working rollback"
+
 # 5. Fail closed: a plan OpenSM would reject changes nothing.
 printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >"$LIVE_DIR/bad.conf"
 set +e

@@ -1,0 +1,49 @@
+/*
+ * analysis_input_audit.c - the audit of an analysis input in one call
+ * (ibp_analysis_input_audit, analysis_input.h): the plan's own findings,
+ * then every rule the inputs allow, sorted.  `ibpart audit` and the
+ * service's guard on every change run this same call, so they cannot
+ * disagree on what a plan's findings are.
+ */
+#include <stdlib.h>
+
+#include "ibpart/analysis_input.h"
+
+int ibp_analysis_input_audit(const ibp_analysis_input *in,
+			     const ibp_tenant_map *tenants,
+			     const ibp_osm_conf *osm, ibp_findings **out,
+			     ibp_error *err)
+{
+	*out = ibp_findings_new();
+	if (!*out)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_audit_input ai;
+	ibp_analysis_input_audit_input(in, &ai);
+	ai.tenants = tenants;
+	ai.osm = osm;
+	int rc = ibp_analysis_input_plan_findings(in, *out);
+	if (rc)
+		ibp_error_set(err, rc, "out of memory");
+	else
+		rc = ibp_audit_run(&ai, *out, err);
+	if (rc) {
+		ibp_findings_free(*out);
+		*out = NULL;
+		return rc;
+	}
+	ibp_findings_sort(*out);
+	return IBP_OK;
+}
+
+const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
+					 const ibp_osm_conf *osm)
+{
+	if (osm)
+		return NULL;
+	/* Switch enforcement read from a tables file feeds the
+	 * part-enforce rules without opensm.conf. */
+	return ibp_analysis_input_has_enforcement(in)
+		   ? "mkey-not-set, mkey-readable"
+		   : "mkey-not-set, mkey-readable, part-enforce-off, "
+		     "part-enforce-partial";
+}

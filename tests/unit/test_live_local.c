@@ -1,0 +1,112 @@
+/*
+ * test_live_local.c - the live module's local files that are not about
+ * the fabric: the M_Key file (ibp_mkey_file_read: owner-only, the first
+ * number, never echoed) and where an unnamed state file goes
+ * (ibp_state_default_path: a private directory, a name no file has).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ibpart/live.h"
+
+static char dir[] = "/tmp/ibp-live-local-XXXXXX";
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_mkey_file(void **state)
+{
+	(void)state;
+	char p[256];
+	snprintf(p, sizeof(p), "%s/mkey", dir);
+	uint64_t k = 7;
+	ibp_error e;
+	write_file(p, "# the fabric's M_Key\n\n  0x00000000deadbeef  # ours\n",
+		   0600);
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_OK);
+	assert_true(k == 0xdeadbeefULL);
+	write_file(p, "18446744073709551615\n", 0600);
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_OK);
+	assert_true(k == UINT64_MAX);
+	/* readable by the group: refused, and the key is not in the message */
+	write_file(p, "0x1234abcd\n", 0640);
+	k = 7;
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+	assert_true(k == 7);
+	assert_non_null(strstr(e.message, "readable by others"));
+	assert_null(strstr(e.message, "1234abcd"));
+	/* no number, a negative one, one past 2^64 */
+	const char *bad[] = {"# nothing\n", "-1\n", "18446744073709551616\n",
+			     "0x12zz\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		write_file(p, bad[i], 0600);
+		assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+		assert_non_null(strstr(e.message, "holds no number"));
+	}
+	unlink(p);
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+	assert_non_null(strstr(e.message, "cannot read"));
+}
+
+static void test_state_default_path(void **state)
+{
+	(void)state;
+	char sd[256], a[4096], b[4096];
+	ibp_error e;
+	snprintf(sd, sizeof(sd), "%s/state/sub", dir);
+	assert_int_equal(ibp_state_default_path(sd, a, sizeof(a), &e), IBP_OK);
+	struct stat st;
+	assert_int_equal(stat(sd, &st), 0); /* made, private */
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(strncmp(a, sd, strlen(sd)), 0);
+	assert_non_null(strstr(a, "/ibpart-state-"));
+	assert_int_equal(strcmp(a + strlen(a) - 5, ".json"), 0);
+	/* a file of that name exists: another name, never the same one */
+	write_file(a, "{}", 0600);
+	assert_int_equal(ibp_state_default_path(sd, b, sizeof(b), &e), IBP_OK);
+	assert_string_not_equal(a, b);
+	assert_non_null(strstr(b, "-2.json"));
+	unlink(a);
+	/* a path that does not fit, a directory that cannot be made */
+	char small[16];
+	assert_int_equal(ibp_state_default_path(sd, small, sizeof(small), &e),
+			 IBP_ERANGE);
+	char f[300];
+	snprintf(f, sizeof(f), "%s/plainfile", dir);
+	write_file(f, "x", 0600);
+	snprintf(sd, sizeof(sd), "%s/plainfile/sub", dir);
+	assert_int_equal(ibp_state_default_path(sd, a, sizeof(a), &e), IBP_EIO);
+	unlink(f);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_mkey_file),
+	    cmocka_unit_test(test_state_default_path),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		return 1;
+	return rc;
+}
