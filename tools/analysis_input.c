@@ -30,6 +30,7 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	lo.sm_port = c->sm_port;
 	lo.plan_path = c->conf;
 	lo.tables_path = o->tables_json;
+	lo.max_input_size = cli_common.max_input_size;
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);

@@ -126,7 +126,8 @@ static int load_tenants(const char *path, const ibp_fabric *fab,
 {
 	ibp_error err;
 	ibp_diags *d = ibp_diags_new();
-	int r = ibp_tenant_map_load(fab, path, tm, d, &err);
+	int r = ibp_tenant_map_load_limit(fab, path, cli_common.max_input_size,
+					  tm, d, &err);
 	if (d && ibp_diags_count(d))
 		cli_print_diags(d);
 	else if (r)
@@ -176,7 +177,9 @@ static int run(int argc, char **argv)
 	if (a.tenants &&
 	    (rc = load_tenants(a.tenants, ibp_analysis_input_fabric(in), &tm)))
 		goto out;
-	if (a.osmconf && ibp_osm_conf_load(a.osmconf, &osm, &err)) {
+	if (a.osmconf &&
+	    ibp_osm_conf_load_limit(a.osmconf, cli_common.max_input_size, &osm,
+				    &err)) {
 		cli_print_error(&err);
 		rc = CLI_EXIT_USAGE;
 		goto out;

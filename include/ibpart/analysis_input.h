@@ -55,6 +55,10 @@ typedef struct ibp_analysis_input_options {
 	 * the first CA port.  A tables file's "sm_port_guid", when the
 	 * fabric has it, wins. */
 	const char *sm_port;
+	/* Read at most this many bytes of each input file (topology,
+	 * node-name-map, plan, tables): a longer one is IBP_ERANGE.  0: the
+	 * defaults of limits.h. */
+	size_t max_input_size;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

@@ -302,7 +302,9 @@ struct ibp_live_plan_options {
 	const ibp_tables *previous; /* what the ports held before (OpenSM
 				       keeps surviving P_Keys at their
 				       index); NULL: a fresh fabric */
-	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+	bool fail_closed;      /* refuse a plan OpenSM would reject/misread */
+	size_t max_input_size; /* read at most this many bytes of the plan
+				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 };
 
 /* Parse the plan against fabric f and compute its tables.  Every finding

@@ -48,6 +48,10 @@ typedef struct ibp_tables_compute_options {
 	 * remembers of their indexes; a file that does not exist is a fresh
 	 * fabric.  NULL: a fresh fabric, and no remembered state out. */
 	const char *state_path;
+	/* Read at most this many bytes of the plan and of the state file
+	 * (the topology: fabric.max_input_size); 0: the defaults of
+	 * limits.h.  A longer file is IBP_ERANGE. */
+	size_t max_input_size;
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults

@@ -46,6 +46,7 @@ struct ibp_verify_options {
 				       applied (borrowed); NULL: unknown */
 	bool matrix;		    /* also build the matrix of `have` */
 	bool audit;		    /* also audit `have` */
+	size_t max_input_size;	    /* of the plan (0: limits.h) */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */

@@ -49,6 +49,7 @@ static int load_fabric(const ibp_analysis_input_options *o,
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
 	fo.node_name_map = o->node_name_map;
+	fo.max_input_size = o->max_input_size;
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return oom(err);
@@ -127,6 +128,7 @@ static int tables_from_json(const ibp_analysis_input_options *o,
 	ibp_tables_json_options_init(&jo);
 	jo.unknown_ports_fail = true;
 	jo.capacity_from_file = true;
+	jo.max_input_size = o->max_input_size;
 	uint64_t sm = 0;
 	int rc = ibp_tables_json_read_path(in->fabric, o->tables_path, &jo,
 					   &in->tables, &in->mode, &sm, err);
@@ -186,6 +188,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = in->fabric;
+	co.max_input_size = o->max_input_size;
 	int rc = ibp_conf_parse_file(o->plan_path, &co, &in->conf, diags, err);
 	if (rc)
 		return rc;

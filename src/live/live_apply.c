@@ -143,8 +143,8 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 		     ibp_diags *diags, ibp_error *err)
 {
 	if (o->rollback) {
-		int rc =
-		    ibp_state_load(a->f, o->rollback, false, &a->want, err);
+		int rc = ibp_state_load_limit(
+		    a->f, o->rollback, o->max_input_size, false, &a->want, err);
 		if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
 			rc = IBP_EINVAL;
 		return rc;
@@ -156,6 +156,7 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = a->have,
 	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
 	};
 	int rc = ibp_live_plan(&po, a->f, &a->want, NULL, diags, err);
 	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)

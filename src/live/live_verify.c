@@ -127,6 +127,7 @@ static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = o->previous ? o->previous : r->have,
 	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
 	};
 	int rc = ibp_live_plan(&po, r->f, &r->want, &r->conf, diags, err);
 	/* the plan is the caller's input: any failure but memory is bad

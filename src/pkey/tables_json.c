@@ -441,8 +441,9 @@ static int read_path(const ibp_fabric *f, const char *path,
 		*sm_out = 0;
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
-				    &len, err);
+	size_t max = o && o->max_input_size ? o->max_input_size
+					    : IBP_SMALL_INPUT_MAX_DEFAULT;
+	int rrc = ibp_file_read_all(path, max, &buf, &len, err);
 	if (rrc)
 		return rrc;
 	int rc = from_json(f, buf ? buf : "", len, o, out, rem, mode_out,
@@ -472,4 +473,12 @@ int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			       ibp_error *err)
 {
 	return read_path(f, path, NULL, out, remembered, NULL, NULL, err);
+}
+
+int ibp_tables_json_read_state(const ibp_fabric *f, const char *path,
+			       const ibp_tables_json_options *o,
+			       ibp_tables **out, ibp_tables **remembered,
+			       ibp_error *err)
+{
+	return read_path(f, path, o, out, remembered, NULL, NULL, err);
 }

@@ -75,6 +75,7 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
 	co.allow_both_pkeys = o->policy.allow_both_pkeys;
+	co.max_input_size = o->max_input_size;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -89,9 +90,12 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 {
 	ibp_tables *prev = NULL, *rem = NULL;
 	int rc = 0;
+	ibp_tables_json_options jo;
+	ibp_tables_json_options_init(&jo);
+	jo.max_input_size = o->max_input_size;
 	if (o->state_path && access(o->state_path, F_OK) == 0 &&
-	    (rc = ibp_tables_read_state_path(r->fabric, o->state_path, &prev,
-					     &rem, err)))
+	    (rc = ibp_tables_json_read_state(r->fabric, o->state_path, &jo,
+					     &prev, &rem, err)))
 		return rc;
 	po->previous = prev;
 	po->remembered = rem;

@@ -34,6 +34,7 @@
 
 #include "ibpart/node_name_map.h"
 #include "ibpart/topo.h"
+#include "util/diag_source.h"
 #include "util/file_read.h"
 #include "topo/topo_priv.h"
 
@@ -906,9 +907,11 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 		name = "<topology>";
 	ibp_node_name_map *map = NULL;
 	if (o->node_name_map) {
-		int rc = ibp_node_name_map_load(o->node_name_map, &map, diags);
+		int rc = ibp_node_name_map_load_limit(
+		    o->node_name_map, o->max_input_size, &map, diags);
 		if (rc)
-			return rc == IBP_EIO ? IBP_EIO : IBP_EPARSE;
+			return rc == IBP_EIO || rc == IBP_ERANGE ? rc
+								 : IBP_EPARSE;
 	}
 	ibp_diags_set_source(diags, name, text, len);
 	struct reader r;
@@ -944,14 +947,12 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out, ibp_diags *diags)
 {
 	*out = NULL;
-	char *text;
-	size_t len;
 	if (!path)
 		return IBP_EINVAL;
 	ibp_error e;
 	ibp_error_clear(&e);
-	int rrc =
-	    ibp_file_read_all(path, o ? o->max_input_size : 0, &text, &len, &e);
+	struct ibp_file_text t;
+	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, &e);
 	if (rrc == IBP_ERANGE) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "too-large", path, 0, 0,
 			      "cannot read topology: %s", e.message);
@@ -962,7 +963,14 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 			      "cannot read topology: %s", strerror(errno));
 		return IBP_EIO;
 	}
-	int rc = ibp_fabric_load_buffer(path, text, len, o, out, diags);
-	free(text);
+	/* the text becomes the source diags quote (no copy of the file) */
+	int kept = diags_adopt_source(diags, path, &t);
+	if (kept < 0) {
+		ibp_file_text_free(&t);
+		return IBP_ENOMEM;
+	}
+	int rc = ibp_fabric_load_buffer(path, t.text, t.len, o, out, diags);
+	if (kept)
+		ibp_file_text_free(&t);
 	return rc;
 }

@@ -25,7 +25,9 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	*len = 0;
 	if (!max)
 		max = IBP_INPUT_MAX_DEFAULT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is the standard input (a pipe, a redirected file) */
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		ibp_error_set_at(err, IBP_EIO, path, 0, 0, "cannot open: %s",
@@ -43,7 +45,8 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	struct stat st;
 	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	if (regular && (uintmax_t)st.st_size > max) {
-		close(fd);
+		if (!is_stdin)
+			close(fd);
 		errno = EFBIG;
 		return ibp_error_set_at(err, IBP_ERANGE, path, 0, 0,
 					"larger than the input limit of %zu "
@@ -84,7 +87,8 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 			n += (size_t)k;
 	}
 	int e = rc == IBP_ENOMEM ? ENOMEM : rc == IBP_ERANGE ? EFBIG : errno;
-	close(fd);
+	if (!is_stdin)
+		close(fd);
 	if (rc != IBP_OK) {
 		free(buf);
 		if (rc == IBP_ERANGE)
@@ -112,6 +116,8 @@ int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
 	*out = (struct ibp_file_text){0};
 	if (!max)
 		max = IBP_INPUT_MAX_DEFAULT;
+	if (!strcmp(path, "-")) /* the standard input: read, never mapped */
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||

@@ -13,9 +13,10 @@
 #include "ibpart/limits.h"
 
 /* The whole file at path, malloc'd and NUL-terminated (*len bytes before
- * the NUL); the caller frees *text.  At most max bytes (0: the default
- * of limits.h for plans and topologies): a longer input - /dev/zero, an
- * endless pipe - is IBP_ERANGE ("larger than the input limit of N
+ * the NUL); the caller frees *text.  Path "-" is the standard input
+ * (read to its end, not closed); a file named "-" is "./-".  At most max bytes
+ * (0: the default of limits.h for plans and topologies): a longer input -
+ * /dev/zero, an endless pipe - is IBP_ERANGE ("larger than the input limit of N
  * bytes", located at path; errno EFBIG) after reading max + 1 bytes.
  * IBP_EIO ("cannot open: <why>", located at path; errno kept) when it
  * cannot be opened or read, IBP_ENOMEM.  err may be NULL. */
