@@ -60,14 +60,6 @@ struct conf_op {
 	uint32_t seq;
 };
 
-/* 16 bytes: a million-member plan holds two million of them */
-struct conf_guid_slot {
-	uint64_t guid; /* 0 = empty */
-	uint32_t seq;
-	uint8_t membership;
-	bool indx0;
-};
-
 struct ibp_conf_group {
 	uint16_t pkey;
 	const char *name;
@@ -78,9 +70,14 @@ struct ibp_conf_group {
 	/* membership index, built when parsing ends */
 	struct conf_op *ops;
 	size_t nops;
-	struct conf_guid_slot *slots;
-	size_t nslots; /* power of two */
-	bool indexed;  /* built by conf_finish */
+	/* per GUID the last member naming it: its index in the plan's
+	 * members array + 1 (0 = empty slot), 4 bytes a slot where a copy
+	 * of GUID, order and membership took 24 (a million-member plan
+	 * holds two million slots) */
+	uint32_t *slots;
+	size_t nslots;			/* power of two */
+	const ibp_conf_member *members; /* the plan's members array */
+	bool indexed;			/* built by conf_finish */
 	bool allow_both;
 };
 
