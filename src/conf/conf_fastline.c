@@ -52,27 +52,32 @@ static inline size_t skip_ws(const unsigned char *b, size_t i, size_t lim)
 	return i;
 }
 
-/* Recognise the line: the items into it[], *semi_at the ';' (or 0).
- * Returns the item count, or -1 when the line is not of this shape. */
-static int recognise(const unsigned char *b, size_t lim, struct fast_item *it,
-		     size_t *semi_at)
+/* Recognise the n bytes of the line in b (b[n] is its NUL): the items
+ * into it[], *semi_at the ';' (or 0) and *lim where OpenSM's text ends
+ * (the first '#', else n).  No '#' can be inside an item of this shape,
+ * so the first one met where an item or the line may end is that '#';
+ * one met anywhere else makes the line another shape.  Returns the item
+ * count, or -1 when the line is not of this shape. */
+static int recognise(const unsigned char *b, size_t n, struct fast_item *it,
+		     size_t *semi_at, size_t *lim)
 {
-	size_t i = skip_ws(b, 0, lim);
+#define AT_END(j) ((j) == n || b[j] == '#' ? (*lim = (j), true) : false)
+	size_t i = skip_ws(b, 0, n);
 	int k = 0;
 	*semi_at = 0;
-	if (i == lim)
+	if (AT_END(i))
 		return 0; /* blank, or only a comment */
 	for (;;) {
 		if (k == FAST_MAX_ITEMS)
 			return -1;
 		struct fast_item *t = &it[k++];
-		/* b[lim] is '#' or the terminating NUL: reading one past
-		 * an item's end never leaves the piece */
+		/* b[n] is the NUL: reading one past a token never leaves
+		 * the piece, and no table below takes a NUL or '#' */
 		if (b[i] != '0' || (b[i + 1] | 0x20) != 'x')
 			return -1;
 		size_t h = i + 2;
 		uint64_t v = 0;
-		while (h < lim && hex1[b[h]]) {
+		while (h < n && hex1[b[h]]) {
 			v = v << 4 | (uint64_t)(hex1[b[h]] - 1);
 			h++;
 		}
@@ -85,42 +90,44 @@ static int recognise(const unsigned char *b, size_t lim, struct fast_item *it,
 		t->name_end = (unsigned short)h;
 		t->eq = 0;
 		t->word = 0;
-		size_t j = skip_ws(b, h, lim);
-		if (j < lim && b[j] == '=') {
+		size_t j = skip_ws(b, h, n);
+		if (j < n && b[j] == '=') {
 			t->eq = (unsigned short)j;
-			j = skip_ws(b, j + 1, lim);
-			if (lim - j >= 4 && !memcmp(b + j, "full", 4)) {
+			j = skip_ws(b, j + 1, n);
+			if (n - j >= 4 && !memcmp(b + j, "full", 4)) {
 				t->word = 1;
 				j += 4;
-			} else if (lim - j >= 7 &&
-				   !memcmp(b + j, "limited", 7)) {
+			} else if (n - j >= 7 && !memcmp(b + j, "limited", 7)) {
 				t->word = 2;
 				j += 7;
 			} else {
 				return -1;
 			}
 			t->word_end = (unsigned short)j;
-			j = skip_ws(b, j, lim);
+			j = skip_ws(b, j, n);
 		}
 		t->sep = (unsigned short)j;
-		if (j == lim)
+		if (AT_END(j))
 			return k;
 		if (b[j] == ';') {
 			*semi_at = j;
-			return skip_ws(b, j + 1, lim) == lim ? k : -1;
+			j = skip_ws(b, j + 1, n);
+			return AT_END(j) ? k : -1;
 		}
 		if (b[j] != ',')
 			return -1;
-		j = skip_ws(b, j + 1, lim);
-		if (j == lim)
+		j = skip_ws(b, j + 1, n);
+		if (AT_END(j))
 			return k; /* a trailing comma: an empty item */
 		if (b[j] == ';') {
 			/* an empty item, then the statement's end */
 			*semi_at = j;
-			return skip_ws(b, j + 1, lim) == lim ? k : -1;
+			j = skip_ws(b, j + 1, n);
+			return AT_END(j) ? k : -1;
 		}
 		i = j;
 	}
+#undef AT_END
 }
 
 int conf_fast_members(ibp_conf *c, struct conf_lexer *lx,
@@ -131,17 +138,15 @@ int conf_fast_members(ibp_conf *c, struct conf_lexer *lx,
 	if (lx->split || lx->has_nul || lx->n > CONF_LINE_MAX)
 		return 0;
 	unsigned char *b = (unsigned char *)lx->buf;
-	const unsigned char *hash = memchr(b, '#', lx->n);
-	size_t lim = hash ? (size_t)(hash - b) : lx->n;
 	struct fast_item it[FAST_MAX_ITEMS];
-	size_t semi_at;
-	int k = recognise(b, lim, it, &semi_at);
+	size_t semi_at, lim;
+	int k = recognise(b, lx->n, it, &semi_at, &lim);
 	if (k < 0)
 		return 0;
 	/* what the general reader writes into the buffer: NUL for '#',
 	 * for each ',', '=' and ';', and over the whitespace that ends a
 	 * GUID or a word (its strip_tail) */
-	if (hash)
+	if (lim < lx->n)
 		b[lim] = 0;
 	for (int i = 0; i < k; i++) {
 		const struct fast_item *t = &it[i];
