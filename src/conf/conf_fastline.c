@@ -77,9 +77,27 @@ static int recognise(const unsigned char *b, size_t n, struct fast_item *it,
 			return -1;
 		size_t h = i + 2;
 		uint64_t v = 0;
-		while (h < n && hex1[b[h]]) {
-			v = v << 4 | (uint64_t)(hex1[b[h]] - 1);
-			h++;
+		/* the common GUID, 16 digits then a non-digit: decoded with
+		 * no data-dependent branch (b[n] is the NUL, so b[h + 16]
+		 * is inside the piece) */
+		unsigned all = 0;
+		if (n - h >= 16) {
+			all = 1;
+			for (int d = 0; d < 16; d++) {
+				unsigned x = hex1[b[h + d]];
+				all &= x != 0;
+				v = v << 4 | (uint64_t)((x - 1) & 0xf);
+			}
+			all &= !hex1[b[h + 16]];
+		}
+		if (all) {
+			h += 16;
+		} else {
+			v = 0;
+			while (h < n && hex1[b[h]]) {
+				v = v << 4 | (uint64_t)(hex1[b[h]] - 1);
+				h++;
+			}
 		}
 		/* strtoull would wrap 17+ digits to ULLONG_MAX; 0 is not a
 		 * GUID: both for the general reader */
