@@ -305,9 +305,24 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 				      true);
 }
 
+static int parse_text(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped);
+
 int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
 			   const ibp_conf_options *o, ibp_conf **out,
 			   ibp_diags *diags, ibp_error *err, bool fastline)
+{
+	return parse_text(name, text, len, o, out, diags, err, fastline, false);
+}
+
+/* mapped: text is a file mapping of ours (ibp_file_map), whose pages
+ * the reader gives back as it passes them (conf_parser.c). */
+static int parse_text(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped)
 {
 	if (!out || (!text && len))
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
@@ -333,6 +348,7 @@ int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc;
 	c->no_fastline = !fastline;
+	c->text_mapped = mapped;
 	if (dialect == IBP_CONF_DIALECT_OPENSM) {
 		c->diags = diags;
 		rc = conf_read_opensm(c, text, len);
@@ -400,7 +416,8 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 		ibp_file_text_free(&t);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	int rc = ibp_conf_parse_buffer(path, t.text, t.len, o, out, diags, err);
+	int rc = parse_text(path, t.text, t.len, o, out, diags, err, true,
+			    t.mapped != 0);
 	if (kept)
 		ibp_file_text_free(&t);
 	return rc;

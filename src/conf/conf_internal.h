@@ -105,6 +105,7 @@ struct ibp_conf {
 	ibp_diags *diags;
 	bool quiet;	  /* record nothing (OpenSM emulation for seed) */
 	bool no_fastline; /* every line through the general reader */
+	bool text_mapped; /* the text is our file mapping (give pages back) */
 	/* the text OpenSM's reading is at, while it runs: a finding on a
 	 * line that ends in CR says so (conf_diag.c) */
 	struct {

@@ -151,6 +151,16 @@ int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
 	return IBP_OK;
 }
 
+void ibp_file_text_release(const char *text, size_t from, size_t to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a =
+	    ((uintptr_t)text + from + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)text + to) & ~(uintptr_t)(page - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 void ibp_file_text_free(struct ibp_file_text *t)
 {
 	if (t->text && t->mapped)

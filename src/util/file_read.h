@@ -39,6 +39,10 @@ struct ibp_file_text {
 #define IBP_FILE_MAP_MIN ((size_t)1 << 20)
 int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
 		 ibp_error *err);
+/* Give back the resident pages of a mapped text (ibp_file_map) that lie
+ * wholly inside [from, to): they are read again from the file if
+ * touched later.  Only for a text whose mapped is not 0. */
+void ibp_file_text_release(const char *text, size_t from, size_t to);
 /* Unmap or free t's text (NULL text: nothing); t is zeroed. */
 void ibp_file_text_free(struct ibp_file_text *t);
 
