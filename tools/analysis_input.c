@@ -10,11 +10,10 @@
 
 void ai_init(struct ai_opts *o)
 {
-	*o = (struct ai_opts){
-	    {CLI_IN_TOPO | CLI_IN_NNM | CLI_IN_SM_PORT | CLI_IN_MODE}};
+	*o = (struct ai_opts){{0}};
 }
 
-int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
+int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 {
 	*in = NULL;
 	const struct cli_input *c = &o->in;
@@ -41,6 +40,9 @@ int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in)
 	ibp_error_clear(&err);
 	int rc = ibp_analysis_input_load(&lo, in, d, &err);
 	cli_print_diags(d);
+	const ibp_conf *conf = *in ? ibp_analysis_input_conf(*in) : NULL;
+	o->rejected = conf && ibp_conf_opensm_verdict(conf)->rejected &&
+		      ibp_conf_get_dialect(conf) != IBP_CONF_DIALECT_SEED;
 	if (rc)
 		cli_print_failure(d, &err);
 	ibp_diags_free(d);

@@ -19,15 +19,22 @@
 struct ai_opts {
 	struct cli_input in; /* -t, --node-name-map, --sm-port, --mode; CONF */
 	const char *tables_json;
+	bool rejected; /* set by ai_load: OpenSM rejects the plan */
 };
 
 /* The common options as entries of a command's table (with ai_init's
  * cli_input for -t, --node-name-map, --sm-port, --mode). */
-#define AI_OPTS(o) CLI_STR("--tables", &(o)->tables_json)
+#define AI_OPTS(o)                                                             \
+	CLI_TOPO(&(o)->in, "ibnetdiscover/ibsim topology (required)"),         \
+	    CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in), CLI_MODE(&(o)->in),      \
+	    CLI_STR(                                                           \
+		"--tables", &(o)->tables_json, "FILE",                         \
+		"analyse these tables instead of computing them (`ibpart "     \
+		"tables --format json`: predicted, simulated or read live)")
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */
-int ai_load(const char *cmd, const struct ai_opts *o, ibp_analysis_input **in);
+int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in);
 
 /* Output: stdout when path is NULL or "-", else a temp file next to path
  * that ai_close() fsyncs and renames over path (or removes on failure). */

@@ -2,6 +2,8 @@
  * cli.c - helpers shared by the subcommands (see cli.h).
  */
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -36,12 +38,6 @@ bool cli_wants_help(int argc, char **argv)
 			return true;
 	}
 	return false;
-}
-
-int cli_print_usage(const struct cli_cmd *cmd)
-{
-	fputs(cmd->usage, stdout);
-	return CLI_EXIT_OK;
 }
 
 int cli_read_plan(const char *topo, const char *nnm, const char *path,
@@ -108,7 +104,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9') /* strtoull: blanks, signs */
 		return false;
 	errno = 0;
 	char *end;
@@ -121,7 +117,7 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 
 bool cli_parse_size(const char *s, unsigned long long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9') /* a digit first: no blank, sign */
 		return false;
 	errno = 0;
 	char *end;
@@ -141,6 +137,40 @@ bool cli_parse_size(const char *s, unsigned long long *out)
 		return false;
 	*out = v << shift;
 	return true;
+}
+
+static volatile sig_atomic_t stop_asked;
+
+static void on_stop(int sig)
+{
+	if (stop_asked)
+		_exit(128 + sig); /* a second ^C: now */
+	stop_asked = 1;
+	static const char msg[] = "ibpart: stopping at the next port "
+				  "(again to stop at once) ...\n";
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		stop_asked = 1;
+}
+
+static bool stop_requested(void *ctx)
+{
+	(void)ctx;
+	return stop_asked;
+}
+
+void cli_catch_stop(bool (**cancel)(void *ctx))
+{
+	struct sigaction sa = {.sa_handler = on_stop, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 2; i++) {
+		int sig = i ? SIGTERM : SIGINT;
+		struct sigaction old;
+		/* a signal the caller ignores (a script's `cmd &`) stays so */
+		if (sigaction(sig, NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
+	*cancel = stop_requested;
 }
 
 void cli_progress(void *ctx, long elapsed_ms, const char *msg)
@@ -210,6 +240,14 @@ int cli_common_options(int *argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+bool cli_diags_have(const ibp_diags *d, const char *code)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
+		if (!strcmp(ibp_diags_get(d, i)->code, code))
+			return true;
+	return false;
+}
+
 void cli_print_diags(const ibp_diags *d)
 {
 	ibp_diags_print_options o;
@@ -228,6 +266,7 @@ int cli_exit_status(int rc, const ibp_error *err)
 	case IBP_EMAD:
 	case IBP_ESHORT:
 	case IBP_ECANCELED:
+	case IBP_EBUSY:
 		return CLI_EXIT_SYSTEM;
 	case IBP_EIO: /* an input file that cannot be read is bad input */
 		return !err || err->file[0] ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;

@@ -31,16 +31,18 @@ enum {
 
 struct cli_cmd {
 	const char *name;
-	const char *summary; /* one line for `ibpart --help` */
-	const char *usage; /* full text for `ibpart help NAME` / NAME --help */
+	const char *summary;		   /* one line for `ibpart --help` */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
 /*
- * Options in one table per command, parsed by cli_args_parse()
- * (cli_args.c).  Each entry names every spelling ("-t|--topo|--topology";
- * long names also take "--name=value", short ones "-xVALUE"), the kind of
- * value and where it goes:
+ * Options in one table per command, parsed by cli_args_parse() and
+ * listed by its --help (cli_args.c), so what a command takes and what its
+ * --help says cannot drift apart.  Each entry names every spelling
+ * ("-t|--topo|--topology"; long names also take "--name=value", short
+ * ones "-xVALUE"), the kind of value, where it goes, the value's name in
+ * --help (ARG) and its help text (HELP: lines cut with \n; NULL hides
+ * the option from --help):
  *   CLI_FLAG   bool *, set when given
  *   CLI_STR    const char **, the value (pointing into argv)
  *   CLI_STR2   two const char **: an option with two values (--explain)
@@ -65,81 +67,101 @@ struct cli_opt {
 	const char *names;
 	enum cli_kind kind;
 	void *dest;
+	const char *arg, *help;	     /* for --help */
 	unsigned long long min, max; /* CLI_NUM */
 	size_t size;		     /* CLI_NUM: sizeof(*dest) */
 	const char *words;	     /* CLI_WORD, CLI_INDEX */
 	cli_opt_fn fn;		     /* CLI_FN */
 	void *dest2;		     /* CLI_STR2 */
 };
-#define CLI_FLAG(n, d)                                                         \
+#define CLI_FLAG(n, d, h)                                                      \
 	{                                                                      \
-		n, CLI_K_FLAG, d                                               \
+		n, CLI_K_FLAG, d, NULL, h                                      \
 	}
-#define CLI_STR(n, d)                                                          \
+#define CLI_STR(n, d, a, h)                                                    \
 	{                                                                      \
-		n, CLI_K_STR, d                                                \
+		n, CLI_K_STR, d, a, h                                          \
 	}
-#define CLI_STR2(n, d, d2)                                                     \
+#define CLI_STR2(n, d, d2, a, h)                                               \
 	{                                                                      \
-		n, CLI_K_STR2, d, .dest2 = d2                                  \
+		n, CLI_K_STR2, d, a, h, .dest2 = d2                            \
 	}
-#define CLI_NUM(n, d, lo, hi)                                                  \
+#define CLI_NUM(n, d, lo, hi, a, h)                                            \
 	{                                                                      \
-		n, CLI_K_NUM, d, lo, hi, sizeof(*(d))                          \
+		n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))                    \
 	}
-#define CLI_WORD(n, d, w)                                                      \
+#define CLI_WORD(n, d, w, h)                                                   \
 	{                                                                      \
-		n, CLI_K_WORD, d, .words = w                                   \
+		n, CLI_K_WORD, d, w, h, .words = w                             \
 	}
-#define CLI_INDEX(n, d, w)                                                     \
+#define CLI_INDEX(n, d, w, h)                                                  \
 	{                                                                      \
-		n, CLI_K_INDEX, d, .words = w                                  \
+		n, CLI_K_INDEX, d, w, h, .words = w                            \
 	}
-#define CLI_FN(n, d, f)                                                        \
+#define CLI_FN(n, d, f, a, h)                                                  \
 	{                                                                      \
-		n, CLI_K_FN, d, .fn = f                                        \
+		n, CLI_K_FN, d, a, h, .fn = f                                  \
 	}
 
-/* The input options the commands share, kept in struct cli_input and
- * parsed by cli_args_parse() for the CLI_IN_* bits in `takes`:
- *   -t, --topo, --topology TOPO   CLI_IN_TOPO
- *   -c, --conf CONF               CLI_IN_CONF
- *   --node-name-map FILE          CLI_IN_NNM
- *   --dialect auto|opensm|seed    CLI_IN_DIALECT
- *   --sm-port PORT                CLI_IN_SM_PORT
- *   --mode opensm|strict          CLI_IN_MODE
+/* The input options the commands share, kept in struct cli_input, as
+ * entries of a command's table (a command with other words for one
+ * writes its own entry with the same names and destination):
+ *   -t, --topo, --topology TOPO   CLI_TOPO(in, help)
+ *   -c, --conf CONF               CLI_CONF(in)
+ *   --node-name-map FILE          CLI_NNM(in)
+ *   --dialect auto|opensm|seed    CLI_DIALECT(in)
+ *   --sm-port PORT                CLI_SM_PORT(in)
+ *   --mode opensm|strict          CLI_MODE(in)
  * Unset: NULL, dialect IBP_CONF_DIALECT_AUTO. */
-enum {
-	CLI_IN_TOPO = 1 << 0,
-	CLI_IN_CONF = 1 << 1,
-	CLI_IN_NNM = 1 << 2,
-	CLI_IN_DIALECT = 1 << 3,
-	CLI_IN_SM_PORT = 1 << 4,
-	CLI_IN_MODE = 1 << 5
-};
 struct cli_input {
-	unsigned takes; /* CLI_IN_* */
 	const char *topo, *conf, *node_name_map, *sm_port;
 	const char *mode; /* "opensm" or "strict" */
 	int dialect;	  /* an ibp_conf_dialect */
 };
+#define CLI_TOPO(in, help)                                                     \
+	CLI_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
+#define CLI_CONF(in)                                                           \
+	CLI_STR("-c|--conf", &(in)->conf, "CONF",                              \
+		"the plan: OpenSM partitions.conf or the seed's "              \
+		"PartitionConfig block (or as the one argument)")
+#define CLI_NNM(in)                                                            \
+	CLI_STR("--node-name-map", &(in)->node_name_map, "FILE",               \
+		"rdma-core node-name-map for the topology")
+#define CLI_DIALECT(in)                                                        \
+	CLI_INDEX("--dialect", &(in)->dialect, "auto|opensm|seed",             \
+		  "the plan's dialect (default auto: the seed's if it has a "  \
+		  "PartitionConfig block)")
+#define CLI_SM_PORT(in)                                                        \
+	CLI_STR("--sm-port", &(in)->sm_port, "PORT",                           \
+		"the SM's port: port GUID, node GUID, node description or "    \
+		"LID (NAME/N: port N); default: the port the topology says "   \
+		"ran the discovery, else its first CA port (an assumption: "   \
+		"said)")
+#define CLI_MODE(in)                                                           \
+	CLI_WORD("--mode", &(in)->mode, "opensm|strict",                       \
+		 "opensm (default): exactly what OpenSM 3.3.23 programs; "     \
+		 "strict: the seed's model, the default partition holds only " \
+		 "the SM port and the ports the plan names in it")
 
-/* One command's argv: its table, the shared input options (or NULL),
- * and room for max_pos positional arguments (more is a usage error).
- * stop_at_pos: the options end at the first positional (`sim`: actions
- * follow); next is then its index.  --help is the dispatcher's. */
+/* One command's argv: its name, its table, and room for max_pos
+ * positional arguments (more is a usage error).  stop_at_pos: the
+ * options end at the first positional (`sim`: actions follow); next is
+ * then its index.  -h/--help prints usage (the synopsis and the
+ * description), "Options:" with every table entry, then tail. */
 struct cli_args {
-	const char *cmd;
+	const char *cmd, *usage, *tail;
 	const struct cli_opt *opts;
 	size_t nopts;
-	struct cli_input *in;
 	size_t max_pos;
 	bool stop_at_pos;
 	const char *pos[4];
 	size_t npos;
 	int next;
 };
-/* CLI_EXIT_OK, or CLI_EXIT_USAGE after printing why. */
+/* What cli_args_parse returns after printing --help: the dispatcher
+ * turns it into exit status 0. */
+#define CLI_HELP_SHOWN (-1)
+/* CLI_EXIT_OK; CLI_EXIT_USAGE after printing why; CLI_HELP_SHOWN. */
 int cli_args_parse(struct cli_args *a, int argc, char **argv);
 #define CLI_NOPTS(t) (sizeof(t) / sizeof((t)[0]))
 
@@ -147,6 +169,15 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv);
  * positional argument; NULL after a usage error (none, or two). */
 const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 			  const struct cli_args *a);
+
+/* CLI_FN for --fail-on critical|high|medium|info into an
+ * ibp_audit_severity. */
+int cli_take_severity(const char *cmd, void *dest, const char *val);
+#define CLI_FAIL_ON(dest)                                                      \
+	CLI_FN("--fail-on", dest, cli_take_severity,                           \
+	       "critical|high|medium|info",                                    \
+	       "exit 1 when an audit finding is at least this severe "         \
+	       "(default high)")
 
 /* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
 int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
@@ -160,8 +191,6 @@ void cli_print_error(const ibp_error *err);
 
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);
-/* Print the command's usage to stdout; returns 0. */
-int cli_print_usage(const struct cli_cmd *cmd);
 
 /* A plan as check and convert read it: *fabric from topo (with the
  * node-name-map nnm) when topo is given, else NULL; *conf parsed from
@@ -207,8 +236,18 @@ extern struct cli_common cli_common;
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);
+/* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
+ * rejects the plan, which `tables`, `matrix` and `sim` report with
+ * exit 1)? */
+bool cli_diags_have(const ibp_diags *d, const char *code);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
+
+/* Catch SIGINT and SIGTERM from now on (unless ignored, as a script's
+ * background jobs have SIGINT): the first asks the operation to stop at
+ * its next safe point (a library cancel callback, put into *cancel), a
+ * second one ends the program at once. */
+void cli_catch_stop(bool (**cancel)(void *ctx));
 
 /* A library progress callback: "[  1.234 s] msg" on stderr. */
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
@@ -234,14 +273,16 @@ int cli_exit_status(int rc, const ibp_error *err);
 void cli_print_failure(const ibp_diags *d, const ibp_error *err);
 
 /* The capacity options of a fabric (ibp_fabric_options), 1..65535,
- * as entries of a command's table:
- *   --ca-partition-cap N      NodeInfo PartitionCap of CA ports
- *   --switch-partition-cap N  a switch's PartitionCap (its port 0)
- *   --enforcement-cap N       SwitchInfo PartitionEnforcementCap */
+ * as entries of a command's table. */
 #define CLI_CAP_OPTS(fo)                                                       \
-	CLI_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535),      \
+	CLI_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535, "N",  \
+		"NodeInfo PartitionCap of CA ports (64)"),                     \
 	    CLI_NUM("--switch-partition-cap", &(fo)->switch_partition_cap, 1,  \
-		    65535),                                                    \
-	    CLI_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535)
+		    65535, "N",                                                \
+		    "a switch's PartitionCap, bounds its port 0 (8)"),         \
+	    CLI_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535,     \
+		    "N",                                                       \
+		    "SwitchInfo PartitionEnforcementCap, bounds switch "       \
+		    "external ports (64)")
 
 #endif

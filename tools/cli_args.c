@@ -5,24 +5,17 @@
  * the kind of value, where it goes, its range or its words) and this file
  * walks argv once: options anywhere before "--" (or, for `sim`, before the
  * first action), `--name=value` for long names and `-xVALUE` for short
- * ones, the shared input options of struct cli_input by its `takes` bits,
- * and the positional arguments left over.  Every usage error is printed
+ * ones, and the positional arguments left over; and --help, listing
+ * the same table.  Every usage error is printed
  * here, in one wording, so the commands only check what spans options.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/analysis.h"
+#include "ibpart/suggest.h"
 #include "ibpart/tables.h"
-
-/* The shared input options (struct cli_input), by CLI_IN_* bit. */
-static const struct {
-	unsigned bit;
-	const char *names;
-} input_names[] = {
-    {CLI_IN_TOPO, "-t|--topo|--topology"}, {CLI_IN_CONF, "-c|--conf"},
-    {CLI_IN_NNM, "--node-name-map"},	   {CLI_IN_DIALECT, "--dialect"},
-    {CLI_IN_SM_PORT, "--sm-port"},	   {CLI_IN_MODE, "--mode"}};
 
 /* Does arg spell one of names ("-t|--topo")?  For a long name,
  * "--name=value" matches too and *inline_val points at the value. */
@@ -46,6 +39,28 @@ static bool name_matches(const char *names, const char *arg,
 		p += n + (p[n] == '|');
 	}
 	return false;
+}
+
+/* The spelling in the table closest to arg, NULL when none is close. */
+static const char *suggest_option(const struct cli_args *a, const char *arg)
+{
+	static char names[64][40];
+	const char *cands[64];
+	size_t n = 0;
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+	for (size_t k = 0; k < a->nopts; k++)
+		for (const char *p = a->opts[k].names; *p && n < 64;) {
+			size_t len = strcspn(p, "|");
+			if (a->opts[k].help && len > 2) { /* not hidden, long */
+				snprintf(names[n], sizeof(names[n]), "%.*s",
+					 (int)len, p);
+				cands[n] = names[n];
+				n++;
+			}
+			p += len + (p[len] == '|');
+		}
+	return word[1] == '-' ? ibp_suggest(word, cands, n) : NULL;
 }
 
 /* The index of word in "a|b|c", -1 when it is not one of them. */
@@ -112,35 +127,64 @@ static int take(const char *cmd, const struct cli_opt *o, const char *name,
 	return -1;
 }
 
-/* The option argv[i] names, from the command's table or the shared
- * input options; NULL when none. */
+/* The option arg names in the command's table, NULL when none. */
 static const struct cli_opt *find(struct cli_args *a, const char *arg,
-				  const char **inline_val,
-				  struct cli_opt *scratch)
+				  const char **inline_val)
 {
 	for (size_t k = 0; k < a->nopts; k++)
 		if (name_matches(a->opts[k].names, arg, inline_val))
 			return &a->opts[k];
-	struct cli_input *in = a->in;
-	for (size_t k = 0; in && k < sizeof(input_names) / sizeof(*input_names);
-	     k++) {
-		if (!(in->takes & input_names[k].bit) ||
-		    !name_matches(input_names[k].names, arg, inline_val))
-			continue;
-		const char **slot[] = {&in->topo,	   &in->conf,
-				       &in->node_name_map, NULL,
-				       &in->sm_port,	   &in->mode};
-		*scratch =
-		    (struct cli_opt){input_names[k].names, CLI_K_STR, slot[k]};
-		if (input_names[k].bit == CLI_IN_DIALECT)
-			*scratch = (struct cli_opt)CLI_INDEX(
-			    "--dialect", &in->dialect, "auto|opensm|seed");
-		if (input_names[k].bit == CLI_IN_MODE)
-			scratch->kind = CLI_K_WORD,
-			scratch->words = "opensm|strict";
-		return scratch;
-	}
 	return NULL;
+}
+
+/* One option of --help: its spellings and value name (long-only ones
+ * indented past the short ones' "-x, "), then its help wrapped at word
+ * boundaries into lines from column 25 to 80. */
+static void print_opt(const struct cli_opt *o, FILE *fp)
+{
+	if (!o->help)
+		return; /* hidden */
+	char names[160] = "";
+	size_t n = 0;
+	for (const char *p = o->names; *p && n < sizeof(names) - 2; p++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s",
+				      *p == '|' ? ", " : (char[]){*p, 0});
+	if (o->arg)
+		snprintf(names + n, sizeof(names) - n, " %s", o->arg);
+	int lead = o->names[1] == '-' ? 6 : 2, col = 24;
+	int at = fprintf(fp, "%*s%s", lead, "", names);
+	bool fresh = true; /* at the start of the help column */
+	if (at >= col)
+		at = fprintf(fp, "\n%*s", col, "") - 1;
+	else
+		at += fprintf(fp, "%*s", col - at, "");
+	for (const char *h = o->help; *h;) {
+		h += strspn(h, " \n");
+		size_t len = strcspn(h, " \n");
+		if (!len)
+			break;
+		if (!fresh && at + 1 + (int)len > 79) {
+			at = fprintf(fp, "\n%*s", col, "") - 1;
+			fresh = true;
+		}
+		at += fprintf(fp, "%s%.*s", fresh ? "" : " ", (int)len, h);
+		fresh = false;
+		h += len;
+	}
+	fputc('\n', fp);
+}
+
+/* --help: usage, the options, the tail. */
+static void print_help(struct cli_args *a, FILE *fp)
+{
+	fputs(a->usage, fp);
+	fputs("\nOptions:\n", fp);
+	for (size_t k = 0; k < a->nopts; k++)
+		print_opt(&a->opts[k], fp);
+	struct cli_opt help = CLI_FLAG("-h|--help", NULL, "this text");
+	print_opt(&help, fp);
+	if (a->tail)
+		fprintf(fp, "\n%s", a->tail);
 }
 
 int cli_args_parse(struct cli_args *a, int argc, char **argv)
@@ -150,16 +194,23 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv)
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *val2 = NULL;
-		struct cli_opt scratch;
 		const struct cli_opt *o = NULL;
 		if (options && !strcmp(arg, "--")) {
 			options = false;
 			continue;
 		}
+		if (options && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
+			print_help(a, stdout);
+			return CLI_HELP_SHOWN;
+		}
 		if (options && arg[0] == '-' && arg[1]) {
-			if (!(o = find(a, arg, &val, &scratch)))
+			if (!(o = find(a, arg, &val))) {
+				const char *near = suggest_option(a, arg);
 				return cli_usage_error(
-				    a->cmd, "unknown option '%s'", arg);
+				    a->cmd, "unknown option '%s'%s%s%s", arg,
+				    near ? "; did you mean '" : "",
+				    near ? near : "", near ? "'?" : "");
+			}
 			char name[128]; /* arg without its "=VALUE" */
 			size_t nl = val ? (size_t)(val - arg) - (arg[1] == '-')
 					: strlen(arg);
@@ -201,6 +252,17 @@ const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 		return NULL;
 	}
 	return in->conf ? in->conf : a->pos[0];
+}
+
+int cli_take_severity(const char *cmd, void *dest, const char *val)
+{
+	if (!ibp_audit_severity_parse(val, dest))
+		return 0;
+	cli_usage_error(cmd,
+			"--fail-on is one of critical|high|medium|info, "
+			"not '%s'",
+			val);
+	return -1;
 }
 
 int cli_take_part_enforce(const char *cmd, void *dest, const char *val)

@@ -52,41 +52,17 @@ static const char usage[] =
     "OpenSM's canonical syntax and read back to prove OpenSM will read it\n"
     "as planned, installed atomically as OpenSM's partition file (the old\n"
     "one kept as FILE.bak), OpenSM is sent SIGHUP, ibpart waits for its\n"
-    "log to say SUBNET UP, then verifies the fabric (as `ibpart verify`).\n"
-    "\n" LC_COMMON_USAGE "      --direct         push the tables ourselves\n"
-    "      --rollback STATE restore the tables saved in STATE (--direct)\n"
-    "      --force          --direct even though an SM runs (the local\n"
-    "                       port's MasterSMLID answers with IsSM set);\n"
-    "                       without it such an apply changes nothing\n"
-    "      --dry-run        print the plan (SMPs, or the file for OpenSM);\n"
-    "                       send no Set, change no file, signal no one\n"
-    "      --state FILE     where --direct saves the tables it read\n"
-    "                       (default: a new ibpart-state-<UTC time>-<pid>\n"
-    "                       .json in $IBPART_STATE_DIR, else\n"
-    "                       /var/lib/ibpart for root, else\n"
-    "                       $XDG_STATE_HOME/ibpart)\n"
-    "      --enforce E      PortInfo PartitionEnforcementInbound/\n"
-    "                       Outbound on the switch ports facing the\n"
-    "                       end ports pushed: both (default, OpenSM's\n"
-    "                       part_enforce), in, out, off, or unchanged.\n"
-    "                       Only bits a switch implements (SwitchInfo\n"
-    "                       In/OutboundEnforcementCap) are written;\n"
-    "                       ibsim's implement none.  --rollback puts\n"
-    "                       back the bits the state file holds\n"
-    "      --via-opensm     hand the plan to a running OpenSM\n"
-    "      --opensm-conf F  its partition file (default\n"
-    "                       /etc/opensm/partitions.conf)\n"
-    "      --opensm-pid PID, --opensm-pidfile F   the OpenSM to signal\n"
-    "      --opensm-log F   its log (default /var/log/opensm.log)\n"
-    "      --wait MS        how long to wait for SUBNET UP (default 60000)\n"
-    "\n"
+    "log to say SUBNET UP, then verifies the fabric (as `ibpart verify`).\n";
+
+static const char tail[] =
     "Exit: 0 the fabric holds the plan, 1 drift after --via-opensm, 2 bad\n"
     "input (nothing changed), 3 the fabric or the system failed (see the\n"
     "report for what was changed).\n";
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	int enforce; /* --enforce; INT_MIN: not given */
+	int enforce;	    /* --enforce; INT_MIN: not given */
+	unsigned lock_wait; /* --lock-wait, seconds */
 	const char *state;
 	struct ibp_apply_options ap;
 	struct ibp_apply_opensm_options osm;
@@ -192,18 +168,6 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	return ao->dry_run ? CLI_EXIT_OK : lc_verify(c, NULL, false, false);
 }
 
-/* --enforce both|in|out|off|unchanged into an int (-1: unchanged). */
-static int take_enforce(const char *cmd, void *dest, const char *val)
-{
-	ibp_part_enforce e = IBP_ENFORCE_BOTH;
-	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
-		cli_usage_error(cmd, "bad --enforce '%s'", val);
-		return -1;
-	}
-	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
-	return 0;
-}
-
 /* argv into c and ao: 0, or an exit status (usage printed). */
 static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		      char **argv)
@@ -211,21 +175,51 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 	struct ibp_apply_opensm_options *o = &ao->osm;
 	const struct cli_opt opts[] = {
 	    LC_OPTS(c),
-	    CLI_FLAG("--direct", &ao->direct),
-	    CLI_FLAG("--via-opensm", &ao->via_opensm),
-	    CLI_FLAG("-n|--dry-run", &ao->dry_run),
-	    CLI_FLAG("--force", &ao->ap.force),
-	    CLI_STR("--rollback", &ao->ap.rollback),
-	    CLI_STR("--state", &ao->state),
-	    CLI_FN("--enforce", &ao->enforce, take_enforce),
-	    CLI_STR("--opensm-conf", &o->opensm_conf),
-	    CLI_STR("--opensm-log", &o->opensm_log),
-	    CLI_STR("--opensm-pidfile", &o->opensm_pidfile),
-	    CLI_NUM("--opensm-pid", &o->opensm_pid, 1, 0x7fffffff),
-	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000)};
-	struct cli_args a = {"apply", opts, CLI_NOPTS(opts), &c->in, 1};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	    CLI_FLAG("--direct", &ao->direct, "push the tables ourselves"),
+	    CLI_STR("--rollback", &ao->ap.rollback, "STATE",
+		    "restore the tables saved in STATE (--direct)"),
+	    CLI_FLAG("--force", &ao->ap.force,
+		     "--direct even though an SM runs (the local port's "
+		     "MasterSMLID answers with IsSM set); without it such an "
+		     "apply changes nothing"),
+	    CLI_FLAG("-n|--dry-run", &ao->dry_run,
+		     "print the plan (SMPs, or the file for OpenSM); send no "
+		     "Set, change no file, signal no one"),
+	    CLI_STR(
+		"--state", &ao->state, "FILE",
+		"where --direct saves the tables it read (default: a new "
+		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
+		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
+	    CLI_FN("--enforce", &ao->enforce, lc_take_enforce,
+		   "both|in|out|off|unchanged",
+		   "PortInfo PartitionEnforcementInbound/Outbound on every "
+		   "switch port facing an end port, checked on each apply as "
+		   "OpenSM does and Set where they differ (also where no table "
+		   "changes): both (default, OpenSM's part_enforce), in, out, "
+		   "off (no table copied onto those ports either), or "
+		   "unchanged. Only bits a switch implements (SwitchInfo "
+		   "In/OutboundEnforcementCap) are written; ibsim's implement "
+		   "none. --rollback puts back the bits the state file holds"),
+	    CLI_FLAG("--via-opensm", &ao->via_opensm,
+		     "hand the plan to a running OpenSM"),
+	    CLI_STR("--opensm-conf", &o->opensm_conf, "FILE",
+		    "its partition file (default /etc/opensm/partitions.conf)"),
+	    CLI_NUM("--opensm-pid", &o->opensm_pid, 1, 0x7fffffff, "PID",
+		    "the OpenSM to signal"),
+	    CLI_STR("--opensm-pidfile", &o->opensm_pidfile, "FILE",
+		    "or its pid file"),
+	    CLI_STR("--opensm-log", &o->opensm_log, "FILE",
+		    "its log (default /var/log/opensm.log)"),
+	    CLI_NUM("--lock-wait", &ao->lock_wait, 0, 86400, "S",
+		    "wait up to S seconds for another apply (or ibpartd) "
+		    "changing the fabric from this port to finish (default "
+		    "0: refuse at once, exit 3)"),
+	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000, "MS",
+		    "how long to wait for SUBNET UP (default 60000)")};
+	struct cli_args a = {"apply", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	if (a.npos && c->in.conf)
 		return cli_usage_error("apply", "one CONF only");
 	if (a.npos)
@@ -261,9 +255,17 @@ static int run(int argc, char **argv)
 	if (!ao.ap.rollback && !c.in.conf)
 		return cli_usage_error("apply", "-c CONF is required");
 	c.lo.dry_run = ao.dry_run;
+	cli_catch_stop(&c.lo.cancel); /* SIGINT/SIGTERM: stop at a port */
 	rc = lc_open(&c);
+	ibp_live_lock *lock = NULL;
+	ibp_error err;
+	if (!rc && !ao.dry_run &&
+	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
+				  (int)ao.lock_wait * 1000, &lock, &err))
+		rc = lc_fail(&err, err.status);
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
+	ibp_live_lock_release(lock);
 	lc_close(&c);
 	return rc;
 }
@@ -272,6 +274,5 @@ const struct cli_cmd cli_cmd_apply = {
     .name = "apply",
     .summary = "program a plan into the live fabric (directly or via "
 	       "OpenSM)",
-    .usage = usage,
     .run = run,
 };

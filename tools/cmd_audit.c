@@ -54,31 +54,9 @@ static const char usage[] =
     "maps ports to tenants: one tenant per line, 'NAME: PORT PORT ...',\n"
     "'#' comments, a trailing '\\' continues the line; a PORT is a port\n"
     "GUID, node GUID, node description, file id or LID (\"quoted\" when it\n"
-    "has blanks).  See docs/audit.md.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO  ibnetdiscover/ibsim topology (required)\n"
-    "      --node-name-map F  rdma-core node-name-map for TOPO\n"
-    "      --sm-port PORT   the SM/SA port (default: the first CA port)\n"
-    "      --mode M         opensm (default) or strict (see ibpart matrix)\n"
-    "      --tables FILE    audit these tables instead of computing them;\n"
-    "                       a switch port's \"enforcement\": \"both\"|\"in\"|\n"
-    "                       \"out\"|\"off\" there (the simulator's or a\n"
-    "                       live fabric's state) feeds part-enforce-*\n"
-    "      --tenants FILE   the ports of each tenant\n"
-    "      --opensm-conf F  OpenSM's opensm.conf: m_key,\n"
-    "                       m_key_protection_level, part_enforce,\n"
-    "                       no_partition_enforcement\n"
-    "      --fail-on SEV    exit 1 when a finding is at least SEV (default\n"
-    "                       high)\n"
-    "      --format F       text (default) or json: {\"findings\": "
-    "[{\"code\",\n"
-    "                       \"severity\", \"ports\", \"partitions\", "
-    "\"message\",\n"
-    "                       \"fix\"}]}, ports by port GUID\n"
-    "  -o, --output FILE    write there (atomically) instead of stdout\n"
-    "  -h, --help           this text\n"
-    "\n"
+    "has blanks).  See docs/audit.md.\n";
+
+static const char tail[] =
     "Without --opensm-conf the text report ends with a line naming the\n"
     "rules that could not run (mkey-*, and part-enforce-* unless --tables\n"
     "gave the switch ports' enforcement).\n"
@@ -92,15 +70,6 @@ struct audit_args {
 	ibp_audit_severity fail_sev;
 };
 
-/* --fail-on: an ibp_audit_severity. */
-static int take_severity(const char *cmd, void *dest, const char *val)
-{
-	if (!ibp_audit_severity_parse(val, dest))
-		return 0;
-	cli_usage_error(cmd, "--fail-on is critical, high, medium or info");
-	return -1;
-}
-
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
@@ -109,12 +78,19 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	ibp_audit_severity_parse("high", &a->fail_sev);
 	const struct cli_opt opts[] = {
 	    AI_OPTS(&a->ao),
-	    CLI_WORD("--format", &a->format, "text|json"),
-	    CLI_STR("-o|--output", &a->outpath),
-	    CLI_STR("--tenants", &a->tenants),
-	    CLI_STR("--opensm-conf", &a->osmconf),
-	    CLI_FN("--fail-on", &a->fail_sev, take_severity)};
-	struct cli_args args = {"audit", opts, CLI_NOPTS(opts), &a->ao.in, 1};
+	    CLI_STR("--tenants", &a->tenants, "FILE",
+		    "the ports of each tenant"),
+	    CLI_STR("--opensm-conf", &a->osmconf, "FILE",
+		    "OpenSM's opensm.conf: m_key, m_key_protection_level, "
+		    "part_enforce, no_partition_enforcement"),
+	    CLI_FAIL_ON(&a->fail_sev),
+	    CLI_WORD("--format", &a->format, "text|json",
+		     "text (default) or json: {\"findings\": [{\"code\", "
+		     "\"severity\", \"ports\", \"partitions\", \"message\", "
+		     "\"fix\"}]}, ports by port GUID"),
+	    CLI_STR("-o|--output", &a->outpath, "FILE",
+		    "write there (atomically) instead of stdout")};
+	struct cli_args args = {"audit", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
 	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
 	return rc;
@@ -204,6 +180,5 @@ out:
 const struct cli_cmd cli_cmd_audit = {
     .name = "audit",
     .summary = "security audit of a partition plan (isolation, SA, M_Key)",
-    .usage = usage,
     .run = run,
 };

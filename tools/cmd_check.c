@@ -29,19 +29,9 @@ static const char usage[] =
     "under two names with different flags, a CRLF file, ...\n"
     "Warnings: GUIDs not in the topology (with -t), a member listed twice,\n"
     "an empty partition, a partition without a full member, ...\n"
-    "Notes: abbreviations OpenSM accepts ('limi', 'f').\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO    ibnetdiscover/ibsim topology: resolves node\n"
-    "                         names (seed dialect), checks GUIDs\n"
-    "      --node-name-map F  rdma-core node-name-map for the topology\n"
-    "      --format text|json findings as text (stderr) or JSON (stdout)\n"
-    "      --opensm           also say what OpenSM 3.3.23 would do with it\n"
-    "      --allow-both-pkeys read 'both' as OpenSM does with that option\n"
-    "      --qos              read 'sl=' as OpenSM does with QoS on\n"
-    "      --dialect D        auto (default), opensm or seed\n"
-    "  -h, --help             this text\n"
-    "\n"
+    "Notes: abbreviations OpenSM accepts ('limi', 'f').\n";
+
+static const char tail[] =
     "Exit status: 0 no errors and no warnings; 1 warnings only; 2 errors\n"
     "(or bad usage, or CONF unreadable); 3 system failure.\n";
 
@@ -86,18 +76,28 @@ static int run(int argc, char **argv)
 {
 	const char *format = "text";
 	bool opensm = false;
-	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
-			       CLI_IN_DIALECT};
+	struct cli_input in = {0};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	const struct cli_opt opts[] = {
-	    CLI_WORD("--format", &format, "text|json"),
-	    CLI_FLAG("--opensm", &opensm),
-	    CLI_FLAG("--allow-both-pkeys", &co.allow_both_pkeys),
-	    CLI_FLAG("--qos", &co.qos)};
-	struct cli_args a = {"check", opts, CLI_NOPTS(opts), &in, 1};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	    CLI_CONF(&in),
+	    CLI_TOPO(&in,
+		     "ibnetdiscover/ibsim topology: resolves node names (seed "
+		     "dialect), checks GUIDs"),
+	    CLI_NNM(&in),
+	    CLI_DIALECT(&in),
+	    CLI_WORD("--format", &format, "text|json",
+		     "findings as text (stderr) or JSON (stdout)"),
+	    CLI_FLAG("--opensm", &opensm,
+		     "also say what OpenSM 3.3.23 would do with it"),
+	    CLI_FLAG("--allow-both-pkeys", &co.allow_both_pkeys,
+		     "read 'both' as OpenSM does with that option"),
+	    CLI_FLAG("--qos", &co.qos,
+		     "read 'sl=' as OpenSM does with QoS on")};
+	struct cli_args a = {"check", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	co.dialect = in.dialect;
 	const char *path = cli_conf_path("check", &in, &a);
 	return path ? check(&in, path, &co, format, opensm) : CLI_EXIT_USAGE;
@@ -106,6 +106,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_check = {
     .name = "check",
     .summary = "diagnose a partitions.conf as OpenSM 3.3.23 reads it",
-    .usage = usage,
     .run = run,
 };

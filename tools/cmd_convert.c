@@ -20,29 +20,28 @@ static const char usage[] =
     "every member a port GUID with an explicit full/limited/both, rates and\n"
     "MTUs as IBTA codes (rate=NDR -> rate=21, mtu=4096 -> mtu=5).\n"
     "Node names (seed dialect) resolve through TOPO's node descriptions\n"
-    "(or the node-name-map); an unknown name is an error.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO    topology for names and GUID comments\n"
-    "      --node-name-map F  rdma-core node-name-map for the topology\n"
-    "  -o, --output OUT       write OUT atomically (default: stdout)\n"
-    "      --dialect D        auto (default), opensm or seed\n"
-    "  -h, --help             this text\n"
-    "\n"
+    "(or the node-name-map); an unknown name is an error.\n";
+
+static const char tail[] =
     "Findings are printed as by 'ibpart check'. Exit status: 0 written;\n"
     "2 CONF has errors (nothing written) or bad usage; 3 cannot write.\n";
 
 static int run(int argc, char **argv)
 {
 	const char *outp = NULL;
-	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM |
-			       CLI_IN_DIALECT};
+	struct cli_input in = {0};
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
-	const struct cli_opt opts[] = {CLI_STR("-o|--output", &outp)};
-	struct cli_args a = {"convert", opts, CLI_NOPTS(opts), &in, 1};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	const struct cli_opt opts[] = {
+	    CLI_CONF(&in),
+	    CLI_TOPO(&in, "topology for names and GUID comments"), CLI_NNM(&in),
+	    CLI_DIALECT(&in),
+	    CLI_STR("-o|--output", &outp, "OUT",
+		    "write OUT atomically (default: stdout)")};
+	struct cli_args a = {"convert", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int status = cli_args_parse(&a, argc, argv);
+	if (status)
+		return status;
 	co.dialect = in.dialect;
 	const char *path = cli_conf_path("convert", &in, &a);
 	if (!path)
@@ -51,8 +50,8 @@ static int run(int argc, char **argv)
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(in.topo, in.node_name_map, path, &co,
-				   &fabric, &c, &d);
+	status = cli_read_plan(in.topo, in.node_name_map, path, &co, &fabric,
+			       &c, &d);
 	if (status)
 		return status;
 	ibp_error err;
@@ -85,6 +84,5 @@ out:
 const struct cli_cmd cli_cmd_convert = {
     .name = "convert",
     .summary = "write a partition plan as canonical OpenSM partitions.conf",
-    .usage = usage,
     .run = run,
 };

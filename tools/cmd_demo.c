@@ -34,8 +34,9 @@ static const char usage[] =
     "\n"
     "Files: examples/seed/seed.topo and seed-block.conf, found through\n"
     "$IBP_EXAMPLES, next to the binary (../examples), or the installed\n"
-    "share directory (../share/ibpart/examples).\n"
-    "\n"
+    "share directory (../share/ibpart/examples).\n";
+
+static const char tail[] =
     "Exit status: 0 every check held; 1 a check did not; 2 usage;\n"
     "3 files missing or the fabric failed.\n";
 
@@ -222,7 +223,7 @@ static int open_seed(const char *dir, const char *mode, bool main_mode,
 			"pushes the plan: SubnSet(P_KeyTable) only for blocks "
 			"that differ, each read back");
 	}
-	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s);
+	return sim_cli_open(&o, true, main_mode ? stdout : NULL, s, NULL);
 }
 
 /* The other mode, briefly: TenantA-01's table and how the matrix
@@ -275,7 +276,7 @@ static void show_tables(ibp_sim_session *s)
 	heading(cmd);
 	char spec[16];
 	snprintf(spec, sizeof(spec), "%u", lid);
-	sim_cli_smpquery(s, spec, ap, stdout);
+	sim_cli_smpquery(s, spec, IBP_SMPQUERY_ANY, ap, stdout);
 }
 
 /* Sections 4 to 6: the pingpongs, one of them with switch enforcement
@@ -353,11 +354,15 @@ static int run_main_mode(const char *dir, const char *mode, int *failures)
 
 static int run(int argc, char **argv)
 {
-	struct cli_input in = {CLI_IN_MODE, .mode = "strict"};
-	struct cli_args a = {"demo", NULL, 0, &in};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
-	const char *mode = in.mode;
+	const char *mode = "strict";
+	const struct cli_opt opts[] = {
+	    CLI_WORD("--mode", &mode, "opensm|strict",
+		     "strict (default): the seed's model, whose matrix must "
+		     "equal the seed's table; opensm: OpenSM's rules")};
+	struct cli_args a = {"demo", usage, tail, opts, CLI_NOPTS(opts)};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	char dir[PATH_MAX];
 	if (!find_examples(dir, sizeof(dir))) {
 		fprintf(stderr, "ibpart demo: examples/seed not found (set "
@@ -365,7 +370,7 @@ static int run(int argc, char **argv)
 		return CLI_EXIT_SYSTEM;
 	}
 	int failures = 0;
-	int rc = run_main_mode(dir, mode, &failures);
+	rc = run_main_mode(dir, mode, &failures);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	bool strict = !strcmp(mode, "strict");
@@ -397,6 +402,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_demo = {
     .name = "demo",
     .summary = "replay the seed document on the simulated fabric",
-    .usage = usage,
     .run = run,
 };

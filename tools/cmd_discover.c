@@ -21,22 +21,9 @@ static const char usage[] =
     "Walk the fabric by directed-route SMPs from a local HCA port\n"
     "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
     "write its topology in ibnetdiscover's format: nodes, GUIDs, port\n"
-    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n"
-    "\n"
-    "  -C, --Ca CA        the local CA (infiniband-diags' -C); default: "
-    "the first\n"
-    "  -P, --Port PORT    its port; default: the first active port\n"
-    "      --mkey KEY     M_Key to put in every SMP (fabrics protected by\n"
-    "                     M_Key answer only the holder of the key; ps\n"
-    "                     shows it: prefer --mkey-file or $IBPART_MKEY)\n"
-    "      --mkey-file F  the M_Key from a file only its owner reads\n"
-    "      --timeout MS   wait per SMP (default 100)\n"
-    "      --retries N    re-sends of an unanswered SMP (default 3)\n"
-    "      --max-wire-smps N  SMPs in flight at once (default 4, as\n"
-    "                     OpenSM's max_wire_smps)\n"
-    "  -o, --output FILE  write there atomically (default: stdout)\n"
-    "  -q, --quiet        no progress on stderr\n"
-    "\n"
+    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n";
+
+static const char tail[] =
     "On ibsim: LD_PRELOAD=$(dpkg -L libumad2sim0 | grep "
     "'libumad2sim.so$')\n"
     "SIM_HOST=<node id of the CA to act as> ibpart discover ...\n"
@@ -51,19 +38,21 @@ static int run(int argc, char **argv)
 	lc_mkey_env(&lo);
 	const char *out_path = NULL;
 	bool quiet = false;
-	const struct cli_opt opts[] = {LC_PORT_OPTS(&lo),
-				       CLI_STR("-o|--output", &out_path),
-				       CLI_FLAG("-q|--quiet", &quiet)};
-	struct cli_args a = {"discover", opts, CLI_NOPTS(opts)};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	const struct cli_opt opts[] = {
+	    LC_PORT_OPTS(&lo, &quiet),
+	    CLI_STR("-o|--output", &out_path, "FILE",
+		    "write there atomically (default: stdout)")};
+	struct cli_args a = {"discover", usage, tail, opts, CLI_NOPTS(opts)};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	if (quiet)
 		lo.progress = NULL;
 
 	ibp_error err;
 	ibp_error_clear(&err);
 	ibp_live *l = NULL;
-	int rc = ibp_live_open(&lo, &l, &err);
+	rc = ibp_live_open(&lo, &l, &err);
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &err);
 	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
@@ -93,6 +82,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_discover = {
     .name = "discover",
     .summary = "walk the live fabric by directed route, write its topology",
-    .usage = usage,
     .run = run,
 };

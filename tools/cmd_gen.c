@@ -23,21 +23,9 @@ static const char usage[] =
     "Write a two-level fat tree with N CA ports (one port per CA) in\n"
     "ibnetdiscover's format, which ibsim and every ibpart command load,\n"
     "and, with --conf, an OpenSM partitions.conf for it.  GUIDs and names\n"
-    "are deterministic: the same options give the same files.\n"
-    "\n"
-    "  --cas N          CA ports in all, management and storage included\n"
-    "  --partitions P   tenants: partition tNNNN=0xNNNN holds its nodes as\n"
-    "                   full members (default 0: nodes node-00001...)\n"
-    "  --radix R        ports per switch (default 36, 4..254)\n"
-    "  --uplinks U      leaf ports going up to spines (default R/2); a leaf\n"
-    "                   has R-U CAs.  One leaf and no spine when N <= R\n"
-    "  --storage S      shared storage nodes storage-NNNN, limited members\n"
-    "                   of every tenant partition (default 0)\n"
-    "  --mgmt M         management hosts mgmt-NNNN, full members of\n"
-    "                   Default; the first is the SM port (default 1)\n"
-    "  -o TOPO          the topology file to write\n"
-    "  --conf OUT.conf  the partitions.conf to write\n"
-    "\n"
+    "are deterministic: the same options give the same files.\n";
+
+static const char tail[] =
     "Names: CAs are mgmt-0001..., storage-0001..., then tNNNN-node-NNNN\n"
     "(tenants in order, nodes spread evenly); switches leaf-NNNN and\n"
     "spine-NNNN.  Files are written to a temporary file, synced and\n"
@@ -75,8 +63,7 @@ static int print_fabric(const char *topo, bool lids, const char *sm)
 
 struct gen_args {
 	ibp_fabric_gen_options go;
-	const char *out, *conf, *lids, *dumpf, *rewrite;
-	struct cli_input in;
+	const char *out, *conf, *lids, *dumpf, *rewrite, *sm_port;
 };
 
 /* argv into a: 0, or an exit status (printed). */
@@ -84,18 +71,32 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 {
 	ibp_fabric_gen_options *g = &a->go;
 	const struct cli_opt opts[] = {
-	    CLI_NUM("--cas", &g->cas, 0, IBP_GEN_MAX_CAS),
-	    CLI_NUM("--partitions", &g->partitions, 0, 0x7ffe),
-	    CLI_NUM("--radix", &g->radix, 0, IBP_MAX_PORTS),
-	    CLI_NUM("--uplinks", &g->uplinks, 0, IBP_MAX_PORTS),
-	    CLI_NUM("--storage", &g->storage, 0, IBP_GEN_MAX_CAS),
-	    CLI_NUM("--mgmt", &g->mgmt, 0, IBP_GEN_MAX_CAS),
-	    CLI_STR("--conf", &a->conf),
-	    CLI_STR("-o|--output", &a->out),
-	    CLI_STR("--print-lids", &a->lids),
-	    CLI_STR("--dump", &a->dumpf),
-	    CLI_STR("--rewrite", &a->rewrite)};
-	struct cli_args args = {"gen", opts, CLI_NOPTS(opts), &a->in, 0};
+	    CLI_NUM("--cas", &g->cas, 0, IBP_GEN_MAX_CAS, "N",
+		    "CA ports in all, management and storage included"),
+	    CLI_NUM("--partitions", &g->partitions, 0, 0x7ffe, "P",
+		    "tenants: partition tNNNN=0xNNNN holds its nodes as full "
+		    "members (default 0: nodes node-00001...)"),
+	    CLI_NUM("--radix", &g->radix, 0, IBP_MAX_PORTS, "R",
+		    "ports per switch (default 36, 4..254)"),
+	    CLI_NUM("--uplinks", &g->uplinks, 0, IBP_MAX_PORTS, "U",
+		    "leaf ports going up to spines (default R/2); a leaf has "
+		    "R-U CAs. One leaf and no spine when N <= R"),
+	    CLI_NUM("--storage", &g->storage, 0, IBP_GEN_MAX_CAS, "S",
+		    "shared storage nodes storage-NNNN, limited members of "
+		    "every tenant partition (default 0)"),
+	    CLI_NUM("--mgmt", &g->mgmt, 0, IBP_GEN_MAX_CAS, "M",
+		    "management hosts mgmt-NNNN, full members of Default; the "
+		    "first is the SM port (default 1)"),
+	    CLI_STR("-o|--output", &a->out, "TOPO",
+		    "the topology file to write"),
+	    CLI_STR("--conf", &a->conf, "OUT.conf",
+		    "the partitions.conf to write"),
+	    /* hidden, for the tests: */
+	    CLI_STR("--print-lids", &a->lids, "TOPO", NULL),
+	    CLI_STR("--dump", &a->dumpf, "TOPO", NULL),
+	    CLI_STR("--rewrite", &a->rewrite, "TOPO", NULL),
+	    CLI_STR("--sm-port", &a->sm_port, "PORT", NULL)};
+	struct cli_args args = {"gen", usage, tail, opts, CLI_NOPTS(opts)};
 	return cli_args_parse(&args, argc, argv);
 }
 
@@ -141,7 +142,7 @@ static int generate(struct gen_args *a)
 
 static int run(int argc, char **argv)
 {
-	struct gen_args a = {.in = {CLI_IN_SM_PORT}};
+	struct gen_args a = {0};
 	ibp_fabric_gen_options_init(&a.go);
 	a.go.cas = 0; /* --cas is required: 0 is no fabric */
 	int rc = parse_args(argc, argv, &a);
@@ -149,7 +150,7 @@ static int run(int argc, char **argv)
 		return rc;
 	if (a.lids || a.dumpf)
 		return print_fabric(a.lids ? a.lids : a.dumpf, a.lids,
-				    a.in.sm_port);
+				    a.sm_port);
 	if (!a.go.cas && !a.rewrite)
 		return cli_usage_error("gen", "--cas N is required");
 	if (!a.out)
@@ -160,6 +161,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_gen = {
     .name = "gen",
     .summary = "generate a fat-tree topology and partitions.conf",
-    .usage = usage,
     .run = run,
 };

@@ -28,39 +28,12 @@ static const char usage[] =
     "Input: the P_KeyTables the SM would program for CONF (a\n"
     "partitions.conf, or the seed's PartitionConfig dialect) on TOPO, or\n"
     "tables from FILE (the output of `ibpart tables --format json`: tables\n"
-    "predicted, simulated or read live).\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO  ibnetdiscover/ibsim topology (required)\n"
-    "      --node-name-map F  rdma-core node-name-map for TOPO\n"
-    "      --sm-port PORT   the SM's port: port GUID, node GUID, node\n"
-    "                       description or LID (default: the first CA port);\n"
-    "                       NAME/N: port N of a node with several ports\n"
-    "      --mode M         opensm (default): what OpenSM 3.3.23 programs,\n"
-    "                       fail-open included; strict: the seed's model,\n"
-    "                       the default partition holds only the SM port\n"
-    "                       and the ports the plan names in it\n"
-    "      --tables FILE    read the tables instead of computing them\n"
-    "      --format F       text (default): rows and columns named by node\n"
-    "                       description (NAME/N for each port of a node\n"
-    "                       with several), \xe2\x9c\x93/\xe2\x9c\x97, "
-    "\xe2\x80\x94 on the diagonal, up to\n"
-    "                       --grid-limit ports (default 32), else a summary\n"
-    "                       by class and partition; md: the same as\n"
-    "                       Markdown; csv: every pair, 1/0; json:\n"
-    "                       {\"mode\", \"endpoints\": [{\"port_guid\",\n"
-    "                       \"node_desc\"}], \"can_talk\": [[null, true, "
-    "...]]};\n"
-    "                       html: one self-contained page, a heat map of\n"
-    "                       ports (up to 64) or classes, hover explains\n"
-    "  -o, --output FILE    write there (atomically) instead of stdout\n"
-    "      --explain SRC DST  why SRC and DST can or cannot talk: both\n"
-    "                       tables, every shared partition, the rule\n"
-    "      --switch-ports   count each switch's port 0 as an end port\n"
-    "      --grid-limit N   largest fabric printed as a grid (text, md)\n"
-    "  -h, --help           this text\n"
-    "\n"
-    "Exit status: 0 written; 2 bad input or usage; 3 system failure.\n";
+    "predicted, simulated or read live).\n";
+
+static const char tail[] =
+    "Exit status: 0 written; 1 written, of the fallback OpenSM programs for\n"
+    "a plan it rejects (every port 0xffff); 2 bad input or usage; 3 system\n"
+    "failure.\n";
 
 struct matrix_args {
 	struct ai_opts ao;
@@ -88,12 +61,27 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	ai_init(&a->ao);
 	const struct cli_opt opts[] = {
 	    AI_OPTS(&a->ao),
-	    CLI_FN("--format", &a->format, take_format),
-	    CLI_STR("-o|--output", &a->outpath),
-	    CLI_STR2("--explain", &a->xsrc, &a->xdst),
-	    CLI_FLAG("--switch-ports", &a->sw0),
-	    CLI_NUM("--grid-limit", &a->grid, 1, 100000)};
-	struct cli_args args = {"matrix", opts, CLI_NOPTS(opts), &a->ao.in, 1};
+	    CLI_FN(
+		"--format", &a->format, take_format, "text|md|csv|json|html",
+		"text (default): rows and columns named by node description "
+		"(NAME/N for each port of a node with several), ✓/✗, — on the "
+		"diagonal, up to --grid-limit ports (default 32), else a "
+		"summary by class and partition; md: the same as Markdown; "
+		"csv: every pair, 1/0; json: {\"mode\", \"endpoints\": "
+		"[{\"port_guid\", \"node_desc\"}], \"can_talk\": [[null, true, "
+		"...]]}; html: one self-contained page, a heat map of ports "
+		"(up to 64) or classes, hover explains"),
+	    CLI_STR("-o|--output", &a->outpath, "FILE",
+		    "write there (atomically) instead of stdout"),
+	    CLI_STR2("--explain", &a->xsrc, &a->xdst, "SRC DST",
+		     "why SRC and DST can or cannot talk: both tables, every "
+		     "shared partition, the rule (as JSON with --format json)"),
+	    CLI_FLAG("--switch-ports", &a->sw0,
+		     "count each switch's port 0 as an end port"),
+	    CLI_NUM("--grid-limit", &a->grid, 1, 100000, "N",
+		    "largest fabric printed as a grid (text, md)")};
+	struct cli_args args = {"matrix", usage,	   tail,
+				opts,	  CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
 	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
 	return rc;
@@ -130,9 +118,16 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 		cli_print_error(&err);
 		return CLI_EXIT_SYSTEM;
 	}
-	ibp_explanation_print(m, &e, out);
+	int rc = 0;
+	if (!strcmp(a->format, "json")) { /* the other formats: text */
+		char *s = ibp_explanation_json(m, &e);
+		rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : CLI_EXIT_SYSTEM;
+		free(s);
+	} else {
+		ibp_explanation_print(m, &e, out);
+	}
 	ibp_explanation_free(&e);
-	return 0;
+	return rc;
 }
 
 /* The report in format fmt: 0 or an exit status (printed). */
@@ -184,6 +179,8 @@ static int run(int argc, char **argv)
 		if (!rc)
 			rc = crc;
 	}
+	if (!rc && a.ao.rejected) /* the matrix of OpenSM's fallback */
+		rc = CLI_EXIT_FOUND;
 	ibp_matrix_free(m);
 	ibp_analysis_input_free(in);
 	return rc;
@@ -192,6 +189,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_matrix = {
     .name = "matrix",
     .summary = "who can reach whom: the P_Key reachability matrix",
-    .usage = usage,
     .run = run,
 };

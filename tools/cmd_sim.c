@@ -28,9 +28,11 @@ static const char usage[] =
     "Then the actions run, in\n"
     "order, on that fabric:\n"
     "\n"
-    "  smpquery pkeys ADDR [PORT]\n"
-    "      the port's P_KeyTable, read over LID-routed SMPs and printed\n"
-    "      byte for byte as infiniband-diags' `smpquery pkeys` prints it.\n"
+    "  smpquery [-G|-D] pkeys ADDR [PORT]\n"
+    "      the port's P_KeyTable, read over LID-routed SMPs (-D: over\n"
+    "      directed-route ones, ADDR a path from the SM's port such as\n"
+    "      0,1,3; -G: ADDR a port GUID) and printed byte for byte as\n"
+    "      infiniband-diags' `smpquery pkeys` prints it.\n"
     "  pingpong SRC DST [--pkey-index N] [-n ITERS] [-s SIZE]\n"
     "      ibv_rc_pingpong from SRC (requester) to DST (responder) over\n"
     "      the data plane: both sides' output, the latency model used,\n"
@@ -42,16 +44,16 @@ static const char usage[] =
     "  counters\n"
     "      every port's P_KeyViolations, M_KeyViolations,\n"
     "      PortRcvConstraintErrors, PortXmitConstraintErrors, and the\n"
-    "      traps the SM received.\n"
-    "\n"
+    "      traps the SM received.\n";
+
+static const char tail[] =
     "ADDR, SRC, DST: a LID (LIDs are assigned in OpenSM's order: the SM\n"
     "port 1, then end ports by port GUID), a port GUID, a node GUID or a\n"
     "node description (name/N: port N of a node with several ports).\n"
-    "--sm-port: where the SM runs (default: the first CA port of TOPO,\n"
-    "ibsim's rule).  --mad-loss: lose that fraction of the SM's MADs\n"
-    "(reproducibly) to exercise its retries.\n"
     "\n"
-    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it);\n"
+    "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it), or\n"
+    "OpenSM rejects CONF and the fabric runs its fallback (every port\n"
+    "0xffff);\n"
     "2 bad input or usage; 3 the fabric or the system failed.\n"
     "\n"
     "Example:\n"
@@ -77,15 +79,25 @@ static int parse_options(int argc, char **argv,
 			 struct ibp_sim_session_options *o, bool *quiet,
 			 int *first)
 {
-	struct cli_input in = {CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_SM_PORT |
-			       CLI_IN_MODE};
+	struct cli_input in = {0};
 	const struct cli_opt opts[] = {
-	    CLI_FLAG("-q", quiet),
-	    CLI_FN("--part-enforce", &o->enforce, cli_take_part_enforce),
-	    CLI_FN("--mad-loss", &o->mad_loss, take_loss)};
-	struct cli_args a = {"sim", opts, CLI_NOPTS(opts), &in, 0, true};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	    CLI_TOPO(&in, "ibnetdiscover/ibsim topology of the fabric"),
+	    CLI_CONF(&in),
+	    CLI_SM_PORT(&in),
+	    CLI_MODE(&in),
+	    CLI_FN("--part-enforce", &o->enforce, cli_take_part_enforce,
+		   "both|in|out|off",
+		   "OpenSM's part_enforce on the switch ports facing hosts "
+		   "(default both)"),
+	    CLI_FN("--mad-loss", &o->mad_loss, take_loss, "FRACTION",
+		   "lose that fraction [0,1) of the SM's MADs (reproducibly) "
+		   "to exercise its retries"),
+	    CLI_FLAG("-q", quiet, "the SM's report and warnings: errors only")};
+	struct cli_args a = {"sim",	      usage, tail, opts,
+			     CLI_NOPTS(opts), 0,     true};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	if (!in.topo || !in.conf)
 		return cli_usage_error("sim", "-t TOPO and -c CONF are needed");
 	if (a.next >= argc)
@@ -104,10 +116,10 @@ static int pingpong_options(int argc, char **argv, int *k,
 			    struct ibp_sim_pingpong_options *po)
 {
 	const struct cli_opt opts[] = {
-	    CLI_NUM("--pkey-index", &po->pkey_index, 0, 65535),
-	    CLI_NUM("-n", &po->iters, 0, 65535),
-	    CLI_NUM("-s", &po->size, 0, 65535)};
-	struct cli_args a = {"sim", opts, CLI_NOPTS(opts), NULL, 0, true};
+	    CLI_NUM("--pkey-index", &po->pkey_index, 0, 65535, "N", ""),
+	    CLI_NUM("-n", &po->iters, 0, 65535, "ITERS", ""),
+	    CLI_NUM("-s", &po->size, 0, 65535, "SIZE", "")};
+	struct cli_args a = {"sim", "", NULL, opts, CLI_NOPTS(opts), 0, true};
 	if (cli_args_parse(&a, argc - *k + 1, argv + *k - 1))
 		return CLI_EXIT_USAGE;
 	*k += a.next - 1;
@@ -120,15 +132,25 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 {
 	const char *act = argv[*k];
 	if (!strcmp(act, "smpquery")) {
+		ibp_smpquery_addr how = IBP_SMPQUERY_ANY;
+		for (; *k + 1 < argc && argv[*k + 1][0] == '-'; (*k)++)
+			if (!strcmp(argv[*k + 1], "-G"))
+				how = IBP_SMPQUERY_GUID;
+			else if (!strcmp(argv[*k + 1], "-D"))
+				how = IBP_SMPQUERY_DR;
+			else
+				return cli_usage_error(
+				    "sim", "smpquery takes -G or -D, not %s",
+				    argv[*k + 1]);
 		if (*k + 2 >= argc || strcmp(argv[*k + 1], "pkeys"))
-			return cli_usage_error("sim",
-					       "smpquery pkeys ADDR [PORT]");
+			return cli_usage_error(
+			    "sim", "smpquery [-G|-D] pkeys ADDR [PORT]");
 		const char *addr = argv[*k + 2];
 		unsigned long long pn = 0;
 		*k += 3;
 		if (*k < argc && cli_parse_uint(argv[*k], 0, 254, &pn))
 			(*k)++;
-		return s ? sim_cli_smpquery(s, addr, (unsigned)pn, stdout)
+		return s ? sim_cli_smpquery(s, addr, how, (unsigned)pn, stdout)
 			 : CLI_EXIT_OK;
 	}
 	if (!strcmp(act, "pingpong")) {
@@ -168,10 +190,12 @@ static int run(int argc, char **argv)
 		if ((rc = action(NULL, argc, argv, &k)) != CLI_EXIT_OK)
 			return rc;
 	ibp_sim_session *s;
-	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s);
+	bool rejected = false;
+	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s, &rejected);
 	if (rc != CLI_EXIT_OK)
 		return rc;
-	int status = CLI_EXIT_OK;
+	/* OpenSM rejects the plan: the fabric runs its fallback (exit 1) */
+	int status = rejected ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 	for (int k = first; k < argc && status != CLI_EXIT_USAGE &&
 			    status != CLI_EXIT_SYSTEM;) {
 		rc = action(s, argc, argv, &k);
@@ -188,6 +212,5 @@ const struct cli_cmd cli_cmd_sim = {
     .name = "sim",
     .summary = "push a plan into a simulated fabric and replay smpquery, "
 	       "pingpong, probes",
-    .usage = usage,
     .run = run,
 };

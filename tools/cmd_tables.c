@@ -31,39 +31,9 @@ static const char usage[] =
     "file OpenSM rejects gives its fallback, every port 0xffff (reported).\n"
     "--mode strict: the default partition holds only the ports the plan\n"
     "names (the SM port always full), tables packed from index 0; a file\n"
-    "OpenSM rejects is refused.\n"
-    "\n"
-    "Options:\n"
-    "  -t, --topology TOPO       ibnetdiscover/ibsim topology (required)\n"
-    "      --sm-port PORT        the SM's port: port GUID, node GUID, node\n"
-    "                            description or LID (default: the first CA\n"
-    "                            port of TOPO, ibsim's rule)\n"
-    "      --mode M              opensm (default) or strict\n"
-    "      --allow-both-pkeys    OpenSM's allow_both_pkeys (opensm -W): a\n"
-    "                            port may hold the full and limited key\n"
-    "      --part-enforce E      OpenSM's part_enforce: both (default), in,\n"
-    "                            out, or off (switch ports left untouched)\n"
-    "      --state FILE          the tables the ports hold now and what\n"
-    "                            OpenSM remembers of their indexes, from\n"
-    "                            the previous run (JSON as --format json,\n"
-    "                            plus \"remembered\" per port; a missing\n"
-    "                            FILE means a fresh fabric): surviving\n"
-    "                            P_Keys keep their index, a P_Key that\n"
-    "                            comes back gets its old one, new ones go\n"
-    "                            after the highest index used.  FILE is\n"
-    "                            then rewritten atomically for the next run\n"
-    "      --ca-partition-cap N  NodeInfo PartitionCap of CA ports (64)\n"
-    "      --switch-partition-cap N  a switch's PartitionCap, bounds its\n"
-    "                            port 0 (8)\n"
-    "      --enforcement-cap N   SwitchInfo PartitionEnforcementCap, bounds\n"
-    "                            switch external ports (64)\n"
-    "      --node-name-map F     rdma-core node-name-map for TOPO\n"
-    "      --format F            smpquery (default): per port a header\n"
-    "                            '# <name> port <n> (<port guid>) <type>',\n"
-    "                            smpquery's rows of 8 and its capacity line;\n"
-    "                            json: docs/json-schemas.md\n"
-    "  -h, --help                this text\n"
-    "\n"
+    "OpenSM rejects is refused.\n";
+
+static const char tail[] =
     "Findings (tables full, OpenSM's fallback) go to stderr.\n"
     "Exit status: 0 tables computed, nothing to report; 1 computed, with\n"
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
@@ -81,17 +51,38 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
 	ibp_tables_compute_options_init(&a->to);
-	a->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_NNM | CLI_IN_SM_PORT |
-		      CLI_IN_MODE;
 	ibp_policy_options *po = &a->to.policy;
 	const struct cli_opt opts[] = {
-	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys),
-	    CLI_FN("--part-enforce", &po->part_enforce, cli_take_part_enforce),
-	    CLI_STR("--state", &a->to.state_path), CLI_CAP_OPTS(&a->to.fabric),
-	    CLI_WORD("--format", &a->format, "smpquery|json")};
-	struct cli_args args = {"tables", opts, CLI_NOPTS(opts), &a->in, 1};
-	if (cli_args_parse(&args, argc, argv))
-		return CLI_EXIT_USAGE;
+	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),
+	    CLI_CONF(&a->in),
+	    CLI_NNM(&a->in),
+	    CLI_SM_PORT(&a->in),
+	    CLI_MODE(&a->in),
+	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
+		     "OpenSM's allow_both_pkeys (opensm -W): a port may hold "
+		     "the full and limited key"),
+	    CLI_FN("--part-enforce", &po->part_enforce, cli_take_part_enforce,
+		   "both|in|out|off",
+		   "OpenSM's part_enforce: both (default), in, out, or off "
+		   "(switch ports left untouched)"),
+	    CLI_STR("--state", &a->to.state_path, "FILE",
+		    "the tables the ports hold now and what OpenSM remembers "
+		    "of their indexes, from the previous run (JSON as --format "
+		    "json, plus \"remembered\" per port; a missing FILE means "
+		    "a fresh fabric): surviving P_Keys keep their index, a "
+		    "P_Key that comes back gets its old one, new ones go after "
+		    "the highest index used. FILE is then rewritten atomically "
+		    "for the next run"),
+	    CLI_CAP_OPTS(&a->to.fabric),
+	    CLI_WORD("--format", &a->format, "smpquery|json",
+		     "smpquery (default): per port a header '# <name> port <n> "
+		     "(<port guid>) <type>', smpquery's rows of 8 and its "
+		     "capacity line; json: docs/json-schemas.md")};
+	struct cli_args args = {"tables", usage,	   tail,
+				opts,	  CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&args, argc, argv);
+	if (rc)
+		return rc;
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)
@@ -157,6 +148,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_tables = {
     .name = "tables",
     .summary = "the P_KeyTable of every port, as OpenSM 3.3.23 programs it",
-    .usage = usage,
     .run = run,
 };

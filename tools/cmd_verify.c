@@ -2,8 +2,8 @@
  * cmd_verify.c - `ibpart verify`: read every programmed port's P_KeyTable
  * from the live fabric over SMPs, compare with the tables the plan implies,
  * and report drift port by port (missing, extra, wrong membership, wrong
- * index, unreachable); optionally the reach matrix and the audit of what
- * the fabric really holds.  Exit 1 on drift.
+ * index, unreachable, leaf-port enforcement); optionally the reach matrix
+ * and the audit of what the fabric really holds.  Exit 1 on drift.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,10 @@
 static const char usage[] =
     "usage: ibpart verify -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                     [--sm-port PORT] [--previous STATE] [--matrix]\n"
-    "                     [--audit] [--format text|json] [-C CA] [-P PORT]\n"
-    "                     [--mkey KEY] [--timeout MS] [--retries N] [-q]\n"
+    "                     [--audit [--fail-on SEV]] [--enforce E]\n            "
+    "         [--format text|json]\n"
+    "                     [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
+    "                     [--retries N] [-q]\n"
     "\n"
     "Read the P_KeyTable of every port the plan programs from the live\n"
     "fabric (directed-route SubnGet(P_KeyTable), discovering the fabric\n"
@@ -28,21 +30,18 @@ static const char usage[] =
     "  membership   the right partition with the wrong full/limited bit\n"
     "  index        the right P_Key at another index than planned\n"
     "  unreachable  the port could not be read\n"
+    "  enforcement  a switch port facing an end port has other PortInfo\n"
+    "               partition enforcement bits than --enforce (only on\n"
+    "               switches that implement them, SwitchInfo)\n"
     "A port GUID the plan names that the fabric does not have is listed\n"
     "as absent (JSON: \"absent\") but is not drift: OpenSM skips it too,\n"
     "and without a topology an unplugged port and a GUID that never\n"
     "existed look the same.  With -t, a topology port that cannot be\n"
-    "read is drift (unreachable).\n"
-    "\n" LC_COMMON_USAGE
-    "      --previous STATE  the tables the ports held before the plan was\n"
-    "                       applied (a state file of `ibpart apply`):\n"
-    "                       OpenSM keeps surviving P_Keys at their index,\n"
-    "                       so this predicts indices after a change\n"
-    "      --matrix         also the connectivity matrix of the tables\n"
-    "                       the fabric holds\n"
-    "      --audit          also the security audit of those tables\n"
-    "\n"
-    "Exit: 0 no drift, 1 drift, 2 bad input, 3 the fabric failed.\n";
+    "read is drift (unreachable).\n";
+
+static const char tail[] =
+    "Exit: 0 no drift (and with --audit no finding at --fail-on or above),\n"
+    "1 drift (or such a finding), 2 bad input, 3 the fabric failed.\n";
 
 static int run(int argc, char **argv)
 {
@@ -51,18 +50,35 @@ static int run(int argc, char **argv)
 	bool matrix = false, audit = false;
 	const char *previous_path = NULL;
 	const struct cli_opt opts[] = {
-	    LC_OPTS(&c), CLI_FLAG("--matrix", &matrix),
-	    CLI_FLAG("--audit", &audit), CLI_STR("--previous", &previous_path)};
-	struct cli_args a = {"verify", opts, CLI_NOPTS(opts), &c.in, 1};
-	if (cli_args_parse(&a, argc, argv))
-		return CLI_EXIT_USAGE;
+	    LC_OPTS(&c),
+	    CLI_STR(
+		"--previous", &previous_path, "STATE",
+		"the tables the ports held before the plan was applied (a "
+		"state file of `ibpart apply`): OpenSM keeps surviving P_Keys "
+		"at their index, so this predicts indices after a change"),
+	    CLI_FLAG(
+		"--matrix", &matrix,
+		"also the connectivity matrix of the tables the fabric holds"),
+	    CLI_FLAG("--audit", &audit,
+		     "also the security audit of those tables; a finding at "
+		     "--fail-on or above exits 1, as `ibpart audit`"),
+	    CLI_FAIL_ON(&c.fail_on),
+	    CLI_FN("--enforce", &c.lo.enforce, lc_take_enforce,
+		   "both|in|out|off|unchanged",
+		   "the PortInfo partition enforcement the switch ports facing "
+		   "end ports must hold (OpenSM's part_enforce): both "
+		   "(default), in, out, off, or unchanged (not checked)")};
+	struct cli_args a = {"verify", usage, tail, opts, CLI_NOPTS(opts), 1};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc;
 	if (a.npos && c.in.conf)
 		return cli_usage_error("verify", "one CONF only");
 	if (a.npos)
 		c.in.conf = a.pos[0]; /* like check/tables: CONF positional */
 	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
-	int rc = lc_open(&c);
+	rc = lc_open(&c);
 	ibp_tables *previous = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);
@@ -83,6 +99,5 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_verify = {
     .name = "verify",
     .summary = "compare the live fabric's P_Key tables with a plan",
-    .usage = usage,
     .run = run,
 };

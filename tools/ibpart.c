@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/suggest.h"
 #include "ibpart/version.h"
 
 #define WEAK_CMD(n)                                                            \
@@ -75,6 +76,14 @@ static const struct cli_cmd *find_command(const char *name)
 	return NULL;
 }
 
+/* A command's --help: its parser prints it from its option table. */
+static int show_help(const struct cli_cmd *c)
+{
+	char *argv[] = {(char *)c->name, "--help", NULL};
+	int rc = c->run(2, argv);
+	return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
+}
+
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -100,18 +109,27 @@ static int dispatch(int argc, char **argv)
 			fprintf(stderr, "ibpart: no command '%s'\n", argv[2]);
 			return CLI_EXIT_USAGE;
 		}
-		return cli_print_usage(c);
+		return show_help(c);
 	}
 	const struct cli_cmd *c = find_command(name);
 	if (!c) {
+		const char *names[NCOMMANDS + 1];
+		size_t n = 0;
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			if (commands[i])
+				names[n++] = commands[i]->name;
+		const char *near = ibp_suggest(name, names, n);
 		fprintf(stderr,
-			"ibpart: '%s' is not a command; see 'ibpart --help'\n",
-			name);
+			"ibpart: '%s' is not a command%s%s%s; see 'ibpart "
+			"--help'\n",
+			name, near ? " (did you mean '" : "", near ? near : "",
+			near ? "'?)" : "");
 		return CLI_EXIT_USAGE;
 	}
 	if (cli_wants_help(argc - 1, argv + 1))
-		return cli_print_usage(c);
-	return c->run(argc - 1, argv + 1);
+		return show_help(c);
+	int rc = c->run(argc - 1, argv + 1);
+	return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
 }
 
 int main(int argc, char **argv)

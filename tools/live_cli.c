@@ -20,9 +20,9 @@ void lc_init(struct lc *c, const char *cmd)
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
 	c->lo.enforce = IBP_ENFORCE_BOTH;
-	c->in.takes = CLI_IN_TOPO | CLI_IN_CONF | CLI_IN_MODE | CLI_IN_SM_PORT;
 	c->in.mode = "opensm";
 	c->format = "text";
+	c->fail_on = IBP_AUDIT_HIGH; /* as `ibpart audit` */
 	lc_mkey_env(&c->lo);
 }
 
@@ -30,6 +30,17 @@ const char *lc_guid(uint64_t g, char buf[24])
 {
 	snprintf(buf, 24, "0x%016llx", (unsigned long long)g);
 	return buf;
+}
+
+int lc_take_enforce(const char *cmd, void *dest, const char *val)
+{
+	ibp_part_enforce e = IBP_ENFORCE_BOTH;
+	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
+		cli_usage_error(cmd, "bad --enforce '%s'", val);
+		return -1;
+	}
+	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
+	return 0;
 }
 
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
@@ -125,6 +136,8 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	}
 	fflush(stdout);
 	bool drifted = ibp_verify_result_differences(r, NULL) > 0;
+	const ibp_findings *f = audit ? ibp_verify_result_findings(r) : NULL;
+	bool alarm = f && ibp_findings_max_severity(f) >= c->fail_on;
 	ibp_verify_result_free(r);
-	return drifted ? CLI_EXIT_FOUND : CLI_EXIT_OK;
+	return drifted || alarm ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 }

@@ -25,58 +25,59 @@ struct lc {
 	struct cli_input in; /* -t, -c, --mode, --sm-port (cli.h) */
 	const char *format;  /* "text" (default) or "json" */
 	bool allow_both;
+	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
 	/* filled by lc_open */
 	ibp_fabric *topo_fabric; /* owned, with -t */
 	ibp_live *l;
 };
 
-#define LC_COMMON_USAGE                                                        \
-	"  -c, --conf CONF      the plan (OpenSM partitions.conf or the "      \
-	"seed dialect)\n"                                                      \
-	"  -t, --topo TOPO      the fabric's topology (ibnetdiscover "         \
-	"format) for\n"                                                        \
-	"                       names and LIDs; the live fabric is "           \
-	"discovered anyway\n"                                                  \
-	"                       and matched to it by GUID\n"                   \
-	"      --mode M         opensm (default: exactly what OpenSM 3.3.23 "  \
-	"programs)\n"                                                          \
-	"                       or strict (tenants out of 0x7fff)\n"           \
-	"      --sm-port PORT   the SM's port (GUID, name or LID); default:\n" \
-	"                       the master SM's port when an SM runs (the\n"   \
-	"                       local PortInfo MasterSMLID), else the local\n" \
-	"                       port (ibpart is the partition manager)\n"      \
-	"  -W, --allow-both-pkeys  OpenSM's allow_both_pkeys\n"                \
-	"  -C, --Ca CA          local CA (default: the first)\n"               \
-	"  -P, --Port PORT      local port (default: the first active)\n"      \
-	"      --mkey KEY       M_Key for every SMP (visible to ps: prefer\n"  \
-	"                       --mkey-file or $IBPART_MKEY)\n"                \
-	"      --mkey-file F    the M_Key from a file only its owner reads\n"  \
-	"      --timeout MS     wait per SMP (default 100)\n"                  \
-	"      --retries N      re-sends of an unanswered SMP (default 3)\n"   \
-	"      --max-wire-smps N  SMPs in flight at once (default 4, as\n"     \
-	"                       OpenSM's max_wire_smps; 1..64)\n"              \
-	"      --format F       text (default) or json (stdout)\n"             \
-	"  -q, --quiet          no progress on stderr\n"
-
 void lc_init(struct lc *c, const char *cmd);
 /* The port and SMP options every live command takes, as entries of a
- * command's table, into lo (a struct ibp_live_options *). */
-#define LC_PORT_OPTS(lo)                                                       \
-	CLI_STR("-C|--Ca", &(lo)->ca),                                         \
-	    CLI_NUM("-P|--Port", &(lo)->port, 0, 254),                         \
-	    CLI_NUM("--mkey", &(lo)->mkey, 0, UINT64_MAX),                     \
-	    CLI_FN("--mkey-file", &(lo)->mkey, lc_take_mkey_file),             \
-	    CLI_NUM("--timeout", &(lo)->timeout_ms, 1, 600000),                \
-	    CLI_NUM("--retries", &(lo)->retries, 0, 100),                      \
-	    CLI_NUM("--max-wire-smps", &(lo)->max_wire_smps, 1, 64)
-/* LC_PORT_OPTS and -q, -W, --format of verify and apply (struct lc *). */
+ * command's table, into lo (a struct ibp_live_options *), and -q into
+ * quiet (a bool *). */
+#define LC_PORT_OPTS(lo, quiet)                                                \
+	CLI_STR("-C|--Ca", &(lo)->ca, "CA", "local CA (default: the first)"),  \
+	    CLI_NUM("-P|--Port", &(lo)->port, 0, 254, "PORT",                  \
+		    "local port (default: the first active)"),                 \
+	    CLI_NUM("--mkey", &(lo)->mkey, 0, UINT64_MAX, "KEY",               \
+		    "M_Key for every SMP (visible to ps: prefer --mkey-file "  \
+		    "or $IBPART_MKEY)"),                                       \
+	    CLI_FN("--mkey-file", &(lo)->mkey, lc_take_mkey_file, "FILE",      \
+		   "the M_Key from a file only its owner reads"),              \
+	    CLI_NUM("--timeout", &(lo)->timeout_ms, 1, 600000, "MS",           \
+		    "wait per SMP (default 100)"),                             \
+	    CLI_NUM("--retries", &(lo)->retries, 0, 100, "N",                  \
+		    "re-sends of an unanswered SMP (default 3)"),              \
+	    CLI_NUM("--max-wire-smps", &(lo)->max_wire_smps, 1, 64, "N",       \
+		    "SMPs in flight at once (default 4, as OpenSM's "          \
+		    "max_wire_smps)"),                                         \
+	    CLI_FLAG("-q|--quiet", quiet, "no progress on stderr")
+/* LC_PORT_OPTS (quiet in c) and the plan options of
+ * verify and apply (struct lc *): -t, --sm-port described as they are
+ * live, -W, --format. */
 #define LC_OPTS(c)                                                             \
-	LC_PORT_OPTS(&(c)->lo), CLI_FLAG("-q|--quiet", &(c)->quiet),           \
-	    CLI_FLAG("-W|--allow-both-pkeys", &(c)->allow_both),               \
-	    CLI_WORD("--format", &(c)->format, "text|json")
+	CLI_CONF(&(c)->in), CLI_MODE(&(c)->in),                                \
+	    LC_PORT_OPTS(&(c)->lo, &(c)->quiet),                               \
+	    CLI_STR("-t|--topo|--topology", &(c)->in.topo, "TOPO",             \
+		    "the fabric's topology (ibnetdiscover format) for names "  \
+		    "and LIDs; the live fabric is discovered anyway and "      \
+		    "matched to it by GUID"),                                  \
+	    CLI_STR(                                                           \
+		"--sm-port", &(c)->in.sm_port, "PORT",                         \
+		"the SM's port (GUID, name or LID); default: the master SM's " \
+		"port when an SM runs (the local PortInfo MasterSMLID), else " \
+		"the local port (ibpart is the partition manager)"),           \
+	    CLI_FLAG("-W|--allow-both-pkeys", &(c)->allow_both,                \
+		     "OpenSM's allow_both_pkeys"),                             \
+	    CLI_WORD("--format", &(c)->format, "text|json",                    \
+		     "text (default) or json (stdout)")
 /* CLI_FN for --mkey-file FILE (ibp_mkey_file_read) into a uint64_t. */
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
+/* CLI_FN for --enforce both|in|out|off|unchanged into an int (an
+ * ibp_part_enforce; -1: unchanged), as ibp_live_options.enforce takes it
+ * (verify, apply). */
+int lc_take_enforce(const char *cmd, void *dest, const char *val);
 /* $IBPART_MKEY into lo (before the options, which override it). */
 void lc_mkey_env(struct ibp_live_options *lo);
 

@@ -24,7 +24,7 @@ static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
 }
 
 int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
-		 ibp_sim_session **out)
+		 ibp_sim_session **out, bool *rejected)
 {
 	*out = NULL;
 	ibp_diags *d = ibp_diags_new();
@@ -34,6 +34,8 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	ibp_error err;
 	int rc = ibp_sim_session_open(o, out, d, &err);
 	print_findings(d, o->topo_path, quiet, rc);
+	if (rejected)
+		*rejected = cli_diags_have(d, "opensm-fallback");
 	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
@@ -82,16 +84,17 @@ int sim_cli_port(const ibp_sim_session *s, const char *spec, size_t *node,
 	return CLI_EXIT_USAGE;
 }
 
-int sim_cli_smpquery(ibp_sim_session *s, const char *addr, unsigned port,
-		     FILE *out)
+int sim_cli_smpquery(ibp_sim_session *s, const char *addr,
+		     ibp_smpquery_addr how, unsigned port, FILE *out)
 {
 	size_t n;
 	unsigned p;
-	int rc = sim_cli_port(s, addr, &n, &p);
+	int rc = how == IBP_SMPQUERY_DR ? CLI_EXIT_OK
+					: sim_cli_port(s, addr, &n, &p);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	ibp_error err;
-	rc = ibp_sim_session_smpquery_pkeys(s, addr, port, out, &err);
+	rc = ibp_sim_session_smpquery_pkeys_ex(s, addr, how, port, out, &err);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
 	fprintf(stderr, "ibpart sim smpquery: %s\n", err.message);

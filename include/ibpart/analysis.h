@@ -151,6 +151,11 @@ const char *ibp_match_rule_str(ibp_match_rule r);
 /* Human text: both tables, every shared base and the deciding rule. */
 void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out);
+/* The same as JSON (docs/json-schemas.md): {"src": {"port_guid",
+ * "node_desc", "label", "port", "pkeys"}, "dst": {...}, "can_talk",
+ * "rule", "shared": [{"base", "src_index", "src_pkey", "dst_index",
+ * "dst_pkey", "match"}]}; a malloc'd string, NULL on ENOMEM. */
+char *ibp_explanation_json(const ibp_matrix *m, const ibp_explanation *e);
 
 /* ------------------------------------------------------------------ */
 /* Matrix reports (src/analysis/report_matrix.c,                      */

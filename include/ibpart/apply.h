@@ -6,12 +6,15 @@
  *               every table, makes the plan (fail closed: a plan with
  *               errors, or one OpenSM would reject or misread, is
  *               refused) or loads a state file to roll back to, and
- *               lists the ports whose 32-entry blocks differ; nothing is
- *               sent.  ibp_apply_run() saves the tables read to a state
- *               file first, then SubnSets only those blocks (the SM reads
- *               each back and retries lost MADs).  A plan port that
- *               cannot be read, or a running SM (unless forced), changes
- *               nothing; a push that stops half-way reports the ports
+ *               lists the ports whose 32-entry blocks differ and the
+ *               leaf ports (switch ports facing an end port) whose
+ *               PortInfo partition enforcement is not part_enforce's
+ *               (all of them, as OpenSM checks them on every sweep; a
+ *               rollback puts back the bits the state file saved);
+ *               nothing is sent.  ibp_apply_run() saves the tables read to a
+ * state file first, then SubnSets only those blocks (the SM reads each back and
+ * retries lost MADs).  A plan port that cannot be read, or a running SM (unless
+ * forced), changes nothing; a push that stops half-way reports the ports
  *               changed, the one that failed, and those not reached.
  *  via OpenSM   OpenSM is the SM.  ibp_apply_via_opensm() validates the
  *               plan, writes it in OpenSM's canonical syntax (read back
@@ -67,8 +70,9 @@ typedef enum ibp_apply_port_state {
 	IBP_APPLY_NOT_REACHED  /* the push stopped before it: unchanged */
 } ibp_apply_port_state;
 
-/* A port whose table the plan changes (or, for the unreadable list, a
- * port the plan programs that could not be read). */
+/* A port whose table the plan changes, or a leaf port whose PortInfo
+ * partition enforcement it changes, or both (or, for the unreadable
+ * list, a port the plan programs that could not be read). */
 struct ibp_apply_port {
 	size_t node;
 	unsigned port;
@@ -78,6 +82,11 @@ struct ibp_apply_port {
 	unsigned nblocks;	       /* at most 8 listed ... */
 	bool more_blocks;	       /* ... and more differ */
 	ibp_apply_port_state state;
+	/* PortInfo PartitionEnforcementInbound/Outbound differ from what
+	 * the port should hold (part_enforce, or the state file on a
+	 * rollback): from enforce_have to enforce_want */
+	bool enforce;
+	ibp_part_enforce enforce_have, enforce_want;
 };
 
 /* An apply: its plan, then what the push did.  Opaque. */

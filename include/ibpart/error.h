@@ -28,17 +28,18 @@ IBP_BEGIN_DECLS
 
 typedef enum ibp_status {
 	IBP_OK = 0,
-	IBP_EINVAL = -1,    /* bad argument or malformed input */
-	IBP_ENOMEM = -2,    /* out of memory */
-	IBP_EPARSE = -3,    /* an input file does not parse */
-	IBP_ERANGE = -4,    /* a value or index is out of range */
-	IBP_ENOENT = -5,    /* the thing asked for does not exist */
-	IBP_EIO = -6,	    /* the system or the fabric failed */
-	IBP_ETIMEDOUT = -7, /* no answer in time */
-	IBP_EMAD = -8,	    /* a MAD came back with a non-zero status */
-	IBP_EFULL = -9,	    /* a P_KeyTable has no free entry */
-	IBP_ESHORT = -10,   /* a buffer is too short to decode */
-	IBP_ECANCELED = -11 /* the caller's cancel callback said stop */
+	IBP_EINVAL = -1,     /* bad argument or malformed input */
+	IBP_ENOMEM = -2,     /* out of memory */
+	IBP_EPARSE = -3,     /* an input file does not parse */
+	IBP_ERANGE = -4,     /* a value or index is out of range */
+	IBP_ENOENT = -5,     /* the thing asked for does not exist */
+	IBP_EIO = -6,	     /* the system or the fabric failed */
+	IBP_ETIMEDOUT = -7,  /* no answer in time */
+	IBP_EMAD = -8,	     /* a MAD came back with a non-zero status */
+	IBP_EFULL = -9,	     /* a P_KeyTable has no free entry */
+	IBP_ESHORT = -10,    /* a buffer is too short to decode */
+	IBP_ECANCELED = -11, /* the caller's cancel callback said stop */
+	IBP_EBUSY = -12	     /* another operation holds what is needed */
 } ibp_status;
 
 typedef struct ibp_error {

@@ -43,6 +43,7 @@
 
 struct ibp_sm;
 struct ibp_conf;
+struct ibp_policy_unplaced;
 
 IBP_BEGIN_DECLS
 
@@ -53,17 +54,22 @@ typedef enum ibp_drift_kind {
 	IBP_DRIFT_EXTRA,       /* the port holds a base the plan lacks */
 	IBP_DRIFT_MEMBERSHIP,  /* same base, other full/limited bit */
 	IBP_DRIFT_INDEX,       /* same key, another index */
-	IBP_DRIFT_UNREACHABLE  /* the port's table could not be read */
+	IBP_DRIFT_UNREACHABLE, /* the port's table could not be read */
+	IBP_DRIFT_ENFORCEMENT  /* a leaf port's PortInfo partition
+				  enforcement bits are not part_enforce's */
 } ibp_drift_kind;
 
 struct ibp_drift_item {
 	size_t node;
 	unsigned port;
 	ibp_drift_kind kind;
-	uint16_t want_pkey; /* 0 for extra/unreachable */
-	uint16_t have_pkey; /* 0 for missing/unreachable */
+	uint16_t want_pkey; /* 0 for extra/unreachable/enforcement */
+	uint16_t have_pkey; /* 0 for missing/unreachable/enforcement */
 	int want_index;	    /* -1 when not applicable */
 	int have_index;
+	/* enforcement: the bits (PartitionEnforcementInbound/Outbound) as
+	 * part_enforce names them, wanted and held; else both BOTH */
+	ibp_part_enforce want_enforce, have_enforce;
 };
 
 typedef struct ibp_drift ibp_drift;
@@ -79,7 +85,8 @@ const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
 size_t ibp_drift_ports_checked(const ibp_drift *d);
 size_t ibp_drift_ports_drifted(const ibp_drift *d);
 void ibp_drift_free(ibp_drift *d);
-const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ... */
+const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ...,
+							"enforcement" */
 
 /* Which items count: all of them, all but index-only differences, or
  * only those (without the ports' previous tables OpenSM's choice of
@@ -248,6 +255,10 @@ void ibp_live_progress(const ibp_live *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The session was opened with dry_run: no Set is ever sent. */
 bool ibp_live_dry_run(const ibp_live *l);
+/* The PortInfo partition enforcement the session wants on the leaf ports
+ * (ibp_live_options.enforce: an ibp_part_enforce, or -1 to leave the
+ * bits as they are). */
+int ibp_live_enforce(const ibp_live *l);
 /* True when the options' cancel callback asks to stop. */
 bool ibp_live_cancelled(const ibp_live *l);
 
@@ -302,7 +313,14 @@ struct ibp_live_plan_options {
 	const ibp_tables *previous; /* what the ports held before (OpenSM
 				       keeps surviving P_Keys at their
 				       index); NULL: a fresh fabric */
-	bool fail_closed;      /* refuse a plan OpenSM would reject/misread */
+	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
+	/* OpenSM's part_enforce (default both): off copies no table onto
+	 * the switch ports facing end ports, as OpenSM then leaves them */
+	ibp_part_enforce part_enforce;
+	/* NULL, or filled with what the plan cannot place, among it the
+	 * switch ports whose copy is truncated and left unenforced (ERR
+	 * 0507): policy.h */
+	struct ibp_policy_unplaced *unplaced;
 	size_t max_input_size; /* read at most this many bytes of the plan
 				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 };
@@ -326,6 +344,27 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 			      const ibp_fabric *f, const struct ibp_conf *conf,
 			      const ibp_tables *want, char **text, size_t *len,
 			      ibp_diags *diags, ibp_error *err);
+
+/* ------------------------------------------------ one change at a time */
+
+/* The host's lock on the local port a session opened, held while an
+ * operation changes the fabric from it (apply --direct, --rollback,
+ * --via-opensm; the partition service takes the same), so two of them
+ * cannot interleave their SubnSets or save each other's half-done tables
+ * as "what was there".  An flock(2) on DIR/ibpart-<CA>-<port>.lock (dir;
+ * NULL: /run/lock/ibpart for root, else $XDG_RUNTIME_DIR/ibpart, else
+ * /tmp/ibpart-<uid>), released by the kernel however the holder ends;
+ * the file names the holder's pid.  wait_ms: how long to wait for a
+ * holder to finish (0: not at all).  IBP_OK and *out (release with
+ * ibp_live_lock_release); IBP_EBUSY when another process holds it (err
+ * names its pid and says how to wait); IBP_EIO when the lock file cannot
+ * be made; IBP_ENOMEM. */
+typedef struct ibp_live_lock ibp_live_lock;
+/* Take it (see above). */
+int ibp_live_lock_acquire(const ibp_live *l, const char *dir, int wait_ms,
+			  ibp_live_lock **out, ibp_error *err);
+/* Release the lock (NULL allowed). */
+void ibp_live_lock_release(ibp_live_lock *k);
 
 IBP_END_DECLS
 #endif

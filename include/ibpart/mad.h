@@ -389,6 +389,16 @@ int ibp_port_info_encode(const struct ibp_port_info *pi, uint8_t *buf,
 			 size_t len, ibp_error *err);
 int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 			 size_t len, ibp_error *err);
+/* Turn pi, the PortInfo a switch external port holds (as last read),
+ * into the PortInfo of a SubnSet that changes only its partition
+ * enforcement, as OpenSM's partition manager writes it: PortState,
+ * PortPhysicalState and LinkDownDefaultState 0, "no state change"
+ * (14.2.5.6: the Active and LinkUp a port reports are no values a Set may
+ * carry), PartitionEnforcementInbound/Outbound as given (10.9.4), every
+ * other field as held (FilterRawInbound/Outbound included: OpenSM leaves
+ * them).  Cannot fail. */
+void ibp_port_info_set_enforcement(struct ibp_port_info *pi, bool inbound,
+				   bool outbound);
 
 /* ------------------------------------------------------- P_KeyTable */
 

@@ -61,7 +61,8 @@ static inline uint16_t ibp_pkey_make(uint16_t base, bool full)
 /* Parse "0x8001", "32769" or "0X7FFF" (whole string, 0..0xffff; an
  * octal "0100" is read as octal, as strtoul does) into *out.  Any value
  * in range is accepted, the invalid keys included.  IBP_EINVAL for NULL,
- * empty, a sign or trailing text, IBP_ERANGE above 0xffff; *out is
+ * empty, anything but a digit first (a blank, a tab, a sign) or trailing
+ * text, IBP_ERANGE above 0xffff; *out is
  * untouched on error. */
 int ibp_pkey_parse(const char *s, uint16_t *out, ibp_error *err);
 

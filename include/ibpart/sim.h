@@ -56,8 +56,13 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_sim ibp_sim;
 
-/* PortInfo PortState values used here (IBA 14.2.5.6). */
+/* PortInfo PortState values (IBA 14.2.5.6).  A linked port starts
+ * Active; a SubnSet(PortInfo) moves it along the state machine (Down,
+ * then Initialize as the link retrains; Armed from Initialize; Active
+ * from Armed). */
 #define IBP_SIM_PORT_DOWN   1u
+#define IBP_SIM_PORT_INIT   2u
+#define IBP_SIM_PORT_ARMED  3u
 #define IBP_SIM_PORT_ACTIVE 4u
 
 /* The PortInfo fields a simulated port keeps (IBA 14.2.5.6).  Plain data

@@ -166,6 +166,20 @@ int ibp_sim_session_port(const ibp_sim_session *s, const char *spec,
  * when an SMP gets no good answer. */
 int ibp_sim_session_smpquery_pkeys(ibp_sim_session *s, const char *addr,
 				   unsigned port, FILE *out, ibp_error *err);
+/* How smpquery's ADDR is read, as its flags say. */
+typedef enum ibp_smpquery_addr {
+	IBP_SMPQUERY_ANY = 0, /* a port spec (LID, GUID, name), LID-routed */
+	IBP_SMPQUERY_GUID,    /* -G: a port GUID, LID-routed */
+	IBP_SMPQUERY_DR	      /* -D: a directed route from the SM's port,
+				 "0,1,3" (ibp_dr_path_parse), DR SMPs */
+} ibp_smpquery_addr;
+/* The same with ADDR read as `how` says; for IBP_SMPQUERY_DR the SMPs go
+ * by directed route, as `smpquery -D` sends them.  Errors as above, and
+ * IBP_EINVAL for a GUID or a path that does not parse, IBP_EIO when a
+ * path leads nowhere (no answer). */
+int ibp_sim_session_smpquery_pkeys_ex(ibp_sim_session *s, const char *addr,
+				      ibp_smpquery_addr how, unsigned port,
+				      FILE *out, ibp_error *err);
 
 #define IBP_SIM_PINGPONG_OPTIONS_VERSION 1
 struct ibp_sim_pingpong_options {

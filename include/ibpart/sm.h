@@ -151,13 +151,23 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * CA/router port when the switch has an enforcement table
  * (PartitionEnforcementCap > 0) - into a set keyed by the discovered
  * fabric, with those leaf ports' PortInfo enforcement bits
- * (ibp_tables_get_enforcement).  Ports between switches and unlinked
+ * (ibp_tables_get_enforcement), and the enforcement bits (no table) of
+ * the switch ports facing another switch, on switches whose SwitchInfo
+ * implements a bit (OpenSM clears them).  Ports between switches and unlinked
  * switch ports are neither read nor written.  All of it is one pipelined
  * batch of directed-route Gets.  Discovers first when nothing has been
  * discovered.  *out (NULL on error) is the caller's to free with
  * ibp_tables_free(); it borrows ibp_sm_fabric(), so free it before the
  * next discovery or ibp_sm_free().  Errors as for discovery. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
+
+/* Which PortInfo partition enforcement bits the discovered switch with
+ * this node GUID implements (its SwitchInfo InboundEnforcementCap and
+ * OutboundEnforcementCap, IBA vol. 1 14.2.5.4), into *inbound and
+ * *outbound (either may be NULL).  false, with both false, for a node
+ * that is not a discovered switch.  Only reads sm. */
+bool ibp_sm_switch_enforcement_caps(const ibp_sm *sm, uint64_t node_guid,
+				    bool *inbound, bool *outbound);
 
 /* Make the fabric hold `want`.  want may be keyed by any fabric model of
  * the same subnet (the topology file's, or ibp_sm_fabric()): ports are
@@ -169,7 +179,9 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
  * read.  Errors: IBP_ENOENT for a node that was not discovered or a port
  * with no P_KeyTable; IBP_ECANCELED (o->cancel); IBP_ETIMEDOUT, IBP_EMAD,
  * IBP_EIO from the fabric; IBP_ENOMEM.  A table the read-back does not
- * confirm is a failure of that port. */
+ * confirm is a failure of that port.  A switch port facing another
+ * switch that `want` gives enforcement bits but no table gets only its
+ * PortInfo Set (where the switch implements the bits). */
 int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 		ibp_error *err);
 

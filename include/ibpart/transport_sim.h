@@ -3,8 +3,11 @@
  * every node of an ibp_sim answers SMPs as a real subnet management agent
  * does (IBA vol. 1, 14.2): NodeDescription, NodeInfo, SwitchInfo,
  * PortInfo and P_KeyTable Get/Set, the MAD status a real SMA returns for a
- * bad attribute, method, port or block, M_Key checking by the protect
- * bits (14.2.4), and directed routes walked hop by hop over the fabric's
+ * bad attribute, method, port or block, a PortInfo Set refused with
+ * status 7 when its PortState is no allowed transition or its
+ * PortPhysicalState or LinkDownDefaultState no value a Set may carry
+ * (14.2.5.6), M_Key checking by the protect bits (14.2.4), and directed
+ * routes walked hop by hop over the fabric's
  * links with the return path recorded (14.2.2).  Requests and responses
  * are the encoded 256-byte MADs of mad.h, so the SM code that drives this
  * transport drives libibumad unchanged.

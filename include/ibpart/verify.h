@@ -13,6 +13,10 @@
  * drift.  Without them a P_Key is expected where the port holds it now,
  * and an index difference is only a note (IBP_DRIFT_SEL_INDEX_ONLY).
  *
+ * A leaf port (a switch port facing an end port) whose PortInfo
+ * partition enforcement bits are not the session's part_enforce is
+ * drift (IBP_DRIFT_ENFORCEMENT), where the switch implements the bits.
+ *
  * A GUID the plan names that the fabric does not have is listed as
  * absent, not drift: OpenSM skips it too.
  *
@@ -90,6 +94,10 @@ ibp_drift_sel ibp_verify_result_selection(const ibp_verify_result *r);
  * ports; index notes (0 with `previous`). */
 size_t ibp_verify_result_differences(const ibp_verify_result *r, size_t *ports);
 size_t ibp_verify_result_index_notes(const ibp_verify_result *r);
+/* Leaf ports whose PortInfo partition enforcement was compared with the
+ * session's part_enforce (those of switches implementing the bits; 0
+ * when the session leaves enforcement as it is). */
+size_t ibp_verify_result_enforcement_checked(const ibp_verify_result *r);
 size_t ibp_verify_result_absent_count(const ibp_verify_result *r);
 const struct ibp_absent_member *
 ibp_verify_result_absent_at(const ibp_verify_result *r, size_t i);

@@ -462,6 +462,31 @@ static bool flags_conflict(const ibp_conf_flags *a, const ibp_conf_flags *b,
 	return false;
 }
 
+/* A member written as a node GUID: OpenSM matches port GUIDs only, so it
+ * skips it like an unknown one (an easy slip: ibstat shows both); say
+ * which port GUID was meant. */
+static void node_guid_diag(ibp_conf *c, const ibp_conf_member *m, size_t n)
+{
+	const ibp_fabric *f = c->opts.fabric;
+	char ports[160] = "";
+	size_t len = 0;
+	for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n) && len < 120;
+	     p++) {
+		uint64_t pg = ibp_fabric_port_guid(f, n, p);
+		if (pg)
+			len += (size_t)snprintf(
+			    ports + len, sizeof(ports) - len,
+			    "%s0x%016llx (port %u)", len ? ", " : "",
+			    (unsigned long long)pg, p);
+	}
+	conf_diag(c, IBP_SEV_WARNING, "node-guid", m->pos, false,
+		  "%s is the node GUID of '%s', not a port GUID; OpenSM "
+		  "matches port GUIDs only and skips it; its port GUID%s %s",
+		  m->text, ibp_fabric_node_desc(f, n),
+		  strchr(ports, ',') ? "s are" : " is",
+		  ports[0] ? ports : "none");
+}
+
 static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 {
 	if (!g->nparts)
@@ -506,6 +531,9 @@ static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 			if (ibp_fabric_find_port_guid(c->opts.fabric, m->guid,
 						      &n, &port) == 0) {
 				any_in_fabric = true;
+			} else if (ibp_fabric_find_node_guid(
+				       c->opts.fabric, m->guid, &n) == 0) {
+				node_guid_diag(c, m, n);
 			} else {
 				conf_diag(c, IBP_SEV_WARNING, "unknown-guid",
 					  m->pos, false,

@@ -1,6 +1,7 @@
 /*
  * live_apply.c - the direct apply (see include/ibpart/apply.h): read,
- * plan, diff by 32-entry block, save the state, push, and say what
+ * plan, diff by 32-entry block, reconcile every leaf port's partition
+ * enforcement (live_enforce.c), save the state, push, and say what
  * happened to each port.
  *
  * Fail closed, in this order: a running SM (its next heavy sweep would
@@ -12,6 +13,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/pkey_table.h"
+#include "ibpart/policy.h"
+#include "live/live_enforce.h"
 #include "live/live_json.h"
 
 struct ibp_apply {
@@ -27,6 +31,7 @@ struct ibp_apply {
 	char mode[16];
 	bool rollback;
 	ibp_tables *have, *want, *sub; /* sub: the ports that change */
+	ibp_policy_unplaced *unplaced; /* what the plan cannot place */
 	struct ibp_apply_port *ports, *unreadable;
 	size_t nports, nunreadable;
 	bool ran, pushed, complete;
@@ -60,6 +65,7 @@ void ibp_apply_free(ibp_apply *a)
 	free(a->unreadable);
 	ibp_tables_free(a->sub);
 	ibp_tables_free(a->want);
+	ibp_policy_unplaced_free(a->unplaced);
 	ibp_tables_free(a->have);
 	free(a);
 }
@@ -120,6 +126,87 @@ static int plan_port(ibp_apply *a, size_t n, unsigned p,
 	return IBP_OK;
 }
 
+/* Every leaf port whose enforcement bits differ from what it should
+ * hold (live_enforce.c): marked on its entry when its table changes too,
+ * else a port of its own, whose table (as read) goes into a->sub so the
+ * SM writes no block there, only the bits. */
+static int plan_enforcement(ibp_apply *a, ibp_error *err)
+{
+	struct live_enforce_port *ep;
+	size_t n;
+	int rc = live_enforce_check(a->l, a->have, a->rollback ? a->want : NULL,
+				    a->unplaced, &ep, &n, err);
+	/* room for every one of them besides the plan's ports */
+	struct ibp_apply_port *np =
+	    rc ? NULL
+	       : realloc(a->ports, (a->nports + n + 1) * sizeof(*a->ports));
+	if (!rc && !np)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (np)
+		a->ports = np;
+	/* which entry of a->ports each (node, port) is: O(1) per look-up */
+	size_t nn = ibp_fabric_node_count(a->f);
+	size_t *base = rc ? NULL : malloc((nn + 1) * sizeof(*base));
+	size_t *slot = NULL;
+	if (base) {
+		base[0] = 0;
+		for (size_t k = 0; k < nn; k++)
+			base[k + 1] =
+			    base[k] + ibp_fabric_node_nports(a->f, k) + 1;
+		slot = malloc((base[nn] ? base[nn] : 1) * sizeof(*slot));
+	}
+	if (!rc && !slot)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t k = 0; !rc && k < base[nn]; k++)
+		slot[k] = SIZE_MAX;
+	for (size_t k = 0; !rc && k < a->nports; k++)
+		slot[base[a->ports[k].node] + a->ports[k].port] = k;
+	for (size_t i = 0; !rc && i < n; i++) {
+		size_t k = slot[base[ep[i].node] + ep[i].port];
+		struct ibp_apply_port *ap = k == SIZE_MAX ? NULL : &a->ports[k];
+		/* a port pushed anyway gets the bits it should hold (not the
+		 * SM's one mode: ERR 0507 wants off), one that only drifts
+		 * a Set of its own */
+		if (!ep[i].differs) {
+			if (ap && ibp_tables_set_enforcement(
+				      a->sub, ep[i].node, ep[i].port,
+				      ep[i].want_in, ep[i].want_out))
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
+			continue;
+		}
+		/* a port between switches has no table: its bits alone */
+		const ibp_pkey_table *held =
+		    ibp_tables_get(a->have, ep[i].node, ep[i].port);
+		if (!ap && held) {
+			ibp_pkey_table *cp = ibp_pkey_table_copy(held);
+			if (!cp || ibp_tables_put(a->sub, ep[i].node,
+						  ep[i].port, cp, NULL)) {
+				ibp_pkey_table_free(cp);
+				rc = ibp_error_set(err, IBP_ENOMEM,
+						   "out of memory");
+				break;
+			}
+		}
+		if (!ap) {
+			ap = &a->ports[a->nports++];
+			*ap = describe(a->f, ep[i].node, ep[i].port);
+		}
+		ap->enforce = true;
+		ap->enforce_have =
+		    ibp_part_enforce_from_bits(ep[i].have_in, ep[i].have_out);
+		ap->enforce_want =
+		    ibp_part_enforce_from_bits(ep[i].want_in, ep[i].want_out);
+		if (ibp_tables_set_enforcement(a->sub, ep[i].node, ep[i].port,
+					       ep[i].want_in, ep[i].want_out))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	free(slot);
+	free(base);
+	free(ep);
+	return rc;
+}
+
 static int plan_diff(ibp_apply *a, ibp_error *err)
 {
 	size_t nw = ibp_tables_count(a->want);
@@ -136,7 +223,7 @@ static int plan_diff(ibp_apply *a, ibp_error *err)
 		if (rc)
 			return rc;
 	}
-	return IBP_OK;
+	return plan_enforcement(a, err);
 }
 
 static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
@@ -149,6 +236,10 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 			rc = IBP_EINVAL;
 		return rc;
 	}
+	int enf = ibp_live_enforce(a->l);
+	a->unplaced = ibp_policy_unplaced_new();
+	if (!a->unplaced)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	struct ibp_live_plan_options po = {
 	    .conf_path = o->conf_path,
 	    .mode = a->mode,
@@ -157,6 +248,8 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .previous = a->have,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
+	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
+	    .unplaced = a->unplaced,
 	};
 	int rc = ibp_live_plan(&po, a->f, &a->want, NULL, diags, err);
 	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
@@ -177,7 +270,8 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 		return ibp_error_set(
 		    err, IBP_EINVAL,
 		    "an SM is running on port 0x%016llx (the local port's "
-		    "MasterSMLID, IsSM set): it would put its own tables "
+		    "MasterSMLID, IsSM set; or a MasterSMLID that does not "
+		    "answer, so one may be): it would put its own tables "
 		    "back at its next heavy sweep.  Use --via-opensm to "
 		    "hand it the plan, or --force to push anyway; nothing "
 		    "was changed",
@@ -239,30 +333,37 @@ bool ibp_apply_is_rollback(const ibp_apply *a)
 	return a->rollback;
 }
 
-/* The tables the plan's ports held, with their enforcement bits. */
+/* Port (n, p) as read, table and enforcement bits, into saved (once). */
+static bool save_port(ibp_apply *a, ibp_tables *saved, size_t n, unsigned p)
+{
+	if (ibp_tables_get(saved, n, p))
+		return true;
+	ibp_pkey_table *cp = ibp_pkey_table_copy(ibp_tables_get(a->have, n, p));
+	if (!cp || ibp_tables_put(saved, n, p, cp, NULL)) {
+		ibp_pkey_table_free(cp);
+		return false;
+	}
+	bool in, out;
+	return !ibp_tables_get_enforcement(a->have, n, p, &in, &out) ||
+	       !ibp_tables_set_enforcement(saved, n, p, in, out);
+}
+
+/* The tables the plan's ports held, and the leaf ports whose enforcement
+ * changes, with their enforcement bits. */
 static int save_state(ibp_apply *a, const char *path, ibp_error *err)
 {
 	/* every port's table, or no state file at all: a partial one
 	 * could not roll those ports back */
 	ibp_tables *saved = ibp_tables_new(a->f);
-	size_t nw = ibp_tables_count(a->want);
 	bool oom = !saved;
-	for (size_t i = 0; !oom && i < nw; i++) {
-		size_t n;
-		unsigned p;
-		ibp_tables_at(a->want, i, &n, &p);
-		ibp_pkey_table *cp =
-		    ibp_pkey_table_copy(ibp_tables_get(a->have, n, p));
-		if (!cp || ibp_tables_put(saved, n, p, cp, NULL)) {
-			ibp_pkey_table_free(cp);
-			oom = true;
-			break;
+	const ibp_tables *from[] = {a->want, a->sub};
+	for (size_t k = 0; k < 2 && !oom; k++)
+		for (size_t i = 0; !oom && i < ibp_tables_count(from[k]); i++) {
+			size_t n;
+			unsigned p;
+			ibp_tables_at(from[k], i, &n, &p);
+			oom = !save_port(a, saved, n, p);
 		}
-		bool in, out;
-		if (ibp_tables_get_enforcement(a->have, n, p, &in, &out) &&
-		    ibp_tables_set_enforcement(saved, n, p, in, out))
-			oom = true;
-	}
 	int rc = !oom ? ibp_state_save(saved, path, err)
 		      : ibp_error_set(err, IBP_ENOMEM,
 				      "out of memory saving the state; "

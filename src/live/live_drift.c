@@ -1,7 +1,8 @@
 /*
  * live_drift.c - drift between the P_KeyTables a plan implies and the
  * ones the ports hold (see include/ibpart/live.h): what `ibpart verify`
- * reports port by port.
+ * reports port by port, with the leaf ports whose partition enforcement
+ * bits differ (live_enforce.c) as items of their own.
  *
  * Per port both tables are reduced to (base, index, key) triples for
  * their non-empty entries, sorted by base, and merged: O(n log n) in the
@@ -12,6 +13,7 @@
 
 #include "ibpart/live.h"
 #include "ibpart/pkey.h"
+#include "live/live_enforce.h"
 
 struct ibp_drift {
 	struct ibp_drift_item *items;
@@ -171,6 +173,52 @@ int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
 	return IBP_OK;
 }
 
+/* (node, port), then the P_Key items by index, a port's enforcement
+ * item last: the order ibp_drift_compute gives, kept. */
+static int cmp_port_item(const void *a, const void *b)
+{
+	const struct ibp_drift_item *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	bool xe = x->kind == IBP_DRIFT_ENFORCEMENT;
+	bool ye = y->kind == IBP_DRIFT_ENFORCEMENT;
+	if (xe != ye)
+		return xe ? 1 : -1;
+	return cmp_item(a, b);
+}
+
+int live_drift_add_enforcement(ibp_drift *d,
+			       const struct live_enforce_port *ports, size_t n)
+{
+	size_t before = d->count;
+	for (size_t i = 0; i < n; i++) {
+		const struct live_enforce_port *e = &ports[i];
+		if (!e->differs)
+			continue;
+		if (add(d, e->node, e->port, IBP_DRIFT_ENFORCEMENT, 0, 0, -1,
+			-1)) {
+			d->count = before;
+			return IBP_ENOMEM;
+		}
+		struct ibp_drift_item *it = &d->items[d->count - 1];
+		it->want_enforce =
+		    ibp_part_enforce_from_bits(e->want_in, e->want_out);
+		it->have_enforce =
+		    ibp_part_enforce_from_bits(e->have_in, e->have_out);
+	}
+	if (d->count == before)
+		return IBP_OK;
+	qsort(d->items, d->count, sizeof(*d->items), cmp_port_item);
+	d->drifted = 0;
+	for (size_t i = 0; i < d->count; i++)
+		if (i == 0 || d->items[i].node != d->items[i - 1].node ||
+		    d->items[i].port != d->items[i - 1].port)
+			d->drifted++;
+	return IBP_OK;
+}
+
 size_t ibp_drift_count(const ibp_drift *d)
 {
 	return d->count;
@@ -212,6 +260,8 @@ const char *ibp_drift_kind_str(ibp_drift_kind k)
 		return "index";
 	case IBP_DRIFT_UNREACHABLE:
 		return "unreachable";
+	case IBP_DRIFT_ENFORCEMENT:
+		return "enforcement";
 	}
 	return "unknown";
 }

@@ -54,6 +54,14 @@ json_t *live_json_drift(const ibp_fabric *f, const ibp_drift *d,
 			      ibp_fabric_node_desc(f, it->node));
 		json_object_set_new(o, "kind",
 				    json_string(ibp_drift_kind_str(it->kind)));
+		if (it->kind == IBP_DRIFT_ENFORCEMENT) {
+			json_object_set_new(o, "want",
+					    json_string(ibp_part_enforce_str(
+						it->want_enforce)));
+			json_object_set_new(o, "have",
+					    json_string(ibp_part_enforce_str(
+						it->have_enforce)));
+		}
 		if (it->want_index >= 0) {
 			json_object_set_new(o, "want", json_string(w));
 			json_object_set_new(o, "want_index",

@@ -17,7 +17,7 @@
 
 int ibp_mkey_parse(const char *s, uint64_t *mkey)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9') /* no blank, no sign */
 		return IBP_EINVAL;
 	errno = 0;
 	char *end;

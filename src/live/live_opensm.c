@@ -11,6 +11,7 @@
  * differences do not count, OpenSM's index memory is its own).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,22 @@ static int make_text(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	return rc;
 }
 
+/* Is pid an OpenSM?  Its /proc comm says so (Debian's /usr/sbin/opensm;
+ * a process that renamed itself is not ours to guess about). */
+static bool is_opensm(pid_t pid)
+{
+	char path[64], comm[64] = "";
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	bool ok = fgets(comm, sizeof(comm), fp) &&
+		  !strncmp(comm, "opensm", 6) &&
+		  (comm[6] == '\n' || comm[6] == 0);
+	fclose(fp);
+	return ok;
+}
+
 int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
 			 ibp_error *err)
@@ -158,6 +175,13 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 				     "no OpenSM process %ld (a stale pid "
 				     "file?); %s left unchanged",
 				     (long)r->pid, o->opensm_conf);
+	/* and it must be OpenSM: a pid file left behind and its pid reused
+	 * by another program must not get our SIGHUP */
+	if (!o->dry_run && !is_opensm(r->pid))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "process %ld is not OpenSM (a stale pid "
+				     "file?); %s left unchanged",
+				     (long)r->pid, o->opensm_conf);
 	ibp_tables *want = NULL;
 	int rc = make_text(l, o, &want, r, diags, err);
 	if (rc || o->dry_run)
@@ -169,6 +193,15 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	ibp_live_progress(l, "installed %s (old file kept as %s.bak)",
 			  o->opensm_conf, o->opensm_conf);
 	rc = ibp_signal_reread(r->pid, err);
+	if (rc && err) { /* say what was done: the file is OpenSM's now */
+		char why[sizeof(err->message)];
+		snprintf(why, sizeof(why), "%s", err->message);
+		ibp_error_set(err, rc,
+			      "installed %s (the old one is %s.bak) but could "
+			      "not signal OpenSM: %s; it reads the file at its "
+			      "next SIGHUP or restart",
+			      o->opensm_conf, o->opensm_conf, why);
+	}
 	if (!rc)
 		rc = wait_for_opensm(l, o, off, want, r, err);
 	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {

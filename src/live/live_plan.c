@@ -25,6 +25,8 @@ static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 	o.sm_port_guid = po->sm_port_guid;
 	o.allow_both_pkeys = po->allow_both_pkeys;
 	o.previous = po->previous;
+	o.part_enforce = po->part_enforce;
+	o.unplaced = po->unplaced;
 	ibp_diags *pd = ibp_diags_new();
 	if (!pd)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

@@ -66,6 +66,17 @@ void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
 		fprintf(out, "the port's table could not be read (not "
 			     "discovered or not answering)\n");
 		break;
+	case IBP_DRIFT_ENFORCEMENT: {
+		bool wi, wo, hi, ho;
+		ibp_part_enforce_bits(it->want_enforce, &wi, &wo);
+		ibp_part_enforce_bits(it->have_enforce, &hi, &ho);
+		fprintf(out,
+			"PortInfo partition enforcement %s (Inbound %d, "
+			"Outbound %d), part_enforce wants %s (%d, %d)\n",
+			ibp_part_enforce_str(it->have_enforce), hi, ho,
+			ibp_part_enforce_str(it->want_enforce), wi, wo);
+		break;
+	}
 	}
 }
 
@@ -114,18 +125,24 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
 			nnotes);
 	}
 	print_absent(r, out);
+	char enf[80] = "";
+	size_t nenf = ibp_verify_result_enforcement_checked(r);
+	if (nenf)
+		snprintf(enf, sizeof(enf),
+			 ", PortInfo enforcement of %zu leaf port%s", nenf,
+			 nenf == 1 ? "" : "s");
 	if (ndiff)
 		fprintf(out,
-			"verify: %zu ports checked, %zu drifted, %zu "
+			"verify: %zu ports checked%s, %zu drifted, %zu "
 			"difference%s (%lu SMPs, %ld ms)\n",
-			checked, nports, ndiff, ndiff == 1 ? "" : "s",
+			checked, enf, nports, ndiff, ndiff == 1 ? "" : "s",
 			ibp_verify_result_smps(r),
 			ibp_verify_result_elapsed_ms(r));
 	else
 		fprintf(out,
-			"verify: %zu ports checked, no drift (%lu SMPs, %ld "
+			"verify: %zu ports checked%s, no drift (%lu SMPs, %ld "
 			"ms)\n",
-			checked, ibp_verify_result_smps(r),
+			checked, enf, ibp_verify_result_smps(r),
 			ibp_verify_result_elapsed_ms(r));
 	if (ibp_verify_result_matrix(r)) {
 		fprintf(out,
@@ -144,7 +161,7 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
 void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 {
 	char dbuf[300];
-	unsigned long sets = 0;
+	unsigned long sets = 0, enf = 0;
 	size_t npl = ibp_apply_port_count(a);
 	for (size_t i = 0; i < npl; i++) {
 		const struct ibp_apply_port *p = ibp_apply_port_at(a, i);
@@ -177,11 +194,29 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out)
 		}
 		if (p->more_blocks)
 			fprintf(out, "  (and more blocks of this port)\n");
+		if (p->enforce) {
+			char g[24];
+			bool wi, wo;
+			ibp_part_enforce_bits(p->enforce_want, &wi, &wo);
+			fprintf(out,
+				"SubnSet(PortInfo) %s port %u %s "
+				"(AttributeModifier 0x%08x): partition "
+				"enforcement %s -> %s "
+				"(PartitionEnforcementInbound %d, Outbound "
+				"%d; PortState, PortPhysicalState, "
+				"LinkDownDefaultState 0: no change)\n",
+				guid_str(p->node_guid, g), p->port,
+				desc_str(p->desc, dbuf, sizeof(dbuf)), p->port,
+				ibp_part_enforce_str(p->enforce_have),
+				ibp_part_enforce_str(p->enforce_want), wi, wo);
+			enf++;
+		}
 	}
 	fprintf(out,
 		"plan: %zu port%s to change, %lu SubnSet(P_KeyTable), each "
-		"followed by a SubnGet read-back; nothing sent (dry run)\n",
-		npl, npl == 1 ? "" : "s", sets);
+		"followed by a SubnGet read-back, %lu SubnSet(PortInfo); "
+		"nothing sent (dry run)\n",
+		npl, npl == 1 ? "" : "s", sets, enf);
 }
 
 void ibp_apply_print(const ibp_apply *a, FILE *out)

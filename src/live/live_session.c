@@ -187,6 +187,11 @@ bool ibp_live_dry_run(const ibp_live *l)
 	return l->o.dry_run;
 }
 
+int ibp_live_enforce(const ibp_live *l)
+{
+	return l->o.enforce < 0 ? -1 : l->o.enforce;
+}
+
 bool ibp_live_cancelled(const ibp_live *l)
 {
 	return l->o.cancel && l->o.cancel(l->o.cancel_ctx);
@@ -241,8 +246,17 @@ int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err)
 	/* Is an SM running, and where?  Its port is the one OpenSM's plan
 	 * makes a full member of the default partition. */
 	uint64_t msm = 0;
-	bool have_msm =
-	    ibp_live_master_sm_port(l, &msm, &l->sm_running, NULL) == IBP_OK;
+	int mrc = ibp_live_master_sm_port(l, &msm, &l->sm_running, NULL);
+	bool have_msm = mrc == IBP_OK;
+	/* Fail closed: a MasterSMLID whose port does not answer may be an
+	 * SM that is running; only "no MasterSMLID" (ENOENT) or its port
+	 * saying IsSM is clear means none is. */
+	if (mrc != IBP_OK && mrc != IBP_ENOENT) {
+		l->sm_running = true;
+		ibp_live_progress(l, "the local port names a master SM whose "
+				     "port does not answer: assuming an SM "
+				     "runs");
+	}
 	size_t n;
 	unsigned p;
 	if (spec) {
@@ -334,6 +348,28 @@ int ibp_live_remap(const ibp_tables *src, const ibp_fabric *to,
 		bool in, outb;
 		if (ibp_tables_get_enforcement(src, node, port, &in, &outb))
 			ibp_tables_set_enforcement(ts, tn, port, in, outb);
+	}
+	/* and the bits of ports without a table (between switches) */
+	for (size_t node = 0; node < ibp_fabric_node_count(from); node++) {
+		size_t tn;
+		bool in, outb;
+		if (ibp_fabric_node_type(from, node) != IBP_NODE_SWITCH ||
+		    ibp_fabric_find_node_guid(
+			to, ibp_fabric_node_guid(from, node), &tn) != IBP_OK)
+			continue;
+		for (unsigned port = 1;
+		     port <= ibp_fabric_node_nports(from, node) &&
+		     port <= ibp_fabric_node_nports(to, tn);
+		     port++)
+			if (!ibp_tables_get(src, node, port) &&
+			    ibp_tables_get_enforcement(src, node, port, &in,
+						       &outb) &&
+			    ibp_tables_set_enforcement(ts, tn, port, in,
+						       outb)) {
+				ibp_tables_free(ts);
+				return ibp_error_set(err, IBP_ENOMEM,
+						     "out of memory");
+			}
 	}
 	*out = ts;
 	return IBP_OK;

@@ -9,7 +9,9 @@
  * the plan's "previous": a P_Key a port holds is expected where it is
  * (OpenSM keeps surviving P_Keys in place), and an index difference is
  * a note, since where OpenSM puts a P_Key it held before lives in its
- * memory, not in the fabric.
+ * memory, not in the fabric.  A leaf port whose PortInfo partition
+ * enforcement bits are not the session's part_enforce is drift too, on
+ * switches that implement them (live_enforce.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,9 @@
 #include <jansson.h>
 
 #include "ibpart/conf.h"
+#include "ibpart/policy.h"
 #include "ibpart/verify.h"
+#include "live/live_enforce.h"
 #include "live/live_json.h"
 #include "util/json_text.h"
 
@@ -37,6 +41,8 @@ struct ibp_verify_result {
 	uint64_t sm_guid;
 	unsigned long smps;
 	long elapsed_ms;
+	size_t enforce_checked; /* leaf ports whose enforcement was checked */
+	ibp_policy_unplaced *unplaced; /* what the plan cannot place */
 };
 
 void ibp_verify_options_init(struct ibp_verify_options *o)
@@ -57,6 +63,7 @@ void ibp_verify_result_free(ibp_verify_result *r)
 	ibp_drift_free(r->drift);
 	ibp_tables_free(r->want);
 	ibp_tables_free(r->have);
+	ibp_policy_unplaced_free(r->unplaced);
 	free(r);
 }
 
@@ -117,9 +124,13 @@ static int find_absent(ibp_verify_result *r, ibp_error *err)
 	return IBP_OK;
 }
 
-static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
-		ibp_diags *diags, ibp_error *err)
+static int plan(ibp_live *l, const struct ibp_verify_options *o,
+		ibp_verify_result *r, ibp_diags *diags, ibp_error *err)
 {
+	int enf = ibp_live_enforce(l);
+	r->unplaced = ibp_policy_unplaced_new();
+	if (!r->unplaced)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	struct ibp_live_plan_options po = {
 	    .conf_path = o->conf_path,
 	    .mode = r->mode,
@@ -128,6 +139,8 @@ static int plan(const struct ibp_verify_options *o, ibp_verify_result *r,
 	    .previous = o->previous ? o->previous : r->have,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
+	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
+	    .unplaced = r->unplaced,
 	};
 	int rc = ibp_live_plan(&po, r->f, &r->want, &r->conf, diags, err);
 	/* the plan is the caller's input: any failure but memory is bad
@@ -166,6 +179,21 @@ static int analyse(const struct ibp_verify_options *o, ibp_verify_result *r,
 	return rc;
 }
 
+/* The leaf ports whose PortInfo partition enforcement is not the
+ * session's part_enforce: drift too (live_enforce.c). */
+static int enforcement_drift(ibp_live *l, ibp_verify_result *r, ibp_error *err)
+{
+	struct live_enforce_port *ep;
+	size_t n;
+	int rc =
+	    live_enforce_check(l, r->have, NULL, r->unplaced, &ep, &n, err);
+	r->enforce_checked = n;
+	if (!rc && live_drift_add_enforcement(r->drift, ep, n))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	free(ep);
+	return rc;
+}
+
 int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 	       ibp_verify_result **out, ibp_diags *diags, ibp_error *err)
 {
@@ -187,11 +215,13 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 			err->status = rc;
 	}
 	if (!rc)
-		rc = plan(o, r, diags, err);
+		rc = plan(l, o, r, diags, err);
 	if (!rc && ibp_live_cancelled(l))
 		rc = ibp_error_set(err, IBP_ECANCELED, "cancelled");
 	if (!rc)
 		rc = ibp_drift_compute(r->want, r->have, &r->drift, err);
+	if (!rc)
+		rc = enforcement_drift(l, r, err);
 	if (!rc)
 		rc = analyse(o, r, err);
 	if (!rc)
@@ -243,6 +273,11 @@ size_t ibp_verify_result_index_notes(const ibp_verify_result *r)
 	if (r->sel == IBP_DRIFT_SEL_ALL)
 		return 0;
 	return ibp_drift_count_sel(r->drift, IBP_DRIFT_SEL_INDEX_ONLY, NULL);
+}
+
+size_t ibp_verify_result_enforcement_checked(const ibp_verify_result *r)
+{
+	return r->enforce_checked;
 }
 
 size_t ibp_verify_result_absent_count(const ibp_verify_result *r)
@@ -337,6 +372,8 @@ char *ibp_verify_result_json(const ibp_verify_result *r)
 		      "smps", (int)r->smps, "elapsed_ms", (int)r->elapsed_ms);
 	if (!root)
 		return NULL;
+	json_object_set_new(root, "enforcement_checked",
+			    json_integer((json_int_t)r->enforce_checked));
 	json_object_set_new(root, "drift",
 			    live_json_drift(r->f, r->drift, r->sel));
 	json_object_set_new(

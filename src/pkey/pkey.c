@@ -12,7 +12,8 @@ int ibp_pkey_parse(const char *s, uint16_t *out, ibp_error *err)
 {
 	if (!s || !*s)
 		return ibp_error_set(err, IBP_EINVAL, "empty P_Key");
-	if (*s == '-' || *s == '+' || *s == ' ')
+	/* strtoul would skip blanks (a tab too) and take a sign */
+	if (*s < '0' || *s > '9')
 		return ibp_error_set(err, IBP_EINVAL, "'%s' is not a P_Key", s);
 	errno = 0;
 	char *end;

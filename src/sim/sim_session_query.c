@@ -9,16 +9,28 @@
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
 
-/* One LID-routed SubnGet; 0, or -1 for no (good) answer. */
-static int lid_get(ibp_sim_session *s, uint16_t lid, uint16_t attr,
-		   uint32_t mod, uint8_t data[IBP_SMP_DATA_SIZE])
+/* Where an SMP goes: a LID, or a directed route from the SM's port. */
+struct dest {
+	uint16_t lid; /* 0: by path */
+	uint8_t path[IBP_SMP_MAX_HOPS];
+	unsigned hops;
+};
+
+/* One SubnGet to d; 0, or -1 for no (good) answer. */
+static int get(ibp_sim_session *s, const struct dest *d, uint16_t attr,
+	       uint32_t mod, uint8_t data[IBP_SMP_DATA_SIZE])
 {
 	struct ibp_smp req, resp;
-	ibp_smp_init_lid(&req, IBP_METHOD_GET, attr, mod, ++s->tid, 0);
 	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
 	ibp_error err;
+	if (d->lid)
+		ibp_smp_init_lid(&req, IBP_METHOD_GET, attr, mod, ++s->tid, 0);
+	else if (ibp_smp_init_dr(&req, IBP_METHOD_GET, attr, mod, d->path,
+				 d->hops, ++s->tid, 0, &err) != IBP_OK)
+		return -1;
 	if (ibp_smp_encode(&req, b, sizeof(b), &err) != IBP_OK ||
-	    ibp_transport_smp_lid(s->t, lid, b, r, 100, &err) != IBP_OK ||
+	    (d->lid ? ibp_transport_smp_lid(s->t, d->lid, b, r, 100, &err)
+		    : ibp_transport_smp(s->t, b, r, 100, &err)) != IBP_OK ||
 	    ibp_smp_decode(&resp, r, sizeof(r), &err) != IBP_OK)
 		return -1;
 	if (resp.status != 0)
@@ -30,11 +42,11 @@ static int lid_get(ibp_sim_session *s, uint16_t lid, uint16_t attr,
 /* The capacity smpquery prints for port of the node at lid: the
  * NodeInfo PartitionCap, or a switch external port's
  * PartitionEnforcementCap. */
-static int query_cap(ibp_sim_session *s, uint16_t lid, unsigned port,
+static int query_cap(ibp_sim_session *s, const struct dest *lid, unsigned port,
 		     unsigned *cap, ibp_error *err)
 {
 	uint8_t d[IBP_SMP_DATA_SIZE];
-	if (lid_get(s, lid, IBP_ATTR_NODE_INFO, 0, d) != 0)
+	if (get(s, lid, IBP_ATTR_NODE_INFO, 0, d) != 0)
 		return ibp_error_set(err, IBP_EIO, "node info query failed");
 	struct ibp_node_info ni;
 	ibp_node_info_decode(&ni, d, sizeof(d), NULL);
@@ -42,7 +54,7 @@ static int query_cap(ibp_sim_session *s, uint16_t lid, unsigned port,
 		return ibp_error_set(err, IBP_ERANGE, "invalid port number");
 	*cap = ni.partition_cap;
 	if (ni.node_type == IBP_NODE_SWITCH && port != 0) {
-		if (lid_get(s, lid, IBP_ATTR_SWITCH_INFO, 0, d) != 0)
+		if (get(s, lid, IBP_ATTR_SWITCH_INFO, 0, d) != 0)
 			return ibp_error_set(err, IBP_EIO,
 					     "switch info failed");
 		struct ibp_switch_info si;
@@ -55,13 +67,40 @@ static int query_cap(ibp_sim_session *s, uint16_t lid, unsigned port,
 int ibp_sim_session_smpquery_pkeys(ibp_sim_session *s, const char *addr,
 				   unsigned port, FILE *out, ibp_error *err)
 {
-	size_t n;
-	unsigned p, cap = 0;
-	int rc = ibp_sim_session_port(s, addr, &n, &p, err);
-	if (rc != IBP_OK)
-		return rc;
-	uint16_t lid = ibp_fabric_port_lid(s->f, n, p);
+	return ibp_sim_session_smpquery_pkeys_ex(s, addr, IBP_SMPQUERY_ANY,
+						 port, out, err);
+}
+
+int ibp_sim_session_smpquery_pkeys_ex(ibp_sim_session *s, const char *addr,
+				      ibp_smpquery_addr how, unsigned port,
+				      FILE *out, ibp_error *err)
+{
+	struct dest dst = {0};
+	struct dest *lid = &dst;
+	unsigned cap = 0;
+	int rc;
+	if (how == IBP_SMPQUERY_DR) {
+		if ((rc = ibp_dr_path_parse(addr, dst.path, &dst.hops, err)))
+			return rc;
+	} else {
+		size_t n;
+		unsigned p;
+		if (how == IBP_SMPQUERY_GUID &&
+		    (addr[0] != '0' || (addr[1] != 'x' && addr[1] != 'X')))
+			return ibp_error_set(err, IBP_EINVAL,
+					     "-G wants a port GUID (0x...), "
+					     "not \"%s\"",
+					     addr);
+		if ((rc = ibp_sim_session_port(s, addr, &n, &p, err)))
+			return rc;
+		dst.lid = ibp_fabric_port_lid(s->f, n, p);
+	}
 	rc = query_cap(s, lid, port, &cap, err);
+	if (rc == IBP_EIO && how == IBP_SMPQUERY_DR)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "no node answers at the end of the "
+				     "directed route %s",
+				     addr);
 	if (rc != IBP_OK)
 		return rc;
 	/* What infiniband-diags' smpquery prints: rows of 8 entries, the
@@ -69,8 +108,8 @@ int ibp_sim_session_smpquery_pkeys(ibp_sim_session *s, const char *addr,
 	unsigned nb = (cap + 31) / 32;
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	for (unsigned i = 0; i < nb; i++) {
-		if (lid_get(s, lid, IBP_ATTR_PKEY_TABLE,
-			    ibp_pkey_attr_mod(i, port), d) != 0)
+		if (get(s, lid, IBP_ATTR_PKEY_TABLE, ibp_pkey_attr_mod(i, port),
+			d) != 0)
 			return ibp_error_set(err, IBP_EIO,
 					     "pkey table query failed");
 		uint16_t k[IBP_PKEY_BLOCK_SIZE];

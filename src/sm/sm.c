@@ -777,6 +777,21 @@ static bool leaf_port(const ibp_sm *sm, size_t n, unsigned p)
 	       node_path(sm, n, p) != NULL;
 }
 
+/* A switch external port facing another switch, on a switch that
+ * implements an enforcement bit: OpenSM clears its partition enforcement
+ * when set (osm_pkey_mgr_process), so the SM reads its PortInfo too. */
+static bool isl_port(const ibp_sm *sm, size_t n, unsigned p)
+{
+	size_t pn;
+	unsigned pp;
+	return ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	       p > 0 && n < sm->nodes_cap &&
+	       (sm->nodes[n].enf_in_cap || sm->nodes[n].enf_out_cap) &&
+	       ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) &&
+	       ibp_fabric_node_type(sm->fabric, pn) == IBP_NODE_SWITCH &&
+	       node_path(sm, n, p) != NULL;
+}
+
 /* The ports whose P_KeyTable the SM reads and writes: end ports, a
  * switch's port 0, and switch ports facing an end port (the only
  * external ports OpenSM programs).  An unlinked switch port, or one
@@ -824,11 +839,12 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 		}
 	}
 	/* and PortInfo of the leaf ports (switch ports facing an end
-	 * port): their partition enforcement bits */
+	 * port) and of the ports between switches that implement the bits:
+	 * their partition enforcement bits */
 	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
 		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
 		for (unsigned p = 1; p <= np && !rc; p++) {
-			if (leaf_port(sm, n, p))
+			if (leaf_port(sm, n, p) || isl_port(sm, n, p))
 				rc =
 				    gets_add(&g, &ng, &cap, node_path(sm, n, p),
 					     IBP_ATTR_PORT_INFO, p, err);
@@ -868,7 +884,7 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
 		unsigned np = ibp_fabric_node_nports(sm->fabric, n);
 		for (unsigned p = 1; p <= np && !rc; p++) {
-			if (!leaf_port(sm, n, p))
+			if (!leaf_port(sm, n, p) && !isl_port(sm, n, p))
 				continue;
 			struct ibp_port_info pi;
 			ibp_port_info_decode(&pi, g[k++].data,
@@ -1022,6 +1038,26 @@ done:
 	return rc;
 }
 
+bool ibp_sm_switch_enforcement_caps(const ibp_sm *sm, uint64_t node_guid,
+				    bool *inbound, bool *outbound)
+{
+	size_t n;
+	bool in = false, out = false, sw = false;
+	if (sm->fabric &&
+	    ibp_fabric_find_node_guid(sm->fabric, node_guid, &n) == IBP_OK &&
+	    ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH &&
+	    n < sm->nodes_cap) {
+		sw = true;
+		in = sm->nodes[n].enf_in_cap;
+		out = sm->nodes[n].enf_out_cap;
+	}
+	if (inbound)
+		*inbound = in;
+	if (outbound)
+		*outbound = out;
+	return sw;
+}
+
 /* Set PortInfo partition enforcement of switch port (n, p) to the bits
  * `want` gives that port (a rollback), else to the --part-enforce mode. */
 static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
@@ -1049,8 +1085,9 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 	    pi.partition_enforcement_outbound == outb)
 		return IBP_OK;
 	if (!sm->o.dry_run) {
-		pi.partition_enforcement_inbound = in;
-		pi.partition_enforcement_outbound = outb;
+		/* the PortInfo read, state fields "no change", only the
+		 * enforcement bits changed: OpenSM's Set */
+		ibp_port_info_set_enforcement(&pi, in, outb);
 		ibp_port_info_encode(&pi, d, sizeof(d), NULL);
 		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, p, d,
 			   d, err);
@@ -1099,6 +1136,39 @@ static bool wants_enforcement(const ibp_sm *sm, size_t n, unsigned p,
 		return true;
 	rep->enforce_unsupported++;
 	return false;
+}
+
+/* The ports between switches that `want` gives enforcement bits without
+ * a table (apply clearing them, as OpenSM does): their PortInfo. */
+static int push_isl(ibp_sm *sm, const ibp_tables *want,
+		    struct ibp_sm_report *rep, ibp_error *err)
+{
+	const ibp_fabric *wf = ibp_tables_fabric(want);
+	for (size_t wn = 0; wn < ibp_fabric_node_count(wf); wn++) {
+		size_t n;
+		unsigned np = ibp_fabric_node_nports(wf, wn);
+		if (ibp_fabric_node_type(wf, wn) != IBP_NODE_SWITCH ||
+		    ibp_fabric_find_node_guid(sm->fabric,
+					      ibp_fabric_node_guid(wf, wn), &n))
+			continue;
+		for (unsigned p = 1; p <= np; p++) {
+			if (ibp_tables_get(want, wn, p) ||
+			    !ibp_tables_get_enforcement(want, wn, p, NULL,
+							NULL) ||
+			    !isl_port(sm, n, p))
+				continue;
+			ibp_error e;
+			ibp_error_clear(&e);
+			int rc = enforce_port(sm, n, p, want, wn, rep, &e);
+			if (rc) {
+				fail_port(sm, rep, n, p, &e);
+				if (err)
+					*err = e;
+				return rc;
+			}
+		}
+	}
+	return IBP_OK;
 }
 
 int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
@@ -1163,6 +1233,7 @@ int ibp_sm_push(ibp_sm *sm, const ibp_tables *want, struct ibp_sm_report *rep,
 			goto out;
 		}
 	}
+	rc = push_isl(sm, want, rep, err);
 out:
 	rep->smps = sm->smps - smps0;
 	rep->timeouts = sm->timeouts - to0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/suggest.h"
 #include "ibpart/topo.h"
 #include "topo/topo_priv.h"
 
@@ -848,8 +849,17 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
 		if (ibp_fabric_find_lid(f, (uint16_t)v, &nn, &pp) == IBP_OK)
 			goto found;
 	}
-	return ibp_error_set(err, IBP_ENOENT, "no port \"%s\" in the fabric",
-			     spec);
+	const char **names =
+	    malloc((f->nnodes ? f->nnodes : 1) * sizeof(*names));
+	for (size_t i = 0; names && i < f->nnodes; i++)
+		names[i] = f->nodes[i].desc;
+	const char *near = names ? ibp_suggest(spec, names, f->nnodes) : NULL;
+	rc =
+	    ibp_error_set(err, IBP_ENOENT, "no port \"%s\" in the fabric%s%s%s",
+			  spec, near ? " (did you mean \"" : "",
+			  near ? near : "", near ? "\"?)" : "");
+	free(names);
+	return rc;
 found:
 	if (n)
 		*n = nn;

@@ -75,6 +75,8 @@ const char *ibp_status_str(int st)
 		return "buffer too short";
 	case IBP_ECANCELED:
 		return "cancelled";
+	case IBP_EBUSY:
+		return "busy";
 	default:
 		return "unknown error";
 	}

@@ -784,6 +784,16 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 	return port_info_decode(pi, buf, len, err);
 }
 
+void ibp_port_info_set_enforcement(struct ibp_port_info *pi, bool inbound,
+				   bool outbound)
+{
+	pi->link_state = IBP_PORT_STATE_NOP;
+	pi->port_phys_state = IBP_PHYS_STATE_NOP;
+	pi->link_down_default_state = 0; /* no state change */
+	pi->partition_enforcement_inbound = inbound;
+	pi->partition_enforcement_outbound = outbound;
+}
+
 int ibp_pkey_block_encode(const uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  uint8_t *buf, size_t len, ibp_error *err)
 {

@@ -225,6 +225,60 @@ static bool attr_port(ibp_sim *s, const struct dest *d, unsigned mod_port,
 	return true;
 }
 
+/* 14.2.5.6, PortInfo in a SubnSet: the state fields a Set may carry,
+ * given the port's PortState now (cur).
+ *  - PortState: 0 (no state change); 1 (Down) from any state; 3 (Armed)
+ *    only from Initialize; 4 (Active) only from Armed.  2 (Initialize)
+ *    is reached by the link training, never by a Set; 5-15 are reserved.
+ *    So writing back the Active a port reports is an invalid transition.
+ *  - PortPhysicalState: 0 (no state change), 2 (Polling), 3 (Disabled).
+ *  - LinkDownDefaultState: 0 (no state change), 1 (Sleep), 2 (Polling).
+ * Anything else is answered with MAD status 7, "a field of the attribute
+ * or attribute modifier has an invalid value" (13.4.7), and nothing of
+ * the Set is applied. */
+static bool port_info_set_valid(unsigned cur, const struct ibp_port_info *in)
+{
+	bool state_ok;
+	switch (in->link_state) {
+	case IBP_PORT_STATE_NOP:
+	case IBP_PORT_STATE_DOWN:
+		state_ok = true;
+		break;
+	case IBP_PORT_STATE_ARMED:
+		state_ok = cur == IBP_SIM_PORT_INIT;
+		break;
+	case IBP_PORT_STATE_ACTIVE:
+		state_ok = cur == IBP_SIM_PORT_ARMED;
+		break;
+	default:
+		state_ok = false;
+	}
+	bool phys_ok = in->port_phys_state == IBP_PHYS_STATE_NOP ||
+		       in->port_phys_state == IBP_PHYS_STATE_POLLING ||
+		       in->port_phys_state == IBP_PHYS_STATE_DISABLED;
+	return state_ok && phys_ok && in->link_down_default_state <= 2;
+}
+
+/* The PortState a valid Set asks for.  Down on a linked port: the link
+ * retrains at once, so both ends come back in Initialize (as ibsim
+ * models it); a port with no link stays Down.  A switch's port 0 has no
+ * link of its own and keeps its state.  PortPhysicalState and
+ * LinkDownDefaultState are checked, not modelled: the link stays up. */
+static void port_info_set_state(ibp_sim *s, size_t n, unsigned p, uint8_t want)
+{
+	const ibp_fabric *f = ibp_sim_fabric(s);
+	struct ibp_sim_port_info *pi = ibp_sim_port_info(s, n, p);
+	size_t pn;
+	unsigned pp;
+	if (want == IBP_PORT_STATE_ARMED || want == IBP_PORT_STATE_ACTIVE)
+		pi->port_state = want;
+	else if (want == IBP_PORT_STATE_DOWN && !(is_switch(f, n) && p == 0) &&
+		 ibp_fabric_port_peer(f, n, p, &pn, &pp)) {
+		pi->port_state = IBP_SIM_PORT_INIT;
+		ibp_sim_port_info(s, pn, pp)->port_state = IBP_SIM_PORT_INIT;
+	}
+}
+
 static uint16_t do_port_info(ibp_sim *s, const struct dest *d,
 			     struct ibp_smp *smp, bool hide_mkey)
 {
@@ -239,13 +293,14 @@ static uint16_t do_port_info(ibp_sim *s, const struct dest *d,
 		if (ibp_port_info_decode(&in, smp->data, sizeof(smp->data),
 					 NULL) != IBP_OK)
 			return IBP_MAD_STATUS_INVALID_FIELD;
-		if (in.lmc > 7 || in.mkey_protect_bits > 3)
+		struct ibp_sim_port_info *pi =
+		    ibp_sim_port_info(s, d->node, port);
+		if (in.lmc > 7 || in.mkey_protect_bits > 3 ||
+		    !port_info_set_valid(pi->port_state, &in))
 			return IBP_MAD_STATUS_INVALID_FIELD;
 		/* The switch-wide fields live on port 0 (14.2.5.6). */
 		struct ibp_sim_port_info *base =
 		    ibp_sim_port_info(s, d->node, sw ? 0 : port);
-		struct ibp_sim_port_info *pi =
-		    ibp_sim_port_info(s, d->node, port);
 		if (!sw || port == 0) {
 			bool lid_changed =
 			    base->lid != in.lid || base->lmc != in.lmc;
@@ -276,6 +331,7 @@ static uint16_t do_port_info(ibp_sim *s, const struct dest *d,
 			pi->part_enforce_out =
 			    in.partition_enforcement_outbound;
 		}
+		port_info_set_state(s, d->node, port, in.link_state);
 	}
 	struct ibp_port_info out;
 	fill_port_info(s, d->node, port, d->in_port, hide_mkey, &out);

@@ -94,4 +94,10 @@ expect_status 2 "$IBPART" check
 expect_status 2 "$IBPART" check --format yaml warn.conf
 expect_status 2 "$IBPART" check /nonexistent/partitions.conf
 expect_grep "cannot open" err
+# A node GUID where a port GUID belongs: OpenSM skips it; check names the
+# port GUID that was meant (tenantA-node-01: node ...1ff, port ...200)
+printf 'Default=0x7fff : ALL, SELF=full ;\nA=0x0001 : 0x506b4b0300a1b1ff=full ;\n' >ng.conf
+expect_status 1 "$IBPART" check -t "$IBP_SRC/examples/seed/seed.topo" ng.conf
+expect_grep "ng.conf:2:12: warning: 0x506b4b0300a1b1ff is the node GUID of 'tenantA-node-01', not a port GUID; .* its port GUID is 0x506b4b0300a1b200 (port 1) \[node-guid\]" err
+expect_no_grep "unknown-guid" err
 finish

@@ -88,6 +88,29 @@ expect_status 2 "$IBPART" demo --mode lax
 expect_grep "mode is one of opensm|strict, not 'lax'" err
 expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" "$EXS/partitions.conf" extra.conf
 expect_grep "unexpected argument 'extra.conf'" err
+# A plan OpenSM rejects: tables, matrix and sim all still answer (for the
+# fallback OpenSM programs: every port 0xffff) and all exit 1.
+printf 'Default=0x7fff : ALL=full ;\nbroken line\n' >rejected.conf
+expect_status 1 "$IBPART" tables -t "$EXS/seed.topo" rejected.conf
+expect_status 1 "$IBPART" matrix -t "$EXS/seed.topo" --format json rejected.conf
+jq -e '[.can_talk[][] | select(. == false)] | length == 0' out >/dev/null ||
+	fail "matrix of the fallback: some pair cannot talk"
+expect_status 1 "$IBPART" sim -q -t "$EXS/seed.topo" -c rejected.conf counters
+expect_grep "opensm-fallback" err
+# the seed's own dialect is read as the plan it describes: not a rejection
+expect_status 0 "$IBPART" matrix -t "$EXS/seed.topo" "$EXS/seed-block.conf"
+
+# "did you mean": commands, options, node names
+expect_status 2 "$IBPART" tabels
+expect_grep "'tabels' is not a command (did you mean 'tables'?)" err
+expect_status 2 "$IBPART" xyzzy
+expect_no_grep "did you mean" err
+expect_status 2 "$IBPART" tables --fromat json
+expect_grep "unknown option '--fromat'; did you mean '--format'?" err
+expect_status 2 "$IBPART" apply --dryrun
+expect_grep "did you mean '--dry-run'?" err
+expect_status 2 "$IBPART" matrix -t "$EXS/seed.topo" --explain tenantA-nod-01 storage-node "$EXS/seed-block.conf"
+expect_grep 'no port "tenantA-nod-01" in the fabric (did you mean "tenantA-node-01"?)' err
 # "--" ends the options: a file named like an option is an argument
 cp "$EXS/partitions.conf" ./-odd.conf
 expect_status 0 "$IBPART" check -- -odd.conf

@@ -106,4 +106,17 @@ expect_status 2 "$IBPART" matrix "$S/partitions.conf"
 expect_status 2 "$IBPART" matrix -t "$S/seed.topo" --sm-port nosuch "$S/partitions.conf"
 expect_status 0 "$IBPART" matrix --help
 expect_grep "usage: ibpart matrix" out
+# --explain honours --format json: the same facts as the text
+expect_status 0 "$IBPART" matrix -t "$S/seed.topo" --explain tenantA-node-01 storage-node \
+	--format json "$S/seed-block.conf"
+jq -e '.can_talk == true and .rule == "full-limited" and .src.node_desc == "tenantA-node-01"
+	and .dst.node_desc == "storage-node" and (.src.pkeys | index("0x8001")) != null
+	and ([.shared[] | select(.base == "0x0001" and .src_pkey == "0x8001" and .dst_pkey == "0x0001" and .match)] | length) == 1' \
+	out >/dev/null || fail "explain json: $(cat out)"
+expect_status 0 "$IBPART" matrix -t "$S/seed.topo" --explain tenantA-node-01 tenantB-node-01 \
+	--format json "$S/seed-block.conf"
+# (opensm mode: both are limited members of 0x7fff, which never matches)
+jq -e '.can_talk == false and .rule == "limited-limited" and (.shared | length) == 1
+	and .shared[0].base == "0x7fff" and .shared[0].match == false' out >/dev/null ||
+	fail "explain json across tenants: $(cat out)"
 finish

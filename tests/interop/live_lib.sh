@@ -65,8 +65,10 @@ live_opensm() {
 
 # live_ibpart ARGS...: run ibpart on the simulated fabric.
 live_ibpart() {
-	# apply's default state files stay in the test's own directory
+	# apply's default state files and its lock stay in the test's own
+	# directory (parallel tests on other ibsims share CA names)
 	IBPART_STATE_DIR=${IBPART_STATE_DIR:-$LIVE_DIR/state} \
+		IBPART_LOCK_DIR=${IBPART_LOCK_DIR:-$LIVE_DIR/lock} \
 		LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@"
 }
 

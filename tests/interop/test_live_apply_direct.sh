@@ -32,6 +32,20 @@ read_all | diff -u "$LIVE_DIR/opensm.txt" - || live_fail "a refused apply change
 live_ibpart apply -q --direct --dry-run -c "$D/live-2sw-b.conf" >/dev/null ||
 	live_fail "dry run with OpenSM running failed"
 live_ok "apply --direct refuses while OpenSM is the SM (exit 2, nothing changed); --dry-run still plans"
+# Fail closed: OpenSM gone and its port unplugged, node-a's MasterSMLID
+# still names it but nothing answers there - an SM may be running, so
+# --direct still refuses (it used to take "no answer" for "no SM").
+ibp_osm_stop
+live_sim_cmd 'Unlink "H-0002c90000000100"[1]'
+set +e
+IBP_SIM_HOST=H-0002c90000000200 live_ibpart apply --direct -c "$D/live-2sw-b.conf" \
+	>/dev/null 2>"$LIVE_DIR/gone.err"
+rc=$?
+set -e
+[[ $rc == 2 ]] || live_fail "apply --direct with an unanswering MasterSMLID: exit $rc, want 2: $(cat "$LIVE_DIR/gone.err")"
+grep -q 'assuming an SM runs' "$LIVE_DIR/gone.err" || live_fail "no word of the silent master SM: $(cat "$LIVE_DIR/gone.err")"
+grep -q 'an SM is running' "$LIVE_DIR/gone.err" || live_fail "no refusal reason: $(cat "$LIVE_DIR/gone.err")"
+live_ok "a MasterSMLID that does not answer: --direct refuses (an SM may be running)"
 live_sim_stop
 grep -q ' 0x7fff 0x8020$' "$LIVE_DIR/opensm.txt" || live_fail "OpenSM programmed nothing?"
 [[ $(grep -c 'PartEnforce\(Inb\|Outb\):\.*0$' "$LIVE_DIR/osm-leaf-pi.txt") == 2 ]] ||

@@ -43,8 +43,9 @@ live_ok "seed: a plan OpenSM would reject is refused by verify (exit 2)"
 # What the fabric holds, proven: the matrix of the tables read (tenant A
 # and B apart, storage reaching both) and the audit of them, which sees
 # the leaf ports' PortInfo enforcement bits OpenSM left at 0 on ibsim.
-out=$(live_ibpart verify -q --retries 6 --matrix --audit -c "$LIVE_DIR/seed.conf" --format json) ||
-	live_fail "verify --matrix --audit: exit $?"
+# (part-enforce-off is high: --fail-on critical lets it pass, exit 0)
+out=$(live_ibpart verify -q --retries 6 --matrix --audit --fail-on critical -c "$LIVE_DIR/seed.conf" --format json) ||
+	live_fail "verify --matrix --audit --fail-on critical: exit $?"
 talk() { # talk A B: can_talk between node descriptions A and B
 	jq --arg a "$1" --arg b "$2" '.matrix as $m
 		| ($m.endpoints | map(.node_desc) | index($a)) as $i
@@ -59,6 +60,13 @@ jq -e '.audit.findings[] | select(.code == "part-enforce-off" and (.ports | leng
 jq -e '[.audit.findings[].code] | index("default-full-member") == null' <<<"$out" >/dev/null ||
 	live_fail "audit of the fabric: a tenant is a full member of the default partition?"
 live_ok "seed: --matrix shows tenants apart, --audit sees enforcement off on 7 leaf ports"
+# the audit's exit codes, as `ibpart audit` has them: default --fail-on high
+set +e
+live_ibpart verify -q --retries 6 --audit -c "$LIVE_DIR/seed.conf" >/dev/null
+rc=$?
+set -e
+[[ $rc == 1 ]] || live_fail "verify --audit with a high finding and no drift: exit $rc, want 1"
+live_ok "verify --audit: exit 1 on a high finding (no drift), 0 with --fail-on critical"
 
 # tenantB-node-01 full -> limited: its port and the leaf port facing it
 # (OpenSM mirrors a CA's table onto the switch port) differ, nothing else.

@@ -47,4 +47,28 @@ for spec in 0x506b4b0300a1b200 tenantA-node-01; do
 	"$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery pkeys "$spec" 1 >"$IBP_WORK/by"
 	cmp -s "$IBP_WORK/by" "$IBP_WORK/real3" || ibp_fail "smpquery pkeys $spec 1 differs from LID 3"
 done
-ibp_pass "$n ports byte for byte"
+
+# smpquery's own ways of naming a port: -D (a directed route from the
+# tools' port, sm-01: 0 itself, 0,1 the leaf, 0,1,P the CA on leaf port
+# P) and -G (a port GUID): the same bytes as the real smpquery.
+m=0
+while read -r path port; do
+	ibp_sim_run smpquery -D pkeys "$path" "$port" >"$IBP_WORK/real" 2>/dev/null ||
+		ibp_fail "smpquery -D pkeys $path $port failed"
+	"$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery -D pkeys "$path" "$port" \
+		>"$IBP_WORK/ours" 2>"$IBP_WORK/ours.err" ||
+		ibp_fail "ibpart sim smpquery -D pkeys $path $port: $(cat "$IBP_WORK/ours.err")"
+	cmp -s "$IBP_WORK/real" "$IBP_WORK/ours" || ibp_fail "smpquery -D pkeys $path $port differs"
+	m=$((m + 1))
+done < <(echo "0 1"; for p in $(seq 0 24); do echo "0,1 $p"; done; for p in $(seq 1 7); do echo "0,1,$p 1"; done)
+ibp_sim_run smpquery -G pkeys 0x506b4b0300a1b200 1 >"$IBP_WORK/real"
+"$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery -G pkeys 0x506b4b0300a1b200 1 >"$IBP_WORK/ours"
+cmp -s "$IBP_WORK/real" "$IBP_WORK/ours" || ibp_fail "smpquery -G pkeys differs"
+cmp -s "$IBP_WORK/real3" "$IBP_WORK/ours" || ibp_fail "smpquery -G pkeys is not LID 3's table"
+# a route that leads nowhere is bad input, said as such
+if "$IBPART" sim -q --mode opensm -t "$TOPO" -c "$CONF" smpquery -D pkeys 0,9,9 1 >/dev/null 2>"$IBP_WORK/ours.err"; then
+	ibp_fail "a route to nowhere answered"
+fi
+grep -q "no node answers at the end of the directed route 0,9,9" "$IBP_WORK/ours.err" ||
+	ibp_fail "no reason for the route to nowhere: $(cat "$IBP_WORK/ours.err")"
+ibp_pass "$n ports byte for byte by LID, $m by directed route, -G too"

@@ -4,7 +4,9 @@
  * LID on the command line it sends a LID-routed SubnGet(NodeInfo) (class
  * 0x01, IBA vol. 1 14.2.1) and prints "LID NODE_GUID NODE_TYPE"; for "dr"
  * it sends a directed-route SubnGet(NodeInfo) to the local node (hop count
- * 0, IBA 14.2.2).  With --mkey KEY every SMP carries that M_Key.
+ * 0, IBA 14.2.2); "pi-enforce PATH PORT old|new" sends a switch port the
+ * enforcement SubnSet(PortInfo) in the old or the new encoding (see
+ * pi_enforce).  With --mkey KEY every SMP carries that M_Key.
  * tests/interop/test_umad_routes.sh compares the answers with the real
  * smpquery's on an ibsim fabric whose LIDs OpenSM assigned.
  *
@@ -61,6 +63,85 @@ static int get_node_info(ibp_transport *t, const char *target,
 	return ibp_node_info_decode(ni, resp.data, sizeof(resp.data), err);
 }
 
+/* One PortInfo SMP of method `method` for switch port `port` at the end
+ * of the directed route path[1..hops], carrying *in (a Set; NULL: none);
+ * the answer into *resp and its PortInfo into *out. */
+static int pi_exchange(ibp_transport *t, uint8_t method, unsigned port,
+		       const uint8_t *path, unsigned hops,
+		       const struct ibp_port_info *in, uint64_t mkey,
+		       struct ibp_smp *resp, struct ibp_port_info *out,
+		       ibp_error *err)
+{
+	static uint64_t tid = 0x7e100000;
+	struct ibp_smp req;
+	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
+	int rc = ibp_smp_init_dr(&req, method, IBP_ATTR_PORT_INFO, port,
+				 path + 1, hops, ++tid, mkey, err);
+	if (!rc && in)
+		rc = ibp_port_info_encode(in, req.data, sizeof(req.data), err);
+	if (!rc)
+		rc = ibp_smp_encode(&req, b, sizeof(b), err);
+	if (!rc)
+		rc = ibp_transport_smp(t, b, r, 500, err);
+	if (!rc)
+		rc = ibp_smp_decode(resp, r, sizeof(r), err);
+	if (!rc)
+		ibp_port_info_decode(out, resp->data, sizeof(resp->data), NULL);
+	return rc;
+}
+
+/* "pi-enforce PATH PORT old|new": SubnGet(PortInfo) of switch port PORT
+ * at the end of the directed route PATH ("1" or "1,3": ports out of the
+ * local node, then of each switch), then a SubnSet(PortInfo) turning both
+ * partition enforcement bits on, encoded as ibpart used to (the PortInfo
+ * read, its PortState and PortPhysicalState written back: "old") or as
+ * the SM encodes it now (ibp_port_info_set_enforcement: "new").  Prints
+ * "status 0xSSSS PortState N PortPhysicalState N" of the Set's answer. */
+static int pi_enforce(ibp_transport *t, const char *path_s, const char *port_s,
+		      const char *how, uint64_t mkey, ibp_error *err)
+{
+	uint8_t path[IBP_SMP_MAX_HOPS + 1] = {0};
+	unsigned hops = 0;
+	for (const char *p = path_s; *p;) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v == 0 || v > 254 || hops == IBP_SMP_MAX_HOPS ||
+		    (*end && *end != ','))
+			return ibp_error_set(err, IBP_EINVAL, "bad path '%s'",
+					     path_s);
+		path[++hops] = (uint8_t)v;
+		p = *end ? end + 1 : end;
+	}
+	unsigned port = (unsigned)atoi(port_s);
+	struct ibp_smp resp;
+	struct ibp_port_info pi;
+	int rc = pi_exchange(t, IBP_METHOD_GET, port, path, hops, NULL, mkey,
+			     &resp, &pi, err);
+	if (rc)
+		return rc;
+	if (resp.status & IBP_SMP_STATUS_MASK)
+		return ibp_error_set(err, IBP_EIO,
+				     "SubnGet(PortInfo): MAD status 0x%04x",
+				     resp.status);
+	if (!strcmp(how, "old")) {
+		pi.partition_enforcement_inbound = true;
+		pi.partition_enforcement_outbound = true;
+	} else if (!strcmp(how, "new")) {
+		ibp_port_info_set_enforcement(&pi, true, true);
+	} else {
+		return ibp_error_set(err, IBP_EINVAL, "old or new, not '%s'",
+				     how);
+	}
+	rc = pi_exchange(t, IBP_METHOD_SET, port, path, hops, &pi, mkey, &resp,
+			 &pi, err);
+	if (rc)
+		return rc;
+	printf("status 0x%04x PortState %u PortPhysicalState %u\n",
+	       resp.status & IBP_SMP_STATUS_MASK, pi.link_state,
+	       pi.port_phys_state);
+	return IBP_OK;
+}
+
 int main(int argc, char **argv)
 {
 	ibp_umad_options o;
@@ -78,7 +159,8 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: umad_probe [-C CA] [-P PORT] "
-				"[--mkey KEY] dr|LID...\n");
+				"[--mkey KEY] dr|LID...|pi-enforce PATH "
+				"PORT old|new\n");
 		return 2;
 	}
 	ibp_transport *t;
@@ -88,6 +170,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int bad = 0;
+	if (!strcmp(argv[i], "pi-enforce")) {
+		if (i + 3 >= argc || pi_enforce(t, argv[i + 1], argv[i + 2],
+						argv[i + 3], o.mkey, &err)) {
+			fprintf(stderr, "umad_probe: pi-enforce: %s\n",
+				i + 3 >= argc ? "PATH PORT old|new"
+					      : err.message);
+			bad = 1;
+		}
+		i = argc;
+	}
 	for (; i < argc; i++) {
 		struct ibp_node_info ni;
 		if (get_node_info(t, argv[i], &ni, o.mkey, &err)) {

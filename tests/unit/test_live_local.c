@@ -52,7 +52,7 @@ static void test_mkey_file(void **state)
 	assert_null(strstr(e.message, "1234abcd"));
 	/* no number, a negative one, one past 2^64 */
 	const char *bad[] = {"# nothing\n", "-1\n", "18446744073709551616\n",
-			     "0x12zz\n"};
+			     "0x12zz\n", "+5\n"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		write_file(p, bad[i], 0600);
 		assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
@@ -61,6 +61,20 @@ static void test_mkey_file(void **state)
 	unlink(p);
 	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
 	assert_non_null(strstr(e.message, "cannot read"));
+}
+
+static void test_mkey_parse(void **state)
+{
+	(void)state;
+	uint64_t k = 9;
+	assert_int_equal(ibp_mkey_parse("0x10", &k), IBP_OK);
+	assert_true(k == 16);
+	const char *bad[] = {"", " 1", "\t1", "+1", "-1", "1 ", "0x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		k = 9;
+		assert_int_equal(ibp_mkey_parse(bad[i], &k), IBP_EINVAL);
+		assert_true(k == 9);
+	}
 }
 
 static void test_state_default_path(void **state)
@@ -101,6 +115,7 @@ int main(void)
 		return 1;
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mkey_file),
+	    cmocka_unit_test(test_mkey_parse),
 	    cmocka_unit_test(test_state_default_path),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -377,6 +377,47 @@ static void test_switch_info_ibmad(void **state)
 	cross_check(&switch_info_attr);
 }
 
+/* The enforcement Set's PortInfo (OpenSM's pkey_mgr_enforce_partition):
+ * the three state fields 0, the two partition bits as given, every other
+ * bit of the 64 bytes as held (FilterRaw* included). */
+static void test_port_info_set_enforcement(void **state)
+{
+	(void)state;
+	uint8_t held[IBP_PORT_INFO_SIZE], set[IBP_PORT_INFO_SIZE];
+	for (unsigned i = 0; i < sizeof(held); i++)
+		held[i] = (uint8_t)(0x5a + 37 * i);
+	struct ibp_port_info pi;
+	assert_int_equal(ibp_port_info_decode(&pi, held, sizeof(held), NULL),
+			 IBP_OK);
+	/* round trip first, so that the reserved bits are 0 in both */
+	ibp_port_info_encode(&pi, held, sizeof(held), NULL);
+	pi.link_state = IBP_PORT_STATE_ACTIVE;
+	pi.port_phys_state = IBP_PHYS_STATE_LINKUP;
+	pi.link_down_default_state = 2;
+	pi.filter_raw_inbound = true;
+	pi.filter_raw_outbound = false;
+	ibp_port_info_encode(&pi, held, sizeof(held), NULL);
+	ibp_port_info_set_enforcement(&pi, true, false);
+	ibp_port_info_encode(&pi, set, sizeof(set), NULL);
+	assert_int_equal(pi.link_state, IBP_PORT_STATE_NOP);
+	assert_int_equal(pi.port_phys_state, IBP_PHYS_STATE_NOP);
+	assert_int_equal(pi.link_down_default_state, 0);
+	for (unsigned i = 0; i < sizeof(set); i++) {
+		if (i == 32) /* LinkSpeedSupported kept, PortState 0 */
+			assert_int_equal(set[i], held[i] & 0xf0);
+		else if (i == 33) /* PortPhysicalState, LinkDownDefault */
+			assert_int_equal(set[i], 0);
+		else if (i == 43) /* OperationalVLs, FilterRaw kept */
+			assert_int_equal(set[i], (held[i] & 0xf3) | 0x08);
+		else
+			assert_int_equal(set[i], held[i]);
+	}
+	ibp_port_info_set_enforcement(&pi, false, true);
+	assert_false(pi.partition_enforcement_inbound);
+	assert_true(pi.partition_enforcement_outbound);
+	assert_true(pi.filter_raw_inbound);
+}
+
 static void test_port_info_ibmad(void **state)
 {
 	(void)state;
@@ -1480,6 +1521,7 @@ int main(void)
 	    cmocka_unit_test(test_node_info_ibmad),
 	    cmocka_unit_test(test_switch_info_ibmad),
 	    cmocka_unit_test(test_port_info_ibmad),
+	    cmocka_unit_test(test_port_info_set_enforcement),
 	    cmocka_unit_test(test_notice_ibmad),
 	    cmocka_unit_test(test_pkey_block),
 	    cmocka_unit_test(test_node_desc),

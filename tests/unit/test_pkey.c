@@ -61,6 +61,13 @@ static void test_parse_format(void **state)
 	assert_int_equal(ibp_pkey_parse("", &k, &err), IBP_EINVAL);
 	assert_int_equal(ibp_pkey_parse("-1", &k, &err), IBP_EINVAL);
 	assert_non_null(strstr(err.message, "-1"));
+	/* strtoul would skip these and read a key: not a P_Key */
+	const char *bad[] = {"\t0x8001", " 0x8001", "\n1", "+1", "x1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		k = 7;
+		assert_int_equal(ibp_pkey_parse(bad[i], &k, &err), IBP_EINVAL);
+		assert_int_equal(k, 7);
+	}
 	char buf[7];
 	assert_string_equal(ibp_pkey_format(0x1, buf), "0x0001");
 	assert_string_equal(ibp_pkey_format(0xffff, buf), "0xffff");

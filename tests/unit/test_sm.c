@@ -4,7 +4,9 @@
  * differing blocks and the ports end up holding the wanted tables; a
  * second push writes nothing; lost MADs are retried; a fabric that stops
  * answering gives an incomplete report naming the ports; dry run writes
- * nothing; leaf-port partition enforcement; traps are counted.
+ * nothing; leaf-port partition enforcement, its PortInfo Set as OpenSM
+ * writes it (state fields 0, only the enforcement bits changed, sent only
+ * where they differ); traps are counted.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "ibpart/mad.h"
 #include "ibpart/sm.h"
 #include "ibpart/transport_sim.h"
 #include "sim_fixture.h"
@@ -314,6 +317,124 @@ static void test_enforce_modes(void **state)
 	ibp_transport_close(t);
 }
 
+/* A transport over the simulator that keeps every PortInfo SubnSet the
+ * SM sends. */
+struct rec {
+	ibp_transport *inner;
+	unsigned nset;
+	struct ibp_smp sets[32];
+};
+
+static int rec_smp(void *ctx, const uint8_t req[IBP_MAD_SIZE],
+		   uint8_t resp[IBP_MAD_SIZE], int timeout_ms, ibp_error *err)
+{
+	struct rec *r = ctx;
+	struct ibp_smp smp;
+	assert_int_equal(ibp_smp_decode(&smp, req, IBP_MAD_SIZE, NULL), IBP_OK);
+	if (smp.method == IBP_METHOD_SET && smp.attr_id == IBP_ATTR_PORT_INFO) {
+		assert_true(r->nset < 32);
+		r->sets[r->nset++] = smp;
+	}
+	return ibp_transport_smp(r->inner, req, resp, timeout_ms, err);
+}
+
+static void rec_close(void *ctx)
+{
+	(void)ctx;
+}
+
+/* The enforcement Set as OpenSM's pkey manager writes it: the PortInfo
+ * the port holds, PortState, PortPhysicalState and LinkDownDefaultState
+ * 0 (no state change, IBA 14.2.5.6), only PartitionEnforcementInbound/
+ * Outbound changed, sent only where those bits differ.  The simulated
+ * SMA answers the old encoding (the PortInfo read, Active and LinkUp
+ * written back) with status 7, so this push fails with it. */
+static void test_enforcement_set_as_opensm(void **state)
+{
+	struct fx *x = *state;
+	static const struct ibp_transport_ops ops = {
+	    .name = "rec", .smp = rec_smp, .close = rec_close};
+	struct rec r = {0};
+	assert_int_equal(
+	    ibp_transport_sim_new(x->s, x->sm_node, 1, NULL, &r.inner, NULL),
+	    IBP_OK);
+	ibp_transport *t = ibp_transport_new(&ops, &r);
+	assert_non_null(t);
+	ibp_sm *sm;
+	assert_int_equal(ibp_sm_new(t, NULL, &sm, NULL), IBP_OK);
+	struct ibp_sm_report rep;
+	ibp_error e;
+	int rc = ibp_sm_push(sm, x->want, &rep, &e);
+	if (rc)
+		print_error("push: %s\n", e.message);
+	assert_int_equal(rc, IBP_OK);
+	assert_true(rep.complete);
+	assert_int_equal(rep.enforce_ports, 7);
+	assert_int_equal(r.nset, 7);
+	ibp_sm_report_free(&rep);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	for (unsigned i = 0; i < r.nset; i++) {
+		struct ibp_port_info set, held;
+		ibp_port_info_decode(&set, r.sets[i].data, IBP_SMP_DATA_SIZE,
+				     NULL);
+		assert_int_equal(set.link_state, IBP_PORT_STATE_NOP);
+		assert_int_equal(set.port_phys_state, IBP_PHYS_STATE_NOP);
+		assert_int_equal(set.link_down_default_state, 0);
+		assert_true(set.partition_enforcement_inbound);
+		assert_true(set.partition_enforcement_outbound);
+		/* everything else is the PortInfo the port holds (read now,
+		 * by the same route) */
+		struct ibp_smp get = r.sets[i];
+		get.method = IBP_METHOD_GET;
+		memset(get.data, 0, sizeof(get.data));
+		uint8_t b[IBP_MAD_SIZE], a[IBP_MAD_SIZE];
+		assert_int_equal(ibp_smp_encode(&get, b, sizeof(b), NULL),
+				 IBP_OK);
+		assert_int_equal(ibp_transport_smp(r.inner, b, a, 10, NULL),
+				 IBP_OK);
+		struct ibp_smp ans;
+		assert_int_equal(ibp_smp_decode(&ans, a, sizeof(a), NULL),
+				 IBP_OK);
+		ibp_port_info_decode(&held, ans.data, IBP_SMP_DATA_SIZE, NULL);
+		assert_int_equal(held.link_state, IBP_PORT_STATE_ACTIVE);
+		assert_int_equal(held.port_phys_state, IBP_PHYS_STATE_LINKUP);
+		held.link_state = 0;
+		held.port_phys_state = 0;
+		held.link_down_default_state = 0;
+		uint8_t hb[IBP_SMP_DATA_SIZE], sb[IBP_SMP_DATA_SIZE];
+		ibp_port_info_encode(&held, hb, sizeof(hb), NULL);
+		ibp_port_info_encode(&set, sb, sizeof(sb), NULL);
+		assert_memory_equal(hb, sb, sizeof(hb));
+		/* the port stays Active */
+		assert_int_equal(
+		    ibp_sim_port_info(x->s, leaf, r.sets[i].attr_mod)
+			->port_state,
+		    IBP_SIM_PORT_ACTIVE);
+	}
+	/* bits already as wanted: no Set */
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(r.nset, 7);
+	assert_int_equal(rep.enforce_ports, 0);
+	ibp_sm_report_free(&rep);
+	/* in only: one bit differs on each port, a Set each, outbound off */
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.enforce = IBP_ENFORCE_IN;
+	ibp_sm_set_options(sm, &o);
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(r.nset, 14);
+	struct ibp_port_info last;
+	ibp_port_info_decode(&last, r.sets[13].data, IBP_SMP_DATA_SIZE, NULL);
+	assert_true(last.partition_enforcement_inbound);
+	assert_false(last.partition_enforcement_outbound);
+	assert_false(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_out);
+	assert_true(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+	ibp_transport_close(r.inner);
+}
+
 /* Switches that implement no enforcement bits (ibsim's): the SM reads
  * SwitchInfo, leaves PortInfo alone, pushes the tables all the same and
  * says how many leaf ports it left; a switch that implements them gets
@@ -441,6 +562,8 @@ int main(void)
 		test_push_fails_midway_reports_ports, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dry_run_writes_nothing, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_enforcement_set_as_opensm,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_enforce_unsupported, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(

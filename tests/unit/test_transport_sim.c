@@ -2,7 +2,9 @@
  * test_transport_sim.c - the simulated SMAs answer encoded SMPs as a real
  * SMA does: attributes and their values, the MAD status for a bad
  * attribute/method/version/port/block, directed routes walked hop by hop
- * with the return path, LID routing, M_Key protection, loss injection.
+ * with the return path, LID routing, M_Key protection, loss injection,
+ * a PortInfo Set checked as IBA 14.2.5.6 says (PortState transitions,
+ * PortPhysicalState, LinkDownDefaultState; else status 7).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -254,15 +256,60 @@ static void test_port_info_and_enforcement_bits(void **state)
 	assert_int_equal(pi.link_state, IBP_PORT_STATE_ACTIVE);
 	assert_int_equal(pi.lid, 2); /* the switch's LID (OpenSM order) */
 	assert_false(pi.partition_enforcement_inbound);
+	assert_int_equal(pi.port_phys_state, IBP_PHYS_STATE_LINKUP);
 	pi.partition_enforcement_inbound = true;
 	pi.partition_enforcement_outbound = true;
 	uint8_t d[IBP_SMP_DATA_SIZE];
+	/* The PortInfo as read, written back with the bits changed: its
+	 * PortState Active (Active to Active is no transition) and
+	 * PortPhysicalState LinkUp (not settable) make it invalid (14.2.5.6):
+	 * status 7, and nothing of it is applied. */
 	ibp_port_info_encode(&pi, d, sizeof(d), NULL);
 	assert_int_equal(
 	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_false(ibp_sim_port_info(x->sim, leaf, 3)->part_enforce_in);
+	assert_false(ibp_sim_port_info(x->sim, leaf, 3)->part_enforce_out);
+	/* each state field alone */
+	struct ibp_port_info bad = pi;
+	bad.port_phys_state = IBP_PHYS_STATE_NOP;
+	bad.link_down_default_state = 0;
+	ibp_port_info_encode(&bad, d, sizeof(d), NULL); /* PortState Active */
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	bad = pi;
+	bad.link_state = IBP_PORT_STATE_NOP;
+	bad.link_down_default_state = 0;
+	ibp_port_info_encode(&bad, d, sizeof(d), NULL); /* LinkUp */
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	bad.port_phys_state = IBP_PHYS_STATE_NOP;
+	bad.link_down_default_state = 3; /* reserved */
+	ibp_port_info_encode(&bad, d, sizeof(d), NULL);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	bad.link_down_default_state = 0;
+	bad.link_state = IBP_PORT_STATE_INIT; /* never by a Set */
+	ibp_port_info_encode(&bad, d, sizeof(d), NULL);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	assert_false(ibp_sim_port_info(x->sim, leaf, 3)->part_enforce_in);
+	/* As OpenSM writes it: the three state fields 0, no change. */
+	pi.link_state = IBP_PORT_STATE_NOP;
+	pi.port_phys_state = IBP_PHYS_STATE_NOP;
+	pi.link_down_default_state = 0;
+	ibp_port_info_encode(&pi, d, sizeof(d), NULL);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r), IBP_OK);
+	assert_int_equal(r.status, 0);
 	ibp_port_info_decode(&pi, r.data, sizeof(r.data), NULL);
 	assert_true(pi.partition_enforcement_inbound);
-	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_int_equal(pi.link_state, IBP_PORT_STATE_ACTIVE);
 	assert_true(ibp_sim_port_info(x->sim, leaf, 3)->part_enforce_out);
 	/* Unlinked port: Down. */
 	assert_int_equal(
@@ -270,6 +317,54 @@ static void test_port_info_and_enforcement_bits(void **state)
 	    IBP_OK);
 	ibp_port_info_decode(&pi, r.data, sizeof(r.data), NULL);
 	assert_int_equal(pi.link_state, IBP_PORT_STATE_DOWN);
+}
+
+/* The PortState machine a Set walks (14.2.5.6): Down retrains the link
+ * (both ends Initialize), then Armed, then Active, one step at a time. */
+static void test_port_state_transitions(void **state)
+{
+	struct fx *x = *state;
+	struct ibp_smp r;
+	struct ibp_port_info pi;
+	uint8_t sw[] = {1}, d[IBP_SMP_DATA_SIZE];
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	size_t ta = fixture_node(x->f, "tenantA-node-01");
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 3, sw, 1, NULL, &r),
+	    IBP_OK);
+	ibp_port_info_decode(&pi, r.data, sizeof(r.data), NULL);
+	pi.port_phys_state = IBP_PHYS_STATE_NOP;
+	pi.link_down_default_state = 0;
+	static const struct {
+		uint8_t want;
+		uint16_t status;
+		uint8_t after;
+	} steps[] = {
+	    {IBP_PORT_STATE_ARMED, IBP_MAD_STATUS_INVALID_FIELD,
+	     IBP_SIM_PORT_ACTIVE},
+	    {IBP_PORT_STATE_DOWN, 0, IBP_SIM_PORT_INIT},
+	    {IBP_PORT_STATE_ACTIVE, IBP_MAD_STATUS_INVALID_FIELD,
+	     IBP_SIM_PORT_INIT},
+	    {IBP_PORT_STATE_ARMED, 0, IBP_SIM_PORT_ARMED},
+	    {IBP_PORT_STATE_ARMED, IBP_MAD_STATUS_INVALID_FIELD,
+	     IBP_SIM_PORT_ARMED},
+	    {IBP_PORT_STATE_ACTIVE, 0, IBP_SIM_PORT_ACTIVE},
+	    {5, IBP_MAD_STATUS_INVALID_FIELD, IBP_SIM_PORT_ACTIVE},
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		pi.link_state = steps[i].want;
+		ibp_port_info_encode(&pi, d, sizeof(d), NULL);
+		assert_int_equal(
+		    dr(x, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, 3, sw, 1, d, &r),
+		    IBP_OK);
+		assert_int_equal(r.status, steps[i].status);
+		assert_int_equal(ibp_sim_port_info(x->sim, leaf, 3)->port_state,
+				 steps[i].after);
+		if (i == 1) /* the other end of the link retrained too */
+			assert_int_equal(
+			    ibp_sim_port_info(x->sim, ta, 1)->port_state,
+			    IBP_SIM_PORT_INIT);
+	}
 }
 
 static void test_mkey_protection(void **state)
@@ -404,6 +499,8 @@ int main(void)
 		test_pkey_table_set_get_by_block_and_port, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_port_info_and_enforcement_bits,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_port_state_transitions, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_mkey_protection, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lid_routed, setup, teardown),
