@@ -41,12 +41,12 @@ for name in "${targets[@]}"; do
   findings=$(find "$OUT/$name-artifacts" -type f \
     \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   [[ $rc -ne 0 || $findings -ne 0 ]] && status=1
-  rows+=("$(printf '%-14s %12s %8s %8s %9s %5s' "$name" "${execs:-?}" "${cov:-?}" \
+  rows+=("$(printf '%-20s %12s %8s %8s %9s %5s' "$name" "${execs:-?}" "${cov:-?}" \
     "$corpus" "$findings" "$rc")")
 done
 echo
 echo "== fuzz summary (${SECONDS_EACH}s per target) =="
-printf '%-14s %12s %8s %8s %9s %5s\n' target execs cov corpus findings exit
+printf '%-20s %12s %8s %8s %9s %5s\n' target execs cov corpus findings exit
 for r in "${rows[@]}"; do echo "$r"; done
 [[ $status -eq 0 ]] && echo "no findings" || echo "FINDINGS: see $OUT/*-artifacts and the logs"
 exit $status
