@@ -30,6 +30,10 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	lo.plan_path = c->conf;
 	lo.tables_path = o->tables_json;
 	lo.max_input_size = cli_common.max_input_size;
+	lo.linear_fdb_cap = o->lft_cap;
+	lo.multicast_fdb_cap = o->mft_cap;
+	lo.lmc = o->lmc;
+	lo.progress = cli_progress_hook();
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);
@@ -47,6 +51,16 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 		cli_print_failure(d, &err);
 	ibp_diags_free(d);
 	return cli_exit_status(rc, &err);
+}
+
+bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
+{
+	char msg[1024];
+	if (!ibp_fabric_lidless_message(ibp_analysis_input_fabric(in), 4, msg,
+					sizeof(msg)))
+		return false;
+	fprintf(stderr, "ibpart %s: warning: %s [no-lid]\n", cmd, msg);
+	return true;
 }
 
 int ai_open(const char *path, struct ai_out *o)

@@ -19,6 +19,7 @@
 struct ai_opts {
 	struct cli_input in; /* -t, --node-name-map, --sm-port, --mode; CONF */
 	const char *tables_json;
+	unsigned lft_cap, mft_cap, lmc; /* --lft-cap, --mft-cap, --lmc */
 	bool rejected; /* set by ai_load: OpenSM rejects the plan */
 };
 
@@ -30,11 +31,17 @@ struct ai_opts {
 	    CLI_STR(                                                           \
 		"--tables", &(o)->tables_json, "FILE",                         \
 		"analyse these tables instead of computing them (`ibpart "     \
-		"tables --format json`: predicted, simulated or read live)")
+		"tables --format json`: predicted, simulated or read live)"),  \
+	    CLI_SUBNET_OPTS(&(o)->lft_cap, &(o)->mft_cap, &(o)->lmc)
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */
 int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in);
+
+/* The `no-lid` warning on stderr when the subnet's LIDs ran out before
+ * every end port had one; returns whether it printed it (the command
+ * then exits 1). */
+bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in);
 
 /* Output: stdout when path is NULL or "-", else a temp file next to path
  * that ai_close() fsyncs and renames over path (or removes on failure). */

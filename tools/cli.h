@@ -19,6 +19,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/progress.h"
 #include "ibpart/topo.h"
 
 /* Exit statuses (docs/ARCHITECTURE.md, "Errors"). */
@@ -220,13 +221,18 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 struct cli_common {
 	size_t max_errors;
 	size_t max_input_size;
+	bool progress; /* --progress: show it even when stderr is no tty */
 };
 extern struct cli_common cli_common;
 #define CLI_COMMON_USAGE                                                       \
 	"  --max-errors N       print the first N errors of an input "         \
 	"(default 20;\n"                                                       \
 	"                       0: all), then how many findings were not "     \
-	"shown\n"                                                              \
+	"shown;\n"                                                             \
+	"                       a finding that repeats is shown N times, "     \
+	"then counted\n"                                                       \
+	"  --progress           progress on stderr (by default only on a\n"    \
+	"                       terminal, for work over a second)\n"           \
 	"  --max-input-size SIZE  read at most SIZE bytes of any input file "  \
 	"or\n"                                                                 \
 	"                       stream (K, M, G suffixes; default 1G for "     \
@@ -236,6 +242,12 @@ extern struct cli_common cli_common;
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);
+/* The library progress callback the commands hand to long work
+ * (progress.h): NULL unless stderr is a terminal or --progress was
+ * given.  It prints "ibpart: [  1.2 s] what: done/total" lines on stderr,
+ * at most two a second and, without --progress, only once the command
+ * has run a second. */
+const ibp_progress *cli_progress_hook(void);
 /* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
  * rejects the plan, which `tables`, `matrix` and `sim` report with
  * exit 1)? */
@@ -284,5 +296,21 @@ void cli_print_failure(const ibp_diags *d, const ibp_error *err);
 		    "N",                                                       \
 		    "SwitchInfo PartitionEnforcementCap, bounds switch "       \
 		    "external ports (64)")
+
+/* The subnet's limits as entries of a command's table: the switches'
+ * LinearFDBCap and MulticastFDBCap (where the topology does not say) and
+ * the LMC, into three unsigned (ibp_fabric_options' fields, or the
+ * analysis input's). */
+#define CLI_SUBNET_OPTS(lft, mft, lmc)                                         \
+	CLI_NUM("--lft-cap", lft, 2, 65535, "N",                               \
+		"the switches' SwitchInfo LinearFDBCap (default 49152: LIDs "  \
+		"up to 0xBFFF; ibsim's switches have 30720): the subnet's "    \
+		"last LID is N-1, end ports past it get no LID and no table "  \
+		"(finding no-lid, exit 1)"),                                   \
+	    CLI_NUM("--mft-cap", mft, 1, 65535, "N",                           \
+		    "the switches' MulticastFDBCap (default 1024): the "       \
+		    "multicast groups (MLIDs) they forward"),                  \
+	    CLI_NUM("--lmc", lmc, 0, 7, "L",                                   \
+		    "the subnet's LMC: 2^L LIDs per end port (default 0)")
 
 #endif

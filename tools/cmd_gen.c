@@ -18,17 +18,22 @@
 
 static const char usage[] =
     "usage: ibpart gen --cas N [--partitions P] [--radix R] [--uplinks U]\n"
-    "                  [--storage S] [--mgmt M] -o TOPO [--conf OUT.conf]\n"
+    "                  [--storage S] [--mgmt M] [--lft-cap N] [--lmc L]\n"
+    "                  [--force] -o TOPO [--conf OUT.conf]\n"
     "\n"
-    "Write a two-level fat tree with N CA ports (one port per CA) in\n"
-    "ibnetdiscover's format, which ibsim and every ibpart command load,\n"
-    "and, with --conf, an OpenSM partitions.conf for it.  GUIDs and names\n"
-    "are deterministic: the same options give the same files.\n";
+    "Write a fat tree (a folded Clos of two tiers, or three when the\n"
+    "leaves outnumber a switch's ports) with N CA ports (one port per CA)\n"
+    "in ibnetdiscover's format, which ibsim and every ibpart command load,\n"
+    "and, with --conf, an OpenSM partitions.conf for it.  Every leaf\n"
+    "reaches every spine of its group, so two CAs are at most 4 (two\n"
+    "tiers) or 6 (three tiers) links apart.  GUIDs and names are\n"
+    "deterministic: the same options give the same files.\n";
 
 static const char tail[] =
     "Names: CAs are mgmt-0001..., storage-0001..., then tNNNN-node-NNNN\n"
-    "(tenants in order, nodes spread evenly); switches leaf-NNNN and\n"
-    "spine-NNNN.  Files are written to a temporary file, synced and\n"
+    "(tenants in order, nodes spread evenly); switches leaf-NNNN,\n"
+    "spine-NNNN and core-NNNN.  Files are written to a temporary file, synced "
+    "and\n"
     "renamed, so a reader never sees half a file.  The counts of nodes,\n"
     "switches and links go to stderr, and so does a warning when the plan\n"
     "gives ports more P_Keys than a CA's P_KeyTable holds (64, ibsim's\n"
@@ -38,7 +43,9 @@ static const char tail[] =
     "ibsim's default limits are 2048 nodes, 256 switches and 13312 ports\n"
     "(raise them with ibsim -N/-S/-P) - see docs/topology.md.\n"
     "\n"
-    "Exit status: 0 written, 2 bad usage, 3 a file could not be written.\n";
+    "Exit status: 0 written, 2 bad usage or a fabric that cannot be built\n"
+    "(more CAs than three tiers of radix R hold, more LIDs than the subnet\n"
+    "has without --force), 3 a file could not be written.\n";
 
 /* Hidden --print-lids TOPO [--sm-port P] and --dump TOPO. */
 static int print_fabric(const char *topo, bool lids, const char *sm)
@@ -91,6 +98,11 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 		    "the topology file to write"),
 	    CLI_STR("--conf", &a->conf, "OUT.conf",
 		    "the partitions.conf to write"),
+	    CLI_SUBNET_OPTS(&g->fabric.linear_fdb_cap,
+			    &g->fabric.multicast_fdb_cap, &g->fabric.lmc),
+	    CLI_FLAG("--force", &g->force,
+		     "write a fabric that needs more LIDs than the subnet has "
+		     "(refused otherwise: the last ports would get none)"),
 	    /* hidden, for the tests: */
 	    CLI_STR("--print-lids", &a->lids, "TOPO", NULL),
 	    CLI_STR("--dump", &a->dumpf, "TOPO", NULL),
@@ -124,14 +136,21 @@ static int generate(struct gen_args *a)
 		ibp_fabric_free(f);
 		return CLI_EXIT_SYSTEM;
 	}
-	unsigned leaves, spines;
-	ibp_fabric_gen_counts(&a->go, &leaves, &spines);
+	ibp_fabric_gen_shape sh;
+	ibp_fabric_gen_shape_of(&a->go, &sh);
 	if (!a->rewrite)
 		fprintf(stderr,
-			"ibpart gen: %s: %u CAs, %u leaf + %u spine switches "
-			"(radix %u)%s%s\n",
-			a->out, a->go.cas, leaves, spines, a->go.radix,
+			"ibpart gen: %s: %u CAs, %u leaf + %u spine + %u core "
+			"switches (radix %u, %u tier%s, %llu LIDs of %u)%s%s\n",
+			a->out, a->go.cas, sh.leaves, sh.spines, sh.cores,
+			a->go.radix, sh.tiers, sh.tiers > 1 ? "s" : "",
+			(unsigned long long)sh.lids, sh.max_lid,
 			conf ? "; " : "", conf ? conf : "");
+	if (!a->rewrite && sh.lids > sh.max_lid)
+		fprintf(stderr,
+			"ibpart gen: warning: --force: %llu LIDs needed, the "
+			"subnet has %u: the last end ports get none\n",
+			(unsigned long long)sh.lids, sh.max_lid);
 	char warn[512];
 	if (conf &&
 	    ibp_partition_plan_overfull_message(&a->go, warn, sizeof(warn)))

@@ -16,7 +16,9 @@ static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
     "                     [--format text|md|csv|json|html] [-o FILE]\n"
     "                     [--explain SRC DST] [--switch-ports]\n"
-    "                     [--grid-limit N] (CONF | --tables FILE)\n"
+    "                     [--grid-limit N] [--form auto|ports|classes]\n"
+    "                     [--lft-cap N] [--mft-cap N] [--lmc L]\n"
+    "                     (CONF | --tables FILE)\n"
     "\n"
     "The data-plane reachability of every pair of end ports (CA and router\n"
     "ports): two ports can exchange packets iff some P_Key base is in both\n"
@@ -32,14 +34,15 @@ static const char usage[] =
 
 static const char tail[] =
     "Exit status: 0 written; 1 written, of the fallback OpenSM programs for\n"
-    "a plan it rejects (every port 0xffff); 2 bad input or usage; 3 system\n"
-    "failure.\n";
+    "a plan it rejects (every port 0xffff), or with end ports that got no\n"
+    "LID (no-lid); 2 bad input or usage; 3 system failure.\n";
 
 struct matrix_args {
 	struct ai_opts ao;
 	const char *format, *outpath, *xsrc, *xdst;
 	bool sw0;
 	unsigned long long grid;
+	int form; /* an ibp_matrix_form: auto, ports, classes */
 };
 
 /* --format: one of ibp_matrix_format_parse's names. */
@@ -67,9 +70,11 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		"(NAME/N for each port of a node with several), ✓/✗, — on the "
 		"diagonal, up to --grid-limit ports (default 32), else a "
 		"summary by class and partition; md: the same as Markdown; "
-		"csv: every pair, 1/0; json: {\"mode\", \"endpoints\": "
-		"[{\"port_guid\", \"node_desc\"}], \"can_talk\": [[null, true, "
-		"...]]}; html: one self-contained page, a heat map of ports "
+		"csv: every pair, 1/0; json: {\"mode\", \"form\", "
+		"\"endpoints\": [{\"port_guid\", \"node_desc\"}], "
+		"\"can_talk\": "
+		"[[null, true, ...]]} (--form); html: one self-contained page, "
+		"a heat map of ports "
 		"(up to 64) or classes, hover explains"),
 	    CLI_STR("-o|--output", &a->outpath, "FILE",
 		    "write there (atomically) instead of stdout"),
@@ -79,7 +84,13 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	    CLI_FLAG("--switch-ports", &a->sw0,
 		     "count each switch's port 0 as an end port"),
 	    CLI_NUM("--grid-limit", &a->grid, 1, 100000, "N",
-		    "largest fabric printed as a grid (text, md)")};
+		    "largest fabric printed as a grid (text, md)"),
+	    CLI_INDEX("--form", &a->form, "auto|ports|classes",
+		      "json and csv: ports, a cell per pair of ports (ports^2: "
+		      "16 GB of JSON at 48,000 ports); classes, the classes "
+		      "with their ports and a cell per pair of classes "
+		      "(megabytes); auto (default): ports up to 2,000 end "
+		      "ports")};
 	struct cli_args args = {"matrix", usage,	   tail,
 				opts,	  CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
@@ -144,7 +155,9 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	    .mode = mode,
 	    .title = title,
 	    .grid_limit = (size_t)a->grid,
-	    .partition_names = ibp_analysis_input_partition_names(in)};
+	    .partition_names = ibp_analysis_input_partition_names(in),
+	    .form = (ibp_matrix_form)a->form,
+	    .progress = cli_progress_hook()};
 	ibp_error err;
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
 		cli_print_error(&err);
@@ -166,7 +179,8 @@ static int run(int argc, char **argv)
 		return rc;
 	ibp_matrix *m = NULL;
 	ibp_error err;
-	ibp_matrix_options mo = {.include_switch_port0 = a.sw0};
+	ibp_matrix_options mo = {.include_switch_port0 = a.sw0,
+				 .progress = cli_progress_hook()};
 	struct ai_out out;
 	if (ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m, &err)) {
 		cli_print_error(&err);
@@ -178,6 +192,8 @@ static int run(int argc, char **argv)
 		int crc = ai_close(&out, !rc);
 		if (!rc)
 			rc = crc;
+		if (!rc && !a.xsrc && ai_warn_lidless("matrix", in))
+			rc = CLI_EXIT_FOUND;
 	}
 	if (!rc && a.ao.rejected) /* the matrix of OpenSM's fallback */
 		rc = CLI_EXIT_FOUND;

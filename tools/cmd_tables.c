@@ -16,6 +16,7 @@ static const char usage[] =
     "both|in|out|off]\n"
     "                     [--state FILE] [--ca-partition-cap N]\n"
     "                     [--switch-partition-cap N] [--enforcement-cap N]\n"
+    "                     [--lft-cap N] [--mft-cap N] [--lmc L]\n"
     "                     [--node-name-map F] [--format smpquery|json]\n"
     "                     (CONF | -c CONF)\n"
     "\n"
@@ -34,7 +35,8 @@ static const char usage[] =
     "OpenSM rejects is refused.\n";
 
 static const char tail[] =
-    "Findings (tables full, OpenSM's fallback) go to stderr.\n"
+    "Findings (tables full, no LID, OpenSM's fallback) go to stderr; one\n"
+    "that repeats is shown --max-errors times, then counted in one line.\n"
     "Exit status: 0 tables computed, nothing to report; 1 computed, with\n"
     "warnings or OpenSM's fallback; 2 bad input or usage (CONF errors in\n"
     "strict mode); 3 system failure.\n";
@@ -74,6 +76,8 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		    "the highest index used. FILE is then rewritten atomically "
 		    "for the next run"),
 	    CLI_CAP_OPTS(&a->to.fabric),
+	    CLI_SUBNET_OPTS(&a->to.fabric.linear_fdb_cap,
+			    &a->to.fabric.multicast_fdb_cap, &a->to.fabric.lmc),
 	    CLI_WORD("--format", &a->format, "smpquery|json",
 		     "smpquery (default): per port a header '# <name> port <n> "
 		     "(<port guid>) <type>', smpquery's rows of 8 and its "
@@ -133,6 +137,7 @@ static int run(int argc, char **argv)
 	ibp_tables_result r;
 	ibp_error err;
 	ibp_error_clear(&err);
+	a.to.fabric.progress = a.to.policy.progress = cli_progress_hook();
 	int rc = ibp_tables_compute(&a.to, &r, d, &err);
 	cli_print_diags(d);
 	if (rc && r.fabric)

@@ -39,7 +39,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/conf.h"
 #include "ibpart/error.h"
+#include "ibpart/progress.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
@@ -61,10 +63,14 @@ typedef struct ibp_matrix_options {
 	 * bytes (0: 192 MiB); past it class pairs are answered by merging
 	 * the two membership lists. */
 	size_t max_row_bytes;
+	/* "building the matrix" (end ports) while it runs; NULL: none. */
+	const ibp_progress *progress;
 } ibp_matrix_options;
 
 /* End ports are every CA/router port that is linked or has a table in
- * ts (a port with no table is a member of nothing), in (node, port)
+ * ts (a port with no table is a member of nothing) - except a port left
+ * without a LID because the subnet's LIDs ran out
+ * (ibp_fabric_port_is_lidless: not on the subnet), in (node, port)
  * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
  * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
  * allowed); it borrows ts (see ibp_matrix_tables).  o may be NULL. */
@@ -170,15 +176,36 @@ typedef enum ibp_matrix_format {
 	IBP_MATRIX_HTML
 } ibp_matrix_format;
 
+/* The shape of the JSON and CSV matrix (docs/matrix.md): one cell per
+ * pair of end ports (ports² cells: 16 GB of JSON at 48,000 ports), or
+ * one per pair of classes, with each class's ports (megabytes).  AUTO:
+ * ports up to IBP_MATRIX_PORT_FORM_MAX end ports, classes above. */
+typedef enum ibp_matrix_form {
+	IBP_MATRIX_FORM_AUTO = 0,
+	IBP_MATRIX_FORM_PORTS,
+	IBP_MATRIX_FORM_CLASSES
+} ibp_matrix_form;
+#define IBP_MATRIX_PORT_FORM_MAX 2000u
+
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
 	const char *title; /* HTML title / headline, or NULL */
 	size_t grid_limit; /* text grid up to this many ports (0: 32) */
 	const char *const *partition_names; /* [0x8000] by base, or NULL */
+	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
+	/* "writing the matrix" (rows) for JSON and CSV; NULL: none */
+	const ibp_progress *progress;
 } ibp_matrix_report_options;
 
 /* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
 int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
+/* Parse "auto", "ports", "classes"; IBP_EINVAL otherwise (NULL too).
+ * ibp_matrix_form_of gives the form a report of m takes (AUTO
+ * resolved): PORTS or CLASSES; its name by ibp_matrix_form_str ("ports",
+ * "classes", "auto": static strings). */
+int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out);
+ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f);
+const char *ibp_matrix_form_str(ibp_matrix_form f);
 int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 		      const ibp_matrix_report_options *o, FILE *out,
 		      ibp_error *err);
@@ -359,10 +386,28 @@ int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
 int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
 			   size_t nports, const uint16_t *partitions,
 			   size_t npartitions, const char *why);
+/* The subnet's own limits (analysis_limits.c): "no-lid" (high) for the
+ * end ports the subnet's LIDs do not reach (ibp_fabric_lidless_count;
+ * the message says which limit: the unicast space, a switch's
+ * LinearFDBCap, the LMC), and "multicast-groups" for the plan's need of
+ * multicast groups (a lower bound: one broadcast group per IPoIB
+ * partition and scope, one per mgid= line) against the smallest
+ * MulticastFDBCap of the fabric's switches: info when it fits, high past
+ * it (OpenSM ERR 1B19).  plan NULL: no multicast finding.  IBP_EINVAL
+ * without out or f; IBP_ENOMEM. */
+int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
+			    const ibp_conf *plan);
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,
 				const uint16_t *dropped, size_t ndropped);
+/* The same for nports ports that drop the same P_Keys from tables of
+ * the same capacity: one finding for them all (a plan that overflows
+ * 2,000 tenant nodes alike is one finding, not 2,000). */
+int ibp_audit_capacity_overflow_ports(ibp_findings *out, const uint64_t *ports,
+				      size_t nports, unsigned capacity,
+				      unsigned wanted, const uint16_t *dropped,
+				      size_t ndropped);
 
 IBP_END_DECLS
 #endif

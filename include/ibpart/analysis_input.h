@@ -55,6 +55,12 @@ typedef struct ibp_analysis_input_options {
 	 * the first CA port.  A tables file's "sm_port_guid", when the
 	 * fabric has it, wins. */
 	const char *sm_port;
+	/* The subnet's limits for a loaded topology (ibp_fabric_options):
+	 * the LinearFDBCap and MulticastFDBCap of its switches and the LMC;
+	 * 0: the defaults (49152, 1024, LMC 0). */
+	unsigned linear_fdb_cap, multicast_fdb_cap, lmc;
+	/* the topology's load and the policy's tables; NULL: none */
+	const ibp_progress *progress;
 	/* Read at most this many bytes of each input file (topology,
 	 * node-name-map, plan, tables): a longer one is IBP_ERANGE.  0: the
 	 * defaults of limits.h. */

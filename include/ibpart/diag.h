@@ -35,6 +35,7 @@ typedef struct ibp_diag {
 	const char *file;   /* may be "" */
 	unsigned line, col; /* 1-based; 0 = unknown */
 	const char *message;
+	const char *subject; /* what it is about (a port's name), or NULL */
 } ibp_diag;
 
 typedef struct ibp_diags ibp_diags;
@@ -51,6 +52,12 @@ void ibp_diags_free(ibp_diags *d);
 int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		  const char *file, unsigned line, unsigned col,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Say what the finding added last is about (a port's name, copied): a
+ * finding that repeats for many subjects is summed up with the first
+ * of them when printing.  d NULL or empty does nothing.  Returns 0, or
+ * IBP_ENOMEM (the finding then has none). */
+int ibp_diags_set_subject(ibp_diags *d, const char *subject);
 
 /* Remember the text of a file so that printing can quote its lines: file
  * and text[0..len) are copied (text need not be terminated).  A file
@@ -83,7 +90,11 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 typedef struct ibp_diags_print_options {
 	unsigned version;  /* IBP_DIAGS_PRINT_OPTIONS_VERSION (by _init) */
 	size_t max_errors; /* stop after this many errors, then count the
-			      findings not shown; 0: all (default 20) */
+			      findings not shown; and of each code (a
+			      finding that repeats per port or per key)
+			      show this many, then one line with the
+			      count of the rest and the first subjects
+			      (ibp_diags_set_subject); 0: all (default 20) */
 	unsigned width;	   /* bytes of a quoted line shown around the caret,
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;

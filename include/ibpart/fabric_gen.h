@@ -1,20 +1,31 @@
 /*
  * fabric_gen.h - generated fabrics and partition plans, for benchmarks
- * and tests: a two-level fat tree (leaf and spine switches) with N CA
- * ports, deterministic GUIDs and descriptions, and an OpenSM
- * partitions.conf with one partition per tenant.
+ * and tests: a fat tree (a folded Clos network of one, two or three
+ * tiers) with N CA ports, deterministic GUIDs and descriptions, and an
+ * OpenSM partitions.conf with one partition per tenant.
  *
  * Layout.  CAs have one port each and come in this order (which is also
  * the file order, so the first management host is the default SM port):
  * M management hosts "mgmt-0001"…, S storage nodes "storage-0001"…, then
  * the tenant nodes "t0001-node-0001"… spread evenly over P tenants (with
- * P = 0: "node-00001"…).  Each leaf switch "leaf-0001"… has radix R ports:
- * R - U down to CAs, U up to spines "spine-0001"…; with a single leaf
- * there are no spines.  Leaf i's uplinks go to consecutive spines,
- * overlapping the next leaf's by one so the fabric is connected, and a
- * spine that is full passes the link on to the next one.  The fat tree is
- * full-bisection when U = R/2 and the spines suffice; bigger fabrics are
- * oversubscribed (what matters here is ports and GUIDs, not bandwidth).
+ * P = 0: "node-00001"…).  Switches have radix R ports.  With N <= R one
+ * switch "leaf-0001" holds every CA.  Otherwise each leaf "leaf-0001"…
+ * has D = R - U ports down to CAs (CA i on leaf i / D, port i % D + 1)
+ * and U up:
+ *  - two tiers, while the leaves (ceil(N / D)) are at most R: every leaf
+ *    reaches every spine "spine-0001"…, with k parallel links to each of
+ *    U / k spines (k as large as the spines' ports allow, so small trees
+ *    have few spines); any two CAs are at most 4 links apart.
+ *  - three tiers beyond: pods of Lp leaves (R/2, more when the pods would
+ *    not fit the cores' ports) and U spines, each leaf one link to each
+ *    spine of its pod; spine j of every pod reaches every core switch
+ *    "core-0001"… of core group j (R - Lp links up, k parallel to each
+ *    core).  Any two CAs are at most 6 links apart; at most R (R-1) D
+ *    CAs.
+ * The tree is full-bisection when U = R/2; the node order is CAs,
+ * leaves, spines, cores.  A fabric needing more LIDs than the subnet has
+ * (one per CA port and switch, 2^LMC each; the unicast space or
+ * fabric.linear_fdb_cap) is refused unless `force`.
  *
  * GUIDs: CA k (0-based) has node GUID IBP_GEN_CA_GUID_BASE + 2k and port
  * GUID node + 1 (ibsim's rule); switch s has IBP_GEN_SWITCH_GUID_BASE + s.
@@ -44,20 +55,45 @@ typedef struct ibp_fabric_gen_options {
 	unsigned partitions; /* tenants (P_Keys 0x0001…), 0 = none */
 	unsigned storage;    /* shared storage nodes (limited in each tenant) */
 	unsigned mgmt;	     /* management hosts (full in Default), default 1 */
-	ibp_fabric_options fabric; /* capacities of the generated fabric */
+	bool force;	     /* build it even when the subnet's LIDs run out */
+	ibp_fabric_options fabric; /* capacities of the generated fabric
+				      (linear_fdb_cap and lmc bound the
+				      LIDs) */
 } ibp_fabric_gen_options;
+
+/* The shape the options give (all zero for options that give none). */
+typedef struct ibp_fabric_gen_shape {
+	unsigned tiers;	     /* 1, 2 or 3 */
+	unsigned down, up;   /* a leaf's ports to CAs and to spines */
+	unsigned leaves;     /* leaf switches */
+	unsigned spines;     /* second-tier switches (all pods') */
+	unsigned cores;	     /* third-tier switches */
+	unsigned pods;	     /* three tiers: pods, leaves per pod */
+	unsigned pod_leaves; /* ... */
+	unsigned spine_up;   /* three tiers: a spine's ports to cores */
+	unsigned leaf_links; /* parallel links leaf -> spine (two tiers) */
+	unsigned core_links; /* parallel links spine -> core */
+	uint64_t lids;	     /* LIDs the fabric needs (2^LMC per end port) */
+	unsigned max_lid;    /* the last LID the subnet can give */
+} ibp_fabric_gen_shape;
 
 /* The defaults of `ibpart gen` (see the fields). */
 void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o);
 
 /* Build the fat tree.  IBP_EINVAL/IBP_ERANGE for impossible options
- * (fewer CAs than management + storage hosts, radix < 4, …). */
+ * (fewer CAs than management + storage hosts, radix < 4, more CAs than
+ * three tiers of that radix hold, more LIDs than the subnet has without
+ * `force`, …), err saying why. */
 int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err);
 
-/* Number of leaf and spine switches the options produce. */
+/* Number of leaf switches, and of the other switches (spines and
+ * cores), the options produce. */
 void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
 			   unsigned *spines);
+/* The whole shape of the tree the options give, into *out. */
+void ibp_fabric_gen_shape_of(const ibp_fabric_gen_options *o,
+			     ibp_fabric_gen_shape *out);
 
 /* Write the OpenSM partitions.conf for a fabric made by
  * ibp_fabric_generate() with the same options: "Default=0x7fff, ipoib"

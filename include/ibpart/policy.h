@@ -152,6 +152,8 @@ typedef struct ibp_policy_options {
 	 * this computation could not place (complete when it returns 0),
 	 * whether or not findings are collected. */
 	ibp_policy_unplaced *unplaced;
+	/* "computing tables" (ports) while it runs; NULL: none. */
+	const ibp_progress *progress;
 } ibp_policy_options;
 
 /* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot
@@ -176,7 +178,11 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *                              the facing switch port (PartitionEnforce-
  *                              mentCap): truncated, OpenSM turns that
  *                              port's enforcement off (ERR 0507)
- *   note    "sm-port-default"  the SM port was not given: first CA port
+ *   warning "no-lid"           end ports past the subnet's last usable
+ *                              LID (ibp_fabric_lidless_count): no LID,
+ *                              so no table (one finding for them all)
+ *   note    "sm-port-default"  the SM port was not given: the one assumed
+ *                              (ibp_fabric_default_sm_port) and why
  * (the two "-full" findings are also recorded, as data, in
  * opts->unplaced when given)
  * Returns 0; IBP_EINVAL when conf, fabric or out is NULL; IBP_EPARSE in

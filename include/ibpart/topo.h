@@ -31,6 +31,7 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"
+#include "ibpart/progress.h"
 
 IBP_BEGIN_DECLS
 
@@ -46,6 +47,14 @@ typedef enum ibp_node_type {
 #define IBP_DEFAULT_SWITCH_PARTITION_CAP 8u  /* ibsim's switch PartitionCap */
 #define IBP_DEFAULT_ENFORCEMENT_CAP	 64u /* ibsim's PartitionEnforcementCap */
 #define IBP_MAX_PORTS			 254u
+/* SwitchInfo LinearFDBCap of today's switches: LIDs 0..0xBFFF, the whole
+ * unicast space (IBA vol. 1, 14.2.5.4); ibsim's switches have 30720. */
+#define IBP_DEFAULT_LINEAR_FDB_CAP 49152u
+#define IBP_IBSIM_LINEAR_FDB_CAP   30720u
+/* SwitchInfo MulticastFDBCap assumed when unknown (ibsim's switches). */
+#define IBP_DEFAULT_MULTICAST_FDB_CAP 1024u
+#define IBP_MAX_UNICAST_LID	      0xBFFFu /* IBA vol. 1, 4.1.3 */
+#define IBP_MAX_LMC		      7u
 
 typedef struct ibp_fabric_options {
 	unsigned ca_partition_cap; /* NodeInfo PartitionCap of CAs/routers */
@@ -56,6 +65,16 @@ typedef struct ibp_fabric_options {
 					  (ibp_fabric_new() ignores it) */
 	size_t max_input_size;	       /* ibp_fabric_load() reads at most this
 					  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
+	/* SwitchInfo LinearFDBCap / MulticastFDBCap of switches whose own
+	 * SwitchInfo is not known (a topology file does not carry it;
+	 * discovery sets each switch's), and the subnet's LMC: each end
+	 * port takes 2^lmc LIDs (PortInfo LMC, IBA vol. 1, 7.11.1). */
+	unsigned linear_fdb_cap;    /* default IBP_DEFAULT_LINEAR_FDB_CAP */
+	unsigned multicast_fdb_cap; /* default IBP_DEFAULT_MULTICAST_FDB_CAP */
+	unsigned lmc;		    /* 0..7, default 0 */
+	/* "reading topology" (bytes) while ibp_fabric_load*() runs; NULL:
+	 * none.  Borrowed for the call. */
+	const ibp_progress *progress;
 } ibp_fabric_options;
 
 typedef struct ibp_fabric ibp_fabric;
@@ -83,6 +102,10 @@ int ibp_fabric_set_port_guid(ibp_fabric *f, size_t node, unsigned port,
 int ibp_fabric_set_partition_cap(ibp_fabric *f, size_t node, unsigned cap);
 int ibp_fabric_set_enforcement_cap(ibp_fabric *f, size_t node, unsigned cap);
 int ibp_fabric_set_sysimg_guid(ibp_fabric *f, size_t node, uint64_t guid);
+/* A switch's SwitchInfo LinearFDBCap and MulticastFDBCap (what discovery
+ * reads); IBP_EINVAL for a node that is not a switch. */
+int ibp_fabric_set_fdb_caps(ibp_fabric *f, size_t node, unsigned linear_cap,
+			    unsigned multicast_cap);
 int ibp_fabric_link(ibp_fabric *f, size_t a, unsigned aport, size_t b,
 		    unsigned bport, ibp_error *err);
 void ibp_fabric_free(ibp_fabric *f);
@@ -101,6 +124,22 @@ const char *ibp_fabric_node_id(const ibp_fabric *f, size_t n);
 unsigned ibp_fabric_node_nports(const ibp_fabric *f, size_t n);
 unsigned ibp_fabric_node_partition_cap(const ibp_fabric *f, size_t n);
 unsigned ibp_fabric_node_enforcement_cap(const ibp_fabric *f, size_t n);
+/* A switch's LinearFDBCap / MulticastFDBCap (the fabric options' when
+ * not set); 0 for a node that is not a switch. */
+unsigned ibp_fabric_node_linear_fdb_cap(const ibp_fabric *f, size_t n);
+unsigned ibp_fabric_node_multicast_fdb_cap(const ibp_fabric *f, size_t n);
+
+/* The subnet's limits.  The highest unicast LID the subnet can use:
+ * 0xBFFF (IBA vol. 1, 4.1.3), and no more than the smallest LinearFDBCap
+ * of its switches minus one (a switch forwards only the LIDs its linear
+ * forwarding table holds, 14.2.5.4).  *lft_node (may be NULL): the switch
+ * with that smallest LinearFDBCap, or SIZE_MAX when the unicast space is
+ * the limit.  The smallest MulticastFDBCap (0 without switches): the
+ * multicast groups (MLIDs) the subnet can forward; *mft_node likewise. */
+unsigned ibp_fabric_max_unicast_lid(const ibp_fabric *f, size_t *lft_node);
+unsigned ibp_fabric_multicast_cap(const ibp_fabric *f, size_t *mft_node);
+/* The LMC the fabric was made with (ibp_fabric_options.lmc). */
+unsigned ibp_fabric_lmc(const ibp_fabric *f);
 
 /* Port GUID of (n, port); 0 when the port does not exist. */
 uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port);
@@ -129,10 +168,31 @@ int ibp_fabric_find_desc(const ibp_fabric *f, const char *desc, size_t *n);
  * byte order), LIDs 2, 3, …  sm_port_guid 0 means the first CA port.
  * Only end ports OpenSM's discovery reaches from the SM port get a LID
  * (a CA does not forward SMPs, so a port behind an unlinked or other CA
- * port gets 0), and ports past the unicast range (0xBFFF, IBA 4.1.3)
- * get 0. */
+ * port gets 0).  With LMC l each end port takes 2^l LIDs from a base
+ * that is a multiple of 2^l (IBA vol. 1, 7.11.1).  Ports past
+ * ibp_fabric_max_unicast_lid() get 0: OpenSM runs out of LIDs there, and
+ * those ports are counted below. */
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
 			   ibp_error *err);
+/* After ibp_fabric_assign_lids(): the end ports discovery reaches but
+ * that got no LID because the subnet's LIDs ran out, in the order they
+ * would have had them (the i-th, false past the end), and how many LIDs
+ * the reached end ports need in all (2^LMC each).  0 before assignment. */
+size_t ibp_fabric_lidless_count(const ibp_fabric *f);
+bool ibp_fabric_lidless_port(const ibp_fabric *f, size_t i, size_t *n,
+			     unsigned *port);
+size_t ibp_fabric_lids_needed(const ibp_fabric *f);
+/* Whether end port (n, port) is one of those (a switch's external ports
+ * answer for its port 0). */
+bool ibp_fabric_port_is_lidless(const ibp_fabric *f, size_t n, unsigned port);
+/* The `no-lid` finding as one sentence (no prefix, no newline) in buf,
+ * cut to len: how many end ports get no LID, what the subnet has and
+ * what the ports need, which limit it is (the unicast space or a
+ * switch's LinearFDBCap, the LMC), the first `first` ports by name, and
+ * what that means.  Returns false (buf untouched) when every reached
+ * port has a LID. */
+bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
+				size_t len);
 /* LID of an end port (a switch's external ports answer its port 0 LID);
  * 0 before assignment. */
 uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);

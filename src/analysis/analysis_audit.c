@@ -761,6 +761,35 @@ int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
 	    why && *why ? why : "a membership is not what it looks like");
 }
 
+int ibp_audit_capacity_overflow_ports(ibp_findings *out, const uint64_t *ports,
+				      size_t nports, unsigned capacity,
+				      unsigned wanted, const uint16_t *dropped,
+				      size_t ndropped)
+{
+	if (nports == 1)
+		return ibp_audit_capacity_overflow(out, ports[0], capacity,
+						   wanted, dropped, ndropped);
+	char names[160];
+	size_t o = 0;
+	names[0] = 0;
+	for (size_t i = 0; i < nports && i < 4; i++)
+		o += (size_t)snprintf(
+		    names + o, o < sizeof(names) ? sizeof(names) - o : 0,
+		    "%s0x%016" PRIx64, i ? ", " : "", ports[i]);
+	if (nports > 4 && o < sizeof(names))
+		snprintf(names + o, sizeof(names) - o, " and %zu more",
+			 nports - 4);
+	return ibp_findings_add(
+	    out, "capacity-overflow", IBP_AUDIT_HIGH, ports, nports, dropped,
+	    ndropped,
+	    "Reduce the partitions these ports are in, or use HCAs with a "
+	    "larger PartitionCap.",
+	    "%zu ports (%s) should each hold %u P_Keys but their P_KeyTables "
+	    "have %u entries (PartitionCap); the same %zu partition(s) do not "
+	    "fit and the ports are silently not members of them.",
+	    nports, names, wanted, capacity, ndropped);
+}
+
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,
 				const uint16_t *dropped, size_t ndropped)

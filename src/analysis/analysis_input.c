@@ -50,6 +50,12 @@ static int load_fabric(const ibp_analysis_input_options *o,
 	ibp_fabric_options_init(&fo);
 	fo.node_name_map = o->node_name_map;
 	fo.max_input_size = o->max_input_size;
+	if (o->linear_fdb_cap)
+		fo.linear_fdb_cap = o->linear_fdb_cap;
+	if (o->multicast_fdb_cap)
+		fo.multicast_fdb_cap = o->multicast_fdb_cap;
+	fo.lmc = o->lmc;
+	fo.progress = o->progress;
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return oom(err);
@@ -208,6 +214,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	po.mode = o->mode;
 	po.sm_port_guid =
 	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);
+	po.progress = o->progress;
 	po.unplaced = in->unplaced = ibp_policy_unplaced_new();
 	if (!po.unplaced)
 		return oom(err);
@@ -382,6 +389,59 @@ static int misread(const ibp_analysis_input *in, const ibp_conf_misreading *x,
 	return ibp_audit_plan_misread(out, g, ng, pk, np, why);
 }
 
+/* Two overflowing ports alike: the same capacity, want and dropped
+ * P_Keys; cmp_dropped orders by that, then by port GUID. */
+static int cmp_drop_set(const ibp_policy_dropped *x,
+			const ibp_policy_dropped *y)
+{
+	if (x->capacity != y->capacity)
+		return x->capacity < y->capacity ? -1 : 1;
+	if (x->wanted != y->wanted)
+		return x->wanted < y->wanted ? -1 : 1;
+	if (x->ndropped != y->ndropped)
+		return x->ndropped < y->ndropped ? -1 : 1;
+	return memcmp(x->dropped, y->dropped,
+		      x->ndropped * sizeof(*x->dropped));
+}
+
+static int cmp_dropped(const void *a, const void *b)
+{
+	const ibp_policy_dropped *x = *(const ibp_policy_dropped *const *)a;
+	const ibp_policy_dropped *y = *(const ibp_policy_dropped *const *)b;
+	int c = cmp_drop_set(x, y);
+	if (c)
+		return c;
+	return x->port_guid < y->port_guid ? -1 : x->port_guid > y->port_guid;
+}
+
+/* capacity-overflow: one finding per set of ports that drop the same
+ * P_Keys from tables of the same size (2,000 tenant nodes overflowing
+ * alike are one finding, with their 2,000 ports). */
+static int capacity_findings(const ibp_policy_unplaced *u, ibp_findings *out)
+{
+	size_t n = ibp_policy_unplaced_port_count(u);
+	if (!n)
+		return 0;
+	const ibp_policy_dropped **v = malloc(n * sizeof(*v));
+	uint64_t *g = malloc(n * sizeof(*g));
+	int rc = !v || !g ? IBP_ENOMEM : 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		v[i] = ibp_policy_unplaced_port(u, i);
+	if (!rc)
+		qsort(v, n, sizeof(*v), cmp_dropped);
+	for (size_t i = 0, j; !rc && i < n; i = j) {
+		size_t k = 0;
+		for (j = i; j < n && !cmp_drop_set(v[j], v[i]); j++)
+			g[k++] = v[j]->port_guid;
+		rc = ibp_audit_capacity_overflow_ports(
+		    out, g, k, v[i]->capacity, v[i]->wanted, v[i]->dropped,
+		    v[i]->ndropped);
+	}
+	free(v);
+	free(g);
+	return rc ? IBP_ENOMEM : 0;
+}
+
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 				     ibp_findings *out)
 {
@@ -418,13 +478,7 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 			    : "the first CA port of the topology"))
 			return IBP_ENOMEM;
 	}
-	const ibp_policy_unplaced *u = in->unplaced;
-	for (size_t i = 0; u && i < ibp_policy_unplaced_port_count(u); i++) {
-		const ibp_policy_dropped *x = ibp_policy_unplaced_port(u, i);
-		if (ibp_audit_capacity_overflow(out, x->port_guid, x->capacity,
-						x->wanted, x->dropped,
-						x->ndropped))
-			return IBP_ENOMEM;
-	}
-	return 0;
+	if (ibp_audit_subnet_limits(out, in->fabric, in->conf))
+		return IBP_ENOMEM;
+	return capacity_findings(in->unplaced, out);
 }

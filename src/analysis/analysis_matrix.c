@@ -138,8 +138,12 @@ static bool is_endpoint(const ibp_tables *ts, const ibp_fabric *f, size_t n,
 		return false;
 	size_t pn;
 	unsigned pp;
-	return ibp_tables_get(ts, n, p) ||
-	       ibp_fabric_port_peer(f, n, p, &pn, &pp);
+	if (ibp_tables_get(ts, n, p))
+		return true;
+	/* a port the subnet has no LID for is not on the subnet at all
+	 * (the `no-lid` finding says so), not a port of no partition */
+	return ibp_fabric_port_peer(f, n, p, &pn, &pp) &&
+	       !ibp_fabric_port_is_lidless(f, n, p);
 }
 
 struct build {
@@ -394,6 +398,10 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 			m->ep_port[m->n] = p;
 			m->ep_class[m->n] = c;
 			m->n++;
+			if (m->n < cap) /* the end is reported below */
+				ibp_progress_tick(o ? o->progress : NULL,
+						  "building the matrix", m->n,
+						  cap, 8192);
 		}
 	/* members by class */
 	m->cls_size = calloc(m->k + 1, sizeof(*m->cls_size));
@@ -417,6 +425,8 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 	}
 	if (compute_rows(m, o ? o->max_row_bytes : 0) || build_labels(m))
 		goto enomem;
+	ibp_progress_report(o ? o->progress : NULL, "building the matrix", cap,
+			    cap);
 	m->nparts = m->np;
 	free(b.htab);
 	free(buf);

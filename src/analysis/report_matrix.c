@@ -324,7 +324,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void csv(const ibp_matrix *m, FILE *out)
+static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
 	fputs("port_guid,node_desc", out);
@@ -341,6 +341,7 @@ static void csv(const ibp_matrix *m, FILE *out)
 							     : ",0",
 			      out);
 		fputs("\r\n", out);
+		ibp_progress_tick(pg, "writing the matrix", i + 1, n, 256);
 	}
 }
 
@@ -354,6 +355,119 @@ static int json_str(FILE *out, const char *s)
 	return rc ? IBP_EIO : 0;
 }
 
+int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out)
+{
+	static const char *const names[] = {"auto", "ports", "classes"};
+	for (int i = 0; s && i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (ibp_matrix_form)i;
+			return 0;
+		}
+	return IBP_EINVAL;
+}
+
+const char *ibp_matrix_form_str(ibp_matrix_form f)
+{
+	return f == IBP_MATRIX_FORM_PORTS     ? "ports"
+	       : f == IBP_MATRIX_FORM_CLASSES ? "classes"
+					      : "auto";
+}
+
+ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f)
+{
+	if (f == IBP_MATRIX_FORM_PORTS || f == IBP_MATRIX_FORM_CLASSES)
+		return f;
+	return ibp_matrix_endpoint_count(m) <= IBP_MATRIX_PORT_FORM_MAX
+		   ? IBP_MATRIX_FORM_PORTS
+		   : IBP_MATRIX_FORM_CLASSES;
+}
+
+/* Row a of the class matrix as hex: digit k holds classes 4k..4k+3,
+ * the most significant bit the first of them (so "8" alone is class 0,
+ * "1" class 3); written as "0" digits where nothing talks. */
+static void class_row_hex(const ibp_matrix *m, size_t a, FILE *out)
+{
+	size_t nc = ibp_matrix_class_count(m);
+	for (size_t b = 0; b < nc; b += 4) {
+		unsigned d = 0;
+		for (size_t k = 0; k < 4; k++)
+			if (b + k < nc &&
+			    ibp_matrix_class_can_talk(m, a, b + k))
+				d |= 8u >> k;
+		fputc("0123456789abcdef"[d], out);
+	}
+}
+
+/* The class form: every end port with its class, every class with its
+ * members and P_Keys, and the class x class matrix as hex rows. */
+static int json_classes(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
+{
+	size_t n = ibp_matrix_endpoint_count(m);
+	size_t nc = ibp_matrix_class_count(m);
+	fprintf(out, ",\n \"form\": \"classes\",\n \"endpoints\": [");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out,
+			"%s\n  {\"port_guid\": \"0x%016" PRIx64 "\", "
+			"\"node_desc\": ",
+			i ? "," : "", ibp_matrix_endpoint_guid(m, i));
+		if (json_str(out, ibp_matrix_endpoint_desc(m, i)))
+			return IBP_ENOMEM;
+		fprintf(out, ", \"class\": %zu}", ibp_matrix_class_of(m, i));
+	}
+	fputs("],\n \"classes\": [", out);
+	for (size_t c = 0; c < nc; c++) {
+		size_t nk, sz = ibp_matrix_class_size(m, c);
+		const uint16_t *k = ibp_matrix_class_keys(m, c, &nk);
+		fprintf(out,
+			"%s\n  {\"class\": %zu, \"size\": %zu, \"pkeys\": [",
+			c ? "," : "", c, sz);
+		for (size_t j = 0; j < nk; j++)
+			fprintf(out, "%s\"0x%04x\"", j ? ", " : "", k[j]);
+		fputs("], \"ports\": [", out);
+		const size_t *mem = ibp_matrix_class_members(m, c);
+		for (size_t j = 0; j < sz; j++)
+			fprintf(out, "%s%zu", j ? "," : "", mem[j]);
+		fputs("]}", out);
+	}
+	fputs("],\n \"can_talk\": [", out);
+	for (size_t a = 0; a < nc; a++) {
+		fputs(a ? ",\n  \"" : "\n  \"", out);
+		class_row_hex(m, a, out);
+		fputc('"', out);
+		ibp_progress_tick(pg, "writing the matrix", a + 1, nc, 256);
+	}
+	fputs("]}\n", out);
+	return 0;
+}
+
+/* CSV, class form: one row per class - its id, size, P_Keys, member
+ * port GUIDs (space-separated) - then one 0/1 cell per class. */
+static void csv_classes(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
+{
+	size_t nc = ibp_matrix_class_count(m);
+	fputs("class,size,pkeys,port_guids", out);
+	for (size_t b = 0; b < nc; b++)
+		fprintf(out, ",%zu", b);
+	fputs("\r\n", out);
+	for (size_t a = 0; a < nc; a++) {
+		size_t nk, sz = ibp_matrix_class_size(m, a);
+		const uint16_t *k = ibp_matrix_class_keys(m, a, &nk);
+		fprintf(out, "%zu,%zu,", a, sz);
+		for (size_t j = 0; j < nk; j++)
+			fprintf(out, "%s0x%04x", j ? " " : "", k[j]);
+		fputc(',', out);
+		const size_t *mem = ibp_matrix_class_members(m, a);
+		for (size_t j = 0; j < sz; j++)
+			fprintf(out, "%s0x%016" PRIx64, j ? " " : "",
+				ibp_matrix_endpoint_guid(m, mem[j]));
+		for (size_t b = 0; b < nc; b++)
+			fputs(ibp_matrix_class_can_talk(m, a, b) ? ",1" : ",0",
+			      out);
+		fputs("\r\n", out);
+		ibp_progress_tick(pg, "writing the matrix", a + 1, nc, 256);
+	}
+}
+
 static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 		    FILE *out)
 {
@@ -361,7 +475,10 @@ static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 	fputs("{\"mode\": ", out);
 	if (json_str(out, o && o->mode ? o->mode : "tables"))
 		return IBP_ENOMEM;
-	fputs(",\n \"endpoints\": [", out);
+	if (ibp_matrix_form_of(m, o ? o->form : IBP_MATRIX_FORM_AUTO) ==
+	    IBP_MATRIX_FORM_CLASSES)
+		return json_classes(m, o ? o->progress : NULL, out);
+	fputs(",\n \"form\": \"ports\",\n \"endpoints\": [", out);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out,
 			"%s\n  {\"port_guid\": \"0x%016" PRIx64 "\", "
@@ -381,6 +498,8 @@ static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 				  : (j ? ", false" : "false"),
 			      out);
 		fputc(']', out);
+		ibp_progress_tick(o ? o->progress : NULL, "writing the matrix",
+				  i + 1, n, 256);
 	}
 	fputs("]}\n", out);
 	return 0;
@@ -410,7 +529,11 @@ int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 			summary(m, true, o, out);
 		break;
 	case IBP_MATRIX_CSV:
-		csv(m, out);
+		if (ibp_matrix_form_of(m, o ? o->form : IBP_MATRIX_FORM_AUTO) ==
+		    IBP_MATRIX_FORM_CLASSES)
+			csv_classes(m, o ? o->progress : NULL, out);
+		else
+			csv(m, o ? o->progress : NULL, out);
 		break;
 	case IBP_MATRIX_JSON:
 		rc = json_out(m, o, out);

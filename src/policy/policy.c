@@ -522,12 +522,28 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 	int rc = ibp_policy_sm_port(fabric, &P.o, &P.sm_guid, err);
 	if (rc)
 		return rc;
-	if (!P.o.sm_port_guid && findings)
-		ibp_diags_add(findings, IBP_SEV_NOTE, "sm-port-default", "", 0,
-			      0,
-			      "SM port not given: 0x%016llx, the first CA "
-			      "port of the topology",
-			      (unsigned long long)P.sm_guid);
+	if (!P.o.sm_port_guid && findings) {
+		size_t sn = 0;
+		unsigned sp = 0;
+		char nb[160];
+		ibp_fabric_find_port_guid(fabric, P.sm_guid, &sn, &sp);
+		bool init = P.sm_guid == ibp_fabric_initiator_port_guid(fabric);
+		ibp_diags_add(
+		    findings, IBP_SEV_NOTE, "sm-port-default", "", 0, 0,
+		    "SM port not given: assumed 0x%016llx (%s), %s; "
+		    "give --sm-port with the port OpenSM runs on",
+		    (unsigned long long)P.sm_guid,
+		    ibp_fabric_port_name(fabric, sn, sp, nb, sizeof(nb)),
+		    init ? "the port the topology says ran the "
+			   "discovery ('# Initiated from')"
+			 : "the first CA port of the topology");
+	}
+	if (findings && ibp_fabric_lidless_count(fabric)) {
+		char msg[1024];
+		ibp_fabric_lidless_message(fabric, 4, msg, sizeof(msg));
+		ibp_diags_add(findings, IBP_SEV_WARNING, "no-lid", "", 0, 0,
+			      "%s", msg);
+	}
 	/* OpenSM's verdict is about a file handed to OpenSM.  A plan in the
 	 * seed's block dialect never is (convert and apply --via-opensm
 	 * write it in OpenSM syntax first): it means what it says. */
@@ -578,8 +594,10 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 		if (!ts || (remembered_out && !P.rem_out))
 			rc = IBP_ENOMEM;
 	}
+	ibp_progress_report(P.o.progress, "computing tables", 0, P.neps);
 	if (!rc)
 		rc = pol_place_all(&P, ts);
+	ibp_progress_report(P.o.progress, "computing tables", P.neps, P.neps);
 	pol_free(&P);
 	if (rc) {
 		ibp_tables_free(ts);

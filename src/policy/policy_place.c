@@ -220,7 +220,10 @@ static int finding_full(struct pol *P, const struct ep *e, size_t wanted,
 		      "port %u holds %u entries and is full (OpenSM: ERR 0512)",
 		      pkey, ibp_fabric_node_desc(P->f, e->node),
 		      (unsigned long long)e->guid, e->port, e->cap);
-	return 0;
+	char nb[160];
+	return ibp_diags_set_subject(
+	    P->diags,
+	    ibp_fabric_port_name(P->f, e->node, e->port, nb, sizeof(nb)));
 }
 
 static bool is_default_key(bool ab, uint16_t k)
@@ -535,6 +538,12 @@ static int mirror(struct pol *P, const struct ep *e, ibp_tables *ts)
 		    ibp_fabric_node_desc(P->f, e->node),
 		    (unsigned long long)e->guid, e->port, total,
 		    ibp_fabric_node_desc(P->f, sw), swp, cap);
+	char nb[160];
+	if (total > cap && P->diags &&
+	    ibp_diags_set_subject(
+		P->diags,
+		ibp_fabric_port_name(P->f, e->node, e->port, nb, sizeof(nb))))
+		return IBP_ENOMEM;
 	return store_table(ts, sw, swp, cap, s->dev);
 }
 

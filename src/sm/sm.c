@@ -44,6 +44,10 @@ struct ibp_sm {
 	uint64_t tid;
 	unsigned long smps, timeouts, retries;
 	unsigned long traps_257, traps_259, traps_other;
+	/* discovery: live switch ports at the directed-route limit whose far
+	 * side was not reached (node << 8 | port), checked at the end */
+	uint32_t *beyond;
+	size_t nbeyond, beyond_cap;
 };
 
 void ibp_sm_options_init(struct ibp_sm_options *o)
@@ -95,6 +99,7 @@ void ibp_sm_free(ibp_sm *sm)
 		return;
 	free_nodes(sm);
 	ibp_fabric_free(sm->fabric);
+	free(sm->beyond);
 	free(sm);
 }
 
@@ -471,6 +476,8 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 	if (ni->node_type == IBP_NODE_SWITCH) {
 		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
 					       s->si.partition_enforcement_cap);
+		ibp_fabric_set_fdb_caps(sm->fabric, *idx, s->si.linear_fdb_cap,
+					s->si.mcast_fdb_cap);
 		sm->nodes[*idx].enf_in_cap = s->si.inbound_enforcement_cap;
 		sm->nodes[*idx].enf_out_cap = s->si.outbound_enforcement_cap;
 		set_path(sm, *idx, 0, path);
@@ -495,6 +502,53 @@ static int visit(ibp_sm *sm, const struct dr_path *path, size_t *idx,
 	if (rc != IBP_OK)
 		return rc;
 	return visit_node(sm, path, &s, idx, in_port, is_new, err);
+}
+
+/* A live port of switch n, 63 hops from the SM, whose far side a
+ * directed route cannot reach (one more hop): remembered, so that the
+ * discovery fails naming it unless another route links the port. */
+static int note_beyond(ibp_sm *sm, size_t n, unsigned p, ibp_error *err)
+{
+	if (sm->nbeyond == sm->beyond_cap) {
+		size_t cap = sm->beyond_cap ? sm->beyond_cap * 2 : 16;
+		uint32_t *b = realloc(sm->beyond, cap * sizeof(*b));
+		if (!b)
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		sm->beyond = b;
+		sm->beyond_cap = cap;
+	}
+	sm->beyond[sm->nbeyond++] = (uint32_t)(n << 8 | p);
+	return IBP_OK;
+}
+
+/* IBA vol. 1, 14.2.2: a directed route has at most 63 hops.  A live port
+ * still unlinked at the end of the discovery leads to nodes that only a
+ * longer route would reach. */
+static int check_beyond(ibp_sm *sm, ibp_error *err)
+{
+	size_t left = 0, first = SIZE_MAX;
+	for (size_t i = 0; i < sm->nbeyond; i++) {
+		size_t n = sm->beyond[i] >> 8;
+		unsigned p = sm->beyond[i] & 0xff;
+		if (ibp_fabric_port_peer(sm->fabric, n, p, NULL, NULL))
+			continue;
+		if (!left++)
+			first = i;
+	}
+	if (!left)
+		return IBP_OK;
+	size_t n = sm->beyond[first] >> 8;
+	unsigned p = sm->beyond[first] & 0xff;
+	return ibp_error_set(
+	    err, IBP_ERANGE,
+	    "switch \"%s\" (0x%016llx) is %u hops from the SM and its port "
+	    "%u is up, but the node behind it is %u hops away: a directed "
+	    "route has at most %u (IBA vol. 1, 14.2.2), so that part of the "
+	    "fabric cannot be discovered (%zu such port(s)); run the SM "
+	    "nearer the middle of the fabric",
+	    ibp_fabric_node_desc(sm->fabric, n),
+	    (unsigned long long)ibp_fabric_node_guid(sm->fabric, n),
+	    IBP_SMP_MAX_HOPS, p, IBP_SMP_MAX_HOPS + 1, IBP_SMP_MAX_HOPS, left);
 }
 
 /* One switch's ports, pipelined (max_wire_smps deep) in three rounds:
@@ -533,9 +587,12 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 		size_t pn;
 		unsigned pp;
 		if (pi.link_state < IBP_PORT_STATE_INIT ||
-		    ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp) ||
-		    base.hops >= IBP_SMP_MAX_HOPS)
+		    ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp))
 			continue;
+		if (base.hops >= IBP_SMP_MAX_HOPS) {
+			rc = note_beyond(sm, n, p, err);
+			continue;
+		}
 		w[p].next = base;
 		w[p].next.port[w[p].next.hops++] = (uint8_t)p;
 		w[p].probe = true;
@@ -624,6 +681,7 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 {
 	free_nodes(sm);
 	ibp_fabric_free(sm->fabric);
+	sm->nbeyond = 0;
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
 	sm->fabric = ibp_fabric_new(&fo);
@@ -691,8 +749,12 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 			unsigned pp;
 			if (ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp))
 				continue; /* already known from the far side */
-			if (base.hops >= IBP_SMP_MAX_HOPS)
+			if (base.hops >= IBP_SMP_MAX_HOPS) {
+				rc = note_beyond(sm, n, p, err);
+				if (rc != IBP_OK)
+					goto out;
 				continue;
+			}
 			struct dr_path next = base;
 			next.port[next.hops++] = (uint8_t)p;
 			size_t peer;
@@ -714,7 +776,7 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 				PUSH(peer);
 		}
 	}
-	rc = IBP_OK;
+	rc = check_beyond(sm, err);
 out:
 #undef PUSH
 	free(queue);

@@ -1,5 +1,6 @@
 /*
- * fabric_gen.c - generated two-level fat trees and partition plans (see
+ * fabric_gen.c - generated fat trees (folded Clos networks of one, two
+ * or three tiers) and partition plans (see
  * include/ibpart/fabric_gen.h), the inputs of benchmarks and of tests
  * that need fabrics bigger than the seed's.
  */
@@ -26,28 +27,93 @@ static unsigned uplinks_of(const ibp_fabric_gen_options *o)
 	return o->uplinks ? o->uplinks : o->radix / 2;
 }
 
+/* The largest k dividing total with k * users <= radix: how many
+ * parallel links each of `users` switches sends to each switch of a
+ * group, so that the group has as few switches (total / k) as it can
+ * while every one of them still reaches every user. */
+static unsigned parallel_links(unsigned total, unsigned users, unsigned radix)
+{
+	unsigned best = 1;
+	for (unsigned k = 1; k <= total; k++)
+		if (total % k == 0 && (uint64_t)k * users <= radix)
+			best = k;
+	return best;
+}
+
+/* The shape the options give (counts only; check() has passed or the
+ * result is all zeros). */
+static void shape_of(const ibp_fabric_gen_options *o, ibp_fabric_gen_shape *sh)
+{
+	memset(sh, 0, sizeof(*sh));
+	if (!o || o->radix < 4 || !o->cas)
+		return;
+	unsigned r = o->radix;
+	if (o->cas <= r) {
+		sh->tiers = 1;
+		sh->leaves = 1;
+		sh->down = o->cas;
+	} else {
+		unsigned up = uplinks_of(o);
+		if (up < 1 || up >= r)
+			return;
+		sh->down = r - up;
+		sh->up = up;
+		sh->leaves = (o->cas + sh->down - 1) / sh->down;
+		if (sh->leaves <= r) {
+			/* two tiers: every leaf up to every spine */
+			sh->tiers = 2;
+			sh->leaf_links = parallel_links(up, sh->leaves, r);
+			sh->spines = up / sh->leaf_links;
+		} else {
+			/* three tiers: pods of pod_leaves leaves and `up`
+			 * spines (each leaf one link to each spine of its
+			 * pod); spine j of every pod up to every core of
+			 * core group j.  A pod takes at least half a
+			 * switch's ports of leaves, more when the pods
+			 * would not fit the cores' ports. */
+			unsigned pl = r / 2;
+			unsigned need = (sh->leaves + r - 1) / r;
+			if (need > pl)
+				pl = need;
+			if (pl >= r)
+				return; /* too big for three tiers */
+			sh->tiers = 3;
+			sh->pod_leaves = pl;
+			sh->pods = (sh->leaves + pl - 1) / pl;
+			sh->leaf_links = 1;
+			sh->spines = sh->pods * up;
+			sh->spine_up = r - pl;
+			sh->core_links =
+			    parallel_links(sh->spine_up, sh->pods, r);
+			sh->cores = up * (sh->spine_up / sh->core_links);
+		}
+	}
+	unsigned span =
+	    1u << (o->fabric.lmc > IBP_MAX_LMC ? IBP_MAX_LMC : o->fabric.lmc);
+	sh->lids =
+	    ((uint64_t)o->cas + sh->leaves + sh->spines + sh->cores) * span;
+	unsigned cap = o->fabric.linear_fdb_cap ? o->fabric.linear_fdb_cap
+						: IBP_DEFAULT_LINEAR_FDB_CAP;
+	sh->max_lid =
+	    cap - 1 < IBP_MAX_UNICAST_LID ? cap - 1 : IBP_MAX_UNICAST_LID;
+}
+
+void ibp_fabric_gen_shape_of(const ibp_fabric_gen_options *o,
+			     ibp_fabric_gen_shape *out)
+{
+	if (out)
+		shape_of(o, out);
+}
+
 void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
 			   unsigned *spines)
 {
-	unsigned l = 0, s = 0;
-	if (o && o->radix >= 2 && o->cas) {
-		if (o->cas <= o->radix) {
-			l = 1;
-		} else {
-			unsigned up = uplinks_of(o);
-			unsigned down = o->radix > up ? o->radix - up : 0;
-			if (down) {
-				l = (o->cas + down - 1) / down;
-				s = (unsigned)(((uint64_t)l * up + o->radix -
-						1) /
-					       o->radix);
-			}
-		}
-	}
+	ibp_fabric_gen_shape sh;
+	shape_of(o, &sh);
 	if (leaves)
-		*leaves = l;
+		*leaves = sh.leaves;
 	if (spines)
-		*spines = s;
+		*spines = sh.spines + sh.cores;
 }
 
 static int check(const ibp_fabric_gen_options *o, ibp_error *err)
@@ -67,6 +133,33 @@ static int check(const ibp_fabric_gen_options *o, ibp_error *err)
 		return ibp_error_set(err, IBP_ERANGE,
 				     "--uplinks must be 2..%u (radix - 1)",
 				     o->radix - 1);
+	ibp_fabric_gen_shape sh;
+	shape_of(o, &sh);
+	if (!sh.tiers) {
+		uint64_t most =
+		    (uint64_t)o->radix * (o->radix - 1) * (o->radix - up);
+		return ibp_error_set(err, IBP_ERANGE,
+				     "%u CAs do not fit a three-tier fat tree "
+				     "of radix %u (at most %llu CAs with %u "
+				     "uplinks per leaf): use a bigger --radix",
+				     o->cas, o->radix, (unsigned long long)most,
+				     up);
+	}
+	if (sh.lids > sh.max_lid && !o->force)
+		return ibp_error_set(
+		    err, IBP_ERANGE,
+		    "%u CAs and %u switches need %llu LIDs (LMC %u) but the "
+		    "subnet has LIDs 1..%u (%s): %llu end ports would get no "
+		    "LID; fewer --cas, a bigger --radix (fewer switches), or "
+		    "--force to write it anyway",
+		    o->cas, sh.leaves + sh.spines + sh.cores,
+		    (unsigned long long)sh.lids, o->fabric.lmc, sh.max_lid,
+		    sh.max_lid < IBP_MAX_UNICAST_LID
+			? "the switches' LinearFDBCap"
+			: "the unicast LID space, 0x0001-0xBFFF",
+		    (unsigned long long)((sh.lids - sh.max_lid +
+					  (1u << o->fabric.lmc) - 1) >>
+					 o->fabric.lmc));
 	if ((uint64_t)o->mgmt + o->storage > o->cas)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "%u management + %u storage hosts do not "
@@ -124,6 +217,67 @@ static void ca_desc(const ibp_fabric_gen_options *o, unsigned i, char *buf,
 	snprintf(buf, len, "t%04u-node-%04u", t, k);
 }
 
+static int add_switches(ibp_fabric *f, const char *kind, unsigned count,
+			uint64_t *guid, unsigned radix, ibp_error *err)
+{
+	char desc[64];
+	for (unsigned i = 0; i < count; i++) {
+		snprintf(desc, sizeof(desc), "%s-%04u", kind, i + 1);
+		int rc = ibp_fabric_add_node(f, IBP_NODE_SWITCH, (*guid)++,
+					     radix, desc, NULL, err);
+		if (rc)
+			return rc;
+	}
+	return IBP_OK;
+}
+
+/* The links between the tiers (nodes: CAs, then leaves, spines, cores). */
+static int link_tiers(const ibp_fabric_gen_options *o,
+		      const ibp_fabric_gen_shape *sh, ibp_fabric *f,
+		      ibp_error *err)
+{
+	int rc = IBP_OK;
+	size_t leaf0 = o->cas, spine0 = leaf0 + sh->leaves,
+	       core0 = spine0 + sh->spines;
+	for (unsigned i = 0; i < o->cas && !rc; i++)
+		rc = ibp_fabric_link(f, i, 1, leaf0 + i / sh->down,
+				     i % sh->down + 1, err);
+	if (sh->tiers == 2) {
+		/* leaf l's uplinks: k to each spine; spine port l*k + i */
+		unsigned k = sh->leaf_links;
+		for (unsigned l = 0; l < sh->leaves && !rc; l++)
+			for (unsigned j = 0; j < sh->up && !rc; j++)
+				rc = ibp_fabric_link(
+				    f, leaf0 + l, sh->down + j + 1,
+				    spine0 + j / k, l * k + j % k + 1, err);
+	} else if (sh->tiers == 3) {
+		/* leaf l of pod p: uplink j to spine j of the pod (its
+		 * down port l + 1); spine j of pod p: k links to each core
+		 * of group j (core port p*k + i + 1) */
+		unsigned pl = sh->pod_leaves, k = sh->core_links;
+		unsigned per_group = sh->spine_up / k;
+		for (unsigned l = 0; l < sh->leaves && !rc; l++) {
+			unsigned p = l / pl, lp = l % pl;
+			for (unsigned j = 0; j < sh->up && !rc; j++)
+				rc = ibp_fabric_link(
+				    f, leaf0 + l, sh->down + j + 1,
+				    spine0 + (size_t)p * sh->up + j, lp + 1,
+				    err);
+		}
+		for (unsigned p = 0; p < sh->pods && !rc; p++)
+			for (unsigned j = 0; j < sh->up && !rc; j++)
+				for (unsigned u = 0; u < sh->spine_up && !rc;
+				     u++)
+					rc = ibp_fabric_link(
+					    f, spine0 + (size_t)p * sh->up + j,
+					    pl + u + 1,
+					    core0 + (size_t)j * per_group +
+						u / k,
+					    p * k + u % k + 1, err);
+	}
+	return rc;
+}
+
 int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err)
 {
@@ -131,17 +285,11 @@ int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 	int rc = check(o, err);
 	if (rc)
 		return rc;
-	unsigned leaves, spines;
-	ibp_fabric_gen_counts(o, &leaves, &spines);
-	unsigned up = leaves > 1 ? uplinks_of(o) : 0;
-	unsigned down = o->radix - up;
+	ibp_fabric_gen_shape sh;
+	shape_of(o, &sh);
 	ibp_fabric *f = ibp_fabric_new(&o->fabric);
-	unsigned *spine_used = calloc(spines + 1, sizeof(*spine_used));
-	if (!f || !spine_used) {
-		ibp_fabric_free(f);
-		free(spine_used);
+	if (!f)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	}
 	char desc[64];
 	/* CAs: nodes 0 .. cas-1 */
 	for (unsigned i = 0; i < o->cas; i++) {
@@ -152,56 +300,15 @@ int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 		if (rc)
 			goto fail;
 	}
-	/* leaves: nodes cas .. cas+leaves-1; spines after them */
-	for (unsigned l = 0; l < leaves; l++) {
-		snprintf(desc, sizeof(desc), "leaf-%04u", l + 1);
-		rc = ibp_fabric_add_node(f, IBP_NODE_SWITCH,
-					 IBP_GEN_SWITCH_GUID_BASE + l, o->radix,
-					 desc, NULL, err);
-		if (rc)
-			goto fail;
-	}
-	for (unsigned s = 0; s < spines; s++) {
-		snprintf(desc, sizeof(desc), "spine-%04u", s + 1);
-		rc = ibp_fabric_add_node(f, IBP_NODE_SWITCH,
-					 IBP_GEN_SWITCH_GUID_BASE + leaves + s,
-					 o->radix, desc, NULL, err);
-		if (rc)
-			goto fail;
-	}
-	for (unsigned i = 0; i < o->cas; i++) {
-		size_t leaf = o->cas + i / down;
-		rc = ibp_fabric_link(f, i, 1, leaf, i % down + 1, err);
-		if (rc)
-			goto fail;
-	}
-	size_t first_spine = (size_t)o->cas + leaves;
-	for (unsigned l = 0; l < leaves && spines; l++) {
-		for (unsigned j = 0; j < up; j++) {
-			/* consecutive spines, overlapping the next leaf's by
-			 * one; a full spine passes the link on */
-			unsigned s =
-			    (unsigned)(((uint64_t)l * (up - 1) + j) % spines);
-			unsigned tries = 0;
-			while (spine_used[s] >= o->radix && tries++ < spines)
-				s = (s + 1) % spines;
-			if (spine_used[s] >= o->radix) {
-				rc = ibp_error_set(err, IBP_ERANGE,
-						   "spines are full");
-				goto fail;
-			}
-			rc = ibp_fabric_link(f, o->cas + l, down + j + 1,
-					     first_spine + s, ++spine_used[s],
-					     err);
-			if (rc)
-				goto fail;
-		}
-	}
-	free(spine_used);
+	uint64_t guid = IBP_GEN_SWITCH_GUID_BASE;
+	if ((rc = add_switches(f, "leaf", sh.leaves, &guid, o->radix, err)) ||
+	    (rc = add_switches(f, "spine", sh.spines, &guid, o->radix, err)) ||
+	    (rc = add_switches(f, "core", sh.cores, &guid, o->radix, err)) ||
+	    (rc = link_tiers(o, &sh, f, err)))
+		goto fail;
 	*out = f;
 	return IBP_OK;
 fail:
-	free(spine_used);
 	ibp_fabric_free(f);
 	return rc;
 }

@@ -225,6 +225,8 @@ void ibp_fabric_options_init(ibp_fabric_options *o)
 	o->ca_partition_cap = IBP_DEFAULT_CA_PARTITION_CAP;
 	o->switch_partition_cap = IBP_DEFAULT_SWITCH_PARTITION_CAP;
 	o->enforcement_cap = IBP_DEFAULT_ENFORCEMENT_CAP;
+	o->linear_fdb_cap = IBP_DEFAULT_LINEAR_FDB_CAP;
+	o->multicast_fdb_cap = IBP_DEFAULT_MULTICAST_FDB_CAP;
 }
 
 ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o)
@@ -237,6 +239,7 @@ ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o)
 	else
 		ibp_fabric_options_init(&f->opts);
 	f->opts.node_name_map = NULL; /* applied by the reader, not kept */
+	f->opts.progress = NULL;
 	return f;
 }
 
@@ -255,6 +258,7 @@ void ibp_fabric_free(ibp_fabric *f)
 	topo_mapstr_free(&f->by_desc);
 	topo_mapstr_free(&f->by_id);
 	free(f->by_lid);
+	free(f->lidless);
 	free(f);
 }
 
@@ -356,6 +360,7 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		pt->peer_node = TOPO_NONE;
 		pt->peer_port = 0;
 		pt->lid = 0;
+		pt->lidless = false;
 	}
 	uint32_t idx = (uint32_t)f->nnodes;
 	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0 ||
@@ -442,6 +447,19 @@ int ibp_fabric_set_enforcement_cap(ibp_fabric *f, size_t node, unsigned cap)
 	if (f->nodes[node].type != IBP_NODE_SWITCH || cap > 0xffff)
 		return IBP_EINVAL;
 	f->nodes[node].enforcement_cap = cap;
+	return IBP_OK;
+}
+
+int ibp_fabric_set_fdb_caps(ibp_fabric *f, size_t node, unsigned linear_cap,
+			    unsigned multicast_cap)
+{
+	if (!f || node >= f->nnodes)
+		return IBP_ERANGE;
+	if (f->nodes[node].type != IBP_NODE_SWITCH || linear_cap > 0xffff ||
+	    multicast_cap > 0xffff)
+		return IBP_EINVAL;
+	f->nodes[node].linear_fdb_cap = linear_cap;
+	f->nodes[node].multicast_fdb_cap = multicast_cap;
 	return IBP_OK;
 }
 
@@ -533,6 +551,25 @@ unsigned ibp_fabric_node_partition_cap(const ibp_fabric *f, size_t n)
 unsigned ibp_fabric_node_enforcement_cap(const ibp_fabric *f, size_t n)
 {
 	return f && n < f->nnodes ? f->nodes[n].enforcement_cap : 0;
+}
+
+unsigned ibp_fabric_node_linear_fdb_cap(const ibp_fabric *f, size_t n)
+{
+	if (!f || n >= f->nnodes || f->nodes[n].type != IBP_NODE_SWITCH)
+		return 0;
+	unsigned c = f->nodes[n].linear_fdb_cap ? f->nodes[n].linear_fdb_cap
+						: f->opts.linear_fdb_cap;
+	return c ? c : IBP_DEFAULT_LINEAR_FDB_CAP;
+}
+
+unsigned ibp_fabric_node_multicast_fdb_cap(const ibp_fabric *f, size_t n)
+{
+	if (!f || n >= f->nnodes || f->nodes[n].type != IBP_NODE_SWITCH)
+		return 0;
+	unsigned c = f->nodes[n].multicast_fdb_cap
+			 ? f->nodes[n].multicast_fdb_cap
+			 : f->opts.multicast_fdb_cap;
+	return c ? c : IBP_DEFAULT_MULTICAST_FDB_CAP;
 }
 
 uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port)

@@ -45,6 +45,7 @@ struct topo_port {
 	uint32_t peer_node; /* TOPO_NONE when not linked */
 	uint8_t peer_port;
 	uint16_t lid; /* 0 before assignment */
+	bool lidless; /* reached, but the subnet's LIDs ran out */
 };
 
 struct topo_node {
@@ -54,6 +55,7 @@ struct topo_node {
 	uint64_t sysimg_guid; /* 0 = the node GUID */
 	unsigned partition_cap;
 	unsigned enforcement_cap;
+	unsigned linear_fdb_cap, multicast_fdb_cap; /* switches; 0: opts' */
 	uint32_t vendid, devid;
 	char *desc;	  /* as given (or the node-name-map's), never NULL */
 	char *id;	  /* the file's node id, never NULL */
@@ -79,6 +81,10 @@ struct ibp_fabric {
 	/* LID -> port key, TOPO_NONE when unassigned; NULL until assigned. */
 	uint32_t *by_lid;
 	bool lids_assigned;
+	/* reached end ports past the last usable LID (port keys, in LID
+	 * order), and the LIDs all reached end ports need */
+	uint32_t *lidless;
+	size_t nlidless, lids_needed;
 
 	/* The port that ran the discovery ("# Initiated from node N port P"
 	 * in ibnetdiscover output, or ibpart's own discovery); 0: unknown. */

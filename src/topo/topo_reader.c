@@ -83,6 +83,7 @@ struct reader {
 	/* the ids and descriptions read: one bump arena, freed whole (no
 	 * allocation per token) */
 	struct str_block *strs;
+	const ibp_progress *progress;
 };
 
 struct str_block {
@@ -549,7 +550,11 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 {
 	const char *pos = text, *end = text + len;
 	bool have = next_line(r, &pos, end);
+	size_t lines = 0;
 	while (have) {
+		if (++lines % 65536 == 0)
+			ibp_progress_report(r->progress, "reading topology",
+					    (uint64_t)(pos - text), len);
 		const char *ls = r->ls, *le = r->le;
 		struct pnode *pn = NULL;
 		uint64_t v;
@@ -918,6 +923,8 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 	memset(&r, 0, sizeof(r));
 	r.file = name;
 	r.diags = diags;
+	r.progress = o->progress;
+	ibp_progress_report(r.progress, "reading topology", 0, len);
 	parse_text(&r, text, len);
 	ibp_fabric *f = ibp_fabric_new(o);
 	if (!f) {
@@ -926,6 +933,8 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 		return IBP_ENOMEM;
 	}
 	build(&r, f, map);
+	f->opts.progress = NULL; /* borrowed for the load only */
+	ibp_progress_report(r.progress, "reading topology", len, len);
 	f->initiator_port_guid = r.initiator_port;
 	if (!r.errors && f->nnodes == 0) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "empty", name, 0, 0,

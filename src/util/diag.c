@@ -60,6 +60,7 @@ void ibp_diags_free(ibp_diags *d)
 		free((char *)d->items[i].code);
 		free((char *)d->items[i].file);
 		free((char *)d->items[i].message);
+		free((char *)d->items[i].subject);
 	}
 	for (size_t i = 0; i < d->nsrc; i++) {
 		free(d->src[i].file);
@@ -118,6 +119,7 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 	it->line = line;
 	it->col = col;
 	it->message = msg;
+	it->subject = NULL;
 	if (!it->code || !it->file) {
 		free((char *)it->code);
 		free((char *)it->file);
@@ -125,6 +127,19 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		return IBP_ENOMEM;
 	}
 	d->n++;
+	return IBP_OK;
+}
+
+int ibp_diags_set_subject(ibp_diags *d, const char *subject)
+{
+	if (!d || !d->n || !subject)
+		return IBP_OK;
+	ibp_diag *it = &d->items[d->n - 1];
+	char *s = strdup(subject);
+	if (!s)
+		return IBP_ENOMEM;
+	free((char *)it->subject);
+	it->subject = s;
 	return IBP_OK;
 }
 
@@ -302,7 +317,8 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 		if (file && strcmp(it->file, file))
 			continue;
 		if (ibp_diags_add(dst, it->severity, it->code, it->file,
-				  it->line, it->col, "%s", it->message))
+				  it->line, it->col, "%s", it->message) ||
+		    ibp_diags_set_subject(dst, it->subject))
 			return IBP_ENOMEM;
 	}
 	return IBP_OK;
@@ -396,10 +412,55 @@ static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
 		quote_line(it, text, len, width, out);
 }
 
+/* One finding kind while printing: its code, findings seen, shown, and
+ * the first distinct subjects. */
+#define SUBJECTS_SHOWN 4
+struct code_count {
+	const char *code;
+	ibp_severity worst;
+	size_t seen, shown;
+	const char *subj[SUBJECTS_SHOWN];
+	size_t nsubj;
+	bool more_subj;
+};
+
+static void note_subject(struct code_count *k, const char *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < k->nsubj; i++)
+		if (!strcmp(k->subj[i], s))
+			return;
+	if (k->nsubj < SUBJECTS_SHOWN)
+		k->subj[k->nsubj++] = s;
+	else
+		k->more_subj = true;
+}
+
+static struct code_count *code_slot(struct code_count **t, size_t *n,
+				    size_t *cap, const char *code)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*t)[i].code, code))
+			return &(*t)[i];
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct code_count *g = realloc(*t, nc * sizeof(*g));
+		if (!g)
+			return NULL;
+		*t = g;
+		*cap = nc;
+	}
+	(*t)[*n] = (struct code_count){.code = code, .worst = IBP_SEV_NOTE};
+	return &(*t)[(*n)++];
+}
+
 void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			FILE *out)
 {
-	size_t errors = 0, shown = 0, hidden_err = 0, hidden_other = 0;
+	size_t errors = 0, hidden_err = 0, hidden_other = 0;
+	struct code_count *kinds = NULL;
+	size_t nkinds = 0, capkinds = 0;
 	struct line_cursor cur = {0};
 	for (size_t i = 0; d && i < d->n; i++) {
 		const ibp_diag *it = &d->items[i];
@@ -410,10 +471,42 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 				hidden_other++;
 			continue;
 		}
+		/* a finding that repeats (one per port, per key) is shown
+		 * max_errors times, then summed up in one line */
+		struct code_count *k =
+		    o->max_errors && it->code[0]
+			? code_slot(&kinds, &nkinds, &capkinds, it->code)
+			: NULL;
+		if (k) {
+			k->seen++;
+			note_subject(k, it->subject);
+			if (it->severity > k->worst)
+				k->worst = it->severity;
+			if (k->shown >= o->max_errors)
+				continue;
+			k->shown++;
+		}
 		errors += it->severity == IBP_SEV_ERROR;
-		shown++;
 		print_one(d, it, o->width, &cur, out);
 	}
+	for (size_t i = 0; i < nkinds; i++) {
+		const struct code_count *k = &kinds[i];
+		if (k->seen <= k->shown)
+			continue;
+		fprintf(out, "%s: %zu [", ibp_severity_str(k->worst),
+			k->seen - k->shown);
+		put_escaped(k->code, strlen(k->code), out);
+		fprintf(out, "] finding%s more like the %zu above (%zu in all",
+			k->seen - k->shown == 1 ? "" : "s", k->shown, k->seen);
+		for (size_t j = 0; j < k->nsubj; j++) {
+			fputs(j ? ", " : "; about ", out);
+			put_escaped(k->subj[j], strlen(k->subj[j]), out);
+		}
+		if (k->more_subj)
+			fputs(" and more", out);
+		fputs("); --max-errors 0 shows each\n", out);
+	}
+	free(kinds);
 	if (hidden_err || hidden_other)
 		fprintf(out,
 			"%zu more finding%s not shown (%zu error%s, %zu "
@@ -425,7 +518,6 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			hidden_other == 1 ? "" : "s",
 			hidden_other == 1 ? "" : "s", o->max_errors,
 			o->max_errors == 1 ? "" : "s");
-	(void)shown;
 }
 
 void ibp_diags_print(const ibp_diags *d, FILE *out)

@@ -12,9 +12,22 @@ expect_grep "^ibpart gen: warning: 4 CA port(s) need more P_Keys than their P_Ke
 expect_grep "Use --partitions 63 or fewer" err
 # the same ports, by the tables OpenSM would program: 4 storage nodes,
 # 101 - 64 = 37 P_Keys dropped on each
-expect_status 1 "$IBPART" tables -t x.topo x.conf
+expect_status 1 "$IBPART" tables --max-errors 0 -t x.topo x.conf
 [[ $(grep -c '\[pkey-table-full\]' err) -eq $((4 * 37)) ]] || fail "tables: $(grep -c pkey-table-full err) dropped, want 148"
 [[ $(grep -o 'the P_KeyTable of storage-[0-9]*' err | sort -u | wc -l) -eq 4 ]] || fail "tables: not the 4 storage nodes"
+# by default a finding that repeats is shown --max-errors (20) times,
+# then summed up in one line: 22 lines on stderr, not 150
+expect_status 1 "$IBPART" tables -t x.topo x.conf
+[[ $(grep -c '\[pkey-table-full\]$' err) -eq 20 ]] || fail "tables: $(grep -c 'pkey-table-full]$' err) shown, want 20"
+expect_grep "^warning: 128 \[pkey-table-full\] findings more like the 20 above (148 in all; about storage-0001, storage-0002, storage-0003, storage-0004); --max-errors 0 shows each" err
+[[ $(wc -l <err) -le 23 ]] || fail "tables: $(wc -l <err) lines on stderr"
+# the audit: one capacity-overflow finding for the 4 storage nodes, which
+# drop the same 37 P_Keys
+"$IBPART" audit -t x.topo --format json x.conf >a.json 2>/dev/null || true
+[[ $(jq -c '[.findings[] | select(.code == "capacity-overflow") | [(.ports | length), (.partitions | length)]]' a.json) == '[[4,37]]' ]] ||
+	fail "audit: capacity-overflow not one finding of 4 ports: $(jq -c '[.findings[] | select(.code == "capacity-overflow") | .ports | length]' a.json)"
+expect_status 1 "$IBPART" tables --max-errors 5 -t x.topo x.conf
+[[ $(grep -c '\[pkey-table-full\]$' err) -eq 5 ]] || fail "tables --max-errors 5: $(grep -c 'pkey-table-full]$' err) shown"
 
 # at 63 partitions the storage tables are exactly full: no warning, and
 # tables drops nothing

@@ -21,7 +21,7 @@ names=(sm-01 ufm-server tenantA-node-01 tenantA-node-02 tenantB-node-01 tenantB-
 
 expect_status 0 "$IBPART" matrix -t "$S/seed.topo" --mode strict --format json "$S/partitions.conf"
 cp out strict.json
-jq -e '.mode == "strict" and (keys_unsorted == ["mode","endpoints","can_talk"])' strict.json >/dev/null || fail "json keys/mode"
+jq -e '.mode == "strict" and (keys_unsorted == ["mode","form","endpoints","can_talk"]) and .form == "ports"' strict.json >/dev/null || fail "json keys/mode"
 for i in "${!seed[@]}"; do
   [[ $(jq -r ".endpoints[$i].node_desc" strict.json) == "${names[$i]}" ]] || fail "endpoint $i is not ${names[$i]}"
   row=$(jq -r ".can_talk[$i] | map(if . == null then \"-\" elif . then \"1\" else \"0\" end) | join(\" \")" strict.json)

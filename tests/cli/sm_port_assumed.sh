@@ -14,6 +14,12 @@ storage=0x506b4b0300a1b210 # storage-node's port GUID (caguid + 1)
 expect_status 0 "$IBPART" tables -t init.topo --format json "$ex/partitions.conf"
 k=$(jq -r --arg g "$storage" '.ports[] | select(.port_guid == $g) | .pkeys[0]' out)
 [[ $k == 0xffff ]] || fail "the initiator port holds '$k' at index 0, want 0xffff"
+# tables says which port it assumed, and why
+expect_grep "note: SM port not given: assumed $storage (storage-node), the port the topology says ran the discovery ('# Initiated from'); give --sm-port" err
+expect_status 0 "$IBPART" tables -t "$ex/seed.topo" "$ex/partitions.conf"
+expect_grep "note: SM port not given: assumed 0x506b4b0300a1b300 (sm-01), the first CA port of the topology" err
+expect_status 0 "$IBPART" tables -t init.topo --sm-port sm-01 "$ex/partitions.conf"
+expect_no_grep "sm-port-default" err
 
 set +e
 "$IBPART" audit -t init.topo --format json "$ex/partitions.conf" >out 2>err

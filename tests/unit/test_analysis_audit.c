@@ -399,6 +399,19 @@ static void test_plan_and_json(void **state)
 	assert_int_equal(x->nports, NH + 1); /* + the switch's port 0 */
 	get(o, "plan-misread");
 	get(o, "capacity-overflow");
+	/* ports alike are one finding, the first four named */
+	ibp_findings *many = ibp_findings_new();
+	uint64_t six[] = {GUID(1), GUID(2), GUID(3), GUID(4), GUID(5), GUID(6)};
+	assert_int_equal(
+	    ibp_audit_capacity_overflow_ports(many, six, 6, 2, 4, dropped, 2),
+	    0);
+	assert_int_equal(ibp_findings_count(many), 1);
+	x = get(many, "capacity-overflow");
+	assert_int_equal(x->nports, 6);
+	assert_int_equal(x->npartitions, 2);
+	assert_non_null(strstr(x->message, "6 ports ("));
+	assert_non_null(strstr(x->message, " and 2 more) should each hold 4"));
+	ibp_findings_free(many);
 	ibp_findings_sort(o);
 	assert_string_equal(ibp_findings_get(o, 0)->code, "plan-rejected");
 

@@ -94,14 +94,18 @@ static void test_from_plan(void **state)
 	assert_null(ibp_analysis_input_partition_name(in, 0x0abc));
 	assert_non_null(ibp_analysis_input_unplaced(in));
 	/* the seed plan is sound: no finding about the plan itself, but
-	 * the SM port was assumed (no --sm-port): one info finding */
+	 * the SM port was assumed (no --sm-port): one info finding, and
+	 * the multicast groups its IPoIB partitions need, well within the
+	 * switches' MulticastFDBCap: another */
 	assert_int_equal(ibp_analysis_input_sm_port_source(in),
 			 IBP_SM_PORT_FIRST_CA);
 	ibp_findings *fs = ibp_findings_new();
 	assert_int_equal(ibp_analysis_input_plan_findings(in, fs), 0);
-	assert_int_equal(ibp_findings_count(fs), 1);
+	assert_int_equal(ibp_findings_count(fs), 2);
 	assert_string_equal(ibp_findings_get(fs, 0)->code, "sm-port-assumed");
 	assert_int_equal(ibp_findings_get(fs, 0)->severity, IBP_AUDIT_INFO);
+	assert_string_equal(ibp_findings_get(fs, 1)->code, "multicast-groups");
+	assert_int_equal(ibp_findings_get(fs, 1)->severity, IBP_AUDIT_INFO);
 	ibp_audit_input ai;
 	ibp_analysis_input_audit_input(in, &ai);
 	assert_ptr_equal(ai.tables, ibp_analysis_input_tables(in));

@@ -370,7 +370,9 @@ static void test_reports(void **state)
 	json_t *ct = json_object_get(j, "can_talk");
 	assert_int_equal(json_array_size(eps), NSEED);
 	assert_int_equal(json_array_size(ct), NSEED);
-	assert_int_equal(json_object_size(j), 3);
+	assert_int_equal(json_object_size(j), 4);
+	assert_string_equal(json_string_value(json_object_get(j, "form")),
+			    "ports");
 	assert_string_equal(json_string_value(json_object_get(
 				json_array_get(eps, 2), "port_guid")),
 			    "0x506b4b0300a1b021");

@@ -133,6 +133,53 @@ static void test_utf8_cut_and_caret(void **state)
 	ibp_diags_free(d);
 }
 
+/* A finding that repeats is shown max_errors times, then summed up in
+ * one line with its count and first subjects; another code is not held
+ * back by it; max_errors 0 shows every one. */
+static void test_repeats_summed_up(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	char subj[16];
+	for (int i = 0; i < 30; i++) {
+		assert_int_equal(ibp_diags_add(d, IBP_SEV_WARNING, "table-full",
+					       "", 0, 0, "key %d dropped", i),
+				 0);
+		snprintf(subj, sizeof(subj), "port-%d", i / 5 + 1);
+		assert_int_equal(ibp_diags_set_subject(d, subj), 0);
+	}
+	assert_int_equal(
+	    ibp_diags_add(d, IBP_SEV_NOTE, "other", "", 0, 0, "once"), 0);
+	ibp_diags_print_options o;
+	ibp_diags_print_options_init(&o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ibp_diags_print_ex(d, &o, f);
+	fclose(f);
+	size_t lines = 0;
+	for (char *p = buf; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 20 + 1 + 1);
+	assert_non_null(strstr(buf, "warning: key 19 dropped [table-full]"));
+	assert_null(strstr(buf, "key 20 dropped"));
+	assert_non_null(strstr(buf, "note: once [other]"));
+	assert_non_null(strstr(
+	    buf, "warning: 10 [table-full] findings more like the 20 above "
+		 "(30 in all; about port-1, port-2, port-3, port-4 and more); "
+		 "--max-errors 0 shows each\n"));
+	free(buf);
+	o.max_errors = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ibp_diags_print_ex(d, &o, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "key 29 dropped"));
+	assert_null(strstr(buf, "more like"));
+	free(buf);
+	ibp_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +187,7 @@ int main(void)
 	    cmocka_unit_test(test_long_message_cut),
 	    cmocka_unit_test(test_print_and_json),
 	    cmocka_unit_test(test_error_format),
+	    cmocka_unit_test(test_repeats_summed_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

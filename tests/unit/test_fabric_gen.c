@@ -1,8 +1,10 @@
 /*
  * test_fabric_gen.c - the fat-tree and partition-plan generator: counts,
  * names, GUIDs, connectivity, the partitions.conf text, the ports whose
- * P_Keys overflow their table, and scale (48,000 CA ports and 2,000
- * switches generate, write and load in seconds, and look-ups stay O(1)).
+ * P_Keys overflow their table, real fat trees (2 or 3 tiers, at most 4
+ * or 6 links between CAs), the LID budget (refused, forced, LMC), and
+ * scale (48,000 CA ports and 2,508 switches generate, write and load in
+ * seconds, and look-ups stay O(1)).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +51,140 @@ static bool connected(const ibp_fabric *f)
 	free(q);
 	free(seen);
 	return count == nn;
+}
+
+/* The most links between CA `from` and any CA (BFS over the links);
+ * SIZE_MAX when some CA is not reached. */
+static size_t farthest_ca(const ibp_fabric *f, size_t from)
+{
+	size_t nn = ibp_fabric_node_count(f);
+	size_t *q = malloc(nn * sizeof(*q)), *dist = malloc(nn * sizeof(*dist));
+	for (size_t i = 0; i < nn; i++)
+		dist[i] = SIZE_MAX;
+	size_t h = 0, t = 0, most = 0;
+	q[t++] = from;
+	dist[from] = 0;
+	while (h < t) {
+		size_t n = q[h++];
+		if (ibp_fabric_node_type(f, n) == IBP_NODE_CA && n != from)
+			continue; /* a CA does not forward */
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
+			size_t pn;
+			if (ibp_fabric_port_peer(f, n, p, &pn, NULL) &&
+			    dist[pn] == SIZE_MAX) {
+				dist[pn] = dist[n] + 1;
+				q[t++] = pn;
+			}
+		}
+	}
+	for (size_t i = 0; i < nn; i++)
+		if (ibp_fabric_node_type(f, i) == IBP_NODE_CA &&
+		    (dist[i] == SIZE_MAX || dist[i] > most))
+			most = dist[i];
+	free(q);
+	free(dist);
+	return most;
+}
+
+/* A real fat tree: two tiers while the leaves fit a spine's ports, then
+ * three; every leaf reaches every spine of its group, so any two CAs are
+ * at most 4 (2 tiers) or 6 (3 tiers) links apart, whatever the size (the
+ * old chained spines grew to 82 at 48,000 CAs, past the 63 hops a
+ * directed route can take). */
+static void test_hops(void **state)
+{
+	(void)state;
+	static const unsigned shapes[][4] = {
+	    /* cas, radix, tiers, most links */
+	    {30, 36, 1, 2},    {100, 36, 2, 4},	  {648, 36, 2, 4},
+	    {649, 36, 3, 6},   {96, 12, 3, 6},	  {5000, 36, 3, 6},
+	    {22680, 36, 3, 6}, {40000, 64, 3, 6},
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		ibp_fabric_gen_options o;
+		ibp_fabric_gen_options_init(&o);
+		o.cas = shapes[i][0];
+		o.radix = shapes[i][1];
+		ibp_fabric_gen_shape sh;
+		ibp_fabric_gen_shape_of(&o, &sh);
+		assert_int_equal(sh.tiers, shapes[i][2]);
+		ibp_fabric *f;
+		ibp_error err;
+		assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+		assert_int_equal(ibp_fabric_node_count(f),
+				 o.cas + sh.leaves + sh.spines + sh.cores);
+		assert_true(sh.lids <= 0xBFFF);
+		/* no switch port used twice: ibp_fabric_link refuses that,
+		 * so generation succeeding proves it; every CA linked */
+		assert_int_equal(farthest_ca(f, 0), shapes[i][3]);
+		assert_int_equal(farthest_ca(f, o.cas - 1), shapes[i][3]);
+		ibp_fabric_free(f);
+	}
+	/* one more CA than three tiers of radix 36 hold: refused */
+	ibp_fabric_gen_options o;
+	ibp_fabric_gen_options_init(&o);
+	o.cas = 22681;
+	ibp_fabric *f;
+	ibp_error err;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	assert_non_null(strstr(err.message, "three-tier"));
+}
+
+/* A fabric needing more LIDs than the subnet has is refused with the
+ * numbers; --force builds it, and LID assignment leaves exactly the
+ * excess without a LID. */
+static void test_lid_budget(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options o;
+	ibp_fabric_gen_options_init(&o);
+	o.cas = 48000;
+	o.radix = 64;
+	ibp_fabric *f;
+	ibp_error err;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	assert_non_null(strstr(err.message, "need 52028 LIDs"));
+	assert_non_null(strstr(err.message, "2877 end ports would get no LID"));
+	o.force = true;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+	assert_int_equal(ibp_fabric_assign_lids(f, 0, &err), 0);
+	assert_int_equal(ibp_fabric_lids_needed(f), 52028);
+	assert_int_equal(ibp_fabric_lidless_count(f), 52028 - 49151);
+	size_t n;
+	unsigned p;
+	assert_true(ibp_fabric_lidless_port(f, 0, &n, &p));
+	assert_int_equal(ibp_fabric_port_lid(f, n, p), 0);
+	assert_true(ibp_fabric_port_is_lidless(f, n, p));
+	assert_false(ibp_fabric_lidless_port(f, 52028 - 49151, &n, &p));
+	assert_int_equal(ibp_fabric_find_lid(f, 0xBFFF, &n, &p), 0);
+	char msg[1024];
+	assert_true(ibp_fabric_lidless_message(f, 4, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "2877 end port(s) get no LID"));
+	assert_non_null(strstr(msg, "and 2873 more"));
+	ibp_fabric_free(f);
+	/* ibsim's switches: LinearFDBCap 30720, so LIDs 1..30719 */
+	o.cas = 30000;
+	o.force = false;
+	o.fabric.linear_fdb_cap = IBP_IBSIM_LINEAR_FDB_CAP;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	assert_non_null(strstr(err.message, "LIDs 1..30719"));
+	/* LMC 1: two LIDs a port, bases 2, 4, ..., 49150 */
+	o.cas = 24000;
+	o.fabric.linear_fdb_cap = 0;
+	o.fabric.lmc = 1;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
+	o.force = true;
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+	assert_int_equal(ibp_fabric_assign_lids(f, 0, &err), 0);
+	ibp_fabric_gen_shape sh;
+	ibp_fabric_gen_shape_of(&o, &sh);
+	size_t ports = o.cas + sh.leaves + sh.spines + sh.cores;
+	assert_int_equal(ibp_fabric_lids_needed(f), 2 * ports);
+	assert_int_equal(ibp_fabric_lidless_count(f), ports - 24575);
+	assert_int_equal(ibp_fabric_port_lid(f, 0, 1), 2); /* the SM's */
+	assert_int_equal(ibp_fabric_find_lid(f, 3, &n, &p), 0);
+	assert_int_equal(n, 0);
+	ibp_fabric_free(f);
 }
 
 static void test_small(void **state)
@@ -99,7 +235,7 @@ static void test_fat_tree(void **state)
 	static const unsigned shapes[][3] = {
 	    /* cas, radix, uplinks */
 	    {100, 36, 0}, {648, 36, 0}, {1000, 36, 0},
-	    {500, 8, 2},  {777, 24, 6}, {37, 36, 0},
+	    {300, 8, 2},  {777, 24, 6}, {37, 36, 0},
 	};
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		ibp_fabric_gen_options o;
@@ -174,15 +310,16 @@ static void test_scale(void **state)
 	ibp_fabric_gen_options_init(&o);
 	o.cas = 48000;
 	o.radix = 48;
-	o.uplinks = 16; /* 1500 leaves + 500 spines = 2000 switches */
+	o.uplinks = 16; /* 1500 leaves, 47 pods of 16 spines, 256 cores */
 	o.partitions = 4000;
 	o.storage = 8;
+	o.force = true; /* 50,508 LIDs */
 	double t0 = now();
 	ibp_fabric *f;
 	ibp_error err;
 	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
 	double t1 = now();
-	assert_int_equal(ibp_fabric_node_count(f), 50000);
+	assert_int_equal(ibp_fabric_node_count(f), 50508);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -195,7 +332,7 @@ static void test_scale(void **state)
 			 0);
 	double t3 = now();
 	assert_int_equal(ibp_diags_count(d), 0);
-	assert_int_equal(ibp_fabric_node_count(g), 50000);
+	assert_int_equal(ibp_fabric_node_count(g), 50508);
 	/* 100,000 look-ups of each kind */
 	size_t n;
 	unsigned p;
@@ -270,6 +407,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_small),
 	    cmocka_unit_test(test_fat_tree),
+	    cmocka_unit_test(test_hops),
+	    cmocka_unit_test(test_lid_budget),
 	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_plan_overfull),

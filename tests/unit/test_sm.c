@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "ibpart/fabric_gen.h"
 #include "ibpart/mad.h"
 #include "ibpart/sm.h"
 #include "ibpart/transport_sim.h"
@@ -549,6 +550,121 @@ static void test_traps_counted(void **state)
 	ibp_transport_close(t);
 }
 
+/* A chain: CA "sm" - switch 1 - ... - switch nsw - CA "far".  The far
+ * CA is nsw + 1 hops from the SM. */
+static ibp_fabric *chain(unsigned nsw)
+{
+	ibp_fabric *f = ibp_fabric_new(NULL);
+	char desc[32];
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x1000, 1, "sm", NULL, NULL),
+	    0);
+	for (unsigned i = 0; i < nsw; i++) {
+		snprintf(desc, sizeof(desc), "sw-%02u", i + 1);
+		assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH,
+						     0x2000 + i, 4, desc, NULL,
+						     NULL),
+				 0);
+		assert_int_equal(
+		    ibp_fabric_link(f, i ? i : 0, i ? 2 : 1, 1 + i, 1, NULL),
+		    0);
+	}
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x3000, 1, "far", NULL, NULL),
+	    0);
+	assert_int_equal(ibp_fabric_link(f, nsw, 2, nsw + 1, 1, NULL), 0);
+	return f;
+}
+
+static int discover_chain(unsigned nsw, unsigned window, ibp_error *err,
+			  size_t *found)
+{
+	ibp_fabric *f = chain(nsw);
+	ibp_sim *s;
+	assert_int_equal(ibp_sim_new(f, &s, NULL), IBP_OK);
+	ibp_transport *t;
+	assert_int_equal(ibp_transport_sim_new(s, 0, 1, NULL, &t, NULL),
+			 IBP_OK);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.max_wire_smps = window;
+	ibp_sm *sm;
+	assert_int_equal(ibp_sm_new(t, &o, &sm, NULL), IBP_OK);
+	int rc = ibp_sm_discover(sm, err);
+	*found =
+	    ibp_sm_fabric(sm) ? ibp_fabric_node_count(ibp_sm_fabric(sm)) : 0;
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+	ibp_sim_free(s);
+	ibp_fabric_free(f);
+	return rc;
+}
+
+/* A directed route has at most 63 hops (IBA 14.2.2): a CA 63 hops away
+ * is discovered; one 64 hops away is an error naming the switch at the
+ * limit, in the one-at-a-time walk and the pipelined one alike. */
+static void test_hop_limit(void **state)
+{
+	(void)state;
+	for (unsigned w = 1; w <= 4; w += 3) {
+		ibp_error err;
+		size_t found;
+		assert_int_equal(discover_chain(62, w, &err, &found), IBP_OK);
+		assert_int_equal(found, 64);
+		assert_int_equal(discover_chain(63, w, &err, &found),
+				 IBP_ERANGE);
+		assert_non_null(strstr(err.message, "switch \"sw-63\""));
+		assert_non_null(strstr(err.message, "0x000000000000203e"));
+		assert_non_null(strstr(err.message, "port 2 is up"));
+		assert_non_null(strstr(err.message, "at most 63"));
+	}
+}
+
+/* The 40,000-CA fat tree of radix 64 (three tiers, 43,554 LIDs: within
+ * the unicast space) is discovered whole by directed route, to its
+ * farthest CA, with every switch's LinearFDBCap read from SwitchInfo. */
+static void test_discover_40k_fat_tree(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options go;
+	ibp_fabric_gen_options_init(&go);
+	go.cas = 40000;
+	go.radix = 64;
+	ibp_fabric *f;
+	assert_int_equal(ibp_fabric_generate(&go, &f, NULL), 0);
+	assert_int_equal(ibp_fabric_assign_lids(f, 0, NULL), 0);
+	assert_int_equal(ibp_fabric_lidless_count(f), 0);
+	ibp_sim *s;
+	assert_int_equal(ibp_sim_new(f, &s, NULL), IBP_OK);
+	ibp_transport *t;
+	assert_int_equal(ibp_transport_sim_new(s, 0, 1, NULL, &t, NULL),
+			 IBP_OK);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o);
+	o.max_wire_smps = 16;
+	ibp_sm *sm;
+	assert_int_equal(ibp_sm_new(t, &o, &sm, NULL), IBP_OK);
+	ibp_error err;
+	assert_int_equal(ibp_sm_discover(sm, &err), IBP_OK);
+	const ibp_fabric *d = ibp_sm_fabric(sm);
+	assert_int_equal(ibp_fabric_node_count(d), ibp_fabric_node_count(f));
+	size_t n;
+	/* the last CA, the last core */
+	assert_int_equal(ibp_fabric_find_node_guid(
+			     d, IBP_GEN_CA_GUID_BASE + 2ULL * 39999, &n),
+			 IBP_OK);
+	assert_true(ibp_fabric_port_peer(d, n, 1, NULL, NULL));
+	size_t last = ibp_fabric_node_count(f) - 1;
+	assert_int_equal(
+	    ibp_fabric_find_node_guid(d, ibp_fabric_node_guid(f, last), &n),
+	    IBP_OK);
+	assert_int_equal(ibp_fabric_node_linear_fdb_cap(d, n), 49152);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+	ibp_sim_free(s);
+	ibp_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +688,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_traps_counted, setup,
 					    teardown),
+	    cmocka_unit_test(test_hop_limit),
+	    cmocka_unit_test(test_discover_40k_fat_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,40 @@
+/*
+ * progress.h - how long work tells its caller how far it is: a callback
+ * the caller gives in an options struct (topology load, tables, matrix,
+ * its reports), called at the start of each phase, now and then while it
+ * runs and at its end.  The library never prints: the caller decides
+ * whether and how to show it (the CLI: on a terminal, or with
+ * --progress, for work over about a second).  Part of the util module
+ * (src/util/progress.c).
+ *
+ * Threads: the callback is called from the thread doing the work.
+ */
+#ifndef IBPART_PROGRESS_H
+#define IBPART_PROGRESS_H
+
+#include <stdint.h>
+
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+/* `what` names the phase ("reading topology", "computing tables",
+ * "building the matrix", "writing the matrix"), a static string; done of
+ * total units (total 0: unknown).  done == total ends the phase. */
+typedef void (*ibp_progress_fn)(void *ctx, const char *what, uint64_t done,
+				uint64_t total);
+
+typedef struct ibp_progress {
+	ibp_progress_fn fn; /* NULL: no progress */
+	void *ctx;
+} ibp_progress;
+
+/* Call p's callback (nothing when p or its fn is NULL). */
+void ibp_progress_report(const ibp_progress *p, const char *what, uint64_t done,
+			 uint64_t total);
+/* The same every `every` units only (and at 0 and total): for loops. */
+void ibp_progress_tick(const ibp_progress *p, const char *what, uint64_t done,
+		       uint64_t total, uint64_t every);
+
+IBP_END_DECLS
+#endif
