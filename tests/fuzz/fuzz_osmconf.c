@@ -8,13 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_fabric.h" /* CHECK */
 #include "ibpart/analysis.h"
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c))                                                      \
-			abort();                                               \
-	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
