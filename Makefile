@@ -99,14 +99,11 @@ demo:
 bench: build
 	@bash scripts/bench.sh $(BUILD)
 
-# Long fuzzing: make fuzz FUZZ_SECONDS=3600
+# Long fuzzing: make fuzz FUZZ_SECONDS=3600 (per target); one summary of
+# executions and findings per target at the end (scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
 fuzz: build-fuzz
-	@for f in $(BUILD_FUZZ)/fuzz_*; do \
-	  name=$$(basename $$f); mkdir -p fuzz-out/$$name; \
-	  echo "== $$name for $(FUZZ_SECONDS)s =="; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 fuzz-out/$$name tests/fuzz/corpus/$$name || exit 1; \
-	done
+	@bash scripts/fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)

@@ -10,9 +10,11 @@
  *   ibpart    ibp_conf_parse_buffer(): OpenSM 3.3.23's exact reading,
  *             AST with positions, merged view and membership index
  *
- * and prints MB/s for each and ibpart's time as a ratio to the naive
- * baseline (best of 3, process CPU time).  IBP_BENCH_MEMBERS overrides
- * the member count.
+ * and prints MB/s (and port GUID members a second) for each and
+ * ibpart's time as a ratio to the naive baseline (best of 3, process CPU time).
+ * IBP_BENCH_MEMBERS overrides the member count.  `bench_conf --write FILE`
+ * writes the generated file instead (bench_conf_opensm.sh times `ibpart check`
+ * and OpenSM on it).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -102,7 +104,7 @@ static size_t naive(const char *text, size_t len)
 	return members;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	size_t members = 1000000;
 	const char *env = getenv("IBP_BENCH_MEMBERS");
@@ -112,6 +114,16 @@ int main(void)
 	char *t = generate(members, 1000, &len);
 	if (!t)
 		return 3;
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		/* the same file for bench_conf_opensm.sh, which times
+		 * `ibpart check` and OpenSM on it */
+		FILE *o = fopen(argv[2], "w");
+		int bad = !o || fwrite(t, 1, len, o) != len;
+		if (o && fclose(o))
+			bad = 1;
+		free(t);
+		return bad ? 3 : 0;
+	}
 	double mb = (double)len / 1e6;
 	printf("input: %.1f MB, %zu members in %zu partitions\n", mb, members,
 	       (members + 999) / 1000);
@@ -154,10 +166,13 @@ int main(void)
 	}
 	printf("scan   (baseline, bytes only):   %8.1f MB/s  %.3f s\n",
 	       mb / best_scan, best_scan);
-	printf("naive  (baseline, strtok+strtoull): %6.1f MB/s  %.3f s\n",
-	       mb / best_naive, best_naive);
-	printf("ibpart (OpenSM 3.3.23 reading):  %8.1f MB/s  %.3f s\n",
-	       mb / best_parse, best_parse);
+	double nm = (double)members;
+	printf("naive  (baseline, strtok+strtoull): %6.1f MB/s  %.3f s  "
+	       "%.2f M ports/s\n",
+	       mb / best_naive, best_naive, nm / best_naive / 1e6);
+	printf("ibpart (OpenSM 3.3.23 reading):  %8.1f MB/s  %.3f s  "
+	       "%.2f M ports/s\n",
+	       mb / best_parse, best_parse, nm / best_parse / 1e6);
 	printf("ratio  ibpart/naive time: %.2f   ibpart/scan time: %.2f\n",
 	       best_parse / best_naive, best_parse / best_scan);
 	if (sink == 42)

@@ -29,6 +29,7 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	lo.sm_port = c->sm_port;
 	lo.plan_path = c->conf;
 	lo.tables_path = o->tables_json;
+	lo.max_input_size = cli_common.max_input_size;
 	lo.linear_fdb_cap = o->lft_cap;
 	lo.multicast_fdb_cap = o->mft_cap;
 	lo.lmc = o->lmc;

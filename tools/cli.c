@@ -58,6 +58,8 @@ int cli_read_plan(const char *topo, const char *nnm, const char *path,
 			return rc;
 	}
 	co->fabric = *fabric;
+	if (!co->max_input_size)
+		co->max_input_size = cli_common.max_input_size;
 	*diags = ibp_diags_new();
 	if (!*diags) {
 		ibp_fabric_free(*fabric);
@@ -85,7 +87,14 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return CLI_EXIT_SYSTEM;
-	int rc = ibp_fabric_load(path, o, out, d);
+	ibp_fabric_options fo;
+	if (o)
+		fo = *o;
+	else
+		ibp_fabric_options_init(&fo);
+	if (!fo.max_input_size)
+		fo.max_input_size = cli_common.max_input_size;
+	int rc = ibp_fabric_load(path, &fo, out, d);
 	ibp_diags_sort(d); /* in file order, as the plan's are */
 	cli_print_diags(d);
 	ibp_diags_free(d);
@@ -105,6 +114,30 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 	if (errno || *end || v < min || v > max)
 		return false;
 	*out = v;
+	return true;
+}
+
+bool cli_parse_size(const char *s, unsigned long long *out)
+{
+	if (!s || *s < '0' || *s > '9') /* a digit first: no blank, sign */
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	unsigned shift = 0;
+	if (*end == 'k' || *end == 'K')
+		shift = 10;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || v > (SIZE_MAX >> shift))
+		return false;
+	*out = v << shift;
 	return true;
 }
 
@@ -203,30 +236,51 @@ int cli_common_options(int *argc, char **argv)
 				argv[out++] = argv[i++];
 			break;
 		}
-		const char *val = NULL;
 		if (!strcmp(a, "--progress")) {
 			cli_common.progress = true;
 			continue;
 		}
-		if (!strcmp(a, "--max-errors")) {
-			if (i + 1 >= *argc) {
-				fprintf(stderr, "ibpart: --max-errors needs a "
-						"value\n");
-				return CLI_EXIT_USAGE;
+		const char *val = NULL, *name = NULL;
+		static const char *const names[] = {"--max-errors",
+						    "--max-input-size"};
+		for (size_t k = 0; !name && k < 2; k++) {
+			size_t n = strlen(names[k]);
+			if (!strcmp(a, names[k])) {
+				if (i + 1 >= *argc) {
+					fprintf(stderr,
+						"ibpart: %s needs a value\n",
+						names[k]);
+					return CLI_EXIT_USAGE;
+				}
+				name = names[k];
+				val = argv[++i];
+			} else if (!strncmp(a, names[k], n) && a[n] == '=') {
+				name = names[k];
+				val = a + n + 1;
 			}
-			val = argv[++i];
-		} else if (!strncmp(a, "--max-errors=", 13)) {
-			val = a + 13;
-		} else {
+		}
+		if (!name) {
 			argv[out++] = argv[i];
 			continue;
 		}
 		unsigned long long v;
-		if (!cli_parse_uint(val, 0, 1000000000, &v)) {
-			fprintf(stderr, "ibpart: bad --max-errors '%s'\n", val);
-			return CLI_EXIT_USAGE;
+		if (name == names[0]) {
+			if (!cli_parse_uint(val, 0, 1000000000, &v)) {
+				fprintf(stderr,
+					"ibpart: bad --max-errors '%s'\n", val);
+				return CLI_EXIT_USAGE;
+			}
+			cli_common.max_errors = (size_t)v;
+		} else {
+			if (!cli_parse_size(val, &v)) {
+				fprintf(stderr,
+					"ibpart: bad --max-input-size '%s' "
+					"(bytes, or a number with K, M or G)\n",
+					val);
+				return CLI_EXIT_USAGE;
+			}
+			cli_common.max_input_size = (size_t)v;
 		}
-		cli_common.max_errors = (size_t)v;
 	}
 	argv[out] = NULL;
 	*argc = out;

@@ -211,9 +211,16 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
  * "--"): main() takes them out of argv before the command sees it.
  *   --max-errors N   print the first N errors of a file, then a count of
  *                    the findings not shown (default 20; 0: all); JSON
- *                    always has every one */
+ *                    always has every one
+ *   --max-input-size SIZE
+ *                    read at most SIZE bytes (K, M, G: KiB, MiB, GiB) of
+ *                    any input file, stream or pipe; a larger one is bad
+ *                    input (exit 2) with the reason.  0: the library's
+ *                    defaults (1 GiB for plans and topologies, 64 MiB
+ *                    for the other files) */
 struct cli_common {
 	size_t max_errors;
+	size_t max_input_size;
 	bool progress; /* --progress: show it even when stderr is no tty */
 };
 extern struct cli_common cli_common;
@@ -225,7 +232,13 @@ extern struct cli_common cli_common;
 	"                       a finding that repeats is shown N times, "     \
 	"then counted\n"                                                       \
 	"  --progress           progress on stderr (by default only on a\n"    \
-	"                       terminal, for work over a second)\n"
+	"                       terminal, for work over a second)\n"           \
+	"  --max-input-size SIZE  read at most SIZE bytes of any input file "  \
+	"or\n"                                                                 \
+	"                       stream (K, M, G suffixes; default 1G for "     \
+	"plans and\n"                                                          \
+	"                       topologies, 64M for the others); larger: "     \
+	"exit 2\n"
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);
@@ -254,6 +267,9 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
+/* A size: decimal bytes, or with a K, M or G suffix (KiB, MiB, GiB);
+ * false when it is no size or does not fit in size_t. */
+bool cli_parse_size(const char *s, unsigned long long *out);
 
 /* The one exit status of a library status and its error: 0 for IBP_OK;
  * 3 when the machine or the fabric failed us (out of memory, no answer,

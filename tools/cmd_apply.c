@@ -237,6 +237,8 @@ static int run(int argc, char **argv)
 	struct apply_opts ao = {0};
 	ibp_apply_options_init(&ao.ap);
 	ibp_apply_opensm_options_init(&ao.osm);
+	ao.ap.max_input_size = ao.osm.max_input_size =
+	    cli_common.max_input_size;
 	ao.enforce = INT_MIN; /* not given */
 	int rc = parse_args(&c, &ao, argc, argv);
 	if (rc)

@@ -107,7 +107,8 @@ static int load_tenants(const char *path, const ibp_fabric *fab,
 {
 	ibp_error err;
 	ibp_diags *d = ibp_diags_new();
-	int r = ibp_tenant_map_load(fab, path, tm, d, &err);
+	int r = ibp_tenant_map_load_limit(fab, path, cli_common.max_input_size,
+					  tm, d, &err);
 	if (d && ibp_diags_count(d))
 		cli_print_diags(d);
 	else if (r)
@@ -160,7 +161,8 @@ static int run(int argc, char **argv)
 	if (a.osmconf) {
 		/* values OpenSM reads otherwise than written: warnings */
 		ibp_diags *d = ibp_diags_new();
-		int lrc = ibp_osm_conf_load_diags(a.osmconf, &osm, d, &err);
+		int lrc = ibp_osm_conf_load_limit_diags(
+		    a.osmconf, cli_common.max_input_size, &osm, d, &err);
 		cli_print_diags(d);
 		ibp_diags_free(d);
 		if (lrc) {

@@ -207,6 +207,7 @@ static int open_seed(const char *dir, const char *mode, bool main_mode,
 	snprintf(conf, sizeof(conf), "%s/seed/seed-block.conf", dir);
 	struct ibp_sim_session_options o;
 	ibp_sim_session_options_init(&o);
+	o.max_input_size = cli_common.max_input_size;
 	o.topo_path = topo;
 	o.conf_path = conf;
 	o.mode = mode;

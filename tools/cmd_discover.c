@@ -56,8 +56,11 @@ static int run(int argc, char **argv)
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &err);
 	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
+	ibp_diags *d = ibp_diags_new();
 	if (rc == IBP_OK)
-		rc = ibp_fabric_write_path(f, out_path, &err);
+		rc = ibp_fabric_write_path_diags(f, out_path, d, &err);
+	cli_print_diags(d); /* descriptions the format cannot hold */
+	ibp_diags_free(d);
 	if (rc) {
 		cli_print_error(&err);
 		ibp_live_close(l);

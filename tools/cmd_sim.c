@@ -179,6 +179,7 @@ static int run(int argc, char **argv)
 {
 	struct ibp_sim_session_options o;
 	ibp_sim_session_options_init(&o);
+	o.max_input_size = cli_common.max_input_size;
 	bool quiet = false;
 	int first = 0;
 	int rc = parse_options(argc, argv, &o, &quiet, &first);

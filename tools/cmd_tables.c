@@ -114,6 +114,8 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		ibp_policy_mode_parse(a->in.mode, &a->to.policy.mode);
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
+	a->to.fabric.max_input_size = a->to.max_input_size =
+	    cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;
 	a->to.plan_path = cli_conf_path("tables", &a->in, &args);
 	return a->to.plan_path ? 0 : CLI_EXIT_USAGE;

@@ -93,8 +93,9 @@ static int run(int argc, char **argv)
 	ibp_error err;
 	ibp_error_clear(&err);
 	if (!rc && previous_path &&
-	    ibp_state_load(ibp_live_fabric(c.l), previous_path, true, &previous,
-			   &err)) {
+	    ibp_state_load_limit(ibp_live_fabric(c.l), previous_path,
+				 cli_common.max_input_size, true, &previous,
+				 &err)) {
 		cli_print_error(&err);
 		rc = CLI_EXIT_USAGE;
 	}

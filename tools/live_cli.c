@@ -136,6 +136,7 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.previous = previous;
 	vo.matrix = matrix;
 	vo.audit = audit;
+	vo.max_input_size = cli_common.max_input_size;
 	ibp_error err;
 	ibp_error_clear(&err);
 	ibp_diags *d = ibp_diags_new();

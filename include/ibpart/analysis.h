@@ -301,6 +301,11 @@ const char *ibp_tenant_map_name(const ibp_tenant_map *t, size_t tenant);
  * file:line:col in err (the first one) and diags (all, may be NULL). */
 int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
 			ibp_tenant_map **out, ibp_diags *diags, ibp_error *err);
+/* ibp_tenant_map_load() reading at most max_input_size bytes (0: 64
+ * MiB, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file is IBP_ERANGE. */
+int ibp_tenant_map_load_limit(const ibp_fabric *f, const char *path,
+			      size_t max_input_size, ibp_tenant_map **out,
+			      ibp_diags *diags, ibp_error *err);
 int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 			       const char *text, size_t len,
 			       ibp_tenant_map **out, ibp_diags *diags,

@@ -61,6 +61,10 @@ typedef struct ibp_analysis_input_options {
 	unsigned linear_fdb_cap, multicast_fdb_cap, lmc;
 	/* the topology's load and the policy's tables; NULL: none */
 	const ibp_progress *progress;
+	/* Read at most this many bytes of each input file (topology,
+	 * node-name-map, plan, tables): a longer one is IBP_ERANGE.  0: the
+	 * defaults of limits.h. */
+	size_t max_input_size;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

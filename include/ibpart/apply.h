@@ -57,6 +57,8 @@ struct ibp_apply_options {
 	bool force;	       /* push although an SM runs */
 	bool compact_pkey_indexes; /* opensm.conf keep_pkey_indexes FALSE:
 				      tables packed as OpenSM packs them */
+	size_t max_input_size;	   /* of the plan and the rollback file (0: the
+				      defaults of limits.h) */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false.  Cannot fail. */
@@ -194,6 +196,7 @@ struct ibp_apply_opensm_options {
 	const char *opensm_pidfile; /* its pid file */
 	int wait_ms;		    /* for SUBNET UP (default 60000) */
 	bool dry_run;		    /* make the file only: install nothing */
+	size_t max_input_size;	    /* of the plan (0: limits.h) */
 };
 /* Set version, mode "opensm", opensm_conf /etc/opensm/partitions.conf,
  * opensm_log /var/log/opensm.log, wait_ms 60000 (static strings), the

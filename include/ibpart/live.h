@@ -123,6 +123,17 @@ int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err);
  * malformed file. */
 int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		   ibp_tables **out, ibp_error *err);
+/* ibp_state_load() reading at most max_input_size bytes of path (0: the
+ * default of limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an
+ * endless stream, is IBP_ERANGE. */
+int ibp_state_load_limit(const ibp_fabric *f, const char *path,
+			 size_t max_input_size, bool skip_missing,
+			 ibp_tables **out, ibp_error *err);
+/* ibp_state_load() on the len bytes at text (no NUL needed), named path
+ * in messages (NULL: "<buffer>"). */
+int ibp_state_load_buffer(const ibp_fabric *f, const char *path,
+			  const char *text, size_t len, bool skip_missing,
+			  ibp_tables **out, ibp_error *err);
 
 /* A path for the state file of an apply nobody named one for: in dir
  * (NULL: /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart, default
@@ -313,6 +324,8 @@ struct ibp_live_plan_options {
 	 * switch ports whose copy is truncated and left unenforced (ERR
 	 * 0507): policy.h */
 	struct ibp_policy_unplaced *unplaced;
+	size_t max_input_size; /* read at most this many bytes of the plan
+				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 };
 
 /* Parse the plan against fabric f and compute its tables.  Every finding

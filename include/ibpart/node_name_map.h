@@ -27,6 +27,11 @@ typedef struct ibp_node_name_map ibp_node_name_map;
  * read. */
 int ibp_node_name_map_load(const char *path, ibp_node_name_map **out,
 			   ibp_diags *diags);
+/* ibp_node_name_map_load() reading at most max_input_size bytes (0: 64
+ * MiB, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file is IBP_ERANGE, with a
+ * "too-large" finding. */
+int ibp_node_name_map_load_limit(const char *path, size_t max_input_size,
+				 ibp_node_name_map **out, ibp_diags *diags);
 int ibp_node_name_map_load_buffer(const char *name, const char *text,
 				  size_t len, ibp_node_name_map **out,
 				  ibp_diags *diags);

@@ -68,6 +68,9 @@ struct ibp_sim_session_options {
 	 * call; msg is valid only during the call. */
 	void (*progress)(void *ctx, const char *msg);
 	void *progress_ctx;
+	/* Read at most this many bytes of each input file (0: the
+	 * defaults of limits.h); a longer one is IBP_ERANGE. */
+	size_t max_input_size;
 };
 
 /* Fill o with the defaults above (and the version).  o must not be NULL. */

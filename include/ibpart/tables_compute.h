@@ -66,6 +66,10 @@ typedef struct ibp_tables_compute_options {
 	bool allow_both_pkeys_given;
 	bool part_enforce_given;
 	bool compact_pkey_indexes_given;
+	/* Read at most this many bytes of the plan and of the state file
+	 * (the topology: fabric.max_input_size); 0: the defaults of
+	 * limits.h.  A longer file is IBP_ERANGE. */
+	size_t max_input_size;
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults

@@ -64,6 +64,9 @@ typedef struct ibp_tables_json_options {
 	 * "capacity", at least its P_Key count, at most 65535 (true: the
 	 * file read from the ports knows better than the topology). */
 	bool capacity_from_file;
+	/* Read at most this many bytes of a file (0: 64 MiB,
+	 * IBP_SMALL_INPUT_MAX_DEFAULT); a longer one is IBP_ERANGE. */
+	size_t max_input_size;
 } ibp_tables_json_options;
 
 /* Every field false (the defaults).  Cannot fail. */
@@ -112,6 +115,12 @@ int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
 				const char *mode, uint64_t sm_port_guid,
 				const char *path, ibp_error *err);
 int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
+			       ibp_tables **out, ibp_tables **remembered,
+			       ibp_error *err);
+/* ibp_tables_read_state_path() read as o says (NULL: the defaults; its
+ * max_input_size bounds the file). */
+int ibp_tables_json_read_state(const ibp_fabric *f, const char *path,
+			       const ibp_tables_json_options *o,
 			       ibp_tables **out, ibp_tables **remembered,
 			       ibp_error *err);
 

@@ -244,6 +244,18 @@ int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
  * topology" for stdout); err set. */
 int ibp_fabric_write_path(const ibp_fabric *f, const char *path,
 			  ibp_error *err);
+/* ibp_fabric_write() with a warning (code "desc-replaced", file name,
+ * which may be NULL) in diags (may be NULL) for each node whose
+ * NodeDescription holds a '"', a line break or another control byte: the
+ * format has no escapes (ibsim and ibnetdiscover's readers take a
+ * description up to the next quote), so a quote is written as ' and a
+ * line break or control byte as a space. */
+int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
+			   ibp_diags *diags, ibp_error *err);
+/* ibp_fabric_write_path() with those warnings (about path, or
+ * "<stdout>"). */
+int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
+				ibp_diags *diags, ibp_error *err);
 
 /* The LIDs OpenSM would assign with the SM on port sm (a port spec as
  * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one

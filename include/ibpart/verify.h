@@ -51,6 +51,7 @@ struct ibp_verify_options {
 	bool matrix;		    /* also build the matrix of `have` */
 	bool audit;		    /* also audit `have` */
 	bool compact_pkey_indexes;  /* opensm.conf keep_pkey_indexes FALSE */
+	size_t max_input_size;	    /* of the plan (0: limits.h) */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */

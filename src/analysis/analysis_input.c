@@ -49,6 +49,7 @@ static int load_fabric(const ibp_analysis_input_options *o,
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
 	fo.node_name_map = o->node_name_map;
+	fo.max_input_size = o->max_input_size;
 	if (o->linear_fdb_cap)
 		fo.linear_fdb_cap = o->linear_fdb_cap;
 	if (o->multicast_fdb_cap)
@@ -133,6 +134,7 @@ static int tables_from_json(const ibp_analysis_input_options *o,
 	ibp_tables_json_options_init(&jo);
 	jo.unknown_ports_fail = true;
 	jo.capacity_from_file = true;
+	jo.max_input_size = o->max_input_size;
 	uint64_t sm = 0;
 	int rc = ibp_tables_json_read_path(in->fabric, o->tables_path, &jo,
 					   &in->tables, &in->mode, &sm, err);
@@ -192,6 +194,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = in->fabric;
+	co.max_input_size = o->max_input_size;
 	int rc = ibp_conf_parse_file(o->plan_path, &co, &in->conf, diags, err);
 	if (rc)
 		return rc;

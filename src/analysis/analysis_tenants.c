@@ -266,10 +266,18 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
 int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
 			ibp_tenant_map **out, ibp_diags *diags, ibp_error *err)
 {
+	return ibp_tenant_map_load_limit(f, path, 0, out, diags, err);
+}
+
+int ibp_tenant_map_load_limit(const ibp_fabric *f, const char *path,
+			      size_t max_input_size, ibp_tenant_map **out,
+			      ibp_diags *diags, ibp_error *err)
+{
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
-				    &len, err);
+	int rrc = ibp_file_read_all(
+	    path, max_input_size ? max_input_size : IBP_SMALL_INPUT_MAX_DEFAULT,
+	    &buf, &len, err);
 	if (rrc)
 		return rrc;
 	int rc = ibp_tenant_map_load_buffer(f, path, buf, len, out, diags, err);

@@ -44,6 +44,20 @@ static void html_escape(FILE *out, const char *s)
 		}
 }
 
+/* The data's JSON inside <script type="application/json">: every '<' as
+ * \u003c (still the same JSON), so no name can open "<!--", "<script"
+ * or "</script" there and change where the HTML parser ends the element
+ * (JSON_ESCAPE_SLASH alone leaves "<!--<script>" to swallow the page's
+ * own closing tag). */
+static void put_script_json(FILE *out, const char *js)
+{
+	for (; *js; js++)
+		if (*js == '<')
+			fputs("\\u003c", out);
+		else
+			fputc(*js, out);
+}
+
 static json_t *keys_json(const uint16_t *k, size_t nk)
 {
 	json_t *a = json_array();
@@ -351,9 +365,11 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 		"style=\"background:#c9ced8\"></span>same port</div>\n"
 		"<div id=\"wrap\"><canvas id=\"map\"></canvas><div "
 		"id=\"tip\"></div></div>\n"
-		"<script type=\"application/json\" id=\"data\">%s</script>\n"
-		"<script>%s</script>\n</body></html>\n",
-		style, js, script);
+		"<script type=\"application/json\" id=\"data\">",
+		style);
+	put_script_json(out, js);
+	fprintf(out, "</script>\n<script>%s</script>\n</body></html>\n",
+		script);
 	free(js);
 	if (ferror(out))
 		return ibp_error_set(err, IBP_EIO, "write error");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "util/diag_source.h"
 #include "util/file_read.h"
 
 /* ---- arena ---- */
@@ -230,19 +231,6 @@ ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p)
 	return m;
 }
 
-void conf_reserve_members(ibp_conf *c, const char *text, size_t len)
-{
-	/* every member item ends at a ',', ';' or newline: reserve that
-	 * many once, so the array never moves (pages never written are
-	 * never touched) */
-	size_t n = 1;
-	for (size_t i = 0; i < len; i++)
-		n += text[i] == ',' || text[i] == ';' || text[i] == '\n';
-	if (n > 256)
-		grow((void **)&c->members, &c->capmembers, n,
-		     sizeof(*c->members));
-}
-
 void conf_fix_members(ibp_conf *c)
 {
 	for (size_t i = 0; i < c->nparts; i++)
@@ -284,24 +272,27 @@ void ibp_conf_free(ibp_conf *c)
 bool conf_looks_seed(const char *text, size_t len)
 {
 	/* "PartitionConfig" then optional blanks then "{", at the start of a
-	 * line (after blanks), outside comments */
-	const char *p = text, *end = text + len;
+	 * line (after blanks, so never in a comment); found by memmem, which
+	 * skips the rest of a large file at memory speed */
+	static const char kw[] = "PartitionConfig";
+	const size_t kn = sizeof(kw) - 1;
+	const char *end = text + len, *p = text;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *q = p;
-		while (q < le && (*q == ' ' || *q == '\t' || *q == '\r'))
-			q++;
-		static const char kw[] = "PartitionConfig";
-		if ((size_t)(le - q) >= sizeof(kw) - 1 &&
-		    !memcmp(q, kw, sizeof(kw) - 1)) {
-			q += sizeof(kw) - 1;
-			while (q < le && (*q == ' ' || *q == '\t'))
+		const char *k = memmem(p, (size_t)(end - p), kw, kn);
+		if (!k)
+			return false;
+		const char *b = k;
+		while (b > text &&
+		       (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+			b--;
+		const char *q = k + kn;
+		if (b == text || b[-1] == '\n') {
+			while (q < end && (*q == ' ' || *q == '\t'))
 				q++;
-			if (q < le && *q == '{')
+			if (q < end && *q == '{')
 				return true;
 		}
-		p = le + 1;
+		p = k + 1;
 	}
 	return false;
 }
@@ -309,6 +300,29 @@ bool conf_looks_seed(const char *text, size_t len)
 int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 			  const ibp_conf_options *o, ibp_conf **out,
 			  ibp_diags *diags, ibp_error *err)
+{
+	return conf_parse_buffer_fast(name, text, len, o, out, diags, err,
+				      true);
+}
+
+static int parse_text(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped);
+
+int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
+			   const ibp_conf_options *o, ibp_conf **out,
+			   ibp_diags *diags, ibp_error *err, bool fastline)
+{
+	return parse_text(name, text, len, o, out, diags, err, fastline, false);
+}
+
+/* mapped: text is a file mapping of ours (ibp_file_map), whose pages
+ * the reader gives back as it passes them (conf_parser.c). */
+static int parse_text(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped)
 {
 	if (!out || (!text && len))
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
@@ -333,9 +347,10 @@ int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 	if (!c)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc;
+	c->no_fastline = !fastline;
+	c->text_mapped = mapped;
 	if (dialect == IBP_CONF_DIALECT_OPENSM) {
 		c->diags = diags;
-		conf_reserve_members(c, text, len);
 		rc = conf_read_opensm(c, text, len);
 		if (rc == 0)
 			rc = conf_finish(c);
@@ -391,14 +406,20 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	if (!path || !out)
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
 	*out = NULL;
-	char *buf;
-	size_t len;
-	int rrc =
-	    ibp_file_read_all(path, o ? o->max_input_size : 0, &buf, &len, err);
+	struct ibp_file_text t;
+	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, err);
 	if (rrc)
 		return rrc;
-	int rc = ibp_conf_parse_buffer(path, buf, len, o, out, diags, err);
-	free(buf);
+	/* the text becomes the source diags quote (no copy of the file) */
+	int kept = diags_adopt_source(diags, path, &t);
+	if (kept < 0) {
+		ibp_file_text_free(&t);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	int rc = parse_text(path, t.text, t.len, o, out, diags, err, true,
+			    t.mapped != 0);
+	if (kept)
+		ibp_file_text_free(&t);
 	return rc;
 }
 

@@ -43,8 +43,15 @@ void conf_crlf_begin(ibp_conf *c, const char *text, size_t len)
 {
 	c->crlf.text = text;
 	c->crlf.len = len;
-	c->crlf.any =
-	    len && (memmem(text, len, "\r\n", 2) || text[len - 1] == '\r');
+	/* a CR followed by LF, or one that ends the text; memchr runs at
+	 * memory speed where memmem of a 2-byte needle does not */
+	c->crlf.any = false;
+	for (const char *p = text, *end = text + len;
+	     (p = memchr(p, '\r', (size_t)(end - p))); p++)
+		if (p + 1 == end || p[1] == '\n') {
+			c->crlf.any = true;
+			break;
+		}
 	c->crlf.off = 0;
 	c->crlf.line = 1;
 }

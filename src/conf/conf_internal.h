@@ -60,14 +60,6 @@ struct conf_op {
 	uint32_t seq;
 };
 
-struct conf_guid_slot {
-	uint64_t guid; /* 0 = empty */
-	uint32_t seq;
-	uint32_t line; /* where it was listed first */
-	uint8_t membership;
-	bool indx0;
-};
-
 struct ibp_conf_group {
 	uint16_t pkey;
 	const char *name;
@@ -78,9 +70,14 @@ struct ibp_conf_group {
 	/* membership index, built when parsing ends */
 	struct conf_op *ops;
 	size_t nops;
-	struct conf_guid_slot *slots;
-	size_t nslots; /* power of two */
-	bool indexed;  /* built by conf_finish */
+	/* per GUID the last member naming it: its index in the plan's
+	 * members array + 1 (0 = empty slot), 4 bytes a slot where a copy
+	 * of GUID, order and membership took 24 (a million-member plan
+	 * holds two million slots) */
+	uint32_t *slots;
+	size_t nslots;			/* power of two */
+	const ibp_conf_member *members; /* the plan's members array */
+	bool indexed;			/* built by conf_finish */
 	bool allow_both;
 };
 
@@ -106,7 +103,9 @@ struct ibp_conf {
 	struct conf_arena arena;
 	/* diagnostic emission */
 	ibp_diags *diags;
-	bool quiet; /* record nothing (OpenSM emulation for seed) */
+	bool quiet;	  /* record nothing (OpenSM emulation for seed) */
+	bool no_fastline; /* every line through the general reader */
+	bool text_mapped; /* the text is our file mapping (give pages back) */
 	/* the text OpenSM's reading is at, while it runs: a finding on a
 	 * line that ends in CR says so (conf_diag.c) */
 	struct {
@@ -128,8 +127,6 @@ ibp_conf *conf_new(const char *file, const ibp_conf_options *o);
 struct ibp_conf_partition *conf_add_partition(ibp_conf *c);
 ibp_conf_member *conf_add_member(ibp_conf *c, struct ibp_conf_partition *p);
 ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p);
-/* Room for as many members as text can hold (a hint). */
-void conf_reserve_members(ibp_conf *c, const char *text, size_t len);
 /* Point each partition at its members once reading is done. */
 void conf_fix_members(ibp_conf *c);
 void conf_flags_default(ibp_conf_flags *f);
@@ -148,6 +145,12 @@ void conf_crlf_end(ibp_conf *c);
 /* OpenSM rejects the file here (first one wins). */
 void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
 		 const char *reason);
+
+/* ibp_conf_parse_buffer(); fastline false reads every line with the
+ * general reader (conf_fastline.c off), for tests that compare both. */
+int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
+			   const ibp_conf_options *o, ibp_conf **out,
+			   ibp_diags *diags, ibp_error *err, bool fastline);
 
 /* ---- readers ---- */
 /* OpenSM 3.3.23's reading of text (conf_parser.c). */

@@ -16,6 +16,8 @@ void conf_lex_init(struct conf_lexer *lx, const char *text, size_t len)
 	lx->len = len;
 	lx->next_line = 1;
 	lx->next_col0 = 1;
+	/* one pass over the whole text, instead of one per line */
+	lx->any_nul = len && memchr(text, 0, len) != NULL;
 }
 
 bool conf_lex_next(struct conf_lexer *lx)
@@ -29,7 +31,7 @@ bool conf_lex_next(struct conf_lexer *lx)
 	size_t n = nl ? (size_t)(nl - s) + 1 : max;
 	memcpy(lx->buf, s, n);
 	lx->buf[n] = 0;
-	lx->has_nul = memchr(s, 0, n) != NULL;
+	lx->has_nul = lx->any_nul && memchr(s, 0, n) != NULL;
 	lx->n = n;
 	lx->off += n;
 	lx->osm_line++;

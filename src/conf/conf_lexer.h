@@ -26,6 +26,7 @@ struct conf_lexer {
 	size_t n;     /* bytes in buf from the last read */
 	bool split;   /* this piece is not a whole line */
 	bool has_nul; /* a NUL byte inside this piece */
+	bool any_nul; /* a NUL byte anywhere in the text */
 	/* the buffer, and slack so that reads past OpenSM's end stay inside
 	 * our memory (all zero) */
 	char buf[CONF_LINE_BUF + 16];
@@ -44,5 +45,18 @@ bool conf_lex_in_piece(const struct conf_lexer *lx, const char *p);
  * is NULL when there is no '='.  Returns how far OpenSM advances: past
  * the NUL that ends the value (or the name). */
 size_t conf_lex_name_token(char *str, char **name, char **val);
+
+/* The common line of a large file, a list of port GUID members inside
+ * a partition, read at memory speed (conf_fastline.c): when the piece in
+ * lx->buf is such a line, its members are added to part (flags: the
+ * statement's) with the buffer changed exactly as OpenSM's reading
+ * changes it, and 1 is returned; *segment: it held a statement segment
+ * (OpenSM read something), *ended: a ';' ended the statement.  0 when
+ * the line has another shape (the buffer is then untouched),
+ * IBP_ENOMEM. */
+struct ibp_conf_partition;
+int conf_fast_members(ibp_conf *c, struct conf_lexer *lx,
+		      struct ibp_conf_partition *part,
+		      const ibp_conf_flags *flags, bool *ended, bool *segment);
 
 #endif

@@ -26,6 +26,9 @@
 
 #include "conf/conf_internal.h"
 #include "conf/conf_lexer.h"
+#include "util/file_read.h"
+
+#define CONF_RELEASE_STEP ((size_t)8 << 20)
 
 /* The state OpenSM keeps for the statement being read (struct part_conf). */
 struct stmt {
@@ -835,9 +838,37 @@ int conf_read_opensm(ibp_conf *c, const char *text, size_t len)
 	conf_lex_init(&r->lx, text, len);
 	conf_crlf_begin(c, text, len);
 	int rc = 0;
+	size_t released = 0;
 	while (conf_lex_next(&r->lx)) {
 		struct conf_lexer *lx = &r->lx;
 		char *p = lx->buf;
+		/* the text of a mapped file, once read into the line buffer,
+		 * is given back every few MB: a 50 MB plan is not resident
+		 * whole beside its AST (a finding quoted later faults its
+		 * line in again) */
+		if (c->text_mapped && lx->off - released >= CONF_RELEASE_STEP) {
+			ibp_file_text_release(text, released, lx->off);
+			released = lx->off;
+		}
+		if (r->st.active && r->st.part && !r->st.skipping &&
+		    !c->no_fastline) {
+			/* a line of GUID members: conf_fastline.c */
+			bool ended, segment;
+			int f = conf_fast_members(
+			    c, lx, r->st.part, &r->st.flags, &ended, &segment);
+			if (f < 0) {
+				rc = f;
+				goto done;
+			}
+			if (f) {
+				if (segment)
+					r->any_success = true;
+				if (ended)
+					r->st.active = false;
+				r->last_line = lx->line;
+				continue;
+			}
+		}
 		if (lx->split)
 			conf_diag(c, IBP_SEV_ERROR, "long-line",
 				  conf_lex_pos(lx, lx->buf + lx->n), true,

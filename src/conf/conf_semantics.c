@@ -212,13 +212,13 @@ merge:
 }
 
 /* ---- membership index ---- */
-static struct conf_guid_slot *slot_find(struct ibp_conf_group *g, uint64_t guid)
+static uint32_t *slot_find(const struct ibp_conf_group *g, uint64_t guid)
 {
 	if (!g->nslots)
 		return NULL;
 	size_t mask = g->nslots - 1;
 	size_t h = (size_t)(guid * 0x9e3779b97f4a7c15ull) & mask;
-	while (g->slots[h].guid && g->slots[h].guid != guid)
+	while (g->slots[h] && g->members[g->slots[h] - 1].guid != guid)
 		h = (h + 1) & mask;
 	return &g->slots[h];
 }
@@ -235,9 +235,10 @@ static ibp_membership effective(const struct ibp_conf_group *g,
  * the last line that names it.  Built once when the file is finished
  * (conf_finish), so that look-ups on a const conf never write to it and
  * a parsed plan can be read from several threads at once. */
-static int index_group(struct ibp_conf_group *g)
+static int index_group(const ibp_conf *c, struct ibp_conf_group *g)
 {
 	size_t nguid = 0, nops = 0;
+	g->members = c->members;
 	for (size_t i = 0; i < g->nparts; i++) {
 		const struct ibp_conf_partition *p = g->parts[i];
 		for (size_t j = 0; j < p->nmembers; j++) {
@@ -266,12 +267,14 @@ static int index_group(struct ibp_conf_group *g)
 		}
 		g->nslots = n;
 	}
-	uint32_t seq = 0;
+	/* the order of a group's lines: a member's index in the plan's
+	 * members array (its partitions are in file order, each one's
+	 * members contiguous), shared by the GUID slots and the ops */
 	for (size_t i = 0; i < g->nparts; i++) {
 		const struct ibp_conf_partition *p = g->parts[i];
 		for (size_t j = 0; j < p->nmembers; j++) {
 			const ibp_conf_member *m = &p->members[j];
-			uint32_t s = seq++;
+			uint32_t s = (uint32_t)(p->first + j);
 			if (m->kind == IBP_MEMBER_NONE)
 				continue;
 			if (m->kind != IBP_MEMBER_GUID &&
@@ -285,11 +288,7 @@ static int index_group(struct ibp_conf_group *g)
 			}
 			if (!m->guid)
 				continue;
-			struct conf_guid_slot *sl = slot_find(g, m->guid);
-			sl->guid = m->guid;
-			sl->seq = s;
-			sl->membership = (uint8_t)effective(g, m->membership);
-			sl->indx0 = m->indx0;
+			*slot_find(g, m->guid) = s + 1; /* the last one wins */
 		}
 	}
 	g->indexed = true;
@@ -298,8 +297,15 @@ static int index_group(struct ibp_conf_group *g)
 
 /* Members listed twice in a group, with a scratch table shared by all
  * groups (entries of earlier groups are told apart by gen). */
+struct dup_slot {
+	uint64_t guid;
+	uint32_t seq;  /* == gen: in use for this group */
+	uint32_t line; /* where it was listed first */
+	uint8_t membership;
+};
+
 struct dup_table {
-	struct conf_guid_slot *slots;
+	struct dup_slot *slots;
 	size_t n;
 	uint32_t gen;
 };
@@ -338,7 +344,7 @@ static int check_duplicates(ibp_conf *c, struct ibp_conf_group *g,
 			while (t->slots[h].seq == gen &&
 			       t->slots[h].guid != m->guid)
 				h = (h + 1) & mask;
-			struct conf_guid_slot *sl = &t->slots[h];
+			struct dup_slot *sl = &t->slots[h];
 			ibp_membership now = effective(g, m->membership);
 			if (sl->seq == gen) {
 				ibp_membership before =
@@ -386,12 +392,12 @@ ibp_membership ibp_conf_group_port_membership(const ibp_conf_group *g,
 						 : IBP_MEMB_LIMITED;
 		best_seq = 1;
 	}
-	struct conf_guid_slot *sl =
-	    slot_find((struct ibp_conf_group *)g, port_guid);
-	if (sl && sl->guid == port_guid && (size_t)sl->seq + 2 > best_seq) {
-		best_seq = (size_t)sl->seq + 2;
-		best = (ibp_membership)sl->membership;
-		bidx = sl->indx0;
+	const uint32_t *sl = slot_find(g, port_guid);
+	if (sl && *sl && (size_t)*sl + 1 > best_seq) {
+		const ibp_conf_member *m = &g->members[*sl - 1];
+		best_seq = (size_t)*sl + 1; /* (index + 1) + 1 */
+		best = effective(g, m->membership);
+		bidx = m->indx0;
 	}
 	for (size_t i = g->nops; i-- > 0;) {
 		const struct conf_op *o = &g->ops[i];
@@ -570,7 +576,7 @@ int conf_finish(ibp_conf *c)
 		check_group(c, g);
 		rc = check_duplicates(c, g, &t);
 		if (!rc)
-			rc = index_group(g);
+			rc = index_group(c, g);
 	}
 	free(t.slots);
 	return rc;

@@ -230,8 +230,8 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 		     ibp_diags *diags, ibp_error *err)
 {
 	if (o->rollback) {
-		int rc =
-		    ibp_state_load(a->f, o->rollback, false, &a->want, err);
+		int rc = ibp_state_load_limit(
+		    a->f, o->rollback, o->max_input_size, false, &a->want, err);
 		if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
 			rc = IBP_EINVAL;
 		return rc;
@@ -248,6 +248,7 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .previous = a->have,
 	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = a->unplaced,
 	};

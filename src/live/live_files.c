@@ -48,17 +48,42 @@ int ibp_state_save(const ibp_tables *ts, const char *path, ibp_error *err)
 int ibp_state_load(const ibp_fabric *f, const char *path, bool skip_missing,
 		   ibp_tables **out, ibp_error *err)
 {
+	return ibp_state_load_limit(f, path, 0, skip_missing, out, err);
+}
+
+/* The tables of a state file read (or parsed, text non-NULL). */
+static int load(const ibp_fabric *f, const char *path, const char *text,
+		size_t len, size_t max_input_size, bool skip_missing,
+		ibp_tables **out, ibp_error *err)
+{
 	*out = NULL;
 	ibp_state_read_options o;
 	ibp_state_read_options_init(&o);
 	o.unknown_ports_fail = !skip_missing;
+	o.max_input_size = max_input_size;
 	ibp_state_file *s;
-	int rc = ibp_state_file_read(f, path, &o, &s, err);
+	int rc = text ? ibp_state_file_parse(f, path, text, len, &o, &s, err)
+		      : ibp_state_file_read(f, path, &o, &s, err);
 	if (rc)
 		return rc;
 	*out = ibp_state_file_take_tables(s);
 	ibp_state_file_free(s);
 	return *out ? IBP_OK : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+int ibp_state_load_limit(const ibp_fabric *f, const char *path,
+			 size_t max_input_size, bool skip_missing,
+			 ibp_tables **out, ibp_error *err)
+{
+	return load(f, path, NULL, 0, max_input_size, skip_missing, out, err);
+}
+
+int ibp_state_load_buffer(const ibp_fabric *f, const char *path,
+			  const char *text, size_t len, bool skip_missing,
+			  ibp_tables **out, ibp_error *err)
+{
+	return load(f, path ? path : "<buffer>", text ? text : "", len, 0,
+		    skip_missing, out, err);
 }
 
 /* ------------------------------------------------------ OpenSM side */

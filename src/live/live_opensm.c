@@ -119,6 +119,7 @@ static int make_text(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	    .allow_both_pkeys = o->allow_both_pkeys,
 	    .previous = before,
 	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
 	};
 	const ibp_fabric *f = ibp_live_fabric(l);
 	rc = ibp_live_plan(&po, f, want, &conf, diags, err);

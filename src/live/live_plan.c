@@ -62,6 +62,7 @@ int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
 	ibp_conf_options_init(&co);
 	co.fabric = f;
 	co.allow_both_pkeys = po->allow_both_pkeys;
+	co.max_input_size = po->max_input_size;
 	ibp_conf *c = NULL;
 	int rc = ibp_conf_parse_file(po->conf_path, &co, &c, diags, err);
 	if (rc)

@@ -139,6 +139,7 @@ static int plan(ibp_live *l, const struct ibp_verify_options *o,
 	    .previous = o->previous ? o->previous : r->have,
 	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = r->unplaced,
 	};

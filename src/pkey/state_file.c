@@ -690,8 +690,9 @@ int ibp_state_file_read(const ibp_fabric *f, const char *path,
 	*out = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	int rc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
-				   &len, err);
+	size_t max = o && o->max_input_size ? o->max_input_size
+					    : IBP_SMALL_INPUT_MAX_DEFAULT;
+	int rc = ibp_file_read_all(path, max, &text, &len, err);
 	if (rc)
 		return rc;
 	rc = ibp_state_file_parse(f, path, text, len, o, out, err);

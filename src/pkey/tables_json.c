@@ -459,8 +459,9 @@ static int read_path(const ibp_fabric *f, const char *path,
 		*sm_out = 0;
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
-				    &len, err);
+	size_t max = o && o->max_input_size ? o->max_input_size
+					    : IBP_SMALL_INPUT_MAX_DEFAULT;
+	int rrc = ibp_file_read_all(path, max, &buf, &len, err);
 	if (rrc)
 		return rrc;
 	int rc =
@@ -489,11 +490,23 @@ int ibp_tables_read_state_path(const ibp_fabric *f, const char *path,
 			       ibp_tables **out, ibp_tables **remembered,
 			       ibp_error *err)
 {
+	return ibp_tables_json_read_state(f, path, NULL, out, remembered, err);
+}
+
+int ibp_tables_json_read_state(const ibp_fabric *f, const char *path,
+			       const ibp_tables_json_options *o,
+			       ibp_tables **out, ibp_tables **remembered,
+			       ibp_error *err)
+{
 	*out = NULL;
 	if (remembered)
 		*remembered = NULL;
+	ibp_state_read_options so;
+	ibp_state_read_options_init(&so);
+	so.max_input_size = o ? o->max_input_size : 0;
+	so.unknown_ports_fail = o && o->unknown_ports_fail;
 	ibp_state_file *s;
-	int rc = ibp_state_file_read(f, path, NULL, &s, err);
+	int rc = ibp_state_file_read(f, path, &so, &s, err);
 	if (rc)
 		return rc;
 	const ibp_index_memory *m = ibp_state_file_memory(s);

@@ -162,10 +162,25 @@ int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
 			    ibp_diags *diags, ibp_error *err)
 {
+	return ibp_osm_conf_load_limit_diags(path, 0, out, diags, err);
+}
+
+int ibp_osm_conf_load_limit(const char *path, size_t max_input_size,
+			    ibp_osm_conf *out, ibp_error *err)
+{
+	return ibp_osm_conf_load_limit_diags(path, max_input_size, out, NULL,
+					     err);
+}
+
+int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
+				  ibp_osm_conf *out, ibp_diags *diags,
+				  ibp_error *err)
+{
 	char *buf;
 	size_t len;
-	int rrc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &buf,
-				    &len, err);
+	int rrc = ibp_file_read_all(
+	    path, max_input_size ? max_input_size : IBP_SMALL_INPUT_MAX_DEFAULT,
+	    &buf, &len, err);
 	if (rrc)
 		return rrc;
 	int rc = ibp_osm_conf_read(path, buf, len, out, diags, err);

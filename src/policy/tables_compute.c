@@ -78,6 +78,7 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
 	co.allow_both_pkeys = po->allow_both_pkeys;
+	co.max_input_size = o->max_input_size;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -103,8 +104,11 @@ static int read_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		ibp_state_file_set_memory(r->state, m);
 		return 0;
 	}
+	ibp_state_read_options so;
+	ibp_state_read_options_init(&so);
+	so.max_input_size = o->max_input_size;
 	int rc =
-	    ibp_state_file_read(r->fabric, o->state_path, NULL, &r->state, err);
+	    ibp_state_file_read(r->fabric, o->state_path, &so, &r->state, err);
 	if (rc || ibp_state_file_memory(r->state))
 		return rc;
 	/* a state that says nothing of OpenSM (`apply --state`): a fresh

@@ -62,14 +62,15 @@ void ibp_sim_session_options_init(struct ibp_sim_session_options *o)
 
 /* The topology, its findings sorted by position and appended to diags;
  * a failed load repeats its first error in err. */
-static int load_topology(const char *path, ibp_fabric **out, ibp_diags *diags,
-			 ibp_error *err)
+static int load_topology(const char *path, size_t max_input_size,
+			 ibp_fabric **out, ibp_diags *diags, ibp_error *err)
 {
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo);
+	fo.max_input_size = max_input_size;
 	int rc = ibp_fabric_load(path, &fo, out, d);
 	ibp_diags_sort(d);
 	if (rc != IBP_OK) {
@@ -154,7 +155,8 @@ static int open_steps(ibp_sim_session *s,
 		      ibp_error *err)
 {
 	progress(o, "loading the topology %s", o->topo_path);
-	int rc = load_topology(o->topo_path, &s->f, diags, err);
+	int rc =
+	    load_topology(o->topo_path, o->max_input_size, &s->f, diags, err);
 	if (rc == IBP_OK)
 		rc = pick_sm_port(s, o->sm_port, err);
 	if (rc != IBP_OK)
@@ -168,8 +170,8 @@ static int open_steps(ibp_sim_session *s,
 		 ibp_fabric_node_desc(s->f, s->sm_node), s->sm_port);
 	progress(o, "computing the tables of %s (mode %s)", o->conf_path,
 		 s->mode);
-	rc = simss_plan_tables(s->f, o->conf_path, s->mode, smg, o->enforce,
-			       &s->want, diags, err);
+	rc = simss_plan_tables(s->f, o->conf_path, o->max_input_size, s->mode,
+			       smg, o->enforce, &s->want, diags, err);
 	if (rc != IBP_OK)
 		return rc;
 	progress(o, "bringing up the simulated fabric");

@@ -33,8 +33,9 @@ struct ibp_sim_session {
  * port smg: findings appended to diags, status as
  * ibp_sim_session_open() documents. */
 int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
-		      const char *mode, uint64_t smg, ibp_part_enforce enforce,
-		      ibp_tables **out, ibp_diags *diags, ibp_error *err);
+		      size_t max_input_size, const char *mode, uint64_t smg,
+		      ibp_part_enforce enforce, ibp_tables **out,
+		      ibp_diags *diags, ibp_error *err);
 
 /* fprintf to out, or nothing when out is NULL. */
 void simss_printf(FILE *out, const char *fmt, ...)

@@ -198,11 +198,24 @@ int ibp_node_name_map_load_buffer(const char *file, const char *text,
 int ibp_node_name_map_load(const char *path, ibp_node_name_map **out,
 			   ibp_diags *diags)
 {
+	return ibp_node_name_map_load_limit(path, 0, out, diags);
+}
+
+int ibp_node_name_map_load_limit(const char *path, size_t max_input_size,
+				 ibp_node_name_map **out, ibp_diags *diags)
+{
 	char *text;
 	size_t len;
 	*out = NULL;
-	int rc = ibp_file_read_all(path, IBP_SMALL_INPUT_MAX_DEFAULT, &text,
-				   &len, NULL);
+	ibp_error e;
+	int rc = ibp_file_read_all(
+	    path, max_input_size ? max_input_size : IBP_SMALL_INPUT_MAX_DEFAULT,
+	    &text, &len, &e);
+	if (rc == IBP_ERANGE) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "too-large", path, 0, 0,
+			      "node-name-map %s", e.message);
+		return IBP_ERANGE;
+	}
 	if (rc) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "io", path, 0, 0,
 			      "cannot read node-name-map: %s", strerror(errno));

@@ -30,13 +30,21 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
+/* Eight bytes at a time (names are 18+ bytes: "S-e41d2d0400000000"),
+ * each word multiplied in, then mixed. */
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
+	size_t n = strlen(s);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
 	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	return mix64(h);
 }
 
@@ -118,6 +126,7 @@ void topo_mapstr_free(struct topo_mapstr *m)
 {
 	free(m->keys);
 	free(m->vals);
+	free(m->hashes);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -126,9 +135,11 @@ static int mapstr_grow(struct topo_mapstr *m)
 	size_t cap = m->cap ? m->cap * 2 : 64;
 	const char **keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
-	if (!keys || !vals) {
+	uint32_t *hashes = malloc(cap * sizeof(*hashes));
+	if (!keys || !vals || !hashes) {
 		free(keys);
 		free(vals);
+		free(hashes);
 		return IBP_ENOMEM;
 	}
 	for (size_t i = 0; i < cap; i++)
@@ -136,16 +147,19 @@ static int mapstr_grow(struct topo_mapstr *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (m->vals[i] == TOPO_NONE)
 			continue;
-		size_t j = hash_str(m->keys[i]) & (cap - 1);
+		size_t j = m->hashes[i] & (cap - 1);
 		while (vals[j] != TOPO_NONE)
 			j = (j + 1) & (cap - 1);
 		keys[j] = m->keys[i];
 		vals[j] = m->vals[i];
+		hashes[j] = m->hashes[i];
 	}
 	free(m->keys);
 	free(m->vals);
+	free(m->hashes);
 	m->keys = keys;
 	m->vals = vals;
+	m->hashes = hashes;
 	m->cap = cap;
 	return IBP_OK;
 }
@@ -158,9 +172,10 @@ int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
 		if (rc)
 			return rc;
 	}
-	size_t j = hash_str(key) & (m->cap - 1);
+	uint32_t h = (uint32_t)hash_str(key);
+	size_t j = h & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
-		if (!strcmp(m->keys[j], key)) {
+		if (m->hashes[j] == h && !strcmp(m->keys[j], key)) {
 			if (m->vals[j] != val)
 				m->vals[j] = TOPO_DUP;
 			return 1;
@@ -169,6 +184,7 @@ int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
 	}
 	m->keys[j] = key;
 	m->vals[j] = val;
+	m->hashes[j] = h;
 	m->n++;
 	return 0;
 }
@@ -177,9 +193,10 @@ uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key)
 {
 	if (!m->cap)
 		return TOPO_NONE;
-	size_t j = hash_str(key) & (m->cap - 1);
+	uint32_t h = (uint32_t)hash_str(key);
+	size_t j = h & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
-		if (!strcmp(m->keys[j], key))
+		if (m->hashes[j] == h && !strcmp(m->keys[j], key))
 			return m->vals[j];
 		j = (j + 1) & (m->cap - 1);
 	}

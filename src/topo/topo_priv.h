@@ -29,10 +29,14 @@ struct topo_map64 {
 	size_t cap, n;	/* cap is a power of two (or 0) */
 };
 
-/* Open-addressing hash: string (owned by someone else) -> node index. */
+/* Open-addressing hash: string (owned by someone else) -> node index.
+ * Each slot keeps 32 bits of its key's hash: a probe compares strings
+ * only when they match (node names share long prefixes, "S-e41d2d04..."),
+ * and growing never hashes a string again. */
 struct topo_mapstr {
 	const char **keys;
 	uint32_t *vals;
+	uint32_t *hashes;
 	size_t cap, n;
 };
 

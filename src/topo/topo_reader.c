@@ -34,6 +34,7 @@
 
 #include "ibpart/node_name_map.h"
 #include "ibpart/topo.h"
+#include "util/diag_source.h"
 #include "util/file_read.h"
 #include "topo/topo_priv.h"
 
@@ -79,8 +80,38 @@ struct reader {
 	size_t nn, cap_n;
 	struct plink *links;
 	size_t nl, cap_l;
+	/* the ids and descriptions read: one bump arena, freed whole (no
+	 * allocation per token) */
+	struct str_block *strs;
 	const ibp_progress *progress;
 };
+
+struct str_block {
+	struct str_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* A NUL-terminated copy of n bytes at s in r's arena, or NULL. */
+static char *keep_str(struct reader *r, const char *s, size_t n)
+{
+	struct str_block *b = r->strs;
+	if (!b || b->cap - b->used < n + 1) {
+		size_t cap = n + 1 > 65000 ? n + 1 : 65536 - sizeof(*b);
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		b->next = r->strs;
+		r->strs = b;
+	}
+	char *p = b->data + b->used;
+	memcpy(p, s, n);
+	p[n] = 0;
+	b->used += n + 1;
+	return p;
+}
 
 __attribute__((format(printf, 5, 6))) static void
 finding(struct reader *r, ibp_severity sev, const char *code, const char *at,
@@ -117,29 +148,41 @@ static bool starts(const char *p, const char *e, const char *kw)
 	return (size_t)(e - p) >= n && !memcmp(p, kw, n);
 }
 
+/* a digit's value + 1, by byte; 0 for a byte that is no hex digit */
+static const unsigned char digit1[256] = {
+    ['0'] = 1,	['1'] = 2,  ['2'] = 3,	['3'] = 4,  ['4'] = 5,	['5'] = 6,
+    ['6'] = 7,	['7'] = 8,  ['8'] = 9,	['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+    ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+
 /* A number: 0x… hex, else decimal (base 0 without octal surprises when
- * hex_default: bare hex digits, as ibnetdiscover writes "(guid)"). */
+ * hex_default: bare hex digits, as ibnetdiscover writes "(guid)").
+ * Table-driven; an overflow of 64 bits is no number. */
 static bool read_num(const char **pp, const char *e, bool hex_default,
 		     uint64_t *out)
 {
 	const char *p = *pp;
-	int base = hex_default ? 16 : 10;
+	bool hex = hex_default;
 	if (e - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
+		hex = true;
 		p += 2;
 	}
 	const char *s = p;
 	uint64_t v = 0;
-	while (p < e && (base == 16 ? isxdigit((unsigned char)*p)
-				    : isdigit((unsigned char)*p))) {
-		unsigned d =
-		    isdigit((unsigned char)*p)
-			? (unsigned)(*p - '0')
-			: (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
-		if (v > (UINT64_MAX - d) / (unsigned)base)
-			return false; /* overflow */
-		v = v * (unsigned)base + d;
-		p++;
+	if (hex) {
+		for (unsigned d; p < e && (d = digit1[(unsigned char)*p]);
+		     p++) {
+			if (v >> 60)
+				return false; /* overflow */
+			v = v << 4 | (d - 1);
+		}
+	} else {
+		for (unsigned d;
+		     p < e && (d = digit1[(unsigned char)*p]) && d <= 10; p++) {
+			if (v > (UINT64_MAX - (d - 1)) / 10)
+				return false; /* overflow */
+			v = v * 10 + (d - 1);
+		}
 	}
 	if (p == s)
 		return false;
@@ -148,7 +191,8 @@ static bool read_num(const char **pp, const char *e, bool hex_default,
 	return true;
 }
 
-/* "\"text\"" at *pp: returns a malloc'd copy, or NULL (error reported). */
+/* "\"text\"" at *pp: returns a copy in r's arena, or NULL (error
+ * reported). */
 static char *read_quoted(struct reader *r, const char **pp, const char *what)
 {
 	const char *p = *pp;
@@ -162,7 +206,7 @@ static char *read_quoted(struct reader *r, const char **pp, const char *what)
 		    what);
 		return NULL;
 	}
-	char *s = strndup(p + 1, (size_t)(q - p - 1));
+	char *s = keep_str(r, p + 1, (size_t)(q - p - 1));
 	if (!s) {
 		ERR(r, "nomem", p, "out of memory");
 		return NULL;
@@ -173,12 +217,12 @@ static char *read_quoted(struct reader *r, const char **pp, const char *what)
 
 /* ibsim's node description rule: after '#', a quoted string, else the
  * text up to " enhanced port ", " base port ", " lid " or " lmc ". */
-static char *read_desc(const char *p, const char *e)
+static char *read_desc(struct reader *r, const char *p, const char *e)
 {
 	p = skip_ws(p, e);
 	if (p < e && *p == '"') {
 		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
-		return strndup(p + 1, (size_t)((q ? q : e) - p - 1));
+		return keep_str(r, p + 1, (size_t)((q ? q : e) - p - 1));
 	}
 	const char *stop = e;
 	static const char *const marks[] = {" enhanced port ", " base port ",
@@ -191,7 +235,7 @@ static char *read_desc(const char *p, const char *e)
 	}
 	while (stop > p && isspace((unsigned char)stop[-1]))
 		stop--;
-	return strndup(p, (size_t)(stop - p));
+	return keep_str(r, p, (size_t)(stop - p));
 }
 
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)
@@ -247,14 +291,12 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	char *id = read_quoted(r, &p, "the node id");
 	if (!id)
 		return NULL;
-	if (bad_id(r, id, idp + 1)) {
-		free(id);
+	if (bad_id(r, id, idp + 1))
 		return NULL;
-	}
 	p = skip_ws(p, e);
 	char *desc = NULL;
 	if (p < e && *p == '#') {
-		desc = read_desc(p + 1, e);
+		desc = read_desc(r, p + 1, e);
 		/* NodeDescription is 64 bytes (IBA 14.2.5.2); ibsim keeps 63 */
 		if (desc && strlen(desc) > 63)
 			WARN(r, "long-description", p,
@@ -265,8 +307,6 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 		WARN(r, "ignored-text", p, "text after the node id is ignored");
 	struct pnode *nodes = grow(r->nodes, &r->cap_n, r->nn, sizeof(*nodes));
 	if (!nodes) {
-		free(id);
-		free(desc);
 		ERR(r, "nomem", NULL, "out of memory");
 		return NULL;
 	}
@@ -345,23 +385,19 @@ static void parse_port_line(struct reader *r, size_t node)
 	l.peer_id = read_quoted(r, &p, "the peer's node id");
 	if (!l.peer_id)
 		return;
-	if (bad_id(r, l.peer_id, peer_at + 1)) {
-		free(l.peer_id);
+	if (bad_id(r, l.peer_id, peer_at + 1))
 		return;
-	}
 	l.peer_port = 1; /* ibsim's default when "[q]" is missing */
 	if (p < e && *p == '[') {
 		l.col_peer_port = (unsigned)(p - r->ls) + 2;
 		p++;
 		if (!read_num(&p, e, false, &v) || p >= e || *p != ']') {
 			ERR(r, "syntax", p, "expected \"[peer port]\"");
-			free(l.peer_id);
 			return;
 		}
 		if (v < 1 || v > IBP_MAX_PORTS) {
 			ERR(r, "port-range", r->ls + l.col_peer_port - 1,
 			    "peer port %" PRIu64 " is out of range", v);
-			free(l.peer_id);
 			return;
 		}
 		l.peer_port = (unsigned)v;
@@ -374,7 +410,6 @@ static void parse_port_line(struct reader *r, size_t node)
 		if (!read_num(&p, e, true, &l.peer_guid) || p >= e ||
 		    *p != ')') {
 			ERR(r, "bad-guid", p, "expected \"(peer port GUID)\"");
-			free(l.peer_id);
 			return;
 		}
 		p++;
@@ -402,7 +437,6 @@ static void parse_port_line(struct reader *r, size_t node)
 	}
 	struct plink *links = grow(r->links, &r->cap_l, r->nl, sizeof(*links));
 	if (!links) {
-		free(l.peer_id);
 		ERR(r, "nomem", NULL, "out of memory");
 		return;
 	}
@@ -855,12 +889,11 @@ out:
 
 static void reader_free(struct reader *r)
 {
-	for (size_t i = 0; i < r->nn; i++) {
-		free(r->nodes[i].id);
-		free(r->nodes[i].desc);
+	while (r->strs) {
+		struct str_block *b = r->strs;
+		r->strs = b->next;
+		free(b);
 	}
-	for (size_t i = 0; i < r->nl; i++)
-		free(r->links[i].peer_id);
 	free(r->nodes);
 	free(r->links);
 }
@@ -879,9 +912,11 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 		name = "<topology>";
 	ibp_node_name_map *map = NULL;
 	if (o->node_name_map) {
-		int rc = ibp_node_name_map_load(o->node_name_map, &map, diags);
+		int rc = ibp_node_name_map_load_limit(
+		    o->node_name_map, o->max_input_size, &map, diags);
 		if (rc)
-			return rc == IBP_EIO ? IBP_EIO : IBP_EPARSE;
+			return rc == IBP_EIO || rc == IBP_ERANGE ? rc
+								 : IBP_EPARSE;
 	}
 	ibp_diags_set_source(diags, name, text, len);
 	struct reader r;
@@ -921,14 +956,12 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 		    ibp_fabric **out, ibp_diags *diags)
 {
 	*out = NULL;
-	char *text;
-	size_t len;
 	if (!path)
 		return IBP_EINVAL;
 	ibp_error e;
 	ibp_error_clear(&e);
-	int rrc =
-	    ibp_file_read_all(path, o ? o->max_input_size : 0, &text, &len, &e);
+	struct ibp_file_text t;
+	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, &e);
 	if (rrc == IBP_ERANGE) {
 		ibp_diags_add(diags, IBP_SEV_ERROR, "too-large", path, 0, 0,
 			      "cannot read topology: %s", e.message);
@@ -939,7 +972,14 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 			      "cannot read topology: %s", strerror(errno));
 		return IBP_EIO;
 	}
-	int rc = ibp_fabric_load_buffer(path, text, len, o, out, diags);
-	free(text);
+	/* the text becomes the source diags quote (no copy of the file) */
+	int kept = diags_adopt_source(diags, path, &t);
+	if (kept < 0) {
+		ibp_file_text_free(&t);
+		return IBP_ENOMEM;
+	}
+	int rc = ibp_fabric_load_buffer(path, t.text, t.len, o, out, diags);
+	if (kept)
+		ibp_file_text_free(&t);
 	return rc;
 }

@@ -40,12 +40,11 @@ static const char *guid_word(ibp_node_type t)
 	}
 }
 
-/* A description goes between double quotes: a '"' in it would end the
- * string early, so it is written as '\''. */
 /* The topology format has no escapes (ibsim and ibnetdiscover's readers
  * take a description up to the next quote, a line up to its newline): a
  * quote becomes ', and a line break or other control byte a space, so a
- * description off the wire cannot end the line or inject one. */
+ * description off the wire cannot end the line or inject one.  Every
+ * node whose description is so changed gets a warning (say_replaced). */
 static void put_desc(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -56,10 +55,52 @@ static void put_desc(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* One warning per node whose description put_desc() changes, naming
+ * the node and what was replaced. */
+static void say_replaced(const ibp_fabric *f, const char *name,
+			 ibp_diags *diags)
+{
+	for (size_t n = 0; diags && n < f->nnodes; n++) {
+		const struct topo_node *nd = &f->nodes[n];
+		bool quote = false, nl = false, ctl = false;
+		for (const unsigned char *s = (const unsigned char *)nd->desc;
+		     s && *s; s++) {
+			quote |= *s == '"';
+			nl |= *s == '\n' || *s == '\r';
+			ctl |= (*s < 0x20 && *s != '\n' && *s != '\r') ||
+			       *s == 0x7f;
+		}
+		if (!quote && !nl && !ctl)
+			continue;
+		char what[96];
+		snprintf(what, sizeof(what), "%s%s%s%s%s",
+			 quote ? "a double quote (written as ')" : "",
+			 quote && (nl || ctl) ? ", " : "",
+			 nl ? "a line break" : "", nl && ctl ? ", " : "",
+			 ctl ? "a control byte" : "");
+		ibp_diags_add(diags, IBP_SEV_WARNING, "desc-replaced", name, 0,
+			      0,
+			      "the NodeDescription of %s (node GUID "
+			      "0x%016" PRIx64 ") holds %s%s; a topology file "
+			      "has no escapes, so it is written changed",
+			      nd->id, nd->guid, what,
+			      nl || ctl ? " (line breaks and control bytes "
+					  "as spaces)"
+					: "");
+	}
+}
+
 int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err)
+{
+	return ibp_fabric_write_diags(f, out, NULL, NULL, err);
+}
+
+int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
+			   ibp_diags *diags, ibp_error *err)
 {
 	if (!f || !out)
 		return ibp_error_set(err, IBP_EINVAL, "nothing to write");
+	say_replaced(f, name ? name : "<topology>", diags);
 	fprintf(out, "#\n# Topology file: written by ibpart (ibnetdiscover "
 		     "format)\n#\n");
 	/* ibnetdiscover's line; readers take it as the SM's port (the
@@ -173,12 +214,19 @@ void ibp_fabric_dump(const ibp_fabric *f, FILE *out)
 
 int ibp_fabric_write_path(const ibp_fabric *f, const char *path, ibp_error *err)
 {
+	return ibp_fabric_write_path_diags(f, path, NULL, err);
+}
+
+int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
+				ibp_diags *diags, ibp_error *err)
+{
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	int rc = ibp_fabric_write(f, mem, err);
+	int rc = ibp_fabric_write_diags(f, mem, path ? path : "<stdout>", diags,
+					err);
 	fclose(mem);
 	if (rc == IBP_OK) {
 		if (path)

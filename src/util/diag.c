@@ -2,12 +2,13 @@
  * diag.c - the list of located findings (see include/ibpart/diag.h).
  *
  * Findings are kept in an array; the texts of the files they point into
- * are kept beside them, with the offset of every line, so that printing
- * can quote the line and put a caret under the column, as a compiler
- * does.  Input is hostile: a quoted line is cut to a window around the
- * caret (an 11 MB line with one error once made 6 GB of stderr), every
- * byte a terminal would act on is escaped (escape.h), and the printer
- * can stop after N errors with a count of the rest.  JSON goes through
+ * are kept beside them (a reader's own buffer, handed over without a
+ * copy: diag_source.h), so that printing can quote the line and put a
+ * caret under the column, as a compiler does; the printer finds lines
+ * going on from the last one it quoted.  Input is hostile: a quoted line is cut
+ * to a window around the caret (an 11 MB line with one error once made 6 GB of
+ * stderr), every byte a terminal would act on is escaped (escape.h), and the
+ * printer can stop after N errors with a count of the rest.  JSON goes through
  * jansson, as valid UTF-8 with the exact bytes beside any lossy string.
  */
 #include <jansson.h>
@@ -18,6 +19,8 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/escape.h"
+#include "util/diag_source.h"
+#include "util/file_read.h"
 #include "util/json_text.h"
 
 /* Longest message kept, in bytes (then "…"). */
@@ -25,10 +28,16 @@
 
 struct source {
 	char *file;
-	char *text;
-	size_t len;
-	size_t *lines; /* offset of each line's first byte */
-	size_t nlines;
+	struct ibp_file_text t; /* the text, malloc'd or mapped */
+};
+
+/* Where the printer is in a source: findings come mostly in line order,
+ * so finding a line goes on from the last one (no index of every line:
+ * on a million-line plan that was 8 MB and a pass for nothing). */
+struct line_cursor {
+	const struct source *s;
+	unsigned line; /* 1-based line that starts at off */
+	size_t off;
 };
 
 struct ibp_diags {
@@ -55,8 +64,7 @@ void ibp_diags_free(ibp_diags *d)
 	}
 	for (size_t i = 0; i < d->nsrc; i++) {
 		free(d->src[i].file);
-		free(d->src[i].text);
-		free(d->src[i].lines);
+		ibp_file_text_free(&d->src[i].t);
 	}
 	free(d->src);
 	free(d->items);
@@ -135,46 +143,53 @@ int ibp_diags_set_subject(ibp_diags *d, const char *subject)
 	return IBP_OK;
 }
 
-int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
-			 size_t len)
+/* Take t (malloc'd or mapped, NUL at len) as the source of file. */
+static int add_source(ibp_diags *d, const char *file,
+		      const struct ibp_file_text *t)
 {
-	if (!d)
-		return IBP_OK;
-	for (size_t i = 0; i < d->nsrc; i++)
-		if (!strcmp(d->src[i].file, file))
-			return IBP_OK;
 	struct source *p = realloc(d->src, (d->nsrc + 1) * sizeof(*p));
 	if (!p)
 		return IBP_ENOMEM;
 	d->src = p;
 	struct source *s = &d->src[d->nsrc];
 	s->file = strdup(file);
-	s->text = malloc(len + 1);
-	if (!s->file || !s->text) {
-		free(s->file);
-		free(s->text);
+	if (!s->file)
 		return IBP_ENOMEM;
-	}
-	memcpy(s->text, text, len);
-	s->text[len] = 0;
-	s->len = len;
-	size_t n = 1;
-	for (const char *q = text;
-	     (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
-		n++;
-	s->lines = malloc(n * sizeof(*s->lines));
-	if (!s->lines) {
-		free(s->file);
-		free(s->text);
-		return IBP_ENOMEM;
-	}
-	s->nlines = 0;
-	s->lines[s->nlines++] = 0;
-	for (const char *q = text;
-	     (q = memchr(q, '\n', len - (size_t)(q - text))); q++)
-		s->lines[s->nlines++] = (size_t)(q + 1 - text);
+	s->t = *t;
 	d->nsrc++;
 	return IBP_OK;
+}
+
+static bool have_source(const ibp_diags *d, const char *file)
+{
+	for (size_t i = 0; i < d->nsrc; i++)
+		if (!strcmp(d->src[i].file, file))
+			return true;
+	return false;
+}
+
+int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
+			 size_t len)
+{
+	if (!d || have_source(d, file))
+		return IBP_OK;
+	struct ibp_file_text t = {malloc(len + 1), len, 0};
+	if (!t.text)
+		return IBP_ENOMEM;
+	memcpy(t.text, text, len);
+	t.text[len] = 0;
+	int rc = add_source(d, file, &t);
+	if (rc)
+		free(t.text);
+	return rc;
+}
+
+int diags_adopt_source(ibp_diags *d, const char *file,
+		       const struct ibp_file_text *t)
+{
+	if (!d || have_source(d, file))
+		return 1;
+	return add_source(d, file, t);
 }
 
 size_t ibp_diags_count(const ibp_diags *d)
@@ -259,13 +274,28 @@ static const struct source *find_source(const ibp_diags *d, const char *file)
 	return NULL;
 }
 
-/* The text of line `line` (1-based) of s, without its newline. */
+/* The text of line `line` (1-based) of s, without its newline (or its
+ * CR LF); NULL past the end.  cur remembers where the last one was. */
 static const char *source_line(const struct source *s, unsigned line,
-			       size_t *len)
+			       struct line_cursor *cur, size_t *len)
 {
-	if (!line || line > s->nlines)
+	if (!line)
 		return NULL;
-	const char *p = s->text + s->lines[line - 1], *end = s->text + s->len;
+	if (cur->s != s || cur->line > line) {
+		cur->s = s;
+		cur->line = 1;
+		cur->off = 0;
+	}
+	const char *text = s->t.text, *end = text + s->t.len;
+	while (cur->line < line) {
+		const char *nl =
+		    memchr(text + cur->off, '\n', s->t.len - cur->off);
+		if (!nl)
+			return NULL;
+		cur->off = (size_t)(nl + 1 - text);
+		cur->line++;
+	}
+	const char *p = text + cur->off;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	*len = (size_t)((nl ? nl : end) - p);
 	if (*len && p[*len - 1] == '\r')
@@ -279,7 +309,7 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 		const struct source *s = &src->src[i];
 		if (file && strcmp(s->file, file))
 			continue;
-		if (ibp_diags_set_source(dst, s->file, s->text, s->len))
+		if (ibp_diags_set_source(dst, s->file, s->t.text, s->t.len))
 			return IBP_ENOMEM;
 	}
 	for (size_t i = 0; src && i < src->n; i++) {
@@ -357,7 +387,7 @@ static void quote_line(const ibp_diag *it, const char *text, size_t len,
 }
 
 static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
-		      FILE *out)
+		      struct line_cursor *cur, FILE *out)
 {
 	if (it->file[0] && it->line) {
 		put_escaped(it->file, strlen(it->file), out);
@@ -377,7 +407,7 @@ static void print_one(const ibp_diags *d, const ibp_diag *it, unsigned width,
 	const struct source *s = find_source(d, it->file);
 	size_t len;
 	const char *text =
-	    s && it->line ? source_line(s, it->line, &len) : NULL;
+	    s && it->line ? source_line(s, it->line, cur, &len) : NULL;
 	if (text)
 		quote_line(it, text, len, width, out);
 }
@@ -431,6 +461,7 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 	size_t errors = 0, hidden_err = 0, hidden_other = 0;
 	struct code_count *kinds = NULL;
 	size_t nkinds = 0, capkinds = 0;
+	struct line_cursor cur = {0};
 	for (size_t i = 0; d && i < d->n; i++) {
 		const ibp_diag *it = &d->items[i];
 		if (o->max_errors && errors >= o->max_errors) {
@@ -456,7 +487,7 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			k->shown++;
 		}
 		errors += it->severity == IBP_SEV_ERROR;
-		print_one(d, it, o->width, out);
+		print_one(d, it, o->width, &cur, out);
 	}
 	for (size_t i = 0; i < nkinds; i++) {
 		const struct code_count *k = &kinds[i];

@@ -1,13 +1,18 @@
 /*
  * file_read.c - read a whole file into a NUL-terminated buffer (see
- * file_read.h): read(2) in a loop that doubles the buffer, restarting on
- * EINTR, keeping errno for the caller's message.
+ * file_read.h): a regular file in one read(2) into a buffer of its size
+ * (refused unread when over the limit), a stream in a loop that doubles
+ * the buffer; restarting on EINTR, keeping errno for the caller's
+ * message.  A large regular file can instead be mapped (ibp_file_map).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/file_read.h"
@@ -20,7 +25,9 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	*len = 0;
 	if (!max)
 		max = IBP_INPUT_MAX_DEFAULT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* "-" is the standard input (a pipe, a redirected file) */
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		ibp_error_set_at(err, IBP_EIO, path, 0, 0, "cannot open: %s",
@@ -32,6 +39,23 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	 * exactly max bytes from a longer one), never wrapping */
 	size_t lim = max == SIZE_MAX ? max : max + 1;
 	size_t cap = lim < 65536 ? lim : 65536, n = 0;
+	/* a regular file: its size says the buffer (one read, no copies;
+	 * a file that grows meanwhile still goes through the loop), and
+	 * one larger than the limit is refused unread */
+	struct stat st;
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && (uintmax_t)st.st_size > max) {
+		if (!is_stdin)
+			close(fd);
+		errno = EFBIG;
+		return ibp_error_set_at(err, IBP_ERANGE, path, 0, 0,
+					"larger than the input limit of %zu "
+					"bytes",
+					max);
+	}
+	if (regular && (size_t)st.st_size + 1 > cap)
+		cap =
+		    (size_t)st.st_size + 1 < lim ? (size_t)st.st_size + 1 : lim;
 	char *buf = malloc(cap + 1);
 	int rc = buf ? IBP_OK : IBP_ENOMEM;
 	while (rc == IBP_OK) {
@@ -63,7 +87,8 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 			n += (size_t)k;
 	}
 	int e = rc == IBP_ENOMEM ? ENOMEM : rc == IBP_ERANGE ? EFBIG : errno;
-	close(fd);
+	if (!is_stdin)
+		close(fd);
 	if (rc != IBP_OK) {
 		free(buf);
 		if (rc == IBP_ERANGE)
@@ -83,4 +108,64 @@ int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 	*text = buf;
 	*len = n;
 	return IBP_OK;
+}
+
+int ibp_file_map(const char *path, size_t max, struct ibp_file_text *out,
+		 ibp_error *err)
+{
+	*out = (struct ibp_file_text){0};
+	if (!max)
+		max = IBP_INPUT_MAX_DEFAULT;
+	if (!strcmp(path, "-")) /* the standard input: read, never mapped */
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uintmax_t)st.st_size < IBP_FILE_MAP_MIN ||
+	    (uintmax_t)st.st_size > max || (uintmax_t)st.st_size >= SIZE_MAX) {
+		/* a stream, a small file, one over the limit or one that
+		 * cannot be opened: the reader says it */
+		if (fd >= 0)
+			close(fd);
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
+	}
+	size_t len = (size_t)st.st_size;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t whole = (len + 1 + page - 1) / page * page;
+	/* an anonymous (zero) page after the file's pages: text[len] is a
+	 * NUL also when the size is a multiple of the page size */
+	char *base =
+	    mmap(NULL, whole, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base != MAP_FAILED &&
+	    mmap(base, len, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE,
+		 fd, 0) == MAP_FAILED) {
+		munmap(base, whole);
+		base = MAP_FAILED;
+	}
+	close(fd);
+	if (base == MAP_FAILED)
+		return ibp_file_read_all(path, max, &out->text, &out->len, err);
+	out->text = base;
+	out->len = len;
+	out->mapped = whole;
+	return IBP_OK;
+}
+
+void ibp_file_text_release(const char *text, size_t from, size_t to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a =
+	    ((uintptr_t)text + from + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)text + to) & ~(uintptr_t)(page - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void ibp_file_text_free(struct ibp_file_text *t)
+{
+	if (t->text && t->mapped)
+		munmap(t->text, t->mapped);
+	else
+		free(t->text);
+	*t = (struct ibp_file_text){0};
 }

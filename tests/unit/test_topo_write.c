@@ -265,6 +265,77 @@ static void test_lid_rule(void **state)
 	ibp_fabric_free(f);
 }
 
+/* A description the format cannot hold (a quote, a line break, a control
+ * byte) is written changed, and each such node gets one warning saying
+ * so; a plain one gets none.  The file still reads back, one node per
+ * header, with the replaced descriptions. */
+static void test_desc_replaced_warns(void **state)
+{
+	(void)state;
+	ibp_fabric *f = ibp_fabric_new(NULL);
+	assert_non_null(f);
+	size_t sw, a, b, c;
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x100, 4,
+					     "leaf", &sw, NULL),
+			 0);
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_CA, 0x200, 1,
+					     "evil\" [1] injected", &a, NULL),
+			 0);
+	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_CA, 0x300, 1,
+					     "two\nlines\r\x1b[2K", &b, NULL),
+			 0);
+	assert_int_equal(
+	    ibp_fabric_add_node(f, IBP_NODE_CA, 0x400, 1, "plain", &c, NULL),
+	    0);
+	assert_int_equal(ibp_fabric_link(f, a, 1, sw, 1, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, b, 1, sw, 2, NULL), 0);
+	assert_int_equal(ibp_fabric_link(f, c, 1, sw, 3, NULL), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	ibp_diags *d = ibp_diags_new();
+	assert_int_equal(ibp_fabric_write_diags(f, m, "out.topo", d, NULL), 0);
+	fclose(m);
+	assert_int_equal(ibp_diags_count(d), 2);
+	const ibp_diag *w0 = ibp_diags_get(d, 0), *w1 = ibp_diags_get(d, 1);
+	assert_int_equal(w0->severity, IBP_SEV_WARNING);
+	assert_string_equal(w0->code, "desc-replaced");
+	assert_string_equal(w0->file, "out.topo");
+	assert_non_null(strstr(w0->message, "0x0000000000000200"));
+	assert_non_null(strstr(w0->message, "a double quote (written as ')"));
+	assert_null(strstr(w0->message, "line break"));
+	assert_non_null(strstr(w1->message, "0x0000000000000300"));
+	assert_non_null(strstr(w1->message, "a line break, a control byte"));
+	assert_null(strstr(w1->message, "double quote"));
+	/* nothing raw in the file: one header line per node, the quote
+	 * and the line breaks replaced */
+	assert_non_null(strstr(text, "# \"evil' [1] injected\""));
+	assert_non_null(strstr(text, "# \"two lines  [2K\""));
+	assert_null(memchr(text, '\r', len));
+	assert_null(memchr(text, 0x1b, len));
+	ibp_fabric *g = NULL;
+	assert_int_equal(
+	    ibp_fabric_load_buffer("out.topo", text, len, NULL, &g, NULL), 0);
+	assert_int_equal(ibp_fabric_node_count(g), 4);
+	size_t n;
+	assert_int_equal(ibp_fabric_find_node_guid(g, 0x300, &n), 0);
+	assert_string_equal(ibp_fabric_node_desc(g, n), "two lines  [2K");
+	ibp_fabric_free(g);
+	/* ibp_fabric_write() writes the same bytes, without diags */
+	char *text2 = NULL;
+	size_t len2 = 0;
+	m = open_memstream(&text2, &len2);
+	assert_int_equal(ibp_fabric_write(f, m, NULL), 0);
+	fclose(m);
+	assert_int_equal(len, len2);
+	assert_memory_equal(text, text2, len);
+	free(text);
+	free(text2);
+	ibp_diags_free(d);
+	ibp_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +343,7 @@ int main(void)
 	    cmocka_unit_test(test_builder),
 	    cmocka_unit_test(test_name_map),
 	    cmocka_unit_test(test_lid_rule),
+	    cmocka_unit_test(test_desc_replaced_warns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
