@@ -18,7 +18,9 @@
  * does not want is "extra", the same base with the other membership bit
  * is "membership", the same key at another index is "index" (a QP's P_Key
  * index would then select another partition, 10.9.2).  A port that could
- * not be read is "unreachable".
+ * not be read is "unreachable".  With allow_both_pkeys a port holds both
+ * keys of a base: an exact key held is judged by its index first, what
+ * remains pairs up as "membership", then "missing" / "extra".
  *
  * Threads: no global state.  A session is used by one thread at a time
  * (see ibp_live below); a drift result is only read once computed, so it

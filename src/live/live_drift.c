@@ -87,6 +87,59 @@ static int add(ibp_drift *d, size_t node, unsigned port, ibp_drift_kind kind,
 	return IBP_OK;
 }
 
+/* One P_Key base on one port: the wanted entries w[0..nw) against the
+ * held ones h[0..nh) (several only with allow_both_pkeys, where a port
+ * holds the full and the limited key, or when a port holds a base
+ * twice).  An exact key held is judged by its index; what remains pairs
+ * up as the wrong membership; then missing, then extra. */
+static int compare_base(ibp_drift *d, size_t node, unsigned port,
+			const struct entry *w, size_t nw, const struct entry *h,
+			size_t nh)
+{
+	bool wused[2] = {false, false}, hused[64] = {false};
+	int rc = IBP_OK;
+	/* a plan gives a base at most twice (full and limited); a held base
+	 * past the 64th copy is extra whatever it is */
+	size_t nw_all = nw, nh_all = nh;
+	nw = nw > 2 ? 2 : nw;
+	nh = nh > 64 ? 64 : nh;
+	for (size_t a = nw; rc == IBP_OK && a < nw_all; a++)
+		rc = add(d, node, port, IBP_DRIFT_MISSING, w[a].key, 0,
+			 (int)w[a].index, -1);
+	for (size_t b = nh; rc == IBP_OK && b < nh_all; b++)
+		rc = add(d, node, port, IBP_DRIFT_EXTRA, 0, h[b].key, -1,
+			 (int)h[b].index);
+	for (size_t a = 0; a < nw; a++)
+		for (size_t b = 0; b < nh && !wused[a]; b++)
+			if (!hused[b] && w[a].key == h[b].key) {
+				wused[a] = hused[b] = true;
+				if (w[a].index != h[b].index)
+					rc = add(d, node, port, IBP_DRIFT_INDEX,
+						 w[a].key, h[b].key,
+						 (int)w[a].index,
+						 (int)h[b].index);
+			}
+	for (size_t a = 0, b = 0; rc == IBP_OK && a < nw; a++) {
+		if (wused[a])
+			continue;
+		while (b < nh && hused[b])
+			b++;
+		if (b < nh) {
+			hused[b] = true;
+			rc = add(d, node, port, IBP_DRIFT_MEMBERSHIP, w[a].key,
+				 h[b].key, (int)w[a].index, (int)h[b].index);
+		} else {
+			rc = add(d, node, port, IBP_DRIFT_MISSING, w[a].key, 0,
+				 (int)w[a].index, -1);
+		}
+	}
+	for (size_t b = 0; rc == IBP_OK && b < nh; b++)
+		if (!hused[b])
+			rc = add(d, node, port, IBP_DRIFT_EXTRA, 0, h[b].key,
+				 -1, (int)h[b].index);
+	return rc;
+}
+
 static int compare_port(ibp_drift *d, size_t node, unsigned port,
 			const ibp_pkey_table *want, const ibp_pkey_table *have)
 {
@@ -110,26 +163,13 @@ static int compare_port(ibp_drift *d, size_t node, unsigned port,
 				 -1, (int)h[j].index);
 			j++;
 		} else {
-			/* Same base.  A port holding the base twice: the
-			 * first copy is judged, later ones are extra. */
-			if (w[i].key != h[j].key)
-				rc = add(d, node, port, IBP_DRIFT_MEMBERSHIP,
-					 w[i].key, h[j].key, (int)w[i].index,
-					 (int)h[j].index);
-			else if (w[i].index != h[j].index)
-				rc = add(d, node, port, IBP_DRIFT_INDEX,
-					 w[i].key, h[j].key, (int)w[i].index,
-					 (int)h[j].index);
-			uint16_t base = w[i].base;
-			i++;
-			j++;
-			while (rc == IBP_OK && i < nw && w[i].base == base)
-				i++; /* a plan never repeats a base */
-			while (rc == IBP_OK && j < nh && h[j].base == base) {
-				rc = add(d, node, port, IBP_DRIFT_EXTRA, 0,
-					 h[j].key, -1, (int)h[j].index);
+			size_t wi = i, hj = j;
+			while (i < nw && w[i].base == w[wi].base)
+				i++;
+			while (j < nh && h[j].base == h[hj].base)
 				j++;
-			}
+			rc = compare_base(d, node, port, w + wi, i - wi, h + hj,
+					  j - hj);
 		}
 	}
 	if (rc == IBP_OK && d->count > before)

@@ -156,6 +156,46 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* allow_both_pkeys: a port holds the full and the limited key of one
+ * base.  Both held as planned is no drift; one of them gone is missing;
+ * both at swapped indexes is two index drifts; the wrong bit on the only
+ * copy is membership (items in index order). */
+static void test_both_keys_one_base(void **state)
+{
+	(void)state;
+	ibp_fabric *f = small_fabric();
+	ibp_tables *want = ibp_tables_new(f), *have = ibp_tables_new(f);
+	const uint16_t w[] = {0x7fff, 0x0001, 0x8001};
+	put(want, 1, 1, w, 3);
+	struct {
+		uint16_t h[3];
+		unsigned n;
+		size_t count;
+		ibp_drift_kind kind;
+		uint16_t key;
+	} cases[] = {
+	    {{0x7fff, 0x0001, 0x8001}, 3, 0, 0, 0},
+	    {{0x7fff, 0x8001}, 2, 2, IBP_DRIFT_MISSING, 0x0001}, /* + index */
+	    {{0x7fff, 0x8001, 0x0001}, 3, 2, IBP_DRIFT_INDEX, 0x0001},
+	    {{0x7fff, 0x0001, 0x0001}, 3, 1, IBP_DRIFT_MEMBERSHIP, 0x8001},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(*cases); c++) {
+		put(have, 1, 1, cases[c].h, cases[c].n);
+		ibp_drift *d;
+		assert_int_equal(ibp_drift_compute(want, have, &d, NULL), 0);
+		assert_int_equal(ibp_drift_count(d), cases[c].count);
+		if (cases[c].count) {
+			const struct ibp_drift_item *it = ibp_drift_at(d, 0);
+			assert_int_equal(it->kind, cases[c].kind);
+			assert_int_equal(it->want_pkey, cases[c].key);
+		}
+		ibp_drift_free(d);
+	}
+	ibp_tables_free(want);
+	ibp_tables_free(have);
+	ibp_fabric_free(f);
+}
+
 static void test_state_round_trip(void **state)
 {
 	(void)state;
@@ -325,6 +365,7 @@ int main(void)
 	    cmocka_unit_test(test_no_drift),
 	    cmocka_unit_test(test_each_kind),
 	    cmocka_unit_test(test_duplicate_base_is_extra),
+	    cmocka_unit_test(test_both_keys_one_base),
 	    cmocka_unit_test(test_state_round_trip),
 	    cmocka_unit_test(test_state_strict),
 	    cmocka_unit_test(test_atomic_write_keeps_backup),
