@@ -1,9 +1,9 @@
 /*
  * bench_topo.c - topology reader throughput.  Generates a fat tree of
- * 48,000 CA ports (ibp_fabric_generate, a three-tier fat tree of radix
- * 64: the size of a large site; `force`, since that many ports exceed the
- * subnet's unicast LIDs and the reader, not the LID plan, is measured), writes it as ibnetdiscover text in memory (~10 MB) and times,
- * in the same run:
+ * 48,000 CA ports (ibp_fabric_generate, three tiers of radix 64: the size
+ * of a large site; `force`, since that many ports exceed the subnet's
+ * unicast LIDs and the reader, not the LID plan, is measured), writes it
+ * as ibnetdiscover text in memory (~23 MB) and times, in the same run:
  *
  *   scan      the floor: one pass over the bytes counting newlines
  *   naive     a line splitter that only finds each port line's two

@@ -108,6 +108,34 @@ int ibp_fabric_set_fdb_caps(ibp_fabric *f, size_t node, unsigned linear_cap,
 			    unsigned multicast_cap);
 int ibp_fabric_link(ibp_fabric *f, size_t a, unsigned aport, size_t b,
 		    unsigned bport, ibp_error *err);
+
+/* What a port itself reports in PortInfo (IBA vol. 1, 14.2.5.6), as
+ * discovery reads it or a topology file's comments state it
+ * (ibnetdiscover's "lid 8 lmc 0" and "lid 2 4xSDR"); every field 0 when
+ * not known.  Not OpenSM's assignment (ibp_fabric_port_lid()): the LID the
+ * port held when it was read.  For a switch, port 0 carries the LID and
+ * the external ports their link's width and speed. */
+typedef struct ibp_port_link {
+	uint16_t lid;
+	uint8_t lmc;
+	uint8_t width_active;	  /* LinkWidthActive: 1 1x, 2 4x, 4 8x, 8 12x,
+				     16 2x */
+	uint8_t speed_active;	  /* LinkSpeedActive: 1 SDR, 2 DDR, 4 QDR */
+	uint8_t speed_ext_active; /* LinkSpeedExtActive: 1 FDR, 2 EDR, 4 HDR,
+				     8 NDR; 0 none */
+} ibp_port_link;
+
+/* Record what port `port` of node reports; IBP_ERANGE for no such port. */
+int ibp_fabric_set_port_link(ibp_fabric *f, size_t node, unsigned port,
+			     const ibp_port_link *link);
+/* Fill *out (all 0 when nothing is known or there is no such port);
+ * true when the LID or the link width is known. */
+bool ibp_fabric_port_link(const ibp_fabric *f, size_t node, unsigned port,
+			  ibp_port_link *out);
+/* ibnetdiscover's name of a link's width and speed ("4xSDR", "4xEDR") in
+ * buf, from link's LinkWidthActive and LinkSpeed(Ext)Active; false (buf
+ * "") when either is not known or not one the spec names. */
+bool ibp_port_link_rate(const ibp_port_link *link, char *buf, size_t len);
 void ibp_fabric_free(ibp_fabric *f);
 
 /* Nodes are numbered 0..count-1 in file (or discovery) order; a node's

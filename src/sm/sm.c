@@ -423,7 +423,43 @@ struct sm_seen {
 	bool have_desc;
 	char desc[IBP_NODE_DESC_SIZE + 1];
 	struct ibp_switch_info si;
+	bool have_pi; /* the PortInfo below was prefetched */
+	struct ibp_port_info pi;
 };
+
+/* Record what a port reports of itself (its LID, its link's width and
+ * speed) in the fabric, for the topology file discover writes. */
+static void note_link(ibp_sm *sm, size_t n, unsigned port,
+		      const struct ibp_port_info *pi)
+{
+	ibp_port_link l = {.lid = pi->lid,
+			   .lmc = pi->lmc,
+			   .width_active = pi->link_width_active,
+			   .speed_active = pi->link_speed_active,
+			   .speed_ext_active = pi->link_speed_ext_active};
+	if (port != 0 && ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH)
+		l.lid = l.lmc = 0; /* external ports have no LID (14.2.5.6) */
+	ibp_fabric_set_port_link(sm->fabric, n, port, &l);
+}
+
+/* The PortInfo of the port a route reached (s->ni): a CA's or router's
+ * own port, a switch's port 0; fetched unless prefetched. */
+static int seen_port_info(ibp_sm *sm, const struct dr_path *path,
+			  struct sm_seen *s, ibp_error *err)
+{
+	if (s->have_pi)
+		return IBP_OK;
+	uint8_t d[IBP_SMP_DATA_SIZE];
+	int rc =
+	    sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO,
+		  s->ni.node_type == IBP_NODE_SWITCH ? 0 : s->ni.local_port_num,
+		  NULL, d, err);
+	if (rc != IBP_OK)
+		return rc;
+	ibp_port_info_decode(&s->pi, d, sizeof(d), NULL);
+	s->have_pi = true;
+	return IBP_OK;
+}
 
 /* Record a node reached by path (as its NodeInfo says) in the fabric:
  * a new node (with its description and SwitchInfo, fetched here unless
@@ -445,6 +481,10 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 			ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
 						 ni->port_guid, NULL);
 			set_path(sm, *idx, *in_port, path);
+			rc = seen_port_info(sm, path, s, err);
+			if (rc != IBP_OK)
+				return rc;
+			note_link(sm, *idx, *in_port, &s->pi);
 		}
 		return IBP_OK;
 	}
@@ -463,6 +503,9 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 		}
 		s->have_desc = true;
 	}
+	rc = seen_port_info(sm, path, s, err);
+	if (rc != IBP_OK)
+		return rc;
 	rc = ibp_fabric_add_node(sm->fabric, (ibp_node_type)ni->node_type,
 				 ni->node_guid, ni->num_ports, s->desc, idx,
 				 err);
@@ -481,10 +524,12 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 		sm->nodes[*idx].enf_in_cap = s->si.inbound_enforcement_cap;
 		sm->nodes[*idx].enf_out_cap = s->si.outbound_enforcement_cap;
 		set_path(sm, *idx, 0, path);
+		note_link(sm, *idx, 0, &s->pi);
 	} else if (*in_port >= 1 && *in_port <= ni->num_ports) {
 		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
 					 ni->port_guid, NULL);
 		set_path(sm, *idx, *in_port, path);
+		note_link(sm, *idx, *in_port, &s->pi);
 	}
 	return IBP_OK;
 }
@@ -558,9 +603,10 @@ static int check_beyond(ibp_sm *sm, ibp_error *err)
  * the one-at-a-time walk would take them. */
 struct sm_port_walk {
 	struct dr_path next;
-	bool probe;	  /* NodeInfo asked across this port */
-	size_t ni_at;	  /* its index in the batch */
-	struct sm_seen s; /* what came back */
+	bool probe;	       /* NodeInfo asked across this port */
+	size_t ni_at;	       /* its index in the batch */
+	size_t desc_at, pi_at; /* round 3's indices of its Gets */
+	struct sm_seen s;      /* what came back */
 };
 
 static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
@@ -569,7 +615,7 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 	unsigned np = ibp_fabric_node_nports(sm->fabric, n);
 	struct dr_path base = sm->nodes[n].paths[0];
 	struct sm_port_walk *w = calloc(np + 1u, sizeof(*w));
-	struct sm_get *g = calloc(2u * (np + 1u), sizeof(*g));
+	struct sm_get *g = calloc(3u * (np + 1u), sizeof(*g));
 	int rc = (!w || !g) ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
 			    : IBP_OK;
 	/* round 1: PortInfo */
@@ -586,6 +632,8 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 				     NULL);
 		size_t pn;
 		unsigned pp;
+		if (pi.link_state >= IBP_PORT_STATE_INIT)
+			note_link(sm, n, p, &pi);
 		if (pi.link_state < IBP_PORT_STATE_INIT ||
 		    ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp))
 			continue;
@@ -608,38 +656,54 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 						  g[np + w[p].ni_at].data,
 						  IBP_SMP_DATA_SIZE, err);
 	/* round 3: description (and SwitchInfo) of nodes new to us, each
-	 * asked once */
+	 * asked once, and the PortInfo of every CA port reached and of each
+	 * new switch's port 0 (their LIDs, for the topology file) */
 	size_t nd = 0;
 	for (unsigned p = 1; p <= np && !rc; p++) {
 		size_t idx;
-		if (!w[p].probe ||
-		    ibp_fabric_find_node_guid(sm->fabric, w[p].s.ni.node_guid,
-					      &idx) == IBP_OK)
+		if (!w[p].probe)
 			continue;
-		bool dup = false;
+		bool sw = w[p].s.ni.node_type == IBP_NODE_SWITCH;
+		bool dup = ibp_fabric_find_node_guid(
+			       sm->fabric, w[p].s.ni.node_guid, &idx) == IBP_OK;
 		for (unsigned q = 1; q < p && !dup; q++)
 			dup = w[q].probe && w[q].s.have_desc &&
 			      w[q].s.ni.node_guid == w[p].s.ni.node_guid;
-		if (dup)
-			continue;
-		w[p].s.have_desc = true; /* asked below */
-		g[nd++] = (struct sm_get){.path = &w[p].next,
-					  .attr = IBP_ATTR_NODE_DESC};
-		if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
+		if (!dup) {
+			w[p].s.have_desc = true; /* asked below */
+			w[p].desc_at = nd;
 			g[nd++] = (struct sm_get){.path = &w[p].next,
-						  .attr = IBP_ATTR_SWITCH_INFO};
+						  .attr = IBP_ATTR_NODE_DESC};
+			if (sw)
+				g[nd++] = (struct sm_get){
+				    .path = &w[p].next,
+				    .attr = IBP_ATTR_SWITCH_INFO};
+		}
+		if (!sw || !dup) {
+			w[p].s.have_pi = true; /* asked below */
+			w[p].pi_at = nd;
+			g[nd++] = (struct sm_get){
+			    .path = &w[p].next,
+			    .attr = IBP_ATTR_PORT_INFO,
+			    .mod = sw ? 0 : w[p].s.ni.local_port_num};
+		}
 	}
 	if (!rc)
 		rc = sm_dr_get_batch(sm, g, nd, err);
-	size_t k = 0;
 	for (unsigned p = 1; p <= np && !rc; p++) {
-		if (!w[p].probe || !w[p].s.have_desc)
+		if (!w[p].probe)
 			continue;
-		ibp_node_desc_decode(w[p].s.desc, g[k++].data,
-				     IBP_SMP_DATA_SIZE, NULL);
-		if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
-			ibp_switch_info_decode(&w[p].s.si, g[k++].data,
-					       IBP_SMP_DATA_SIZE, NULL);
+		size_t k = w[p].desc_at;
+		if (w[p].s.have_desc) {
+			ibp_node_desc_decode(w[p].s.desc, g[k++].data,
+					     IBP_SMP_DATA_SIZE, NULL);
+			if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
+				ibp_switch_info_decode(&w[p].s.si, g[k].data,
+						       IBP_SMP_DATA_SIZE, NULL);
+		}
+		if (w[p].s.have_pi)
+			ibp_port_info_decode(&w[p].s.pi, g[w[p].pi_at].data,
+					     IBP_SMP_DATA_SIZE, NULL);
 	}
 	/* the answers, port by port */
 	for (unsigned p = 1; p <= np && !rc; p++) {
@@ -744,6 +808,7 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 				ibp_port_info_decode(&pi, d, sizeof(d), NULL);
 				if (pi.link_state < IBP_PORT_STATE_INIT)
 					continue;
+				note_link(sm, n, p, &pi);
 			}
 			size_t pn;
 			unsigned pp;

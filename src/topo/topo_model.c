@@ -361,6 +361,9 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		pt->peer_port = 0;
 		pt->lid = 0;
 		pt->lidless = false;
+		pt->pi_lid = 0;
+		pt->pi_lmc = 0;
+		pt->width_active = pt->speed_active = pt->speed_ext_active = 0;
 	}
 	uint32_t idx = (uint32_t)f->nnodes;
 	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0 ||
@@ -406,6 +409,35 @@ int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc)
 	free(f->nodes[n].desc);
 	f->nodes[n].desc = s;
 	return rebuild_strmap(f, &f->by_desc, true);
+}
+
+int ibp_fabric_set_port_link(ibp_fabric *f, size_t node, unsigned port,
+			     const ibp_port_link *link)
+{
+	if (!link || !topo_port_exists(f, node, port))
+		return IBP_ERANGE;
+	struct topo_port *pt = topo_port_at(f, node, port);
+	pt->pi_lid = link->lid;
+	pt->pi_lmc = link->lmc;
+	pt->width_active = link->width_active;
+	pt->speed_active = link->speed_active;
+	pt->speed_ext_active = link->speed_ext_active;
+	return IBP_OK;
+}
+
+bool ibp_fabric_port_link(const ibp_fabric *f, size_t node, unsigned port,
+			  ibp_port_link *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!topo_port_exists(f, node, port))
+		return false;
+	const struct topo_port *pt = topo_port_at(f, node, port);
+	out->lid = pt->pi_lid;
+	out->lmc = pt->pi_lmc;
+	out->width_active = pt->width_active;
+	out->speed_active = pt->speed_active;
+	out->speed_ext_active = pt->speed_ext_active;
+	return pt->pi_lid || pt->width_active;
 }
 
 int ibp_fabric_set_port_guid(ibp_fabric *f, size_t node, unsigned port,
@@ -917,4 +949,67 @@ const char *ibp_node_type_str(ibp_node_type t)
 	default:
 		return "??";
 	}
+}
+
+/* ---- link width and speed as ibnetdiscover names them ---- */
+
+/* LinkWidthActive and LinkSpeed(Ext)Active codes (IBA vol. 1, 14.2.5.6)
+ * and the names ibnetdiscover prints and ibsim reads ("4xSDR"). */
+static const struct {
+	uint8_t code;
+	const char *name;
+} link_widths[] = {{1, "1"}, {2, "4"}, {4, "8"}, {8, "12"}, {16, "2"}},
+  link_speeds[] = {{1, "SDR"}, {2, "DDR"}, {4, "QDR"}},
+  link_ext_speeds[] = {{1, "FDR"}, {2, "EDR"}, {4, "HDR"}, {8, "NDR"}};
+
+#define NAME_OF(tab, c, out)                                                   \
+	for (size_t i_ = 0; i_ < sizeof(tab) / sizeof(tab[0]); i_++)           \
+		if (tab[i_].code == (c))                                       \
+			(out) = tab[i_].name;
+
+bool ibp_port_link_rate(const ibp_port_link *link, char *buf, size_t len)
+{
+	const char *w = NULL, *s = NULL;
+	if (len)
+		buf[0] = 0;
+	if (!link)
+		return false;
+	NAME_OF(link_widths, link->width_active, w);
+	if (link->speed_ext_active) {
+		NAME_OF(link_ext_speeds, link->speed_ext_active, s);
+	} else {
+		NAME_OF(link_speeds, link->speed_active, s);
+	}
+	if (!w || !s)
+		return false;
+	int n = snprintf(buf, len, "%sx%s", w, s);
+	return n > 0 && (size_t)n < len;
+}
+
+bool topo_link_rate_parse(const char *p, size_t n, ibp_port_link *link)
+{
+	const char *x = memchr(p, 'x', n);
+	if (!x || x == p)
+		return false;
+	size_t wl = (size_t)(x - p), sl = n - wl - 1;
+	int w = -1, s = -1, e = -1;
+	for (size_t i = 0; i < sizeof(link_widths) / sizeof(link_widths[0]);
+	     i++)
+		if (strlen(link_widths[i].name) == wl &&
+		    !memcmp(link_widths[i].name, p, wl))
+			w = link_widths[i].code;
+	for (size_t i = 0; i < sizeof(link_speeds) / sizeof(link_speeds[0]);
+	     i++)
+		if (sl == 3 && !memcmp(link_speeds[i].name, x + 1, 3))
+			s = link_speeds[i].code;
+	for (size_t i = 0;
+	     i < sizeof(link_ext_speeds) / sizeof(link_ext_speeds[0]); i++)
+		if (sl == 3 && !memcmp(link_ext_speeds[i].name, x + 1, 3))
+			e = link_ext_speeds[i].code;
+	if (w < 0 || (s < 0 && e < 0))
+		return false;
+	link->width_active = (uint8_t)w;
+	link->speed_active = s < 0 ? 0 : (uint8_t)s;
+	link->speed_ext_active = e < 0 ? 0 : (uint8_t)e;
+	return true;
 }

@@ -46,6 +46,14 @@ struct topo_port {
 	uint8_t peer_port;
 	uint16_t lid; /* 0 before assignment */
 	bool lidless; /* reached, but the subnet's LIDs ran out */
+	/* what the port itself reports (PortInfo, discovery or a file's
+	 * comments), apart from `lid` above, which is OpenSM's assignment
+	 * as ibpart predicts it; 0 = not known */
+	uint16_t pi_lid;
+	uint8_t pi_lmc;
+	uint8_t width_active;	  /* LinkWidthActive */
+	uint8_t speed_active;	  /* LinkSpeedActive */
+	uint8_t speed_ext_active; /* LinkSpeedExtActive */
 };
 
 struct topo_node {
@@ -131,5 +139,10 @@ int topo_set_node_id(ibp_fabric *f, size_t n, const char *id);
 int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc);
 /* Rebuild the port GUID index if needed (const: the index is a cache). */
 void topo_port_index(const ibp_fabric *f);
+
+/* ibnetdiscover's link rate "4xSDR" (n bytes at p, not NUL-terminated)
+ * into link's width and speed fields; false, link untouched, when it is
+ * not one (topo_model.c). */
+bool topo_link_rate_parse(const char *p, size_t n, ibp_port_link *link);
 
 #endif

@@ -49,7 +49,8 @@ struct pnode {
 	uint32_t vendid, devid;
 	char *id, *desc;
 	unsigned line, col_id;
-	size_t fabric_node; /* after creation; SIZE_MAX when it failed */
+	size_t fabric_node;  /* after creation; SIZE_MAX when it failed */
+	ibp_port_link port0; /* a switch's "base port 0 lid L lmc M" */
 };
 
 /* A port line as read. */
@@ -61,6 +62,7 @@ struct plink {
 	char *peer_id;
 	unsigned peer_port;
 	unsigned line, col_port, col_guid, col_peer, col_peer_port;
+	ibp_port_link link; /* from the comment: "lid L lmc M … 4xSDR" */
 };
 
 struct reader {
@@ -263,6 +265,72 @@ static bool bad_id(struct reader *r, const char *id, const char *at)
 	return false;
 }
 
+/* "lid N" at *pp (after blanks): N, *pp past it; false, *pp kept, when
+ * the text is not that or N is no LID. */
+static bool read_lid_word(const char **pp, const char *e, const char *kw,
+			  uint64_t max, uint64_t *v)
+{
+	const char *p = skip_ws(*pp, e);
+	if (!starts(p, e, kw))
+		return false;
+	p = skip_ws(p + strlen(kw), e);
+	if (!read_num(&p, e, false, v) || *v > max)
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* What a comment says of the ports, as ibnetdiscover writes it: a
+ * switch's "... base port 0 lid L lmc M" (or "enhanced port 0"); a port
+ * line's "lid L lmc M" before the peer's quoted description (a CA's own
+ * port) and "lid L 4xSDR" after it (the peer's LID, the link's rate).
+ * Only a comment: text that is not this is no error, and what is not
+ * there stays 0. */
+static void read_port0(const char *p, const char *e, ibp_port_link *link)
+{
+	uint64_t v;
+	p = skip_ws(p, e);
+	if (p < e && *p == '"') { /* the description may say anything */
+		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+		if (!q)
+			return;
+		p = q + 1;
+	}
+	const char *m = memmem(p, (size_t)(e - p), " port 0 ", 8);
+	if (!m)
+		return;
+	p = m + 7;
+	if (read_lid_word(&p, e, "lid ", 0xffff, &v)) {
+		link->lid = (uint16_t)v;
+		if (read_lid_word(&p, e, "lmc ", 7, &v))
+			link->lmc = (uint8_t)v;
+	}
+}
+
+static void read_link_comment(const char *p, const char *e, ibp_port_link *link)
+{
+	uint64_t v;
+	if (read_lid_word(&p, e, "lid ", 0xffff, &v)) {
+		link->lid = (uint16_t)v;
+		if (read_lid_word(&p, e, "lmc ", 7, &v))
+			link->lmc = (uint8_t)v;
+	}
+	p = skip_ws(p, e);
+	if (p >= e || *p != '"')
+		return;
+	const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+	if (!q)
+		return;
+	p = q + 1;
+	if (!read_lid_word(&p, e, "lid ", 0xffff, &v))
+		return;
+	p = skip_ws(p, e);
+	const char *t = p;
+	while (p < e && *p != ' ' && *p != '\t')
+		p++;
+	topo_link_rate_parse(t, (size_t)(p - t), link);
+}
+
 /* "Switch 24 \"id\" # \"desc\" …" and the Ca/Hca/Rt forms. */
 static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 				  size_t kwlen)
@@ -295,8 +363,11 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 		return NULL;
 	p = skip_ws(p, e);
 	char *desc = NULL;
+	ibp_port_link port0 = {0};
 	if (p < e && *p == '#') {
 		desc = read_desc(r, p + 1, e);
+		if (type == IBP_NODE_SWITCH)
+			read_port0(p + 1, e, &port0);
 		/* NodeDescription is 64 bytes (IBA 14.2.5.2); ibsim keeps 63 */
 		if (desc && strlen(desc) > 63)
 			WARN(r, "long-description", p,
@@ -320,6 +391,7 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	pn->line = r->lineno;
 	pn->col_id = (unsigned)(idp - r->ls) + 1;
 	pn->fabric_node = SIZE_MAX;
+	pn->port0 = port0;
 	/* ibsim's GUID counters */
 	if (!r->have_guid[type]) {
 		if (type == IBP_NODE_ROUTER) {
@@ -417,6 +489,8 @@ static void parse_port_line(struct reader *r, size_t node)
 	/* ibsim's link options (w=, s=, e=) before a comment */
 	for (;;) {
 		p = skip_ws(p, e);
+		if (p < e && *p == '#')
+			read_link_comment(p + 1, e, &l.link);
 		if (p >= e || *p == '#')
 			break;
 		/* A token ends where skip_ws() resumes (space or tab), so
@@ -721,6 +795,8 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		f->nodes[n].sysimg_guid = pn->sysimg;
 		f->nodes[n].vendid = pn->vendid;
 		f->nodes[n].devid = pn->devid;
+		if (pn->type == IBP_NODE_SWITCH)
+			ibp_fabric_set_port_link(f, n, 0, &pn->port0);
 	}
 	/* index the port lines by fabric port */
 	size_t *line_of = malloc((f->nports + 1) * sizeof(*line_of));
@@ -747,6 +823,11 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			continue;
 		}
 		line_of[k] = i;
+		if (l->link.lid || l->link.width_active) {
+			if (f->nodes[n].type == IBP_NODE_SWITCH)
+				l->link.lid = l->link.lmc = 0;
+			ibp_fabric_set_port_link(f, n, l->port, &l->link);
+		}
 		if (l->guid) {
 			ibp_error err;
 			if (f->nodes[n].type == IBP_NODE_SWITCH) {

@@ -5,7 +5,12 @@
  * GUIDs under ibsim's counters, the header with the node id and
  * "# \"description\"", and one line per linked port, with the peer's port
  * GUID and description as ibnetdiscover prints them.  Unlinked ports are
- * not written (the format has no way to say them).
+ * not written (the format has no way to say them).  Where the ports' own
+ * PortInfo is known (a discovered fabric, or a file that stated it), the
+ * comments carry it as ibnetdiscover writes it: "base port 0 lid L lmc M"
+ * after a switch's description, "lid L lmc M" before a CA port's peer,
+ * and the peer's LID and the link's rate ("lid 2 4xSDR") after it, which
+ * ibsim reads and ibswitches/ibhosts print.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,6 +95,35 @@ static void say_replaced(const ibp_fabric *f, const char *name,
 	}
 }
 
+/* The LID a port answers: its own PortInfo LID, a switch port its port
+ * 0's (14.2.5.6), 0 when not known. */
+static uint16_t answered_lid(const ibp_fabric *f, size_t n, unsigned p)
+{
+	const struct topo_node *nd = &f->nodes[n];
+	return nd->type == IBP_NODE_SWITCH ? f->ports[nd->port_base].pi_lid
+					   : topo_port_at(f, n, p)->pi_lid;
+}
+
+/* The comment of a port line: the peer's description and, where the
+ * link's rate is known from either end, ibnetdiscover's LIDs and rate. */
+static void put_link(const ibp_fabric *f, size_t n, unsigned p,
+		     const struct topo_port *pt, FILE *out)
+{
+	ibp_port_link here, there;
+	ibp_fabric_port_link(f, n, p, &here);
+	ibp_fabric_port_link(f, pt->peer_node, pt->peer_port, &there);
+	char rate[16];
+	bool known = ibp_port_link_rate(&here, rate, sizeof(rate)) ||
+		     ibp_port_link_rate(&there, rate, sizeof(rate));
+	bool sw = f->nodes[n].type == IBP_NODE_SWITCH;
+	if (known && !sw)
+		fprintf(out, "lid %u lmc %u ", here.lid, here.lmc);
+	put_desc(out, f->nodes[pt->peer_node].desc);
+	if (known)
+		fprintf(out, " lid %u %s",
+			answered_lid(f, pt->peer_node, pt->peer_port), rate);
+}
+
 int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err)
 {
 	return ibp_fabric_write_diags(f, out, NULL, NULL, err);
@@ -134,10 +168,11 @@ int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
 		fprintf(out, "\n%s\t%u \"%s\"\t\t# ", header_word(nd->type),
 			nd->nports, nd->id);
 		put_desc(out, nd->desc);
-		if (sw && nd->port_base < f->nports &&
-		    f->ports[nd->port_base].lid)
-			fprintf(out, " base port 0 lid %u lmc 0",
-				f->ports[nd->port_base].lid);
+		const struct topo_port *p0 = &f->ports[nd->port_base];
+		if (sw && (p0->pi_lid || p0->lid))
+			fprintf(out, " base port 0 lid %u lmc %u",
+				p0->pi_lid ? p0->pi_lid : p0->lid,
+				p0->pi_lid ? p0->pi_lmc : 0);
 		fputc('\n', out);
 		for (unsigned p = 1; p <= nd->nports; p++) {
 			const struct topo_port *pt = topo_port_at(f, n, p);
@@ -152,7 +187,7 @@ int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
 				peer->id, pt->peer_port,
 				ibp_fabric_port_guid(f, pt->peer_node,
 						     pt->peer_port));
-			put_desc(out, peer->desc);
+			put_link(f, n, p, pt, out);
 			fputc('\n', out);
 		}
 	}

@@ -1,7 +1,9 @@
 /*
  * test_topo_write.c - ibp_fabric_write() output reloads into the same
  * fabric (nodes, GUIDs, descriptions, links, unlinked ports stay
- * unlinked); the builder API; node-name-map renaming; LID rule details.
+ * unlinked); the builder API; node-name-map renaming; LID rule details;
+ * the ports' own LIDs and link rates (ibnetdiscover's comments) read,
+ * kept and written back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -336,6 +338,89 @@ static void test_desc_replaced_warns(void **state)
 	ibp_fabric_free(f);
 }
 
+/* ibnetdiscover's comments: a switch's "base port 0 lid L lmc M", a CA
+ * port's "lid L lmc M" and the link's "lid L 4xSDR" are read into the
+ * ports' PortInfo view, survive a write and a reload, and a description
+ * that itself says "lid" does not fool the reader. */
+static void test_port_link_comments(void **state)
+{
+	(void)state;
+	static const char text[] =
+	    "switchguid=0x20(20)\n"
+	    "Switch\t3 \"S-20\"\t\t# \"lid 9 lmc 3 port 0 lid 99\" base port 0 "
+	    "lid 2 lmc 1\n"
+	    "[1]\t\"H-10\"[1](11)\t\t# \"a lid 4xQDR\" lid 5 4xEDR\n"
+	    "[2]\t\"H-30\"[1](31)\t\t# \"old\"\n"
+	    "\n"
+	    "caguid=0x10\n"
+	    "Ca\t1 \"H-10\"\t\t# \"a lid 4xQDR\"\n"
+	    "[1](11)\t\"S-20\"[1]\t\t# lid 5 lmc 2 \"sw\" lid 2 4xEDR\n"
+	    "\n"
+	    "caguid=0x30\n"
+	    "Ca\t1 \"H-30\"\t\t# \"old\"\n"
+	    "[1](31)\t\"S-20\"[2]\t\t# \"sw\" lid 2 bogus\n";
+	ibp_fabric *f = NULL;
+	ibp_diags *d = ibp_diags_new();
+	assert_int_equal(ibp_fabric_load_buffer("c.topo", text,
+						sizeof(text) - 1, NULL, &f, d),
+			 0);
+	assert_int_equal(ibp_diags_count(d), 0);
+	size_t sw, ca, old;
+	assert_int_equal(ibp_fabric_find_node_guid(f, 0x20, &sw), 0);
+	assert_int_equal(ibp_fabric_find_node_guid(f, 0x10, &ca), 0);
+	assert_int_equal(ibp_fabric_find_node_guid(f, 0x30, &old), 0);
+	for (int round = 0; round < 2; round++) {
+		ibp_port_link l;
+		assert_true(ibp_fabric_port_link(f, sw, 0, &l));
+		assert_int_equal(l.lid, 2);
+		assert_int_equal(l.lmc, 1);
+		assert_true(ibp_fabric_port_link(f, sw, 1, &l));
+		assert_int_equal(l.lid, 0); /* external ports have no LID */
+		assert_int_equal(l.width_active, 2);
+		assert_int_equal(l.speed_ext_active, 2);
+		assert_true(ibp_fabric_port_link(f, ca, 1, &l));
+		assert_int_equal(l.lid, 5);
+		assert_int_equal(l.lmc, 2);
+		char rate[16];
+		assert_true(ibp_port_link_rate(&l, rate, sizeof(rate)));
+		assert_string_equal(rate, "4xEDR");
+		/* a rate the spec does not name is not a rate */
+		assert_false(ibp_fabric_port_link(f, old, 1, &l));
+		assert_int_equal(l.width_active, 0);
+		ibp_fabric *g = reload(f);
+		ibp_fabric_free(f);
+		f = g;
+	}
+	ibp_diags_free(d);
+	ibp_fabric_free(f);
+}
+
+/* Every width and speed the spec names, formatted and parsed back. */
+static void test_port_link_rates(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t w, s, e;
+		const char *name;
+	} t[] = {{1, 1, 0, "1xSDR"},  {2, 2, 0, "4xDDR"},  {4, 4, 0, "8xQDR"},
+		 {8, 4, 1, "12xFDR"}, {16, 1, 4, "2xHDR"}, {2, 4, 8, "4xNDR"}};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ibp_port_link l = {.width_active = t[i].w,
+				   .speed_active = t[i].s,
+				   .speed_ext_active = t[i].e};
+		char buf[16];
+		assert_true(ibp_port_link_rate(&l, buf, sizeof(buf)));
+		assert_string_equal(buf, t[i].name);
+	}
+	ibp_port_link bad = {.width_active = 3, .speed_active = 1};
+	char buf[16];
+	assert_false(ibp_port_link_rate(&bad, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	bad.width_active = 2;
+	bad.speed_active = 0;
+	assert_false(ibp_port_link_rate(&bad, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +429,8 @@ int main(void)
 	    cmocka_unit_test(test_name_map),
 	    cmocka_unit_test(test_lid_rule),
 	    cmocka_unit_test(test_desc_replaced_warns),
+	    cmocka_unit_test(test_port_link_comments),
+	    cmocka_unit_test(test_port_link_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
