@@ -99,8 +99,9 @@ demo:
 bench: build
 	@bash scripts/bench.sh $(BUILD)
 
-# Long fuzzing: make fuzz FUZZ_SECONDS=3600 (per target); one summary of
-# executions and findings per target at the end (scripts/fuzz.sh).
+# Long fuzzing: make fuzz FUZZ_SECONDS=3600 (per target; FUZZ_JOBS=N runs
+# N targets at once); one summary of executions and findings per target
+# at the end (scripts/fuzz.sh).
 FUZZ_SECONDS ?= 60
 fuzz: build-fuzz
 	@bash scripts/fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)

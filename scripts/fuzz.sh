@@ -7,7 +7,7 @@
 # libFuzzer wrote in fuzz-out/NAME-artifacts) and its exit status.
 # Exit 1 when any target found something.
 #
-#   scripts/fuzz.sh BUILD_FUZZ SECONDS [TARGET...]
+#   [FUZZ_JOBS=N] scripts/fuzz.sh BUILD_FUZZ SECONDS [TARGET...]
 set -uo pipefail
 BUILD=${1:-build-fuzz}
 SECONDS_EACH=${2:-60}
@@ -25,8 +25,10 @@ if [[ ${#targets[@]} -eq 0 ]]; then
   exit 2
 fi
 declare -a rows
-status=0
-for name in "${targets[@]}"; do
+JOBS=${FUZZ_JOBS:-1}
+# one target: its run, then its summary row in $OUT/NAME.row
+run_one() {
+  local name=$1 rc execs cov corpus findings
   mkdir -p "$OUT/$name" "$OUT/$name-artifacts" "$SRC/tests/fuzz/corpus/$name"
   echo "== $name for ${SECONDS_EACH}s (log: $OUT/$name.log) =="
   "$BUILD/$name" -max_total_time="$SECONDS_EACH" -max_len=4096 \
@@ -40,9 +42,28 @@ for name in "${targets[@]}"; do
   corpus=$(find "$OUT/$name" -type f | wc -l)
   findings=$(find "$OUT/$name-artifacts" -type f \
     \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-  [[ $rc -ne 0 || $findings -ne 0 ]] && status=1
-  rows+=("$(printf '%-20s %12s %8s %8s %9s %5s' "$name" "${execs:-?}" "${cov:-?}" \
-    "$corpus" "$findings" "$rc")")
+  printf '%-20s %12s %8s %8s %9s %5s\n' "$name" "${execs:-?}" "${cov:-?}" \
+    "$corpus" "$findings" "$rc" >"$OUT/$name.row"
+}
+mkdir -p "$OUT"
+# FUZZ_JOBS=N runs N targets at once (each still SECONDS of wall time;
+# they share the CPUs, so the execs column says what each got)
+for name in "${targets[@]}"; do
+  rm -f "$OUT/$name.row"
+  if [[ $JOBS -gt 1 ]]; then
+    while [[ $(jobs -rp | wc -l) -ge $JOBS ]]; do wait -n; done
+    run_one "$name" &
+  else
+    run_one "$name"
+  fi
+done
+wait
+status=0
+for name in "${targets[@]}"; do
+  row=$(cat "$OUT/$name.row" 2>/dev/null) || row=$(printf '%-20s %12s' "$name" "no result")
+  rows+=("$row")
+  set -- $row
+  [[ ${5:-1} == 0 && ${6:-1} == 0 ]] || status=1
 done
 echo
 echo "== fuzz summary (${SECONDS_EACH}s per target) =="
