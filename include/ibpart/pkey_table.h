@@ -52,8 +52,9 @@ unsigned ibp_pkey_table_num_blocks(const ibp_pkey_table *t);
 uint16_t ibp_pkey_table_get(const ibp_pkey_table *t, unsigned idx);
 /* Overwrite entry idx with any 16-bit value (0x0000 clears it; an invalid
  * 0x8000 or a duplicate is stored as given, as an SM may).  IBP_ERANGE
- * past capacity, IBP_ENOMEM when the hash cannot grow (entry idx is then
- * left 0x0000). */
+ * past capacity; IBP_ENOMEM when a new key needs the hash to grow and it
+ * cannot (the table is then left as it was; replacing an entry never
+ * needs memory). */
 int ibp_pkey_table_set(ibp_pkey_table *t, unsigned idx, uint16_t pkey,
 		       ibp_error *err);
 /* Every entry to 0x0000; the capacity stays.  Cannot fail. */
