@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# manpage_complete.sh - docs/ibpart.1 names every command the top-level
+# --help lists and every option any command's --help prints.  The
+# per-command option lists in the manual are generated from --help by
+# scripts/man-options.sh; this test fails when the committed manual is
+# behind the program (run `scripts/man-options.sh build/ibpart
+# docs/ibpart.1`), and, independently of the generator, when an option
+# spelling is nowhere in the manual.
+source "$(dirname "$0")/lib.sh"
+man="$IBP_SRC/docs/ibpart.1"
+[[ -r $man ]] || { echo "no $man" >&2; exit 1; }
+# the manual as plain words: \- -> -, font escapes dropped
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man" >man.txt
+
+"$IBPART" --help >top.txt
+cmds=$(awk '/^Commands:/{on=1; next} on && /^  [a-z]/{print $1} on && /^$/{on=0}' top.txt)
+[[ $(wc -w <<<"$cmds") -ge 10 ]] || fail "commands read from ibpart --help: '$cmds'"
+n=0
+# the options every command takes, listed once in the top-level help
+for o in $(grep -oE '^  --[a-z][-a-z0-9]*' top.txt); do
+  n=$((n + 1))
+  grep -qF -- "$o" man.txt || fail "ibpart $o (every command) is not in ibpart.1"
+done
+for c in $cmds; do
+  [[ $c == help ]] && continue
+  grep -qx "\.SS ibpart $c" man.txt || fail "command '$c' has no option list in ibpart.1"
+  "$IBPART" "$c" --help >"help-$c.txt" 2>&1 || fail "ibpart $c --help exited non-zero"
+  # option lines "  -x, --long ARG" / "      --long ARG", and every
+  # spelling on them ("-t, --topo, --topology")
+  for o in $(grep -E '^ {2,8}-' "help-$c.txt" | sed 's/^ *//; s/  .*//' |
+    grep -oE -- '--[A-Za-z][-A-Za-z0-9]*' | sort -u); do
+    n=$((n + 1))
+    grep -qF -- "$o" man.txt || fail "ibpart $c $o is not in ibpart.1"
+  done
+done
+[[ $n -gt 100 ]] || fail "only $n options read from --help: the parse is broken"
+
+# the generated block is what the program prints now
+bash "$IBP_SRC/scripts/man-options.sh" "$IBPART" >block.txt
+sed -n '/^\.\\" BEGIN OPTIONS/,/^\.\\" END OPTIONS/p' "$man" >committed.txt
+diff -u committed.txt block.txt >block.diff ||
+  fail "docs/ibpart.1 is behind --help (scripts/man-options.sh BUILD/ibpart docs/ibpart.1): $(head -20 block.diff)"
+# and it is troff without warnings
+if command -v groff >/dev/null; then
+  groff -man -ww -z "$man" 2>groff.err || true
+  [[ ! -s groff.err ]] || fail "groff warns on ibpart.1: $(head -5 groff.err)"
+fi
+echo "$n option spellings checked"
+finish
