@@ -7,7 +7,10 @@
 #                       whole suite need (scripts/deps.sh test)
 #   make demo           install what the demo needs, build, run it
 #   make test           install what the suite needs, build the three
-#                       trees, run every stage and print their totals
+#                       trees and the packages, run every stage and
+#                       print their totals
+#   make deb           the Debian packages (ibpart, libibpart0,
+#                       libibpart-dev) in $(BUILD_DEB), lintian-checked
 #   make interop-long   many more random plan sequences through one
 #                       OpenSM by SIGHUP on ibsim than `make test` runs
 #                       (SEQ_SEED, SEQ_COUNT, SEQ_STEPS choose them;
@@ -19,6 +22,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_DEB  ?= build-deb
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBP_WERROR=ON
 PREFIX     ?= /usr/local
@@ -33,7 +37,7 @@ MAKEFLAGS += --no-print-directory
 configure = command -v cmake >/dev/null || { echo "cmake not found: make deps (or bash scripts/deps.sh build)" >&2; exit 1; }; \
 	out=$$(cmake -S . -B $(1) $(2) 2>&1) || { printf '%s\n' "$$out" >&2; exit 1; }
 
-.PHONY: all deps build build-asan build-fuzz test unit interop-long demo bench fuzz install format format-check clean
+.PHONY: all deps build build-asan build-fuzz test unit interop-long demo bench fuzz install deb format format-check clean
 
 all: build
 
@@ -66,7 +70,8 @@ test:
 	@$(MAKE) build BUILD_TESTING=ON
 	@$(MAKE) build-asan
 	@$(MAKE) build-fuzz
-	@JOBS=$(JOBS) bash scripts/run-tests.sh \
+	@bash scripts/deb.sh $(BUILD_DEB)
+	@IBP_DEB_DIR=$(abspath $(BUILD_DEB)) JOBS=$(JOBS) bash scripts/run-tests.sh \
 	  plain=$(BUILD): \
 	  asan=$(BUILD_ASAN):'^(unit|cli)$$' \
 	  fuzz=$(BUILD_FUZZ):fuzz
@@ -106,6 +111,12 @@ FUZZ_SECONDS ?= 60
 fuzz: build-fuzz
 	@bash scripts/fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
+# The Debian binary packages (ibpart, libibpart0, libibpart-dev) from a
+# copy of the sources, with debhelper, checked by lintian (scripts/deb.sh).
+deb:
+	@bash scripts/deps.sh deb
+	@bash scripts/deb.sh $(BUILD_DEB)
+
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
@@ -116,4 +127,4 @@ format-check:
 	@bash scripts/check-format.sh .
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_DEB)

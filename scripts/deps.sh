@@ -10,7 +10,8 @@
 #   test    everything the whole suite (make test) runs: build + cmocka,
 #           clang (fuzzing), clang-format (style), OpenSM, ibsim and its
 #           libumad2sim, infiniband-diags, jq, chromium (the HTML report)
-#           (the default: `make deps`)
+#           (the default: `make deps`), and what `make deb` needs
+#   deb     build + debhelper, lintian, bash-completion (make deb)
 #
 # --list prints the profile's packages instead of installing them.
 set -euo pipefail
@@ -25,6 +26,7 @@ build=(
 )
 case $profile in
 build | demo) pkgs=("${build[@]}") ;;
+deb) pkgs=("${build[@]}" debhelper lintian bash-completion) ;;
 test)
   pkgs=("${build[@]}"
     libcmocka-dev                                        # unit tests
@@ -32,9 +34,10 @@ test)
     opensm ibsim-utils libumad2sim0 infiniband-diags     # the real peers in tests
     jq python3                                           # JSON in shell tests
     chromium                                             # looks at the HTML report
+    debhelper lintian bash-completion                    # make deb, the completion test
   ) ;;
 *)
-  echo "usage: deps.sh [--list] [build|demo|test]" >&2
+  echo "usage: deps.sh [--list] [build|demo|deb|test]" >&2
   exit 2
   ;;
 esac
