@@ -56,6 +56,23 @@ grep -v '^ibp_' syms >leaks || true
 zcat "$R/usr/share/man/man1/ibpart.1.gz" | grep -q '^\.SS ibpart verify' || fail "ibpart.1.gz lacks the option lists"
 [[ -s $R/usr/share/bash-completion/completions/ibpart ]] || fail "no bash completion"
 [[ -s $R/usr/share/doc/ibpart/copyright ]] || fail "no copyright file"
+# the verify timer: its units as systemd reads them (systemd-analyze
+# verify wants the program at the path ExecStart names: the root's)
+for u in ibpart-verify.service ibpart-verify.timer; do
+  [[ -s $R/lib/systemd/system/$u ]] || fail "no lib/systemd/system/$u"
+done
+[[ -s $R/etc/default/ibpart-verify ]] || fail "no /etc/default/ibpart-verify"
+dpkg-deb -e "$debs/ibpart_${version}"_*.deb ctl
+grep -qx /etc/default/ibpart-verify ctl/conffiles || fail "/etc/default/ibpart-verify is not a conffile"
+if command -v systemd-analyze >/dev/null && [[ -s $R/lib/systemd/system/ibpart-verify.service ]]; then
+  mkdir -p units
+  for u in ibpart-verify.service ibpart-verify.timer; do
+    sed "s|/usr/bin/ibpart|$R/usr/bin/ibpart|g" "$R/lib/systemd/system/$u" >"units/$u"
+  done
+  systemd-analyze verify --man=no units/ibpart-verify.service units/ibpart-verify.timer >sa.out 2>&1 ||
+    fail "systemd-analyze verify: $(head -5 sa.out)"
+  [[ ! -s sa.out ]] || fail "systemd-analyze warns: $(head -5 sa.out)"
+fi
 # the -dev package: a third party's build through pkg-config
 pc=$lib/pkgconfig/ibpart.pc
 [[ -s $pc ]] || fail "no pkgconfig/ibpart.pc in libibpart-dev"
