@@ -89,7 +89,8 @@ struct ibp_sim_port_info {
  * IBA 16.1.3.5).  The PMA (transport_sim's PerfMgt agent) shows both
  * forms: the 64-bit counts in PortCountersExtended (cleared by a Set of
  * it) and the 8-bit PortCounters registers, which stop at 255 ("all
- * ones", 16.1.3.5) and are cleared by a Set of PortCounters. */
+ * ones", 16.1.3.5); one counter behind both, so a Set of either
+ * attribute clears both forms. */
 struct ibp_sim_port_counters {
 	uint64_t rcv_constraint_errors;	 /* PortRcvConstraintErrors */
 	uint64_t xmit_constraint_errors; /* PortXmitConstraintErrors */

@@ -63,6 +63,18 @@ static struct ibp_sim_port_counters *selected(ibp_sim *s, size_t node,
 	return ibp_sim_port_counters_mut(s, node, sel);
 }
 
+static void clear(struct ibp_sim_port_counters *c, bool xmit, bool rcv)
+{
+	if (xmit) {
+		c->xmit_constraint_errors = 0;
+		c->pc_xmit_constraint_errors = 0;
+	}
+	if (rcv) {
+		c->rcv_constraint_errors = 0;
+		c->pc_rcv_constraint_errors = 0;
+	}
+}
+
 static uint64_t sat(uint64_t v, uint64_t max)
 {
 	return v > max ? max : v;
@@ -79,12 +91,11 @@ static uint16_t do_pc(ibp_sim *s, size_t node, unsigned port,
 	    selected(s, node, port, in.port_select);
 	if (!c)
 		return IBP_MAD_STATUS_INVALID_FIELD;
-	if (h->method == IBP_METHOD_SET) {
-		if (in.counter_select & IBP_PC_SELECT_XMIT_CONSTRAINT)
-			c->pc_xmit_constraint_errors = 0;
-		if (in.counter_select & IBP_PC_SELECT_RCV_CONSTRAINT)
-			c->pc_rcv_constraint_errors = 0;
-	}
+	/* One counter behind both attributes, as on hardware: a Set of
+	 * either clears both forms. */
+	if (h->method == IBP_METHOD_SET)
+		clear(c, in.counter_select & IBP_PC_SELECT_XMIT_CONSTRAINT,
+		      in.counter_select & IBP_PC_SELECT_RCV_CONSTRAINT);
 	struct ibp_port_counters out = {
 	    .port_select = in.port_select,
 	    .counter_select = in.counter_select,
@@ -110,12 +121,9 @@ static uint16_t do_pce(ibp_sim *s, size_t node, unsigned port,
 	if (!c)
 		return IBP_MAD_STATUS_INVALID_FIELD;
 	bool errs = ibp_sim_pma_ext_errors(s);
-	if (h->method == IBP_METHOD_SET && errs) {
-		if (in.counter_select2 & IBP_PCE_SELECT2_XMIT_CONSTRAINT)
-			c->xmit_constraint_errors = 0;
-		if (in.counter_select2 & IBP_PCE_SELECT2_RCV_CONSTRAINT)
-			c->rcv_constraint_errors = 0;
-	}
+	if (h->method == IBP_METHOD_SET && errs)
+		clear(c, in.counter_select2 & IBP_PCE_SELECT2_XMIT_CONSTRAINT,
+		      in.counter_select2 & IBP_PCE_SELECT2_RCV_CONSTRAINT);
 	struct ibp_port_counters_ext out = {
 	    .port_select = in.port_select,
 	    .counter_select = in.counter_select,
