@@ -132,8 +132,11 @@ struct ibp_class_port_info {
 	uint32_t trap_qp; /* 24 bits */
 	uint32_t trap_qkey;
 };
+/* ClassPortInfo to its 72 wire bytes (buf: a GMP's data), reserved
+ * bits 0, fields masked to their width; IBP_ESHORT when len < 72. */
 int ibp_class_port_info_encode(const struct ibp_class_port_info *c,
 			       uint8_t *buf, size_t len, ibp_error *err);
+/* ... and back (*c zeroed first); IBP_ESHORT when len < 72. */
 int ibp_class_port_info_decode(struct ibp_class_port_info *c,
 			       const uint8_t *buf, size_t len, ibp_error *err);
 /* PortCountersExtended answers (CapabilityMask bit 9 or 10). */
@@ -167,8 +170,11 @@ struct ibp_port_counters {
 	uint32_t port_rcv_pkts;
 	uint32_t port_xmit_wait;
 };
+/* PortCounters to its first 44 wire bytes (the rest of the 192 is
+ * reserved and left to the caller); IBP_ESHORT when len < 44. */
 int ibp_port_counters_encode(const struct ibp_port_counters *pc, uint8_t *buf,
 			     size_t len, ibp_error *err);
+/* ... and back (*pc zeroed first); IBP_ESHORT when len < 44. */
 int ibp_port_counters_decode(struct ibp_port_counters *pc, const uint8_t *buf,
 			     size_t len, ibp_error *err);
 
@@ -202,8 +208,11 @@ struct ibp_port_counters_ext {
 	uint64_t port_xmit_wait;
 	uint64_t qp1_dropped;
 };
+/* PortCountersExtended to its first 184 wire bytes; IBP_ESHORT when
+ * len < 184. */
 int ibp_port_counters_ext_encode(const struct ibp_port_counters_ext *pc,
 				 uint8_t *buf, size_t len, ibp_error *err);
+/* ... and back (*pc zeroed first); IBP_ESHORT when len < 184. */
 int ibp_port_counters_ext_decode(struct ibp_port_counters_ext *pc,
 				 const uint8_t *buf, size_t len,
 				 ibp_error *err);
