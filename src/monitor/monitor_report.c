@@ -1,14 +1,18 @@
 /*
  * monitor_report.c - a sweep as text (what `ibpart monitor --format
- * text` prints) and as JSON (docs/json-schemas.md, "monitor"; built with
- * jansson).
+ * text` prints) and as JSON (docs/json-schemas.md, "Monitor"; built with
+ * jansson).  Names come off the wire or out of a plan: escaped by the
+ * text rule (util/escape.h) and the JSON one (util/json_text.h).
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
+#include "ibpart/escape.h"
 #include "monitor/monitor_priv.h"
+#include "util/json_text.h"
 
 void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 {
@@ -25,9 +29,13 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 			any = any || q->total[c] || q->saturated[c];
 		if (!any)
 			continue;
-		fprintf(out,
-			"PORT 0x%016" PRIx64 " port %u \"%s\" facing \"%s\"",
-			q->node_guid, q->port, q->desc, q->facing_desc);
+		/* descriptions come off the wire: escaped (util/escape) */
+		fprintf(out, "PORT 0x%016" PRIx64 " port %u \"", q->node_guid,
+			q->port);
+		ibp_escape_write(out, q->desc, strlen(q->desc));
+		fputs("\" facing \"", out);
+		ibp_escape_write(out, q->facing_desc, strlen(q->facing_desc));
+		fputc('"', out);
 		if (!q->pma_read)
 			fputs(" pma=unread", out);
 		if (!q->smp_read)
@@ -43,10 +51,12 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 	}
 	for (size_t i = 0; i < s->ntenants; i++) {
 		const struct ibp_monitor_tenant *t = &s->tenants[i];
+		fputs("TENANT \"", out);
+		ibp_escape_write(out, t->name, strlen(t->name));
 		fprintf(out,
-			"TENANT \"%s\" pkey 0x%04x ports %zu from %" PRIu64
+			"\" pkey 0x%04x ports %zu from %" PRIu64
 			" toward %" PRIu64 " pkey_violations %" PRIu64 "\n",
-			t->name, t->pkey, t->ports, t->from, t->toward,
+			t->pkey, t->ports, t->from, t->toward,
 			t->pkey_violations);
 	}
 	fprintf(out,
@@ -85,12 +95,11 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 		json_object_set_new(o, "guid", guid_str(q->node_guid));
 		json_object_set_new(o, "port", json_integer(q->port));
 		json_object_set_new(o, "switch", json_boolean(q->is_switch));
-		json_object_set_new(o, "desc", json_string(q->desc));
+		json_text_set(o, "desc", q->desc);
 		json_object_set_new(o, "lid", json_integer(q->lid));
 		json_object_set_new(o, "facing_port_guid",
 				    guid_str(q->facing_port_guid));
-		json_object_set_new(o, "facing_desc",
-				    json_string(q->facing_desc));
+		json_text_set(o, "facing_desc", q->facing_desc);
 		json_object_set_new(o, "pma_read", json_boolean(q->pma_read));
 		json_object_set_new(o, "pma_64bit", json_boolean(q->pma_64bit));
 		json_object_set_new(o, "portinfo_read",
@@ -113,14 +122,14 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 		json_t *tn = json_array();
 		for (size_t j = 0; j < q->ntenants; j++)
 			json_array_append_new(
-			    tn, json_string(s->tenants[q->tenants[j]].name));
+			    tn, json_text(s->tenants[q->tenants[j]].name));
 		json_object_set_new(o, "tenants", tn);
 		json_array_append_new(ports, o);
 	}
 	for (size_t i = 0; i < s->ntenants; i++) {
 		const struct ibp_monitor_tenant *t = &s->tenants[i];
 		json_t *o = json_object();
-		json_object_set_new(o, "name", json_string(t->name));
+		json_text_set(o, "name", t->name);
 		json_object_set_new(o, "pkey", json_integer(t->pkey));
 		json_object_set_new(o, "ports",
 				    json_integer((json_int_t)t->ports));
