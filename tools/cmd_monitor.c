@@ -19,7 +19,8 @@
 #include "sim_cli.h"
 
 static const char usage[] =
-    "usage: ibpart monitor -c CONF [-t TOPO] [--format prometheus|json|text]\n"
+    "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"
+    "                      [--format prometheus|json|text]\n"
     "                      [--interval S [--count N]] [-o FILE] [--reset]\n"
     "                      [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
     "                      [--retries N] [--max-wire-smps N] [-q]\n"
@@ -57,6 +58,7 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	struct ibp_monitor_options o;
 	ibp_monitor_options_init(&o);
 	o.conf_path = m->c.in.conf;
+	o.mode = m->c.in.mode;
 	o.allow_both_pkeys = m->c.allow_both;
 	o.reset = m->reset;
 	o.max_input_size = cli_common.max_input_size;
@@ -174,6 +176,7 @@ static int run(int argc, char **argv)
 	lc_init(&m.c, "monitor");
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&m.c.in),
+	    CLI_MODE(&m.c.in),
 	    LC_PORT_OPTS(&m.c.lo, &m.c.quiet),
 	    CLI_STR("-t|--topo|--topology", &m.c.in.topo, "TOPO",
 		    "the fabric's topology, for names (required with --sim: "

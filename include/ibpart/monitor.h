@@ -51,7 +51,10 @@
  * member of the default partition (0xffff in its P_KeyTable) to read
  * CA ports that are limited members of it.  The sweep reads the local
  * port's P_KeyTable and says when it is not (a CA port it cannot read
- * is then reported unreadable, not zero).
+ * is then reported unreadable, not zero).  Where the plan gives a PMA's
+ * port no key of the default partition at all (strict mode), no GMP
+ * could reach it: none is sent, and that port is read with SMPs only
+ * (pma_skipped).
  *
  * Threads: a state and a sweep result are used by one thread at a time;
  * the result is plain data once made.
@@ -76,6 +79,7 @@ struct ibp_monitor_options {
 	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan: its partitions are the tenants
 				  (required) */
+	const char *mode; /* the plan's mode, "opensm" (NULL) or "strict" */
 	bool allow_both_pkeys; /* OpenSM's -W, for reading the plan */
 	bool reset;	       /* clear the constraint error counters read
 				  (PortCounters Set) after reading them */
@@ -123,6 +127,10 @@ struct ibp_monitor_port {
 	/* The tenants of that port: indexes into the sweep's tenants */
 	size_t ntenants;
 	const size_t *tenants;
+	/* No GMP sent: the plan gives the PMA's port (this CA port, the
+	 * switch's port 0) no key of the default partition, so none could
+	 * reach it (strict mode); constraint errors unknown */
+	bool pma_skipped;
 	bool pma_read;	/* the PMA answered (constraint errors valid) */
 	bool pma_64bit; /* ... from PortCountersExtended */
 	bool smp_read;	/* PortInfo answered (violations valid) */
@@ -149,7 +157,9 @@ typedef struct ibp_monitor_sweep ibp_monitor_sweep;
  * st, and clear with o->reset.  The SM's port (for the plan's SELF) is
  * ibp_live_sm_port_guid().  IBP_OK also when some ports did not answer
  * (see ibp_monitor_port.pma_read/smp_read, ibp_monitor_sweep_unread);
- * IBP_EPARSE when the plan cannot be read, IBP_EINVAL for bad options,
+ * IBP_EPARSE when the plan cannot be read, IBP_EINVAL for bad options
+ * or a plan with errors or one OpenSM would reject (fail closed, as
+ * verify),
  * the fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT on the local
  * port, IBP_ENOMEM) otherwise.  *out is the caller's
  * (ibp_monitor_sweep_free). */
@@ -171,8 +181,10 @@ ibp_monitor_sweep_tenant(const ibp_monitor_sweep *s, size_t i);
  * partition), and its GUID. */
 bool ibp_monitor_sweep_full_member(const ibp_monitor_sweep *s);
 uint64_t ibp_monitor_sweep_local_port_guid(const ibp_monitor_sweep *s);
-/* Ports whose PMA or PortInfo did not answer. */
+/* Ports whose PMA (when asked) or PortInfo did not answer. */
 size_t ibp_monitor_sweep_unread(const ibp_monitor_sweep *s);
+/* Ports read with SMPs only (pma_skipped). */
+size_t ibp_monitor_sweep_skipped(const ibp_monitor_sweep *s);
 /* GMPs and SMPs the sweep sent, and how long it took (ms). */
 unsigned long ibp_monitor_sweep_gmps(const ibp_monitor_sweep *s);
 unsigned long ibp_monitor_sweep_smps(const ibp_monitor_sweep *s);

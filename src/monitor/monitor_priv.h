@@ -21,7 +21,7 @@ struct ibp_monitor_sweep {
 	size_t nnames, names_cap;
 	bool full_member;
 	uint64_t local_port_guid;
-	size_t unread, reset_ports;
+	size_t unread, skipped, reset_ports;
 	unsigned long gmps, smps;
 	double elapsed_ms, time;
 };

@@ -177,6 +177,10 @@ char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s)
 	family(m, "ibpart_monitor_ports_unread", "gauge",
 	       "ports of the last sweep whose PMA or PortInfo did not answer");
 	fprintf(m, "ibpart_monitor_ports_unread %zu\n", s->unread);
+	family(m, "ibpart_monitor_ports_smp_only", "gauge",
+	       "ports read with SMPs only: the plan gives their PMA's port no "
+	       "key of the default partition (strict mode)");
+	fprintf(m, "ibpart_monitor_ports_smp_only %zu\n", s->skipped);
 	family(m, "ibpart_monitor_full_member", "gauge",
 	       "1 when the monitoring port is a full member of the default "
 	       "partition (0xffff), as reading limited members' PMAs needs");

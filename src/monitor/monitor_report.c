@@ -24,7 +24,7 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 			s->local_port_guid);
 	for (size_t i = 0; i < s->nports; i++) {
 		const struct ibp_monitor_port *q = &s->ports[i];
-		bool any = !q->pma_read || !q->smp_read;
+		bool any = (!q->pma_read && !q->pma_skipped) || !q->smp_read;
 		for (int c = 0; c < IBP_MON_NCOUNTERS; c++)
 			any = any || q->total[c] || q->saturated[c];
 		if (!any)
@@ -36,7 +36,9 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 		fputs("\" facing \"", out);
 		ibp_escape_write(out, q->facing_desc, strlen(q->facing_desc));
 		fputc('"', out);
-		if (!q->pma_read)
+		if (q->pma_skipped)
+			fputs(" pma=no-default-partition", out);
+		else if (!q->pma_read)
 			fputs(" pma=unread", out);
 		if (!q->smp_read)
 			fputs(" portinfo=unread", out);
@@ -60,10 +62,11 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 			t->pkey_violations);
 	}
 	fprintf(out,
-		"swept %zu ports (%zu unread), %lu GMPs and %lu SMPs in %.1f "
+		"swept %zu ports (%zu unread, %zu SMPs only), %lu GMPs and %lu "
+		"SMPs in %.1f "
 		"ms%s\n",
-		s->nports, s->unread, s->gmps, s->smps, s->elapsed_ms,
-		s->reset_ports ? ", counters cleared" : "");
+		s->nports, s->unread, s->skipped, s->gmps, s->smps,
+		s->elapsed_ms, s->reset_ports ? ", counters cleared" : "");
 }
 
 static json_t *guid_str(uint64_t g)
@@ -101,6 +104,8 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 				    guid_str(q->facing_port_guid));
 		json_text_set(o, "facing_desc", q->facing_desc);
 		json_object_set_new(o, "pma_read", json_boolean(q->pma_read));
+		json_object_set_new(o, "pma_skipped",
+				    json_boolean(q->pma_skipped));
 		json_object_set_new(o, "pma_64bit", json_boolean(q->pma_64bit));
 		json_object_set_new(o, "portinfo_read",
 				    json_boolean(q->smp_read));
@@ -144,6 +149,8 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 	}
 	json_object_set_new(root, "unread",
 			    json_integer((json_int_t)s->unread));
+	json_object_set_new(root, "smp_only",
+			    json_integer((json_int_t)s->skipped));
 	json_object_set_new(root, "gmps", json_integer((json_int_t)s->gmps));
 	json_object_set_new(root, "smps", json_integer((json_int_t)s->smps));
 	json_object_set_new(root, "elapsed_ms", json_real(s->elapsed_ms));

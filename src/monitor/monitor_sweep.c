@@ -14,6 +14,7 @@
 
 #include "ibpart/mad.h"
 #include "ibpart/perfmgt.h"
+#include "ibpart/pkey_table.h"
 #include "ibpart/sm.h"
 #include "ibpart/transport.h"
 #include "monitor/monitor_priv.h"
@@ -314,7 +315,8 @@ static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 		pma[n] = PMA_UNKNOWN;
 	for (size_t i = 0; i < r->nports && rc == IBP_OK; i++) {
 		size_t n = node_of[i];
-		if (pma[n] != PMA_UNKNOWN || !r->ports[i].lid)
+		if (pma[n] != PMA_UNKNOWN || !r->ports[i].lid ||
+		    r->ports[i].pma_skipped)
 			continue;
 		pma[n] = PMA_NONE; /* until it answers */
 		which[b.n] = n;
@@ -352,7 +354,8 @@ static int read_counters(struct ctx *c, const size_t *node_of,
 		struct ibp_monitor_port *q = &r->ports[i];
 		if (!q->lid)
 			continue;
-		unsigned char kind = pma[node_of[i]];
+		unsigned char kind =
+		    q->pma_skipped ? PMA_NONE : pma[node_of[i]];
 		uint8_t *g = batch_add(b, q->lid);
 		if (kind == PMA_8BIT || kind == PMA_64BIT) {
 			bool ext = kind == PMA_64BIT;
@@ -381,7 +384,8 @@ static int read_counters(struct ctx *c, const size_t *node_of,
 			r->unread++;
 			continue;
 		}
-		unsigned char kind = pma[node_of[i]];
+		unsigned char kind =
+		    q->pma_skipped ? PMA_NONE : pma[node_of[i]];
 		if (kind == PMA_8BIT || kind == PMA_64BIT) {
 			const uint8_t *d = gmp_data(b, k++);
 			if (d && kind == PMA_64BIT) {
@@ -414,8 +418,10 @@ static int read_counters(struct ctx *c, const size_t *node_of,
 			q->raw[IBP_MON_QKEY_VIOLATIONS] = pi.qkey_violations;
 			q->smp_read = true;
 		}
-		if (!q->pma_read || !q->smp_read)
+		if ((!q->pma_read && !q->pma_skipped) || !q->smp_read)
 			r->unread++;
+		if (q->pma_skipped)
+			r->skipped++;
 		rc = monitor_state_update(c->st, q, err);
 	}
 	return rc;
@@ -461,25 +467,46 @@ static int reset_counters(struct ctx *c, size_t from, size_t to,
 	return rc;
 }
 
-static int read_plan(const struct ibp_monitor_options *o, const ibp_fabric *f,
-		     ibp_conf **out, ibp_diags *diags, ibp_error *err)
+/* The plan (fail closed: a plan with errors, or one OpenSM would reject,
+ * has no tenants to attribute to) and the tables it gives the ports. */
+static int read_plan(ibp_live *l, const struct ibp_monitor_options *o,
+		     ibp_conf **conf, ibp_tables **want, ibp_diags *diags,
+		     ibp_error *err)
 {
-	ibp_conf_options co;
-	ibp_conf_options_init(&co);
-	co.fabric = f;
-	co.allow_both_pkeys = o->allow_both_pkeys;
-	co.max_input_size = o->max_input_size;
-	int rc = ibp_conf_parse_file(o->conf_path, &co, out, diags, err);
-	if (rc == IBP_ENOMEM)
-		return rc;
-	if (rc)
-		return IBP_EPARSE;
-	if (ibp_conf_error_count(*out))
-		return ibp_error_set(err, IBP_EPARSE,
-				     "%s: the plan has errors: no tenants to "
-				     "attribute counters to",
-				     o->conf_path);
-	return IBP_OK;
+	struct ibp_live_plan_options po = {
+	    .conf_path = o->conf_path,
+	    .mode = o->mode ? o->mode : "opensm",
+	    .sm_port_guid = ibp_live_sm_port_guid(l),
+	    .allow_both_pkeys = o->allow_both_pkeys,
+	    .fail_closed = true,
+	    .max_input_size = o->max_input_size,
+	    .part_enforce = IBP_ENFORCE_BOTH,
+	};
+	int rc = ibp_live_plan(&po, ibp_live_fabric(l), want, conf, diags, err);
+	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)
+		rc = IBP_EINVAL; /* the caller's input, not the fabric */
+	if (err && rc)
+		err->status = rc;
+	return rc;
+}
+
+/* A GMP reaches a PMA only if its port holds a key of the default
+ * partition (the monitor sends 0xffff, IBA 10.9.3): where the plan gives
+ * that end port (a CA port, or the switch's port 0) none - strict mode -
+ * no GMP is sent and its counters come from SMPs only. */
+static void mark_unreachable(ibp_monitor_sweep *r, const ibp_fabric *pf,
+			     const ibp_tables *want)
+{
+	for (size_t i = 0; i < r->nports; i++) {
+		struct ibp_monitor_port *q = &r->ports[i];
+		size_t n;
+		unsigned p;
+		if (ibp_fabric_find_port_guid(pf, q->port_guid, &n, &p) !=
+		    IBP_OK)
+			continue; /* not in the plan's fabric: try */
+		const ibp_pkey_table *t = ibp_tables_get(want, n, p);
+		q->pma_skipped = t && ibp_pkey_table_find_base(t, 0x7fff) < 0;
+	}
 }
 
 int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
@@ -498,9 +525,11 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 		return rc;
 	const ibp_fabric *df = ibp_sm_fabric(ibp_live_sm(l));
 	ibp_conf *conf = NULL;
-	rc = read_plan(o, ibp_live_fabric(l), &conf, diags, err);
+	ibp_tables *want = NULL;
+	rc = read_plan(l, o, &conf, &want, diags, err);
 	if (rc) {
 		ibp_conf_free(conf);
+		ibp_tables_free(want);
 		return rc;
 	}
 	ibp_monitor_sweep *r = calloc(1, sizeof(*r));
@@ -526,6 +555,8 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 	if (rc == IBP_OK)
 		rc = list_ports(r, df, &node_of, err);
 	if (rc == IBP_OK)
+		mark_unreachable(r, ibp_live_fabric(l), want);
+	if (rc == IBP_OK)
 		rc = read_cpi(&c, node_of, nn, pma, err);
 	if (rc == IBP_OK && batch_reserve(&b, 2 * CHUNK_PORTS) != IBP_OK)
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -542,6 +573,7 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 	free(pma);
 	free(node_of);
 	ibp_conf_free(conf);
+	ibp_tables_free(want);
 	if (rc) {
 		ibp_monitor_sweep_free(r);
 		return rc;
@@ -620,6 +652,11 @@ double ibp_monitor_sweep_elapsed_ms(const ibp_monitor_sweep *s)
 double ibp_monitor_sweep_time(const ibp_monitor_sweep *s)
 {
 	return s->time;
+}
+
+size_t ibp_monitor_sweep_skipped(const ibp_monitor_sweep *s)
+{
+	return s->skipped;
 }
 
 size_t ibp_monitor_sweep_reset_ports(const ibp_monitor_sweep *s)

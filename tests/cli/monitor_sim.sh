@@ -31,6 +31,15 @@ expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 -
 expect_grep '^PORT 0x506b4b0300a1b201 port 1 "tenantB-node-01" facing "tenantB-node-01" P_KeyViolations=8$' out
 expect_grep '^TENANT "TenantB" pkey 0x0002 ports 3 from 0 toward 0 pkey_violations 8$' out
 
+# strict mode: the plan gives the tenants' HCAs and the switch's port 0
+# no key of the default partition, so no GMP could reach their PMAs:
+# none is sent, they are read with SMPs only (not counted unread); the
+# management hosts (full members of mgmt = the default partition) are.
+expect_status 0 "$IBPART" monitor -q --sim --mode strict -t "$IBP_SRC/examples/seed/seed.topo" \
+  -c "$IBP_SRC/examples/seed/seed-block.conf" --format json
+[[ $(jq -c '[.smp_only, .unread, ([.ports[] | select(.pma_read) | .desc] | sort)]' out) == '[12,0,["sm-01","ufm-server"]]' ]] ||
+  fail "strict: $(jq -c '[.smp_only, .unread, [.ports[] | select(.pma_read) | .desc]]' out)"
+
 # -o: the whole text, stdout empty
 expect_status 0 "$IBPART" "${M[@]}" -o "$T/m.prom" --interval 1 --count 2
 [[ ! -s out ]] || fail "-o: stdout not empty"
