@@ -72,8 +72,8 @@ static const char usage[] =
 
 static const char tail[] =
     "Without --opensm-conf the text report ends with a line naming the\n"
-    "rules that could not run (mkey-*, and part-enforce-* unless --tables\n"
-    "gave the switch ports' enforcement).\n"
+    "rules that could not run (mkey-*, the key rules, and part-enforce-*\n"
+    "unless --tables gave the switch ports' enforcement).\n"
     "\n"
     "Exit status: 0 no finding at or above --fail-on; 1 some; 2 bad input\n"
     "or usage; 3 system failure.\n";

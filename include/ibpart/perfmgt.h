@@ -74,8 +74,11 @@ enum ibp_perf_attr {
  * clears. */
 #define IBP_PC_SELECT_XMIT_CONSTRAINT (1u << 7)
 #define IBP_PC_SELECT_RCV_CONSTRAINT  (1u << 8)
-/* PortCountersExtended CounterSelect2 bits (16.1.4.11): bit 0 is
- * SymbolErrorCounter, then one per error counter in layout order. */
+/* PortCountersExtended CounterSelect2 bits (16.1.4.11), read as bit 0
+ * for SymbolErrorCounter, then one per error counter in layout order
+ * (as CounterSelect's): not checked against a peer (ibsim has no such
+ * counters), so only the simulator's PMA uses them; the monitor clears
+ * through PortCounters' CounterSelect, which ibsim confirms. */
 #define IBP_PCE_SELECT2_XMIT_CONSTRAINT (1u << 7)
 #define IBP_PCE_SELECT2_RCV_CONSTRAINT	(1u << 8)
 
