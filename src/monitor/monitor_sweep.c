@@ -302,15 +302,14 @@ static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 		    unsigned char *pma, ibp_error *err)
 {
 	ibp_monitor_sweep *r = c->r;
-	size_t *first = malloc((nn ? nn : 1) * sizeof(*first));
+	size_t *which = malloc((nn ? nn : 1) * sizeof(*which)); /* slot->node */
 	struct batch b = {0};
-	int rc = first ? batch_reserve(&b, nn ? nn : 1) : IBP_ENOMEM;
+	int rc = which ? batch_reserve(&b, nn ? nn : 1) : IBP_ENOMEM;
 	if (rc) {
-		free(first);
+		free(which);
 		batch_free(&b);
 		return ibp_error_set(err, rc, "out of memory");
 	}
-	size_t *which = first; /* reused: batch slot -> node */
 	for (size_t n = 0; n < nn; n++)
 		pma[n] = PMA_UNKNOWN;
 	for (size_t i = 0; i < r->nports && rc == IBP_OK; i++) {
@@ -337,7 +336,7 @@ static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 				    ? PMA_64BIT
 				    : PMA_8BIT;
 	}
-	free(first);
+	free(which);
 	batch_free(&b);
 	return rc;
 }
