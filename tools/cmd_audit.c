@@ -52,8 +52,17 @@ static const char usage[] =
     "  partition-no-full-member medium   no two members can talk\n"
     "  part-enforce-partial    medium    enforcement in one direction only\n"
     "  mkey-readable           medium    M_Key set, protection level 0\n"
+    "  smkey-default           medium    sm_key at OpenSM's default 0x1\n"
+    "                                    (--opensm-conf)\n"
+    "  sm-guids-open           medium    NVIDIA OpenSM: allowed_sm_guids\n"
+    "                                    empty (--opensm-conf)\n"
+    "  mkey-per-port-off       medium    NVIDIA OpenSM: one M_Key for every\n"
+    "                                    port (--opensm-conf)\n"
     "  default-limited-member  info      tenant ports limited in 0x7fff\n"
     "  partition-single-member info      a partition with one member\n"
+    "  sakey-default           info      sa_key at OpenSM's default 0x1\n"
+    "  sa-trust-basic          info      NVIDIA OpenSM:\n"
+    "                                    sa_enhanced_trust_model FALSE\n"
     "\n"
     "A tenant is a partition (other than the default one) unless --tenants\n"
     "maps ports to tenants: one tenant per line, 'NAME: PORT PORT ...',\n"
@@ -63,8 +72,8 @@ static const char usage[] =
 
 static const char tail[] =
     "Without --opensm-conf the text report ends with a line naming the\n"
-    "rules that could not run (mkey-*, and part-enforce-* unless --tables\n"
-    "gave the switch ports' enforcement).\n"
+    "rules that could not run (mkey-*, the key rules, and part-enforce-*\n"
+    "unless --tables gave the switch ports' enforcement).\n"
     "\n"
     "Exit status: 0 no finding at or above --fail-on; 1 some; 2 bad input\n"
     "or usage; 3 system failure.\n";

@@ -28,11 +28,12 @@ WEAK_CMD(discover);
 WEAK_CMD(verify);
 WEAK_CMD(apply);
 WEAK_CMD(gen);
+WEAK_CMD(monitor);
 
 static const struct cli_cmd *const commands[] = {
     &cli_cmd_check,  &cli_cmd_convert, &cli_cmd_tables, &cli_cmd_matrix,
     &cli_cmd_audit,  &cli_cmd_sim,     &cli_cmd_demo,	&cli_cmd_discover,
-    &cli_cmd_verify, &cli_cmd_apply,   &cli_cmd_gen,
+    &cli_cmd_verify, &cli_cmd_apply,   &cli_cmd_gen,	&cli_cmd_monitor,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

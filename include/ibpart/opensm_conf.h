@@ -3,9 +3,10 @@
  * (module policy, src/policy/opensm_conf.c): those that change the
  * P_KeyTables OpenSM programs (allow_both_pkeys, keep_pkey_indexes,
  * part_enforce, no_partition_enforcement) and those the audit weighs
- * (m_key, m_key_protection_level), read as OpenSM 3.3.23 reads them
- * (osm_subnet.c), and how each one reaches the partition manager at
- * OpenSM's start and on SIGHUP.
+ * (m_key, m_key_protection_level, sm_key, sa_key, and NVIDIA OpenSM's
+ * m_key_per_port, allowed_sm_guids, sa_enhanced_trust_model), read as
+ * OpenSM 3.3.23 reads them (osm_subnet.c), and how each one reaches the
+ * partition manager at OpenSM's start and on SIGHUP.
  *
  * OpenSM's reading: lines of at most 1022 bytes (a longer one is read
  * as several), '#' starts a comment, the key is the first word, the
@@ -62,13 +63,27 @@ typedef struct ibp_osm_conf {
 	bool have_allow_both_pkeys;
 	bool have_keep_pkey_indexes;
 	bool keep_pkey_indexes; /* default TRUE */
+	/* The SM's and the SA's keys (SMInfo SM_Key, IBA 14.2.5.13; the SA
+	 * header's SA_Key, 15.2.1.1): OpenSM's default for both is 1
+	 * (OSM_DEFAULT_SM_KEY, OSM_DEFAULT_SA_KEY), also when absent. */
+	bool have_sm_key, have_sa_key;
+	uint64_t sm_key, sa_key;
+	/* NVIDIA (MLNX) OpenSM's options; OpenSM 3.3.23 has none of them
+	 * and ignores them.  have_nvidia: the file has at least one. */
+	bool have_nvidia;
+	bool have_m_key_per_port, m_key_per_port; /* default FALSE */
+	bool have_allowed_sm_guids;
+	char allowed_sm_guids[512]; /* "" when absent or empty */
+	bool have_sa_enhanced_trust_model;
+	bool sa_enhanced_trust_model; /* default FALSE */
 } ibp_osm_conf;
 
 /* Read opensm.conf text as OpenSM does (above); unknown keys are
  * ignored.  Values OpenSM silently reads otherwise than written (a
  * boolean not exactly TRUE/FALSE, an unknown part_enforce) are warnings
  * "opensm-conf-value" in diags (may be NULL), at file:line:col.  A value
- * of m_key or m_key_protection_level that is not a number is an error
+ * of m_key, m_key_protection_level, sm_key or sa_key that is not a
+ * number is an error
  * (IBP_EPARSE, file:line; the audit refuses to guess the M_Key).
  * ibp_osm_conf_load reads the file first (IBP_EIO, a missing file
  * included). */

@@ -86,12 +86,18 @@ struct ibp_sim_port_info {
 };
 
 /* What the data plane counts per port beyond PortInfo (PortCounters,
- * IBA 16.1.3.5; kept 64-bit here, the PMA's field is 8 bits). */
+ * IBA 16.1.3.5).  The PMA (transport_sim's PerfMgt agent) shows both
+ * forms: the 64-bit counts in PortCountersExtended (cleared by a Set of
+ * it) and the 8-bit PortCounters registers, which stop at 255 ("all
+ * ones", 16.1.3.5); one counter behind both, so a Set of either
+ * attribute clears both forms. */
 struct ibp_sim_port_counters {
 	uint64_t rcv_constraint_errors;	 /* PortRcvConstraintErrors */
 	uint64_t xmit_constraint_errors; /* PortXmitConstraintErrors */
 	uint64_t rcv_packets;
 	uint64_t xmit_packets;
+	uint8_t pc_rcv_constraint_errors;  /* PortCounters: saturating */
+	uint8_t pc_xmit_constraint_errors; /* PortCounters: saturating */
 };
 
 /* A new simulated fabric over f (which must outlive it).  Every port
@@ -118,6 +124,15 @@ struct ibp_sim_port_info *ibp_sim_port_info(ibp_sim *s, size_t node,
 					    unsigned port);
 const struct ibp_sim_port_counters *
 ibp_sim_port_counters(const ibp_sim *s, size_t node, unsigned port);
+/* The same, writable: what a PMA's Set clears (transport_sim). */
+struct ibp_sim_port_counters *ibp_sim_port_counters_mut(ibp_sim *s, size_t node,
+							unsigned port);
+/* Whether the PMAs report the 64-bit error counters of
+ * PortCountersExtended (ClassPortInfo CapabilityMask2 bit 1; default
+ * true).  false models ibsim's PMAs: only the 8-bit, saturating
+ * PortCounters carry the constraint errors. */
+void ibp_sim_set_pma_ext_errors(ibp_sim *s, bool supported);
+bool ibp_sim_pma_ext_errors(const ibp_sim *s);
 void ibp_sim_lids_changed(ibp_sim *s);
 /* The end port that answers a LID (a switch answers on port 0). */
 int ibp_sim_find_lid(const ibp_sim *s, uint16_t lid, size_t *node,

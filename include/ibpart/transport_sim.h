@@ -61,5 +61,22 @@ int ibp_sim_sma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
 			const uint8_t req[IBP_MAD_SIZE],
 			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
 
+/* The PMA side (transport_sim_pma.c): deliver one PerfMgt GMP (class
+ * 0x04) sent from (node, port) to the end port with LID dlid across the
+ * data plane on QP1, with the P_Key at ibp_sim_gmp_pkey_index() (so it
+ * is P_Key checked, and counted, as any packet: IBA 10.9.3), and build
+ * the PMA's response: ClassPortInfo, PortCounters and
+ * PortCountersExtended (Get; Set clears the counters CounterSelect /
+ * CounterSelect2 name), others answered with an unsupported status.
+ * IBP_ETIMEDOUT when the GMP is dropped (no such LID, a P_Key check
+ * failed); IBP_EINVAL for a MAD that is not a PerfMgt request.  Changes
+ * sim (packet counters, a Set, a violation). */
+int ibp_sim_pma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
+			const uint8_t req[IBP_MAD_SIZE],
+			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
+/* The P_KeyTable index GMPs from (node, port) carry: that of 0xffff (the
+ * default partition, full member), else of 0x7fff, else 0. */
+unsigned ibp_sim_gmp_pkey_index(ibp_sim *sim, size_t node, unsigned port);
+
 IBP_END_DECLS
 #endif

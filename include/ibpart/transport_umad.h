@@ -10,7 +10,10 @@
  * transport registers one agent for each SMP class, LID-routed (0x01) and
  * directed-route (0x81) (IBA vol. 1, 14.2.1), sends one MAD, waits for the
  * response with the same transaction ID and returns it; it does not retry
- * (the caller does).  Directed-route SMPs go to the permissive LID 0xFFFF
+ * (the caller does).  It also registers a PerfMgt agent (class 0x04):
+ * a LID-routed batch entry of that class is sent as a GMP to QP1 with
+ * the Q_Key 0x80010000 and the P_Key of gmp_pkey_index (IBA 16.1.1).
+ * Directed-route SMPs go to the permissive LID 0xFFFF
  * (IBA 14.2.2: a DR SMP that starts at the requester); LID-routed SMPs go
  * to the destination LID given to ibp_transport_smp_lid() (or
  * ibp_umad_smp_lid()), which umad puts in the LRH.
@@ -52,6 +55,11 @@ typedef struct ibp_umad_port_info {
 	unsigned phys_state;
 	uint64_t port_guid; /* host byte order */
 	bool traps;	    /* an agent for unsolicited MADs got registered */
+	/* GMPs (PerfMgt, class 0x04, on QP1) leave with the P_Key at this
+	 * index of the port's table: 0xffff's, else 0x7fff's, else 0;
+	 * gmp_pkey is the key found there (from sysfs when opened). */
+	uint16_t gmp_pkey_index;
+	uint16_t gmp_pkey;
 } ibp_umad_port_info;
 
 typedef struct ibp_umad ibp_umad;

@@ -661,6 +661,66 @@ static int rule_mkey(struct audit *a)
 	return 0;
 }
 
+/* smkey-default, sakey-default; where the file has NVIDIA OpenSM's
+ * options: sm-guids-open, mkey-per-port-off, sa-trust-basic
+ * (opensm.conf given).  Subnet-wide: no ports.  One row per rule, each
+ * message taking one string. */
+static int rule_keys(struct audit *a)
+{
+	const ibp_osm_conf *o = a->in->osm;
+	if (!o)
+		return 0;
+	static const char dflt[] = "OpenSM's well-known default (0x1) or 0";
+	static const char absent[] = "absent, so OpenSM's well-known default "
+				     "(0x1)";
+	bool nv = o->have_nvidia;
+	/* the message: "WHAT is ARG: WHY" */
+	const struct {
+		bool hit;
+		const char *code;
+		ibp_audit_severity sev;
+		const char *fix, *what, *arg, *why;
+	} rule[] = {
+	    {o->sm_key <= 1, "smkey-default", IBP_AUDIT_MEDIUM,
+	     "Set a secret 'sm_key' in opensm.conf, the same on every SM of "
+	     "the subnet.",
+	     "The SM_Key", o->have_sm_key ? dflt : absent,
+	     "SMInfo exchanges (IBA 14.4) are authenticated by nothing, so a "
+	     "rogue SM can learn the master's state and negotiate mastership "
+	     "with it."},
+	    {o->sa_key <= 1, "sakey-default", IBP_AUDIT_INFO,
+	     "Set a secret 'sa_key' in opensm.conf.", "The SA_Key",
+	     o->have_sa_key ? dflt : absent,
+	     "any host can make the SA requests that need it (15.2.1.1)."},
+	    {nv && !o->allowed_sm_guids[0], "sm-guids-open", IBP_AUDIT_MEDIUM,
+	     "List the port GUIDs of your SMs in 'allowed_sm_guids'.",
+	     "allowed_sm_guids", o->have_allowed_sm_guids ? "empty" : "absent",
+	     "any port may run an SM that this one hands mastership to, and "
+	     "that SM programs every P_KeyTable."},
+	    {nv && o->m_key && !o->m_key_per_port, "mkey-per-port-off",
+	     IBP_AUDIT_MEDIUM,
+	     "Set 'm_key_per_port TRUE' (each port's M_Key derived from m_key "
+	     "and its GUID).",
+	     "m_key_per_port", o->have_m_key_per_port ? "FALSE" : "absent",
+	     "one M_Key protects every port, so whoever learns it on one host "
+	     "can rewrite every P_KeyTable."},
+	    {nv && !o->sa_enhanced_trust_model, "sa-trust-basic",
+	     IBP_AUDIT_INFO, "Set 'sa_enhanced_trust_model TRUE'.",
+	     "sa_enhanced_trust_model",
+	     o->have_sa_enhanced_trust_model ? "FALSE" : "absent",
+	     "the SA answers any port's queries about the whole subnet "
+	     "without the enhanced checks."},
+	};
+	int rc = 0;
+	for (size_t i = 0; !rc && i < sizeof(rule) / sizeof(rule[0]); i++)
+		if (rule[i].hit)
+			rc = ibp_findings_add(a->out, rule[i].code, rule[i].sev,
+					      NULL, 0, NULL, 0, rule[i].fix,
+					      "%s is %s: %s", rule[i].what,
+					      rule[i].arg, rule[i].why);
+	return rc;
+}
+
 int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 {
 	if (!in || !in->tables || !out)
@@ -694,6 +754,8 @@ int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 		rc = rule_enforcement(&a);
 	if (!rc)
 		rc = rule_mkey(&a);
+	if (!rc)
+		rc = rule_keys(&a);
 	free(a.guids);
 	free(a.poff);
 	free(a.pm);

@@ -35,6 +35,11 @@ int ibp_analysis_input_audit(const ibp_analysis_input *in,
 	return IBP_OK;
 }
 
+/* The opensm.conf key rules (analysis_audit.c, rule_keys). */
+#define KEY_RULES                                                              \
+	"smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, "     \
+	"sa-trust-basic"
+
 const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
 					 const ibp_osm_conf *osm)
 {
@@ -43,7 +48,7 @@ const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
 	/* Switch enforcement read from a tables file feeds the
 	 * part-enforce rules without opensm.conf. */
 	return ibp_analysis_input_has_enforcement(in)
-		   ? "mkey-not-set, mkey-readable"
+		   ? "mkey-not-set, mkey-readable, " KEY_RULES
 		   : "mkey-not-set, mkey-readable, part-enforce-off, "
-		     "part-enforce-partial";
+		     "part-enforce-partial, " KEY_RULES;
 }

@@ -113,6 +113,21 @@ static void take(struct rd *r, ibp_osm_conf *o, const char *key, char *val,
 	} else if (!strcmp(key, "keep_pkey_indexes")) {
 		o->keep_pkey_indexes = osm_bool(r, key, val);
 		o->have_keep_pkey_indexes = true;
+	} else if (!strcmp(key, "sm_key") || !strcmp(key, "sa_key")) {
+		bool sm = key[1] == 'm';
+		if (!parse_u64(val, sm ? &o->sm_key : &o->sa_key))
+			*rc = bad(err, r->name, r->line, key, val);
+		*(sm ? &o->have_sm_key : &o->have_sa_key) = true;
+	} else if (!strcmp(key, "m_key_per_port")) {
+		o->m_key_per_port = osm_bool(r, key, val);
+		o->have_m_key_per_port = o->have_nvidia = true;
+	} else if (!strcmp(key, "allowed_sm_guids")) {
+		snprintf(o->allowed_sm_guids, sizeof(o->allowed_sm_guids), "%s",
+			 val);
+		o->have_allowed_sm_guids = o->have_nvidia = true;
+	} else if (!strcmp(key, "sa_enhanced_trust_model")) {
+		o->sa_enhanced_trust_model = osm_bool(r, key, val);
+		o->have_sa_enhanced_trust_model = o->have_nvidia = true;
 	} else if (!strcmp(key, "partition_config_file")) {
 		snprintf(o->partition_config_file,
 			 sizeof(o->partition_config_file), "%s", val);
@@ -125,6 +140,7 @@ int ibp_osm_conf_read(const char *name, const char *text, size_t len,
 	memset(out, 0, sizeof(*out));
 	out->part_enforce = IBP_ENFORCE_BOTH;
 	out->keep_pkey_indexes = true;
+	out->sm_key = out->sa_key = 1; /* OSM_DEFAULT_SM_KEY, _SA_KEY */
 	struct rd r = {name ? name : "<buffer>", diags, 1};
 	char buf[OSM_PIECE + 1];
 	size_t i = 0;

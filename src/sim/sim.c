@@ -42,6 +42,8 @@ struct ibp_sim {
 	unsigned long traps_257, traps_259, traps_lost;
 	/* switch SMAs implement no PortInfo enforcement bits (ibsim's) */
 	bool no_enforcement_bits;
+	/* PMAs without the 64-bit error counters (ibsim's) */
+	bool no_pma_ext_errors;
 };
 
 #define DIST_INF ((unsigned)-1)
@@ -226,6 +228,33 @@ ibp_sim_port_counters(const ibp_sim *s, size_t node, unsigned port)
 	if (!port_exists(s, node, port))
 		return NULL;
 	return &s->ports[node][port].pc;
+}
+
+struct ibp_sim_port_counters *ibp_sim_port_counters_mut(ibp_sim *s, size_t node,
+							unsigned port)
+{
+	if (!port_exists(s, node, port))
+		return NULL;
+	return &s->ports[node][port].pc;
+}
+
+void ibp_sim_set_pma_ext_errors(ibp_sim *s, bool supported)
+{
+	s->no_pma_ext_errors = !supported;
+}
+
+bool ibp_sim_pma_ext_errors(const ibp_sim *s)
+{
+	return !s->no_pma_ext_errors;
+}
+
+/* A constraint error: the 64-bit count and the 8-bit PortCounters
+ * register, which stops at all ones (IBA 16.1.3.5). */
+static void count_constraint(uint64_t *wide, uint8_t *narrow)
+{
+	(*wide)++;
+	if (*narrow < 0xff)
+		(*narrow)++;
 }
 
 int ibp_sim_find_lid(const ibp_sim *s, uint16_t lid, size_t *node,
@@ -443,7 +472,9 @@ int ibp_sim_send(ibp_sim *s, const struct ibp_sim_packet *pk,
 		struct sim_port *sp = s->ports[cur];
 		if (in_port != 0 && !smp && sp[in_port].pi.part_enforce_in &&
 		    !check_port(s, cur, in_port, pkey)) {
-			sp[in_port].pc.rcv_constraint_errors++;
+			count_constraint(
+			    &sp[in_port].pc.rcv_constraint_errors,
+			    &sp[in_port].pc.pc_rcv_constraint_errors);
 			switch_violation(s, pk, pkey, cur, in_port);
 			r->verdict = IBP_SIM_DROP_SWITCH_IN;
 			r->drop_node = cur;
@@ -462,7 +493,8 @@ int ibp_sim_send(ibp_sim *s, const struct ibp_sim_packet *pk,
 			goto noroute;
 		if (!smp && sp[out].pi.part_enforce_out &&
 		    !check_port(s, cur, out, pkey)) {
-			sp[out].pc.xmit_constraint_errors++;
+			count_constraint(&sp[out].pc.xmit_constraint_errors,
+					 &sp[out].pc.pc_xmit_constraint_errors);
 			switch_violation(s, pk, pkey, cur, out);
 			r->verdict = IBP_SIM_DROP_SWITCH_OUT;
 			r->drop_node = cur;

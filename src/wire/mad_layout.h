@@ -400,5 +400,9 @@ extern const struct ibp_layout *const ibp_layout_trap_259;    /* trap_259 */
 /* All of them, for the tests. */
 extern const struct ibp_layout *const ibp_mad_layouts[];
 extern const size_t ibp_mad_nlayouts;
+/* perfmgt.c's: the PerfMgt header, ClassPortInfo, PortCounters,
+ * PortCountersExtended. */
+extern const struct ibp_layout *const ibp_perf_layouts[];
+extern const size_t ibp_perf_nlayouts;
 
 #endif

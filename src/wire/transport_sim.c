@@ -12,6 +12,7 @@
 #include "ibpart/pkey.h"
 #include "ibpart/transport_sim.h"
 #include "ibpart/mad.h"
+#include "ibpart/perfmgt.h"
 
 /* What this SMA reports about itself (ibsim-like values). */
 #define SIM_VENDOR_ID	   0x0002c9u
@@ -495,8 +496,11 @@ static int deliver(struct sim_transport *t, uint16_t dlid,
 		return ibp_error_set(err, IBP_ETIMEDOUT,
 				     "request lost (fault injection)");
 	uint8_t tmp[IBP_MAD_SIZE];
-	int rc =
-	    ibp_sim_sma_process(t->sim, t->node, t->port, dlid, req, tmp, err);
+	int rc = req[1] == IBP_MGMT_CLASS_PERF
+		     ? ibp_sim_pma_process(t->sim, t->node, t->port, dlid, req,
+					   tmp, err)
+		     : ibp_sim_sma_process(t->sim, t->node, t->port, dlid, req,
+					   tmp, err);
 	if (rc != IBP_OK)
 		return rc;
 	if (lose(t))

@@ -23,6 +23,8 @@
 
 #define SMP_CLASS_LID	 0x01
 #define SMP_CLASS_DR	 0x81
+#define PERF_CLASS	 0x04 /* PerfMgt GMPs (IBA 16.1), on QP1 */
+#define QP1_QKEY	 0x80010000u
 #define METHOD_TRAP	 0x05
 #define METHOD_RESP_BIT	 0x80
 #define PERMISSIVE_LID	 0xffff
@@ -30,8 +32,9 @@
 
 struct ibp_umad {
 	int fd;
-	int agent_lid; /* agent for class 0x01 */
-	int agent_dr;  /* agent for class 0x81 */
+	int agent_lid;	/* agent for class 0x01 */
+	int agent_dr;	/* agent for class 0x81 */
+	int agent_perf; /* agent for class 0x04 (-1: none registered) */
 	uint64_t mkey;
 	ibp_umad_port_info info;
 	size_t umad_len; /* umad_size() + 256: each buffer's size */
@@ -87,6 +90,8 @@ static void queue_trap(ibp_umad *u, const uint8_t *mad)
 static bool smp_response(ibp_umad *u, const uint8_t *mad)
 {
 	uint8_t cls = mad_class(mad);
+	if (cls == PERF_CLASS)
+		return (mad_method(mad) & METHOD_RESP_BIT) != 0;
 	if (cls != SMP_CLASS_LID && cls != SMP_CLASS_DR)
 		return false;
 	if (!(mad_method(mad) & METHOD_RESP_BIT)) {
@@ -138,11 +143,22 @@ static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
 	memset(u->sbuf, 0, u->umad_len);
 	uint8_t *out = umad_get_mad(u->sbuf);
 	memcpy(out, req, IBP_MAD_SIZE);
-	if (u->mkey)
+	if (u->mkey && mad_class(req) != PERF_CLASS)
 		mad_set_field64(out, 0, IB_MAD_MKEY_F, u->mkey);
-	/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
-	umad_set_addr(u->sbuf, dlid ? dlid : PERMISSIVE_LID, 0, 0, 0);
-	int agent = mad_class(req) == SMP_CLASS_DR ? u->agent_dr : u->agent_lid;
+	int agent;
+	if (mad_class(req) == PERF_CLASS) {
+		/* A GMP goes to QP1 with the well-known Q_Key and the P_Key
+		 * at gmp_pkey_index, which the PMA checks (IBA 16.1.1,
+		 * 10.9.3); it carries no M_Key. */
+		umad_set_addr(u->sbuf, dlid, 1, 0, QP1_QKEY);
+		umad_set_pkey(u->sbuf, (int)u->info.gmp_pkey_index);
+		agent = u->agent_perf;
+	} else {
+		/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
+		umad_set_addr(u->sbuf, dlid ? dlid : PERMISSIVE_LID, 0, 0, 0);
+		agent =
+		    mad_class(req) == SMP_CLASS_DR ? u->agent_dr : u->agent_lid;
+	}
 	int rc = umad_send(u->fd, agent, u->sbuf, IBP_MAD_SIZE, timeout_ms, 0);
 	if (rc < 0)
 		return ibp_error_set(
@@ -169,8 +185,13 @@ static int umad_op_smp_batch(void *ctx, struct ibp_smp_xfer *x, size_t n,
 	while (next < n || busy) {
 		while (busy < window && next < n) {
 			uint8_t c = mad_class(x[next].req);
-			if ((c != SMP_CLASS_DR && c != SMP_CLASS_LID) ||
-			    (c == SMP_CLASS_LID &&
+			if (c == PERF_CLASS && u->agent_perf < 0) {
+				x[next++].rc = IBP_EINVAL;
+				continue;
+			}
+			if ((c != SMP_CLASS_DR && c != SMP_CLASS_LID &&
+			     c != PERF_CLASS) ||
+			    (c != SMP_CLASS_DR &&
 			     (x[next].dlid == 0 || x[next].dlid >= 0xc000))) {
 				x[next++].rc = IBP_EINVAL;
 				continue;
@@ -336,6 +357,8 @@ static void umad_op_close(void *ctx)
 			umad_unregister(u->fd, u->agent_lid);
 		if (u->agent_dr >= 0)
 			umad_unregister(u->fd, u->agent_dr);
+		if (u->agent_perf >= 0)
+			umad_unregister(u->fd, u->agent_perf);
 		umad_close_port(u->fd);
 	}
 	free(u->sbuf);
@@ -374,6 +397,22 @@ static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
 	u->info.state = p.state;
 	u->info.phys_state = p.phys_state;
 	u->info.port_guid = be64toh(p.port_guid);
+	/* The index GMPs leave with: the default partition's full key
+	 * where the port holds it, else its limited key, else 0. */
+	int full = -1, limited = -1;
+	for (unsigned i = 0; p.pkeys && i < p.pkeys_size; i++) {
+		if (p.pkeys[i] == 0xffff && full < 0)
+			full = (int)i;
+		if (p.pkeys[i] == 0x7fff && limited < 0)
+			limited = (int)i;
+	}
+	u->info.gmp_pkey_index = (uint16_t)(full >= 0	   ? full
+					    : limited >= 0 ? limited
+							   : 0);
+	u->info.gmp_pkey = full >= 0 ? 0xffff
+			   : limited >= 0
+			       ? 0x7fff
+			       : (p.pkeys && p.pkeys_size ? p.pkeys[0] : 0);
 	umad_release_port(&p);
 
 	u->fd = umad_open_port(u->info.ca_name, u->info.port);
@@ -404,6 +443,9 @@ static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
 	if (u->agent_lid < 0)
 		u->agent_lid = umad_register(u->fd, SMP_CLASS_LID, 1, 0, NULL);
 	u->agent_dr = umad_register(u->fd, SMP_CLASS_DR, 1, 0, NULL);
+	/* PerfMgt (class 0x04, version 1): optional, only the monitor's
+	 * GMPs need it */
+	u->agent_perf = umad_register(u->fd, PERF_CLASS, 1, 0, NULL);
 	if (u->agent_lid < 0 || u->agent_dr < 0)
 		return ibp_error_set(err, IBP_EIO,
 				     "cannot register SMP agents on %s port "
@@ -429,6 +471,7 @@ int ibp_transport_umad_open(const ibp_umad_options *o, ibp_transport **out,
 	u->fd = -1;
 	u->agent_lid = -1;
 	u->agent_dr = -1;
+	u->agent_perf = -1;
 	u->mkey = o->mkey;
 	int rc = do_open(u, o, err);
 	if (rc) {

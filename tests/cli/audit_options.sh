@@ -66,7 +66,7 @@ expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables tables.json "$D/sound
 # text report says so in its last line, JSON keeps its shape
 NOTE="not checked without --opensm-conf: mkey-not-set, mkey-readable"
 expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" "$D/sound-two-leaf.conf"
-[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial (give OpenSM's opensm.conf)" ]] ||
+[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial, smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, sa-trust-basic (give OpenSM's opensm.conf)" ]] ||
   fail "unchecked rules line: '$(tail -n 1 out)'"
 expect_status 0 "$IBPART" audit -t "$D/two-leaf.topo" --opensm-conf "$D/opensm-good.conf" "$D/sound-two-leaf.conf"
 expect_no_grep "not checked" out
@@ -75,7 +75,7 @@ jq -e 'keys == ["findings"]' out >/dev/null || fail "json shape without --opensm
 expect_no_grep "not checked" out
 # tables without switch enforcement states: nothing feeds those rules
 expect_status 1 "$IBPART" audit -t "$D/seed.topo" --tables tables.json
-[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial (give OpenSM's opensm.conf)" ]] ||
+[[ $(tail -n 1 out) == "$NOTE, part-enforce-off, part-enforce-partial, smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, sa-trust-basic (give OpenSM's opensm.conf)" ]] ||
   fail "--tables, unchecked rules line: '$(tail -n 1 out)'"
 
 # switch port enforcement as the switch reports it (simulator, live):
@@ -94,7 +94,7 @@ jq -e '.findings[] | select(.code=="part-enforce-partial") | .ports == ["0x506b4
 # ... the switch states feed part-enforce-*: only the M_Key rules are left
 expect_status 1 "$IBPART" audit -t "$D/seed.topo" --tables tables-enf.json
 expect_grep "^high     part-enforce-off: " out
-[[ $(tail -n 1 out) == "$NOTE (give OpenSM's opensm.conf)" ]] ||
+[[ $(tail -n 1 out) == "$NOTE, smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, sa-trust-basic (give OpenSM's opensm.conf)" ]] ||
   fail "--tables with enforcement, unchecked rules line: '$(tail -n 1 out)'"
 jq '.ports[7].enforcement = "sometimes"' tables-enf.json >bad-enf.json
 expect_status 2 "$IBPART" audit -t "$D/seed.topo" --tables bad-enf.json

@@ -458,6 +458,9 @@ static void test_tables_tile(void **state)
 	assert_true(ibp_mad_nlayouts >= 11);
 	for (size_t i = 0; i < ibp_mad_nlayouts; i++)
 		check_table(ibp_mad_layouts[i], false);
+	assert_int_equal(ibp_perf_nlayouts, 4);
+	for (size_t i = 0; i < ibp_perf_nlayouts; i++)
+		check_table(ibp_perf_layouts[i], false);
 }
 
 static const struct ibp_field *row(const struct ibp_layout *l, const char *name)

@@ -1,0 +1,216 @@
+/*
+ * Module monitor (src/monitor/): watching partition enforcement.  Files:
+ * monitor_sweep.c (one sweep over a live session: the reads, pipelined),
+ * monitor_state.c (the counters made monotonic across saturation and
+ * resets), monitor_tenants.c (attribution of each counter to the
+ * tenants of the node its port faces), monitor_prom.c (Prometheus text
+ * exposition), monitor_report.c (text and JSON).  Depends on util, topo,
+ * conf, wire (mad.h, perfmgt.h, transport.h), sm and live, jansson.
+ *
+ * monitor.h - one sweep reads, over the session's transport (libibumad
+ * or the built-in simulator):
+ *  - PerfMgt (IBA vol. 1, 16.1) PortCounters PortXmitConstraintErrors and
+ *    PortRcvConstraintErrors (8 bits, stop at 255), or their 64-bit forms
+ *    in PortCountersExtended where the node's PMA says it has them
+ *    (ClassPortInfo CapabilityMask2 bit 1, perfmgt.h), on every CA port
+ *    and on every switch port facing a CA port (a "leaf port");
+ *  - PortInfo (14.2.5.6) P_KeyViolations, M_KeyViolations and
+ *    Q_KeyViolations (16 bits, stop at 0xffff) of the same ports, over
+ *    LID-routed SMPs;
+ * the reads of one kind all in one pipelined batch (the session's
+ * max_wire_smps in flight, as the SM reads tables).
+ *
+ * Counters for Prometheus: a hardware counter stops at its maximum and
+ * may be cleared by others (OpenSM's PerfMgr, perfquery -R).  The caller
+ * keeps an ibp_monitor_state across sweeps; each counter's total there
+ * grows by what the counter grew since the previous sweep, or by its
+ * whole value when it went down (cleared by someone: what it counted
+ * before the clear and after the previous sweep is lost), and never
+ * goes down.  A counter found at its maximum is reported saturated:
+ * increments past it are lost until someone clears it - which the
+ * monitor does only when asked (options.reset: after reading, a Set of
+ * PortCounters clears the constraint error counters it read).  The
+ * PortInfo violation counters are never cleared by the monitor.
+ *
+ * Attribution (the plan's partitions are the tenants; the default
+ * partition 0x7fff is management, not a tenant): each port faces a node
+ * - a leaf port the CA behind its link, a CA port its own node - and
+ * carries the tenants whose partition that CA port is a member of
+ * (full or limited) in the plan.  Directions:
+ *  - leaf port PortRcvConstraintErrors: packets FROM the tenant's node
+ *    refused at the switch's ingress (direction "from");
+ *  - leaf port PortXmitConstraintErrors: packets TOWARD the tenant's
+ *    node refused at egress (direction "toward");
+ *  - a CA port's own constraint errors: Xmit "from", Rcv "toward";
+ *  - a CA port's P_KeyViolations: packets toward it its HCA refused
+ *    (the tenant P_Key violation total counts CA ports only).
+ * A node in several partitions counts toward each of them: sums across
+ * tenants over-count.
+ *
+ * GMPs are P_Key checked (10.9.3): the monitoring port must be a full
+ * member of the default partition (0xffff in its P_KeyTable) to read
+ * CA ports that are limited members of it.  The sweep reads the local
+ * port's P_KeyTable and says when it is not (a CA port it cannot read
+ * is then reported unreadable, not zero).  Where the plan gives a PMA's
+ * port no key of the default partition at all (strict mode), no GMP
+ * could reach it: none is sent, and that port is read with SMPs only
+ * (pma_skipped).
+ *
+ * Threads: a state and a sweep result are used by one thread at a time;
+ * the result is plain data once made.
+ */
+#ifndef IBPART_MONITOR_H
+#define IBPART_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ibpart/diag.h"
+#include "ibpart/error.h"
+#include "ibpart/live.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+#define IBP_MONITOR_OPTIONS_VERSION 1
+struct ibp_monitor_options {
+	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
+	const char *conf_path; /* the plan: its partitions are the tenants
+				  (required) */
+	const char *mode; /* the plan's mode, "opensm" (NULL) or "strict" */
+	bool allow_both_pkeys; /* OpenSM's -W, for reading the plan */
+	bool reset;	       /* clear the constraint error counters read
+				  (PortCounters Set) after reading them */
+	size_t max_input_size; /* of the plan (0: limits.h) */
+	unsigned window;       /* MADs in flight at once (0: 16) */
+	int timeout_ms;	       /* per MAD (0: 200) */
+	int retries;	       /* re-sends of an unanswered MAD (-1: 2) */
+};
+/* Set version and retries -1; everything else 0/NULL/false (the
+ * defaults above).  Cannot fail. */
+void ibp_monitor_options_init(struct ibp_monitor_options *o);
+
+/* The counters a sweep reads on each port. */
+typedef enum ibp_monitor_counter {
+	IBP_MON_XMIT_CONSTRAINT = 0, /* PortXmitConstraintErrors */
+	IBP_MON_RCV_CONSTRAINT,	     /* PortRcvConstraintErrors */
+	IBP_MON_PKEY_VIOLATIONS,     /* PortInfo P_KeyViolations */
+	IBP_MON_MKEY_VIOLATIONS,     /* PortInfo M_KeyViolations */
+	IBP_MON_QKEY_VIOLATIONS,     /* PortInfo Q_KeyViolations */
+	IBP_MON_NCOUNTERS
+} ibp_monitor_counter;
+/* The IBA name: "PortXmitConstraintErrors", ..., "Q_KeyViolations". */
+const char *ibp_monitor_counter_name(ibp_monitor_counter c);
+
+/* What the caller keeps between sweeps: the last value read of every
+ * counter of every port (by node GUID and port number) and its total. */
+typedef struct ibp_monitor_state ibp_monitor_state;
+/* A new, empty state; NULL when out of memory. */
+ibp_monitor_state *ibp_monitor_state_new(void);
+/* Free it; NULL is allowed. */
+void ibp_monitor_state_free(ibp_monitor_state *st);
+
+/* One port a sweep read. */
+struct ibp_monitor_port {
+	uint64_t node_guid;
+	uint64_t port_guid; /* a CA port's; a switch's port 0's */
+	unsigned port;
+	bool is_switch;	  /* a leaf port of a switch */
+	const char *desc; /* the node's NodeDescription */
+	uint16_t lid;	  /* where the GMPs and SMPs went */
+	/* The CA port it faces (a leaf port: the one behind the link; a
+	 * CA port: itself) */
+	uint64_t facing_port_guid;
+	const char *facing_desc;
+	/* The tenants of that port: indexes into the sweep's tenants */
+	size_t ntenants;
+	const size_t *tenants;
+	/* No GMP sent: the plan gives the PMA's port (this CA port, the
+	 * switch's port 0) no key of the default partition, so none could
+	 * reach it (strict mode); constraint errors unknown */
+	bool pma_skipped;
+	bool pma_read;	/* the PMA answered (constraint errors valid) */
+	bool pma_64bit; /* ... from PortCountersExtended */
+	bool smp_read;	/* PortInfo answered (violations valid) */
+	uint64_t raw[IBP_MON_NCOUNTERS];   /* as read this sweep */
+	uint64_t total[IBP_MON_NCOUNTERS]; /* monotonic (the state's) */
+	bool saturated[IBP_MON_NCOUNTERS]; /* raw at the counter's max */
+};
+
+/* One tenant (a partition of the plan) and its sums over its ports. */
+struct ibp_monitor_tenant {
+	const char *name;
+	uint16_t pkey;	 /* base, without the membership bit */
+	size_t ports;	 /* CA ports of the tenant in the fabric */
+	uint64_t from;	 /* constraint errors of packets from its nodes */
+	uint64_t toward; /* ... toward its nodes */
+	uint64_t pkey_violations; /* P_KeyViolations of its CA ports */
+};
+
+typedef struct ibp_monitor_sweep ibp_monitor_sweep;
+
+/* One sweep over an open session: discover (once, ibp_live_discover),
+ * read the plan o->conf_path against the session's fabric (its findings
+ * to diags, may be NULL), read every counter above (pipelined), update
+ * st, and clear with o->reset.  The SM's port (for the plan's SELF) is
+ * ibp_live_sm_port_guid().  IBP_OK also when some ports did not answer
+ * (see ibp_monitor_port.pma_read/smp_read, ibp_monitor_sweep_unread);
+ * IBP_EPARSE when the plan cannot be read, IBP_EINVAL for bad options
+ * or a plan with errors or one OpenSM would reject (fail closed, as
+ * verify),
+ * the fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT on the local
+ * port, IBP_ENOMEM) otherwise.  *out is the caller's
+ * (ibp_monitor_sweep_free). */
+int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
+			  ibp_monitor_state *st, ibp_monitor_sweep **out,
+			  ibp_diags *diags, ibp_error *err);
+/* Free a result; NULL is allowed. */
+void ibp_monitor_sweep_free(ibp_monitor_sweep *s);
+
+/* The ports read, in fabric order (owned by the result). */
+size_t ibp_monitor_sweep_port_count(const ibp_monitor_sweep *s);
+const struct ibp_monitor_port *
+ibp_monitor_sweep_port(const ibp_monitor_sweep *s, size_t i);
+/* The tenants, in plan order (owned by the result). */
+size_t ibp_monitor_sweep_tenant_count(const ibp_monitor_sweep *s);
+const struct ibp_monitor_tenant *
+ibp_monitor_sweep_tenant(const ibp_monitor_sweep *s, size_t i);
+/* Whether the local port holds 0xffff (a full member of the default
+ * partition), and its GUID. */
+bool ibp_monitor_sweep_full_member(const ibp_monitor_sweep *s);
+uint64_t ibp_monitor_sweep_local_port_guid(const ibp_monitor_sweep *s);
+/* Ports whose PMA (when asked) or PortInfo did not answer. */
+size_t ibp_monitor_sweep_unread(const ibp_monitor_sweep *s);
+/* Ports read with SMPs only (pma_skipped). */
+size_t ibp_monitor_sweep_skipped(const ibp_monitor_sweep *s);
+/* GMPs and SMPs the sweep sent, and how long it took (ms). */
+unsigned long ibp_monitor_sweep_gmps(const ibp_monitor_sweep *s);
+unsigned long ibp_monitor_sweep_smps(const ibp_monitor_sweep *s);
+double ibp_monitor_sweep_elapsed_ms(const ibp_monitor_sweep *s);
+/* When the sweep ended (seconds since the epoch, CLOCK_REALTIME). */
+double ibp_monitor_sweep_time(const ibp_monitor_sweep *s);
+/* Ports cleared by o->reset. */
+size_t ibp_monitor_sweep_reset_ports(const ibp_monitor_sweep *s);
+
+/* The result in Prometheus' text exposition format (0.0.4): HELP and
+ * TYPE lines, the metric names of docs/monitoring.md, label values
+ * escaped, no timestamps on samples (node_exporter's textfile
+ * collector refuses them).  A malloc'd string, NULL when out of
+ * memory. */
+char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s);
+/* The result as JSON (docs/json-schemas.md, "monitor"); malloc'd, NULL
+ * when out of memory. */
+char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s);
+/* The result as text: one line per port with a non-zero counter or not
+ * read, one per tenant, a summary line. */
+void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out);
+
+/* A Prometheus label value escaped as the text exposition format wants
+ * it (backslash, double quote and line feed as \\, \" and \n),
+ * malloc'd; NULL when out of memory. */
+char *ibp_prom_label_escape(const char *s);
+
+IBP_END_DECLS
+#endif

@@ -1,0 +1,321 @@
+/*
+ * test_monitor.c - the monitor (src/monitor/) on the simulated seed
+ * fabric (examples/seed): a cross-tenant RC pingpong raises exactly the
+ * counters the data plane's rules give (IBA 10.9.3/10.9.4: every one of
+ * the 1 + retry_cnt(7) = 8 transmissions refused at the egress of the
+ * leaf port facing the responder), and the monitor reports them on that
+ * port and for that tenant with the right direction; the 8-bit
+ * PortCounters stop at 255 (16.1.3.5) and the total stays monotonic
+ * across saturation, a clear by others and --reset; a monitoring port
+ * that is not a full member of 0x7fff cannot read the limited members'
+ * PMAs and says so; label escaping.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/monitor.h"
+#include "ibpart/pkey_table.h"
+#include "ibpart/sim_session.h"
+#include "ibpart/transport_sim.h"
+
+struct fx {
+	ibp_sim_session *ss;
+	ibp_transport *t;
+	ibp_live *l;
+	ibp_monitor_state *st;
+	char conf[1024];
+};
+
+static int setup(void **state)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	const char *ex = getenv("IBP_EXAMPLES");
+	char topo[1024];
+	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", ex ? ex : "examples");
+	snprintf(x->conf, sizeof(x->conf), "%s/seed/partitions.conf",
+		 ex ? ex : "examples");
+	struct ibp_sim_session_options so;
+	ibp_sim_session_options_init(&so);
+	so.topo_path = topo;
+	so.conf_path = x->conf;
+	ibp_error err;
+	if (ibp_sim_session_open(&so, &x->ss, NULL, &err) != IBP_OK) {
+		fprintf(stderr, "%s\n", err.message);
+		return -1;
+	}
+	size_t n;
+	unsigned p;
+	ibp_sim_session_sm_port(x->ss, &n, &p);
+	struct ibp_live_options lo;
+	ibp_live_options_init(&lo);
+	if (ibp_transport_sim_new(ibp_sim_session_sim(x->ss), n, p, NULL, &x->t,
+				  &err) ||
+	    ibp_live_open_transport(
+		&lo, x->t,
+		ibp_fabric_port_guid(ibp_sim_session_fabric(x->ss), n, p),
+		&x->l, &err) ||
+	    ibp_live_discover(x->l, &err) || ibp_live_find_sm(x->l, NULL, &err))
+		return -1;
+	x->st = ibp_monitor_state_new();
+	*state = x;
+	return x->st ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct fx *x = *state;
+	ibp_monitor_state_free(x->st);
+	ibp_live_close(x->l);
+	ibp_transport_close(x->t);
+	ibp_sim_session_free(x->ss);
+	free(x);
+	return 0;
+}
+
+static ibp_monitor_sweep *sweep(struct fx *x, bool reset)
+{
+	struct ibp_monitor_options o;
+	ibp_monitor_options_init(&o);
+	o.conf_path = x->conf;
+	o.reset = reset;
+	ibp_monitor_sweep *s = NULL;
+	ibp_error err;
+	assert_int_equal(ibp_monitor_sweep_run(x->l, &o, x->st, &s, NULL, &err),
+			 IBP_OK);
+	return s;
+}
+
+static void pingpong(struct fx *x, const char *src, const char *dst,
+		     unsigned index)
+{
+	struct ibp_sim_pingpong_options po;
+	ibp_sim_pingpong_options_init(&po);
+	po.pkey_index = index;
+	po.iters = 1;
+	struct ibp_sim_pingpong_result res;
+	ibp_error err;
+	assert_int_equal(
+	    ibp_sim_session_pingpong(x->ss, src, dst, &po, NULL, &res, &err),
+	    IBP_OK);
+	assert_int_equal(res.outcome, IBP_SIM_PINGPONG_FAILED);
+}
+
+/* The port read on (switch desc, port) or (CA desc, 1). */
+static const struct ibp_monitor_port *port_of(const ibp_monitor_sweep *s,
+					      const char *desc, bool sw,
+					      const char *facing)
+{
+	for (size_t i = 0; i < ibp_monitor_sweep_port_count(s); i++) {
+		const struct ibp_monitor_port *q = ibp_monitor_sweep_port(s, i);
+		if (q->is_switch == sw && !strcmp(q->desc, desc) &&
+		    !strcmp(q->facing_desc, facing))
+			return q;
+	}
+	fail_msg("no port %s facing %s", desc, facing);
+	return NULL;
+}
+
+static const struct ibp_monitor_tenant *tenant(const ibp_monitor_sweep *s,
+					       const char *name)
+{
+	for (size_t i = 0; i < ibp_monitor_sweep_tenant_count(s); i++)
+		if (!strcmp(ibp_monitor_sweep_tenant(s, i)->name, name))
+			return ibp_monitor_sweep_tenant(s, i);
+	fail_msg("no tenant %s", name);
+	return NULL;
+}
+
+/* Totals of every port but one are zero. */
+static void only(const ibp_monitor_sweep *s, const struct ibp_monitor_port *q,
+		 ibp_monitor_counter c, uint64_t v)
+{
+	for (size_t i = 0; i < ibp_monitor_sweep_port_count(s); i++) {
+		const struct ibp_monitor_port *p = ibp_monitor_sweep_port(s, i);
+		for (int k = 0; k < IBP_MON_NCOUNTERS; k++)
+			if (p == q && k == (int)c)
+				assert_true(p->total[k] == v);
+			else
+				assert_true(p->total[k] == 0);
+	}
+}
+
+static void test_cross_tenant(void **state)
+{
+	struct fx *x = *state;
+	ibp_monitor_sweep *s = sweep(x, false);
+	assert_true(ibp_monitor_sweep_full_member(s));
+	assert_int_equal(ibp_monitor_sweep_unread(s), 0);
+	/* 7 CA ports, 7 leaf ports */
+	assert_int_equal(ibp_monitor_sweep_port_count(s), 14);
+	only(s, NULL, IBP_MON_NCOUNTERS, 0);
+	ibp_monitor_sweep_free(s);
+
+	/* TenantA's key (index 1) toward a TenantB node: refused at the
+	 * egress of leaf-01's port facing tenantB-node-01, 8 times */
+	pingpong(x, "tenantA-node-01", "tenantB-node-01", 1);
+	s = sweep(x, false);
+	const struct ibp_monitor_port *q =
+	    port_of(s, "leaf-01", true, "tenantB-node-01");
+	assert_true(q->pma_read && q->pma_64bit);
+	only(s, q, IBP_MON_XMIT_CONSTRAINT, 8);
+	assert_int_equal(q->ntenants, 1);
+	const struct ibp_monitor_tenant *b = tenant(s, "TenantB");
+	const struct ibp_monitor_tenant *a = tenant(s, "TenantA");
+	assert_true(b->toward == 8 && b->from == 0 && b->pkey_violations == 0);
+	assert_true(a->toward == 0 && a->from == 0);
+	assert_int_equal(b->ports, 3); /* two nodes and the storage node */
+	char *prom = ibp_monitor_sweep_prometheus(s);
+	assert_non_null(strstr(
+	    prom, "infiniband_switch_port_transmit_constraint_errors_total{"
+		  "guid=\"0x506b4b0300a1b100\",port=\"5\"} 8\n"));
+	assert_non_null(strstr(prom, "ibpart_tenant_constraint_errors_total{"
+				     "tenant=\"TenantB\",direction=\"toward\"} "
+				     "8\n"));
+	assert_non_null(strstr(prom, "# TYPE ibpart_tenant_pkey_violations_"
+				     "total counter\n"));
+	free(prom);
+	ibp_monitor_sweep_free(s);
+
+	/* The default key (index 0, limited at both ends) passes the
+	 * switches and is refused by the receiving HCA: P_KeyViolations
+	 * there, 8, for TenantB and (the storage node is in both) not A */
+	pingpong(x, "tenantA-node-01", "tenantB-node-01", 0);
+	s = sweep(x, false);
+	q = port_of(s, "tenantB-node-01", false, "tenantB-node-01");
+	assert_true(q->total[IBP_MON_PKEY_VIOLATIONS] == 8);
+	assert_true(tenant(s, "TenantB")->pkey_violations == 8);
+	assert_true(tenant(s, "TenantA")->pkey_violations == 0);
+	ibp_monitor_sweep_free(s);
+
+	/* --reset clears the PMA's (64-bit) counters, not the totals */
+	ibp_monitor_sweep_free(sweep(x, true));
+	s = sweep(x, false);
+	q = port_of(s, "leaf-01", true, "tenantB-node-01");
+	assert_true(q->raw[IBP_MON_XMIT_CONSTRAINT] == 0);
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 8);
+	assert_true(tenant(s, "TenantB")->toward == 8);
+	ibp_monitor_sweep_free(s);
+}
+
+static void test_saturation_and_resets(void **state)
+{
+	struct fx *x = *state;
+	ibp_sim *sim = ibp_sim_session_sim(x->ss);
+	ibp_sim_set_pma_ext_errors(sim, false); /* ibsim's PMAs: 8 bits */
+	for (int i = 0; i < 40; i++)		/* 320 refusals */
+		pingpong(x, "tenantB-node-02", "tenantA-node-02", 1);
+	ibp_monitor_sweep *s = sweep(x, false);
+	const struct ibp_monitor_port *q =
+	    port_of(s, "leaf-01", true, "tenantA-node-02");
+	assert_false(q->pma_64bit);
+	assert_true(q->raw[IBP_MON_XMIT_CONSTRAINT] == 255);
+	assert_true(q->saturated[IBP_MON_XMIT_CONSTRAINT]);
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 255);
+	assert_true(tenant(s, "TenantA")->toward == 255);
+	ibp_monitor_sweep_free(s);
+
+	/* still saturated: nothing more is known, the total holds; then
+	 * the monitor clears it (--reset) */
+	pingpong(x, "tenantB-node-02", "tenantA-node-02", 1);
+	s = sweep(x, true);
+	q = port_of(s, "leaf-01", true, "tenantA-node-02");
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 255);
+	assert_int_equal(ibp_monitor_sweep_reset_ports(s), 14);
+	ibp_monitor_sweep_free(s);
+	size_t n;
+	unsigned p;
+	ibp_sim_session_port(x->ss, "leaf-01", &n, &p, NULL);
+	size_t an;
+	unsigned ap;
+	ibp_sim_session_port(x->ss, "tenantA-node-02", &an, &ap, NULL);
+	size_t pn;
+	unsigned pp = 0;
+	for (unsigned k = 1; k <= 24; k++)
+		if (ibp_fabric_port_peer(ibp_sim_session_fabric(x->ss), n, k,
+					 &pn, &ap) &&
+		    pn == an)
+			pp = k;
+	assert_int_equal(
+	    ibp_sim_port_counters(sim, n, pp)->pc_xmit_constraint_errors, 0);
+
+	/* counts from 0 after our clear */
+	pingpong(x, "tenantB-node-02", "tenantA-node-02", 1);
+	s = sweep(x, false);
+	q = port_of(s, "leaf-01", true, "tenantA-node-02");
+	assert_true(q->raw[IBP_MON_XMIT_CONSTRAINT] == 8);
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 263);
+	assert_false(q->saturated[IBP_MON_XMIT_CONSTRAINT]);
+	ibp_monitor_sweep_free(s);
+
+	/* cleared by someone else (OpenSM's PerfMgr): the total does not
+	 * go down; then 8 more count from the cleared value */
+	ibp_sim_port_counters_mut(sim, n, pp)->pc_xmit_constraint_errors = 0;
+	s = sweep(x, false);
+	q = port_of(s, "leaf-01", true, "tenantA-node-02");
+	assert_true(q->raw[IBP_MON_XMIT_CONSTRAINT] == 0);
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 263);
+	ibp_monitor_sweep_free(s);
+	pingpong(x, "tenantB-node-02", "tenantA-node-02", 1);
+	s = sweep(x, false);
+	q = port_of(s, "leaf-01", true, "tenantA-node-02");
+	assert_true(q->total[IBP_MON_XMIT_CONSTRAINT] == 271);
+	assert_true(tenant(s, "TenantA")->toward == 271);
+	ibp_monitor_sweep_free(s);
+}
+
+static void test_not_full_member(void **state)
+{
+	struct fx *x = *state;
+	ibp_sim *sim = ibp_sim_session_sim(x->ss);
+	size_t n;
+	unsigned p;
+	ibp_sim_session_sm_port(x->ss, &n, &p);
+	ibp_pkey_table *t = ibp_tables_get_mut(ibp_sim_tables(sim), n, p);
+	int i = ibp_pkey_table_find(t, 0xffff);
+	assert_true(i >= 0);
+	ibp_pkey_table_set(t, (unsigned)i, 0x7fff, NULL);
+	ibp_monitor_sweep *s = sweep(x, false);
+	assert_false(ibp_monitor_sweep_full_member(s));
+	/* a limited GMP matches only full members (IBA 10.9.3): the
+	 * tenants' HCAs and the switch (port 0 holds 0x7fff as the plan
+	 * leaves it) refuse it, ufm-server (full in Default) answers */
+	const struct ibp_monitor_port *q =
+	    port_of(s, "tenantA-node-01", false, "tenantA-node-01");
+	assert_false(q->pma_read);
+	q = port_of(s, "leaf-01", true, "tenantA-node-01");
+	assert_false(q->pma_read);
+	q = port_of(s, "ufm-server", false, "ufm-server");
+	assert_true(q->pma_read);
+	/* PortInfo comes over SMPs, which are never P_Key checked */
+	assert_true(q->smp_read);
+	assert_true(ibp_monitor_sweep_unread(s) > 0);
+	ibp_monitor_sweep_free(s);
+	ibp_pkey_table_set(t, (unsigned)i, 0xffff, NULL);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	char *e = ibp_prom_label_escape("a\"b\\c\nd é");
+	assert_string_equal(e, "a\\\"b\\\\c\\nd é");
+	free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_cross_tenant, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_saturation_and_resets, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_not_full_member, setup,
+					    teardown),
+	    cmocka_unit_test(test_escape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
