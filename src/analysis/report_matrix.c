@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 
@@ -304,26 +305,6 @@ static void summary(const ibp_matrix *m, bool md,
 	}
 }
 
-/* RFC 4180 quoting; a cell a spreadsheet would run as a formula (it
- * starts with = + - @) is defused with a leading quote mark. */
-static void csv_field(FILE *out, const char *s)
-{
-	bool formula = strchr("=+-@", s[0]) && s[0];
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	if (formula)
-		fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
@@ -332,9 +313,11 @@ static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 		fprintf(out, ",0x%016" PRIx64, ibp_matrix_endpoint_guid(m, j));
 	fputs("\r\n", out);
 	for (size_t i = 0; i < n; i++) {
+		const char *l = ibp_matrix_endpoint_label(m, i);
 		fprintf(out, "0x%016" PRIx64 ",",
 			ibp_matrix_endpoint_guid(m, i));
-		csv_field(out, ibp_matrix_endpoint_label(m, i));
+		/* RFC 4180, formulas defused (escape.h) */
+		ibp_escape_csv_write(out, l, strlen(l));
 		for (size_t j = 0; j < n; j++)
 			fputs(i == j			     ? ","
 			      : ibp_matrix_can_talk(m, i, j) ? ",1"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Valid UTF-8 that a terminal runs instead of showing must not reach it
+# raw either: U+009B (bytes C2 9B) is CSI in xterm, so a NodeDescription
+# "\u009b2K" erased a line as ESC [ 2K does, and U+202E (E2 80 AE)
+# reverses the text after it (Trojan Source).  The text rule writes
+# their bytes as \xNN (tables, matrix text/md/csv, audit, check, the
+# notes on stderr); JSON keeps them (valid UTF-8, escaped by JSON).  A
+# CSV cell starting with a tab (OWASP's CSV injection list) is defused
+# like one starting with =.
+source "$(dirname "$0")/lib.sh"
+seed="$IBP_SRC/examples/seed"
+# sm-01's node GUID: named by a node-name-map as a tenant could name its HCA
+printf '0x506b4b0300a1b2ff "x\xc2\x9b2K\xe2\x80\xaeevil"\n' >nnm
+printf '0x506b4b0300a1b300 "\t=1+1"\n' >nnm-tab
+for args in "tables" "matrix" "matrix --format md" "matrix --format csv" \
+  "audit" "check --opensm"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$IBPART" $args -t "$seed/seed.topo" --node-name-map nnm "$seed/partitions.conf" >out 2>err
+  set -e
+  if LC_ALL=C grep -q $'\xc2\x9b\|\xe2\x80\xae' out err; then
+    fail "ibpart $args printed U+009B or U+202E raw: $(LC_ALL=C grep -a evil out err | head -2 | cat -A)"
+  fi
+done
+"$IBPART" tables -t "$seed/seed.topo" --node-name-map nnm "$seed/partitions.conf" >out 2>err
+expect_grep 'x\\xc2\\x9b2K\\xe2\\x80\\xaeevil' out
+"$IBPART" tables -t "$seed/seed.topo" --node-name-map nnm --format json "$seed/partitions.conf" >out 2>err
+[[ $(jq -r '.ports[0].node_desc' out) == $'x\xc2\x9b2K\xe2\x80\xaeevil' ]] ||
+  fail "JSON did not keep the name: $(jq '.ports[0].node_desc' out)"
+"$IBPART" matrix -t "$seed/seed.topo" --node-name-map nnm-tab --format csv "$seed/partitions.conf" >out 2>err
+expect_grep "^0x506b4b0300a1b301,\"'	=1+1\"" out
+finish
