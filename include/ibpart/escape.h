@@ -23,6 +23,11 @@
  *         a cell a spreadsheet would run as a formula (starting with
  *         = + - @, tab or CR: OWASP's "CSV injection") is quoted and
  *         starts with a ' so it is shown, not run.
+ *  Markdown  a table cell of text already escaped by the text rule:
+ *         | as \| (it would split the cell), the punctuation that
+ *         formats (\ ` * _ [ ] # ! ~) backslash-escaped, < > & as
+ *         entities (renderers pass HTML through), so the rendered cell
+ *         shows the text form.
  *  Prometheus  a label value of the text exposition format: valid
  *         UTF-8, with \ " and line feed as \\ \" \n (the only escapes
  *         the format has); NUL and invalid bytes as U+FFFD.
@@ -87,6 +92,11 @@ bool ibp_csv_formula(const char *s, size_t len);
 
 /* s[0..len) to out as one CSV field, by the rule above. */
 void ibp_escape_csv_write(FILE *out, const char *s, size_t len);
+
+/* s[0..len), text already escaped by ibp_escape_text(), to out as a
+ * Markdown table cell by the rule above (a control byte left is written
+ * \\xNN all the same). */
+void ibp_escape_markdown_write(FILE *out, const char *s, size_t len);
 
 IBP_END_DECLS
 #endif

@@ -2,7 +2,8 @@
  * escape.c - the escaping rules of each output format (see
  * include/ibpart/escape.h): text for terminals (`\xNN`, `\\`), JSON as
  * valid UTF-8 (U+FFFD) with the exact bytes in hex beside it, HTML
- * entities, CSV quoting with formulas defused, Prometheus label values.
+ * entities, CSV quoting with formulas defused, Markdown table cells,
+ * Prometheus label values.
  *
  * UTF-8 is checked by hand (RFC 3629: the shortest form only, no
  * surrogates, at most U+10FFFF): it is twenty lines, and no library
@@ -273,4 +274,26 @@ void ibp_escape_csv_write(FILE *out, const char *s, size_t len)
 		fputc(s[i], out);
 	}
 	fputc('"', out);
+}
+
+void ibp_escape_markdown_write(FILE *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '&')
+			fputs("&amp;", out);
+		else if (c < 0x20 ||
+			 c == 0x7f) /* not text-escaped: still none */
+			fprintf(out, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
+		else {
+			if (strchr("\\|`*_[]#!~", c))
+				fputc('\\', out);
+			fputc(c, out);
+		}
+	}
 }

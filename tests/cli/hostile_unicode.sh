@@ -29,4 +29,24 @@ expect_grep 'x\\xc2\\x9b2K\\xe2\\x80\\xaeevil' out
   fail "JSON did not keep the name: $(jq '.ports[0].node_desc' out)"
 "$IBPART" matrix -t "$seed/seed.topo" --node-name-map nnm-tab --format csv "$seed/partitions.conf" >out 2>err
 expect_grep "^0x506b4b0300a1b301,\"'	=1+1\"" out
+
+# Partition names come from the plan: the class summary printed them raw
+# (an ESC reached the terminal), and Markdown took a '|' in a name or a
+# NodeDescription as a column break and '<b>' as HTML.  Markdown cells
+# now show the text form: | as \|, < > & as entities.
+printf 'Default=0x7fff, ipoib : ALL=full ;\nx\033[2K\xc2\x9by|z=0x0001 : 0x506b4b0300a1b200=full, 0x506b4b0300a1b201 ;\n' >pn.conf
+for f in text md; do
+  "$IBPART" matrix -t "$seed/seed.topo" --grid-limit 1 --format "$f" pn.conf >out 2>err || true
+  if LC_ALL=C grep -q $'\033\|\xc2\x9b' out err; then
+    fail "matrix --format $f printed a partition name raw: $(LC_ALL=C grep -a 0x0001 out | head -2 | cat -A)"
+  fi
+done
+expect_grep '^| x\\\\x1b\\\[2K\\\\xc2\\\\x9by\\|z | 0x0001 | 1 | 1 |$' out
+printf '0x506b4b0300a1b2ff "a|b<b>x</b>"\n' >md.nnm
+"$IBPART" matrix -t "$seed/seed.topo" --node-name-map md.nnm --format md "$seed/partitions.conf" >out 2>err
+expect_grep '^| a\\|b&lt;b&gt;x&lt;/b&gt; | — |' out
+# every row of the grid has the header's number of cells
+cols=$(sed -n 3p out | sed 's/\\|//g' | tr -cd '|' | wc -c)
+bad=$(sed -n '3,$p' out | grep '^|' | sed 's/\\|//g' | awk -F'|' -v c="$cols" 'NF-1 != c' | wc -l)
+[[ $bad == 0 ]] || fail "$bad Markdown rows with another number of cells than the header's $cols"
 finish

@@ -143,6 +143,23 @@ static void test_csv(void **state)
 	assert_false(ibp_csv_formula("\0=", 2));
 }
 
+/* Markdown: a table cell of text-escaped text renders as that text: a
+ * '|' cannot split the cell, HTML cannot open, formatting cannot start,
+ * and a backslash of the text form stays visible. */
+static void test_markdown(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	const char in[] = "a|b<img src=x>&\\x1b*_`[l](u)#!~\x01";
+	ibp_escape_markdown_write(m, in, sizeof(in) - 1);
+	fclose(m);
+	assert_string_equal(buf, "a\\|b&lt;img src=x&gt;&amp;\\\\x1b\\*\\_\\`"
+				 "\\[l\\](u)\\#\\!\\~\\\\x01");
+	free(buf);
+}
+
 static void test_utf8(void **state)
 {
 	(void)state;
@@ -209,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_prometheus),
 	    cmocka_unit_test(test_html),
 	    cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_tables_json_keeps_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
