@@ -16,7 +16,9 @@
  * copy stays a link - but not where that lets another user aim root's
  * write: a link in a world-writable sticky directory (/tmp) whose owner
  * is neither the directory's owner nor us is refused, the rule the
- * kernel's fs.protected_symlinks applies to opening it.  The .bak is
+ * kernel's fs.protected_symlinks applies to opening it; so is such a
+ * link met as a directory on the way (/tmp/d/x.conf with /tmp/d a link).
+ * The .bak is
  * created with O_NOFOLLOW | O_EXCL after removing the old one, so a
  * planted FILE.bak link is never written through.
  */
@@ -60,6 +62,26 @@ static bool link_trusted(const char *link, const struct stat *lst)
 	return ok;
 }
 
+/* Whether a directory on the way to path (a prefix ending before a
+ * '/') is a link that link_trusted() refuses: the kernel's rule is for
+ * every link a lookup follows, so root's `-o /tmp/d/x.conf` must not go
+ * through a /tmp/d -> /etc/opensm another user planted. */
+static bool dirs_untrusted(const char *path)
+{
+	char *p = strdup(path);
+	bool bad = false;
+	for (char *slash = p ? strchr(p + 1, '/') : NULL; slash && !bad;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		struct stat st;
+		bad = lstat(p, &st) == 0 && S_ISLNK(st.st_mode) &&
+		      !link_trusted(p, &st);
+		*slash = '/';
+	}
+	free(p);
+	return bad;
+}
+
 /* The file a path names once symbolic links are followed (the path
  * itself when it is not a link).  A dangling link resolves to where it
  * points, relative to the link's directory.  *untrusted: a link that
@@ -70,6 +92,11 @@ static char *resolve(const char *path, bool *untrusted)
 	*untrusted = false;
 	for (int depth = 0; cur && depth < 40; depth++) {
 		struct stat st;
+		if (dirs_untrusted(cur)) {
+			*untrusted = true;
+			free(cur);
+			return NULL;
+		}
 		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return cur;
 		if (!link_trusted(cur, &st)) {
@@ -155,7 +182,8 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 		if (untrusted)
 			return ibp_error_set_at(
 			    err, IBP_EIO, path, 0, 0,
-			    "is a symbolic link another user owns in a "
+			    "is or goes through a symbolic link another user "
+			    "owns in a "
 			    "world-writable sticky directory: not followed "
 			    "(as fs.protected_symlinks); nothing written");
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
