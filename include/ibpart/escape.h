@@ -17,8 +17,10 @@
  *  JSON   valid UTF-8 passes; each invalid byte becomes U+FFFD, and the
  *         writer puts the exact bytes in a sibling `..._hex` field
  *         (ibp_hex) wherever ibp_utf8_valid() says the string was lossy.
- *  HTML   text and attribute values: < > & " ' as entities; NUL and
- *         invalid bytes as U+FFFD (the pages are UTF-8).
+ *  HTML   text and attribute values: the text rule first (a control
+ *         byte, an invalid one, a C1 or bidi control shows as \xNN, as
+ *         on a terminal, so the page is valid UTF-8 and holds none raw),
+ *         then < > & " ' as entities.
  *  CSV    RFC 4180: a field holding , " CR or LF is quoted, " doubled;
  *         a cell a spreadsheet would run as a formula (starting with
  *         = + - @, tab or CR: OWASP's "CSV injection") is quoted and

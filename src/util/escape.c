@@ -215,38 +215,33 @@ char *ibp_escape_prometheus(const char *s, size_t len)
 	return lossy(s, len, true);
 }
 
-void ibp_escape_html_write(FILE *out, const char *s, size_t len)
+/* The HTML entities of s[0..len), printable text already. */
+static void html_entities(FILE *out, const char *s, size_t len)
 {
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_kept(s + i, len - i);
-		const char *ent = NULL;
-		switch (n ? s[i] : 0) {
-		case 0:
-			ent = U_FFFD;
-			n = 1;
-			break;
-		case '<':
-			ent = "&lt;";
-			break;
-		case '>':
-			ent = "&gt;";
-			break;
-		case '&':
-			ent = "&amp;";
-			break;
-		case '"':
-			ent = "&quot;";
-			break;
-		case '\'':
-			ent = "&#39;";
-			break;
-		}
+	for (size_t i = 0; i < len; i++) {
+		const char *ent = s[i] == '<'	 ? "&lt;"
+				  : s[i] == '>'	 ? "&gt;"
+				  : s[i] == '&'	 ? "&amp;"
+				  : s[i] == '"'	 ? "&quot;"
+				  : s[i] == '\'' ? "&#39;"
+						 : NULL;
 		if (ent)
 			fputs(ent, out);
 		else
-			fwrite(s + i, 1, n, out);
-		i += n;
+			fputc(s[i], out);
 	}
+}
+
+void ibp_escape_html_write(FILE *out, const char *s, size_t len)
+{
+	if (!ibp_escape_needed(s, len)) {
+		html_entities(out, s, len);
+		return;
+	}
+	char *t = ibp_escape_text(s, len); /* what a terminal shows */
+	if (t)
+		html_entities(out, t, strlen(t));
+	free(t);
 }
 
 bool ibp_csv_formula(const char *s, size_t len)

@@ -49,4 +49,14 @@ expect_grep '^| a\\|b&lt;b&gt;x&lt;/b&gt; | — |' out
 cols=$(sed -n 3p out | sed 's/\\|//g' | tr -cd '|' | wc -c)
 bad=$(sed -n '3,$p' out | grep '^|' | sed 's/\\|//g' | awk -F'|' -v c="$cols" 'NF-1 != c' | wc -l)
 [[ $bad == 0 ]] || fail "$bad Markdown rows with another number of cells than the header's $cols"
+
+# The HTML page's <title> is the plan's file name: its ESC went into the
+# page raw (a `cat` of the report reached the terminal) and an invalid
+# byte broke the page's UTF-8.  Now it shows as the text rule shows it.
+f=$(printf 'plan\033[2K\xff.conf')
+cp "$seed/partitions.conf" "$f"
+"$IBPART" matrix -t "$seed/seed.topo" --format html -o page.html "$f" 2>err
+if LC_ALL=C grep -q $'\033' page.html; then fail "an ESC in the HTML page: $(LC_ALL=C grep -a '<title>' page.html | cat -A)"; fi
+iconv -f UTF-8 -t UTF-8 page.html >/dev/null 2>&1 || fail "the HTML page is not valid UTF-8"
+expect_grep '<title>plan\\x1b\[2K\\xff.conf: P_Key reachability' page.html
 finish

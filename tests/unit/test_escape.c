@@ -93,16 +93,19 @@ static char *html(const char *s, size_t len)
 }
 
 /* HTML: no NodeDescription can open a tag, end an attribute quoted
- * either way, or start an entity; the page is UTF-8, so an invalid
- * byte or NUL is U+FFFD. */
+ * either way, or start an entity; control, invalid and C1 bytes show as
+ * the text rule shows them (\xNN), never raw in the page. */
 static void test_html(void **state)
 {
 	(void)state;
-	const char in[] = "<img src=x onerror='a(\"1\")'>&amp;\xff\x00\xc3\xa9";
+	const char in[] = "<img src=x onerror='a(\"1\")'>&amp;\xff\x00\x1b"
+			  "\xc2\x9b\xc3\xa9\\";
 	char *e = html(in, sizeof(in) - 1);
 	assert_string_equal(e,
 			    "&lt;img src=x onerror=&#39;a(&quot;1&quot;)&#39;"
-			    "&gt;&amp;amp;\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9");
+			    "&gt;&amp;amp;\\xff\\x00\\x1b\\xc2\\x9b\xc3\xa9"
+			    "\\\\");
+	assert_true(ibp_utf8_valid(e, strlen(e)));
 	free(e);
 }
 
