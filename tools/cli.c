@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ibpart/escape.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -24,11 +25,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+void cli_print_message(const char *who, const char *msg)
+{
+	fprintf(stderr, "%s: ", who);
+	/* a message may quote its input (a JSON key, a file name): one
+	 * line, nothing a terminal acts on (escape.h) */
+	ibp_escape_write(stderr, msg, strlen(msg));
+	fputc('\n', stderr);
+}
+
 void cli_print_error(const ibp_error *err)
 {
 	char buf[1024];
 	ibp_error_format(err, buf, sizeof(buf));
-	fprintf(stderr, "ibpart: %s\n", buf);
+	cli_print_message("ibpart", buf);
 }
 
 bool cli_wants_help(int argc, char **argv)

@@ -187,8 +187,11 @@ int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Print an ibp_error as "ibpart: file:line:col: error: message". */
+/* Print an ibp_error as "ibpart: file:line:col: error: message", on one
+ * line whatever the message quotes (the text rule of escape.h). */
 void cli_print_error(const ibp_error *err);
+/* Print "WHO: MSG" on stderr with msg escaped as cli_print_error does. */
+void cli_print_message(const char *who, const char *msg);
 
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);

@@ -48,7 +48,9 @@ int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
 	ibp_error err;
 	if (ibp_mkey_file_read(path, dest, &err) == IBP_OK)
 		return 0;
-	fprintf(stderr, "ibpart %s: %s\n", cmd, err.message);
+	char who[64];
+	snprintf(who, sizeof(who), "ibpart %s", cmd);
+	cli_print_message(who, err.message);
 	return -1;
 }
 

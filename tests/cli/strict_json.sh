@@ -46,6 +46,15 @@ expect_grep "unk.json: error: JSON: ports\[0\]: unknown field 'zzz'" err
 jq '.ports[0].port_guid = "-0x1" | .ports[0].node_guid = "0x1"' tj.json >neg.json
 expect_status 2 "$IBPART" audit -t "$seed/seed.topo" --tables neg.json
 expect_grep "neg.json: error: JSON: ports\[0\].port_guid: '-0x1' is not a GUID" err
+# an error that quotes the input (a JSON key) stays one line, with
+# nothing a terminal acts on: the key's newline and ESC went out raw
+jq '.ports[0].remembered.pkeys["x\ny\u001b[2K"] = 1' st.json >nl.json
+expect_status 2 "$IBPART" tables -t "$seed/seed.topo" --state nl.json "$seed/partitions.conf"
+expect_grep "^ibpart: nl.json: error: ports\[0\].remembered: 'x\\\\x0ay\\\\x1b\[2K' is not a P_Key$" err
+if LC_ALL=C grep -q $'\033' err; then fail "an ESC of the input in an error message"; fi
+jq '.ports[0]["a\nb"] = 1' tj.json >nlk.json
+expect_status 2 "$IBPART" matrix -t "$seed/seed.topo" --tables nlk.json
+expect_grep "^ibpart: nlk.json: error: JSON: ports\[0\]: unknown field 'a\\\\x0ab'$" err
 # what ibpart writes still reads
 expect_status 0 "$IBPART" matrix -t "$seed/seed.topo" --tables tj.json
 expect_status 0 "$IBPART" matrix -t "$seed/seed.topo" --tables st.json
