@@ -626,8 +626,8 @@ static int read_root(struct rd *r, json_t *root)
 		     ? read_opensm(r, json_object_get(root, "opensm"))
 		     : 0;
 	const char *mode = json_string_value(json_object_get(root, "mode"));
-	if (!rc && s->version == 2 && mode && strcmp(mode, "opensm") &&
-	    strcmp(mode, "strict"))
+	/* every version: the file is written back as version 2 */
+	if (!rc && mode && strcmp(mode, "opensm") && strcmp(mode, "strict"))
 		rc = ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
 				      "mode: '%.20s' is not opensm or strict",
 				      mode);

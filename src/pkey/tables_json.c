@@ -298,6 +298,14 @@ int tables_json_check_port(json_t *po, size_t i, char *msg, size_t size)
 	json_t *keys = json_object_get(po, "pkeys");
 	if (keys && !json_is_array(keys))
 		CHECK_FAIL("%s.pkeys: not an array", path);
+	size_t k;
+	json_array_foreach(keys, k, v)
+	{
+		uint16_t pk;
+		/* also on a port the fabric lacks: kept, and read again */
+		if (ibp_pkey_parse(json_string_value(v), &pk, NULL))
+			CHECK_FAIL("%s.pkeys[%zu]: not a P_Key", path, k);
+	}
 	if ((v = json_object_get(po, "capacity"))) {
 		json_int_t c = json_integer_value(v);
 		if (!json_is_integer(v))
