@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 /* A fresh random 64-bit seed (getrandom; without it the time and an
- * address).  Cannot fail. */
+ * address); a fixed one in a fuzzing build
+ * (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION), whose runs must repeat.
+ * Cannot fail. */
 uint64_t hash_seed(void);
 
 /* MurmurHash3's 64-bit finalizer: every input bit moves every output
