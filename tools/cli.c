@@ -25,6 +25,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+int cli_stdin_once(const char *cmd, const char *const *paths, size_t n)
+{
+	size_t dashes = 0;
+	for (size_t i = 0; i < n; i++)
+		dashes += paths[i] && !strcmp(paths[i], "-");
+	if (dashes < 2)
+		return 0;
+	return cli_usage_error(cmd,
+			       "the standard input (-) is given for %zu "
+			       "inputs; it can be read once",
+			       dashes);
+}
+
 void cli_print_message(const char *who, const char *msg)
 {
 	fprintf(stderr, "%s: ", who);
@@ -52,13 +65,16 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-int cli_read_plan(const char *topo, const char *nnm, const char *path,
-		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
-		  ibp_diags **diags)
+int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
+		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
+		  ibp_conf **conf, ibp_diags **diags)
 {
 	*fabric = NULL;
 	*conf = NULL;
 	*diags = NULL;
+	const char *inputs[] = {topo, nnm, path};
+	if (cli_stdin_once(cmd, inputs, 3))
+		return CLI_EXIT_USAGE;
 	if (topo) {
 		ibp_fabric_options fo;
 		ibp_fabric_options_init(&fo);
