@@ -59,4 +59,14 @@ cp "$seed/partitions.conf" "$f"
 if LC_ALL=C grep -q $'\033' page.html; then fail "an ESC in the HTML page: $(LC_ALL=C grep -a '<title>' page.html | cat -A)"; fi
 iconv -f UTF-8 -t UTF-8 page.html >/dev/null 2>&1 || fail "the HTML page is not valid UTF-8"
 expect_grep '<title>plan\\x1b\[2K\\xff.conf: P_Key reachability' page.html
+
+# A plan whose file name is not UTF-8 lost every finding in check's JSON
+# (issue 12): each finding is there, the name as U+FFFD and its exact
+# bytes in file_hex.
+printf 'Default=0x7fff : ALL=full ;\nA=0x1 : 0xzz ;\n' >"$f"
+expect_status 2 "$IBPART" check --format json "$f"
+[[ $(jq '.findings | length' out) == 2 && $(jq '.errors' out) == 1 ]] ||
+  fail "check JSON on a non-UTF-8 file name: $(head -c 300 out)"
+[[ $(jq -r '[.findings[].file_hex] | unique | .[0]' out) == "$(printf '%s' "$f" | od -An -tx1 | tr -d ' \n')" ]] ||
+  fail "no file_hex with the name's bytes: $(jq -c '.findings[0]' out)"
 finish
