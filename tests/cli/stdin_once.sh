@@ -22,6 +22,14 @@ done
 expect_status 2 "$IBPART" tables -t "$seed/seed.topo" --state - "$seed/partitions.conf"
 expect_grep 'state needs a file (it is rewritten), not -' err
 [[ ! -e ./- ]] || fail "a file named - was written"
+# apply: --state is written before anything changes, so not to "-"; and
+# its inputs share stdin as the others' do (refused before any port is
+# opened: exit 2, not 3 for the missing CA)
+expect_status 2 "$IBPART" apply --direct --state - -c "$seed/partitions.conf" -C no-such-ca
+expect_grep 'state needs a file, not -' err
+expect_status 2 "$IBPART" apply --direct -t - -c - -C no-such-ca
+expect_grep 'it can be read once' err
+[[ ! -e ./- ]] || fail "apply wrote a file named -"
 # one - is fine, and -o - is the standard output
 "$IBPART" tables -t - "$seed/partitions.conf" <"$seed/seed.topo" >out 2>err || fail "tables -t - failed"
 "$IBPART" convert -o - - <"$seed/partitions.conf" >out 2>err || fail "convert -o - - failed"
