@@ -19,6 +19,11 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	const struct cli_input *c = &o->in;
 	if (!c->topo)
 		return cli_usage_error(cmd, "-t TOPO is required");
+	const char *inputs[] = {c->topo,	   c->node_name_map,
+				c->conf,	   o->tables_json,
+				o->more_inputs[0], o->more_inputs[1]};
+	if (cli_stdin_once(cmd, inputs, 6))
+		return CLI_EXIT_USAGE;
 	if (!c->conf == !o->tables_json)
 		return cli_usage_error(cmd,
 				       "give either CONF or --tables FILE");

@@ -21,6 +21,9 @@ struct ai_opts {
 	const char *tables_json;
 	unsigned lft_cap, mft_cap, lmc; /* --lft-cap, --mft-cap, --lmc */
 	bool rejected; /* set by ai_load: OpenSM rejects the plan */
+	/* the command's other input files (audit's --tenants and
+	 * --opensm-conf), so ai_load can refuse - given twice */
+	const char *more_inputs[2];
 };
 
 /* The common options as entries of a command's table (with ai_init's

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ibpart/escape.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -24,11 +25,33 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+int cli_stdin_once(const char *cmd, const char *const *paths, size_t n)
+{
+	size_t dashes = 0;
+	for (size_t i = 0; i < n; i++)
+		dashes += paths[i] && !strcmp(paths[i], "-");
+	if (dashes < 2)
+		return 0;
+	return cli_usage_error(cmd,
+			       "the standard input (-) is given for %zu "
+			       "inputs; it can be read once",
+			       dashes);
+}
+
+void cli_print_message(const char *who, const char *msg)
+{
+	fprintf(stderr, "%s: ", who);
+	/* a message may quote its input (a JSON key, a file name): one
+	 * line, nothing a terminal acts on (escape.h) */
+	ibp_escape_write(stderr, msg, strlen(msg));
+	fputc('\n', stderr);
+}
+
 void cli_print_error(const ibp_error *err)
 {
 	char buf[1024];
 	ibp_error_format(err, buf, sizeof(buf));
-	fprintf(stderr, "ibpart: %s\n", buf);
+	cli_print_message("ibpart", buf);
 }
 
 bool cli_wants_help(int argc, char **argv)
@@ -42,13 +65,16 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-int cli_read_plan(const char *topo, const char *nnm, const char *path,
-		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
-		  ibp_diags **diags)
+int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
+		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
+		  ibp_conf **conf, ibp_diags **diags)
 {
 	*fabric = NULL;
 	*conf = NULL;
 	*diags = NULL;
+	const char *inputs[] = {topo, nnm, path};
+	if (cli_stdin_once(cmd, inputs, 3))
+		return CLI_EXIT_USAGE;
 	if (topo) {
 		ibp_fabric_options fo;
 		ibp_fabric_options_init(&fo);

@@ -187,8 +187,11 @@ int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Print an ibp_error as "ibpart: file:line:col: error: message". */
+/* Print an ibp_error as "ibpart: file:line:col: error: message", on one
+ * line whatever the message quotes (the text rule of escape.h). */
 void cli_print_error(const ibp_error *err);
+/* Print "WHO: MSG" on stderr with msg escaped as cli_print_error does. */
+void cli_print_message(const char *who, const char *msg);
 
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);
@@ -198,9 +201,13 @@ bool cli_wants_help(int argc, char **argv);
  * path with co (its fabric set to *fabric); every finding in *diags,
  * sorted.  Returns CLI_EXIT_OK, or the exit status after printing why
  * (then nothing is left allocated).  The caller frees all three. */
-int cli_read_plan(const char *topo, const char *nnm, const char *path,
-		  ibp_conf_options *co, ibp_fabric **fabric, ibp_conf **conf,
-		  ibp_diags **diags);
+int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
+		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
+		  ibp_conf **conf, ibp_diags **diags);
+/* 0 when at most one of paths[0..n) (NULL allowed) is "-", else
+ * CLI_EXIT_USAGE after saying so: the standard input can be read once,
+ * and a second input given as - would read as empty. */
+int cli_stdin_once(const char *cmd, const char *const *paths, size_t n);
 
 /* Load a topology with the fabric options, printing diagnostics; returns
  * 0 or an exit status (2 on bad input). */

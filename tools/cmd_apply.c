@@ -274,6 +274,14 @@ static int run(int argc, char **argv)
 		return cli_usage_error("apply", "--rollback takes no plan");
 	if (!ao.ap.rollback && !c.in.conf)
 		return cli_usage_error("apply", "-c CONF is required");
+	/* the state is written there (and read back by --rollback): a
+	 * path, not -; and stdin serves one input */
+	if (ao.state && !strcmp(ao.state, "-"))
+		return cli_usage_error("apply", "--state needs a file, not -");
+	const char *inputs[] = {c.in.topo, c.in.conf, ao.ap.rollback,
+				c.osm_conf_path};
+	if ((rc = cli_stdin_once("apply", inputs, 4)))
+		return rc;
 	c.lo.dry_run = ao.dry_run;
 	cli_catch_stop(&c.lo.cancel); /* SIGINT/SIGTERM: stop at a port */
 	rc = lc_open(&c);

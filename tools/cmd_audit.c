@@ -158,6 +158,8 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	ibp_analysis_input *in;
+	a.ao.more_inputs[0] = a.tenants;
+	a.ao.more_inputs[1] = a.osmconf;
 	if ((rc = ai_load("audit", &a.ao, &in)))
 		return rc;
 	ibp_tenant_map *tm = NULL;

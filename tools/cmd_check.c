@@ -42,8 +42,8 @@ static int check(const struct cli_input *in, const char *path,
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	int status = cli_read_plan(in->topo, in->node_name_map, path, co,
-				   &fabric, &c, &d);
+	int status = cli_read_plan("check", in->topo, in->node_name_map, path,
+				   co, &fabric, &c, &d);
 	if (status)
 		return status;
 	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);

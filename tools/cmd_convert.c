@@ -50,8 +50,8 @@ static int run(int argc, char **argv)
 	ibp_fabric *fabric;
 	ibp_conf *c;
 	ibp_diags *d;
-	status = cli_read_plan(in.topo, in.node_name_map, path, &co, &fabric,
-			       &c, &d);
+	status = cli_read_plan("convert", in.topo, in.node_name_map, path, &co,
+			       &fabric, &c, &d);
 	if (status)
 		return status;
 	ibp_error err;

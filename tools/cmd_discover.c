@@ -35,7 +35,7 @@ static int run(int argc, char **argv)
 	struct ibp_live_options lo;
 	ibp_live_options_init(&lo);
 	lo.progress = cli_progress;
-	lc_mkey_env(&lo);
+	int env_rc = lc_mkey_env(&lo);
 	const char *out_path = NULL;
 	bool quiet = false;
 	const struct cli_opt opts[] = {
@@ -46,6 +46,8 @@ static int run(int argc, char **argv)
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc)
 		return rc;
+	if (env_rc)
+		return lc_mkey_env_refused("discover");
 	if (quiet)
 		lo.progress = NULL;
 

@@ -127,7 +127,7 @@ static int generate(struct gen_args *a)
 			return lrc;
 		conf = NULL;
 	} else if (ibp_fabric_generate(&a->go, &f, &err)) {
-		fprintf(stderr, "ibpart gen: %s\n", err.message);
+		cli_print_message("ibpart gen", err.message);
 		return CLI_EXIT_USAGE;
 	}
 	int exit = CLI_EXIT_OK;

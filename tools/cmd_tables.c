@@ -118,7 +118,16 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;
 	a->to.plan_path = cli_conf_path("tables", &a->in, &args);
-	return a->to.plan_path ? 0 : CLI_EXIT_USAGE;
+	if (!a->to.plan_path)
+		return CLI_EXIT_USAGE;
+	/* the state file is read and then rewritten: a path, not - */
+	if (a->to.state_path && !strcmp(a->to.state_path, "-"))
+		return cli_usage_error(
+		    "tables", "--state needs a file (it is rewritten), "
+			      "not -");
+	const char *inputs[] = {a->in.topo, a->in.node_name_map,
+				a->to.plan_path, a->to.opensm_conf_path};
+	return cli_stdin_once("tables", inputs, 4);
 }
 
 /* The tables on stdout, then the --state file: 0 or an exit status. */

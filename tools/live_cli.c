@@ -23,7 +23,7 @@ void lc_init(struct lc *c, const char *cmd)
 	c->in.mode = "opensm";
 	c->format = "text";
 	c->fail_on = IBP_AUDIT_HIGH; /* as `ibpart audit` */
-	lc_mkey_env(&c->lo);
+	c->mkey_env_rc = lc_mkey_env(&c->lo);
 }
 
 const char *lc_guid(uint64_t g, char buf[24])
@@ -48,23 +48,37 @@ int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
 	ibp_error err;
 	if (ibp_mkey_file_read(path, dest, &err) == IBP_OK)
 		return 0;
-	fprintf(stderr, "ibpart %s: %s\n", cmd, err.message);
+	char who[64];
+	snprintf(who, sizeof(who), "ibpart %s", cmd);
+	cli_print_message(who, err.message);
 	return -1;
 }
 
-void lc_mkey_env(struct ibp_live_options *lo)
+int lc_mkey_env(struct ibp_live_options *lo)
 {
 	/* IBPART_MKEY: the M_Key without putting it where ps shows it
 	 * (--mkey and --mkey-file override it) */
 	const char *env = getenv("IBPART_MKEY");
-	if (env && *env)
-		ibp_mkey_parse(env, &lo->mkey);
+	if (!env || !*env || ibp_mkey_parse(env, &lo->mkey) == IBP_OK)
+		return 0;
+	return -1;
+}
+
+int lc_mkey_env_refused(const char *cmd)
+{
+	fprintf(stderr,
+		"ibpart %s: IBPART_MKEY is not an M_Key (a number "
+		"0..18446744073709551615, decimal or 0x hex)\n",
+		cmd);
+	return CLI_EXIT_USAGE;
 }
 
 int lc_open(struct lc *c)
 {
 	ibp_error err;
 	ibp_error_clear(&err);
+	if (c->mkey_env_rc)
+		return lc_mkey_env_refused(c->cmd);
 	if (c->in.topo) {
 		int rc = cli_load_fabric(c->in.topo, NULL, &c->topo_fabric);
 		if (rc)

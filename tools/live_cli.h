@@ -28,6 +28,7 @@ struct lc {
 	bool allow_both;
 	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
+	int mkey_env_rc; /* lc_mkey_env's: refused at lc_open */
 	/* --opensm-conf: OpenSM's options (lc_opensm_conf reads them) */
 	const char *osm_conf_path;
 	bool have_osm;
@@ -92,8 +93,14 @@ int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
  * ibp_part_enforce; -1: unchanged), as ibp_live_options.enforce takes it
  * (verify, apply). */
 int lc_take_enforce(const char *cmd, void *dest, const char *val);
-/* $IBPART_MKEY into lo (before the options, which override it). */
-void lc_mkey_env(struct ibp_live_options *lo);
+/* $IBPART_MKEY into lo (before the options, which override it).  0, or
+ * -1 when it is set and not a number: a mistyped key must not become
+ * "no M_Key"; the command refuses it with lc_mkey_env_refused() once its
+ * options are parsed (so --help still works). */
+int lc_mkey_env(struct ibp_live_options *lo);
+/* Say that IBPART_MKEY is not an M_Key (never its value); returns
+ * CLI_EXIT_USAGE. */
+int lc_mkey_env_refused(const char *cmd);
 
 /* Load -t, open the port, discover, decide the SM port.  Returns 0 or
  * an exit status (printed). */

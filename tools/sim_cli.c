@@ -39,7 +39,7 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
-		fprintf(stderr, "ibpart: %s\n", err.message);
+		cli_print_message("ibpart", err.message);
 	else if (rc != IBP_OK && err.message[0])
 		cli_print_failure(d, &err); /* unless a finding said it */
 	ibp_diags_free(d);
@@ -78,7 +78,7 @@ int sim_cli_port(const ibp_sim_session *s, const char *spec, size_t *node,
 	/* A port that resolves but is not an end port: the bare message. */
 	if (ibp_fabric_resolve_port(ibp_sim_session_fabric(s), spec, &n, &p,
 				    NULL) == IBP_OK)
-		fprintf(stderr, "ibpart: %s\n", err.message);
+		cli_print_message("ibpart", err.message);
 	else
 		cli_print_error(&err);
 	return CLI_EXIT_USAGE;
@@ -97,7 +97,7 @@ int sim_cli_smpquery(ibp_sim_session *s, const char *addr,
 	rc = ibp_sim_session_smpquery_pkeys_ex(s, addr, how, port, out, &err);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
-	fprintf(stderr, "ibpart sim smpquery: %s\n", err.message);
+	cli_print_message("ibpart sim smpquery", err.message);
 	return cli_exit_status(rc, &err);
 }
 
@@ -128,7 +128,7 @@ int sim_cli_probe_matrix(ibp_sim_session *s, FILE *out,
 	ibp_error err;
 	if (ibp_sim_session_probe_matrix(s, out, res, &err) == IBP_OK)
 		return CLI_EXIT_OK;
-	fprintf(stderr, "ibpart: %s\n", err.message);
+	cli_print_message("ibpart", err.message);
 	return CLI_EXIT_SYSTEM;
 }
 

@@ -7,6 +7,11 @@
  * A temporary file in the target's directory is written, flushed and
  * fsynced, given the old file's permissions (0644 for a new one), and
  * renamed over the target; the directory is fsynced so the rename lasts.
+ * The temporary has no name until it is whole (O_TMPFILE, then linkat;
+ * a named mkstemp file where the file system or /proc lacks that), so a
+ * process killed while writing leaves nothing behind; SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT are held (pthread_sigmask) for the few calls that
+ * name and rename it.
  * A target that is a symbolic link is followed: the file it points to is
  * replaced and the link stays (OpenSM's /etc/opensm/partitions.conf is
  * often a link into a managed tree).  A target that exists and is not a

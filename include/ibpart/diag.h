@@ -46,9 +46,16 @@ typedef struct ibp_diags ibp_diags;
 ibp_diags *ibp_diags_new(void);
 void ibp_diags_free(ibp_diags *d);
 
+/* A list keeps this many findings of one code in one file; the rest
+ * are counted (ibp_diags_count_severity, ibp_diags_not_kept), so a file
+ * with a finding on each of its lines stays within memory. */
+#define IBP_DIAGS_KEEP_PER_CODE 10000u
+
 /* Append a finding: code and file (NULL means "") are copied, the message
- * is formatted; the list owns the copies.  d NULL does nothing and returns
- * 0.  Returns 0, or IBP_ENOMEM (the list is then unchanged). */
+ * is formatted; the list owns the copies.  Past IBP_DIAGS_KEEP_PER_CODE
+ * findings of its code and file it is only counted (nothing formatted).
+ * d NULL does nothing and returns 0.  Returns 0, or IBP_ENOMEM (the list
+ * is then unchanged). */
 int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		  const char *file, unsigned line, unsigned col,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -66,12 +73,18 @@ int ibp_diags_set_subject(ibp_diags *d, const char *subject);
 int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 			 size_t len);
 
-/* How many findings (of severity sev), 0 for a NULL list; and finding i
+/* How many findings kept (of severity sev: with those only counted),
+ * 0 for a NULL list; and finding i
  * (0-based, in the order added or sorted), or NULL when i >= count.  The
  * ibp_diag and its strings are borrowed: valid until the list is freed,
  * sorted, or added to (adding may move the array). */
 size_t ibp_diags_count(const ibp_diags *d);
 size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
+/* How many findings were counted and not kept (IBP_DIAGS_KEEP_PER_CODE):
+ * ibp_diags_count_severity includes them, ibp_diags_count does not.  The
+ * printers close with one line per code saying how many, the JSON has
+ * them in "not_kept".  0 for a NULL list. */
+size_t ibp_diags_not_kept(const ibp_diags *d);
 const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 
 /* Sort findings by file name (strcmp), line, column; stable, so equal

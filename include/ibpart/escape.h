@@ -9,10 +9,33 @@
  *
  *  text   printable ASCII, tabs and valid UTF-8 pass; every other byte is
  *         `\xNN` and the backslash itself `\\`, so the bytes are
- *         recoverable and nothing is hidden.
+ *         recoverable and nothing is hidden.  Valid UTF-8 a terminal
+ *         acts on is not printable either: the C1 controls U+0080..
+ *         U+009F (xterm runs U+009B as CSI), the bidirectional
+ *         overrides and isolates (U+200E/F, U+202A..E, U+2066..9) and
+ *         U+2028/9 go out as the `\xNN` of their bytes.
  *  JSON   valid UTF-8 passes; each invalid byte becomes U+FFFD, and the
  *         writer puts the exact bytes in a sibling `..._hex` field
  *         (ibp_hex) wherever ibp_utf8_valid() says the string was lossy.
+ *  HTML   text and attribute values: the text rule first (a control
+ *         byte, an invalid one, a C1 or bidi control shows as \xNN, as
+ *         on a terminal, so the page is valid UTF-8 and holds none raw),
+ *         then < > & " ' as entities.
+ *  CSV    RFC 4180: a field holding , " CR or LF is quoted, " doubled;
+ *         a cell a spreadsheet would run as a formula (starting with
+ *         = + - @, tab or CR: OWASP's "CSV injection") is quoted and
+ *         starts with a ' so it is shown, not run.
+ *  Markdown  a table cell of text already escaped by the text rule:
+ *         | as \| (it would split the cell), the punctuation that
+ *         formats (\ ` * _ [ ] # ! ~) backslash-escaped, < > & as
+ *         entities (renderers pass HTML through), so the rendered cell
+ *         shows the text form.
+ *  Prometheus  a label value of the text exposition format: valid
+ *         UTF-8, with \ " and line feed as \\ \" \n (the only escapes
+ *         the format has); NUL and invalid bytes as U+FFFD.
+ *  topology files have no escape syntax (ibsim's and ibnetdiscover's
+ *         readers): the writer (topo.h) replaces quotes and line breaks
+ *         and warns.
  *
  * Threads: pure functions of their arguments.
  */
@@ -55,6 +78,27 @@ char *ibp_utf8_lossy(const char *s, size_t len);
 /* s[0..len) as lowercase hex digits (2 per byte), malloc'd; NULL on
  * ENOMEM. */
 char *ibp_hex(const char *s, size_t len);
+
+/* s[0..len) as a Prometheus label value, by the rule above (without
+ * the surrounding quotes): a malloc'd, NUL-terminated string (caller
+ * frees), NULL on ENOMEM. */
+char *ibp_escape_prometheus(const char *s, size_t len);
+
+/* s[0..len) to out as HTML text or a quoted attribute value, by the
+ * rule above. */
+void ibp_escape_html_write(FILE *out, const char *s, size_t len);
+
+/* Whether a spreadsheet would take s[0..len) as a formula (it starts
+ * with = + - @, tab or CR). */
+bool ibp_csv_formula(const char *s, size_t len);
+
+/* s[0..len) to out as one CSV field, by the rule above. */
+void ibp_escape_csv_write(FILE *out, const char *s, size_t len);
+
+/* s[0..len), text already escaped by ibp_escape_text(), to out as a
+ * Markdown table cell by the rule above (a control byte left is written
+ * \\xNN all the same). */
+void ibp_escape_markdown_write(FILE *out, const char *s, size_t len);
 
 IBP_END_DECLS
 #endif

@@ -209,9 +209,10 @@ void ibp_live_options_init(struct ibp_live_options *o);
  * *mkey, or IBP_EINVAL (*mkey untouched).  Pure, safe from any thread. */
 int ibp_mkey_parse(const char *s, uint64_t *mkey);
 /* The M_Key in the file at path, so it need not be on a command line
- * where ps shows it: the first word of the first line that is not empty
- * or a '#' comment, as ibp_mkey_parse() reads it.  The file must not be
- * readable or writable by group or others.  IBP_OK and *mkey, or
+ * where ps shows it: its one word outside '#' comments, as
+ * ibp_mkey_parse() reads it (a second word, a NUL byte or over 4096
+ * bytes is refused: not a key file).  The file must not be readable or
+ * writable by group or others.  IBP_OK and *mkey, or
  * IBP_EINVAL with err saying why (never the key).  Reads only path; safe
  * from any thread. */
 int ibp_mkey_file_read(const char *path, uint64_t *mkey, ibp_error *err);

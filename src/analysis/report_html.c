@@ -18,31 +18,11 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/escape.h"
 #include "ibpart/pkey.h"
 
 #define PORT_VIEW_LIMIT	 64  /* up to this many end ports: one cell each */
 #define CLASS_VIEW_LIMIT 300 /* classes drawn (the largest) */
-
-static void html_escape(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-}
 
 /* The data's JSON inside <script type="application/json">: every '<' as
  * \u003c (still the same JSON), so no name can open "<!--", "<script"
@@ -347,7 +327,7 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	      "charset=\"utf-8\">\n<title>",
 	      out);
-	html_escape(out, title);
+	ibp_escape_html_write(out, title, strlen(title));
 	fprintf(out,
 		"</title>\n<style>%s</style></head><body>\n"
 		"<h1 id=\"title\"></h1>\n<div class=\"sub\">Data-plane "

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 
@@ -69,16 +70,35 @@ static size_t grid_limit(const ibp_matrix_report_options *o)
 	return o && o->grid_limit ? o->grid_limit : DEFAULT_GRID_LIMIT;
 }
 
+/* A partition's name for a report: the plan's (its first 24 bytes, cut
+ * at a character), escaped by the text rule - it comes from a file and
+ * must not reach a terminal raw - or its P_Key.  buf holds the 24 bytes
+ * escaped (at most 4 bytes each). */
+#define PNAME_MAX 24
 static const char *pname(const ibp_matrix_report_options *o, uint16_t k,
-			 char buf[40])
+			 char buf[4 * PNAME_MAX + 1])
 {
 	uint16_t b = ibp_pkey_base(k);
 	const char *n = o && o->partition_names ? o->partition_names[b] : NULL;
-	if (n && *n)
-		snprintf(buf, 40, "%.24s", n);
-	else
-		snprintf(buf, 40, "0x%04x", b);
+	if (!n || !*n) {
+		snprintf(buf, 4 * PNAME_MAX + 1, "0x%04x", b);
+		return buf;
+	}
+	size_t len = strnlen(n, PNAME_MAX + 1);
+	if (len > PNAME_MAX) /* back to the start of a character */
+		for (len = PNAME_MAX;
+		     len > 0 && ((unsigned char)n[len] & 0xc0) == 0x80; len--)
+			;
+	char *e = ibp_escape_text(n, len);
+	snprintf(buf, 4 * PNAME_MAX + 1, "%s", e ? e : "?");
+	free(e);
 	return buf;
+}
+
+/* s as a Markdown table cell (escape.h). */
+static void md_cell(FILE *out, const char *s)
+{
+	ibp_escape_markdown_write(out, s, strlen(s));
 }
 
 static void headline(const ibp_matrix *m, const char *pfx, FILE *out)
@@ -127,32 +147,42 @@ static void md_grid(const ibp_matrix *m, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
 	fputs("| |", out);
-	for (size_t j = 0; j < n; j++)
-		fprintf(out, " %s |", ibp_matrix_endpoint_label(m, j));
+	for (size_t j = 0; j < n; j++) {
+		fputc(' ', out);
+		md_cell(out, ibp_matrix_endpoint_label(m, j));
+		fputs(" |", out);
+	}
 	fputs("\n|---|", out);
 	for (size_t j = 0; j < n; j++)
 		fputs(":---:|", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "| %s |", ibp_matrix_endpoint_label(m, i));
+		fputs("| ", out);
+		md_cell(out, ibp_matrix_endpoint_label(m, i));
+		fputs(" |", out);
 		for (size_t j = 0; j < n; j++)
 			fprintf(out, " %s |", cell(m, i, j));
 		fputc('\n', out);
 	}
 }
 
-static void class_keys(const ibp_matrix *m, size_t c,
+static void class_keys(const ibp_matrix *m, size_t c, bool md,
 		       const ibp_matrix_report_options *o, FILE *out)
 {
 	size_t nk;
 	const uint16_t *k = ibp_matrix_class_keys(m, c, &nk);
-	char pb[40];
+	char pb[4 * PNAME_MAX + 1];
 	if (!nk)
 		fputs("(no partition)", out);
-	for (size_t j = 0; j < nk && j < KEYS_SHOWN; j++)
-		fprintf(out, "%s0x%04x %s(%s)", j ? ", " : "", k[j],
-			pname(o, k[j], pb),
+	for (size_t j = 0; j < nk && j < KEYS_SHOWN; j++) {
+		fprintf(out, "%s0x%04x ", j ? ", " : "", k[j]);
+		if (md)
+			md_cell(out, pname(o, k[j], pb));
+		else
+			fputs(pname(o, k[j], pb), out);
+		fprintf(out, "(%s)",
 			ibp_pkey_is_full(k[j]) ? "full" : "limited");
+	}
 	if (nk > KEYS_SHOWN)
 		fprintf(out, " … (%zu in all)", nk);
 }
@@ -186,7 +216,7 @@ static void partition_summary(const ibp_matrix *m, bool md,
 		      "|---|---|---:|---:|\n",
 		      out);
 	size_t shown = 0, total = 0;
-	char pb[40];
+	char pb[4 * PNAME_MAX + 1];
 	for (unsigned b = 1; b < 0x8000; b++) {
 		if (!full[b] && !lim[b])
 			continue;
@@ -194,10 +224,12 @@ static void partition_summary(const ibp_matrix *m, bool md,
 		if (shown >= PARTS_SHOWN)
 			continue;
 		shown++;
-		if (md)
-			fprintf(out, "| %s | 0x%04x | %zu | %zu |\n",
-				pname(o, (uint16_t)b, pb), b, full[b], lim[b]);
-		else
+		if (md) {
+			fputs("| ", out);
+			md_cell(out, pname(o, (uint16_t)b, pb));
+			fprintf(out, " | 0x%04x | %zu | %zu |\n", b, full[b],
+				lim[b]);
+		} else
 			fprintf(out, "  0x%04x %-24s %6zu full %6zu limited\n",
 				b, pname(o, (uint16_t)b, pb), full[b], lim[b]);
 	}
@@ -228,17 +260,18 @@ static void summary(const ibp_matrix *m, bool md,
 	for (size_t c = 0; c < k && c < CLASS_LIST_LIMIT; c++) {
 		const size_t *mem = ibp_matrix_class_members(m, c);
 		size_t reach = ibp_matrix_reach_count(m, mem[0]);
-		if (md)
-			fprintf(out, "| C%zu | %zu | %s | ", c,
-				ibp_matrix_class_size(m, c),
-				ibp_matrix_endpoint_label(m, mem[0]));
-		else
+		if (md) {
+			fprintf(out, "| C%zu | %zu | ", c,
+				ibp_matrix_class_size(m, c));
+			md_cell(out, ibp_matrix_endpoint_label(m, mem[0]));
+			fputs(" | ", out);
+		} else
 			fprintf(out,
 				"  C%-5zu %6zu port(s), e.g. %s\n        "
 				"P_Keys: ",
 				c, ibp_matrix_class_size(m, c),
 				ibp_matrix_endpoint_label(m, mem[0]));
-		class_keys(m, c, o, out);
+		class_keys(m, c, md, o, out);
 		if (md)
 			fprintf(out, " | %zu | ", reach);
 		else
@@ -304,26 +337,6 @@ static void summary(const ibp_matrix *m, bool md,
 	}
 }
 
-/* RFC 4180 quoting; a cell a spreadsheet would run as a formula (it
- * starts with = + - @) is defused with a leading quote mark. */
-static void csv_field(FILE *out, const char *s)
-{
-	bool formula = strchr("=+-@", s[0]) && s[0];
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	if (formula)
-		fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 {
 	size_t n = ibp_matrix_endpoint_count(m);
@@ -332,9 +345,11 @@ static void csv(const ibp_matrix *m, const ibp_progress *pg, FILE *out)
 		fprintf(out, ",0x%016" PRIx64, ibp_matrix_endpoint_guid(m, j));
 	fputs("\r\n", out);
 	for (size_t i = 0; i < n; i++) {
+		const char *l = ibp_matrix_endpoint_label(m, i);
 		fprintf(out, "0x%016" PRIx64 ",",
 			ibp_matrix_endpoint_guid(m, i));
-		csv_field(out, ibp_matrix_endpoint_label(m, i));
+		/* RFC 4180, formulas defused (escape.h) */
+		ibp_escape_csv_write(out, l, strlen(l));
 		for (size_t j = 0; j < n; j++)
 			fputs(i == j			     ? ","
 			      : ibp_matrix_can_talk(m, i, j) ? ",1"

@@ -6,7 +6,8 @@
  * OpenSM gives up.  Also the --opensm summary text.
  *
  * A pathological file could produce a finding per line; after
- * CONF_DIAG_CAP findings of one code the rest are counted, not listed.
+ * IBP_DIAGS_KEEP_PER_CODE findings of one code the rest are counted
+ * (in the list's totals, not formatted), as ibp_diags does.
  *
  * OpenSM reads a CR of a CR LF file as part of the line (its whitespace
  * is ' ', '\t', '\n' only), so in such a file what looks right breaks:
@@ -19,13 +20,11 @@
 
 #include "conf/conf_internal.h"
 
-#define CONF_DIAG_CAP 100
-
 static bool over_cap(ibp_conf *c, const char *code)
 {
 	for (size_t i = 0; i < c->ndiag_codes; i++)
 		if (!strcmp(c->diag_counts[i].code, code))
-			return ++c->diag_counts[i].n > CONF_DIAG_CAP;
+			return ++c->diag_counts[i].n > IBP_DIAGS_KEEP_PER_CODE;
 	if (c->ndiag_codes <
 	    sizeof(c->diag_counts) / sizeof(c->diag_counts[0])) {
 		c->diag_counts[c->ndiag_codes].code = code;
@@ -108,8 +107,13 @@ void conf_diag(ibp_conf *c, ibp_severity sev, const char *code,
 		c->nerrors++;
 	else if (sev == IBP_SEV_WARNING)
 		c->nwarnings++;
-	if (over_cap(c, code))
+	if (over_cap(c, code)) {
+		/* the list is full of these too: it only counts this one */
+		if (c->diags)
+			ibp_diags_add(c->diags, sev, code, c->file, pos.line,
+				      pos.col, "%s", "");
 		return;
+	}
 	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);

@@ -95,6 +95,7 @@ struct ibp_conf {
 	/* OpenSM's partition table, by stored name (conf_semantics.c) */
 	struct conf_name_ent **name_tab;
 	size_t name_tab_size, nnames;
+	uint64_t name_seed;   /* name_hash()'s (util/hash_seed.h) */
 	unsigned gen_counter; /* OpenSM's global_pkey_counter */
 	ibp_conf_verdict verdict;
 	ibp_conf_misreading *misreadings;

@@ -12,15 +12,19 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "util/hash_seed.h"
 
 #define OSM_NAME_MAX 31 /* osm_prtn_t name[32] */
 
-static size_t name_hash(const char *s)
+/* FNV-1a, then mixed with the conf's seed (util/hash_seed.h): a plan
+ * of names crafted to share their low FNV bits would make every look-up
+ * walk one chain. */
+static size_t name_hash(const ibp_conf *c, const char *s)
 {
-	size_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull;
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return (size_t)hash_mix(h ^ c->name_seed);
 }
 
 static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
@@ -64,7 +68,7 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 			struct conf_name_ent *e = c->name_tab[i];
 			while (e) {
 				struct conf_name_ent *n = e->next;
-				size_t h = name_hash(e->name) & (ns - 1);
+				size_t h = name_hash(c, e->name) & (ns - 1);
 				e->next = t[h];
 				t[h] = e;
 				e = n;
@@ -79,7 +83,7 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 		return IBP_ENOMEM;
 	e->name = g->name;
 	e->group = idx;
-	size_t h = name_hash(e->name) & (c->name_tab_size - 1);
+	size_t h = name_hash(c, e->name) & (c->name_tab_size - 1);
 	e->next = c->name_tab[h];
 	c->name_tab[h] = e;
 	c->nnames++;
@@ -89,6 +93,7 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 void conf_semantics_init(ibp_conf *c)
 {
 	memset(c->group_of_pkey, 0xff, sizeof(c->group_of_pkey)); /* -1 */
+	c->name_seed = hash_seed();
 	c->gen_counter = 0;
 	/* OpenSM creates the default partition before reading the file */
 	new_group(c, IBP_CONF_DEFAULT_PKEY, "Default");
@@ -118,7 +123,7 @@ static int find_by_name(ibp_conf *c, const char *name)
 	if (!c->name_tab_size || strlen(name) > OSM_NAME_MAX)
 		return -1;
 	int best = -1;
-	size_t h = name_hash(name) & (c->name_tab_size - 1);
+	size_t h = name_hash(c, name) & (c->name_tab_size - 1);
 	for (struct conf_name_ent *e = c->name_tab[h]; e; e = e->next) {
 		if (strcmp(e->name, name))
 			continue;

@@ -50,13 +50,35 @@ int ibp_mkey_file_read(const char *path, uint64_t *mkey, ibp_error *err)
 				     "(chmod 600 it)",
 				     path);
 	}
-	char line[256], word[64] = "";
-	while (!word[0] && fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "#")] = 0;
-		if (sscanf(line, "%63s", word) != 1)
-			word[0] = 0;
-	}
+	/* the whole file, bounded: one key and comments fit in 4 KiB */
+	char text[4097], word[64] = "";
+	size_t len = fread(text, 1, sizeof(text), fp), words = 0;
 	fclose(fp);
+	if (len == sizeof(text) || memchr(text, 0, len))
+		return ibp_error_set(
+		    err, IBP_EINVAL, "the M_Key file %s is not a key file (%s)",
+		    path,
+		    len == sizeof(text) ? "over 4096 bytes" : "a NUL byte");
+	text[len] = 0;
+	for (size_t i = 0; i < len;) {
+		if (text[i] == '#') { /* to the end of the line */
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (strchr(" \t\r\n\v\f", text[i])) {
+			i++;
+		} else {
+			size_t n = strcspn(text + i, " \t\r\n\v\f#");
+			if (!words++ && n < sizeof(word))
+				memcpy(word, text + i, n);
+			i += n;
+		}
+	}
+	/* a second word (another key?) is a mistake, not something to skip */
+	if (words > 1)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "the M_Key file %s holds %zu words; one "
+				     "M_Key expected",
+				     path, words);
 	if (!word[0] || ibp_mkey_parse(word, mkey))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "the M_Key file %s holds no number", path);

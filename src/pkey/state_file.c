@@ -342,27 +342,11 @@ struct rd {
 #define BAD(r, ...)                                                            \
 	ibp_error_set_at((r)->err, IBP_EPARSE, (r)->name, 0, 0, __VA_ARGS__)
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	if (!s || !*s || *s == '-')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
 static int read_pkey(struct rd *r, json_t *v, size_t i, const char *what,
 		     size_t k, uint16_t *out)
 {
-	const char *s = json_string_value(v);
-	uint64_t x;
-	if (!parse_u64(s, &x) || x > 0xffff)
+	if (ibp_pkey_parse(json_string_value(v), out, NULL))
 		return BAD(r, "ports[%zu].%s[%zu]: not a P_Key", i, what, k);
-	*out = (uint16_t)x;
 	return 0;
 }
 
@@ -465,6 +449,11 @@ static int read_memory_v2(struct rd *r, json_t *rm, size_t i, size_t n,
 			   "ports[%zu].remembered: an object {\"last_pkey_idx\""
 			   ": N, \"pkeys\": {\"0x....\": index}}",
 			   i);
+	static const char *const fields[] = {"last_pkey_idx", "pkeys", NULL};
+	char path[48], msg[160];
+	snprintf(path, sizeof(path), "ports[%zu].remembered", i);
+	if (tables_json_known(rm, path, fields, msg, sizeof(msg)))
+		return BAD(r, "%s", msg);
 	int rc = need_memory(r);
 	if (!rc)
 		rc = ibp_index_memory_add_port(r->s->memory, n, p);
@@ -472,11 +461,11 @@ static int read_memory_v2(struct rd *r, json_t *rm, size_t i, size_t n,
 	json_t *v;
 	json_object_foreach(keys, key, v)
 	{
-		uint64_t pk;
+		uint16_t pk;
 		json_int_t idx = json_integer_value(v);
 		if (rc)
 			return rc;
-		if (!parse_u64(key, &pk) || pk > 0xffff || !(pk & 0x7fff))
+		if (ibp_pkey_parse(key, &pk, NULL) || !(pk & 0x7fff))
 			return BAD(r,
 				   "ports[%zu].remembered: '%s' is not a "
 				   "P_Key",
@@ -486,7 +475,7 @@ static int read_memory_v2(struct rd *r, json_t *rm, size_t i, size_t n,
 				   "ports[%zu].remembered['%s']: not an "
 				   "index",
 				   i, key);
-		rc = mem_set(r, n, p, (uint16_t)pk, (unsigned)idx);
+		rc = mem_set(r, n, p, pk, (unsigned)idx);
 	}
 	if (!rc && last) {
 		json_int_t l = json_integer_value(last);
@@ -505,13 +494,9 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 	json_t *keys = json_object_get(po, "pkeys");
 	size_t n;
 	unsigned p;
-	json_t *jp = json_object_get(po, "port");
-	if (json_is_integer(jp) &&
-	    (json_integer_value(jp) < 0 || json_integer_value(jp) > 254))
-		return BAD(r,
-			   "ports[%zu].port: %lld is not a port number "
-			   "(0..254)",
-			   i, (long long)json_integer_value(jp));
+	char msg[160];
+	if (tables_json_check_port(po, i, msg, sizeof(msg)))
+		return BAD(r, "%s", msg);
 	/* version 2: a port with enforcement bits and no table */
 	bool enf_only =
 	    !keys && r->s->version == 2 && json_object_get(po, "enforcement");
@@ -572,6 +557,14 @@ static int read_opensm(struct rd *r, json_t *o)
 	json_t *pe = json_object_get(o, "part_enforce");
 	json_t *np = json_object_get(o, "no_partition_enforcement");
 	ibp_state_opensm so = {false, false, IBP_ENFORCE_BOTH, false};
+	static const char *const fields[] = {
+	    "allow_both_pkeys", "keep_pkey_indexes", "part_enforce",
+	    "no_partition_enforcement", NULL};
+	char msg[160];
+	if (json_is_object(o) &&
+	    tables_json_known(o, "opensm", fields, msg, sizeof(msg)))
+		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0, "%s",
+					msg);
 	if (!json_is_object(o) || (ab && !json_is_boolean(ab)) ||
 	    (kp && !json_is_boolean(kp)) || (np && !json_is_boolean(np)) ||
 	    (pe &&
@@ -625,16 +618,25 @@ static int read_root(struct rd *r, json_t *root)
 		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
 					"no \"ports\" array: not an ibpart "
 					"state file");
+	char msg[160];
+	if (tables_json_check_root(root, msg, sizeof(msg)))
+		return ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0, "%s",
+					msg);
 	int rc = s->version == 2
 		     ? read_opensm(r, json_object_get(root, "opensm"))
 		     : 0;
 	const char *mode = json_string_value(json_object_get(root, "mode"));
+	/* every version: the file is written back as version 2 */
+	if (!rc && mode && strcmp(mode, "opensm") && strcmp(mode, "strict"))
+		rc = ibp_error_set_at(r->err, IBP_EPARSE, r->name, 0, 0,
+				      "mode: '%.20s' is not opensm or strict",
+				      mode);
 	if (!rc && mode && ibp_state_file_set_mode(s, mode))
 		rc = ibp_error_set(r->err, IBP_ENOMEM, "out of memory");
 	uint64_t sm;
 	if (!rc &&
-	    parse_u64(json_string_value(json_object_get(root, "sm_port_guid")),
-		      &sm))
+	    tables_json_guid(
+		json_string_value(json_object_get(root, "sm_port_guid")), &sm))
 		s->sm = sm;
 	size_t i;
 	json_t *po;

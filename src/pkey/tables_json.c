@@ -200,17 +200,144 @@ int ibp_tables_write_state_path(const ibp_tables *ts, const ibp_tables *rem,
 	return rc;
 }
 
+bool tables_json_guid(const char *s, uint64_t *out)
+{
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	uint64_t g = 0;
+	size_t n = 0;
+	for (s += 2; *s; s++, n++) {
+		int d = *s >= '0' && *s <= '9'	 ? *s - '0'
+			: *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+						 : -1;
+		if (d < 0 || n == 16)
+			return false;
+		g = g << 4 | (uint64_t)d;
+	}
+	if (!n)
+		return false;
+	*out = g;
+	return true;
+}
+
 static int parse_guid(const json_t *v, uint64_t *out)
 {
-	const char *s = json_string_value(v);
-	if (!s || !*s)
+	return tables_json_guid(json_string_value(v), out) ? 0 : -1;
+}
+
+int tables_json_known(json_t *o, const char *path, const char *const *known,
+		      char *msg, size_t size)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(o, key, v)
+	{
+		size_t k = 0;
+		while (known[k] && strcmp(known[k], key))
+			k++;
+		if (!known[k]) {
+			snprintf(msg, size, "%s%sunknown field '%s'", path,
+				 *path ? ": " : "", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every field a port entry of a tables document (tables_json_port) or
+ * a state file (state_file.c, every version) carries. */
+static const char *const port_fields[] = {
+    "node_guid",   "port_guid",	    "port",	"node_type",
+    "node_desc",   "node_desc_hex", "capacity", "pkeys",
+    "enforcement", "remembered",    NULL};
+
+#define CHECK_FAIL(...)                                                        \
+	do {                                                                   \
+		snprintf(msg, size, __VA_ARGS__);                              \
+		return -1;                                                     \
+	} while (0)
+
+int tables_json_check_port(json_t *po, size_t i, char *msg, size_t size)
+{
+	char path[40];
+	snprintf(path, sizeof(path), "ports[%zu]", i);
+	if (!json_is_object(po))
+		CHECK_FAIL("%s: not an object", path);
+	if (tables_json_known(po, path, port_fields, msg, size))
 		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long g = strtoull(s, &end, 0);
-	if (errno || *end)
+	static const char *const guids[] = {"node_guid", "port_guid"};
+	for (size_t k = 0; k < 2; k++) {
+		json_t *v = json_object_get(po, guids[k]);
+		uint64_t g;
+		if (v && !json_is_string(v))
+			CHECK_FAIL("%s.%s: not a GUID string", path, guids[k]);
+		if (v && !tables_json_guid(json_string_value(v), &g))
+			CHECK_FAIL("%s.%s: '%.40s' is not a GUID (0x and 1 to "
+				   "16 hex digits)",
+				   path, guids[k], json_string_value(v));
+	}
+	json_t *v = json_object_get(po, "port");
+	if (v && !json_is_integer(v))
+		CHECK_FAIL("%s.port: not an integer", path);
+	if (v && (json_integer_value(v) < 0 || json_integer_value(v) > 254))
+		CHECK_FAIL("%s.port: %lld is not a port number (0..254)", path,
+			   (long long)json_integer_value(v));
+	const char *t = json_string_value(v = json_object_get(po, "node_type"));
+	if (v &&
+	    (!t || (strcmp(t, "CA") && strcmp(t, "SW") && strcmp(t, "RT"))))
+		CHECK_FAIL("%s.node_type: '%.20s' is not CA, SW or RT", path,
+			   t ? t : "?");
+	if ((v = json_object_get(po, "node_desc")) && !json_is_string(v))
+		CHECK_FAIL("%s.node_desc: not a string", path);
+	const char *h =
+	    json_string_value(v = json_object_get(po, "node_desc_hex"));
+	if (v && (!h || strlen(h) % 2 ||
+		  strspn(h, "0123456789abcdefABCDEF") != strlen(h)))
+		CHECK_FAIL("%s.node_desc_hex: not hex digits", path);
+	json_t *keys = json_object_get(po, "pkeys");
+	if (keys && !json_is_array(keys))
+		CHECK_FAIL("%s.pkeys: not an array", path);
+	size_t k;
+	json_array_foreach(keys, k, v)
+	{
+		uint16_t pk;
+		/* also on a port the fabric lacks: kept, and read again */
+		if (ibp_pkey_parse(json_string_value(v), &pk, NULL))
+			CHECK_FAIL("%s.pkeys[%zu]: not a P_Key", path, k);
+	}
+	if ((v = json_object_get(po, "capacity"))) {
+		json_int_t c = json_integer_value(v);
+		if (!json_is_integer(v))
+			CHECK_FAIL("%s.capacity: not an integer", path);
+		if (c < 1 || c > IBP_PKEY_TABLE_MAX)
+			CHECK_FAIL("%s.capacity: %lld is not a P_KeyTable size "
+				   "(1..%u)",
+				   path, (long long)c,
+				   (unsigned)IBP_PKEY_TABLE_MAX);
+		if ((size_t)c < json_array_size(keys))
+			CHECK_FAIL("%s.capacity: %lld is less than the %zu "
+				   "P_Keys listed",
+				   path, (long long)c, json_array_size(keys));
+	}
+	return 0;
+}
+
+int tables_json_check_root(json_t *root, char *msg, size_t size)
+{
+	static const char *const root_fields[] = {
+	    "format", "version", "mode", "sm_port_guid",
+	    "opensm", "ports",	 NULL};
+	if (tables_json_known(root, "", root_fields, msg, size))
 		return -1;
-	*out = g;
+	json_t *v = json_object_get(root, "sm_port_guid");
+	uint64_t g;
+	if (v && !tables_json_guid(json_string_value(v), &g))
+		CHECK_FAIL("sm_port_guid: '%.40s' is not a GUID (0x and 1 to "
+			   "16 hex digits)",
+			   json_is_string(v) ? json_string_value(v) : "?");
+	if ((v = json_object_get(root, "mode")) && !json_is_string(v))
+		CHECK_FAIL("mode: not a string");
 	return 0;
 }
 
@@ -378,12 +505,14 @@ static int from_json(const ibp_fabric *f, const char *text, size_t len,
 	if (sm_out)
 		*sm_out = 0;
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	/* a key given twice is an error, not "the last one wins" */
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
 		return ibp_error_set_at(err, IBP_EPARSE, "", (unsigned)je.line,
 					(unsigned)je.column, "JSON: %s",
 					je.text);
 	int rc = 0;
+	char msg[160];
 	ibp_tables *ts = ibp_tables_new(f);
 	json_t *ports = json_object_get(root, "ports");
 	if (!ts) {
@@ -396,10 +525,18 @@ static int from_json(const ibp_fabric *f, const char *text, size_t len,
 				   "`ibpart tables --format json` output?)");
 		goto done;
 	}
+	if (tables_json_check_root(root, msg, sizeof(msg))) {
+		rc = ibp_error_set(err, IBP_EPARSE, "JSON: %s", msg);
+		goto done;
+	}
 	size_t i;
 	json_t *po;
 	json_array_foreach(ports, i, po)
 	{
+		if (tables_json_check_port(po, i, msg, sizeof(msg))) {
+			rc = ibp_error_set(err, IBP_EPARSE, "JSON: %s", msg);
+			goto done;
+		}
 		rc = read_port(ts, po, i, o, err);
 		if (rc)
 			goto done;

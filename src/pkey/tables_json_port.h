@@ -8,6 +8,9 @@
 #ifndef IBPART_PKEY_TABLES_JSON_PORT_H
 #define IBPART_PKEY_TABLES_JSON_PORT_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "ibpart/pkey_table.h"
@@ -22,5 +25,28 @@ json_t *tables_json_port(const ibp_fabric *f, size_t n, unsigned p,
  * names none. */
 int tables_json_find_port(const ibp_fabric *f, json_t *po, size_t *n,
 			  unsigned *p);
+
+/* A GUID as the writers write it: "0x" (or "0X") and 1 to 16 hex
+ * digits, nothing else (strtoull alone would take blanks and a sign,
+ * and wrap "-0x1" to 0xffffffffffffffff). */
+bool tables_json_guid(const char *s, uint64_t *out);
+
+/* Whether the object o at JSON path `path` ("" for the root) has only
+ * fields of known (NULL-terminated): 0, or -1 with "PATH: unknown field
+ * 'x'" in msg. */
+int tables_json_known(json_t *o, const char *path, const char *const *known,
+		      char *msg, size_t size);
+
+/* The fields of entry ports[i] of a tables or state document, each
+ * checked where present: only known fields, GUIDs by tables_json_guid,
+ * port 0..254, node_type CA/SW/RT, node_desc (and node_desc_hex) a
+ * string, capacity 1..65535 and at least the P_Keys listed.  0, or -1
+ * with the JSON path and the reason in msg. */
+int tables_json_check_port(json_t *po, size_t i, char *msg, size_t size);
+
+/* The root of a tables or state document: only its known fields,
+ * sm_port_guid a GUID, mode a string.  0, or -1 with the reason
+ * in msg. */
+int tables_json_check_root(json_t *root, char *msg, size_t size);
 
 #endif

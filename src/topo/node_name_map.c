@@ -94,9 +94,19 @@ int ibp_node_name_map_load_buffer(const char *file, const char *text,
 		if (!le)
 			le = end;
 		const char *next = le < end ? le + 1 : end;
+		lineno++;
+		/* rdma-core's reader sees a line as a C string: a NUL ends
+		 * it there; say so rather than cut a name silently */
+		const char *nul = memchr(ls, 0, (size_t)(le - ls));
+		if (nul) {
+			ibp_diags_add(diags, IBP_SEV_WARNING, "nul-byte", file,
+				      lineno, (unsigned)(nul - ls) + 1,
+				      "NUL byte: rdma-core reads the line only "
+				      "up to it, and so does ibpart");
+			le = nul;
+		}
 		if (le > ls && le[-1] == '\r')
 			le--;
-		lineno++;
 		const char *p = ls;
 		while (p < le && isspace((unsigned char)*p))
 			p++;

@@ -17,25 +17,22 @@
 #include "ibpart/suggest.h"
 #include "ibpart/topo.h"
 #include "topo/topo_priv.h"
+#include "util/hash_seed.h"
 
 /* ---- hash tables ---- */
 
-static uint64_t mix64(uint64_t x)
+/* A key's slot hash: mixed with the table's seed (util/hash_seed.h). */
+static uint64_t mix64(const struct topo_map64 *m, uint64_t key)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
+	return hash_mix(key ^ m->seed);
 }
 
 /* Eight bytes at a time (names are 18+ bytes: "S-e41d2d0400000000"),
  * each word multiplied in, then mixed. */
-static uint64_t hash_str(const char *s)
+static uint64_t hash_str(const char *s, uint64_t seed)
 {
 	size_t n = strlen(s);
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n ^ seed;
 	for (; n >= 8; s += 8, n -= 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
@@ -45,7 +42,7 @@ static uint64_t hash_str(const char *s)
 	uint64_t w = 0;
 	memcpy(&w, s, n);
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return mix64(h);
+	return hash_mix(h ^ seed);
 }
 
 void topo_map64_free(struct topo_map64 *m)
@@ -57,6 +54,8 @@ void topo_map64_free(struct topo_map64 *m)
 
 static int map64_grow(struct topo_map64 *m)
 {
+	if (!m->cap)
+		m->seed = hash_seed();
 	size_t cap = m->cap ? m->cap * 2 : 64;
 	uint64_t *keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
@@ -70,7 +69,7 @@ static int map64_grow(struct topo_map64 *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (m->vals[i] == TOPO_NONE)
 			continue;
-		size_t j = mix64(m->keys[i]) & (cap - 1);
+		size_t j = mix64(m, m->keys[i]) & (cap - 1);
 		while (vals[j] != TOPO_NONE)
 			j = (j + 1) & (cap - 1);
 		keys[j] = m->keys[i];
@@ -94,7 +93,7 @@ int topo_map64_put(struct topo_map64 *m, uint64_t key, uint32_t val,
 		if (rc)
 			return rc;
 	}
-	size_t j = mix64(key) & (m->cap - 1);
+	size_t j = mix64(m, key) & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
 		if (m->keys[j] == key) {
 			if (old)
@@ -113,7 +112,7 @@ uint32_t topo_map64_get(const struct topo_map64 *m, uint64_t key)
 {
 	if (!m->cap)
 		return TOPO_NONE;
-	size_t j = mix64(key) & (m->cap - 1);
+	size_t j = mix64(m, key) & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
 		if (m->keys[j] == key)
 			return m->vals[j];
@@ -132,6 +131,8 @@ void topo_mapstr_free(struct topo_mapstr *m)
 
 static int mapstr_grow(struct topo_mapstr *m)
 {
+	if (!m->cap)
+		m->seed = hash_seed();
 	size_t cap = m->cap ? m->cap * 2 : 64;
 	const char **keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
@@ -172,7 +173,7 @@ int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
 		if (rc)
 			return rc;
 	}
-	uint32_t h = (uint32_t)hash_str(key);
+	uint32_t h = (uint32_t)hash_str(key, m->seed);
 	size_t j = h & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
 		if (m->hashes[j] == h && !strcmp(m->keys[j], key)) {
@@ -193,7 +194,7 @@ uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key)
 {
 	if (!m->cap)
 		return TOPO_NONE;
-	uint32_t h = (uint32_t)hash_str(key);
+	uint32_t h = (uint32_t)hash_str(key, m->seed);
 	size_t j = h & (m->cap - 1);
 	while (m->vals[j] != TOPO_NONE) {
 		if (m->hashes[j] == h && !strcmp(m->keys[j], key))

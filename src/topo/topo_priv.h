@@ -27,6 +27,7 @@ struct topo_map64 {
 	uint64_t *keys;
 	uint32_t *vals; /* TOPO_NONE = empty slot */
 	size_t cap, n;	/* cap is a power of two (or 0) */
+	uint64_t seed;	/* util/hash_seed.h: drawn when first grown */
 };
 
 /* Open-addressing hash: string (owned by someone else) -> node index.
@@ -38,6 +39,7 @@ struct topo_mapstr {
 	uint32_t *vals;
 	uint32_t *hashes;
 	size_t cap, n;
+	uint64_t seed; /* util/hash_seed.h: drawn when first grown */
 };
 
 struct topo_port {

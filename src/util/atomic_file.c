@@ -1,14 +1,24 @@
 /*
  * atomic_file.c - whole-or-nothing output files (see
- * include/ibpart/atomic_file.h): mkstemp next to the real target
- * (symbolic links followed), fsync, the old file's mode and owner,
+ * include/ibpart/atomic_file.h): an unnamed file (O_TMPFILE) in the
+ * real target's directory (symbolic links followed), fsync, the old
+ * file's mode and owner, a name given only once it is whole (linkat),
  * rename, fsync of the directory; devices and FIFOs written in place.
+ *
+ * The file has no name while it is written, so a run killed then (^C,
+ * SIGTERM, even SIGKILL, a crash) leaves nothing behind: a named
+ * temporary (mkstemp) was left half-written by every signal.  Between
+ * the linkat and the rename, a few system calls, SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT are held.  Where O_TMPFILE or /proc is missing
+ * (some file systems, no procfs) a named temporary is the fallback.
  *
  * Links are followed so that /etc/opensm/partitions.conf -> a managed
  * copy stays a link - but not where that lets another user aim root's
  * write: a link in a world-writable sticky directory (/tmp) whose owner
  * is neither the directory's owner nor us is refused, the rule the
- * kernel's fs.protected_symlinks applies to opening it.  The .bak is
+ * kernel's fs.protected_symlinks applies to opening it; so is such a
+ * link met as a directory on the way (/tmp/d/x.conf with /tmp/d a link).
+ * The .bak is
  * created with O_NOFOLLOW | O_EXCL after removing the old one, so a
  * planted FILE.bak link is never written through.
  */
@@ -16,6 +26,8 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +39,7 @@ struct ibp_atomic_file {
 	FILE *fp;
 	char *target; /* the file to replace (links followed) */
 	char *tmp;    /* NULL when writing a device in place */
+	bool unnamed; /* tmp is only a name pattern: the file is O_TMPFILE */
 	mode_t mode;
 	bool keep_owner; /* the file existed: give the new one its owner */
 	uid_t uid;
@@ -49,6 +62,26 @@ static bool link_trusted(const char *link, const struct stat *lst)
 	return ok;
 }
 
+/* Whether a directory on the way to path (a prefix ending before a
+ * '/') is a link that link_trusted() refuses: the kernel's rule is for
+ * every link a lookup follows, so root's `-o /tmp/d/x.conf` must not go
+ * through a /tmp/d -> /etc/opensm another user planted. */
+static bool dirs_untrusted(const char *path)
+{
+	char *p = strdup(path);
+	bool bad = false;
+	for (char *slash = p ? strchr(p + 1, '/') : NULL; slash && !bad;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		struct stat st;
+		bad = lstat(p, &st) == 0 && S_ISLNK(st.st_mode) &&
+		      !link_trusted(p, &st);
+		*slash = '/';
+	}
+	free(p);
+	return bad;
+}
+
 /* The file a path names once symbolic links are followed (the path
  * itself when it is not a link).  A dangling link resolves to where it
  * points, relative to the link's directory.  *untrusted: a link that
@@ -59,6 +92,11 @@ static char *resolve(const char *path, bool *untrusted)
 	*untrusted = false;
 	for (int depth = 0; cur && depth < 40; depth++) {
 		struct stat st;
+		if (dirs_untrusted(cur)) {
+			*untrusted = true;
+			free(cur);
+			return NULL;
+		}
 		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return cur;
 		if (!link_trusted(cur, &st)) {
@@ -88,6 +126,50 @@ static char *resolve(const char *path, bool *untrusted)
 	return cur;
 }
 
+/* An unnamed file in target's directory, or -1 (no O_TMPFILE there, no
+ * /proc to name it by later: the caller falls back to mkstemp). */
+static int open_unnamed(const char *target)
+{
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK))
+		return -1;
+	char *d = strdup(target);
+	int fd =
+	    d ? open(dirname(d), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600) : -1;
+	free(d);
+	return fd;
+#else
+	(void)target;
+	return -1;
+#endif
+}
+
+/* Give the unnamed file fd a fresh name from the pattern a->tmp
+ * ("...XXXXXX", rewritten): 0, or -1 with errno. */
+static int link_unnamed(ibp_atomic_file *a, int fd)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	size_t n = strlen(a->tmp);
+	for (int tries = 0; tries < 100; tries++) {
+		/* a name mkstemp found free, taken back for linkat (which
+		 * never replaces: EEXIST if someone took it meanwhile) */
+		memcpy(a->tmp + n - 6, "XXXXXX", 6);
+		int t = mkstemp(a->tmp);
+		if (t < 0)
+			return -1;
+		close(t);
+		unlink(a->tmp);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, a->tmp,
+			    AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 			 ibp_error *err)
 {
@@ -100,7 +182,8 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 		if (untrusted)
 			return ibp_error_set_at(
 			    err, IBP_EIO, path, 0, 0,
-			    "is a symbolic link another user owns in a "
+			    "is or goes through a symbolic link another user "
+			    "owns in a "
 			    "world-writable sticky directory: not followed "
 			    "(as fs.protected_symlinks); nothing written");
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -133,12 +216,16 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 		free(a);
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	int fd = mkstemp(a->tmp);
+	int fd = open_unnamed(a->target);
+	a->unnamed = fd >= 0;
+	if (fd < 0)
+		fd = mkstemp(a->tmp);
 	if (fd < 0 || !(a->fp = fdopen(fd, "w"))) {
 		int e = errno;
 		if (fd >= 0) {
 			close(fd);
-			unlink(a->tmp);
+			if (!a->unnamed)
+				unlink(a->tmp);
 		}
 		free(a->tmp);
 		free(a->target);
@@ -166,7 +253,7 @@ void ibp_atomic_file_discard(ibp_atomic_file *a)
 		return;
 	if (a->fp)
 		fclose(a->fp);
-	if (a->tmp)
+	if (a->tmp && !a->unnamed)
 		unlink(a->tmp);
 	free_file(a);
 }
@@ -243,6 +330,11 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 	     fchmod(fileno(a->fp), a->mode)))
 		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
 				      "cannot write: %s", strerror(errno));
+	/* an unnamed file is named by its descriptor, kept past fclose */
+	int keep = a->unnamed ? dup(fileno(a->fp)) : -1;
+	if (a->unnamed && keep < 0 && rc == IBP_OK)
+		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
+				      "cannot write: %s", strerror(errno));
 	if (fclose(a->fp) && rc == IBP_OK)
 		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
 				      "cannot write: %s", strerror(errno));
@@ -262,13 +354,34 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 			free(bak);
 		}
 	}
+	/* named and renamed with the stopping signals held: a ^C now
+	 * leaves neither a temporary nor half a file */
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &hold, &old);
+	if (rc == IBP_OK && a->unnamed) {
+		if (link_unnamed(a, keep))
+			rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
+					      "cannot create a temporary "
+					      "file next to it: %s",
+					      strerror(errno));
+		else
+			a->unnamed = false;
+	}
+	if (keep >= 0)
+		close(keep);
 	if (rc == IBP_OK && rename(a->tmp, a->target))
 		rc = ibp_error_set_at(err, IBP_EIO, a->target, 0, 0,
 				      "cannot rename into place: %s",
 				      strerror(errno));
-	if (rc != IBP_OK) {
+	if (rc != IBP_OK && !a->unnamed)
 		unlink(a->tmp);
-	} else {
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc == IBP_OK) {
 		/* make the rename itself durable */
 		char *d = strdup(a->target);
 		int dfd =

@@ -40,11 +40,24 @@ struct line_cursor {
 	size_t off;
 };
 
+/* Findings of one code in one file: how many the list keeps, and how
+ * many more it only counted (by severity), past IBP_DIAGS_KEEP_PER_CODE.
+ * A file with a finding on each of its millions of lines would otherwise
+ * take some 200 bytes a line: 7 GB for a 64 MB node-name-map of "x". */
+struct tally {
+	char *code, *file;
+	size_t kept;
+	size_t dropped[3]; /* by ibp_severity */
+};
+
 struct ibp_diags {
 	ibp_diag *items;
 	size_t n, cap;
 	struct source *src;
 	size_t nsrc;
+	struct tally *tally;
+	size_t ntally, captally;
+	bool last_dropped; /* set_subject is then not about items[n-1] */
 };
 
 ibp_diags *ibp_diags_new(void)
@@ -66,9 +79,48 @@ void ibp_diags_free(ibp_diags *d)
 		free(d->src[i].file);
 		ibp_file_text_free(&d->src[i].t);
 	}
+	for (size_t i = 0; i < d->ntally; i++) {
+		free(d->tally[i].code);
+		free(d->tally[i].file);
+	}
+	free(d->tally);
 	free(d->src);
 	free(d->items);
 	free(d);
+}
+
+/* Double the array *p of *cap elements of size bytes (16 at first):
+ * 0, or -1 with *p and *cap untouched. */
+static int grow(void **p, size_t *cap, size_t size)
+{
+	size_t nc = *cap ? *cap * 2 : 16;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+/* The tally of (code, file), made when new; NULL when out of memory. */
+static struct tally *tally_of(ibp_diags *d, const char *code, const char *file)
+{
+	for (size_t i = d->ntally; i-- > 0;)
+		if (!strcmp(d->tally[i].code, code) &&
+		    !strcmp(d->tally[i].file, file))
+			return &d->tally[i];
+	if (d->ntally == d->captally &&
+	    grow((void **)&d->tally, &d->captally, sizeof(*d->tally)))
+		return NULL;
+	struct tally *t = &d->tally[d->ntally];
+	*t = (struct tally){.code = strdup(code), .file = strdup(file)};
+	if (!t->code || !t->file) {
+		free(t->code);
+		free(t->file);
+		return NULL;
+	}
+	d->ntally++;
+	return t;
 }
 
 int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
@@ -77,14 +129,17 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 {
 	if (!d)
 		return IBP_OK;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-		ibp_diag *p = realloc(d->items, cap * sizeof(*p));
-		if (!p)
-			return IBP_ENOMEM;
-		d->items = p;
-		d->cap = cap;
+	struct tally *t = tally_of(d, code ? code : "", file ? file : "");
+	if (!t)
+		return IBP_ENOMEM;
+	d->last_dropped = t->kept >= IBP_DIAGS_KEEP_PER_CODE;
+	if (d->last_dropped) { /* counted, not kept */
+		t->dropped[sev <= IBP_SEV_ERROR ? sev : IBP_SEV_ERROR]++;
+		return IBP_OK;
 	}
+	if (d->n == d->cap &&
+	    grow((void **)&d->items, &d->cap, sizeof(*d->items)))
+		return IBP_ENOMEM;
 	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
@@ -127,12 +182,13 @@ int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
 		return IBP_ENOMEM;
 	}
 	d->n++;
+	t->kept++;
 	return IBP_OK;
 }
 
 int ibp_diags_set_subject(ibp_diags *d, const char *subject)
 {
-	if (!d || !d->n || !subject)
+	if (!d || !d->n || !subject || d->last_dropped)
 		return IBP_OK;
 	ibp_diag *it = &d->items[d->n - 1];
 	char *s = strdup(subject);
@@ -202,6 +258,17 @@ size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev)
 	size_t n = 0;
 	for (size_t i = 0; d && i < d->n; i++)
 		n += d->items[i].severity == sev;
+	for (size_t i = 0; d && sev <= IBP_SEV_ERROR && i < d->ntally; i++)
+		n += d->tally[i].dropped[sev];
+	return n;
+}
+
+size_t ibp_diags_not_kept(const ibp_diags *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; d && i < d->ntally; i++)
+		for (int s = 0; s < 3; s++)
+			n += d->tally[i].dropped[s];
 	return n;
 }
 
@@ -321,7 +388,30 @@ int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 		    ibp_diags_set_subject(dst, it->subject))
 			return IBP_ENOMEM;
 	}
+	for (size_t i = 0; src && i < src->ntally; i++) {
+		const struct tally *st = &src->tally[i];
+		if (file && strcmp(st->file, file))
+			continue;
+		struct tally *dt = tally_of(dst, st->code, st->file);
+		if (!dt)
+			return IBP_ENOMEM;
+		for (int k = 0; k < 3; k++)
+			dt->dropped[k] += st->dropped[k];
+	}
 	return IBP_OK;
+}
+
+/* The worst severity of what a tally did not keep. */
+static ibp_severity tally_worst(const struct tally *t)
+{
+	return t->dropped[IBP_SEV_ERROR]     ? IBP_SEV_ERROR
+	       : t->dropped[IBP_SEV_WARNING] ? IBP_SEV_WARNING
+					     : IBP_SEV_NOTE;
+}
+
+static size_t tally_dropped(const struct tally *t)
+{
+	return t->dropped[0] + t->dropped[1] + t->dropped[2];
 }
 
 void ibp_diags_print_options_init(ibp_diags_print_options *o)
@@ -455,6 +545,16 @@ static struct code_count *code_slot(struct code_count **t, size_t *n,
 	return &(*t)[(*n)++];
 }
 
+/* The findings of a code counted and not kept, in every file. */
+static size_t code_dropped(const ibp_diags *d, const char *code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->ntally; i++)
+		if (!strcmp(d->tally[i].code, code))
+			n += tally_dropped(&d->tally[i]);
+	return n;
+}
+
 void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			FILE *out)
 {
@@ -497,7 +597,8 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			k->seen - k->shown);
 		put_escaped(k->code, strlen(k->code), out);
 		fprintf(out, "] finding%s more like the %zu above (%zu in all",
-			k->seen - k->shown == 1 ? "" : "s", k->shown, k->seen);
+			k->seen - k->shown == 1 ? "" : "s", k->shown,
+			k->seen + code_dropped(d, k->code));
 		for (size_t j = 0; j < k->nsubj; j++) {
 			fputs(j ? ", " : "; about ", out);
 			put_escaped(k->subj[j], strlen(k->subj[j]), out);
@@ -507,6 +608,24 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 		fputs("); --max-errors 0 shows each\n", out);
 	}
 	free(kinds);
+	for (size_t i = 0; d && i < d->ntally; i++) {
+		const struct tally *t = &d->tally[i];
+		size_t n = tally_dropped(t);
+		if (!n)
+			continue;
+		fprintf(out, "%s: %zu more [", ibp_severity_str(tally_worst(t)),
+			n);
+		put_escaped(t->code, strlen(t->code), out);
+		fprintf(out, "] finding%s", n == 1 ? "" : "s");
+		if (t->file[0]) {
+			fputs(" of ", out);
+			put_escaped(t->file, strlen(t->file), out);
+		}
+		fprintf(out,
+			" counted, not kept (a list keeps the first %u of a "
+			"kind in a file)\n",
+			IBP_DIAGS_KEEP_PER_CODE);
+	}
 	if (hidden_err || hidden_other)
 		fprintf(out,
 			"%zu more finding%s not shown (%zu error%s, %zu "
@@ -551,6 +670,23 @@ char *ibp_diags_to_json(const ibp_diags *d)
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "findings", arr);
+	json_t *nk = ibp_diags_not_kept(d) ? json_array() : NULL;
+	for (size_t i = 0; nk && i < d->ntally; i++) {
+		const struct tally *t = &d->tally[i];
+		json_t *o = tally_dropped(t) ? json_object() : NULL;
+		if (!o)
+			continue;
+		json_text_set(o, "file", t->file);
+		json_text_set(o, "code", t->code);
+		json_object_set_new(
+		    o, "severity",
+		    json_string(ibp_severity_str(tally_worst(t))));
+		json_object_set_new(o, "count",
+				    json_integer((json_int_t)tally_dropped(t)));
+		json_array_append_new(nk, o);
+	}
+	if (nk)
+		json_object_set_new(root, "not_kept", nk);
 	json_object_set_new(root, "errors",
 			    json_integer((json_int_t)ibp_diags_count_severity(
 				d, IBP_SEV_ERROR)));

@@ -1,7 +1,9 @@
 /*
  * escape.c - the escaping rules of each output format (see
  * include/ibpart/escape.h): text for terminals (`\xNN`, `\\`), JSON as
- * valid UTF-8 (U+FFFD) with the exact bytes in hex beside it.
+ * valid UTF-8 (U+FFFD) with the exact bytes in hex beside it, HTML
+ * entities, CSV quoting with formulas defused, Markdown table cells,
+ * Prometheus label values.
  *
  * UTF-8 is checked by hand (RFC 3629: the shortest form only, no
  * surrogates, at most U+10FFFF): it is twenty lines, and no library
@@ -66,6 +68,30 @@ bool ibp_escape_needed(const char *s, size_t len)
 	return false;
 }
 
+/* The code point of the valid n-byte sequence at u (n from
+ * ibp_utf8_seq). */
+static uint32_t utf8_cp(const unsigned char *u, size_t n)
+{
+	static const unsigned char lead[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	uint32_t cp = u[0] & lead[n];
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (u[i] & 0x3f);
+	return cp;
+}
+
+/* Valid UTF-8 that a terminal acts on instead of showing: the C1
+ * controls (U+0080..U+009F; xterm takes U+009B as CSI, so "\u009b2K"
+ * erases a line as ESC [ 2K does), the bidirectional overrides and
+ * isolates that reorder what follows (U+200E/F, U+202A..E,
+ * U+2066..9: "Trojan Source", CVE-2021-42574) and the line and
+ * paragraph separators (U+2028/9). */
+static bool cp_hidden(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
+}
+
 /* The text rule for one position: how many input bytes, and into out
  * (at most 4 bytes) what they become. */
 static size_t escape_one(const char *s, size_t len, char *out, size_t *nout)
@@ -73,6 +99,8 @@ static size_t escape_one(const char *s, size_t len, char *out, size_t *nout)
 	static const char hex[] = "0123456789abcdef";
 	unsigned char c = (unsigned char)s[0];
 	size_t n = c >= 0x80 ? ibp_utf8_seq(s, len) : 0;
+	if (n && cp_hidden(utf8_cp((const unsigned char *)s, n)))
+		n = 0; /* each of its bytes as \xNN */
 	if (n) {
 		memcpy(out, s, n);
 		*nout = n;
@@ -123,26 +151,48 @@ void ibp_escape_write(FILE *out, const char *s, size_t len)
 	}
 }
 
-char *ibp_utf8_lossy(const char *s, size_t len)
+/* The length of a valid sequence at s and whether the JSON/Prometheus
+ * rule keeps it: NUL and invalid bytes become U+FFFD (0 returned). */
+static size_t utf8_kept(const char *s, size_t len)
 {
-	/* U+FFFD is 3 bytes for each invalid one */
+	size_t n = ibp_utf8_seq(s, len);
+	return n && !(n == 1 && s[0] == 0) ? n : 0;
+}
+
+#define U_FFFD "\xef\xbf\xbd"
+
+/* s[0..len) as valid UTF-8 (NUL and invalid bytes as U+FFFD); with
+ * prom, also \ " and LF escaped as the Prometheus format wants. */
+static char *lossy(const char *s, size_t len, bool prom)
+{
+	/* U+FFFD (3 bytes) for an invalid byte is the worst case */
 	char *out = malloc(len * 3 + 1), *o = out;
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < len;) {
-		size_t n = ibp_utf8_seq(s + i, len - i);
-		if (n && !(n == 1 && s[i] == 0)) {
-			memcpy(o, s + i, n);
-			o += n;
-			i += n;
-		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);
+		size_t n = utf8_kept(s + i, len - i);
+		if (!n) {
+			memcpy(o, U_FFFD, 3);
 			o += 3;
 			i++;
+			continue;
 		}
+		if (prom && (s[i] == '\\' || s[i] == '"' || s[i] == '\n')) {
+			*o++ = '\\';
+			*o++ = s[i] == '\n' ? 'n' : s[i];
+		} else {
+			memcpy(o, s + i, n);
+			o += n;
+		}
+		i += n;
 	}
 	*o = 0;
 	return out;
+}
+
+char *ibp_utf8_lossy(const char *s, size_t len)
+{
+	return lossy(s, len, false);
 }
 
 char *ibp_hex(const char *s, size_t len)
@@ -158,4 +208,87 @@ char *ibp_hex(const char *s, size_t len)
 	}
 	out[2 * len] = 0;
 	return out;
+}
+
+char *ibp_escape_prometheus(const char *s, size_t len)
+{
+	return lossy(s, len, true);
+}
+
+/* The HTML entities of s[0..len), printable text already. */
+static void html_entities(FILE *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		const char *ent = s[i] == '<'	 ? "&lt;"
+				  : s[i] == '>'	 ? "&gt;"
+				  : s[i] == '&'	 ? "&amp;"
+				  : s[i] == '"'	 ? "&quot;"
+				  : s[i] == '\'' ? "&#39;"
+						 : NULL;
+		if (ent)
+			fputs(ent, out);
+		else
+			fputc(s[i], out);
+	}
+}
+
+void ibp_escape_html_write(FILE *out, const char *s, size_t len)
+{
+	if (!ibp_escape_needed(s, len)) {
+		html_entities(out, s, len);
+		return;
+	}
+	char *t = ibp_escape_text(s, len); /* what a terminal shows */
+	if (t)
+		html_entities(out, t, strlen(t));
+	free(t);
+}
+
+bool ibp_csv_formula(const char *s, size_t len)
+{
+	return len && s[0] && strchr("=+-@\t\r", s[0]);
+}
+
+void ibp_escape_csv_write(FILE *out, const char *s, size_t len)
+{
+	bool formula = ibp_csv_formula(s, len);
+	bool quote = formula;
+	for (size_t i = 0; i < len && !quote; i++)
+		quote =
+		    s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		fwrite(s, 1, len, out);
+		return;
+	}
+	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+void ibp_escape_markdown_write(FILE *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '&')
+			fputs("&amp;", out);
+		else if (c < 0x20 ||
+			 c == 0x7f) /* not text-escaped: still none */
+			fprintf(out, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
+		else {
+			if (strchr("\\|`*_[]#!~", c))
+				fputc('\\', out);
+			fputc(c, out);
+		}
+	}
 }

@@ -58,6 +58,33 @@ static void test_mkey_file(void **state)
 		assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
 		assert_non_null(strstr(e.message, "holds no number"));
 	}
+	/* more than the one key: a second key, text after it, on the same
+	 * line or the next, was silently skipped (the first word won) */
+	const char *two[] = {"0x12\n0x34\n", "0x12 0x34\n", "0x12 oops\n",
+			     "# k\n0x12\n\n# then\nsecond\n"};
+	for (size_t i = 0; i < sizeof(two) / sizeof(*two); i++) {
+		write_file(p, two[i], 0600);
+		k = 7;
+		assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+		assert_true(k == 7);
+		assert_non_null(strstr(e.message, "words; one M_Key expected"));
+	}
+	/* a NUL byte hid what follows it; a file far too long to be a key */
+	FILE *fp = fopen(p, "w");
+	assert_non_null(fp);
+	fwrite("0x12\0 0x34\n", 1, 11, fp);
+	fclose(fp);
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+	assert_non_null(strstr(e.message, "a NUL byte"));
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs("0x12\n", fp);
+	for (int i = 0; i < 1000; i++)
+		fputs("# pad\n", fp);
+	fclose(fp);
+	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
+	assert_non_null(strstr(e.message, "over 4096 bytes"));
+	assert_null(strstr(e.message, "0x12"));
 	unlink(p);
 	assert_int_equal(ibp_mkey_file_read(p, &k, &e), IBP_EINVAL);
 	assert_non_null(strstr(e.message, "cannot read"));

@@ -253,6 +253,97 @@ static void test_refused(void **state)
 	ibp_fabric_free(f);
 }
 
+/* Strict (issue 12): an unknown field, a GUID that is not "0x" and 1 to
+ * 16 hex digits (a sign, a blank, trailing text, 17 digits), a node
+ * type, mode or capacity out of range, a P_Key with a blank before it,
+ * each refused with the JSON path of the value, never read past. */
+static void test_strict(void **state)
+{
+	(void)state;
+	ibp_fabric *f = fabric(true);
+#define HEAD "{\"format\": \"ibpart-state\", \"version\": 2, "
+#define PORT "\"node_guid\": \"0x2000\", \"port\": 1, \"pkeys\": [\"0xffff\"]"
+	static const char *const bad[][2] = {
+	    {HEAD "\"zzz\": 1, \"ports\": []}", "unknown field 'zzz'"},
+	    {HEAD "\"ports\": [{" PORT ", \"zzz\": 1}]}",
+	     "ports[0]: unknown field 'zzz'"},
+	    {HEAD "\"ports\": [{" PORT
+		  ", \"remembered\": {\"pkeys\": {}, \"x\": 1}}]}",
+	     "ports[0].remembered: unknown field 'x'"},
+	    {HEAD "\"opensm\": {\"part_enforce\": \"both\", \"x\": 1}, "
+		  "\"ports\": []}",
+	     "opensm: unknown field 'x'"},
+	    {HEAD "\"ports\": [{" PORT ", \"port_guid\": \"-0x1\"}]}",
+	     "ports[0].port_guid: '-0x1' is not a GUID"},
+	    {HEAD "\"ports\": [{" PORT ", \"port_guid\": \" 0x2001\"}]}",
+	     "ports[0].port_guid"},
+	    {HEAD "\"ports\": [{" PORT ", \"port_guid\": \"0x2001x\"}]}",
+	     "ports[0].port_guid"},
+	    {HEAD "\"ports\": [{" PORT
+		  ", \"port_guid\": \"0x10000000000002001\"}]}",
+	     "ports[0].port_guid"},
+	    {HEAD "\"ports\": [{\"node_guid\": \"2000\", \"port\": 1, "
+		  "\"pkeys\": []}]}",
+	     "ports[0].node_guid: '2000' is not a GUID"},
+	    {HEAD "\"ports\": [{\"node_guid\": 8192, \"port\": 1, "
+		  "\"pkeys\": []}]}",
+	     "ports[0].node_guid"},
+	    {HEAD "\"sm_port_guid\": \"x\", \"ports\": []}",
+	     "sm_port_guid: 'x' is not a GUID"},
+	    {HEAD "\"mode\": \"x\", \"ports\": []}",
+	     "mode: 'x' is not opensm or strict"},
+	    {HEAD "\"ports\": [{" PORT ", \"node_type\": \"XX\"}]}",
+	     "ports[0].node_type: 'XX' is not CA, SW or RT"},
+	    {HEAD "\"ports\": [{" PORT ", \"node_desc\": 1}]}",
+	     "ports[0].node_desc: not a string"},
+	    {HEAD "\"ports\": [{" PORT ", \"capacity\": 0}]}",
+	     "ports[0].capacity: 0 is not"},
+	    {HEAD "\"ports\": [{" PORT ", \"capacity\": 65536}]}",
+	     "ports[0].capacity: 65536 is not"},
+	    {HEAD "\"ports\": [{" PORT ", \"capacity\": 1099511627776}]}",
+	     "ports[0].capacity"},
+	    {HEAD "\"ports\": [{" PORT ", \"capacity\": \"64\"}]}",
+	     "ports[0].capacity"},
+	    {HEAD "\"ports\": [{\"node_guid\": \"0x2000\", \"port\": 1, "
+		  "\"capacity\": 1, \"pkeys\": [\"0xffff\", \"0x8001\"]}]}",
+	     "ports[0].capacity: 1 is less than the 2 P_Keys"},
+	    {HEAD "\"ports\": [{\"node_guid\": \"0x2000\", \"port\": 1, "
+		  "\"pkeys\": [\" 0xffff\"]}]}",
+	     "ports[0].pkeys[0]: not a P_Key"},
+	    {HEAD "\"ports\": [{\"node_guid\": \"0x2000\", \"port\": 1, "
+		  "\"pkeys\": [\"+0xffff\"]}]}",
+	     "ports[0].pkeys[0]: not a P_Key"},
+	};
+#undef HEAD
+#undef PORT
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		ibp_state_file *s = NULL;
+		ibp_error e;
+		ibp_error_clear(&e);
+		int rc = ibp_state_file_parse(f, "s.json", bad[i][0],
+					      strlen(bad[i][0]), NULL, &s, &e);
+		if (rc != IBP_EPARSE || !strstr(e.message, bad[i][1]))
+			fail_msg("case %zu: %d '%s', want '%s'", i, rc,
+				 e.message, bad[i][1]);
+		assert_null(s);
+	}
+	/* what the writer writes still loads: every field, a description
+	 * that is not UTF-8 with its _hex beside it */
+	const char *ok =
+	    "{\"format\": \"ibpart-state\", \"version\": 2, \"mode\": "
+	    "\"strict\", \"sm_port_guid\": \"0x0000000000002001\", "
+	    "\"ports\": [{\"node_guid\": \"0x0000000000002000\", "
+	    "\"port_guid\": \"0x0000000000002001\", \"port\": 1, "
+	    "\"node_type\": \"CA\", \"node_desc\": \"a\\ufffd\", "
+	    "\"node_desc_hex\": \"61ff\", \"capacity\": 65535, \"pkeys\": "
+	    "[\"0xffff\"], \"remembered\": {\"last_pkey_idx\": 1, "
+	    "\"pkeys\": {\"0xffff\": 0}}}, {\"node_guid\": \"0x1000\", "
+	    "\"port_guid\": \"0X1000\", \"port\": 2, \"node_type\": \"SW\", "
+	    "\"enforcement\": \"both\"}]}";
+	ibp_state_file_free(parse(f, ok, 0));
+	ibp_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_version0),
 	    cmocka_unit_test(test_version1),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_strict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
