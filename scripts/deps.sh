@@ -33,6 +33,7 @@ test)
     clang clang-format                                   # fuzzing, style
     opensm ibsim-utils libumad2sim0 infiniband-diags     # the real peers in tests
     jq python3                                           # JSON in shell tests
+    prometheus                                           # promtool parses the exposition
     chromium                                             # looks at the HTML report
     debhelper lintian bash-completion                    # make deb, the completion test
   ) ;;
@@ -59,4 +60,14 @@ SUDO=
 [[ $(id -u) -eq 0 ]] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+# The suite runs its own Prometheus (and OpenSM) on its own ports: a
+# package's postinst must not start the system-wide daemon as a side
+# effect (policy-rc.d 101 = "not now", honoured by invoke-rc.d and
+# deb-systemd-invoke), unless the machine already has a policy of its own.
+policy=/usr/sbin/policy-rc.d
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\n# deps.sh (ibpart): no daemon starts while it installs\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+  $SUDO chmod 755 "$policy"
+  trap '$SUDO rm -f "$policy"' EXIT
+fi
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

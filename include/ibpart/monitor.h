@@ -207,10 +207,5 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s);
  * read, one per tenant, a summary line. */
 void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out);
 
-/* A Prometheus label value escaped as the text exposition format wants
- * it (backslash, double quote and line feed as \\, \" and \n),
- * malloc'd; NULL when out of memory. */
-char *ibp_prom_label_escape(const char *s);
-
 IBP_END_DECLS
 #endif

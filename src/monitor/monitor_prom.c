@@ -12,34 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/escape.h"
 #include "monitor/monitor_priv.h"
-
-/* The one escaping rule of the text format's label values: backslash,
- * double quote and line feed (anything else, UTF-8 included, as is).
- * (Local to the module until util/escape.c has the ibp_ form.) */
-char *ibp_prom_label_escape(const char *s)
-{
-	size_t n = 0;
-	for (const char *p = s; *p; p++)
-		n += (*p == '\\' || *p == '"' || *p == '\n') ? 2 : 1;
-	char *out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	char *o = out;
-	for (const char *p = s; *p; p++) {
-		if (*p == '\\' || *p == '"') {
-			*o++ = '\\';
-			*o++ = *p;
-		} else if (*p == '\n') {
-			*o++ = '\\';
-			*o++ = 'n';
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = 0;
-	return out;
-}
 
 static void family(FILE *m, const char *name, const char *type,
 		   const char *help)
@@ -88,7 +62,7 @@ static void constraint_families(FILE *m, const ibp_monitor_sweep *s, bool sw)
 /* tenant="NAME" with the name escaped; false on ENOMEM. */
 static bool tenant_label(FILE *m, const struct ibp_monitor_tenant *t)
 {
-	char *e = ibp_prom_label_escape(t->name);
+	char *e = ibp_escape_prometheus(t->name, strlen(t->name));
 	if (!e)
 		return false;
 	fprintf(m, "tenant=\"%s\"", e);

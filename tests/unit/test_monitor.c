@@ -299,14 +299,6 @@ static void test_not_full_member(void **state)
 	ibp_pkey_table_set(t, (unsigned)i, 0xffff, NULL);
 }
 
-static void test_escape(void **state)
-{
-	(void)state;
-	char *e = ibp_prom_label_escape("a\"b\\c\nd é");
-	assert_string_equal(e, "a\\\"b\\\\c\\nd é");
-	free(e);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,7 +307,6 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_not_full_member, setup,
 					    teardown),
-	    cmocka_unit_test(test_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
