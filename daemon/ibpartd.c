@@ -1,0 +1,158 @@
+/*
+ * ibpartd.c - the partition service's program: UFM's P_Key REST API in
+ * front of OpenSM (issue 14; docs/ibpartd.md, docs/ibpartd.8).  Reads
+ * its options from one table (tools/cli_args.c), checks the users file,
+ * opens the service's database (include/ibpart/service.h), writes the
+ * partitions file the database implies, starts the applier and the HTTP
+ * server, tells systemd it is ready, and on SIGTERM/SIGINT stops taking
+ * requests, lets the applier finish the change in flight and exits.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+
+#include "cli.h"
+#include "ibpart/version.h"
+#include "ibpartd.h"
+
+static const char usage[] =
+    "usage: ibpartd --listen ADDR:PORT --http --users FILE --db FILE\n"
+    "               --partitions FILE [--opensm-pidfile FILE]\n"
+    "               [--opensm-log FILE] [-C CA] [-P PORT] [--topology "
+    "FILE]\n"
+    "\n"
+    "The partition service: NVIDIA UFM's P_Key REST API (under /ufmRest\n"
+    "with HTTP Basic, /ufmRestV3 with a token) and ibpart's own under\n"
+    "/ibpart/v1, in front of OpenSM.  Every accepted change is recorded\n"
+    "durably in --db before the 200, checked by the isolation guard,\n"
+    "written into the generated section of OpenSM's --partitions file,\n"
+    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n";
+
+static const char tail[] =
+    "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
+
+static int take_threads(const char *cmd, void *dest, const char *val)
+{
+	unsigned long long v;
+	if (!cli_parse_uint(val, 1, 64, &v)) {
+		cli_usage_error(cmd, "--threads is 1..64, not '%s'", val);
+		return -1;
+	}
+	*(unsigned *)dest = (unsigned)v;
+	return 0;
+}
+
+static int parse(struct ibpartd *d, int argc, char **argv)
+{
+	bool version = false;
+	const struct cli_opt opts[] = {
+	    CLI_STR("--listen", &d->listen, "ADDR:PORT",
+		    "where to listen (127.0.0.1:8080, [::1]:8080; port 0: "
+		    "any free one, logged at start)"),
+	    CLI_FLAG("--http", &d->http,
+		     "plain HTTP (required: HTTPS with --cert/--key is not "
+		     "implemented yet; put a TLS proxy in front)"),
+	    CLI_STR("--cert", &d->cert, "FILE",
+		    "HTTPS certificate (not implemented yet)"),
+	    CLI_STR("--key", &d->key, "FILE",
+		    "HTTPS private key (not implemented yet)"),
+	    CLI_STR("--users", &d->users_path, "FILE",
+		    "name:hash lines, the hash as crypt(3) makes it (openssl "
+		    "passwd -6); must not be readable by group or others"),
+	    CLI_STR("--db", &d->db, "FILE",
+		    "the service's SQLite database (created if missing)"),
+	    CLI_STR("--partitions", &d->partitions, "FILE",
+		    "OpenSM's partitions.conf: the operator's lines are kept, "
+		    "the API's go in a generated section at its end"),
+	    CLI_STR("--opensm-pidfile", &d->opensm_pidfile, "FILE",
+		    "OpenSM's pid file: SIGHUP after each change (without: "
+		    "the file is written, OpenSM not signalled)"),
+	    CLI_STR("--opensm-log", &d->opensm_log, "FILE",
+		    "OpenSM's log, watched for SUBNET UP after a SIGHUP"),
+	    CLI_STR("-C|--Ca", &d->ca, "CA",
+		    "the local CA the verification's SMPs leave from"),
+	    CLI_NUM("-P|--Port", &d->port, 0, 254, "PORT",
+		    "its port (default: the first active)"),
+	    CLI_STR("--topology", &d->topology, "FILE",
+		    "the fabric (ibnetdiscover) the isolation guard audits "
+		    "each change on; without it only OpenSM's reading of the "
+		    "file is checked"),
+	    CLI_STR("--sm-port", &d->sm_port, "PORT",
+		    "the SM's port for the audit and the verification "
+		    "(default: the master SM's)"),
+	    CLI_NUM("--wait", &d->wait_ms, 100, 600000, "MS",
+		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
+	    CLI_FN("--threads", &d->threads, take_threads, "N",
+		   "HTTP worker threads (default 4)"),
+	    CLI_FLAG("--version", &version, "print the version and exit"),
+	};
+	struct cli_args a = {"ibpartd", usage, tail, opts, CLI_NOPTS(opts), 0};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? -1 : rc;
+	if (version) {
+		printf("ibpartd %s\n", IBP_VERSION_STRING);
+		return -1;
+	}
+	if (!d->listen || !d->users_path || !d->db || !d->partitions)
+		return cli_usage_error("ibpartd", "--listen, --users, --db and "
+						  "--partitions are required");
+	if (!d->http)
+		return cli_usage_error(
+		    "ibpartd", "HTTPS (--cert/--key) is not implemented yet: "
+			       "start with --http (behind a TLS proxy)");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibpartd d = {.threads = 4, .wait_ms = 30000};
+	int rc = parse(&d, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : CLI_EXIT_USAGE;
+	if (users_load(d.users_path, &d.users))
+		return CLI_EXIT_USAGE;
+	/* every thread started from here on leaves these to sigwait */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	struct ibp_service_options so;
+	ibp_service_options_init(&so);
+	so.db_path = d.db;
+	so.partitions_path = d.partitions;
+	so.topology_path = d.topology;
+	so.sm_port = d.sm_port;
+	ibp_error err;
+	if (ibp_service_open(&so, &d.svc, &err)) {
+		fprintf(stderr, "ibpartd: error: %s\n", err.message);
+		users_free(d.users);
+		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
+						: CLI_EXIT_SYSTEM;
+	}
+	rc = CLI_EXIT_SYSTEM;
+	if (applier_reconcile_file(&d) || applier_start(&d) || http_start(&d))
+		goto out;
+	fprintf(stderr,
+		"ibpartd %s: listening on port %u (%s), database %s at "
+		"revision %llu, partitions %s\n",
+		IBP_VERSION_STRING, d.bound_port, d.listen, d.db,
+		(unsigned long long)ibp_service_revision(d.svc), d.partitions);
+	sd_notify(0, "READY=1");
+	int sig = 0;
+	sigwait(&set, &sig);
+	sd_notify(0, "STOPPING=1");
+	fprintf(stderr, "ibpartd: signal %d: finishing the change in flight\n",
+		sig);
+	rc = 0;
+out:
+	http_stop();
+	applier_stop(&d);
+	ibp_service_close(d.svc);
+	users_free(d.users);
+	return rc;
+}
