@@ -11,6 +11,9 @@
 #   ibpd_req_as AUTH METHOD PATH [BODY]   AUTH: -u u:p, or a header
 #   ibpd_stop                      SIGTERM, wait, check exit status 0
 #   ibpd_kill                      SIGKILL (a crash), no check
+#   ibpd_wait_fabric REV [S]       until /ibpart/v1/status says the
+#                                  fabric holds revision REV (S seconds)
+# IBPD_PRELOAD: an LD_PRELOAD for the daemon (libumad2sim on ibsim).
 : "${IBPARTD:?IBPARTD must name the ibpartd binary}"
 
 IBPD_PID=""
@@ -34,7 +37,8 @@ ibpd_init() {
 
 ibpd_start() {
 	: >"$IBPD_LOG"
-	"$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" \
+	LD_PRELOAD=${IBPD_PRELOAD-} SIM_HOST=${SIM_HOST-} \
+		"$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" \
 		--db "$IBPD_DB" --partitions "$IBPD_CONF" "$@" 2>>"$IBPD_LOG" &
 	IBPD_PID=$!
 	local i
@@ -73,4 +77,15 @@ ibpd_kill() {
 	kill -KILL "$IBPD_PID"
 	wait "$IBPD_PID" 2>/dev/null || true
 	IBPD_PID=""
+}
+
+ibpd_wait_fabric() {
+	local rev=$1 secs=${2:-40} i
+	for ((i = 0; i < secs * 5; i++)); do
+		ibpd_req GET /ibpart/v1/status
+		[[ $(jq .fabric_revision <<<"$BODY") -ge $rev ]] && return 0
+		sleep 0.2
+	done
+	echo "the fabric never held revision $rev: $BODY" >&2
+	return 1
 }
