@@ -186,6 +186,18 @@ static void h_status(struct request *q, struct response *r)
 	}
 }
 
+static void h_ports(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_ports_json(q->d->svc, &j, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
 enum scope { UFM, IBPART };
 static const struct route {
 	enum scope scope;
@@ -205,6 +217,7 @@ static const struct route {
     {UFM, "DELETE", "/resources/pkeys/{}", h_delete},
     {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids},
     {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
+    {UFM, "GET", "/resources/ports", h_ports},
     {IBPART, "GET", "/ibpart/v1/status", h_status},
 };
 

@@ -7,8 +7,10 @@
  * QoS units), service_model.c (the plan in memory), service_db.c (the
  * database), service_render.c (the operator's file kept verbatim plus a
  * generated section), service_guard.c (the isolation guard), service_json.c
- * (UFM's response shapes); private service_internal.h.  Depends on util,
- * conf, analysis (the audit), SQLite and jansson.
+ * (UFM's response shapes), service_status.c (revisions on the fabric,
+ * tokens), service_ports.c (UFM's port list); private
+ * service_internal.h.  Depends on util, topo, conf, analysis (the
+ * audit), SQLite and jansson.
  *
  * service.h - the store and its semantics; the HTTP front end (daemon/)
  * only routes requests here and sends back what these functions return.
@@ -175,6 +177,11 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
 /* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
+
+/* GET /resources/ports: the topology's CA ports in UFM's shape (an
+ * array; empty without a topology); *json malloc'd.  IBP_EPARSE when
+ * the topology does not load. */
+int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
 
 /* Tokens: id is the public part a client's token starts with, hash the
  * caller's hash of the whole token (crypt(3) output), user its owner.

@@ -34,6 +34,14 @@ done
 grep -q 'verified over SMPs' "$IBPD_LOG" || live_fail "start: no verification: $(tail -3 "$IBPD_LOG")"
 live_ok "start: file reconciled, OpenSM signalled, fabric verified"
 
+# NICo's port list: the topology's CA ports, LIDs as OpenSM gave them
+ibpd_req GET '/ufmRest/resources/ports?sys_type=Computer'
+[[ $CODE == 200 && $(jq length <<<"$BODY") == 7 ]] || live_fail "ports: $CODE $BODY"
+lid=$(jq '.[] | select(.guid == "0002c90000000401") | .lid' <<<"$BODY")
+real=$(LD_PRELOAD=$LIVE_PRELOAD smpquery -D portinfo 0,1,1,4 1 | sed -n 's/^Lid:\.*//p')
+[[ -n $lid && $lid == "$real" ]] || live_fail "node-c's LID: ibpartd says $lid, smpquery $real"
+live_ok "resources/ports: 7 CA ports, node-c's LID $lid as smpquery reads it"
+
 # ib-kubernetes: Validate, the list, AddGuidsToPKey (its exact body)
 ibpd_req GET /ufmRest/app/ufm_version
 [[ $CODE == 200 ]] || live_fail "ufm_version: $CODE"
