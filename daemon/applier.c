@@ -6,6 +6,8 @@
  * file checked to name a process whose /proc comm is opensm), waits for
  * the "SUBNET UP" OpenSM logs after it, then reads every P_KeyTable over
  * SMPs (libibumad, -C/-P) and compares it with the file (ibp_verify).
+ * The whole cycle holds the CLI's apply lock for the local port, so an
+ * `ibpart apply` never runs between a SIGHUP and its verification.
  * The revision is then applied and verified - only then does UFM's
  * last_updated move - or failed with the reason, and the cycle is tried
  * again with a doubling backoff.  The first cycle runs at start whatever
@@ -34,28 +36,49 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
-/* Read the fabric and compare it with the file: 0 when it holds it,
- * else -1 with the reason. */
-static int verify(struct ibpartd *d, char *why, size_t why_size)
+/* The session the verification reads the fabric through, discovered,
+ * the SM's port decided, holding the CLI's apply lock (live_lock: one
+ * fabric-changing operation per local port, `ibpart apply` included).
+ * 0, or -1 with the reason (*l then closed and NULL). */
+static int open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
+		       char *why, size_t why_size)
 {
 	struct ibp_live_options lo;
 	ibp_live_options_init(&lo);
 	lo.ca = d->ca;
 	lo.port = d->port;
-	ibp_live *l = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_live_open(&lo, l, &err);
+	if (!rc)
+		rc = ibp_live_lock_acquire(*l, getenv("IBPART_LOCK_DIR"),
+					   (int)d->wait_ms, lock, &err);
+	if (!rc)
+		rc = ibp_live_discover(*l, &err);
+	if (!rc)
+		rc = ibp_live_find_sm(*l, d->sm_port, &err);
+	if (rc) {
+		snprintf(why, why_size, "the fabric: %s", err.message);
+		ibp_live_lock_release(*lock);
+		*lock = NULL;
+		ibp_live_close(*l);
+		*l = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Compare the fabric with the file: 0 when it holds it, else -1 with
+ * the reason. */
+static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
+{
 	ibp_verify_result *r = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo);
 	vo.conf_path = d->partitions;
-	int rc = ibp_live_open(&lo, &l, &err);
-	if (!rc)
-		rc = ibp_live_discover(l, &err);
-	if (!rc)
-		rc = ibp_live_find_sm(l, d->sm_port, &err);
-	if (!rc)
-		rc = ibp_verify(l, &vo, &r, NULL, &err);
+	int rc = ibp_verify(l, &vo, &r, NULL, &err);
 	if (rc) {
 		snprintf(why, why_size, "verify: %s", err.message);
 	} else {
@@ -69,58 +92,73 @@ static int verify(struct ibpartd *d, char *why, size_t why_size)
 		}
 	}
 	ibp_verify_result_free(r);
-	ibp_live_close(l);
 	return rc ? -1 : 0;
+}
+
+/* SIGHUP to OpenSM and the wait for its SUBNET UP; 0 or -1 with why. */
+static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
+		  size_t why_size)
+{
+	ibp_error err;
+	if (ibp_read_pidfile(d->opensm_pidfile, pid, &err) ||
+	    !is_opensm(*pid)) {
+		snprintf(why, why_size, "%s does not name a running OpenSM",
+			 d->opensm_pidfile);
+		return -1;
+	}
+	long off = d->opensm_log ? ibp_file_size(d->opensm_log) : 0;
+	if (ibp_signal_reread(*pid, &err)) {
+		snprintf(why, why_size, "SIGHUP to OpenSM %ld: %s", (long)*pid,
+			 err.message);
+		return -1;
+	}
+	long ms = 0;
+	*up = d->opensm_log && !ibp_wait_log(d->opensm_log, off, "SUBNET UP",
+					     (int)d->wait_ms, &ms, &err);
+	return 0;
 }
 
 /* One cycle for the newest revision; 0, or -1 with the reason. */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 {
 	ibp_error err;
+	ibp_live *l = NULL;
+	ibp_live_lock *lock = NULL;
+	if (d->opensm_pidfile && open_fabric(d, &l, &lock, why, why_size))
+		return -1;
+	int rc = -1;
+	pid_t pid = 0;
+	bool up = false;
 	if (ibp_service_write_partitions(d->svc, rev, &err)) {
 		snprintf(why, why_size, "writing %s: %s", d->partitions,
 			 err.message);
-		return -1;
-	}
-	if (!d->opensm_pidfile) {
+	} else if (!d->opensm_pidfile) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
 		fprintf(stderr,
 			"ibpartd: revision %llu written to %s (no "
 			"--opensm-pidfile: OpenSM not signalled)\n",
 			(unsigned long long)*rev, d->partitions);
-		return 0;
+		rc = 0;
+	} else if (!reload(d, &pid, &up, why, why_size)) {
+		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
+		if (!verify(d, l, why, why_size)) {
+			rc = ibp_service_mark(d->svc, *rev,
+					      IBP_SERVICE_VERIFIED, NULL, &err)
+				 ? -1
+				 : 0;
+			if (rc)
+				snprintf(why, why_size, "%s", err.message);
+		}
 	}
-	pid_t pid = 0;
-	if (ibp_read_pidfile(d->opensm_pidfile, &pid, &err) ||
-	    !is_opensm(pid)) {
-		snprintf(why, why_size, "%s does not name a running OpenSM%s%s",
-			 d->opensm_pidfile, pid ? "" : ": ",
-			 pid ? "" : err.message);
-		return -1;
-	}
-	long off = d->opensm_log ? ibp_file_size(d->opensm_log) : 0;
-	if (ibp_signal_reread(pid, &err)) {
-		snprintf(why, why_size, "SIGHUP to OpenSM %ld: %s", (long)pid,
-			 err.message);
-		return -1;
-	}
-	long ms = 0;
-	bool up =
-	    d->opensm_log && !ibp_wait_log(d->opensm_log, off, "SUBNET UP",
-					   (int)d->wait_ms, &ms, &err);
-	ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
-	if (verify(d, why, why_size))
-		return -1;
-	if (ibp_service_mark(d->svc, *rev, IBP_SERVICE_VERIFIED, NULL, &err)) {
-		snprintf(why, why_size, "%s", err.message);
-		return -1;
-	}
-	fprintf(stderr,
-		"ibpartd: revision %llu on the fabric: OpenSM %ld %s, verified "
-		"over SMPs\n",
-		(unsigned long long)*rev, (long)pid,
-		up ? "logged SUBNET UP" : "said nothing in its log");
-	return 0;
+	ibp_live_lock_release(lock);
+	ibp_live_close(l);
+	if (!rc && pid)
+		fprintf(stderr,
+			"ibpartd: revision %llu on the fabric: OpenSM %ld %s, "
+			"verified over SMPs\n",
+			(unsigned long long)*rev, (long)pid,
+			up ? "logged SUBNET UP" : "said nothing in its log");
+	return rc;
 }
 
 static void nap(struct ibpartd *d, unsigned ms)

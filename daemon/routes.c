@@ -198,6 +198,38 @@ static void h_ports(struct request *q, struct response *r)
 	}
 }
 
+static void h_audit(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	int rc = ibp_service_audit_json(q->d->svc, &j, &err);
+	if (rc) {
+		r->status = rc == IBP_ENOENT ? 404 : 500;
+		r->body = json_error(err.message, r->status);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+static void h_plan(struct request *q, struct response *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t rev = 0;
+	ibp_error err;
+	if (ibp_service_render(q->d->svc, &text, &len, &rev, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+		return;
+	}
+	json_t *o = json_pack("{s:I, s:s%}", "revision", (json_int_t)rev,
+			      "partitions_conf", text, len);
+	free(text);
+	r->status = 200;
+	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+}
+
 enum scope { UFM, IBPART };
 static const struct route {
 	enum scope scope;
@@ -219,6 +251,8 @@ static const struct route {
     {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
     {UFM, "GET", "/resources/ports", h_ports},
     {IBPART, "GET", "/ibpart/v1/status", h_status},
+    {IBPART, "GET", "/ibpart/v1/audit", h_audit},
+    {IBPART, "GET", "/ibpart/v1/plan", h_plan},
 };
 
 /* Does path match pattern?  The {} segments into args. */

@@ -178,10 +178,25 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
 
+/* GET /ibpart/v1/audit: the audit of the current plan (the file the
+ * newest revision renders) on the topology, as `ibpart audit --format
+ * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err);
+
 /* GET /resources/ports: the topology's CA ports in UFM's shape (an
  * array; empty without a topology); *json malloc'd.  IBP_EPARSE when
  * the topology does not load. */
 int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
+
+/* The line that starts the generated section of a partitions file the
+ * service manages. */
+#define IBP_SERVICE_MARKER                                                     \
+	"# ---- ibpartd: generated section, managed through its API; "         \
+	"do not edit below this line ----"
+/* Does the file at path have that line (ibpartd manages it: `ibpart
+ * apply --via-opensm` must not replace it)?  false when it cannot be
+ * read. */
+bool ibp_service_manages_file(const char *path);
 
 /* Tokens: id is the public part a client's token starts with, hash the
  * caller's hash of the whole token (crypt(3) output), user its owner.

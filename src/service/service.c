@@ -522,17 +522,30 @@ int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 	return rc;
 }
 
-/* Parse a P_Key from a path; IBP_ENOENT (404) when the API does not
- * manage it. */
+/* Parse a P_Key from a path; a conflict (409) when the operator's lines
+ * define it, IBP_ENOENT (404) when nobody does.  Under the lock. */
 static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
 		     struct ibp_service_error *e)
 {
 	int rc = svc_parse_pkey_text(text, "pkey", pkey, e);
-	if (!rc && !svc_plan_find(&s->plan, *pkey))
-		rc = svc_fail(e, IBP_ENOENT, "pkey",
-			      "pkey: no partition 0x%x managed by ibpartd",
-			      *pkey);
-	return rc;
+	if (rc || svc_plan_find(&s->plan, *pkey))
+		return rc;
+	char *optext = NULL;
+	size_t oplen = 0;
+	ibp_conf *opc = NULL;
+	bool operators = !operator_conf(s, &optext, &oplen, &opc, NULL) &&
+			 ibp_conf_group_find(opc, *pkey);
+	ibp_conf_free(opc);
+	free(optext);
+	if (operators) {
+		e->conflict = true;
+		return svc_fail(e, IBP_EINVAL, "pkey",
+				"pkey: 0x%x is defined by the operator's own "
+				"lines of %s",
+				*pkey, s->partitions_path);
+	}
+	return svc_fail(e, IBP_ENOENT, "pkey",
+			"pkey: no partition 0x%x managed by ibpartd", *pkey);
 }
 
 int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
@@ -712,6 +725,19 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 	if (rev)
 		*rev = s->rev;
 	pthread_mutex_unlock(&s->lock);
+	free(text);
+	return rc;
+}
+
+int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &len, err);
+	pthread_mutex_unlock(&s->lock);
+	if (!rc)
+		rc = svc_audit_json(s, text, len, json, err);
 	free(text);
 	return rc;
 }

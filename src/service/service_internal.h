@@ -135,6 +135,11 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 int svc_guard(const ibp_service *s, const char *before, size_t blen,
 	      const char *after, size_t alen, struct ibp_service_error *e);
 
+/* The audit of text on the topology as `ibpart audit --format json`
+ * prints it; IBP_ENOENT without a topology. */
+int svc_audit_json(const ibp_service *s, const char *text, size_t len,
+		   char **json, ibp_error *err);
+
 /* ---- service_json.c: UFM's shapes ---- */
 /* One P_Key's object; NULL on ENOMEM. */
 json_t *svc_json_part(const struct svc_part *p, bool guids, bool qos);

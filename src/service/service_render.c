@@ -18,6 +18,20 @@
 #include "service/service_internal.h"
 #include "util/file_read.h"
 
+/* Where the marker line starts in text, or NULL. */
+static const char *find_marker(const char *text)
+{
+	const char *m = text;
+	size_t ml = strlen(SVC_MARKER);
+	while ((m = strstr(m, SVC_MARKER))) {
+		if ((m == text || m[-1] == '\n') &&
+		    (m[ml] == '\n' || m[ml] == 0))
+			return m;
+		m += ml;
+	}
+	return NULL;
+}
+
 int svc_operator_text(const char *path, char **text, size_t *len,
 		      ibp_error *err)
 {
@@ -33,19 +47,22 @@ int svc_operator_text(const char *path, char **text, size_t *len,
 			*err = e;
 		return rc;
 	}
-	/* the marker must start a line */
-	const char *m = *text;
-	size_t ml = strlen(SVC_MARKER);
-	while ((m = strstr(m, SVC_MARKER))) {
-		if ((m == *text || m[-1] == '\n') &&
-		    (m[ml] == '\n' || m[ml] == 0)) {
-			*len = (size_t)(m - *text);
-			(*text)[*len] = 0;
-			break;
-		}
-		m += ml;
+	const char *m = find_marker(*text);
+	if (m) {
+		*len = (size_t)(m - *text);
+		(*text)[*len] = 0;
 	}
 	return IBP_OK;
+}
+
+bool ibp_service_manages_file(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool yes =
+	    !ibp_file_read_all(path, 0, &text, &len, NULL) && find_marker(text);
+	free(text);
+	return yes;
 }
 
 /* The header of one statement: name, P_Key and flags. */

@@ -133,6 +133,8 @@ bad 400 mtu_limit PUT /ufmRest/resources/pkeys/qos_conf '{"pkey":"0x12","mtu_lim
 bad 400 pkey GET /ufmRest/resources/pkeys/0x10000
 bad 404 pkey DELETE /ufmRest/resources/pkeys/0x6
 bad 409 pkey PUT /ufmRest/resources/pkeys '{"pkey":"0x10","guids":["0002c90000000301"]}'
+bad 409 pkey DELETE /ufmRest/resources/pkeys/0x10
+bad 409 pkey DELETE /ufmRest/resources/pkeys/0x10/guids/0002c90000000201
 req GET /ibpart/v1/status
 want 200 '.revision' "$rev"
 req GET /ufmRest/no/such/thing; want 404
@@ -165,6 +167,18 @@ head -c "$(wc -c <operator.conf)" "$IBPD_CONF" | cmp -s - operator.conf || fail 
 [[ $(grep -c 'generated section' "$IBPD_CONF") == 1 ]] || fail "the generated section is not there once"
 # the file is one OpenSM reads as meant
 expect_status 0 "$IBPART" check "$IBPD_CONF"
+
+# changes arriving together were coalesced: fewer reloads than revisions
+ibpd_req GET /ibpart/v1/status
+writes=$(grep -c 'written to' "$IBPD_LOG")
+((writes < $(jq .revision <<<"$BODY"))) || fail "$writes reloads for $(jq .revision <<<"$BODY") revisions"
+
+# ibpart's own: the plan file of the newest revision; no audit without
+# a topology
+req GET /ibpart/v1/plan
+want 200 '.partitions_conf|startswith("# The operator'"'"'s partitions")' true
+req GET /ibpart/v1/audit
+want 404
 
 # SIGKILL right after a 200: the change is in the database
 req POST /ufmRest/resources/pkeys '{"pkey":"0x40","guids":["0002c90000000601"]}'

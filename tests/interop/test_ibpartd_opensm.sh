@@ -22,6 +22,7 @@ printf '# the operator: SM port full in the default partition\nDefault=0x7fff, i
 cp "$IBPD_CONF" "$LIVE_DIR/operator.conf"
 live_opensm "$IBPD_CONF"
 IBPD_PRELOAD=$LIVE_PRELOAD
+export IBPART_LOCK_DIR=$LIVE_DIR/lock # the apply lock, private to this test
 B="0,1,1,3 1" C="0,1,1,4 1" # node-b, node-c (leaf-2 ports 3, 4)
 [[ $(live_smp_pkeys $B) == 0x7fff ]] || live_fail "node-b before: $(live_smp_pkeys $B)"
 
@@ -76,6 +77,10 @@ ibpd_req POST /ufmRest/resources/pkeys '{"pkey": "0x000B", "index0": true, "ip_o
 ibpd_req POST /ufmRest/resources/pkeys '{"pkey": "0x000A", "index0": true, "ip_over_ib": true, "membership": "full", "guids": ["0002c90000000601"]}'
 [[ $CODE == 409 && $(jq -r '.findings[0].code' <<<"$BODY") == tenant-bridge ]] || live_fail "bridge: $CODE $BODY"
 live_ok "isolation guard: a tenant bridge is a 409 with the finding"
+ibpd_req GET /ibpart/v1/audit
+[[ $CODE == 200 && $(jq '.findings|map(select(.code == "tenant-bridge"))|length' <<<"$BODY") == 0 ]] ||
+	live_fail "audit of the plan: $CODE $BODY"
+live_ok "ibpart/v1/audit: the plan as it stands has no tenant bridge"
 
 # SIGKILL right after a 200, before OpenSM could have the change
 ibpd_req POST /ufmRest/resources/pkeys '{"pkey": "0x000C", "index0": false, "ip_over_ib": true, "membership": "full", "guids": ["0002c90000000401"]}'
@@ -90,6 +95,17 @@ have=$(live_smp_pkeys $C)
 head -c "$(wc -c <"$LIVE_DIR/operator.conf")" "$IBPD_CONF" | cmp -s - "$LIVE_DIR/operator.conf" ||
 	live_fail "the operator's lines changed"
 "$IBPART" check "$IBPD_CONF" >/dev/null || live_fail "ibpart check refuses the file ibpartd wrote"
+# ibpart apply --via-opensm refuses the file ibpartd manages
+cp "$IBPD_CONF" "$LIVE_DIR/managed.before"
+set +e
+live_ibpart apply -q --via-opensm -c "$D/live-2sw-b.conf" --opensm-partitions "$IBPD_CONF" \
+	--opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" >/dev/null 2>"$LIVE_DIR/via.err"
+rc=$?
+set -e
+[[ $rc == 2 ]] && grep -q 'managed by ibpartd' "$LIVE_DIR/via.err" ||
+	live_fail "apply --via-opensm on the managed file: exit $rc: $(cat "$LIVE_DIR/via.err")"
+cmp -s "$IBPD_CONF" "$LIVE_DIR/managed.before" || live_fail "apply --via-opensm changed the managed file"
+live_ok "apply --via-opensm refuses the file ibpartd manages"
 ibpd_stop || live_fail "ibpartd exited $? on SIGTERM"
 live_ok "SIGKILL after a 200: the change survived, restart put it on the fabric [$have]"
 ibp_pass
