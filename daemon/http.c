@@ -1,6 +1,7 @@
 /*
  * http.c - ibpartd's HTTP side, on libmicrohttpd with its own thread
- * pool: the body of a request gathered (at most 1 MiB), the credentials
+ * pool (HTTPS through its GnuTLS unless --http): the body of a request
+ * gathered (at most 1 MiB), the credentials
  * checked for the prefix (/ufmRest and /ibpart/v1: Basic user:password
  * from the users file; /ufmRestV3: Basic <token>), UFM's query flags
  * read, the request routed (routes.c), the JSON answer sent, and one
@@ -210,6 +211,31 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss)
 	return inet_pton(AF_INET, host, &in4->sin_addr) == 1 ? 0 : -1;
 }
 
+/* A PEM file whole, NUL-terminated (libmicrohttpd takes them in
+ * memory); NULL after saying why. */
+static char *read_pem(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+	if (f) {
+		FILE *m = open_memstream(&text, &len);
+		char buf[4096];
+		size_t n;
+		while (m && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, m);
+		if (m)
+			fclose(m);
+		fclose(f);
+	}
+	if (!text || !len) {
+		fprintf(stderr, "ibpartd: error: %s: cannot read\n", path);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int http_start(struct ibpartd *d)
 {
 	struct sockaddr_storage ss;
@@ -224,11 +250,32 @@ int http_start(struct ibpartd *d)
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	char *cert = NULL, *key = NULL;
+	if (!d->http) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			fprintf(stderr, "ibpartd: error: this libmicrohttpd "
+					"has no TLS: use --http\n");
+			return -1;
+		}
+		if (!(cert = read_pem(d->cert)) || !(key = read_pem(d->key))) {
+			free(cert);
+			return -1;
+		}
+		flags |= MHD_USE_TLS;
+	}
+	/* the TLS options last: without TLS they end the list early */
 	mhd = MHD_start_daemon(
 	    flags, 0, NULL, NULL, handler, d, MHD_OPTION_SOCK_ADDR,
 	    (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
 	    (unsigned)d->threads, MHD_OPTION_NOTIFY_COMPLETED, completed, d,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
+	    MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+	/* libmicrohttpd keeps its own copy of what it parsed */
+	if (key)
+		memset(key, 0, strlen(key));
+	free(cert);
+	free(key);
 	if (!mhd) {
 		fprintf(stderr, "ibpartd: error: cannot listen on %s\n",
 			d->listen);

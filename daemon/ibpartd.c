@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
@@ -18,7 +19,8 @@
 #include "ibpartd.h"
 
 static const char usage[] =
-    "usage: ibpartd --listen ADDR:PORT --http --users FILE --db FILE\n"
+    "usage: ibpartd --listen ADDR:PORT (--cert FILE --key FILE | --http)\n"
+    "               --users FILE --db FILE\n"
     "               --partitions FILE [--opensm-pidfile FILE]\n"
     "               [--opensm-log FILE] [-C CA] [-P PORT] [--topology "
     "FILE]\n"
@@ -52,12 +54,14 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "where to listen (127.0.0.1:8080, [::1]:8080; port 0: "
 		    "any free one, logged at start)"),
 	    CLI_FLAG("--http", &d->http,
-		     "plain HTTP (required: HTTPS with --cert/--key is not "
-		     "implemented yet; put a TLS proxy in front)"),
+		     "plain HTTP (the default is HTTPS with --cert and "
+		     "--key)"),
 	    CLI_STR("--cert", &d->cert, "FILE",
-		    "HTTPS certificate (not implemented yet)"),
+		    "HTTPS: the server's certificate (PEM, its chain after "
+		    "it)"),
 	    CLI_STR("--key", &d->key, "FILE",
-		    "HTTPS private key (not implemented yet)"),
+		    "HTTPS: its private key (PEM; must not be readable by "
+		    "group or others)"),
 	    CLI_STR("--users", &d->users_path, "FILE",
 		    "name:hash lines, the hash as crypt(3) makes it (openssl "
 		    "passwd -6); must not be readable by group or others"),
@@ -99,10 +103,20 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (!d->listen || !d->users_path || !d->db || !d->partitions)
 		return cli_usage_error("ibpartd", "--listen, --users, --db and "
 						  "--partitions are required");
-	if (!d->http)
+	if (d->http && (d->cert || d->key))
+		return cli_usage_error("ibpartd",
+				       "--http is plain HTTP: no --cert/--key");
+	if (!d->http && (!d->cert || !d->key))
 		return cli_usage_error(
-		    "ibpartd", "HTTPS (--cert/--key) is not implemented yet: "
-			       "start with --http (behind a TLS proxy)");
+		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
+			       "--http for plain HTTP");
+	struct stat st;
+	if (d->key && !stat(d->key, &st) && (st.st_mode & 077))
+		return cli_usage_error(
+		    "ibpartd",
+		    "%s: group or others may access the private key "
+		    "(mode %03o): chmod 600 it",
+		    d->key, (unsigned)(st.st_mode & 0777));
 	return 0;
 }
 

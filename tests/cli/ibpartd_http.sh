@@ -37,9 +37,9 @@ chmod 640 "$IBPD_USERS"
 expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "group or others may access" err
 chmod 600 "$IBPD_USERS"
-# HTTPS is not implemented: without --http it says so and does not start
+# HTTPS is the default: without --http it needs --cert and --key
 expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
-expect_grep "HTTPS" err
+expect_grep "needs --cert and --key" err
 expect_status 0 "$IBPARTD" --help
 expect_grep "opensm-pidfile FILE" out
 
@@ -190,4 +190,24 @@ want 200 '.guids[0].guid' '"0002c90000000601"'
 # the token too
 v3 GET /ufmRestV3/resources/pkeys/0x40; want 200
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+
+# HTTPS (the default): a self-signed certificate for 127.0.0.1; a key
+# others can read is refused
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	-keyout tls.key -out tls.crt 2>/dev/null || fail "openssl req"
+chmod 644 tls.key
+expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --cert tls.crt --key tls.key --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_grep "private key" err
+chmod 600 tls.key
+IBPD_TRANSPORT=(--cert tls.crt --key tls.key)
+IBPD_SCHEME=https
+IBPD_CURL=(--cacert tls.crt)
+ibpd_start || fail "no HTTPS start"
+req GET '/ufmRest/resources/pkeys/0x40?guids_data=true'
+want 200 '.guids[0].guid' '"0002c90000000601"'
+REQ="plain HTTP to the HTTPS port"
+CODE=$(curl -s -o /dev/null -w '%{http_code}' -u admin:secret "http://127.0.0.1:$IBPD_PORT/ufmRest/app/ufm_version" || true)
+[[ $CODE != 200 ]] || fail "plain HTTP answered on the HTTPS port"
+ibpd_stop || fail "ibpartd (HTTPS) exited $? on SIGTERM"
 finish

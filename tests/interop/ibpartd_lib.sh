@@ -17,6 +17,11 @@
 : "${IBPARTD:?IBPARTD must name the ibpartd binary}"
 
 IBPD_PID=""
+# plain HTTP unless a test sets these (HTTPS: --cert F --key F, https,
+# curl's --cacert F)
+IBPD_TRANSPORT=(--http)
+IBPD_SCHEME=http
+IBPD_CURL=()
 ibpd_cleanup() {
 	if [[ -n $IBPD_PID ]]; then
 		kill -KILL "$IBPD_PID" 2>/dev/null || true
@@ -38,7 +43,7 @@ ibpd_init() {
 ibpd_start() {
 	: >"$IBPD_LOG"
 	LD_PRELOAD=${IBPD_PRELOAD-} SIM_HOST=${SIM_HOST-} \
-		"$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" \
+		"$IBPARTD" --listen 127.0.0.1:0 "${IBPD_TRANSPORT[@]}" --users "$IBPD_USERS" \
 		--db "$IBPD_DB" --partitions "$IBPD_CONF" "$@" 2>>"$IBPD_LOG" &
 	IBPD_PID=$!
 	local i
@@ -49,7 +54,7 @@ ibpd_start() {
 		sleep 0.05
 	done
 	[[ -n $IBPD_PORT ]] || { cat "$IBPD_LOG" >&2; return 1; }
-	IBPD_URL=http://127.0.0.1:$IBPD_PORT
+	IBPD_URL=$IBPD_SCHEME://127.0.0.1:$IBPD_PORT
 }
 
 ibpd_req_as() {
@@ -58,7 +63,7 @@ ibpd_req_as() {
 	if [[ $auth == -u* ]]; then a=(-u "${auth#-u }"); else a=(-H "$auth"); fi
 	local -a d=()
 	[[ -n $body ]] && d=(--data-binary "$body")
-	CODE=$(curl -s -o "$IBPD_DIR/resp" -w '%{http_code}' -X "$method" "${a[@]}" \
+	CODE=$(curl -s "${IBPD_CURL[@]}" -o "$IBPD_DIR/resp" -w '%{http_code}' -X "$method" "${a[@]}" \
 		-H 'Content-Type: application/json; charset=utf-8' "${d[@]}" "$IBPD_URL$path")
 	BODY=$(cat "$IBPD_DIR/resp")
 }
