@@ -211,6 +211,23 @@ static void h_audit(struct request *q, struct response *r)
 	}
 }
 
+static void h_adopt(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	json_error_t je;
+	json_t *o = json_loadb(q->body ? q->body : "", q->body_len, 0, &je);
+	const char *pk = json_string_value(json_object_get(o, "pkey"));
+	uint64_t rev = 0;
+	int rc = pk ? ibp_service_adopt(q->d->svc, pk, &rev, &e)
+		    : (ibp_error_set(&e.err, IBP_EINVAL,
+				     "pkey: a string such as \"0x10\" is "
+				     "needed"),
+		       snprintf(e.field, sizeof(e.field), "pkey"), IBP_EINVAL);
+	json_decref(o);
+	changed(r, rc, rev, &e);
+}
+
 static void h_plan(struct request *q, struct response *r)
 {
 	char *text = NULL;
@@ -253,6 +270,7 @@ static const struct route {
     {IBPART, "GET", "/ibpart/v1/status", h_status},
     {IBPART, "GET", "/ibpart/v1/audit", h_audit},
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},
+    {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
 };
 
 /* Does path match pattern?  The {} segments into args. */

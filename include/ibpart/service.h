@@ -8,7 +8,8 @@
  * database), service_render.c (the operator's file kept verbatim plus a
  * generated section), service_guard.c (the isolation guard), service_json.c
  * (UFM's response shapes), service_status.c (revisions on the fabric,
- * tokens), service_ports.c (UFM's port list); private
+ * tokens), service_ports.c (UFM's port list), service_adopt.c (an
+ * operator's P_Key handed to the API); private
  * service_internal.h.  Depends on util, topo, conf, analysis (the
  * audit), SQLite and jansson.
  *
@@ -127,6 +128,15 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 				 const char *csv, uint64_t *rev,
 				 struct ibp_service_error *e);
+
+/* POST /ibpart/v1/adopt {"pkey"}: the operator's P_Key becomes the
+ * API's - its statements (GUID members only) move from the operator's
+ * lines to the generated section, one revision, the file rewritten at
+ * once.  IBP_ENOENT when the operator's lines do not define it,
+ * IBP_EINVAL (field "pkey") for a member or flag the API cannot hold, a
+ * conflict when the guard objects. */
+int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
+		      struct ibp_service_error *e);
 
 /* GET /resources/pkeys: every P_Key of the plan (0x7fff and the
  * operator's included, each with "managed_by"), in UFM's shape, with the

@@ -173,6 +173,24 @@ ibpd_req GET /ibpart/v1/status
 writes=$(grep -c 'written to' "$IBPD_LOG")
 ((writes < $(jq .revision <<<"$BODY"))) || fail "$writes reloads for $(jq .revision <<<"$BODY") revisions"
 
+# adopt: the operator's 0x10 becomes the API's; their other lines stay
+req POST /ibpart/v1/adopt '{"pkey":"0x7fff"}'
+want 400 '.field' '"pkey"'
+req POST /ibpart/v1/adopt '{"pkey":"0x99"}'
+want 404
+req POST /ibpart/v1/adopt '{"pkey":"0x10"}'
+want 200
+grep -q '^# storage (P_Key 0x0010) adopted by ibpartd: now in its generated section # their own$' "$IBPD_CONF" ||
+	fail "adopt: the operator's line: $(grep -n storage "$IBPD_CONF")"
+head -2 "$IBPD_CONF" | cmp -s - <(head -2 operator.conf) || fail "adopt: the operator's other lines changed"
+sed -n '/generated section, managed/,$p' "$IBPD_CONF" | grep -q '^storage=0x0010, ipoib :' || fail "adopt: not in the generated section"
+req GET '/ufmRest/resources/pkeys/0x10?guids_data=true'
+want 200 '.managed_by' '"ibpartd"'
+want 200 '.guids[0].guid' '"0002c90000000201"'
+req POST /ufmRest/resources/pkeys '{"pkey":"0x10","membership":"limited","guids":["0002c90000000301"]}'
+want 200
+expect_status 0 "$IBPART" check "$IBPD_CONF"
+
 # ibpart's own: the plan file of the newest revision; no audit without
 # a topology
 req GET /ibpart/v1/plan
