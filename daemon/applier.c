@@ -180,7 +180,9 @@ static void *run(void *arg)
 		nap(d, 50); /* let a burst of changes land: one reload */
 		uint64_t rev = 0;
 		char why[600] = "";
+		atomic_fetch_add(&d->apply_cycles, 1);
 		if (cycle(d, &rev, why, sizeof(why))) {
+			atomic_fetch_add(&d->apply_failures, 1);
 			ibp_error err;
 			ibp_service_mark(d->svc, rev, IBP_SERVICE_FAILED, why,
 					 &err);

@@ -36,7 +36,7 @@ static bool flag(struct MHD_Connection *c, const char *name)
 }
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
-				 char *body)
+				 char *body, const char *type)
 {
 	const char *b = body ? body : "{}";
 	struct MHD_Response *r = MHD_create_response_from_buffer(
@@ -44,7 +44,8 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
 	free(body);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", "application/json");
+	MHD_add_response_header(r, "Content-Type",
+				type ? type : "application/json");
 	if (status == 401)
 		MHD_add_response_header(r, "WWW-Authenticate",
 					"Basic realm=\"ibpartd\"");
@@ -102,7 +103,8 @@ static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 	if (k->too_big) {
 		r.status = 413;
 		r.body = json_error("the request body is over 1 MiB", 413);
-	} else if (!authenticated(d, c, prefixes[i].token, who, sizeof(who))) {
+	} else if (!(d->metrics_no_auth && !strcmp(url, "/metrics")) &&
+		   !authenticated(d, c, prefixes[i].token, who, sizeof(who))) {
 		r.status = 401;
 		r.body = json_error(prefixes[i].token
 					? "a valid token is needed "
@@ -135,7 +137,11 @@ static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 	}
 	fprintf(stderr, "ibpartd: access: %s %s %u user=%s %ldms\n", method,
 		url, r.status, who, ms_since(&t0));
-	return send_json(c, r.status, r.body);
+	atomic_fetch_add(
+	    &d->requests[r.status >= 100 && r.status < 600 ? r.status / 100 - 1
+							   : 5],
+	    1);
+	return send_json(c, r.status, r.body, r.content_type);
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,

@@ -90,6 +90,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
 		   "HTTP worker threads (default 4)"),
+	    CLI_FLAG("--metrics-no-auth", &d->metrics_no_auth,
+		     "serve /metrics without credentials (every other "
+		     "endpoint still needs them)"),
 	    CLI_FLAG("--version", &version, "print the version and exit"),
 	};
 	struct cli_args a = {"ibpartd", usage, tail, opts, CLI_NOPTS(opts), 0};

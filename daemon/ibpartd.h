@@ -24,6 +24,7 @@ struct ibpartd {
 	const char *cert, *key;
 	int port;
 	bool http;
+	bool metrics_no_auth; /* /metrics open without credentials */
 	unsigned threads;
 	unsigned wait_ms; /* for OpenSM to take a file */
 	/* state */
@@ -33,6 +34,9 @@ struct ibpartd {
 	pthread_t applier;
 	atomic_bool stopping;
 	atomic_bool applier_started;
+	/* for /metrics */
+	atomic_ulong requests[6]; /* by status class: 1xx..5xx, other */
+	atomic_ulong apply_cycles, apply_failures;
 };
 
 /* ---- auth.c ---- */
@@ -70,6 +74,7 @@ struct request {
 struct response {
 	unsigned status;
 	char *body;
+	const char *content_type; /* NULL: application/json */
 };
 /* {"error": msg, "status": status} (malloc'd; NULL on ENOMEM). */
 char *json_error(const char *msg, unsigned status);

@@ -247,6 +247,47 @@ static void h_plan(struct request *q, struct response *r)
 	json_decref(o);
 }
 
+/* Prometheus' text format (version 0.0.4). */
+static void h_metrics(struct request *q, struct response *r)
+{
+	struct ibpartd *d = q->d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		r->status = 500;
+		return;
+	}
+	fprintf(f,
+		"# HELP ibpartd_revision The newest revision in the database.\n"
+		"# TYPE ibpartd_revision gauge\nibpartd_revision %llu\n"
+		"# HELP ibpartd_fabric_revision The newest revision verified "
+		"on the fabric.\n"
+		"# TYPE ibpartd_fabric_revision gauge\n"
+		"ibpartd_fabric_revision %llu\n"
+		"# HELP ibpartd_apply_cycles_total Reloads of OpenSM tried.\n"
+		"# TYPE ibpartd_apply_cycles_total counter\n"
+		"ibpartd_apply_cycles_total %lu\n"
+		"# HELP ibpartd_apply_failures_total Reloads that failed.\n"
+		"# TYPE ibpartd_apply_failures_total counter\n"
+		"ibpartd_apply_failures_total %lu\n"
+		"# HELP ibpartd_requests_total HTTP requests answered, by "
+		"status class.\n"
+		"# TYPE ibpartd_requests_total counter\n",
+		(unsigned long long)ibp_service_revision(d->svc),
+		(unsigned long long)ibp_service_fabric_revision(d->svc),
+		atomic_load(&d->apply_cycles), atomic_load(&d->apply_failures));
+	static const char *const cls[] = {"1xx", "2xx", "3xx",
+					  "4xx", "5xx", "other"};
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
+			atomic_load(&d->requests[i]));
+	fclose(f);
+	r->status = 200;
+	r->body = text;
+	r->content_type = "text/plain; version=0.0.4";
+}
+
 enum scope { UFM, IBPART };
 static const struct route {
 	enum scope scope;
@@ -271,6 +312,7 @@ static const struct route {
     {IBPART, "GET", "/ibpart/v1/audit", h_audit},
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},
     {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
+    {IBPART, "GET", "/metrics", h_metrics},
 };
 
 /* Does path match pattern?  The {} segments into args. */

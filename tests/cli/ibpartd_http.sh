@@ -198,11 +198,19 @@ want 200 '.partitions_conf|startswith("# The operator'"'"'s partitions")' true
 req GET /ibpart/v1/audit
 want 404
 
+# /metrics: credentials needed unless --metrics-no-auth (restarted so)
+REQ="metrics without"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/metrics"); want 401
+req GET /metrics
+[[ $CODE == 200 ]] && grep -q '^ibpartd_revision [0-9]' <<<"$BODY" && grep -q '^ibpartd_requests_total{code="4xx"} [1-9]' <<<"$BODY" ||
+	fail "metrics: $CODE $BODY"
+
 # SIGKILL right after a 200: the change is in the database
 req POST /ufmRest/resources/pkeys '{"pkey":"0x40","guids":["0002c90000000601"]}'
 want 200
 ibpd_kill
-ibpd_start || fail "no restart"
+ibpd_start --metrics-no-auth || fail "no restart"
+REQ="metrics open"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/metrics"); want 200
+REQ="status still closed"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/ibpart/v1/status"); want 401
 req GET '/ufmRest/resources/pkeys/0x40?guids_data=true'
 want 200 '.guids[0].guid' '"0002c90000000601"'
 # the token too
