@@ -46,9 +46,99 @@ static int take_threads(const char *cmd, void *dest, const char *val)
 	return 0;
 }
 
+/* The argv a config file made (kept reachable: it lives as long as the
+ * program). */
+static char **config_argv;
+
+/* The keys a config file may set: the long options, without "--". */
+static const char *const config_keys[] = {
+    "listen",	  "http", "cert",	"key",
+    "users",	  "db",	  "partitions", "opensm-pidfile",
+    "opensm-log", "Ca",	  "Port",	"topology",
+    "sm-port",	  "wait", "threads",	"metrics-no-auth"};
+
+static bool config_key(const char *k)
+{
+	for (size_t i = 0; i < sizeof(config_keys) / sizeof(*config_keys); i++)
+		if (!strcmp(k, config_keys[i]))
+			return true;
+	return false;
+}
+
+/* --config FILE: "key value" lines (a flag alone; # comments) become
+ * options before those of the command line, which win.  The new argv
+ * into *out (kept in config_argv).  0, or 2 after printing file:line:col:
+ * error. */
+static int with_config(int argc, char **argv, int *out_argc, char ***out)
+{
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			path = argv[i + 1];
+		else if (!strncmp(argv[i], "--config=", 9))
+			path = argv[i] + 9;
+	}
+	*out_argc = argc;
+	*out = argv;
+	if (!path)
+		return 0;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: error: cannot read the config file\n",
+			path);
+		return CLI_EXIT_USAGE;
+	}
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	int n = 0;
+	v[n++] = argv[0];
+	char line[4096];
+	unsigned ln = 0;
+	int rc = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		ln++;
+		line[strcspn(line, "\r\n")] = 0;
+		char *k = line + strspn(line, " \t");
+		if (!*k || *k == '#')
+			continue;
+		char *val = k + strcspn(k, " \t=");
+		if (*val) {
+			*val++ = 0;
+			val += strspn(val, " \t=");
+		}
+		if (!config_key(k)) {
+			fprintf(stderr,
+				"%s:%u:%u: error: unknown key '%s' (the long "
+				"options without --: listen, users, db, ...)\n",
+				path, ln, (unsigned)(k - line) + 1, k);
+			rc = CLI_EXIT_USAGE;
+			break;
+		}
+		char **nv =
+		    realloc(v, ((size_t)argc + (size_t)n + 3) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		if (asprintf(&v[n], "--%s", k) < 0)
+			break;
+		n++;
+		if (*val)
+			v[n++] = strdup(val);
+	}
+	fclose(f);
+	if (rc)
+		return rc;
+	for (int i = 1; i < argc; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
+	*out_argc = n;
+	*out = config_argv = v;
+	return 0;
+}
+
 static int parse(struct ibpartd *d, int argc, char **argv)
 {
 	bool version = false;
+	const char *config = NULL;
 	const struct cli_opt opts[] = {
 	    CLI_STR("--listen", &d->listen, "ADDR:PORT",
 		    "where to listen (127.0.0.1:8080, [::1]:8080; port 0: "
@@ -93,6 +183,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_FLAG("--metrics-no-auth", &d->metrics_no_auth,
 		     "serve /metrics without credentials (every other "
 		     "endpoint still needs them)"),
+	    CLI_STR("--config", &config, "FILE",
+		    "options from FILE first: one 'key value' line each (the "
+		    "long option without --; a flag alone; # comments); the "
+		    "command line wins"),
 	    CLI_FLAG("--version", &version, "print the version and exit"),
 	};
 	struct cli_args a = {"ibpartd", usage, tail, opts, CLI_NOPTS(opts), 0};
@@ -126,7 +220,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct ibpartd d = {.threads = 4, .wait_ms = 30000};
-	int rc = parse(&d, argc, argv);
+	int rc = with_config(argc, argv, &argc, &argv);
+	if (rc)
+		return rc;
+	rc = parse(&d, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : CLI_EXIT_USAGE;
 	if (users_load(d.users_path, &d.users))

@@ -43,6 +43,22 @@ expect_grep "needs --cert and --key" err
 expect_status 0 "$IBPARTD" --help
 expect_grep "opensm-pidfile FILE" out
 
+# a config file with the same keys; a key it does not know is located
+printf '# ibpartd.conf\nlisten 127.0.0.1:0\nhttp\nusers %s\ndb %s\npartitions %s\n' \
+	"$IBPD_USERS" "$IBPD_DB" "$IBPD_CONF" >ibpartd.conf
+printf 'listen 127.0.0.1:0\ncolour red\n' >bad.conf
+expect_status 2 "$IBPARTD" --config bad.conf
+expect_grep "bad.conf:2:1: error: unknown key 'colour'" err
+"$IBPARTD" --config ibpartd.conf --threads 2 2>cfg.log &
+cfgpid=$!
+for ((i = 0; i < 100; i++)); do
+	grep -q 'listening on port' cfg.log && break
+	sleep 0.05
+done
+port=$(sed -n 's/.*listening on port \([0-9]*\) .*/\1/p' cfg.log)
+REQ="config file"; CODE=$(curl -s -o /dev/null -w '%{http_code}' -u admin:secret "http://127.0.0.1:$port/ufmRest/app/ufm_version"); want 200
+kill -TERM "$cfgpid"; wait "$cfgpid" || fail "ibpartd --config exited $? on SIGTERM"
+
 ibpd_start || { fail "ibpartd did not start"; finish; }
 
 # 401 without or with wrong credentials, on every prefix
