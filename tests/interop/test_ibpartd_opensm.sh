@@ -70,6 +70,23 @@ have=$(live_smp_pkeys $C)
 [[ $(live_smp_pkeys $B) == "0x800a 0x7fff" ]] || live_fail "node-b after remove: [$(live_smp_pkeys $B)]"
 live_ok "RemoveGuidsFromPKey: smpquery reads node-c [$have] without 0x800a, node-b unchanged"
 
+# NICo under /ufmRestV3 with a token: bind (its compact body), then its
+# QoS (rate_limit a float): mtu=5, rate=17 in the file, which OpenSM
+# takes; smpquery reads node-d in 0x5
+ibpd_req POST /ufmRest/app/tokens
+TOKEN=$(jq -r .access_token <<<"$BODY")
+ibpd_req_as "Authorization: Basic $TOKEN" POST /ufmRestV3/resources/pkeys '{"pkey":"0x5","ip_over_ib":true,"membership":"full","index0":true,"guids":["0002c90000000601"]}'
+[[ $CODE == 200 ]] || live_fail "NICo bind: $CODE $BODY"
+ibpd_req_as "Authorization: Basic $TOKEN" PUT /ufmRestV3/resources/pkeys/qos_conf '{"pkey":"0x5","mtu_limit":4,"service_level":0,"rate_limit":200.0}'
+[[ $CODE == 200 ]] || live_fail "NICo qos_conf: $CODE $BODY"
+ibpd_wait_fabric "$(jq .revision <<<"$BODY")" || live_fail "NICo: $(tail -5 "$IBPD_LOG")"
+grep -q '^api_pkey_0x5=0x0005, ipoib, mtu=5, rate=17, sl=0, indx0 :' "$IBPD_CONF" || live_fail "NICo: $(grep 0x0005 "$IBPD_CONF")"
+D6="0,1,1,6 1" # node-d
+[[ $(live_smp_pkeys $D6) == "0x8005 0x7fff" ]] || live_fail "node-d after NICo's bind: [$(live_smp_pkeys $D6)]"
+ibpd_req_as "Authorization: Basic $TOKEN" GET '/ufmRestV3/resources/pkeys/0x5?guids_data=true&qos_conf=true'
+[[ $(jq -c .qos_conf <<<"$BODY") == '{"mtu_limit":4,"rate_limit":200,"service_level":0}' ]] || live_fail "NICo get: $BODY"
+live_ok "NICo over /ufmRestV3: bind + qos_conf (mtu=5, rate=17) taken by OpenSM; smpquery reads node-d [0x8005 0x7fff]"
+
 # the guard: node-d full in 0xb (with node-a) and then in 0xa (node-b's)
 # would bridge two tenants (tenant-bridge, high): 409, nothing written
 ibpd_req POST /ufmRest/resources/pkeys '{"pkey": "0x000B", "index0": true, "ip_over_ib": true, "membership": "full", "guids": ["0002c90000000601","0002c90000000201"]}'
