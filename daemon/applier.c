@@ -4,7 +4,8 @@
  * one reload (it takes the newest when it starts a cycle); a cycle
  * renders partitions.conf atomically, sends SIGHUP to OpenSM (its pid
  * file checked to name a process whose /proc comm is opensm), waits for
- * the "SUBNET UP" OpenSM logs after it, then reads every P_KeyTable over
+ * the "SUBNET UP" OpenSM logs after it (OpenSM found by its pid file or
+ * as a systemd unit's main PID), then reads every P_KeyTable over
  * SMPs (libibumad, -C/-P) and compares it with the file (ibp_verify).
  * The whole cycle holds the CLI's apply lock for the local port, so an
  * `ibpart apply` never runs between a SIGHUP and its verification.
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <systemd/sd-bus.h>
 
 #include "ibpart/live.h"
 #include "ibpart/verify.h"
@@ -95,15 +98,56 @@ static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
 	return rc ? -1 : 0;
 }
 
+/* The main PID of a systemd unit (Debian runs OpenSM as
+ * opensm@GUID.service, with no pid file), asked over D-Bus. */
+static int unit_pid(const char *unit, pid_t *pid, char *why, size_t why_size)
+{
+	sd_bus *bus = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const char *path = NULL;
+	uint32_t p = 0;
+	int r = sd_bus_open_system(&bus);
+	if (r >= 0)
+		r = sd_bus_call_method(bus, "org.freedesktop.systemd1",
+				       "/org/freedesktop/systemd1",
+				       "org.freedesktop.systemd1.Manager",
+				       "GetUnit", &e, &m, "s", unit);
+	if (r >= 0)
+		r = sd_bus_message_read(m, "o", &path);
+	if (r >= 0)
+		r = sd_bus_get_property_trivial(
+		    bus, "org.freedesktop.systemd1", path,
+		    "org.freedesktop.systemd1.Service", "MainPID", &e, 'u', &p);
+	if (r < 0 || !p)
+		snprintf(why, why_size, "systemd gives no main PID for %s: %s",
+			 unit,
+			 r < 0 ? (e.message ? e.message : strerror(-r))
+			       : "not running");
+	*pid = (pid_t)p;
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(m);
+	sd_bus_unref(bus);
+	return r < 0 || !p ? -1 : 0;
+}
+
 /* SIGHUP to OpenSM and the wait for its SUBNET UP; 0 or -1 with why. */
 static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
 		  size_t why_size)
 {
 	ibp_error err;
-	if (ibp_read_pidfile(d->opensm_pidfile, pid, &err) ||
-	    !is_opensm(*pid)) {
-		snprintf(why, why_size, "%s does not name a running OpenSM",
-			 d->opensm_pidfile);
+	if (d->opensm_unit) {
+		if (unit_pid(d->opensm_unit, pid, why, why_size))
+			return -1;
+	} else if (ibp_read_pidfile(d->opensm_pidfile, pid, &err)) {
+		snprintf(why, why_size, "%s: %s", d->opensm_pidfile,
+			 err.message);
+		return -1;
+	}
+	if (!is_opensm(*pid)) {
+		snprintf(why, why_size, "process %ld (%s) is not OpenSM",
+			 (long)*pid,
+			 d->opensm_unit ? d->opensm_unit : d->opensm_pidfile);
 		return -1;
 	}
 	long off = d->opensm_log ? ibp_file_size(d->opensm_log) : 0;
@@ -124,7 +168,8 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	ibp_error err;
 	ibp_live *l = NULL;
 	ibp_live_lock *lock = NULL;
-	if (d->opensm_pidfile && open_fabric(d, &l, &lock, why, why_size))
+	bool opensm = d->opensm_pidfile || d->opensm_unit;
+	if (opensm && open_fabric(d, &l, &lock, why, why_size))
 		return -1;
 	int rc = -1;
 	pid_t pid = 0;
@@ -132,7 +177,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	if (ibp_service_write_partitions(d->svc, rev, &err)) {
 		snprintf(why, why_size, "writing %s: %s", d->partitions,
 			 err.message);
-	} else if (!d->opensm_pidfile) {
+	} else if (!opensm) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
 		fprintf(stderr,
 			"ibpartd: revision %llu written to %s (no "

@@ -55,7 +55,8 @@ static const char *const config_keys[] = {
     "listen",	  "http", "cert",	"key",
     "users",	  "db",	  "partitions", "opensm-pidfile",
     "opensm-log", "Ca",	  "Port",	"topology",
-    "sm-port",	  "wait", "threads",	"metrics-no-auth"};
+    "sm-port",	  "wait", "threads",	"metrics-no-auth",
+    "opensm-unit"};
 
 static bool config_key(const char *k)
 {
@@ -163,6 +164,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_STR("--opensm-pidfile", &d->opensm_pidfile, "FILE",
 		    "OpenSM's pid file: SIGHUP after each change (without: "
 		    "the file is written, OpenSM not signalled)"),
+	    CLI_STR("--opensm-unit", &d->opensm_unit, "UNIT",
+		    "find OpenSM as this systemd unit's main PID instead "
+		    "(Debian: opensm@GUID.service, no pid file)"),
 	    CLI_STR("--opensm-log", &d->opensm_log, "FILE",
 		    "OpenSM's log, watched for SUBNET UP after a SIGHUP"),
 	    CLI_STR("-C|--Ca", &d->ca, "CA",
@@ -200,6 +204,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (!d->listen || !d->users_path || !d->db || !d->partitions)
 		return cli_usage_error("ibpartd", "--listen, --users, --db and "
 						  "--partitions are required");
+	if (d->opensm_pidfile && d->opensm_unit)
+		return cli_usage_error("ibpartd", "--opensm-pidfile or "
+						  "--opensm-unit, not both");
 	if (d->http && (d->cert || d->key))
 		return cli_usage_error("ibpartd",
 				       "--http is plain HTTP: no --cert/--key");

@@ -20,7 +20,7 @@ struct users; /* the users file (auth.c) */
 struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
-	const char *opensm_pidfile, *opensm_log, *ca, *sm_port;
+	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
 	int port;
 	bool http;

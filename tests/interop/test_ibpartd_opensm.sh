@@ -125,4 +125,17 @@ cmp -s "$IBPD_CONF" "$LIVE_DIR/managed.before" || live_fail "apply --via-opensm 
 live_ok "apply --via-opensm refuses the file ibpartd manages"
 ibpd_stop || live_fail "ibpartd exited $? on SIGTERM"
 live_ok "SIGKILL after a 200: the change survived, restart put it on the fabric [$have]"
+
+# --opensm-unit: OpenSM as a systemd unit's main PID; with no such unit
+# (no systemd here) the cycle fails with the reason and is retried
+ibpd_start --opensm-unit opensm@0x0002c90000000101.service --opensm-log "$LIVE_OSM_LOG" --wait 2000 ||
+	live_fail "no start with --opensm-unit"
+for ((i = 0; i < 100; i++)); do
+	grep -q 'failed: systemd gives no main PID for opensm@0x0002c90000000101.service' "$IBPD_LOG" && break
+	sleep 0.1
+done
+grep -q 'failed: systemd gives no main PID' "$IBPD_LOG" || live_fail "--opensm-unit: $(tail -3 "$IBPD_LOG")"
+grep -q 'again in' "$IBPD_LOG" || live_fail "--opensm-unit: no retry"
+ibpd_stop || live_fail "ibpartd exited $? on SIGTERM"
+live_ok "--opensm-unit without systemd: the reason logged, retried with backoff"
 ibp_pass
