@@ -46,9 +46,18 @@ static int take_threads(const char *cmd, void *dest, const char *val)
 	return 0;
 }
 
-/* The argv a config file made (kept reachable: it lives as long as the
- * program). */
+/* The argv a config file made and how many of its strings (from
+ * index 1) are its own, malloc'd; freed by config_free. */
 static char **config_argv;
+static int config_owned;
+
+static void config_free(void)
+{
+	for (int i = 1; config_argv && i <= config_owned; i++)
+		free(config_argv[i]);
+	free(config_argv);
+	config_argv = NULL;
+}
 
 /* The keys a config file may set: the long options, without "--". */
 static const char *const config_keys[] = {
@@ -68,8 +77,8 @@ static bool config_key(const char *k)
 
 /* --config FILE: "key value" lines (a flag alone; # comments) become
  * options before those of the command line, which win.  The new argv
- * into *out (kept in config_argv).  0, or 2 after printing file:line:col:
- * error. */
+ * into *out (config_argv, until config_free).  0, or 2 after printing
+ * file:line:col: error. */
 static int with_config(int argc, char **argv, int *out_argc, char ***out)
 {
 	const char *path = NULL;
@@ -126,13 +135,17 @@ static int with_config(int argc, char **argv, int *out_argc, char ***out)
 			v[n++] = strdup(val);
 	}
 	fclose(f);
-	if (rc)
+	config_argv = v;
+	config_owned = n - 1;
+	if (rc) {
+		config_free();
 		return rc;
+	}
 	for (int i = 1; i < argc; i++)
 		v[n++] = argv[i];
 	v[n] = NULL;
 	*out_argc = n;
-	*out = config_argv = v;
+	*out = v;
 	return 0;
 }
 
@@ -224,13 +237,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct ibpartd d = {.threads = 4, .wait_ms = 30000};
-	int rc = with_config(argc, argv, &argc, &argv);
-	if (rc)
-		return rc;
-	rc = parse(&d, argc, argv);
+	int rc = parse(&d, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : CLI_EXIT_USAGE;
 	if (users_load(d.users_path, &d.users))
@@ -275,5 +285,14 @@ out:
 	applier_stop(&d);
 	ibp_service_close(d.svc);
 	users_free(d.users);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = with_config(argc, argv, &argc, &argv);
+	if (!rc)
+		rc = run(argc, argv);
+	config_free();
 	return rc;
 }
