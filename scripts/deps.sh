@@ -3,8 +3,9 @@
 # PROFILE, and only those that are missing: a machine that has them all
 # runs no apt-get.  Idempotent; safe to run before every build.
 #
-#   build   compile the library and the program (cmake, a C compiler,
-#           pkg-config, jansson, libibumad, libibmad)
+#   build   compile the library and the programs (cmake, a C compiler,
+#           pkg-config, jansson, libibumad, libibmad, SQLite; for ibpartd
+#           libmicrohttpd, libsystemd, libcrypt)
 #   demo    build + run `ibpart demo`: the demo runs on the built-in
 #           simulated fabric, so this is the same set as build
 #   test    everything the whole suite (make test) runs: build + cmocka,
@@ -23,6 +24,8 @@ profile=${1:-test}
 build=(
   build-essential cmake pkg-config                       # toolchain (cc, make, binutils)
   libjansson-dev libibumad-dev libibmad-dev              # JSON, MADs on a real port
+  libsqlite3-dev                                         # the service's store
+  libmicrohttpd-dev libsystemd-dev libcrypt-dev          # ibpartd: HTTP, sd_notify, crypt(3)
 )
 case $profile in
 build | demo) pkgs=("${build[@]}") ;;
@@ -34,6 +37,7 @@ test)
     opensm ibsim-utils libumad2sim0 infiniband-diags     # the real peers in tests
     jq python3                                           # JSON in shell tests
     prometheus                                           # promtool parses the exposition
+    curl openssl                                         # ibpartd's tests: HTTP, passwd -6
     chromium                                             # looks at the HTML report
     debhelper lintian bash-completion                    # make deb, the completion test
   ) ;;

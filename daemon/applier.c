@@ -1,0 +1,274 @@
+/*
+ * applier.c - the thread that makes the fabric hold the database's
+ * newest revision: revisions that arrive together are coalesced into
+ * one reload (it takes the newest when it starts a cycle); a cycle
+ * renders partitions.conf atomically, sends SIGHUP to OpenSM (its pid
+ * file checked to name a process whose /proc comm is opensm), waits for
+ * the "SUBNET UP" OpenSM logs after it (OpenSM found by its pid file or
+ * as a systemd unit's main PID), then reads every P_KeyTable over
+ * SMPs (libibumad, -C/-P) and compares it with the file (ibp_verify).
+ * The whole cycle holds the CLI's apply lock for the local port, so an
+ * `ibpart apply` never runs between a SIGHUP and its verification.
+ * The revision is then applied and verified - only then does UFM's
+ * last_updated move - or failed with the reason, and the cycle is tried
+ * again with a doubling backoff.  The first cycle runs at start whatever
+ * the database says: the file and the fabric are reconciled to it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-bus.h>
+
+#include "ibpart/live.h"
+#include "ibpart/verify.h"
+#include "ibpartd.h"
+
+static bool is_opensm(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool ok = fgets(comm, sizeof(comm), f) && !strcmp(comm, "opensm\n");
+	fclose(f);
+	return ok;
+}
+
+/* The session the verification reads the fabric through, discovered,
+ * the SM's port decided, holding the CLI's apply lock (live_lock: one
+ * fabric-changing operation per local port, `ibpart apply` included).
+ * 0, or -1 with the reason (*l then closed and NULL). */
+static int open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
+		       char *why, size_t why_size)
+{
+	struct ibp_live_options lo;
+	ibp_live_options_init(&lo);
+	lo.ca = d->ca;
+	lo.port = d->port;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_live_open(&lo, l, &err);
+	if (!rc)
+		rc = ibp_live_lock_acquire(*l, getenv("IBPART_LOCK_DIR"),
+					   (int)d->wait_ms, lock, &err);
+	if (!rc)
+		rc = ibp_live_discover(*l, &err);
+	if (!rc)
+		rc = ibp_live_find_sm(*l, d->sm_port, &err);
+	if (rc) {
+		snprintf(why, why_size, "the fabric: %s", err.message);
+		ibp_live_lock_release(*lock);
+		*lock = NULL;
+		ibp_live_close(*l);
+		*l = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Compare the fabric with the file: 0 when it holds it, else -1 with
+ * the reason. */
+static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
+{
+	ibp_verify_result *r = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	struct ibp_verify_options vo;
+	ibp_verify_options_init(&vo);
+	vo.conf_path = d->partitions;
+	int rc = ibp_verify(l, &vo, &r, NULL, &err);
+	if (rc) {
+		snprintf(why, why_size, "verify: %s", err.message);
+	} else {
+		size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
+		if (n) {
+			snprintf(why, why_size,
+				 "drift: %zu differences on %zu ports after "
+				 "OpenSM took the file",
+				 n, ports);
+			rc = -1;
+		}
+	}
+	ibp_verify_result_free(r);
+	return rc ? -1 : 0;
+}
+
+/* The main PID of a systemd unit (Debian runs OpenSM as
+ * opensm@GUID.service, with no pid file), asked over D-Bus. */
+static int unit_pid(const char *unit, pid_t *pid, char *why, size_t why_size)
+{
+	sd_bus *bus = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const char *path = NULL;
+	uint32_t p = 0;
+	int r = sd_bus_open_system(&bus);
+	if (r >= 0)
+		r = sd_bus_call_method(bus, "org.freedesktop.systemd1",
+				       "/org/freedesktop/systemd1",
+				       "org.freedesktop.systemd1.Manager",
+				       "GetUnit", &e, &m, "s", unit);
+	if (r >= 0)
+		r = sd_bus_message_read(m, "o", &path);
+	if (r >= 0)
+		r = sd_bus_get_property_trivial(
+		    bus, "org.freedesktop.systemd1", path,
+		    "org.freedesktop.systemd1.Service", "MainPID", &e, 'u', &p);
+	if (r < 0 || !p)
+		snprintf(why, why_size, "systemd gives no main PID for %s: %s",
+			 unit,
+			 r < 0 ? (e.message ? e.message : strerror(-r))
+			       : "not running");
+	*pid = (pid_t)p;
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(m);
+	sd_bus_unref(bus);
+	return r < 0 || !p ? -1 : 0;
+}
+
+/* SIGHUP to OpenSM and the wait for its SUBNET UP; 0 or -1 with why. */
+static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
+		  size_t why_size)
+{
+	ibp_error err;
+	if (d->opensm_unit) {
+		if (unit_pid(d->opensm_unit, pid, why, why_size))
+			return -1;
+	} else if (ibp_read_pidfile(d->opensm_pidfile, pid, &err)) {
+		snprintf(why, why_size, "%s: %s", d->opensm_pidfile,
+			 err.message);
+		return -1;
+	}
+	if (!is_opensm(*pid)) {
+		snprintf(why, why_size, "process %ld (%s) is not OpenSM",
+			 (long)*pid,
+			 d->opensm_unit ? d->opensm_unit : d->opensm_pidfile);
+		return -1;
+	}
+	long off = d->opensm_log ? ibp_file_size(d->opensm_log) : 0;
+	if (ibp_signal_reread(*pid, &err)) {
+		snprintf(why, why_size, "SIGHUP to OpenSM %ld: %s", (long)*pid,
+			 err.message);
+		return -1;
+	}
+	long ms = 0;
+	*up = d->opensm_log && !ibp_wait_log(d->opensm_log, off, "SUBNET UP",
+					     (int)d->wait_ms, &ms, &err);
+	return 0;
+}
+
+/* One cycle for the newest revision; 0, or -1 with the reason. */
+static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
+{
+	ibp_error err;
+	ibp_live *l = NULL;
+	ibp_live_lock *lock = NULL;
+	bool opensm = d->opensm_pidfile || d->opensm_unit;
+	if (opensm && open_fabric(d, &l, &lock, why, why_size))
+		return -1;
+	int rc = -1;
+	pid_t pid = 0;
+	bool up = false;
+	if (ibp_service_write_partitions(d->svc, rev, &err)) {
+		snprintf(why, why_size, "writing %s: %s", d->partitions,
+			 err.message);
+	} else if (!opensm) {
+		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
+		fprintf(stderr,
+			"ibpartd: revision %llu written to %s (no "
+			"--opensm-pidfile: OpenSM not signalled)\n",
+			(unsigned long long)*rev, d->partitions);
+		rc = 0;
+	} else if (!reload(d, &pid, &up, why, why_size)) {
+		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
+		if (!verify(d, l, why, why_size)) {
+			rc = ibp_service_mark(d->svc, *rev,
+					      IBP_SERVICE_VERIFIED, NULL, &err)
+				 ? -1
+				 : 0;
+			if (rc)
+				snprintf(why, why_size, "%s", err.message);
+		}
+	}
+	ibp_live_lock_release(lock);
+	ibp_live_close(l);
+	if (!rc && pid)
+		fprintf(stderr,
+			"ibpartd: revision %llu on the fabric: OpenSM %ld %s, "
+			"verified over SMPs\n",
+			(unsigned long long)*rev, (long)pid,
+			up ? "logged SUBNET UP" : "said nothing in its log");
+	return rc;
+}
+
+static void nap(struct ibpartd *d, unsigned ms)
+{
+	for (unsigned t = 0; t < ms && !atomic_load(&d->stopping); t += 50)
+		usleep(50000);
+}
+
+static void *run(void *arg)
+{
+	struct ibpartd *d = arg;
+	uint64_t done = 0;
+	bool reconciled = false;
+	unsigned backoff = 500;
+	while (!atomic_load(&d->stopping)) {
+		uint64_t newest = ibp_service_wait(d->svc, done, 200);
+		if (reconciled && newest <= done)
+			continue;
+		nap(d, 50); /* let a burst of changes land: one reload */
+		uint64_t rev = 0;
+		char why[600] = "";
+		atomic_fetch_add(&d->apply_cycles, 1);
+		if (cycle(d, &rev, why, sizeof(why))) {
+			atomic_fetch_add(&d->apply_failures, 1);
+			ibp_error err;
+			ibp_service_mark(d->svc, rev, IBP_SERVICE_FAILED, why,
+					 &err);
+			fprintf(stderr,
+				"ibpartd: revision %llu failed: %s; again in "
+				"%u ms\n",
+				(unsigned long long)rev, why, backoff);
+			nap(d, backoff);
+			backoff = backoff < 30000 ? backoff * 2 : 30000;
+			continue;
+		}
+		backoff = 500;
+		done = rev;
+		reconciled = true;
+	}
+	return NULL;
+}
+
+int applier_start(struct ibpartd *d)
+{
+	if (pthread_create(&d->applier, NULL, run, d))
+		return -1;
+	atomic_store(&d->applier_started, true);
+	return 0;
+}
+
+void applier_stop(struct ibpartd *d)
+{
+	atomic_store(&d->stopping, true);
+	if (atomic_load(&d->applier_started))
+		pthread_join(d->applier, NULL);
+}
+
+int applier_reconcile_file(struct ibpartd *d)
+{
+	ibp_error err;
+	uint64_t rev = 0;
+	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
+		fprintf(stderr, "ibpartd: error: %s: %s\n", d->partitions,
+			err.message);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,298 @@
+/*
+ * ibpartd.c - the partition service's program: UFM's P_Key REST API in
+ * front of OpenSM (issue 14; docs/ibpartd.md, docs/ibpartd.8).  Reads
+ * its options from one table (tools/cli_args.c), checks the users file,
+ * opens the service's database (include/ibpart/service.h), writes the
+ * partitions file the database implies, starts the applier and the HTTP
+ * server, tells systemd it is ready, and on SIGTERM/SIGINT stops taking
+ * requests, lets the applier finish the change in flight and exits.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <systemd/sd-daemon.h>
+
+#include "cli.h"
+#include "ibpart/version.h"
+#include "ibpartd.h"
+
+static const char usage[] =
+    "usage: ibpartd --listen ADDR:PORT (--cert FILE --key FILE | --http)\n"
+    "               --users FILE --db FILE\n"
+    "               --partitions FILE [--opensm-pidfile FILE]\n"
+    "               [--opensm-log FILE] [-C CA] [-P PORT] [--topology "
+    "FILE]\n"
+    "\n"
+    "The partition service: NVIDIA UFM's P_Key REST API (under /ufmRest\n"
+    "with HTTP Basic, /ufmRestV3 with a token) and ibpart's own under\n"
+    "/ibpart/v1, in front of OpenSM.  Every accepted change is recorded\n"
+    "durably in --db before the 200, checked by the isolation guard,\n"
+    "written into the generated section of OpenSM's --partitions file,\n"
+    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n";
+
+static const char tail[] =
+    "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
+
+static int take_threads(const char *cmd, void *dest, const char *val)
+{
+	unsigned long long v;
+	if (!cli_parse_uint(val, 1, 64, &v)) {
+		cli_usage_error(cmd, "--threads is 1..64, not '%s'", val);
+		return -1;
+	}
+	*(unsigned *)dest = (unsigned)v;
+	return 0;
+}
+
+/* The argv a config file made and how many of its strings (from
+ * index 1) are its own, malloc'd; freed by config_free. */
+static char **config_argv;
+static int config_owned;
+
+static void config_free(void)
+{
+	for (int i = 1; config_argv && i <= config_owned; i++)
+		free(config_argv[i]);
+	free(config_argv);
+	config_argv = NULL;
+}
+
+/* The keys a config file may set: the long options, without "--". */
+static const char *const config_keys[] = {
+    "listen",	  "http", "cert",	"key",
+    "users",	  "db",	  "partitions", "opensm-pidfile",
+    "opensm-log", "Ca",	  "Port",	"topology",
+    "sm-port",	  "wait", "threads",	"metrics-no-auth",
+    "opensm-unit"};
+
+static bool config_key(const char *k)
+{
+	for (size_t i = 0; i < sizeof(config_keys) / sizeof(*config_keys); i++)
+		if (!strcmp(k, config_keys[i]))
+			return true;
+	return false;
+}
+
+/* --config FILE: "key value" lines (a flag alone; # comments) become
+ * options before those of the command line, which win.  The new argv
+ * into *out (config_argv, until config_free).  0, or 2 after printing
+ * file:line:col: error. */
+static int with_config(int argc, char **argv, int *out_argc, char ***out)
+{
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			path = argv[i + 1];
+		else if (!strncmp(argv[i], "--config=", 9))
+			path = argv[i] + 9;
+	}
+	*out_argc = argc;
+	*out = argv;
+	if (!path)
+		return 0;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: error: cannot read the config file\n",
+			path);
+		return CLI_EXIT_USAGE;
+	}
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	int n = 0;
+	v[n++] = argv[0];
+	char line[4096];
+	unsigned ln = 0;
+	int rc = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		ln++;
+		line[strcspn(line, "\r\n")] = 0;
+		char *k = line + strspn(line, " \t");
+		if (!*k || *k == '#')
+			continue;
+		char *val = k + strcspn(k, " \t=");
+		if (*val) {
+			*val++ = 0;
+			val += strspn(val, " \t=");
+		}
+		if (!config_key(k)) {
+			fprintf(stderr,
+				"%s:%u:%u: error: unknown key '%s' (the long "
+				"options without --: listen, users, db, ...)\n",
+				path, ln, (unsigned)(k - line) + 1, k);
+			rc = CLI_EXIT_USAGE;
+			break;
+		}
+		char **nv =
+		    realloc(v, ((size_t)argc + (size_t)n + 3) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		if (asprintf(&v[n], "--%s", k) < 0)
+			break;
+		n++;
+		if (*val)
+			v[n++] = strdup(val);
+	}
+	fclose(f);
+	config_argv = v;
+	config_owned = n - 1;
+	if (rc) {
+		config_free();
+		return rc;
+	}
+	for (int i = 1; i < argc; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
+	*out_argc = n;
+	*out = v;
+	return 0;
+}
+
+static int parse(struct ibpartd *d, int argc, char **argv)
+{
+	bool version = false;
+	const char *config = NULL;
+	const struct cli_opt opts[] = {
+	    CLI_STR("--listen", &d->listen, "ADDR:PORT",
+		    "where to listen (127.0.0.1:8080, [::1]:8080; port 0: "
+		    "any free one, logged at start)"),
+	    CLI_FLAG("--http", &d->http,
+		     "plain HTTP (the default is HTTPS with --cert and "
+		     "--key)"),
+	    CLI_STR("--cert", &d->cert, "FILE",
+		    "HTTPS: the server's certificate (PEM, its chain after "
+		    "it)"),
+	    CLI_STR("--key", &d->key, "FILE",
+		    "HTTPS: its private key (PEM; must not be readable by "
+		    "group or others)"),
+	    CLI_STR("--users", &d->users_path, "FILE",
+		    "name:hash lines, the hash as crypt(3) makes it (openssl "
+		    "passwd -6); must not be readable by group or others"),
+	    CLI_STR("--db", &d->db, "FILE",
+		    "the service's SQLite database (created if missing)"),
+	    CLI_STR("--partitions", &d->partitions, "FILE",
+		    "OpenSM's partitions.conf: the operator's lines are kept, "
+		    "the API's go in a generated section at its end"),
+	    CLI_STR("--opensm-pidfile", &d->opensm_pidfile, "FILE",
+		    "OpenSM's pid file: SIGHUP after each change (without: "
+		    "the file is written, OpenSM not signalled)"),
+	    CLI_STR("--opensm-unit", &d->opensm_unit, "UNIT",
+		    "find OpenSM as this systemd unit's main PID instead "
+		    "(Debian: opensm@GUID.service, no pid file)"),
+	    CLI_STR("--opensm-log", &d->opensm_log, "FILE",
+		    "OpenSM's log, watched for SUBNET UP after a SIGHUP"),
+	    CLI_STR("-C|--Ca", &d->ca, "CA",
+		    "the local CA the verification's SMPs leave from"),
+	    CLI_NUM("-P|--Port", &d->port, 0, 254, "PORT",
+		    "its port (default: the first active)"),
+	    CLI_STR("--topology", &d->topology, "FILE",
+		    "the fabric (ibnetdiscover) the isolation guard audits "
+		    "each change on; without it only OpenSM's reading of the "
+		    "file is checked"),
+	    CLI_STR("--sm-port", &d->sm_port, "PORT",
+		    "the SM's port for the audit and the verification "
+		    "(default: the master SM's)"),
+	    CLI_NUM("--wait", &d->wait_ms, 100, 600000, "MS",
+		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
+	    CLI_FN("--threads", &d->threads, take_threads, "N",
+		   "HTTP worker threads (default 4)"),
+	    CLI_FLAG("--metrics-no-auth", &d->metrics_no_auth,
+		     "serve /metrics without credentials (every other "
+		     "endpoint still needs them)"),
+	    CLI_STR("--config", &config, "FILE",
+		    "options from FILE first: one 'key value' line each (the "
+		    "long option without --; a flag alone; # comments); the "
+		    "command line wins"),
+	    CLI_FLAG("--version", &version, "print the version and exit"),
+	};
+	struct cli_args a = {"ibpartd", usage, tail, opts, CLI_NOPTS(opts), 0};
+	int rc = cli_args_parse(&a, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? -1 : rc;
+	if (version) {
+		printf("ibpartd %s\n", IBP_VERSION_STRING);
+		return -1;
+	}
+	if (!d->listen || !d->users_path || !d->db || !d->partitions)
+		return cli_usage_error("ibpartd", "--listen, --users, --db and "
+						  "--partitions are required");
+	if (d->opensm_pidfile && d->opensm_unit)
+		return cli_usage_error("ibpartd", "--opensm-pidfile or "
+						  "--opensm-unit, not both");
+	if (d->http && (d->cert || d->key))
+		return cli_usage_error("ibpartd",
+				       "--http is plain HTTP: no --cert/--key");
+	if (!d->http && (!d->cert || !d->key))
+		return cli_usage_error(
+		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
+			       "--http for plain HTTP");
+	struct stat st;
+	if (d->key && !stat(d->key, &st) && (st.st_mode & 077))
+		return cli_usage_error(
+		    "ibpartd",
+		    "%s: group or others may access the private key "
+		    "(mode %03o): chmod 600 it",
+		    d->key, (unsigned)(st.st_mode & 0777));
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct ibpartd d = {.threads = 4, .wait_ms = 30000};
+	int rc = parse(&d, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : CLI_EXIT_USAGE;
+	if (users_load(d.users_path, &d.users))
+		return CLI_EXIT_USAGE;
+	/* every thread started from here on leaves these to sigwait */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	struct ibp_service_options so;
+	ibp_service_options_init(&so);
+	so.db_path = d.db;
+	so.partitions_path = d.partitions;
+	so.topology_path = d.topology;
+	so.sm_port = d.sm_port;
+	ibp_error err;
+	if (ibp_service_open(&so, &d.svc, &err)) {
+		fprintf(stderr, "ibpartd: error: %s\n", err.message);
+		users_free(d.users);
+		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
+						: CLI_EXIT_SYSTEM;
+	}
+	rc = CLI_EXIT_SYSTEM;
+	if (applier_reconcile_file(&d) || applier_start(&d) || http_start(&d))
+		goto out;
+	fprintf(stderr,
+		"ibpartd %s: listening on port %u (%s), database %s at "
+		"revision %llu, partitions %s\n",
+		IBP_VERSION_STRING, d.bound_port, d.listen, d.db,
+		(unsigned long long)ibp_service_revision(d.svc), d.partitions);
+	sd_notify(0, "READY=1");
+	int sig = 0;
+	sigwait(&set, &sig);
+	sd_notify(0, "STOPPING=1");
+	fprintf(stderr, "ibpartd: signal %d: finishing the change in flight\n",
+		sig);
+	rc = 0;
+out:
+	http_stop();
+	applier_stop(&d);
+	ibp_service_close(d.svc);
+	users_free(d.users);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = with_config(argc, argv, &argc, &argv);
+	if (!rc)
+		rc = run(argc, argv);
+	config_free();
+	return rc;
+}

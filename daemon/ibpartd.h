@@ -1,0 +1,93 @@
+/*
+ * ibpartd.h - what the files of the daemon share: its options, the
+ * service it fronts, the users and the applier, and the HTTP request a
+ * route handler sees.  The daemon is a thin front end: every P_Key
+ * operation is the library's (include/ibpart/service.h).
+ */
+#ifndef IBPARTD_H
+#define IBPARTD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/service.h"
+
+struct users; /* the users file (auth.c) */
+
+struct ibpartd {
+	/* options */
+	const char *listen, *users_path, *db, *partitions, *topology;
+	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
+	const char *cert, *key;
+	int port;
+	bool http;
+	bool metrics_no_auth; /* /metrics open without credentials */
+	unsigned threads;
+	unsigned wait_ms; /* for OpenSM to take a file */
+	/* state */
+	unsigned bound_port; /* the port listened on (--listen ...:0) */
+	ibp_service *svc;
+	struct users *users;
+	pthread_t applier;
+	atomic_bool stopping;
+	atomic_bool applier_started;
+	/* for /metrics */
+	atomic_ulong requests[6]; /* by status class: 1xx..5xx, other */
+	atomic_ulong apply_cycles, apply_failures;
+};
+
+/* ---- auth.c ---- */
+/* Read the users file (name:crypt-hash lines); refuse one that group or
+ * others may read.  0, or -1 after printing why. */
+int users_load(const char *path, struct users **out);
+void users_free(struct users *u);
+/* Are user and pass (HTTP Basic) those of the users file?  The name
+ * into who. */
+bool auth_basic(const struct users *u, const char *user, const char *pass,
+		char *who, size_t who_size);
+/* Does it carry a valid token (Basic <token>, /ufmRestV3)? */
+bool auth_token(ibp_service *svc, const char *header, char *who,
+		size_t who_size);
+/* A new token for user, stored hashed; the token (malloc'd) or NULL. */
+char *auth_token_issue(ibp_service *svc, const char *user, long *issued_at);
+
+/* ---- http.c ---- */
+/* Start libmicrohttpd on d->listen with a thread pool; stop it. */
+int http_start(struct ibpartd *d);
+void http_stop(void);
+
+/* ---- routes.c ---- */
+/* One request as a handler sees it. */
+struct request {
+	const char *method, *path; /* path: after the prefix for UFM routes */
+	const char *body;
+	size_t body_len;
+	const char *args[2]; /* the {…} segments of the pattern */
+	bool guids_data, qos_conf;
+	const char *user;
+	struct ibpartd *d;
+};
+/* What a handler answers: status and a malloc'd JSON body. */
+struct response {
+	unsigned status;
+	char *body;
+	const char *content_type; /* NULL: application/json */
+};
+/* {"error": msg, "status": status} (malloc'd; NULL on ENOMEM). */
+char *json_error(const char *msg, unsigned status);
+/* Route one authenticated request (prefix "/ufmRest", "/ufmRestV3" or
+ * "" for /ibpart/v1): fills r.  false when no route matches. */
+bool routes_dispatch(const char *prefix, struct request *q, struct response *r);
+
+/* ---- applier.c ---- */
+/* Start the thread that brings the fabric to the database's revision;
+ * stop it after the change in flight (applier_stop joins). */
+int applier_start(struct ibpartd *d);
+void applier_stop(struct ibpartd *d);
+/* Bring the file to the database at start (before serving). */
+int applier_reconcile_file(struct ibpartd *d);
+
+#endif

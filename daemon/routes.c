@@ -1,0 +1,367 @@
+/*
+ * routes.c - every endpoint of ibpartd in one table (method, path
+ * pattern, handler), as infiniband-diags' smpquery keeps its queries:
+ * UFM's P_Key API (docs/ufm-api.md) under both /ufmRest and /ufmRestV3,
+ * ibpart's own under /ibpart/v1.  A "{}" segment matches one path
+ * segment and is handed to the handler.  The handlers only translate:
+ * the service (include/ibpart/service.h) does the work and says what
+ * went wrong (400 naming the field, 404, 409 with the findings).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ibpart/version.h"
+#include "ibpartd.h"
+
+char *json_error(const char *msg, unsigned status)
+{
+	json_t *o =
+	    json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return s;
+}
+
+static void fail(struct response *r, struct ibp_service_error *e)
+{
+	r->status = (unsigned)ibp_service_error_http(e);
+	r->body = ibp_service_error_json(e);
+	fprintf(stderr, "ibpartd: refused (%u): %s%s%s\n", r->status,
+		e->err.message, e->field[0] ? " field=" : "", e->field);
+	ibp_service_error_clear(e);
+}
+
+static void ok_json(struct response *r, char *json)
+{
+	r->status = 200;
+	r->body = json;
+}
+
+/* A change's answer: 200 (the only success IBK accepts) and the
+ * revision that records it. */
+static void changed(struct response *r, int rc, uint64_t rev,
+		    struct ibp_service_error *e)
+{
+	if (rc) {
+		fail(r, e);
+		return;
+	}
+	r->status = 200;
+	if (asprintf(&r->body, "{\"revision\":%llu}", (unsigned long long)rev) <
+	    0)
+		r->body = NULL;
+}
+
+static void h_version(struct request *q, struct response *r)
+{
+	(void)q;
+	if (asprintf(&r->body,
+		     "{\"ufm_release_version\":\"ibpartd-%s\","
+		     "\"ibpartd_version\":\"%s\"}",
+		     IBP_VERSION_STRING, IBP_VERSION_STRING) < 0)
+		r->body = NULL;
+	r->status = 200;
+}
+
+static void h_token(struct request *q, struct response *r)
+{
+	long at = 0;
+	char *t = auth_token_issue(q->d->svc, q->user, &at);
+	if (!t) {
+		r->status = 500;
+		r->body = json_error("cannot issue a token", 500);
+		return;
+	}
+	json_t *o =
+	    json_pack("{s:s, s:b, s:I, s:I, s:s}", "access_token", t, "revoked",
+		      0, "issued_at", (json_int_t)at, "expires_in",
+		      (json_int_t)315360000, "username", q->user);
+	free(t);
+	r->status = 200;
+	r->body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+}
+
+static void h_list(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	char *j = NULL;
+	if (ibp_service_list(q->d->svc, q->guids_data, q->qos_conf, &j, &e))
+		fail(r, &e);
+	else
+		ok_json(r, j);
+}
+
+static void h_get(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	char *j = NULL;
+	if (ibp_service_get(q->d->svc, q->args[0], q->guids_data, q->qos_conf,
+			    &j, &e))
+		fail(r, &e);
+	else
+		ok_json(r, j);
+}
+
+static void h_last_updated(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_last_updated_json(q->d->svc, &j, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+static void change(struct request *q, struct response *r, ibp_service_op op)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc =
+	    ibp_service_change(q->d->svc, op, q->body, q->body_len, &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
+static void h_add(struct request *q, struct response *r)
+{
+	change(q, r, IBP_SERVICE_ADD_GUIDS);
+}
+
+static void h_set(struct request *q, struct response *r)
+{
+	change(q, r, IBP_SERVICE_SET_GUIDS);
+}
+
+static void h_create(struct request *q, struct response *r)
+{
+	change(q, r, IBP_SERVICE_CREATE);
+}
+
+static void h_qos(struct request *q, struct response *r)
+{
+	change(q, r, IBP_SERVICE_QOS);
+}
+
+static void h_remove(struct request *q, struct response *r)
+{
+	change(q, r, IBP_SERVICE_REMOVE_GUIDS);
+}
+
+static void h_delete(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc = ibp_service_delete_pkey(q->d->svc, q->args[0], &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
+static void h_delete_guids(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc = ibp_service_remove_guids_csv(q->d->svc, q->args[0], q->args[1],
+					      &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
+static void h_status(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_status_json(q->d->svc, &j, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+static void h_ports(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_ports_json(q->d->svc, &j, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+static void h_audit(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	int rc = ibp_service_audit_json(q->d->svc, &j, &err);
+	if (rc) {
+		r->status = rc == IBP_ENOENT ? 404 : 500;
+		r->body = json_error(err.message, r->status);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+static void h_adopt(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	json_error_t je;
+	json_t *o = json_loadb(q->body ? q->body : "", q->body_len, 0, &je);
+	const char *pk = json_string_value(json_object_get(o, "pkey"));
+	uint64_t rev = 0;
+	int rc = pk ? ibp_service_adopt(q->d->svc, pk, &rev, &e)
+		    : (ibp_error_set(&e.err, IBP_EINVAL,
+				     "pkey: a string such as \"0x10\" is "
+				     "needed"),
+		       snprintf(e.field, sizeof(e.field), "pkey"), IBP_EINVAL);
+	json_decref(o);
+	changed(r, rc, rev, &e);
+}
+
+static void h_plan(struct request *q, struct response *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t rev = 0;
+	ibp_error err;
+	if (ibp_service_render(q->d->svc, &text, &len, &rev, &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+		return;
+	}
+	json_t *o = json_pack("{s:I, s:s%}", "revision", (json_int_t)rev,
+			      "partitions_conf", text, len);
+	free(text);
+	r->status = 200;
+	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+}
+
+/* Prometheus' text format (version 0.0.4). */
+static void h_metrics(struct request *q, struct response *r)
+{
+	struct ibpartd *d = q->d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		r->status = 500;
+		return;
+	}
+	fprintf(f,
+		"# HELP ibpartd_revision The newest revision in the database.\n"
+		"# TYPE ibpartd_revision gauge\nibpartd_revision %llu\n"
+		"# HELP ibpartd_fabric_revision The newest revision verified "
+		"on the fabric.\n"
+		"# TYPE ibpartd_fabric_revision gauge\n"
+		"ibpartd_fabric_revision %llu\n"
+		"# HELP ibpartd_apply_cycles_total Reloads of OpenSM tried.\n"
+		"# TYPE ibpartd_apply_cycles_total counter\n"
+		"ibpartd_apply_cycles_total %lu\n"
+		"# HELP ibpartd_apply_failures_total Reloads that failed.\n"
+		"# TYPE ibpartd_apply_failures_total counter\n"
+		"ibpartd_apply_failures_total %lu\n"
+		"# HELP ibpartd_requests_total HTTP requests answered, by "
+		"status class.\n"
+		"# TYPE ibpartd_requests_total counter\n",
+		(unsigned long long)ibp_service_revision(d->svc),
+		(unsigned long long)ibp_service_fabric_revision(d->svc),
+		atomic_load(&d->apply_cycles), atomic_load(&d->apply_failures));
+	static const char *const cls[] = {"1xx", "2xx", "3xx",
+					  "4xx", "5xx", "other"};
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
+			atomic_load(&d->requests[i]));
+	fclose(f);
+	r->status = 200;
+	r->body = text;
+	r->content_type = "text/plain; version=0.0.4";
+}
+
+enum scope { UFM, IBPART };
+static const struct route {
+	enum scope scope;
+	const char *method, *pattern;
+	void (*fn)(struct request *q, struct response *r);
+} routes[] = {
+    {UFM, "GET", "/app/ufm_version", h_version},
+    {UFM, "POST", "/app/tokens", h_token},
+    {UFM, "GET", "/resources/pkeys", h_list},
+    {UFM, "GET", "/resources/pkeys/last_updated", h_last_updated},
+    {UFM, "GET", "/resources/pkeys/{}", h_get},
+    {UFM, "POST", "/resources/pkeys", h_add},
+    {UFM, "PUT", "/resources/pkeys", h_set},
+    {UFM, "POST", "/resources/pkeys/add", h_create},
+    {UFM, "PUT", "/resources/pkeys/qos_conf", h_qos},
+    {UFM, "POST", "/resources/pkeys/qos_conf", h_qos},
+    {UFM, "DELETE", "/resources/pkeys/{}", h_delete},
+    {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids},
+    {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
+    {UFM, "GET", "/resources/ports", h_ports},
+    {IBPART, "GET", "/ibpart/v1/status", h_status},
+    {IBPART, "GET", "/ibpart/v1/audit", h_audit},
+    {IBPART, "GET", "/ibpart/v1/plan", h_plan},
+    {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
+    {IBPART, "GET", "/metrics", h_metrics},
+};
+
+/* Does path match pattern?  The {} segments into args. */
+static bool match(const char *pattern, const char *path, const char *args[2],
+		  char store[2][512])
+{
+	size_t na = 0;
+	while (*pattern && *path) {
+		if (*pattern++ != '/' || *path++ != '/')
+			return false;
+		size_t pl = strcspn(pattern, "/"), ql = strcspn(path, "/");
+		if (pl == 2 && !strncmp(pattern, "{}", 2)) {
+			if (!ql || ql >= 512 || na == 2)
+				return false;
+			memcpy(store[na], path, ql);
+			store[na][ql] = 0;
+			args[na] = store[na];
+			na++;
+		} else if (pl != ql || strncmp(pattern, path, pl)) {
+			return false;
+		}
+		pattern += pl;
+		path += ql;
+	}
+	return !*pattern && !*path;
+}
+
+bool routes_dispatch(const char *prefix, struct request *q, struct response *r)
+{
+	enum scope scope = *prefix ? UFM : IBPART;
+	static __thread char store[2][512];
+	bool path_known = false;
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		const char *args[2] = {NULL, NULL};
+		if (routes[i].scope != scope ||
+		    !match(routes[i].pattern, q->path, args, store))
+			continue;
+		path_known = true;
+		if (strcmp(routes[i].method, q->method))
+			continue;
+		q->args[0] = args[0];
+		q->args[1] = args[1];
+		routes[i].fn(q, r);
+		return true;
+	}
+	if (path_known) {
+		r->status = 405;
+		r->body = json_error("method not allowed here", 405);
+		return true;
+	}
+	return false;
+}

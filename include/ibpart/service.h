@@ -1,0 +1,223 @@
+/*
+ * Module service (src/service/): the partition service behind ibpartd -
+ * the P_Keys that clients manage through UFM's REST API, kept durable in
+ * SQLite and rendered into OpenSM's partitions.conf.  Files: service.c
+ * (the object, its lock, the operations), service_input.c (request
+ * values as UFM's clients write them: P_Keys, GUIDs, memberships, the
+ * QoS units), service_model.c (the plan in memory), service_db.c (the
+ * database), service_render.c (the operator's file kept verbatim plus a
+ * generated section), service_guard.c (the isolation guard), service_json.c
+ * (UFM's response shapes), service_status.c (revisions on the fabric,
+ * tokens), service_ports.c (UFM's port list), service_adopt.c (an
+ * operator's P_Key handed to the API); private
+ * service_internal.h.  Depends on util, topo, conf, analysis (the
+ * audit), SQLite and jansson.
+ *
+ * service.h - the store and its semantics; the HTTP front end (daemon/)
+ * only routes requests here and sends back what these functions return.
+ *
+ *  - The database (WAL, synchronous=FULL) holds every API-managed
+ *    partition: P_Key, name, who manages it, ip_over_ib, the QoS (UFM's
+ *    mtu_limit, rate_limit, service_level), its members (port GUID ->
+ *    full/limited, index0).  Each accepted change is one transaction with
+ *    a new revision number, durable when the call returns.  Tokens are
+ *    stored as the hash the caller made of them.
+ *  - partitions.conf is the operator's file verbatim (comments included)
+ *    up to a marker line, then a generated section with one statement
+ *    per partition (a second statement of the same name for the members
+ *    asking for index 0: OpenSM's indx0 applies per statement).  A
+ *    P_Key the operator's own lines define is refused (conflict) to the
+ *    API.
+ *  - The isolation guard: every change is rendered and audited (with
+ *    the topology, when one is given; OpenSM's verdict on the file
+ *    always) before and after; a finding at high or above that the
+ *    change introduces refuses it (conflict, with the findings).
+ *
+ * Errors: a struct ibp_service_error - the ibp_error, the request field
+ * at fault, whether the change was refused as a conflict, and the
+ * guard's findings as JSON.  ibp_service_error_http() maps it: IBP_EINVAL
+ * 400, IBP_ENOENT 404, a conflict 409, anything else 500.
+ *
+ * Threads: the one object of the library meant to be shared: every
+ * function takes the service's mutex, so any thread may call any of them
+ * at any time (libmicrohttpd's pool and the applier do).
+ */
+#ifndef IBPART_SERVICE_H
+#define IBPART_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ibpart/error.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+typedef struct ibp_service ibp_service;
+
+#define IBP_SERVICE_OPTIONS_VERSION 1
+struct ibp_service_options {
+	unsigned version;	     /* IBP_SERVICE_OPTIONS_VERSION */
+	const char *db_path;	     /* the database (created if missing) */
+	const char *partitions_path; /* OpenSM's partitions.conf */
+	const char *topology_path;   /* the fabric the guard audits; NULL:
+					only OpenSM's verdict is checked */
+	const char *sm_port;	     /* the SM's port for the audit (NULL:
+					the topology's) */
+	bool allow_both_pkeys;	     /* OpenSM's allow_both_pkeys */
+};
+/* Set version; everything else NULL/false.  Cannot fail. */
+void ibp_service_options_init(struct ibp_service_options *o);
+
+/* Open (or create) the database and load the plan.  IBP_EINVAL when a
+ * path is missing, IBP_EIO when the database cannot be opened or is not
+ * ours, IBP_ENOMEM.  The caller frees *out with ibp_service_close. */
+int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
+		     ibp_error *err);
+/* Close the database and free everything.  NULL is allowed. */
+void ibp_service_close(ibp_service *s);
+
+/* Why a call failed. */
+struct ibp_service_error {
+	ibp_error err;	/* status and message */
+	char field[64]; /* the request field at fault ("pkey", "guids[2]",
+			   "rate_limit"), "" when none */
+	bool conflict;	/* refused: the guard or an operator's P_Key */
+	char *findings; /* a conflict's findings, a JSON array (malloc'd),
+			   or NULL */
+};
+/* Zero e.  Cannot fail. */
+void ibp_service_error_init(struct ibp_service_error *e);
+/* Free e->findings and zero e. */
+void ibp_service_error_clear(struct ibp_service_error *e);
+/* The HTTP status e means: 400 for IBP_EINVAL, 404 for IBP_ENOENT, 409
+ * for a conflict, 500 otherwise. */
+int ibp_service_error_http(const struct ibp_service_error *e);
+/* The JSON body of an error response: {"error", "status", "field"?,
+ * "findings"?}.  A malloc'd string, NULL on ENOMEM. */
+char *ibp_service_error_json(const struct ibp_service_error *e);
+
+/* The changes UFM's API makes, each from its JSON request body. */
+typedef enum ibp_service_op {
+	IBP_SERVICE_ADD_GUIDS = 0, /* POST /resources/pkeys: add members,
+				      the P_Key created when missing */
+	IBP_SERVICE_SET_GUIDS,	   /* PUT /resources/pkeys: the member set
+				      replaced (created when missing) */
+	IBP_SERVICE_CREATE,	   /* POST /resources/pkeys/add: a P_Key
+				      with no members, its QoS and name */
+	IBP_SERVICE_QOS,	   /* PUT /resources/pkeys/qos_conf */
+	IBP_SERVICE_REMOVE_GUIDS   /* POST /actions/remove_guids_from_pkey */
+} ibp_service_op;
+
+/* Validate body (len bytes of JSON) for op and make the change: one
+ * transaction, a new revision in *rev (may be NULL; unchanged when the
+ * change changes nothing, e.g. removing a GUID that is not a member).
+ * IBP_EINVAL with e->field for bad input (nothing changed); a conflict
+ * for what the guard or an operator's P_Key refuses; IBP_EIO when the
+ * database fails (nothing changed). */
+int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
+		       size_t len, uint64_t *rev, struct ibp_service_error *e);
+/* DELETE /resources/pkeys/{pkey}: the partition and its members.
+ * IBP_ENOENT when the service does not manage that P_Key. */
+int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
+			    struct ibp_service_error *e);
+/* DELETE /resources/pkeys/{pkey}/guids/{g1,g2,...}: csv as in the path.
+ * IBP_ENOENT for an unknown P_Key; GUIDs that are not members are
+ * ignored. */
+int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
+				 const char *csv, uint64_t *rev,
+				 struct ibp_service_error *e);
+
+/* POST /ibpart/v1/adopt {"pkey"}: the operator's P_Key becomes the
+ * API's - its statements (GUID members only) move from the operator's
+ * lines to the generated section, one revision, the file rewritten at
+ * once.  IBP_ENOENT when the operator's lines do not define it,
+ * IBP_EINVAL (field "pkey") for a member or flag the API cannot hold, a
+ * conflict when the guard objects. */
+int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
+		      struct ibp_service_error *e);
+
+/* GET /resources/pkeys: every P_Key of the plan (0x7fff and the
+ * operator's included, each with "managed_by"), in UFM's shape, with the
+ * members and/or the QoS when asked; *json is malloc'd. */
+int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
+		     char **json, struct ibp_service_error *e);
+/* GET /resources/pkeys/{pkey}: one P_Key; IBP_ENOENT when the plan has
+ * no such P_Key, IBP_EINVAL (field "pkey") when pkey is not one. */
+int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
+		    bool qos_conf, char **json, struct ibp_service_error *e);
+
+/* The partition file for the current revision (operator's text and the
+ * generated section) into *text (malloc'd, *len bytes) and its revision
+ * into *rev (may be NULL). */
+int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
+		       ibp_error *err);
+/* Render and install it as the partitions file, atomically (the old one
+ * kept as FILE.bak); the revision written in *rev (may be NULL). */
+int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
+
+/* What became of a revision on the fabric. */
+typedef enum ibp_service_state {
+	IBP_SERVICE_PENDING = 0, /* recorded, not yet on the fabric */
+	IBP_SERVICE_APPLIED,	 /* OpenSM has the file and took it */
+	IBP_SERVICE_VERIFIED,	 /* the fabric's tables hold it */
+	IBP_SERVICE_FAILED	 /* applying or verifying it failed */
+} ibp_service_state;
+/* "pending", "applied", "verified", "failed". */
+const char *ibp_service_state_str(ibp_service_state st);
+
+/* The newest revision recorded (0: none yet). */
+uint64_t ibp_service_revision(ibp_service *s);
+/* The newest revision the fabric was verified to hold (0: none). */
+uint64_t ibp_service_fabric_revision(ibp_service *s);
+/* Wait up to ms milliseconds for a revision newer than after; returns
+ * the newest revision then (at once when it already is newer). */
+uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
+/* Record what became of every revision up to rev not yet verified:
+ * state, and the reason (failed; may be NULL).  VERIFIED also moves the
+ * fabric's revision and last_updated.  IBP_EIO when the database
+ * fails. */
+int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
+		     const char *reason, ibp_error *err);
+/* GET /ibpart/v1/status: {"revision", "fabric_revision", "state",
+ * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
+ * (the newest 50); *json malloc'd. */
+int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
+/* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
+ * the last verified change ("" before any); *json malloc'd. */
+int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
+
+/* GET /ibpart/v1/audit: the audit of the current plan (the file the
+ * newest revision renders) on the topology, as `ibpart audit --format
+ * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err);
+
+/* GET /resources/ports: the topology's CA ports in UFM's shape (an
+ * array; empty without a topology); *json malloc'd.  IBP_EPARSE when
+ * the topology does not load. */
+int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
+
+/* The line that starts the generated section of a partitions file the
+ * service manages. */
+#define IBP_SERVICE_MARKER                                                     \
+	"# ---- ibpartd: generated section, managed through its API; "         \
+	"do not edit below this line ----"
+/* Does the file at path have that line (ibpartd manages it: `ibpart
+ * apply --via-opensm` must not replace it)?  false when it cannot be
+ * read. */
+bool ibp_service_manages_file(const char *path);
+
+/* Tokens: id is the public part a client's token starts with, hash the
+ * caller's hash of the whole token (crypt(3) output), user its owner.
+ * IBP_EIO when the database fails. */
+int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
+			  const char *user, long issued_at, ibp_error *err);
+/* The hash and user of token id into hash/user (NUL-terminated, cut to
+ * the sizes given); IBP_ENOENT when there is none. */
+int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
+			   size_t hash_size, char *user, size_t user_size,
+			   ibp_error *err);
+
+IBP_END_DECLS
+#endif

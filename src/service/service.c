@@ -1,0 +1,743 @@
+/*
+ * service.c - the partition service object (include/ibpart/service.h):
+ * its lock, and UFM's P_Key operations.  A request is read and checked
+ * field by field before the lock is taken; under it, the change is made
+ * on a copy of the plan, refused if it touches an operator's P_Key or
+ * the isolation guard objects, committed as one transaction with a new
+ * revision, and only then made the service's plan.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ibpart/atomic_file.h"
+#include "service/service_internal.h"
+
+void ibp_service_options_init(struct ibp_service_options *o)
+{
+	*o = (struct ibp_service_options){0};
+	o->version = IBP_SERVICE_OPTIONS_VERSION;
+}
+
+void ibp_service_error_init(struct ibp_service_error *e)
+{
+	*e = (struct ibp_service_error){0};
+}
+
+void ibp_service_error_clear(struct ibp_service_error *e)
+{
+	free(e->findings);
+	*e = (struct ibp_service_error){0};
+}
+
+int ibp_service_error_http(const struct ibp_service_error *e)
+{
+	if (e->conflict)
+		return 409;
+	switch (e->err.status) {
+	case IBP_EINVAL:
+		return 400;
+	case IBP_ENOENT:
+		return 404;
+	default:
+		return 500;
+	}
+}
+
+char *ibp_service_error_json(const struct ibp_service_error *e)
+{
+	json_t *o = json_pack("{s:s, s:i}", "error", e->err.message, "status",
+			      ibp_service_error_http(e));
+	if (!o)
+		return NULL;
+	if (e->field[0])
+		json_object_set_new(o, "field", json_string(e->field));
+	json_t *f = e->findings ? json_loads(e->findings, 0, NULL) : NULL;
+	if (f)
+		json_object_set_new(o, "findings", f);
+	char *s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
+		     ibp_error *err)
+{
+	*out = NULL;
+	if (!o || !o->db_path || !o->partitions_path)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "the service needs a database and a "
+				     "partitions file");
+	ibp_service *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->changed, NULL);
+	s->db_path = strdup(o->db_path);
+	s->partitions_path = strdup(o->partitions_path);
+	s->topology_path = dup_or_null(o->topology_path);
+	s->sm_port = dup_or_null(o->sm_port);
+	s->allow_both_pkeys = o->allow_both_pkeys;
+	int rc = !s->db_path || !s->partitions_path
+		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
+		     : svc_db_open(s, o->db_path, err);
+	if (!rc)
+		rc = svc_db_load(s, err);
+	if (rc) {
+		ibp_service_close(s);
+		return rc;
+	}
+	*out = s;
+	return IBP_OK;
+}
+
+void ibp_service_close(ibp_service *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	svc_plan_free(&s->plan);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->changed);
+	free(s->db_path);
+	free(s->partitions_path);
+	free(s->topology_path);
+	free(s->sm_port);
+	free(s);
+}
+
+/* ------------------------------------------------------ the request */
+
+/* A request body read and checked; has_* say what it gave. */
+struct req {
+	uint16_t pkey;
+	size_t n;
+	uint64_t *guids;
+	bool *full;
+	bool has_guids;
+	bool index0, has_index0;
+	bool ipoib;
+	bool has_mtu, has_rate, has_sl;
+	unsigned mtu_limit, sl;
+	double rate_limit;
+	char name[32];
+};
+
+static const char *const fields[][8] = {
+    [IBP_SERVICE_ADD_GUIDS] = {"pkey", "guids", "membership", "memberships",
+			       "index0", "ip_over_ib"},
+    [IBP_SERVICE_SET_GUIDS] = {"pkey", "guids", "membership", "memberships",
+			       "index0", "ip_over_ib"},
+    [IBP_SERVICE_CREATE] = {"pkey", "index0", "ip_over_ib", "mtu_limit",
+			    "service_level", "rate_limit", "partition_name"},
+    [IBP_SERVICE_QOS] = {"pkey", "mtu_limit", "service_level", "rate_limit"},
+    [IBP_SERVICE_REMOVE_GUIDS] = {"pkey", "guids"},
+};
+
+static int check_fields(ibp_service_op op, json_t *o,
+			struct ibp_service_error *e)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(o, key, v)
+	{
+		bool ok = false;
+		for (size_t i = 0; i < 8 && fields[op][i] && !ok; i++)
+			ok = !strcmp(key, fields[op][i]);
+		if (!ok)
+			return svc_fail(e, IBP_EINVAL, key,
+					"%.60s: unknown field", key);
+	}
+	return IBP_OK;
+}
+
+static int read_guids(json_t *o, struct req *r, struct ibp_service_error *e)
+{
+	json_t *g = json_object_get(o, "guids");
+	json_t *ms = json_object_get(o, "memberships");
+	json_t *m = json_object_get(o, "membership");
+	if (!json_is_array(g))
+		return svc_fail(e, IBP_EINVAL, "guids", "guids: %s",
+				g ? "not a list" : "missing");
+	r->has_guids = true;
+	r->n = json_array_size(g);
+	if (!r->n)
+		return svc_fail(e, IBP_EINVAL, "guids",
+				"guids: an empty list (DELETE the P_Key to "
+				"empty it)");
+	if (ms && !json_is_null(ms) && m && !json_is_null(m))
+		return svc_fail(e, IBP_EINVAL, "memberships",
+				"memberships: give membership or memberships, "
+				"not both");
+	if (ms && !json_is_null(ms) &&
+	    (!json_is_array(ms) || json_array_size(ms) != r->n))
+		return svc_fail(e, IBP_EINVAL, "memberships",
+				"memberships: a list as long as guids (%zu)",
+				r->n);
+	bool full = true; /* UFM's default */
+	if (m && !json_is_null(m) &&
+	    svc_parse_membership(m, "membership", &full, e))
+		return IBP_EINVAL;
+	r->guids = calloc(r->n, sizeof(*r->guids));
+	r->full = calloc(r->n, sizeof(*r->full));
+	if (!r->guids || !r->full)
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < r->n; i++) {
+		char field[40];
+		snprintf(field, sizeof(field), "guids[%u]", (unsigned)i);
+		json_t *gi = json_array_get(g, i);
+		if (!json_is_string(gi))
+			return svc_fail(e, IBP_EINVAL, field,
+					"%s: not a string", field);
+		if (svc_parse_guid(json_string_value(gi), field, &r->guids[i],
+				   e))
+			return IBP_EINVAL;
+		r->full[i] = full;
+		if (ms && json_is_array(ms)) {
+			snprintf(field, sizeof(field), "memberships[%u]",
+				 (unsigned)i);
+			if (svc_parse_membership(json_array_get(ms, i), field,
+						 &r->full[i], e))
+				return IBP_EINVAL;
+		}
+	}
+	return IBP_OK;
+}
+
+static int read_name(json_t *o, struct req *r, struct ibp_service_error *e)
+{
+	json_t *v = json_object_get(o, "partition_name");
+	if (!v || json_is_null(v))
+		return IBP_OK;
+	const char *t = json_is_string(v) ? json_string_value(v) : "";
+	size_t n = strlen(t);
+	bool ok =
+	    n > 0 && n < sizeof(r->name) &&
+	    (t[0] == '_' || ((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z'));
+	for (size_t i = 0; ok && i < n; i++)
+		ok = t[i] == '_' || t[i] == '-' || t[i] == '.' ||
+		     (t[i] >= '0' && t[i] <= '9') ||
+		     ((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z');
+	if (!ok)
+		return svc_fail(e, IBP_EINVAL, "partition_name",
+				"partition_name: 1-31 letters, digits, '_', "
+				"'-' or '.', starting with a letter or '_' "
+				"(OpenSM reads a leading digit as a P_Key)");
+	memcpy(r->name, t, n + 1);
+	return IBP_OK;
+}
+
+static int read_qos(json_t *o, struct req *r, struct ibp_service_error *e)
+{
+	json_t *v = json_object_get(o, "mtu_limit");
+	if (v && !json_is_null(v)) {
+		if (!json_is_integer(v) ||
+		    !svc_mtu_code((unsigned)json_integer_value(v)))
+			return svc_fail(e, IBP_EINVAL, "mtu_limit",
+					"mtu_limit: 2 or 4 (KiB)");
+		r->has_mtu = true;
+		r->mtu_limit = (unsigned)json_integer_value(v);
+	}
+	v = json_object_get(o, "rate_limit");
+	if (v && !json_is_null(v)) {
+		if (!json_is_number(v) || !svc_rate_code(json_number_value(v)))
+			return svc_fail(e, IBP_EINVAL, "rate_limit",
+					"rate_limit: a data rate in Gb/s with "
+					"an IBA rate code (2.5, 5, 10, 14, 20, "
+					"25, 28, 30, 40, 50, 56, 60, 80, 100, "
+					"112, 120, 168, 200, 300, 400, 600)");
+		r->has_rate = true;
+		r->rate_limit = json_number_value(v);
+	}
+	v = json_object_get(o, "service_level");
+	if (v && !json_is_null(v)) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 15)
+			return svc_fail(e, IBP_EINVAL, "service_level",
+					"service_level: 0-15");
+		r->has_sl = true;
+		r->sl = (unsigned)json_integer_value(v);
+	}
+	return IBP_OK;
+}
+
+static int read_req(ibp_service_op op, const char *body, size_t len,
+		    struct req *r, struct ibp_service_error *e)
+{
+	json_error_t je;
+	json_t *o =
+	    json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+	if (!o)
+		return svc_fail(e, IBP_EINVAL, "body",
+				"malformed JSON at line %d column %d: %s",
+				je.line, je.column, je.text);
+	int rc = IBP_OK;
+	r->ipoib = true; /* UFM's default */
+	if (!json_is_object(o))
+		rc = svc_fail(e, IBP_EINVAL, "body", "not a JSON object");
+	if (!rc)
+		rc = check_fields(op, o, e);
+	if (!rc)
+		rc = svc_parse_pkey_json(json_object_get(o, "pkey"), "pkey",
+					 &r->pkey, e);
+	if (!rc &&
+	    (op == IBP_SERVICE_ADD_GUIDS || op == IBP_SERVICE_SET_GUIDS ||
+	     op == IBP_SERVICE_REMOVE_GUIDS))
+		rc = read_guids(o, r, e);
+	json_t *v = json_object_get(o, "index0");
+	r->has_index0 = v && !json_is_null(v);
+	if (!rc)
+		rc = svc_parse_bool(v, "index0", &r->index0, e);
+	if (!rc)
+		rc = svc_parse_bool(json_object_get(o, "ip_over_ib"),
+				    "ip_over_ib", &r->ipoib, e);
+	if (!rc)
+		rc = read_name(o, r, e);
+	if (!rc)
+		rc = read_qos(o, r, e);
+	if (!rc && op == IBP_SERVICE_QOS &&
+	    !(r->has_mtu || r->has_rate || r->has_sl))
+		rc = svc_fail(e, IBP_EINVAL, "body",
+			      "none of mtu_limit, rate_limit, service_level");
+	json_decref(o);
+	return rc;
+}
+
+static void req_free(struct req *r)
+{
+	free(r->guids);
+	free(r->full);
+}
+
+/* ------------------------------------------------------ the change */
+
+static const char *const op_names[] = {
+    [IBP_SERVICE_ADD_GUIDS] = "add_guids",
+    [IBP_SERVICE_SET_GUIDS] = "set_guids",
+    [IBP_SERVICE_CREATE] = "create",
+    [IBP_SERVICE_QOS] = "qos_conf",
+    [IBP_SERVICE_REMOVE_GUIDS] = "remove_guids",
+};
+#define OP_DELETE "delete"
+
+/* The operator's file as OpenSM reads it (its own lines only). */
+static int operator_conf(ibp_service *s, char **text, size_t *len,
+			 ibp_conf **conf, ibp_error *err)
+{
+	int rc = svc_operator_text(s->partitions_path, text, len, err);
+	if (!rc)
+		rc = svc_parse_conf(s, s->partitions_path, *text, *len, conf,
+				    err);
+	return rc;
+}
+
+/* A new partition: UFM's defaults (ip_over_ib, index0 false, the name
+ * api_pkey_0x%x). */
+static struct svc_part *new_part(struct svc_plan *p, const struct req *r)
+{
+	struct svc_part *np = svc_plan_add(p, r->pkey);
+	if (np) {
+		snprintf(np->name, sizeof(np->name), "api_pkey_0x%x", r->pkey);
+		np->ipoib = r->ipoib;
+		np->index0 = r->has_index0 && r->index0;
+	}
+	return np;
+}
+
+static void set_qos(struct svc_part *p, const struct req *r)
+{
+	if (!p->has_qos) { /* OpenSM's own defaults until told */
+		p->mtu_limit = 2;
+		p->rate_limit = 10;
+		p->sl = 0;
+	}
+	p->has_qos = true;
+	if (r->has_mtu)
+		p->mtu_limit = r->mtu_limit;
+	if (r->has_rate)
+		p->rate_limit = r->rate_limit;
+	if (r->has_sl)
+		p->sl = r->sl;
+}
+
+/* Make op's change on np (a copy of the plan). */
+static int mutate(struct svc_plan *np, ibp_service_op op, const struct req *r,
+		  struct ibp_service_error *e)
+{
+	struct svc_part *p = svc_plan_find(np, r->pkey);
+	char pk[8];
+	svc_pkey_str(r->pkey, pk);
+	switch (op) {
+	case IBP_SERVICE_SET_GUIDS:
+		if (p)
+			p->n = 0;
+		/* fall through */
+	case IBP_SERVICE_ADD_GUIDS:
+		if (!p && !(p = new_part(np, r)))
+			return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+		for (size_t i = 0; i < r->n; i++)
+			if (svc_part_set_member(p, r->guids[i], r->full[i],
+						r->has_index0 ? r->index0
+							      : p->index0) < 0)
+				return svc_fail(e, IBP_ENOMEM, NULL,
+						"out of memory");
+		return IBP_OK;
+	case IBP_SERVICE_CREATE:
+		if (!p) {
+			if (!(p = new_part(np, r)))
+				return svc_fail(e, IBP_ENOMEM, NULL,
+						"out of memory");
+			p->created_empty = true;
+		}
+		if (r->name[0])
+			memcpy(p->name, r->name, sizeof(p->name));
+		if (r->has_mtu || r->has_rate || r->has_sl)
+			set_qos(p, r);
+		return IBP_OK;
+	case IBP_SERVICE_QOS:
+		if (!p)
+			return svc_fail(e, IBP_ENOENT, "pkey",
+					"pkey: no partition %s", pk);
+		set_qos(p, r);
+		return IBP_OK;
+	case IBP_SERVICE_REMOVE_GUIDS:
+		if (!p)
+			return IBP_OK; /* as UFM: nothing to do is done */
+		for (size_t i = 0; i < r->n; i++)
+			svc_part_remove_member(p, r->guids[i]);
+		if (!p->n && !p->created_empty) /* UFM's auto-delete */
+			svc_plan_remove(np, r->pkey);
+		return IBP_OK;
+	}
+	return svc_fail(e, IBP_EINVAL, NULL, "unknown operation");
+}
+
+/* A name must mean one P_Key in the file (OpenSM looks partitions up by
+ * name). */
+static int check_name(const ibp_conf *opc, const struct svc_plan *np,
+		      uint16_t pkey, struct ibp_service_error *e)
+{
+	const struct svc_part *p = svc_plan_find((struct svc_plan *)np, pkey);
+	if (!p)
+		return IBP_OK;
+	for (size_t i = 0; i < np->n; i++)
+		if (np->p[i].pkey != pkey && !strcmp(np->p[i].name, p->name))
+			return svc_fail(e, IBP_EINVAL, "partition_name",
+					"partition_name: %s already names "
+					"P_Key 0x%x",
+					p->name, np->p[i].pkey);
+	for (size_t i = 0; i < ibp_conf_group_count(opc); i++) {
+		const ibp_conf_group *g = ibp_conf_group_at(opc, i);
+		if (!strcmp(ibp_conf_group_name(g), p->name))
+			return svc_fail(e, IBP_EINVAL, "partition_name",
+					"partition_name: %s already names the "
+					"operator's P_Key 0x%x",
+					p->name, ibp_conf_group_pkey(g));
+	}
+	return IBP_OK;
+}
+
+/* Under the lock: everything after the request was read. */
+static int commit_locked(ibp_service *s, const char *op, uint16_t pkey,
+			 struct svc_plan *np, uint64_t *rev,
+			 struct ibp_service_error *e)
+{
+	char *optext = NULL, *before = NULL, *after = NULL;
+	size_t oplen = 0, blen = 0, alen = 0;
+	ibp_conf *opc = NULL;
+	int rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	if (rc) {
+		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
+		goto out;
+	}
+	if (ibp_conf_group_find(opc, pkey)) {
+		e->conflict = true;
+		rc = svc_fail(e, IBP_EINVAL, "pkey",
+			      "pkey: 0x%x is defined by the operator's own "
+			      "lines of %s; the API may change it only once "
+			      "it is adopted",
+			      pkey, s->partitions_path);
+		goto out;
+	}
+	if (svc_part_equal(svc_plan_find(&s->plan, pkey),
+			   svc_plan_find(np, pkey))) {
+		if (rev)
+			*rev = s->rev; /* nothing changes */
+		goto out;
+	}
+	if ((rc = check_name(opc, np, pkey, e)))
+		goto out;
+	if (svc_render(optext, oplen, &s->plan, &before, &blen) ||
+	    svc_render(optext, oplen, np, &after, &alen)) {
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+		goto out;
+	}
+	if ((rc = svc_guard(s, before, blen, after, alen, e)))
+		goto out;
+	if ((rc = svc_db_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err)))
+		goto out;
+	s->rev++;
+	svc_plan_free(&s->plan);
+	s->plan = *np;
+	*np = (struct svc_plan){0};
+	if (rev)
+		*rev = s->rev;
+	pthread_cond_broadcast(&s->changed);
+out:
+	ibp_conf_free(opc);
+	free(optext);
+	free(before);
+	free(after);
+	return rc;
+}
+
+int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
+		       size_t len, uint64_t *rev, struct ibp_service_error *e)
+{
+	if ((unsigned)op > IBP_SERVICE_REMOVE_GUIDS)
+		return svc_fail(e, IBP_EINVAL, NULL, "unknown operation");
+	struct req r = {0};
+	int rc = read_req(op, body, len, &r, e);
+	if (rc) {
+		req_free(&r);
+		return rc;
+	}
+	pthread_mutex_lock(&s->lock);
+	struct svc_plan np;
+	rc = svc_plan_clone(&s->plan, &np)
+		 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
+		 : mutate(&np, op, &r, e);
+	if (!rc)
+		rc = commit_locked(s, op_names[op], r.pkey, &np, rev, e);
+	svc_plan_free(&np);
+	pthread_mutex_unlock(&s->lock);
+	req_free(&r);
+	return rc;
+}
+
+/* Parse a P_Key from a path; a conflict (409) when the operator's lines
+ * define it, IBP_ENOENT (404) when nobody does.  Under the lock. */
+static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
+		     struct ibp_service_error *e)
+{
+	int rc = svc_parse_pkey_text(text, "pkey", pkey, e);
+	if (rc || svc_plan_find(&s->plan, *pkey))
+		return rc;
+	char *optext = NULL;
+	size_t oplen = 0;
+	ibp_conf *opc = NULL;
+	bool operators = !operator_conf(s, &optext, &oplen, &opc, NULL) &&
+			 ibp_conf_group_find(opc, *pkey);
+	ibp_conf_free(opc);
+	free(optext);
+	if (operators) {
+		e->conflict = true;
+		return svc_fail(e, IBP_EINVAL, "pkey",
+				"pkey: 0x%x is defined by the operator's own "
+				"lines of %s",
+				*pkey, s->partitions_path);
+	}
+	return svc_fail(e, IBP_ENOENT, "pkey",
+			"pkey: no partition 0x%x managed by ibpartd", *pkey);
+}
+
+int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
+			    struct ibp_service_error *e)
+{
+	uint16_t pk;
+	struct svc_plan np = {0};
+	pthread_mutex_lock(&s->lock);
+	int rc = path_pkey(s, pkey, &pk, e);
+	if (!rc && svc_plan_clone(&s->plan, &np))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (!rc) {
+		svc_plan_remove(&np, pk);
+		rc = commit_locked(s, OP_DELETE, pk, &np, rev, e);
+	}
+	svc_plan_free(&np);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
+				 const char *csv, uint64_t *rev,
+				 struct ibp_service_error *e)
+{
+	uint16_t pk;
+	struct req r = {0};
+	char *copy = strdup(csv);
+	if (!copy)
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	int rc = svc_parse_pkey_text(pkey, "pkey", &pk, e);
+	size_t cap = 1;
+	for (const char *c = csv; *c; c++)
+		cap += *c == ',';
+	r.pkey = pk;
+	r.guids = calloc(cap, sizeof(*r.guids));
+	if (!rc && !r.guids)
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	char *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); !rc && t;
+	     t = strtok_r(NULL, ",", &save)) {
+		char field[32];
+		snprintf(field, sizeof(field), "guids[%zu]", r.n);
+		rc = svc_parse_guid(t, field, &r.guids[r.n++], e);
+	}
+	if (!rc && !r.n)
+		rc = svc_fail(e, IBP_EINVAL, "guids", "guids: none given");
+	free(copy);
+	struct svc_plan np = {0};
+	pthread_mutex_lock(&s->lock);
+	if (!rc)
+		rc = path_pkey(s, pkey, &pk, e);
+	if (!rc && svc_plan_clone(&s->plan, &np))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (!rc)
+		rc = mutate(&np, IBP_SERVICE_REMOVE_GUIDS, &r, e);
+	if (!rc)
+		rc = commit_locked(s, op_names[IBP_SERVICE_REMOVE_GUIDS], pk,
+				   &np, rev, e);
+	svc_plan_free(&np);
+	pthread_mutex_unlock(&s->lock);
+	req_free(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------ reading */
+
+static int dump(json_t *o, char **json, struct ibp_service_error *e)
+{
+	return svc_json_take(o, json)
+		   ? IBP_OK
+		   : svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+}
+
+int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
+		     char **json, struct ibp_service_error *e)
+{
+	*json = NULL;
+	char *optext = NULL;
+	size_t oplen = 0;
+	ibp_conf *opc = NULL;
+	pthread_mutex_lock(&s->lock);
+	int rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	json_t *o = rc ? NULL : json_object();
+	/* in P_Key order: the API's and the operator's merged */
+	for (unsigned pk = 1; o && pk <= 0x7fff; pk++) {
+		struct svc_part *p = svc_plan_find(&s->plan, (uint16_t)pk);
+		const ibp_conf_group *g =
+		    ibp_conf_group_find(opc, (uint16_t)pk);
+		json_t *v = g	? svc_json_operator(g, guids_data, qos_conf)
+			    : p ? svc_json_part(p, guids_data, qos_conf)
+			    : pk == IBP_CONF_DEFAULT_PKEY
+				? svc_json_default(guids_data, qos_conf)
+				: NULL;
+		char key[8];
+		svc_pkey_str((uint16_t)pk, key);
+		if (v)
+			json_object_set_new(o, key, v);
+	}
+	pthread_mutex_unlock(&s->lock);
+	ibp_conf_free(opc);
+	free(optext);
+	if (rc)
+		return svc_fail(e, rc, NULL, "%s", e->err.message);
+	return dump(o, json, e);
+}
+
+int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
+		    bool qos_conf, char **json, struct ibp_service_error *e)
+{
+	*json = NULL;
+	uint16_t pk;
+	int rc = svc_parse_pkey_text(pkey, "path", &pk, e);
+	if (rc) {
+		snprintf(e->field, sizeof(e->field), "pkey");
+		return rc;
+	}
+	char *optext = NULL;
+	size_t oplen = 0;
+	ibp_conf *opc = NULL;
+	json_t *v = NULL;
+	pthread_mutex_lock(&s->lock);
+	rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	if (!rc) {
+		const ibp_conf_group *g = ibp_conf_group_find(opc, pk);
+		struct svc_part *p = svc_plan_find(&s->plan, pk);
+		v = g	? svc_json_operator(g, guids_data, qos_conf)
+		    : p ? svc_json_part(p, guids_data, qos_conf)
+		    : pk == IBP_CONF_DEFAULT_PKEY
+			? svc_json_default(guids_data, qos_conf)
+			: NULL;
+	}
+	pthread_mutex_unlock(&s->lock);
+	ibp_conf_free(opc);
+	free(optext);
+	if (rc)
+		return svc_fail(e, rc, NULL, "%s", e->err.message);
+	if (!v)
+		return svc_fail(e, IBP_ENOENT, "pkey",
+				"pkey: no partition 0x%x", pk);
+	return dump(v, json, e);
+}
+
+/* ------------------------------------------------------ the file */
+
+static int render_locked(ibp_service *s, char **text, size_t *len,
+			 ibp_error *err)
+{
+	char *optext = NULL;
+	size_t oplen = 0;
+	int rc = svc_operator_text(s->partitions_path, &optext, &oplen, err);
+	if (!rc && svc_render(optext, oplen, &s->plan, text, len))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	free(optext);
+	return rc;
+}
+
+int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
+		       ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, text, len, err);
+	if (rev)
+		*rev = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &len, err);
+	if (!rc)
+		rc = ibp_write_file_atomic(s->partitions_path, text, len, true,
+					   err);
+	if (rev)
+		*rev = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	free(text);
+	return rc;
+}
+
+int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &len, err);
+	pthread_mutex_unlock(&s->lock);
+	if (!rc)
+		rc = svc_audit_json(s, text, len, json, err);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,221 @@
+/*
+ * service_db.c - the service's SQLite database, the truth ibpartd starts
+ * from: partitions, members, one row per revision (what it changed and
+ * what became of it on the fabric), tokens (hashed), and a meta table.
+ * WAL with synchronous=FULL, so a change is on disk when its transaction
+ * commits - before the client hears 200.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "service/service_internal.h"
+
+#define SCHEMA_ID "ibpartd-1"
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS partitions(pkey INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL, ipoib INTEGER, index0 INTEGER,"
+    " created_empty INTEGER, has_qos INTEGER, mtu_limit INTEGER,"
+    " rate_limit REAL, sl INTEGER);"
+    "CREATE TABLE IF NOT EXISTS members(pkey INTEGER, guid INTEGER,"
+    " full INTEGER, index0 INTEGER, PRIMARY KEY(pkey, guid))"
+    " WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS revisions(rev INTEGER PRIMARY KEY,"
+    " time INTEGER, op TEXT, pkey INTEGER, state TEXT, reason TEXT);"
+    "CREATE TABLE IF NOT EXISTS tokens(id TEXT PRIMARY KEY, hash TEXT,"
+    " user TEXT, issued_at INTEGER);"
+    "INSERT OR IGNORE INTO meta VALUES('schema', '" SCHEMA_ID "');";
+
+static int db_fail(ibp_service *s, ibp_error *err, const char *what)
+{
+	return ibp_error_set(err, IBP_EIO, "%s: %s: %s", s->db_path, what,
+			     s->db ? sqlite3_errmsg(s->db) : "cannot open");
+}
+
+int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
+{
+	if (sqlite3_open_v2(path, &s->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		return db_fail(s, err, "cannot open the database");
+	sqlite3_busy_timeout(s->db, 5000);
+	if (sqlite3_exec(s->db,
+			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, schema, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(s, err, "not an ibpartd database");
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(s->db,
+				    "SELECT value FROM meta WHERE key='schema'",
+				    -1, &st, NULL) == SQLITE_OK &&
+		 sqlite3_step(st) == SQLITE_ROW &&
+		 !strcmp((const char *)sqlite3_column_text(st, 0), SCHEMA_ID);
+	sqlite3_finalize(st);
+	if (!ok)
+		return ibp_error_set(err, IBP_EIO,
+				     "%s: not an ibpartd database of schema "
+				     "%s",
+				     path, SCHEMA_ID);
+	return IBP_OK;
+}
+
+static uint64_t meta_u64(ibp_service *s, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	uint64_t v = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = (uint64_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int svc_db_load(ibp_service *s, ibp_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT pkey, name, ipoib, index0, "
+			       "created_empty, has_qos, mtu_limit, rate_limit, "
+			       "sl FROM partitions ORDER BY pkey",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, "reading partitions");
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct svc_part *p =
+		    svc_plan_add(&s->plan, (uint16_t)sqlite3_column_int(st, 0));
+		if (!p) {
+			sqlite3_finalize(st);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+		snprintf(p->name, sizeof(p->name), "%s",
+			 (const char *)sqlite3_column_text(st, 1));
+		p->ipoib = sqlite3_column_int(st, 2);
+		p->index0 = sqlite3_column_int(st, 3);
+		p->created_empty = sqlite3_column_int(st, 4);
+		p->has_qos = sqlite3_column_int(st, 5);
+		p->mtu_limit = (unsigned)sqlite3_column_int(st, 6);
+		p->rate_limit = sqlite3_column_double(st, 7);
+		p->sl = (unsigned)sqlite3_column_int(st, 8);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s, err, "reading partitions");
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT pkey, guid, full, index0 FROM members",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, "reading members");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct svc_part *p = svc_plan_find(
+		    &s->plan, (uint16_t)sqlite3_column_int(st, 0));
+		if (p && svc_part_set_member(
+			     p, (uint64_t)sqlite3_column_int64(st, 1),
+			     sqlite3_column_int(st, 2),
+			     sqlite3_column_int(st, 3)) < 0) {
+			sqlite3_finalize(st);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s, err, "reading members");
+	if (sqlite3_prepare_v2(s->db, "SELECT max(rev) FROM revisions", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		s->rev = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	s->fabric_rev = meta_u64(s, "fabric_revision");
+	return IBP_OK;
+}
+
+static bool exec_part(sqlite3 *db, const struct svc_part *p)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(db,
+				     "INSERT INTO partitions VALUES(?, ?, ?, "
+				     "?, ?, ?, ?, ?, ?)",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_int(st, 1, p->pkey);
+		sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, p->ipoib);
+		sqlite3_bind_int(st, 4, p->index0);
+		sqlite3_bind_int(st, 5, p->created_empty);
+		sqlite3_bind_int(st, 6, p->has_qos);
+		sqlite3_bind_int(st, 7, (int)p->mtu_limit);
+		sqlite3_bind_double(st, 8, p->rate_limit);
+		sqlite3_bind_int(st, 9, (int)p->sl);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	if (!ok || sqlite3_prepare_v2(db, "INSERT INTO members VALUES(?,?,?,?)",
+				      -1, &st, NULL) != SQLITE_OK)
+		return false;
+	for (size_t i = 0; ok && i < p->n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, p->pkey);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)p->m[i].guid);
+		sqlite3_bind_int(st, 3, p->m[i].full);
+		sqlite3_bind_int(st, 4, p->m[i].index0);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+static bool exec_delete(sqlite3 *db, uint16_t pkey)
+{
+	char sql[128];
+	snprintf(sql, sizeof(sql),
+		 "DELETE FROM partitions WHERE pkey=%u;"
+		 "DELETE FROM members WHERE pkey=%u;",
+		 pkey, pkey);
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+}
+
+static bool exec_revision(sqlite3 *db, uint64_t rev, const char *op,
+			  uint16_t pkey)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(db,
+				     "INSERT INTO revisions VALUES(?, ?, ?, ?, "
+				     "'pending', NULL)",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)rev);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
+		sqlite3_bind_text(st, 3, op, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, pkey);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
+		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
+		  const char *op, ibp_error *err)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return db_fail(s, err, "cannot begin a transaction");
+	bool ok = true;
+	for (size_t i = 0; ok && i < npkeys; i++) {
+		struct svc_part *p =
+		    svc_plan_find((struct svc_plan *)plan, pkeys[i]);
+		ok =
+		    exec_delete(s->db, pkeys[i]) && (!p || exec_part(s->db, p));
+	}
+	ok = ok && exec_revision(s->db, rev, op, npkeys ? pkeys[0] : 0);
+	if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return IBP_OK;
+	int rc = db_fail(s, err, "the change was not recorded");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}

@@ -1,0 +1,171 @@
+/*
+ * service_guard.c - the isolation guard: a change is judged by what it
+ * introduces.  The file before and the file after are both read as
+ * OpenSM reads them (a change that makes OpenSM reject the file, or adds
+ * errors to it, is refused) and, with a topology, both audited as
+ * `ibpart audit` audits them (src/analysis/): a finding at high or above
+ * in the after-audit with no equal finding (code, ports, partitions) in
+ * the before-audit refuses the change with the findings.  Findings that
+ * were already there never block a call.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ibpart/analysis_input.h"
+#include "service/service_internal.h"
+
+/* OpenSM's reading: errors, or the whole file rejected. */
+static int conf_errors(const ibp_service *s, const char *text, size_t len,
+		       size_t *errors, bool *rejected, ibp_error *err)
+{
+	ibp_conf *c = NULL;
+	int rc = svc_parse_conf(s, "partitions.conf", text, len, &c, err);
+	if (rc)
+		return rc;
+	*errors = ibp_conf_error_count(c);
+	*rejected = ibp_conf_opensm_verdict(c)->rejected;
+	ibp_conf_free(c);
+	return IBP_OK;
+}
+
+/* The audit of text on the topology (the plan handed over in a memfd, as
+ * a path the analysis input reads). */
+static int audit(const ibp_service *s, const char *text, size_t len,
+		 ibp_findings **out, ibp_error *err)
+{
+	*out = NULL;
+	int fd = memfd_create("ibpartd-plan", MFD_CLOEXEC);
+	if (fd < 0)
+		return ibp_error_set(err, IBP_EIO, "memfd_create failed");
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return ibp_error_set(err, IBP_EIO, "memfd write failed");
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ibp_analysis_input_options o;
+	ibp_analysis_input_options_init(&o);
+	o.topology_path = s->topology_path;
+	o.plan_path = path;
+	o.sm_port = s->sm_port;
+	ibp_analysis_input *in = NULL;
+	int rc = ibp_analysis_input_load(&o, &in, NULL, err);
+	close(fd);
+	if (!rc)
+		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
+	ibp_analysis_input_free(in);
+	return rc;
+}
+
+static bool same(const ibp_finding *a, const ibp_finding *b)
+{
+	return !strcmp(a->code, b->code) && a->nports == b->nports &&
+	       a->npartitions == b->npartitions &&
+	       (!a->nports ||
+		!memcmp(a->ports, b->ports, a->nports * sizeof(*a->ports))) &&
+	       (!a->npartitions ||
+		!memcmp(a->partitions, b->partitions,
+			a->npartitions * sizeof(*a->partitions)));
+}
+
+static bool known(const ibp_findings *before, const ibp_finding *f)
+{
+	for (size_t i = 0; before && i < ibp_findings_count(before); i++)
+		if (same(ibp_findings_get(before, i), f))
+			return true;
+	return false;
+}
+
+static int refuse_findings(const ibp_findings *before,
+			   const ibp_findings *after,
+			   struct ibp_service_error *e)
+{
+	ibp_findings *fresh = ibp_findings_new();
+	if (!fresh)
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	const ibp_finding *first = NULL;
+	for (size_t i = 0; i < ibp_findings_count(after); i++) {
+		const ibp_finding *f = ibp_findings_get(after, i);
+		if (f->severity < IBP_AUDIT_HIGH || known(before, f))
+			continue;
+		if (!first)
+			first = f;
+		ibp_findings_add(fresh, f->code, f->severity, f->ports,
+				 f->nports, f->partitions, f->npartitions,
+				 f->fix, "%s", f->message);
+	}
+	int rc = IBP_OK;
+	if (first) {
+		rc = svc_fail(e, IBP_EINVAL, NULL,
+			      "the isolation guard refuses the change: %s "
+			      "(%s): %s",
+			      first->code,
+			      ibp_audit_severity_str(first->severity),
+			      first->message);
+		e->conflict = true;
+		char *j = ibp_findings_to_json(fresh);
+		json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+		json_t *arr = json_object_get(doc, "findings");
+		e->findings = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
+		json_decref(doc);
+		free(j);
+	}
+	ibp_findings_free(fresh);
+	return rc;
+}
+
+int svc_guard(const ibp_service *s, const char *before, size_t blen,
+	      const char *after, size_t alen, struct ibp_service_error *e)
+{
+	size_t be = 0, ae = 0;
+	bool brej = false, arej = false;
+	int rc = conf_errors(s, before, blen, &be, &brej, &e->err);
+	if (!rc)
+		rc = conf_errors(s, after, alen, &ae, &arej, &e->err);
+	if (rc)
+		return rc;
+	if ((arej && !brej) || ae > be) {
+		e->conflict = true;
+		return svc_fail(e, IBP_EINVAL, NULL,
+				"the isolation guard refuses the change: "
+				"OpenSM would %s the partition file",
+				arej ? "reject" : "misread");
+	}
+	if (!s->topology_path)
+		return IBP_OK;
+	ibp_findings *fb = NULL, *fa = NULL;
+	ibp_error ignore;
+	audit(s, before, blen, &fb, &ignore); /* a bad before blocks nothing */
+	rc = audit(s, after, alen, &fa, &e->err);
+	if (rc) {
+		e->conflict = true;
+		rc = svc_fail(e, IBP_EINVAL, NULL,
+			      "the isolation guard cannot audit the changed "
+			      "plan: %s",
+			      e->err.message);
+	} else {
+		rc = refuse_findings(fb, fa, e);
+	}
+	ibp_findings_free(fb);
+	ibp_findings_free(fa);
+	return rc;
+}
+
+int svc_audit_json(const ibp_service *s, const char *text, size_t len,
+		   char **json, ibp_error *err)
+{
+	*json = NULL;
+	if (!s->topology_path)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "no topology: ibpartd was started "
+				     "without --topology");
+	ibp_findings *f = NULL;
+	int rc = audit(s, text, len, &f, err);
+	if (!rc && !(*json = ibp_findings_to_json(f)))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	ibp_findings_free(f);
+	return rc;
+}

@@ -1,0 +1,156 @@
+/*
+ * service_internal.h - what the files of the service module share: the
+ * plan in memory (svc_plan: the API's partitions, sorted by P_Key, each
+ * with its members sorted by GUID), the request-value readers, the
+ * database, the renderer and the guard.  Private to src/service/.
+ */
+#ifndef IBPART_SERVICE_INTERNAL_H
+#define IBPART_SERVICE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "ibpart/conf.h"
+#include "ibpart/service.h"
+
+/* Who manages a partition the list shows. */
+#define SVC_BY_API	"ibpartd"
+#define SVC_BY_OPERATOR "operator"
+#define SVC_BY_OPENSM	"opensm"
+
+/* The marker line that starts the generated section. */
+#define SVC_MARKER                                                             \
+	"# ---- ibpartd: generated section, managed through its API; "         \
+	"do not edit below this line ----"
+
+struct svc_member {
+	uint64_t guid;
+	bool full;
+	bool index0;
+};
+
+struct svc_part {
+	uint16_t pkey;
+	char name[32];
+	bool ipoib;
+	bool index0;	    /* the default of members added without one */
+	bool created_empty; /* made by /add: kept when it empties */
+	bool has_qos;	    /* mtu/rate/sl written to the file */
+	unsigned mtu_limit; /* UFM: 2 or 4 (KiB) */
+	double rate_limit;  /* UFM: Gb/s */
+	unsigned sl;
+	size_t n, cap;
+	struct svc_member *m; /* sorted by guid */
+};
+
+struct svc_plan {
+	size_t n, cap;
+	struct svc_part *p; /* sorted by pkey */
+};
+
+struct ibp_service {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	sqlite3 *db;
+	char *db_path, *partitions_path, *topology_path, *sm_port;
+	bool allow_both_pkeys;
+	struct svc_plan plan;
+	uint64_t rev, fabric_rev;
+};
+
+/* ---- service_input.c: request values ---- */
+/* A P_Key as clients write it ("0x000A", "0xa", "10", a JSON integer):
+ * 0x0001-0x7ffe (0x7fff too for the field "path": a P_Key to look at,
+ * not to change), else IBP_EINVAL with e naming field. */
+int svc_parse_pkey_text(const char *text, const char *field, uint16_t *out,
+			struct ibp_service_error *e);
+int svc_parse_pkey_json(const json_t *v, const char *field, uint16_t *out,
+			struct ibp_service_error *e);
+/* A port GUID: 16 hex digits, case, "0x" and colons allowed. */
+int svc_parse_guid(const char *text, const char *field, uint64_t *out,
+		   struct ibp_service_error *e);
+/* true/false, "true"/"false" (any case); null leaves *out as it was. */
+int svc_parse_bool(const json_t *v, const char *field, bool *out,
+		   struct ibp_service_error *e);
+/* "full"/"limited" (any case) -> *full. */
+int svc_parse_membership(const json_t *v, const char *field, bool *full,
+			 struct ibp_service_error *e);
+/* UFM's QoS units and OpenSM's codes: mtu_limit 2 -> 4, 4 -> 5; a
+ * rate_limit in Gb/s -> the IBA rate code; 0 when there is none. */
+unsigned svc_mtu_code(unsigned mtu_limit);
+unsigned svc_rate_code(double gbps);
+/* The other way, for partitions the operator wrote: code -> Gb/s (0 when
+ * unknown), code -> KiB. */
+double svc_rate_gbps(unsigned code);
+double svc_mtu_kib(unsigned code);
+/* Set e: status, field (may be NULL), message. */
+int svc_fail(struct ibp_service_error *e, int status, const char *field,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- service_model.c: the plan in memory ---- */
+void svc_plan_free(struct svc_plan *p);
+int svc_plan_clone(const struct svc_plan *src, struct svc_plan *dst);
+struct svc_part *svc_plan_find(struct svc_plan *p, uint16_t pkey);
+/* A new partition (kept sorted); NULL on ENOMEM. */
+struct svc_part *svc_plan_add(struct svc_plan *p, uint16_t pkey);
+void svc_plan_remove(struct svc_plan *p, uint16_t pkey);
+/* Set (add or change) a member; -1 on ENOMEM, else 1 when something
+ * changed, 0 when not. */
+int svc_part_set_member(struct svc_part *p, uint64_t guid, bool full,
+			bool index0);
+/* 1 when guid was a member and is removed, 0 when not. */
+int svc_part_remove_member(struct svc_part *p, uint64_t guid);
+bool svc_part_equal(const struct svc_part *a, const struct svc_part *b);
+
+/* ---- service_db.c ---- */
+int svc_db_open(ibp_service *s, const char *path, ibp_error *err);
+/* Load the plan and the revisions into s. */
+int svc_db_load(ibp_service *s, ibp_error *err);
+/* One transaction: the partitions whose P_Keys are listed written as in
+ * plan (deleted where plan has none), revision rev recorded (op, pkey). */
+int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
+		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
+		  const char *op, ibp_error *err);
+
+/* ---- service_render.c ---- */
+/* Read the partitions file and keep the operator's part (up to the
+ * marker); a missing file is an empty operator part. */
+int svc_operator_text(const char *path, char **text, size_t *len,
+		      ibp_error *err);
+/* The whole file: operator text + marker + the plan's statements. */
+int svc_render(const char *operator_text, size_t oplen,
+	       const struct svc_plan *plan, char **text, size_t *len);
+/* Parse text as OpenSM does (name is for messages). */
+int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
+		   size_t len, ibp_conf **out, ibp_error *err);
+
+/* ---- service_guard.c ---- */
+/* Refuse (conflict, with the findings) what after introduces at high
+ * or above that before does not have. */
+int svc_guard(const ibp_service *s, const char *before, size_t blen,
+	      const char *after, size_t alen, struct ibp_service_error *e);
+
+/* The audit of text on the topology as `ibpart audit --format json`
+ * prints it; IBP_ENOENT without a topology. */
+int svc_audit_json(const ibp_service *s, const char *text, size_t len,
+		   char **json, ibp_error *err);
+
+/* ---- service_json.c: UFM's shapes ---- */
+/* One P_Key's object; NULL on ENOMEM. */
+json_t *svc_json_part(const struct svc_part *p, bool guids, bool qos);
+/* One P_Key the operator's file defines (group g of conf). */
+json_t *svc_json_operator(const ibp_conf_group *g, bool guids, bool qos);
+/* 0x7fff when nobody defines it: OpenSM's implicit default. */
+json_t *svc_json_default(bool guids, bool qos);
+/* Compact text of o into *json (malloc'd); o is released.  false on
+ * ENOMEM (o NULL counts as that). */
+bool svc_json_take(json_t *o, char **json);
+/* "0x%x" */
+void svc_pkey_str(uint16_t pkey, char out[8]);
+
+#endif

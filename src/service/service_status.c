@@ -1,0 +1,216 @@
+/*
+ * service_status.c - what became of each revision on the fabric (the
+ * applier records it; GET /ibpart/v1/status and UFM's last_updated read
+ * it), waiting for a new revision, and the tokens of /ufmRestV3 (stored
+ * as the caller's hash).  All in the database, under the service's lock.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "service/service_internal.h"
+
+static const char *const state_names[] = {"pending", "applied", "verified",
+					  "failed"};
+
+const char *ibp_service_state_str(ibp_service_state st)
+{
+	return (unsigned)st < 4 ? state_names[st] : "unknown";
+}
+
+uint64_t ibp_service_revision(ibp_service *s)
+{
+	pthread_mutex_lock(&s->lock);
+	uint64_t r = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+uint64_t ibp_service_fabric_revision(ibp_service *s)
+{
+	pthread_mutex_lock(&s->lock);
+	uint64_t r = s->fabric_rev;
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&s->lock);
+	while (s->rev <= after && pthread_cond_timedwait(&s->changed, &s->lock,
+							 &until) != ETIMEDOUT)
+		;
+	uint64_t r = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+static int exec_bound(ibp_service *s, const char *sql, const char *a,
+		      const char *b, sqlite3_int64 n, ibp_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, n);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return ok ? IBP_OK
+		  : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
+				  sqlite3_errmsg(s->db));
+}
+
+int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
+		     const char *reason, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	int rc = exec_bound(s,
+			    "UPDATE revisions SET state=?1, reason=?2 WHERE "
+			    "rev<=?3 AND state!='verified'",
+			    ibp_service_state_str(st), reason,
+			    (sqlite3_int64)rev, err);
+	if (!rc && st == IBP_SERVICE_VERIFIED) {
+		char now[32], r[32];
+		time_t t = time(NULL);
+		strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+		snprintf(r, sizeof(r), "%llu", (unsigned long long)rev);
+		rc = exec_bound(s,
+				"INSERT OR REPLACE INTO meta VALUES"
+				"('fabric_revision', ?2), ('last_updated', ?1)",
+				now, r, 0, err);
+		if (!rc)
+			s->fabric_rev = rev;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+static char *meta_text(ibp_service *s, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	json_t *revs = json_array();
+	sqlite3_stmt *st = NULL;
+	const char *newest = "verified";
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT rev, state, reason, op, pkey, time FROM "
+			       "revisions ORDER BY rev DESC LIMIT 50",
+			       -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			char pk[8], when[32];
+			svc_pkey_str((uint16_t)sqlite3_column_int(st, 4), pk);
+			time_t t = (time_t)sqlite3_column_int64(st, 5);
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+				 gmtime(&t));
+			json_t *r = json_pack(
+			    "{s:I, s:s, s:s, s:s, s:s}", "revision",
+			    (json_int_t)sqlite3_column_int64(st, 0), "state",
+			    (const char *)sqlite3_column_text(st, 1), "op",
+			    (const char *)sqlite3_column_text(st, 3), "pkey",
+			    pk, "time", when);
+			if (r && sqlite3_column_type(st, 2) != SQLITE_NULL)
+				json_object_set_new(
+				    r, "reason",
+				    json_string(
+					(const char *)sqlite3_column_text(st,
+									  2)));
+			if (!json_array_size(revs))
+				newest = json_string_value(
+				    json_object_get(r, "state"));
+			json_array_append_new(revs, r);
+		}
+	}
+	json_t *o =
+	    json_pack("{s:I, s:I, s:s, s:o}", "revision", (json_int_t)s->rev,
+		      "fabric_revision", (json_int_t)s->fabric_rev, "state",
+		      newest, "revisions", revs);
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&s->lock);
+	return svc_json_take(o, json)
+		   ? IBP_OK
+		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	char *v = meta_text(s, "last_updated");
+	pthread_mutex_unlock(&s->lock);
+	json_t *o = json_pack("{s:s}", "last_updated", v ? v : "");
+	free(v);
+	return svc_json_take(o, json)
+		   ? IBP_OK
+		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
+			  const char *user, long issued_at, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = NULL;
+	bool ok =
+	    sqlite3_prepare_v2(s->db, "INSERT INTO tokens VALUES(?, ?, ?, ?)",
+			       -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, user, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, issued_at);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	int rc = ok ? IBP_OK
+		    : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
+				    sqlite3_errmsg(s->db));
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
+			   size_t hash_size, char *user, size_t user_size,
+			   ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *st = NULL;
+	int rc = IBP_ENOENT;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT hash, user FROM tokens WHERE id=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(hash, hash_size, "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+			snprintf(user, user_size, "%s",
+				 (const char *)sqlite3_column_text(st, 1));
+			rc = IBP_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&s->lock);
+	return rc ? ibp_error_set(err, rc, "no such token") : IBP_OK;
+}

@@ -1,0 +1,96 @@
+# ibpartd_lib.sh - the harness of ibpartd's tests (sourced): a users file
+# made with `openssl passwd -6` (mode 600), the daemon started on a free
+# loopback port of its own (--listen 127.0.0.1:0; the port is read from
+# its start line), requests with curl, and the daemon stopped with
+# SIGTERM (its exit status checked: ASan's leak check runs then) - or
+# killed by the EXIT trap whatever happens.
+#
+#   ibpd_init DIR                  users file, paths under DIR
+#   ibpd_start [ARGS...]           start, wait until it listens
+#   ibpd_req METHOD PATH [BODY]    Basic admin:secret; sets CODE and BODY
+#   ibpd_req_as AUTH METHOD PATH [BODY]   AUTH: -u u:p, or a header
+#   ibpd_stop                      SIGTERM, wait, check exit status 0
+#   ibpd_kill                      SIGKILL (a crash), no check
+#   ibpd_wait_fabric REV [S]       until /ibpart/v1/status says the
+#                                  fabric holds revision REV (S seconds)
+# IBPD_PRELOAD: an LD_PRELOAD for the daemon (libumad2sim on ibsim).
+: "${IBPARTD:?IBPARTD must name the ibpartd binary}"
+
+IBPD_PID=""
+# plain HTTP unless a test sets these (HTTPS: --cert F --key F, https,
+# curl's --cacert F)
+IBPD_TRANSPORT=(--http)
+IBPD_SCHEME=http
+IBPD_CURL=()
+ibpd_cleanup() {
+	if [[ -n $IBPD_PID ]]; then
+		kill -KILL "$IBPD_PID" 2>/dev/null || true
+		wait "$IBPD_PID" 2>/dev/null || true
+		IBPD_PID=""
+	fi
+}
+
+ibpd_init() {
+	IBPD_DIR=$1
+	IBPD_USERS=$IBPD_DIR/users
+	IBPD_DB=$IBPD_DIR/ibpartd.db
+	IBPD_CONF=$IBPD_DIR/partitions.conf
+	IBPD_LOG=$IBPD_DIR/ibpartd.log
+	printf 'admin:%s\n' "$(openssl passwd -6 secret)" >"$IBPD_USERS"
+	chmod 600 "$IBPD_USERS"
+}
+
+ibpd_start() {
+	: >"$IBPD_LOG"
+	LD_PRELOAD=${IBPD_PRELOAD-} SIM_HOST=${SIM_HOST-} \
+		"$IBPARTD" --listen 127.0.0.1:0 "${IBPD_TRANSPORT[@]}" --users "$IBPD_USERS" \
+		--db "$IBPD_DB" --partitions "$IBPD_CONF" "$@" 2>>"$IBPD_LOG" &
+	IBPD_PID=$!
+	local i
+	for ((i = 0; i < 200; i++)); do
+		IBPD_PORT=$(sed -n 's/.*listening on port \([0-9]*\) .*/\1/p' "$IBPD_LOG" | tail -1)
+		[[ -n $IBPD_PORT ]] && break
+		kill -0 "$IBPD_PID" 2>/dev/null || { cat "$IBPD_LOG" >&2; return 1; }
+		sleep 0.05
+	done
+	[[ -n $IBPD_PORT ]] || { cat "$IBPD_LOG" >&2; return 1; }
+	IBPD_URL=$IBPD_SCHEME://127.0.0.1:$IBPD_PORT
+}
+
+ibpd_req_as() {
+	local auth=$1 method=$2 path=$3 body=${4-}
+	local -a a
+	if [[ $auth == -u* ]]; then a=(-u "${auth#-u }"); else a=(-H "$auth"); fi
+	local -a d=()
+	[[ -n $body ]] && d=(--data-binary "$body")
+	CODE=$(curl -s "${IBPD_CURL[@]}" -o "$IBPD_DIR/resp" -w '%{http_code}' -X "$method" "${a[@]}" \
+		-H 'Content-Type: application/json; charset=utf-8' "${d[@]}" "$IBPD_URL$path")
+	BODY=$(cat "$IBPD_DIR/resp")
+}
+
+ibpd_req() { ibpd_req_as "-u admin:secret" "$@"; }
+
+ibpd_stop() {
+	kill -TERM "$IBPD_PID"
+	local rc=0
+	wait "$IBPD_PID" || rc=$?
+	IBPD_PID=""
+	return $rc
+}
+
+ibpd_kill() {
+	kill -KILL "$IBPD_PID"
+	wait "$IBPD_PID" 2>/dev/null || true
+	IBPD_PID=""
+}
+
+ibpd_wait_fabric() {
+	local rev=$1 secs=${2:-40} i
+	for ((i = 0; i < secs * 5; i++)); do
+		ibpd_req GET /ibpart/v1/status
+		[[ $(jq .fabric_revision <<<"$BODY") -ge $rev ]] && return 0
+		sleep 0.2
+	done
+	echo "the fabric never held revision $rev: $BODY" >&2
+	return 1
+}

@@ -1,0 +1,427 @@
+/*
+ * test_service.c - the partition service's store (service.h): UFM's
+ * requests as ib-kubernetes, NICo and NCM send them (docs/ufm-api.md)
+ * change the plan, each as one revision that survives a reopen; the
+ * responses have UFM's shapes; bad input is refused naming the field
+ * with nothing changed; an operator's P_Key is refused as a conflict;
+ * the rendered partitions.conf keeps the operator's text byte for byte,
+ * is read by the conf parser (OpenSM's reading) as meant, index0 members
+ * in a second statement with indx0; the isolation guard refuses a
+ * tenant bridge the change would make.  Expected values are written by
+ * hand from the spec and UFM's documented shapes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ibpart/conf.h"
+#include "ibpart/service.h"
+
+static char dir[256], db[300], conf[300], topo[512];
+
+static const char operator_text[] =
+    "# the operator's own partitions: keep this comment\n"
+    "Default=0x7fff, ipoib : 0x0002c90000000101=full ;\n"
+    "\n"
+    "storage=0x0010, ipoib :\n"
+    "    0x0002c90000000201=full ; # node-a, trailing comment\n";
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/test_service.XXXXXX", t ? t : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/ibpartd.db", dir);
+	snprintf(conf, sizeof(conf), "%s/partitions.conf", dir);
+	const char *data = getenv("IBP_TESTDATA");
+	snprintf(topo, sizeof(topo), "%s/../interop/data/live-2sw.topo",
+		 data ? data : "tests/data");
+	FILE *f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs(operator_text, f);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static ibp_service *open_svc(bool with_topo)
+{
+	struct ibp_service_options o;
+	ibp_service_options_init(&o);
+	o.db_path = db;
+	o.partitions_path = conf;
+	o.topology_path = with_topo ? topo : NULL;
+	ibp_service *s = NULL;
+	ibp_error err;
+	assert_int_equal(ibp_service_open(&o, &s, &err), IBP_OK);
+	return s;
+}
+
+static uint64_t change(ibp_service *s, ibp_service_op op, const char *body)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc = ibp_service_change(s, op, body, strlen(body), &rev, &e);
+	if (rc)
+		fprintf(stderr, "change %s: %s\n", body, e.err.message);
+	assert_int_equal(rc, IBP_OK);
+	ibp_service_error_clear(&e);
+	return rev;
+}
+
+/* A refused change: its HTTP status and field; the revision unchanged. */
+static void refused(ibp_service *s, ibp_service_op op, const char *body,
+		    int http, const char *field)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t before = ibp_service_revision(s);
+	assert_int_not_equal(
+	    ibp_service_change(s, op, body, strlen(body), NULL, &e), IBP_OK);
+	if (ibp_service_error_http(&e) != http || strcmp(e.field, field))
+		fprintf(stderr, "%s: %d %s: %s\n", body,
+			ibp_service_error_http(&e), e.field, e.err.message);
+	assert_int_equal(ibp_service_error_http(&e), http);
+	assert_string_equal(e.field, field);
+	assert_int_equal(ibp_service_revision(s), before);
+	char *j = ibp_service_error_json(&e);
+	assert_non_null(strstr(j, "\"error\""));
+	free(j);
+	ibp_service_error_clear(&e);
+}
+
+static char *get(ibp_service *s, const char *pkey, bool g, bool q)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	char *j = NULL;
+	assert_int_equal(ibp_service_get(s, pkey, g, q, &j, &e), IBP_OK);
+	return j;
+}
+
+static char *file_text(void)
+{
+	FILE *f = fopen(conf, "r");
+	assert_non_null(f);
+	static char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* ib-kubernetes' exact add (ufm.go AddGuidsToPKey), then a get and the
+ * list in UFM's shape. */
+static void test_ibk_add_get_list(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	uint64_t r = change(s, IBP_SERVICE_ADD_GUIDS,
+			    "{\"pkey\": \"0x000A\", \"index0\": true, "
+			    "\"ip_over_ib\": true, \"membership\": \"full\", "
+			    "\"guids\": [\"020000000000003e\","
+			    "\"02000FF000FF0009\"]}");
+	assert_int_equal(r, 1);
+	char *j = get(s, "0xa", true, true);
+	assert_string_equal(
+	    j, "{\"partition\":\"api_pkey_0xa\",\"ip_over_ib\":true,"
+	       "\"managed_by\":\"ibpartd\",\"guids\":[{\"guid\":"
+	       "\"020000000000003e\",\"membership\":\"full\",\"index0\":"
+	       "true},{\"guid\":\"02000ff000ff0009\",\"membership\":"
+	       "\"full\",\"index0\":true}],\"qos_conf\":{\"mtu_limit\":2,"
+	       "\"rate_limit\":10,\"service_level\":0}}");
+	free(j);
+	j = get(s, "10", false, false); /* decimal 10 is 0xa */
+	assert_string_equal(j, "{\"partition\":\"api_pkey_0xa\",\"ip_over_ib\":"
+			       "true,\"managed_by\":\"ibpartd\"}");
+	free(j);
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	assert_int_equal(ibp_service_list(s, false, false, &j, &e), IBP_OK);
+	assert_string_equal(
+	    j, "{\"0xa\":{\"partition\":\"api_pkey_0xa\",\"ip_over_ib\":true,"
+	       "\"managed_by\":\"ibpartd\"},\"0x10\":{\"partition\":"
+	       "\"storage\",\"ip_over_ib\":true,\"managed_by\":\"operator\"},"
+	       "\"0x7fff\":{\"partition\":\"Default\",\"ip_over_ib\":true,"
+	       "\"managed_by\":\"operator\"}}");
+	free(j);
+	/* the same add again changes nothing: no new revision */
+	r = change(s, IBP_SERVICE_ADD_GUIDS,
+		   "{\"pkey\":\"0xa\",\"index0\":true,\"guids\":"
+		   "[\"020000000000003e\"]}");
+	assert_int_equal(r, 1);
+	/* unknown P_Key: 404 */
+	assert_int_not_equal(ibp_service_get(s, "0x5", true, false, &j, &e),
+			     IBP_OK);
+	assert_int_equal(ibp_service_error_http(&e), 404);
+	ibp_service_close(s);
+}
+
+/* The file: operator's text byte for byte, then the marker, then the
+ * API's statements as OpenSM reads them. */
+static void test_render(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x20\",\"guids\":[\"0x0002c90000000301\","
+	       "\"00:02:c9:00:00:00:04:01\"],\"memberships\":[\"full\","
+	       "\"limited\"],\"index0\":false}");
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x20\",\"guids\":[\"0002c90000000601\"],"
+	       "\"index0\":true}");
+	change(s, IBP_SERVICE_CREATE,
+	       "{\"pkey\":\"0x12\",\"ip_over_ib\":true,\"mtu_limit\":4,"
+	       "\"service_level\":3,\"rate_limit\":200.0,"
+	       "\"partition_name\":\"user_partition\"}");
+	ibp_error err;
+	uint64_t rev = 0;
+	assert_int_equal(ibp_service_write_partitions(s, &rev, &err), IBP_OK);
+	assert_int_equal(rev, ibp_service_revision(s));
+	const char *t = file_text();
+	assert_memory_equal(t, operator_text, strlen(operator_text));
+	const char *gen = strstr(t, "# ---- ibpartd: generated section");
+	assert_non_null(gen);
+	assert_non_null(strstr(gen, "api_pkey_0x20=0x0020, ipoib :\n"
+				    "\t0x0002c90000000301=full, "
+				    "0x0002c90000000401=limited ;\n"));
+	assert_non_null(strstr(gen, "api_pkey_0x20=0x0020, ipoib, indx0 :\n"
+				    "\t0x0002c90000000601=full ;\n"));
+	/* no members yet: a comment, OpenSM drops such a partition */
+	assert_non_null(
+	    strstr(gen, "# user_partition=0x0012 has no members yet\n"));
+	/* OpenSM's reading: accepted, no errors, per-port index0 */
+	ibp_conf *c = NULL;
+	assert_int_equal(ibp_conf_parse_file(conf, NULL, &c, NULL, &err),
+			 IBP_OK);
+	assert_int_equal(ibp_conf_error_count(c), 0);
+	assert_false(ibp_conf_opensm_verdict(c)->rejected);
+	const ibp_conf_group *g = ibp_conf_group_find(c, 0x20);
+	assert_non_null(g);
+	bool i0 = true;
+	assert_int_equal(ibp_conf_group_port_membership(
+			     g, 0x0002c90000000401ull, IBP_NODE_CA, 0, &i0),
+			 IBP_MEMB_LIMITED);
+	assert_false(i0);
+	assert_int_equal(ibp_conf_group_port_membership(
+			     g, 0x0002c90000000601ull, IBP_NODE_CA, 0, &i0),
+			 IBP_MEMB_FULL);
+	assert_true(i0);
+	ibp_conf_free(c);
+	/* QoS in OpenSM's codes once members come: mtu_limit 4 KiB is MTU
+	 * code 5, 200 Gb/s is rate code 17 (IBA table 205) */
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x12\",\"guids\":[\"0002c90000000201\"],"
+	       "\"membership\":\"limited\"}");
+	assert_int_equal(ibp_service_write_partitions(s, NULL, &err), IBP_OK);
+	assert_non_null(strstr(file_text(), "user_partition=0x0012, ipoib, "
+					    "mtu=5, rate=17, sl=3 :\n"));
+	char *j = get(s, "0x12", false, true);
+	assert_non_null(strstr(j, "\"qos_conf\":{\"mtu_limit\":4,"
+				  "\"rate_limit\":200,\"service_level\":3}"));
+	free(j);
+	/* writing again keeps the operator's text once, not twice */
+	assert_int_equal(ibp_service_write_partitions(s, NULL, &err), IBP_OK);
+	t = file_text();
+	assert_memory_equal(t, operator_text, strlen(operator_text));
+	assert_ptr_equal(strstr(t, "# ---- ibpartd"),
+			 strrchr(t, '#') ? strstr(t, "# ---- ibpartd") : NULL);
+	assert_null(strstr(strstr(t, "# ---- ibpartd") + 1, "# ---- ibpartd"));
+	ibp_service_close(s);
+}
+
+/* Bad input: 400 naming the field, an operator's P_Key 409, nothing
+ * changed. */
+static void test_bad_input(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	const ibp_service_op A = IBP_SERVICE_ADD_GUIDS;
+	refused(s, A, "{\"pkey\":\"0x8000\",\"guids\":[\"0002c90000000201\"]}",
+		400, "pkey");
+	refused(s, A, "{\"pkey\":\"0x7fff\",\"guids\":[\"0002c90000000201\"]}",
+		400, "pkey");
+	refused(s, A, "{\"pkey\":\"0x0\",\"guids\":[\"0002c90000000201\"]}",
+		400, "pkey");
+	refused(s, A, "{\"pkey\":\"zz\",\"guids\":[\"0002c90000000201\"]}", 400,
+		"pkey");
+	refused(s, A, "{\"guids\":[\"0002c90000000201\"]}", 400, "pkey");
+	refused(s, A,
+		"{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\","
+		"\"0002c9000000020\"]}",
+		400, "guids[1]");
+	refused(s, A, "{\"pkey\":\"0x5\",\"guids\":[\"0002c9000000020g\"]}",
+		400, "guids[0]");
+	refused(s, A, "{\"pkey\":\"0x5\",\"guids\":[]}", 400, "guids");
+	refused(s, A, "{\"pkey\":\"0x5\",", 400, "body");
+	refused(s, A, "[1]", 400, "body");
+	refused(s, A,
+		"{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\"],"
+		"\"colour\":1}",
+		400, "colour");
+	refused(s, A,
+		"{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\"],"
+		"\"memberships\":[\"full\",\"full\"]}",
+		400, "memberships");
+	refused(s, A,
+		"{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\"],"
+		"\"membership\":\"both\"}",
+		400, "membership");
+	refused(s, A,
+		"{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\"],"
+		"\"index0\":\"maybe\"}",
+		400, "index0");
+	refused(s, IBP_SERVICE_CREATE, "{\"pkey\":\"0x5\",\"rate_limit\":7}",
+		400, "rate_limit");
+	refused(s, IBP_SERVICE_CREATE, "{\"pkey\":\"0x5\",\"mtu_limit\":3}",
+		400, "mtu_limit");
+	refused(s, IBP_SERVICE_CREATE,
+		"{\"pkey\":\"0x5\",\"service_level\":16}", 400,
+		"service_level");
+	refused(s, IBP_SERVICE_CREATE,
+		"{\"pkey\":\"0x5\",\"partition_name\":\"9lives\"}", 400,
+		"partition_name");
+	refused(s, IBP_SERVICE_CREATE,
+		"{\"pkey\":\"0x5\",\"partition_name\":\"storage\"}", 400,
+		"partition_name");
+	refused(s, IBP_SERVICE_QOS, "{\"pkey\":\"0x5\",\"mtu_limit\":4}", 404,
+		"pkey");
+	/* the operator's P_Key: a conflict */
+	refused(s, A, "{\"pkey\":\"0x10\",\"guids\":[\"0002c90000000301\"]}",
+		409, "pkey");
+	assert_int_equal(ibp_service_revision(s), 0);
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	assert_int_not_equal(ibp_service_delete_pkey(s, "0x5", NULL, &e),
+			     IBP_OK);
+	assert_int_equal(ibp_service_error_http(&e), 404);
+	ibp_service_error_clear(&e);
+	assert_int_not_equal(ibp_service_delete_pkey(s, "0x7fff", NULL, &e),
+			     IBP_OK);
+	assert_int_equal(ibp_service_error_http(&e), 400);
+	ibp_service_close(s);
+}
+
+/* Remove (both calls), UFM's auto-delete, PUT replacing the set, and a
+ * reopen finding every revision. */
+static void test_remove_and_reopen(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x5\",\"ip_over_ib\":true,\"membership\":\"full\","
+	       "\"index0\":true,\"guids\":[\"1070fd0300176625\","
+	       "\"1070fd0300176626\"]}");
+	/* NICo's remove */
+	change(s, IBP_SERVICE_REMOVE_GUIDS,
+	       "{\"pkey\":\"0x5\",\"guids\":[\"1070fd0300176625\"]}");
+	/* NCM's: the last member; the P_Key goes (UFM's auto-delete) */
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	assert_int_equal(ibp_service_remove_guids_csv(
+			     s, "0x5", "1070FD0300176626", NULL, &e),
+			 IBP_OK);
+	char *j = NULL;
+	assert_int_equal(ibp_service_get(s, "0x5", false, false, &j, &e),
+			 IBP_ENOENT);
+	/* remove from an unknown P_Key: nothing to do, no error (UFM) */
+	uint64_t before = ibp_service_revision(s);
+	assert_int_equal(change(s, IBP_SERVICE_REMOVE_GUIDS,
+				"{\"pkey\":\"0x5\",\"guids\":"
+				"[\"1070fd0300176626\"]}"),
+			 before);
+	/* PUT replaces the set (and creates) */
+	change(s, IBP_SERVICE_SET_GUIDS,
+	       "{\"guids\":[\"043f720300dd1d3c\",\"043f720300dd1d3d\"],"
+	       "\"pkey\":\"0x6\",\"index0\":false,\"ip_over_ib\":true,"
+	       "\"membership\":\"full\"}");
+	uint64_t last = change(s, IBP_SERVICE_SET_GUIDS,
+			       "{\"guids\":[\"043f720300dd1d3d\"],\"pkey\":"
+			       "\"0x6\",\"memberships\":[\"limited\"]}");
+	ibp_service_close(s);
+	s = open_svc(false);
+	assert_int_equal(ibp_service_revision(s), last);
+	j = get(s, "0x6", true, false);
+	assert_string_equal(
+	    j, "{\"partition\":\"api_pkey_0x6\",\"ip_over_ib\":true,"
+	       "\"managed_by\":\"ibpartd\",\"guids\":[{\"guid\":"
+	       "\"043f720300dd1d3d\",\"membership\":\"limited\",\"index0\":"
+	       "false}]}");
+	free(j);
+	/* status: every revision pending; then verified */
+	ibp_error err;
+	assert_int_equal(ibp_service_status_json(s, &j, &err), IBP_OK);
+	assert_non_null(strstr(j, "\"state\":\"pending\""));
+	free(j);
+	assert_int_equal(
+	    ibp_service_mark(s, last, IBP_SERVICE_VERIFIED, NULL, &err),
+	    IBP_OK);
+	assert_int_equal(ibp_service_fabric_revision(s), last);
+	assert_int_equal(ibp_service_status_json(s, &j, &err), IBP_OK);
+	assert_null(strstr(j, "\"pending\""));
+	free(j);
+	assert_int_equal(ibp_service_delete_pkey(s, "0x0006", NULL, &e),
+			 IBP_OK);
+	ibp_service_close(s);
+}
+
+/* The guard on live-2sw.topo: a port made full in a second tenant's
+ * partition bridges them (tenant-bridge, high): 409 with the findings;
+ * limited is the storage pattern and passes. */
+static void test_guard(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(true);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\","
+	       "\"0002c90000000401\"]}");
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000601\","
+	       "\"0002c90000000502\"]}");
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	const char *bridge = "{\"pkey\":\"0x40\",\"guids\":"
+			     "[\"0002c90000000301\"]}";
+	assert_int_not_equal(ibp_service_change(s, IBP_SERVICE_ADD_GUIDS,
+						bridge, strlen(bridge), NULL,
+						&e),
+			     IBP_OK);
+	assert_int_equal(ibp_service_error_http(&e), 409);
+	assert_non_null(e.findings);
+	assert_non_null(strstr(e.findings, "tenant-bridge"));
+	ibp_service_error_clear(&e);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x40\",\"membership\":\"limited\",\"guids\":"
+	       "[\"0002c90000000301\"]}");
+	ibp_service_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_ibk_add_get_list, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_remove_and_reopen, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_guard, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
