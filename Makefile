@@ -9,7 +9,7 @@
 #   make test           install what the suite needs, build the three
 #                       trees and the packages, run every stage and
 #                       print their totals
-#   make deb           the Debian packages (ibpart, libibpart0,
+#   make deb           the Debian packages (ibpart, ibpartd, libibpart0,
 #                       libibpart-dev) in $(BUILD_DEB), lintian-checked
 #   make interop-long   many more random plan sequences through one
 #                       OpenSM by SIGHUP on ibsim than `make test` runs

@@ -45,5 +45,24 @@ if command -v groff >/dev/null; then
   groff -man -ww -z "$man" 2>groff.err || true
   [[ ! -s groff.err ]] || fail "groff warns on ibpart.1: $(head -5 groff.err)"
 fi
+# ibpartd(8): every option `ibpartd --help` prints
+man8="$IBP_SRC/docs/ibpartd.8"
+if [[ -n ${IBPARTD:-} ]]; then
+  sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man8" >man8.txt
+  "$IBPARTD" --help >helpd.txt 2>&1 || fail "ibpartd --help exited non-zero"
+  m=0
+  for o in $(grep -E '^ {2,8}-' helpd.txt | sed 's/^ *//; s/  .*//' | grep -oE -- '--?[A-Za-z][-A-Za-z0-9]*' | sort -u); do
+    m=$((m + 1))
+    grep -qF -- "$o" man8.txt || fail "ibpartd $o is not in ibpartd.8"
+  done
+  [[ $m -gt 15 ]] || fail "only $m options read from ibpartd --help"
+  n=$((n + m))
+  if command -v groff >/dev/null; then
+    groff -man -ww -z "$man8" 2>groff8.err || true
+    [[ ! -s groff8.err ]] || fail "groff warns on ibpartd.8: $(head -5 groff8.err)"
+  fi
+else
+  fail "IBPARTD is not set: ibpartd.8 not checked"
+fi
 echo "$n option spellings checked"
 finish

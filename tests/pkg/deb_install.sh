@@ -16,7 +16,7 @@ if [[ ${#pkgs[@]} -eq 0 ]]; then
   exit 77
 fi
 version=$(sed -n -E 's/^project\(ibpart VERSION ([0-9.]+).*/\1/p' "$IBP_SRC/CMakeLists.txt")
-for p in ibpart libibpart0 libibpart-dev; do
+for p in ibpart libibpart0 libibpart-dev ibpartd; do
   f=("$debs/${p}_${version}"_*.deb)
   [[ ${#f[@]} -eq 1 ]] || { fail "no $p $version package in $debs"; continue; }
   dpkg -x "${f[0]}" root || fail "dpkg -x ${f[0]}"
@@ -38,6 +38,22 @@ grep -q 'NEEDED.*libibpart.so.0' dyn || fail "ibpart does not link libibpart.so.
 # (unless one is installed on this machine), with it, it runs
 LD_LIBRARY_PATH=$lib expect_status 0 "$bin" --version
 expect_grep "^ibpart $version" out
+# the service: its version, and the shipped configuration read as the
+# daemon reads it (every key known: the first complaint is the users
+# file this machine does not have, not a key)
+sbin=$R/usr/sbin/ibpartd
+[[ -x $sbin ]] || fail "no usr/sbin/ibpartd in the ibpartd package"
+LD_LIBRARY_PATH=$lib expect_status 0 "$sbin" --version
+expect_grep "^ibpartd $version" out
+readelf -d "$sbin" | grep -q 'RPATH\|RUNPATH' && fail "ibpartd has an RPATH"
+[[ -s $R/etc/ibpart/ibpartd.conf ]] || fail "no /etc/ibpart/ibpartd.conf"
+sed "s|/etc/ibpart/users|$T/no-users|" "$R/etc/ibpart/ibpartd.conf" >ibpartd.conf
+LD_LIBRARY_PATH=$lib expect_status 2 "$sbin" --config ibpartd.conf
+expect_grep "no-users: error: cannot read the users file" err
+[[ $(stat -c %a "$R/var/lib/ibpartd") == 700 ]] || fail "/var/lib/ibpartd is not 0700"
+[[ -s $R/usr/share/man/man8/ibpartd.8.gz ]] || fail "no man8/ibpartd.8.gz"
+dpkg-deb -e "$debs/ibpartd_${version}"_*.deb ctld
+grep -qx /etc/ibpart/ibpartd.conf ctld/conffiles || fail "/etc/ibpart/ibpartd.conf is not a conffile"
 # the demo, from the installed share directory (no IBP_EXAMPLES)
 set +e
 (cd / && LD_LIBRARY_PATH=$lib exec env -u IBP_EXAMPLES "$bin" demo) >demo.out 2>demo.err
@@ -58,7 +74,7 @@ zcat "$R/usr/share/man/man1/ibpart.1.gz" | grep -q '^\.SS ibpart verify' || fail
 [[ -s $R/usr/share/doc/ibpart/copyright ]] || fail "no copyright file"
 # the verify timer: its units as systemd reads them (systemd-analyze
 # verify wants the program at the path ExecStart names: the root's)
-for u in ibpart-verify.service ibpart-verify.timer; do
+for u in ibpart-verify.service ibpart-verify.timer ibpartd.service; do
   [[ -s $R/lib/systemd/system/$u ]] || fail "no lib/systemd/system/$u"
 done
 [[ -s $R/etc/default/ibpart-verify ]] || fail "no /etc/default/ibpart-verify"
@@ -66,10 +82,12 @@ dpkg-deb -e "$debs/ibpart_${version}"_*.deb ctl
 grep -qx /etc/default/ibpart-verify ctl/conffiles || fail "/etc/default/ibpart-verify is not a conffile"
 if command -v systemd-analyze >/dev/null && [[ -s $R/lib/systemd/system/ibpart-verify.service ]]; then
   mkdir -p units
-  for u in ibpart-verify.service ibpart-verify.timer; do
-    sed "s|/usr/bin/ibpart|$R/usr/bin/ibpart|g" "$R/lib/systemd/system/$u" >"units/$u"
+  for u in ibpart-verify.service ibpart-verify.timer ibpartd.service; do
+    sed -e "s|/usr/bin/ibpart|$R/usr/bin/ibpart|g" -e "s|/usr/sbin/ibpartd|$R/usr/sbin/ibpartd|g" \
+      "$R/lib/systemd/system/$u" >"units/$u"
   done
-  systemd-analyze verify --man=no units/ibpart-verify.service units/ibpart-verify.timer >sa.out 2>&1 ||
+  systemd-analyze verify --man=no units/ibpart-verify.service units/ibpart-verify.timer \
+    units/ibpartd.service >sa.out 2>&1 ||
     fail "systemd-analyze verify: $(head -5 sa.out)"
   [[ ! -s sa.out ]] || fail "systemd-analyze warns: $(head -5 sa.out)"
 fi
