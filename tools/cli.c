@@ -295,6 +295,13 @@ bool cli_diags_have(const ibp_diags *d, const char *code)
 	return false;
 }
 
+int cli_put_json(char *s, FILE *out)
+{
+	bool ok = s && fprintf(out, "%s\n", s) > 0;
+	free(s);
+	return ok ? CLI_EXIT_OK : CLI_EXIT_SYSTEM;
+}
+
 void cli_print_diags(const ibp_diags *d)
 {
 	ibp_diags_print_options o;

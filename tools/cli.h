@@ -35,6 +35,10 @@ struct cli_cmd {
 	const char *summary;		   /* one line for `ibpart --help` */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
+/* The descriptor cli_cmd_NAME of the command in this file, whose entry
+ * point is the file's static run(), as ibpart.c's table lists it. */
+#define CLI_COMMAND(n, summary)                                                \
+	const struct cli_cmd cli_cmd_##n = {#n, summary, run}
 
 /*
  * Options in one table per command, parsed by cli_args_parse() and
@@ -75,34 +79,17 @@ struct cli_opt {
 	cli_opt_fn fn;		     /* CLI_FN */
 	void *dest2;		     /* CLI_STR2 */
 };
-#define CLI_FLAG(n, d, h)                                                      \
-	{                                                                      \
-		n, CLI_K_FLAG, d, NULL, h                                      \
-	}
-#define CLI_STR(n, d, a, h)                                                    \
-	{                                                                      \
-		n, CLI_K_STR, d, a, h                                          \
-	}
+#define CLI_FLAG(n, d, h)   ((struct cli_opt){n, CLI_K_FLAG, d, NULL, h})
+#define CLI_STR(n, d, a, h) ((struct cli_opt){n, CLI_K_STR, d, a, h})
 #define CLI_STR2(n, d, d2, a, h)                                               \
-	{                                                                      \
-		n, CLI_K_STR2, d, a, h, .dest2 = d2                            \
-	}
+	((struct cli_opt){n, CLI_K_STR2, d, a, h, .dest2 = d2})
 #define CLI_NUM(n, d, lo, hi, a, h)                                            \
-	{                                                                      \
-		n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))                    \
-	}
+	((struct cli_opt){n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))})
 #define CLI_WORD(n, d, w, h)                                                   \
-	{                                                                      \
-		n, CLI_K_WORD, d, w, h, .words = w                             \
-	}
+	((struct cli_opt){n, CLI_K_WORD, d, w, h, .words = w})
 #define CLI_INDEX(n, d, w, h)                                                  \
-	{                                                                      \
-		n, CLI_K_INDEX, d, w, h, .words = w                            \
-	}
-#define CLI_FN(n, d, f, a, h)                                                  \
-	{                                                                      \
-		n, CLI_K_FN, d, a, h, .fn = f                                  \
-	}
+	((struct cli_opt){n, CLI_K_INDEX, d, w, h, .words = w})
+#define CLI_FN(n, d, f, a, h) ((struct cli_opt){n, CLI_K_FN, d, a, h, .fn = f})
 
 /* The input options the commands share, kept in struct cli_input, as
  * entries of a command's table (a command with other words for one
@@ -252,6 +239,10 @@ const ibp_progress *cli_progress_hook(void);
  * rejects the plan, which `tables`, `matrix` and `sim` report with
  * exit 1)? */
 bool cli_diags_have(const ibp_diags *d, const char *code);
+/* Print s (a malloc'd JSON text; NULL: it could not be made) and a
+ * newline to out, and free it: 0, or CLI_EXIT_SYSTEM when s is NULL or
+ * the write fails. */
+int cli_put_json(char *s, FILE *out);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 

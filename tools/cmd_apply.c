@@ -116,14 +116,10 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		ibp_apply_free(a);
 		return CLI_EXIT_SYSTEM;
 	}
-	if (!strcmp(c->format, "json")) {
-		char *s = ibp_apply_json(a);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-	} else {
+	if (!strcmp(c->format, "json"))
+		cli_put_json(ibp_apply_json(a), stdout);
+	else
 		ibp_apply_print(a, stdout);
-	}
 	fflush(stdout);
 	rc = CLI_EXIT_OK;
 	if (prc || !ibp_apply_complete(a)) {
@@ -290,9 +286,5 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_apply = {
-    .name = "apply",
-    .summary = "program a plan into the live fabric (directly or via "
-	       "OpenSM)",
-    .run = run,
-};
+CLI_COMMAND(apply,
+	    "program a plan into the live fabric (directly or via OpenSM)");

@@ -127,9 +127,7 @@ static int write_report(const struct audit_args *a, const ibp_findings *f,
 		return rc;
 	bool ok = true;
 	if (!strcmp(a->format, "json")) {
-		char *s = ibp_findings_to_json(f);
-		ok = s && fputs(s, o.fp) >= 0 && fputc('\n', o.fp) != EOF;
-		free(s);
+		ok = !cli_put_json(ibp_findings_to_json(f), o.fp);
 	} else {
 		ibp_findings_print(f, o.fp);
 		if (unchecked) /* a clean report must not hide them */
@@ -188,8 +186,4 @@ out:
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_audit = {
-    .name = "audit",
-    .summary = "security audit of a partition plan (isolation, SA, M_Key)",
-    .run = run,
-};
+CLI_COMMAND(audit, "security audit of a partition plan (isolation, SA, M_Key)");

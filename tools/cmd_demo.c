@@ -73,8 +73,4 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_demo = {
-    .name = "demo",
-    .summary = "replay the seed document on the simulated fabric",
-    .run = run,
-};
+CLI_COMMAND(demo, "replay the seed document on the simulated fabric");

@@ -79,8 +79,5 @@ static int run(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_cmd cli_cmd_discover = {
-    .name = "discover",
-    .summary = "walk the live fabric by directed route, write its topology",
-    .run = run,
-};
+CLI_COMMAND(discover,
+	    "walk the live fabric by directed route, write its topology");

@@ -177,8 +177,4 @@ static int run(int argc, char **argv)
 	return generate(&a);
 }
 
-const struct cli_cmd cli_cmd_gen = {
-    .name = "gen",
-    .summary = "generate a fat-tree topology and partitions.conf",
-    .run = run,
-};
+CLI_COMMAND(gen, "generate a fat-tree topology and partitions.conf");

@@ -341,9 +341,5 @@ static int run(int argc, char **argv)
 	return status;
 }
 
-const struct cli_cmd cli_cmd_sim = {
-    .name = "sim",
-    .summary = "push a plan into a simulated fabric and replay smpquery, "
-	       "pingpong, probes",
-    .run = run,
-};
+CLI_COMMAND(sim, "push a plan into a simulated fabric and replay smpquery, "
+		 "pingpong, probes");

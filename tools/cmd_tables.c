@@ -170,8 +170,5 @@ static int run(int argc, char **argv)
 	return status;
 }
 
-const struct cli_cmd cli_cmd_tables = {
-    .name = "tables",
-    .summary = "the P_KeyTable of every port, as OpenSM 3.3.23 programs it",
-    .run = run,
-};
+CLI_COMMAND(tables,
+	    "the P_KeyTable of every port, as OpenSM 3.3.23 programs it");

@@ -106,8 +106,4 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_verify = {
-    .name = "verify",
-    .summary = "compare the live fabric's P_Key tables with a plan",
-    .run = run,
-};
+CLI_COMMAND(verify, "compare the live fabric's P_Key tables with a plan");

@@ -146,14 +146,10 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	ibp_diags_free(d);
 	if (rc)
 		return lc_fail(&err, rc);
-	if (!strcmp(c->format, "json")) {
-		char *s = ibp_verify_result_json(r);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-	} else {
+	if (!strcmp(c->format, "json"))
+		cli_put_json(ibp_verify_result_json(r), stdout);
+	else
 		ibp_verify_result_print(r, stdout);
-	}
 	fflush(stdout);
 	bool drifted = ibp_verify_result_differences(r, NULL) > 0;
 	const ibp_findings *f = audit ? ibp_verify_result_findings(r) : NULL;
