@@ -37,20 +37,14 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	ibp_error err;
-	ibp_error_clear(&err);
-	int rc = ibp_analysis_input_load(&lo, in, d, &err);
-	cli_print_diags(d);
+	int rc = ibp_analysis_input_load(&lo, in, op.diags, &op.err);
 	const ibp_conf *conf = *in ? ibp_analysis_input_conf(*in) : NULL;
 	o->rejected = conf && ibp_conf_opensm_verdict(conf)->rejected &&
 		      ibp_conf_get_dialect(conf) != IBP_CONF_DIALECT_SEED;
-	if (rc)
-		cli_print_failure(d, &err);
-	ibp_diags_free(d);
-	return cli_exit_status(rc, &err);
+	return cli_op_end(&op, rc, 0);
 }
 
 bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)

@@ -329,6 +329,30 @@ int cli_exit_status(int rc, const ibp_error *err)
 	}
 }
 
+int cli_op_begin(struct cli_op *op)
+{
+	ibp_error_clear(&op->err);
+	op->diags = ibp_diags_new();
+	return op->diags ? CLI_EXIT_OK : CLI_EXIT_SYSTEM;
+}
+
+int cli_op_end(struct cli_op *op, int rc, unsigned flags)
+{
+	if (flags & CLI_OP_SERIOUS)
+		ibp_diags_sort(op->diags);
+	if (!(flags & CLI_OP_SERIOUS) ||
+	    ibp_diags_count_severity(op->diags, IBP_SEV_ERROR) ||
+	    ibp_diags_count_severity(op->diags, IBP_SEV_WARNING))
+		cli_print_diags(op->diags);
+	if (rc && (flags & CLI_OP_ERROR))
+		cli_print_error(&op->err);
+	else if (rc)
+		cli_print_failure(op->diags, &op->err);
+	ibp_diags_free(op->diags);
+	op->diags = NULL;
+	return cli_exit_status(rc, &op->err);
+}
+
 void cli_print_failure(const ibp_diags *d, const ibp_error *err)
 {
 	for (size_t i = 0; d && i < ibp_diags_count(d); i++) {

@@ -270,6 +270,23 @@ bool cli_parse_size(const char *s, unsigned long long *out);
  * only reads files). */
 int cli_exit_status(int rc, const ibp_error *err);
 
+/* One library call's findings and failure, printed the one way:
+ *	struct cli_op op;
+ *	if (cli_op_begin(&op))
+ *		return CLI_EXIT_SYSTEM;
+ *	rc = cli_op_end(&op, ibp_call(..., op.diags, &op.err), flags);
+ * cli_op_end prints the findings (CLI_OP_SERIOUS: sorted, and only when
+ * one is a warning or an error), then the failure (CLI_OP_ERROR: always,
+ * else unless a finding said it), frees the findings and returns the
+ * exit status of rc (cli_exit_status); op.err stays for the caller. */
+struct cli_op {
+	ibp_diags *diags;
+	ibp_error err;
+};
+enum { CLI_OP_SERIOUS = 1, CLI_OP_ERROR = 2 };
+int cli_op_begin(struct cli_op *op);
+int cli_op_end(struct cli_op *op, int rc, unsigned flags);
+
 /* Print the failure err of an operation whose findings d were printed,
  * unless it is one of them (a topology that does not load: its first
  * error is the failure). */

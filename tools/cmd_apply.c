@@ -78,12 +78,12 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	ao->ap.allow_both_pkeys = c->allow_both;
 	ao->ap.compact_pkey_indexes = c->have_osm && !c->osm.keep_pkey_indexes;
 	ibp_apply *a = NULL;
-	ibp_diags *d = ibp_diags_new();
-	int rc = ibp_apply_plan(c->l, &ao->ap, &a, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_apply_plan(c->l, &ao->ap, &a, op.diags, &op.err);
+	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+		return rc;
 	/* Refuse the push while a plan port is unreadable. */
 	if (ibp_apply_print_unreadable(a, stderr))
 		rc = CLI_EXIT_SYSTEM;
@@ -143,20 +143,19 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	o->allow_both_pkeys = c->allow_both;
 	o->dry_run = ao->dry_run;
 	struct ibp_apply_opensm_result r;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	int rc = ibp_apply_via_opensm(c->l, o, &r, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_apply_via_opensm(c->l, o, &r, op.diags, &op.err);
 	if (rc) {
-		int ex = lc_fail(&err, rc);
+		int ex = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR);
 		if (ex == CLI_EXIT_USAGE && r.text == NULL)
 			fprintf(stderr, "ibpart apply: %s left unchanged\n",
 				o->opensm_conf);
 		ibp_apply_opensm_result_clear(&r);
 		return ex;
 	}
+	cli_op_end(&op, rc, CLI_OP_SERIOUS);
 	if (ao->dry_run)
 		fwrite(r.text, 1, r.len, stdout);
 	ibp_apply_opensm_result_print(&r, o, stderr);
@@ -277,8 +276,10 @@ static int run(int argc, char **argv)
 	ibp_error err;
 	if (!rc && !ao.dry_run &&
 	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
-				  (int)ao.lock_wait * 1000, &lock, &err))
-		rc = lc_fail(&err, err.status);
+				  (int)ao.lock_wait * 1000, &lock, &err)) {
+		cli_print_error(&err);
+		rc = cli_exit_status(err.status, &err);
+	}
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
 	ibp_live_lock_release(lock);

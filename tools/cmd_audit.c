@@ -158,16 +158,14 @@ static int run(int argc, char **argv)
 		goto out;
 	if (a.osmconf) {
 		/* values OpenSM reads otherwise than written: warnings */
-		ibp_diags *d = ibp_diags_new();
-		int lrc = ibp_osm_conf_load_limit_diags(
-		    a.osmconf, cli_common.max_input_size, &osm, d, &err);
-		cli_print_diags(d);
-		ibp_diags_free(d);
-		if (lrc) {
-			cli_print_error(&err);
-			rc = CLI_EXIT_USAGE;
+		struct cli_op op;
+		if ((rc = cli_op_begin(&op)))
 			goto out;
-		}
+		rc = ibp_osm_conf_load_limit_diags(a.osmconf,
+						   cli_common.max_input_size,
+						   &osm, op.diags, &op.err);
+		if ((rc = cli_op_end(&op, rc, CLI_OP_ERROR)))
+			goto out;
 	}
 	if (ibp_analysis_input_audit(in, tm, a.osmconf ? &osm : NULL, &f,
 				     &err)) {

@@ -55,18 +55,13 @@ static int run(int argc, char **argv)
 	}
 	o.examples_dir = dir;
 	o.max_input_size = cli_common.max_input_size;
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
-		return CLI_EXIT_SYSTEM;
+	struct cli_op op;
 	ibp_sim_demo *r;
-	ibp_error err;
-	rc = ibp_sim_demo_run(&o, stdout, &r, d, &err);
-	cli_print_diags(d);
-	if (rc)
-		cli_print_failure(d, &err); /* unless a finding said it */
-	ibp_diags_free(d);
-	if (rc)
-		return cli_exit_status(rc, &err);
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	rc = ibp_sim_demo_run(&o, stdout, &r, op.diags, &op.err);
+	if ((rc = cli_op_end(&op, rc, 0)))
+		return rc;
 	ibp_sim_demo_print(r, stdout);
 	rc = ibp_sim_demo_failures(r) ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 	ibp_sim_demo_free(r);

@@ -88,16 +88,13 @@ int lc_opensm_conf(struct lc *c)
 {
 	if (!c->osm_conf_path)
 		return CLI_EXIT_OK;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
+	int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm, op.diags,
+					 &op.err);
+	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+		return rc;
 	c->have_osm = true;
 	c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
 	return CLI_EXIT_OK;
@@ -109,20 +106,6 @@ void lc_close(struct lc *c)
 	ibp_fabric_free(c->topo_fabric);
 	c->l = NULL;
 	c->topo_fabric = NULL;
-}
-
-int lc_fail(const ibp_error *err, int status)
-{
-	cli_print_error(err);
-	return cli_exit_status(status, err);
-}
-
-void lc_print_diags(ibp_diags *d)
-{
-	ibp_diags_sort(d);
-	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
-	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
-		cli_print_diags(d);
 }
 
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
@@ -137,15 +120,13 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.matrix = matrix;
 	vo.audit = audit;
 	vo.max_input_size = cli_common.max_input_size;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
+	struct cli_op op;
 	ibp_verify_result *r = NULL;
-	int rc = ibp_verify(c->l, &vo, &r, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_verify(c->l, &vo, &r, op.diags, &op.err);
+	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+		return rc;
 	if (!strcmp(c->format, "json"))
 		cli_put_json(ibp_verify_result_json(r), stdout);
 	else

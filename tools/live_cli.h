@@ -100,11 +100,6 @@ void lc_mkey_env(struct ibp_live_options *lo);
 int lc_open(struct lc *c);
 void lc_close(struct lc *c);
 
-/* Print err; the exit status of status (cli_exit_status). */
-int lc_fail(const ibp_error *err, int status);
-/* The plan's warnings and errors (notes are noise here), if any. */
-void lc_print_diags(ibp_diags *d);
-
 /* Run ibp_verify() and print its result (text or JSON): what `verify`
  * does after lc_open, and `apply --via-opensm` once OpenSM has taken the
  * file.  Returns an exit status (1 on drift). */
