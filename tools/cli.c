@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -185,50 +184,18 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
  * library's (which keeps no globals). */
 struct cli_common cli_common = {.max_errors = 20};
 
-static struct timespec cli_start;
-
-static long ms_since_start(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long)(now.tv_sec - cli_start.tv_sec) * 1000 +
-	       (now.tv_nsec - cli_start.tv_nsec) / 1000000;
-}
-
-static void progress_line(void *ctx, const char *what, uint64_t done,
-			  uint64_t total)
-{
-	static long last_ms = -1000;
-	static const char *last_what;
-	(void)ctx;
-	long ms = ms_since_start();
-	if (!cli_common.progress && ms < 1000)
-		return;
-	bool news = what != last_what || done == total;
-	if (!news && ms - last_ms < 500)
-		return;
-	last_ms = ms;
-	last_what = what;
-	if (total)
-		fprintf(stderr, "ibpart: [%5.1f s] %s: %llu/%llu (%.0f%%)\n",
-			ms / 1000.0, what, (unsigned long long)done,
-			(unsigned long long)total,
-			100.0 * (double)done / total);
-	else
-		fprintf(stderr, "ibpart: [%5.1f s] %s: %llu\n", ms / 1000.0,
-			what, (unsigned long long)done);
-}
+static ibp_progress_printer progress_printer;
 
 const ibp_progress *cli_progress_hook(void)
 {
-	static const ibp_progress hook = {progress_line, NULL};
-	return cli_common.progress || isatty(STDERR_FILENO) ? &hook : NULL;
+	return cli_common.progress || isatty(STDERR_FILENO)
+		   ? &progress_printer.hook
+		   : NULL;
 }
 
 int cli_common_options(int *argc, char **argv)
 {
 	int out = 1;
-	clock_gettime(CLOCK_MONOTONIC, &cli_start);
 	for (int i = 1; i < *argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
@@ -284,6 +251,9 @@ int cli_common_options(int *argc, char **argv)
 	}
 	argv[out] = NULL;
 	*argc = out;
+	/* without --progress, only for work over a second */
+	ibp_progress_printer_init(&progress_printer, stderr,
+				  "ibpart: ", cli_common.progress ? 0 : 1000);
 	return CLI_EXIT_OK;
 }
 
