@@ -3,8 +3,6 @@
  * `ibpart audit` (see analysis_input.h); what they are and how they load
  * is the library's (include/ibpart/analysis_input.h).
  */
-#include <string.h>
-
 #include "analysis_input.h"
 #include "cli.h"
 
@@ -59,34 +57,20 @@ bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
 
 int ai_open(const char *path, struct ai_out *o)
 {
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->fp = stdout;
-		return 0;
-	}
 	ibp_error err;
-	if (ibp_atomic_file_open(path, &o->file, &o->fp, &err)) {
-		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	return 0;
+	if (ibp_output_open(path, &o->file, &o->fp, &err) == IBP_OK)
+		return 0;
+	cli_print_error(&err);
+	return CLI_EXIT_SYSTEM;
 }
 
 int ai_close(struct ai_out *o, bool ok)
 {
-	if (!o->file)
-		return fflush(stdout) || ferror(stdout) ? CLI_EXIT_SYSTEM : 0;
-	if (!ok) {
-		ibp_atomic_file_discard(o->file);
-		o->file = NULL;
-		return 0;
-	}
 	ibp_error err;
-	int rc = ibp_atomic_file_commit(o->file, false, &err);
+	bool to_file = o->file != NULL;
+	int rc = ibp_output_close(o->file, ok, &err);
 	o->file = NULL;
-	if (rc) {
+	if (rc && to_file) /* stdout: main() says it */
 		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	return 0;
+	return rc ? CLI_EXIT_SYSTEM : 0;
 }

@@ -257,14 +257,6 @@ int cli_common_options(int *argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-bool cli_diags_have(const ibp_diags *d, const char *code)
-{
-	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
-		if (!strcmp(ibp_diags_get(d, i)->code, code))
-			return true;
-	return false;
-}
-
 int cli_put_json(char *s, FILE *out)
 {
 	bool ok = s && fprintf(out, "%s\n", s) > 0;

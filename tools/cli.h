@@ -235,10 +235,6 @@ int cli_common_options(int *argc, char **argv);
  * at most two a second and, without --progress, only once the command
  * has run a second. */
 const ibp_progress *cli_progress_hook(void);
-/* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
- * rejects the plan, which `tables`, `matrix` and `sim` report with
- * exit 1)? */
-bool cli_diags_have(const ibp_diags *d, const char *code);
 /* Print s (a malloc'd JSON text; NULL: it could not be made) and a
  * newline to out, and free it: 0, or CLI_EXIT_SYSTEM when s is NULL or
  * the write fails. */

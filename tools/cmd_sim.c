@@ -95,7 +95,7 @@ static int open_session(struct ibp_sim_session_options *o, bool quiet,
 	ibp_error err;
 	int rc = ibp_sim_session_open(o, out, d, &err);
 	print_findings(d, o->topo_path, quiet, rc);
-	*rejected = cli_diags_have(d, "opensm-fallback");
+	*rejected = ibp_diags_has_code(d, "opensm-fallback");
 	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
