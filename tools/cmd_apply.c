@@ -93,21 +93,12 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		ibp_apply_free(a);
 		return rc;
 	}
-	/* The default state file: a rollback needs what was there. */
-	char buf[4096];
 	struct ibp_apply_run_options ro;
 	ibp_apply_run_options_init(&ro);
 	ro.state_path = ao->state;
 	ro.state_always = ao->state != NULL;
-	if (!ao->state && !ao->ap.rollback) {
-		if (ibp_state_default_path(getenv("IBPART_STATE_DIR"), buf,
-					   sizeof(buf), &err)) {
-			cli_print_error(&err);
-			ibp_apply_free(a);
-			return CLI_EXIT_SYSTEM;
-		}
-		ro.state_path = buf;
-	}
+	ro.state_default = true;
+	ro.state_dir = getenv("IBPART_STATE_DIR");
 	int prc = ibp_apply_run(a, &ro, &err);
 	if (prc && !ibp_apply_pushed(a)) {
 		cli_print_error(&err);
