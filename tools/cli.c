@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ibpart/limits.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -116,30 +117,6 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 	return true;
 }
 
-bool cli_parse_size(const char *s, unsigned long long *out)
-{
-	if (!s || *s < '0' || *s > '9') /* a digit first: no blank, sign */
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return false;
-	unsigned shift = 0;
-	if (*end == 'k' || *end == 'K')
-		shift = 10;
-	else if (*end == 'm' || *end == 'M')
-		shift = 20;
-	else if (*end == 'g' || *end == 'G')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || v > (SIZE_MAX >> shift))
-		return false;
-	*out = v << shift;
-	return true;
-}
-
 static volatile sig_atomic_t stop_asked;
 
 static void on_stop(int sig)
@@ -239,14 +216,14 @@ int cli_common_options(int *argc, char **argv)
 			}
 			cli_common.max_errors = (size_t)v;
 		} else {
-			if (!cli_parse_size(val, &v)) {
+			if (!ibp_input_size_parse(val,
+						  &cli_common.max_input_size)) {
 				fprintf(stderr,
 					"ibpart: bad --max-input-size '%s' "
 					"(bytes, or a number with K, M or G)\n",
 					val);
 				return CLI_EXIT_USAGE;
 			}
-			cli_common.max_input_size = (size_t)v;
 		}
 	}
 	argv[out] = NULL;

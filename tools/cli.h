@@ -254,9 +254,6 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
-/* A size: decimal bytes, or with a K, M or G suffix (KiB, MiB, GiB);
- * false when it is no size or does not fit in size_t. */
-bool cli_parse_size(const char *s, unsigned long long *out);
 
 /* The one exit status of a library status and its error: 0 for IBP_OK;
  * 3 when the machine or the fabric failed us (out of memory, no answer,
