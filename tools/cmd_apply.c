@@ -61,7 +61,6 @@ static const char tail[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	int enforce;	    /* --enforce; INT_MIN: not given */
 	unsigned lock_wait; /* --lock-wait, seconds */
 	const char *state;
 	const char *partitions; /* --opensm-partitions */
@@ -178,7 +177,7 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		"where --direct saves the tables it read (default: a new "
 		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
 		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
-	    CLI_FN("--enforce", &ao->enforce, lc_take_enforce,
+	    CLI_FN("--enforce", &c->enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
 		   "PortInfo PartitionEnforcementInbound/Outbound on every "
 		   "switch port facing an end port, checked on each apply as "
@@ -225,14 +224,14 @@ static int run(int argc, char **argv)
 	ibp_apply_opensm_options_init(&ao.osm);
 	ao.ap.max_input_size = ao.osm.max_input_size =
 	    cli_common.max_input_size;
-	ao.enforce = INT_MIN; /* not given */
 	int rc = parse_args(&c, &ao, argc, argv);
 	if (rc)
 		return rc;
+	if (c.enforce == INT_MIN && ao.ap.rollback)
+		c.enforce = -1; /* the state file holds the bits to put back
+				   (per port); other ports' are left */
 	if ((rc = lc_opensm_conf(&c)))
 		return rc;
-	if (ao.enforce == INT_MIN && c.have_osm && !ao.ap.rollback)
-		ao.enforce = (int)ibp_osm_conf_enforce(&c.osm);
 	if (ao.partitions)
 		ao.osm.opensm_conf = ao.partitions;
 	else if (c.have_osm && c.osm.partition_config_file[0])
@@ -246,11 +245,6 @@ static int run(int argc, char **argv)
 		    "partition file with --opensm-partitions (--opensm-conf "
 		    "is OpenSM's opensm.conf)",
 		    c.osm_conf_path);
-	if (ao.enforce != INT_MIN)
-		c.lo.enforce = ao.enforce;
-	else if (ao.ap.rollback) /* the state file holds the bits to put
-				    back (per port); other ports' are left */
-		c.lo.enforce = -1;
 	ao.direct = ao.direct || ao.ap.rollback;
 	if (ao.direct == ao.via_opensm)
 		return cli_usage_error("apply",

@@ -3,6 +3,7 @@
  * (see live_cli.h): options, opening the session, and printing a
  * verification.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ void lc_init(struct lc *c, const char *cmd)
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
 	c->lo.enforce = IBP_ENFORCE_BOTH;
+	c->enforce = INT_MIN; /* --enforce not given */
 	c->in.mode = "opensm";
 	c->format = "text";
 	c->fail_on = IBP_AUDIT_HIGH; /* as `ibpart audit` */
@@ -86,17 +88,21 @@ int lc_open(struct lc *c)
 
 int lc_opensm_conf(struct lc *c)
 {
-	if (!c->osm_conf_path)
-		return CLI_EXIT_OK;
 	struct cli_op op;
-	if (cli_op_begin(&op))
-		return CLI_EXIT_SYSTEM;
-	int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm, op.diags,
-					 &op.err);
-	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
-		return rc;
-	c->have_osm = true;
-	c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
+	if (c->osm_conf_path) {
+		if (cli_op_begin(&op))
+			return CLI_EXIT_SYSTEM;
+		int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm,
+						 op.diags, &op.err);
+		if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+			return rc;
+		c->have_osm = true;
+		c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
+	}
+	if (c->enforce != INT_MIN)
+		c->lo.enforce = c->enforce;
+	else if (c->have_osm)
+		c->lo.enforce = (int)ibp_osm_conf_enforce(&c->osm);
 	return CLI_EXIT_OK;
 }
 

@@ -28,6 +28,7 @@ struct lc {
 	bool allow_both;
 	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
+	int enforce; /* --enforce (lc_take_enforce); INT_MIN: not given */
 	/* --opensm-conf: OpenSM's options (lc_opensm_conf reads them) */
 	const char *osm_conf_path;
 	bool have_osm;
@@ -39,8 +40,9 @@ struct lc {
 
 void lc_init(struct lc *c, const char *cmd);
 /* Read --opensm-conf, when given, into c->osm (its warnings printed):
- * allow_both_pkeys TRUE there sets c->allow_both.  0, or an exit
- * status. */
+ * allow_both_pkeys TRUE there sets c->allow_both; then the session's
+ * enforcement: --enforce, else opensm.conf's part_enforce, else both.
+ * 0, or an exit status. */
 int lc_opensm_conf(struct lc *c);
 /* The port and SMP options every live command takes, as entries of a
  * command's table, into lo (a struct ibp_live_options *), and -q into
