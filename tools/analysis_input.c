@@ -3,8 +3,6 @@
  * `ibpart audit` (see analysis_input.h); what they are and how they load
  * is the library's (include/ibpart/analysis_input.h).
  */
-#include <string.h>
-
 #include "analysis_input.h"
 #include "cli.h"
 
@@ -42,20 +40,14 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	lo.mode_given = c->mode != NULL;
 	if (c->mode)
 		ibp_policy_mode_parse(c->mode, &lo.mode);
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	ibp_error err;
-	ibp_error_clear(&err);
-	int rc = ibp_analysis_input_load(&lo, in, d, &err);
-	cli_print_diags(d);
+	int rc = ibp_analysis_input_load(&lo, in, op.diags, &op.err);
 	const ibp_conf *conf = *in ? ibp_analysis_input_conf(*in) : NULL;
 	o->rejected = conf && ibp_conf_opensm_verdict(conf)->rejected &&
 		      ibp_conf_get_dialect(conf) != IBP_CONF_DIALECT_SEED;
-	if (rc)
-		cli_print_failure(d, &err);
-	ibp_diags_free(d);
-	return cli_exit_status(rc, &err);
+	return cli_op_end(&op, rc, 0);
 }
 
 bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
@@ -70,34 +62,20 @@ bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
 
 int ai_open(const char *path, struct ai_out *o)
 {
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->fp = stdout;
-		return 0;
-	}
 	ibp_error err;
-	if (ibp_atomic_file_open(path, &o->file, &o->fp, &err)) {
-		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	return 0;
+	if (ibp_output_open(path, &o->file, &o->fp, &err) == IBP_OK)
+		return 0;
+	cli_print_error(&err);
+	return CLI_EXIT_SYSTEM;
 }
 
 int ai_close(struct ai_out *o, bool ok)
 {
-	if (!o->file)
-		return fflush(stdout) || ferror(stdout) ? CLI_EXIT_SYSTEM : 0;
-	if (!ok) {
-		ibp_atomic_file_discard(o->file);
-		o->file = NULL;
-		return 0;
-	}
 	ibp_error err;
-	int rc = ibp_atomic_file_commit(o->file, false, &err);
+	bool to_file = o->file != NULL;
+	int rc = ibp_output_close(o->file, ok, &err);
 	o->file = NULL;
-	if (rc) {
+	if (rc && to_file) /* stdout: main() says it */
 		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	return 0;
+	return rc ? CLI_EXIT_SYSTEM : 0;
 }

@@ -8,11 +8,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "ibpart/escape.h"
+#include "ibpart/limits.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -143,30 +143,6 @@ bool cli_parse_uint(const char *s, unsigned long long min,
 	return true;
 }
 
-bool cli_parse_size(const char *s, unsigned long long *out)
-{
-	if (!s || *s < '0' || *s > '9') /* a digit first: no blank, sign */
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return false;
-	unsigned shift = 0;
-	if (*end == 'k' || *end == 'K')
-		shift = 10;
-	else if (*end == 'm' || *end == 'M')
-		shift = 20;
-	else if (*end == 'g' || *end == 'G')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || v > (SIZE_MAX >> shift))
-		return false;
-	*out = v << shift;
-	return true;
-}
-
 static volatile sig_atomic_t stop_asked;
 
 static void on_stop(int sig)
@@ -211,50 +187,18 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
  * library's (which keeps no globals). */
 struct cli_common cli_common = {.max_errors = 20};
 
-static struct timespec cli_start;
-
-static long ms_since_start(void)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long)(now.tv_sec - cli_start.tv_sec) * 1000 +
-	       (now.tv_nsec - cli_start.tv_nsec) / 1000000;
-}
-
-static void progress_line(void *ctx, const char *what, uint64_t done,
-			  uint64_t total)
-{
-	static long last_ms = -1000;
-	static const char *last_what;
-	(void)ctx;
-	long ms = ms_since_start();
-	if (!cli_common.progress && ms < 1000)
-		return;
-	bool news = what != last_what || done == total;
-	if (!news && ms - last_ms < 500)
-		return;
-	last_ms = ms;
-	last_what = what;
-	if (total)
-		fprintf(stderr, "ibpart: [%5.1f s] %s: %llu/%llu (%.0f%%)\n",
-			ms / 1000.0, what, (unsigned long long)done,
-			(unsigned long long)total,
-			100.0 * (double)done / total);
-	else
-		fprintf(stderr, "ibpart: [%5.1f s] %s: %llu\n", ms / 1000.0,
-			what, (unsigned long long)done);
-}
+static ibp_progress_printer progress_printer;
 
 const ibp_progress *cli_progress_hook(void)
 {
-	static const ibp_progress hook = {progress_line, NULL};
-	return cli_common.progress || isatty(STDERR_FILENO) ? &hook : NULL;
+	return cli_common.progress || isatty(STDERR_FILENO)
+		   ? &progress_printer.hook
+		   : NULL;
 }
 
 int cli_common_options(int *argc, char **argv)
 {
 	int out = 1;
-	clock_gettime(CLOCK_MONOTONIC, &cli_start);
 	for (int i = 1; i < *argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
@@ -298,27 +242,29 @@ int cli_common_options(int *argc, char **argv)
 			}
 			cli_common.max_errors = (size_t)v;
 		} else {
-			if (!cli_parse_size(val, &v)) {
+			if (!ibp_input_size_parse(val,
+						  &cli_common.max_input_size)) {
 				fprintf(stderr,
 					"ibpart: bad --max-input-size '%s' "
 					"(bytes, or a number with K, M or G)\n",
 					val);
 				return CLI_EXIT_USAGE;
 			}
-			cli_common.max_input_size = (size_t)v;
 		}
 	}
 	argv[out] = NULL;
 	*argc = out;
+	/* without --progress, only for work over a second */
+	ibp_progress_printer_init(&progress_printer, stderr,
+				  "ibpart: ", cli_common.progress ? 0 : 1000);
 	return CLI_EXIT_OK;
 }
 
-bool cli_diags_have(const ibp_diags *d, const char *code)
+int cli_put_json(char *s, FILE *out)
 {
-	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
-		if (!strcmp(ibp_diags_get(d, i)->code, code))
-			return true;
-	return false;
+	bool ok = s && fprintf(out, "%s\n", s) > 0;
+	free(s);
+	return ok ? CLI_EXIT_OK : CLI_EXIT_SYSTEM;
 }
 
 void cli_print_diags(const ibp_diags *d)
@@ -346,6 +292,30 @@ int cli_exit_status(int rc, const ibp_error *err)
 	default: /* EINVAL, EPARSE, ERANGE, ENOENT, EFULL: the input */
 		return CLI_EXIT_USAGE;
 	}
+}
+
+int cli_op_begin(struct cli_op *op)
+{
+	ibp_error_clear(&op->err);
+	op->diags = ibp_diags_new();
+	return op->diags ? CLI_EXIT_OK : CLI_EXIT_SYSTEM;
+}
+
+int cli_op_end(struct cli_op *op, int rc, unsigned flags)
+{
+	if (flags & CLI_OP_SERIOUS)
+		ibp_diags_sort(op->diags);
+	if (!(flags & CLI_OP_SERIOUS) ||
+	    ibp_diags_count_severity(op->diags, IBP_SEV_ERROR) ||
+	    ibp_diags_count_severity(op->diags, IBP_SEV_WARNING))
+		cli_print_diags(op->diags);
+	if (rc && (flags & CLI_OP_ERROR))
+		cli_print_error(&op->err);
+	else if (rc)
+		cli_print_failure(op->diags, &op->err);
+	ibp_diags_free(op->diags);
+	op->diags = NULL;
+	return cli_exit_status(rc, &op->err);
 }
 
 void cli_print_failure(const ibp_diags *d, const ibp_error *err)

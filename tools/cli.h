@@ -35,6 +35,10 @@ struct cli_cmd {
 	const char *summary;		   /* one line for `ibpart --help` */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
+/* The descriptor cli_cmd_NAME of the command in this file, whose entry
+ * point is the file's static run(), as ibpart.c's table lists it. */
+#define CLI_COMMAND(n, summary)                                                \
+	const struct cli_cmd cli_cmd_##n = {#n, summary, run}
 
 /*
  * Options in one table per command, parsed by cli_args_parse() and
@@ -75,34 +79,17 @@ struct cli_opt {
 	cli_opt_fn fn;		     /* CLI_FN */
 	void *dest2;		     /* CLI_STR2 */
 };
-#define CLI_FLAG(n, d, h)                                                      \
-	{                                                                      \
-		n, CLI_K_FLAG, d, NULL, h                                      \
-	}
-#define CLI_STR(n, d, a, h)                                                    \
-	{                                                                      \
-		n, CLI_K_STR, d, a, h                                          \
-	}
+#define CLI_FLAG(n, d, h)   ((struct cli_opt){n, CLI_K_FLAG, d, NULL, h})
+#define CLI_STR(n, d, a, h) ((struct cli_opt){n, CLI_K_STR, d, a, h})
 #define CLI_STR2(n, d, d2, a, h)                                               \
-	{                                                                      \
-		n, CLI_K_STR2, d, a, h, .dest2 = d2                            \
-	}
+	((struct cli_opt){n, CLI_K_STR2, d, a, h, .dest2 = d2})
 #define CLI_NUM(n, d, lo, hi, a, h)                                            \
-	{                                                                      \
-		n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))                    \
-	}
+	((struct cli_opt){n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))})
 #define CLI_WORD(n, d, w, h)                                                   \
-	{                                                                      \
-		n, CLI_K_WORD, d, w, h, .words = w                             \
-	}
+	((struct cli_opt){n, CLI_K_WORD, d, w, h, .words = w})
 #define CLI_INDEX(n, d, w, h)                                                  \
-	{                                                                      \
-		n, CLI_K_INDEX, d, w, h, .words = w                            \
-	}
-#define CLI_FN(n, d, f, a, h)                                                  \
-	{                                                                      \
-		n, CLI_K_FN, d, a, h, .fn = f                                  \
-	}
+	((struct cli_opt){n, CLI_K_INDEX, d, w, h, .words = w})
+#define CLI_FN(n, d, f, a, h) ((struct cli_opt){n, CLI_K_FN, d, a, h, .fn = f})
 
 /* The input options the commands share, kept in struct cli_input, as
  * entries of a command's table (a command with other words for one
@@ -255,10 +242,10 @@ int cli_common_options(int *argc, char **argv);
  * at most two a second and, without --progress, only once the command
  * has run a second. */
 const ibp_progress *cli_progress_hook(void);
-/* Does d hold a finding with this code (e.g. "opensm-fallback": OpenSM
- * rejects the plan, which `tables`, `matrix` and `sim` report with
- * exit 1)? */
-bool cli_diags_have(const ibp_diags *d, const char *code);
+/* Print s (a malloc'd JSON text; NULL: it could not be made) and a
+ * newline to out, and free it: 0, or CLI_EXIT_SYSTEM when s is NULL or
+ * the write fails. */
+int cli_put_json(char *s, FILE *out);
 /* Findings to stderr as the common options say (ibp_diags_print_ex). */
 void cli_print_diags(const ibp_diags *d);
 
@@ -274,9 +261,6 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
 bool cli_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
-/* A size: decimal bytes, or with a K, M or G suffix (KiB, MiB, GiB);
- * false when it is no size or does not fit in size_t. */
-bool cli_parse_size(const char *s, unsigned long long *out);
 
 /* The one exit status of a library status and its error: 0 for IBP_OK;
  * 3 when the machine or the fabric failed us (out of memory, no answer,
@@ -285,6 +269,23 @@ bool cli_parse_size(const char *s, unsigned long long *out);
  * IBP_EIO reading a file: err names it, or err is NULL for a loader that
  * only reads files). */
 int cli_exit_status(int rc, const ibp_error *err);
+
+/* One library call's findings and failure, printed the one way:
+ *	struct cli_op op;
+ *	if (cli_op_begin(&op))
+ *		return CLI_EXIT_SYSTEM;
+ *	rc = cli_op_end(&op, ibp_call(..., op.diags, &op.err), flags);
+ * cli_op_end prints the findings (CLI_OP_SERIOUS: sorted, and only when
+ * one is a warning or an error), then the failure (CLI_OP_ERROR: always,
+ * else unless a finding said it), frees the findings and returns the
+ * exit status of rc (cli_exit_status); op.err stays for the caller. */
+struct cli_op {
+	ibp_diags *diags;
+	ibp_error err;
+};
+enum { CLI_OP_SERIOUS = 1, CLI_OP_ERROR = 2 };
+int cli_op_begin(struct cli_op *op);
+int cli_op_end(struct cli_op *op, int rc, unsigned flags);
 
 /* Print the failure err of an operation whose findings d were printed,
  * unless it is one of them (a topology that does not load: its first

@@ -61,7 +61,6 @@ static const char tail[] =
 
 struct apply_opts {
 	bool direct, via_opensm, dry_run;
-	int enforce;	    /* --enforce; INT_MIN: not given */
 	unsigned lock_wait; /* --lock-wait, seconds */
 	const char *state;
 	const char *partitions; /* --opensm-partitions */
@@ -78,12 +77,12 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	ao->ap.allow_both_pkeys = c->allow_both;
 	ao->ap.compact_pkey_indexes = c->have_osm && !c->osm.keep_pkey_indexes;
 	ibp_apply *a = NULL;
-	ibp_diags *d = ibp_diags_new();
-	int rc = ibp_apply_plan(c->l, &ao->ap, &a, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_apply_plan(c->l, &ao->ap, &a, op.diags, &op.err);
+	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+		return rc;
 	/* Refuse the push while a plan port is unreadable. */
 	if (ibp_apply_print_unreadable(a, stderr))
 		rc = CLI_EXIT_SYSTEM;
@@ -93,21 +92,12 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		ibp_apply_free(a);
 		return rc;
 	}
-	/* The default state file: a rollback needs what was there. */
-	char buf[4096];
 	struct ibp_apply_run_options ro;
 	ibp_apply_run_options_init(&ro);
 	ro.state_path = ao->state;
 	ro.state_always = ao->state != NULL;
-	if (!ao->state && !ao->ap.rollback) {
-		if (ibp_state_default_path(getenv("IBPART_STATE_DIR"), buf,
-					   sizeof(buf), &err)) {
-			cli_print_error(&err);
-			ibp_apply_free(a);
-			return CLI_EXIT_SYSTEM;
-		}
-		ro.state_path = buf;
-	}
+	ro.state_default = true;
+	ro.state_dir = getenv("IBPART_STATE_DIR");
 	int prc = ibp_apply_run(a, &ro, &err);
 	if (prc && !ibp_apply_pushed(a)) {
 		cli_print_error(&err);
@@ -116,14 +106,10 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		ibp_apply_free(a);
 		return CLI_EXIT_SYSTEM;
 	}
-	if (!strcmp(c->format, "json")) {
-		char *s = ibp_apply_json(a);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-	} else {
+	if (!strcmp(c->format, "json"))
+		cli_put_json(ibp_apply_json(a), stdout);
+	else
 		ibp_apply_print(a, stdout);
-	}
 	fflush(stdout);
 	rc = CLI_EXIT_OK;
 	if (prc || !ibp_apply_complete(a)) {
@@ -147,20 +133,19 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	o->allow_both_pkeys = c->allow_both;
 	o->dry_run = ao->dry_run;
 	struct ibp_apply_opensm_result r;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	int rc = ibp_apply_via_opensm(c->l, o, &r, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_apply_via_opensm(c->l, o, &r, op.diags, &op.err);
 	if (rc) {
-		int ex = lc_fail(&err, rc);
+		int ex = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR);
 		if (ex == CLI_EXIT_USAGE && r.text == NULL)
 			fprintf(stderr, "ibpart apply: %s left unchanged\n",
 				o->opensm_conf);
 		ibp_apply_opensm_result_clear(&r);
 		return ex;
 	}
+	cli_op_end(&op, rc, CLI_OP_SERIOUS);
 	if (ao->dry_run)
 		fwrite(r.text, 1, r.len, stdout);
 	ibp_apply_opensm_result_print(&r, o, stderr);
@@ -192,7 +177,7 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		"where --direct saves the tables it read (default: a new "
 		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
 		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
-	    CLI_FN("--enforce", &ao->enforce, lc_take_enforce,
+	    CLI_FN("--enforce", &c->enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
 		   "PortInfo PartitionEnforcementInbound/Outbound on every "
 		   "switch port facing an end port, checked on each apply as "
@@ -239,14 +224,14 @@ static int run(int argc, char **argv)
 	ibp_apply_opensm_options_init(&ao.osm);
 	ao.ap.max_input_size = ao.osm.max_input_size =
 	    cli_common.max_input_size;
-	ao.enforce = INT_MIN; /* not given */
 	int rc = parse_args(&c, &ao, argc, argv);
 	if (rc)
 		return rc;
+	if (c.enforce == INT_MIN && ao.ap.rollback)
+		c.enforce = -1; /* the state file holds the bits to put back
+				   (per port); other ports' are left */
 	if ((rc = lc_opensm_conf(&c)))
 		return rc;
-	if (ao.enforce == INT_MIN && c.have_osm && !ao.ap.rollback)
-		ao.enforce = (int)ibp_osm_conf_enforce(&c.osm);
 	if (ao.partitions)
 		ao.osm.opensm_conf = ao.partitions;
 	else if (c.have_osm && c.osm.partition_config_file[0])
@@ -260,11 +245,6 @@ static int run(int argc, char **argv)
 		    "partition file with --opensm-partitions (--opensm-conf "
 		    "is OpenSM's opensm.conf)",
 		    c.osm_conf_path);
-	if (ao.enforce != INT_MIN)
-		c.lo.enforce = ao.enforce;
-	else if (ao.ap.rollback) /* the state file holds the bits to put
-				    back (per port); other ports' are left */
-		c.lo.enforce = -1;
 	ao.direct = ao.direct || ao.ap.rollback;
 	if (ao.direct == ao.via_opensm)
 		return cli_usage_error("apply",
@@ -289,8 +269,10 @@ static int run(int argc, char **argv)
 	ibp_error err;
 	if (!rc && !ao.dry_run &&
 	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
-				  (int)ao.lock_wait * 1000, &lock, &err))
-		rc = lc_fail(&err, err.status);
+				  (int)ao.lock_wait * 1000, &lock, &err)) {
+		cli_print_error(&err);
+		rc = cli_exit_status(err.status, &err);
+	}
 	if (!rc)
 		rc = ao.direct ? do_direct(&c, &ao) : do_via_opensm(&c, &ao);
 	ibp_live_lock_release(lock);
@@ -298,9 +280,5 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_apply = {
-    .name = "apply",
-    .summary = "program a plan into the live fabric (directly or via "
-	       "OpenSM)",
-    .run = run,
-};
+CLI_COMMAND(apply,
+	    "program a plan into the live fabric (directly or via OpenSM)");

@@ -110,22 +110,6 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	return rc;
 }
 
-/* --tenants FILE: 0 or an exit status (printed). */
-static int load_tenants(const char *path, const ibp_fabric *fab,
-			ibp_tenant_map **tm)
-{
-	ibp_error err;
-	ibp_diags *d = ibp_diags_new();
-	int r = ibp_tenant_map_load_limit(fab, path, cli_common.max_input_size,
-					  tm, d, &err);
-	if (d && ibp_diags_count(d))
-		cli_print_diags(d);
-	else if (r)
-		cli_print_error(&err);
-	ibp_diags_free(d);
-	return r ? CLI_EXIT_USAGE : 0;
-}
-
 /* The findings, as the format asks; 0 or an exit status. */
 static int write_report(const struct audit_args *a, const ibp_findings *f,
 			const char *unchecked)
@@ -136,9 +120,7 @@ static int write_report(const struct audit_args *a, const ibp_findings *f,
 		return rc;
 	bool ok = true;
 	if (!strcmp(a->format, "json")) {
-		char *s = ibp_findings_to_json(f);
-		ok = s && fputs(s, o.fp) >= 0 && fputc('\n', o.fp) != EOF;
-		free(s);
+		ok = !cli_put_json(ibp_findings_to_json(f), o.fp);
 	} else {
 		ibp_findings_print(f, o.fp);
 		if (unchecked) /* a clean report must not hide them */
@@ -162,45 +144,28 @@ static int run(int argc, char **argv)
 	a.ao.more_inputs[1] = a.osmconf;
 	if ((rc = ai_load("audit", &a.ao, &in)))
 		return rc;
-	ibp_tenant_map *tm = NULL;
-	ibp_osm_conf osm;
+	struct ibp_audit_files_options fo;
+	ibp_audit_files_options_init(&fo);
+	fo.tenants_path = a.tenants;
+	fo.opensm_conf_path = a.osmconf;
+	fo.max_input_size = cli_common.max_input_size;
 	ibp_findings *f = NULL;
-	ibp_error err;
-	if (a.tenants &&
-	    (rc = load_tenants(a.tenants, ibp_analysis_input_fabric(in), &tm)))
-		goto out;
-	if (a.osmconf) {
-		/* values OpenSM reads otherwise than written: warnings */
-		ibp_diags *d = ibp_diags_new();
-		int lrc = ibp_osm_conf_load_limit_diags(
-		    a.osmconf, cli_common.max_input_size, &osm, d, &err);
-		cli_print_diags(d);
-		ibp_diags_free(d);
-		if (lrc) {
-			cli_print_error(&err);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (ibp_analysis_input_audit(in, tm, a.osmconf ? &osm : NULL, &f,
-				     &err)) {
-		cli_print_error(&err);
+	const char *unchecked = NULL;
+	struct cli_op op;
+	if (cli_op_begin(&op) == CLI_EXIT_OK)
+		rc = cli_op_end(&op,
+				ibp_analysis_input_audit_files(
+				    in, &fo, &f, &unchecked, op.diags, &op.err),
+				0);
+	else
 		rc = CLI_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = write_report(
-	    &a, f, ibp_analysis_input_unchecked(in, a.osmconf ? &osm : NULL));
+	if (!rc)
+		rc = write_report(&a, f, unchecked);
 	if (!rc && ibp_findings_max_severity(f) >= (int)a.fail_sev)
 		rc = CLI_EXIT_FOUND;
-out:
 	ibp_findings_free(f);
-	ibp_tenant_map_free(tm);
 	ibp_analysis_input_free(in);
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_audit = {
-    .name = "audit",
-    .summary = "security audit of a partition plan (isolation, SA, M_Key)",
-    .run = run,
-};
+CLI_COMMAND(audit, "security audit of a partition plan (isolation, SA, M_Key)");

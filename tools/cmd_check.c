@@ -49,13 +49,9 @@ static int check(const struct cli_input *in, const char *path,
 	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);
 	size_t nwarn = ibp_diags_count_severity(d, IBP_SEV_WARNING);
 	if (!strcmp(format, "json")) {
-		char *js = ibp_conf_check_json(c, d, opensm);
-		if (!js) {
-			status = CLI_EXIT_SYSTEM;
+		if ((status = cli_put_json(ibp_conf_check_json(c, d, opensm),
+					   stdout)))
 			goto out;
-		}
-		puts(js);
-		free(js);
 	} else {
 		cli_print_diags(d);
 		if (nerr || nwarn)
@@ -103,8 +99,4 @@ static int run(int argc, char **argv)
 	return path ? check(&in, path, &co, format, opensm) : CLI_EXIT_USAGE;
 }
 
-const struct cli_cmd cli_cmd_check = {
-    .name = "check",
-    .summary = "diagnose a partitions.conf as OpenSM 3.3.23 reads it",
-    .run = run,
-};
+CLI_COMMAND(check, "diagnose a partitions.conf as OpenSM 3.3.23 reads it");

@@ -81,8 +81,5 @@ out:
 	return status;
 }
 
-const struct cli_cmd cli_cmd_convert = {
-    .name = "convert",
-    .summary = "write a partition plan as canonical OpenSM partitions.conf",
-    .run = run,
-};
+CLI_COMMAND(convert,
+	    "write a partition plan as canonical OpenSM partitions.conf");

@@ -51,20 +51,18 @@ static int run(int argc, char **argv)
 	if (quiet)
 		lo.progress = NULL;
 
-	ibp_error err;
-	ibp_error_clear(&err);
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
 	ibp_live *l = NULL;
-	rc = ibp_live_open(&lo, &l, &err);
+	rc = ibp_live_open(&lo, &l, &op.err);
 	if (rc == IBP_OK)
-		rc = ibp_live_discover(l, &err);
+		rc = ibp_live_discover(l, &op.err);
 	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
-	ibp_diags *d = ibp_diags_new();
-	if (rc == IBP_OK)
-		rc = ibp_fabric_write_path_diags(f, out_path, d, &err);
-	cli_print_diags(d); /* descriptions the format cannot hold */
-	ibp_diags_free(d);
-	if (rc) {
-		cli_print_error(&err);
+	if (rc == IBP_OK) /* findings: descriptions the format cannot hold */
+		rc =
+		    ibp_fabric_write_path_diags(f, out_path, op.diags, &op.err);
+	if (cli_op_end(&op, rc, CLI_OP_ERROR)) {
 		ibp_live_close(l);
 		return CLI_EXIT_SYSTEM;
 	}
@@ -81,8 +79,5 @@ static int run(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-const struct cli_cmd cli_cmd_discover = {
-    .name = "discover",
-    .summary = "walk the live fabric by directed route, write its topology",
-    .run = run,
-};
+CLI_COMMAND(discover,
+	    "walk the live fabric by directed route, write its topology");

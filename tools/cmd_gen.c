@@ -5,6 +5,7 @@
  * interop tests compare with a real OpenSM.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,25 +137,15 @@ static int generate(struct gen_args *a)
 		ibp_fabric_free(f);
 		return CLI_EXIT_SYSTEM;
 	}
-	ibp_fabric_gen_shape sh;
-	ibp_fabric_gen_shape_of(&a->go, &sh);
+	char msg[PATH_MAX + 512];
+	ibp_fabric_gen_summary(&a->go, a->out, conf, msg, sizeof(msg));
 	if (!a->rewrite)
-		fprintf(stderr,
-			"ibpart gen: %s: %u CAs, %u leaf + %u spine + %u core "
-			"switches (radix %u, %u tier%s, %llu LIDs of %u)%s%s\n",
-			a->out, a->go.cas, sh.leaves, sh.spines, sh.cores,
-			a->go.radix, sh.tiers, sh.tiers > 1 ? "s" : "",
-			(unsigned long long)sh.lids, sh.max_lid,
-			conf ? "; " : "", conf ? conf : "");
-	if (!a->rewrite && sh.lids > sh.max_lid)
-		fprintf(stderr,
-			"ibpart gen: warning: --force: %llu LIDs needed, the "
-			"subnet has %u: the last end ports get none\n",
-			(unsigned long long)sh.lids, sh.max_lid);
-	char warn[512];
+		fprintf(stderr, "ibpart gen: %s\n", msg);
+	if (!a->rewrite && ibp_fabric_gen_lid_message(&a->go, msg, sizeof(msg)))
+		fprintf(stderr, "ibpart gen: warning: %s\n", msg);
 	if (conf &&
-	    ibp_partition_plan_overfull_message(&a->go, warn, sizeof(warn)))
-		fprintf(stderr, "ibpart gen: warning: %s\n", warn);
+	    ibp_partition_plan_overfull_message(&a->go, msg, sizeof(msg)))
+		fprintf(stderr, "ibpart gen: warning: %s\n", msg);
 	ibp_fabric_free(f);
 	return exit;
 }
@@ -177,8 +168,4 @@ static int run(int argc, char **argv)
 	return generate(&a);
 }
 
-const struct cli_cmd cli_cmd_gen = {
-    .name = "gen",
-    .summary = "generate a fat-tree topology and partitions.conf",
-    .run = run,
-};
+CLI_COMMAND(gen, "generate a fat-tree topology and partitions.conf");

@@ -130,13 +130,10 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 		return CLI_EXIT_SYSTEM;
 	}
 	int rc = 0;
-	if (!strcmp(a->format, "json")) { /* the other formats: text */
-		char *s = ibp_explanation_json(m, &e);
-		rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : CLI_EXIT_SYSTEM;
-		free(s);
-	} else {
+	if (!strcmp(a->format, "json")) /* the other formats: text */
+		rc = cli_put_json(ibp_explanation_json(m, &e), out);
+	else
 		ibp_explanation_print(m, &e, out);
-	}
 	ibp_explanation_free(&e);
 	return rc;
 }
@@ -202,8 +199,4 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_matrix = {
-    .name = "matrix",
-    .summary = "who can reach whom: the P_Key reachability matrix",
-    .run = run,
-};
+CLI_COMMAND(matrix, "who can reach whom: the P_Key reachability matrix");

@@ -3,13 +3,16 @@
  * the plan over SMPs, the report goes to stderr) and replay the seed's
  * commands on it.  Several actions may follow one another on the command
  * line; they run in order on the same fabric, so `pingpong A B counters`
- * shows what the pingpong did to the counters.
+ * shows what the pingpong did to the counters.  The session and its
+ * commands are the library's (ibpart/sim_session.h); here their
+ * findings, errors and results are printed and turned into exit
+ * statuses.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "sim_cli.h"
+#include "ibpart/sim_session.h"
 
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode opensm|strict]\n"
@@ -59,6 +62,136 @@ static const char tail[] =
     "Example:\n"
     "  ibpart sim -t seed.topo -c seed-block.conf pingpong \\\n"
     "      tenantB-node-01 tenantA-node-01 counters\n";
+
+/* The topology's findings always; the plan's too unless quiet and the
+ * plan went through without an error. */
+static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
+			   int rc)
+{
+	if (!quiet || rc != IBP_OK ||
+	    ibp_diags_count_severity(d, IBP_SEV_ERROR)) {
+		cli_print_diags(d);
+		return;
+	}
+	ibp_diags *t = ibp_diags_new();
+	if (t && ibp_diags_append(t, d, topo) == IBP_OK)
+		cli_print_diags(t);
+	ibp_diags_free(t);
+}
+
+/* Open the session with o and push (the report to stderr unless quiet),
+ * after printing the findings (the topology's; the plan's too unless
+ * quiet and it has no error) and an error.  *rejected: OpenSM rejects
+ * the plan, its fallback is what the fabric holds.  Returns an exit
+ * status; *out is the session on 0, NULL otherwise. */
+static int open_session(struct ibp_sim_session_options *o, bool quiet,
+			ibp_sim_session **out, bool *rejected)
+{
+	*out = NULL;
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return CLI_EXIT_SYSTEM;
+	o->push = false; /* the findings first, then the push's report */
+	ibp_error err;
+	int rc = ibp_sim_session_open(o, out, d, &err);
+	print_findings(d, o->topo_path, quiet, rc);
+	*rejected = ibp_diags_has_code(d, "opensm-fallback");
+	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
+		/* The options are checked here: the fabric has no CA port
+		 * for the SM, said as ibpart always said it. */
+		cli_print_message("ibpart", err.message);
+	else if (rc != IBP_OK && err.message[0])
+		cli_print_failure(d, &err); /* unless a finding said it */
+	ibp_diags_free(d);
+	if (rc != IBP_OK)
+		return cli_exit_status(rc, &err);
+	ibp_error_clear(&err);
+	rc = ibp_sim_session_push(*out, o->enforce, &err);
+	if (!quiet)
+		ibp_sm_report_print(ibp_sim_session_report(*out), stderr);
+	if (rc == IBP_OK)
+		return CLI_EXIT_OK;
+	cli_print_error(&err);
+	ibp_sim_session_free(*out);
+	*out = NULL;
+	return CLI_EXIT_SYSTEM;
+}
+
+/* Resolve an end port; on failure print why and return 2. */
+static int resolve_port(const ibp_sim_session *s, const char *spec,
+			size_t *node, unsigned *port)
+{
+	ibp_error err;
+	if (ibp_sim_session_port(s, spec, node, port, &err) == IBP_OK)
+		return CLI_EXIT_OK;
+	size_t n;
+	unsigned p;
+	/* A port that resolves but is not an end port: the bare message. */
+	if (ibp_fabric_resolve_port(ibp_sim_session_fabric(s), spec, &n, &p,
+				    NULL) == IBP_OK)
+		cli_print_message("ibpart", err.message);
+	else
+		cli_print_error(&err);
+	return CLI_EXIT_USAGE;
+}
+
+/* The session's commands, output to out, errors to stderr; an exit
+ * status (pingpong: 1 when the exchange did not complete). */
+static int do_smpquery(ibp_sim_session *s, const char *addr,
+		       ibp_smpquery_addr how, unsigned port, FILE *out)
+{
+	size_t n;
+	unsigned p;
+	int rc = how == IBP_SMPQUERY_DR ? CLI_EXIT_OK
+					: resolve_port(s, addr, &n, &p);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	ibp_error err;
+	rc = ibp_sim_session_smpquery_pkeys_ex(s, addr, how, port, out, &err);
+	if (rc == IBP_OK)
+		return CLI_EXIT_OK;
+	cli_print_message("ibpart sim smpquery", err.message);
+	return cli_exit_status(rc, &err);
+}
+
+static int do_pingpong(ibp_sim_session *s, const char *src, const char *dst,
+		       const struct ibp_sim_pingpong_options *po, FILE *out)
+{
+	size_t n;
+	unsigned p;
+	int rc = resolve_port(s, src, &n, &p);
+	if (rc == CLI_EXIT_OK)
+		rc = resolve_port(s, dst, &n, &p);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	struct ibp_sim_pingpong_result res;
+	ibp_error err;
+	rc = ibp_sim_session_pingpong(s, src, dst, po, out, &res, &err);
+	if (rc != IBP_OK) {
+		cli_print_error(&err);
+		return cli_exit_status(rc, &err);
+	}
+	return res.outcome == IBP_SIM_PINGPONG_COMPLETED ? CLI_EXIT_OK
+							 : CLI_EXIT_FOUND;
+}
+
+static int do_probe_matrix(ibp_sim_session *s, FILE *out)
+{
+	ibp_error err;
+	if (ibp_sim_session_probe_matrix(s, out, NULL, &err) == IBP_OK)
+		return CLI_EXIT_OK;
+	cli_print_message("ibpart", err.message);
+	return CLI_EXIT_SYSTEM;
+}
+
+static int do_counters(ibp_sim_session *s, FILE *out)
+{
+	ibp_error err;
+	int rc = ibp_sim_session_counters(s, out, &err);
+	if (rc != IBP_OK)
+		cli_print_error(&err);
+	return cli_exit_status(rc, &err);
+}
 
 /* --mad-loss: a fraction in [0,1) into a double. */
 static int take_loss(const char *cmd, void *dest, const char *val)
@@ -150,7 +283,7 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 		*k += 3;
 		if (*k < argc && cli_parse_uint(argv[*k], 0, 254, &pn))
 			(*k)++;
-		return s ? sim_cli_smpquery(s, addr, how, (unsigned)pn, stdout)
+		return s ? do_smpquery(s, addr, how, (unsigned)pn, stdout)
 			 : CLI_EXIT_OK;
 	}
 	if (!strcmp(act, "pingpong")) {
@@ -163,14 +296,14 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 		int rc = pingpong_options(argc, argv, k, &po);
 		if (rc != CLI_EXIT_OK || !s)
 			return rc;
-		return sim_cli_pingpong(s, src, dst, &po, stdout);
+		return do_pingpong(s, src, dst, &po, stdout);
 	}
 	if (!strcmp(act, "probe-matrix") || !strcmp(act, "counters")) {
 		(*k)++;
 		if (!s)
 			return CLI_EXIT_OK;
-		return act[0] == 'p' ? sim_cli_probe_matrix(s, stdout, NULL)
-				     : sim_cli_counters(s, stdout);
+		return act[0] == 'p' ? do_probe_matrix(s, stdout)
+				     : do_counters(s, stdout);
 	}
 	return cli_usage_error("sim", "unknown action '%s'", act);
 }
@@ -191,7 +324,7 @@ static int run(int argc, char **argv)
 			return rc;
 	ibp_sim_session *s;
 	bool rejected = false;
-	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s, &rejected);
+	rc = open_session(&o, quiet, &s, &rejected);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	/* OpenSM rejects the plan: the fabric runs its fallback (exit 1) */
@@ -208,9 +341,5 @@ static int run(int argc, char **argv)
 	return status;
 }
 
-const struct cli_cmd cli_cmd_sim = {
-    .name = "sim",
-    .summary = "push a plan into a simulated fabric and replay smpquery, "
-	       "pingpong, probes",
-    .run = run,
-};
+CLI_COMMAND(sim, "push a plan into a simulated fabric and replay smpquery, "
+		 "pingpong, probes");

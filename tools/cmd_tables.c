@@ -160,27 +160,19 @@ static int run(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 	if (status)
 		return status;
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
 	ibp_tables_result r;
-	ibp_error err;
-	ibp_error_clear(&err);
 	a.to.fabric.progress = a.to.policy.progress = cli_progress_hook();
-	int rc = ibp_tables_compute(&a.to, &r, d, &err);
-	cli_print_diags(d);
-	if (rc && r.fabric)
-		cli_print_error(&err);
-	else if (rc)
-		cli_print_failure(d, &err);
-	ibp_diags_free(d);
-	status = rc ? cli_exit_status(rc, &err) : emit(&a, &r);
+	int rc = ibp_tables_compute(&a.to, &r, op.diags, &op.err);
+	/* a failure after the topology loaded is no finding of it */
+	status = cli_op_end(&op, rc, r.fabric ? CLI_OP_ERROR : 0);
+	if (!status)
+		status = emit(&a, &r);
 	ibp_tables_result_free(&r);
 	return status;
 }
 
-const struct cli_cmd cli_cmd_tables = {
-    .name = "tables",
-    .summary = "the P_KeyTable of every port, as OpenSM 3.3.23 programs it",
-    .run = run,
-};
+CLI_COMMAND(tables,
+	    "the P_KeyTable of every port, as OpenSM 3.3.23 programs it");

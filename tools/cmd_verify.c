@@ -5,7 +5,6 @@
  * index, unreachable, leaf-port enforcement); optionally the reach matrix
  * and the audit of what the fabric really holds.  Exit 1 on drift.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,6 @@ static int run(int argc, char **argv)
 	lc_init(&c, "verify");
 	bool matrix = false, audit = false;
 	const char *previous_path = NULL;
-	int enforce = INT_MIN; /* --enforce; INT_MIN: not given */
 	const struct cli_opt opts[] = {
 	    LC_OPTS(&c),
 	    CLI_STR(
@@ -65,7 +63,7 @@ static int run(int argc, char **argv)
 		     "also the security audit of those tables; a finding at "
 		     "--fail-on or above exits 1, as `ibpart audit`"),
 	    CLI_FAIL_ON(&c.fail_on),
-	    CLI_FN("--enforce", &enforce, lc_take_enforce,
+	    CLI_FN("--enforce", &c.enforce, lc_take_enforce,
 		   "both|in|out|off|unchanged",
 		   "the PortInfo partition enforcement the switch ports facing "
 		   "end ports must hold (OpenSM's part_enforce): both "
@@ -84,10 +82,6 @@ static int run(int argc, char **argv)
 	rc = lc_opensm_conf(&c);
 	if (rc)
 		return rc;
-	if (enforce != INT_MIN)
-		c.lo.enforce = enforce;
-	else if (c.have_osm)
-		c.lo.enforce = (int)ibp_osm_conf_enforce(&c.osm);
 	rc = lc_open(&c);
 	ibp_tables *previous = NULL;
 	ibp_error err;
@@ -106,8 +100,4 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_cmd cli_cmd_verify = {
-    .name = "verify",
-    .summary = "compare the live fabric's P_Key tables with a plan",
-    .run = run,
-};
+CLI_COMMAND(verify, "compare the live fabric's P_Key tables with a plan");

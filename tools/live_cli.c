@@ -3,6 +3,7 @@
  * (see live_cli.h): options, opening the session, and printing a
  * verification.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ void lc_init(struct lc *c, const char *cmd)
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
 	c->lo.enforce = IBP_ENFORCE_BOTH;
+	c->enforce = INT_MIN; /* --enforce not given */
 	c->in.mode = "opensm";
 	c->format = "text";
 	c->fail_on = IBP_AUDIT_HIGH; /* as `ibpart audit` */
@@ -100,20 +102,21 @@ int lc_open(struct lc *c)
 
 int lc_opensm_conf(struct lc *c)
 {
-	if (!c->osm_conf_path)
-		return CLI_EXIT_OK;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
-		return CLI_EXIT_SYSTEM;
-	int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
-	c->have_osm = true;
-	c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
+	struct cli_op op;
+	if (c->osm_conf_path) {
+		if (cli_op_begin(&op))
+			return CLI_EXIT_SYSTEM;
+		int rc = ibp_osm_conf_load_diags(c->osm_conf_path, &c->osm,
+						 op.diags, &op.err);
+		if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+			return rc;
+		c->have_osm = true;
+		c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
+	}
+	if (c->enforce != INT_MIN)
+		c->lo.enforce = c->enforce;
+	else if (c->have_osm)
+		c->lo.enforce = (int)ibp_osm_conf_enforce(&c->osm);
 	return CLI_EXIT_OK;
 }
 
@@ -123,20 +126,6 @@ void lc_close(struct lc *c)
 	ibp_fabric_free(c->topo_fabric);
 	c->l = NULL;
 	c->topo_fabric = NULL;
-}
-
-int lc_fail(const ibp_error *err, int status)
-{
-	cli_print_error(err);
-	return cli_exit_status(status, err);
-}
-
-void lc_print_diags(ibp_diags *d)
-{
-	ibp_diags_sort(d);
-	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
-	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
-		cli_print_diags(d);
 }
 
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
@@ -151,23 +140,17 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.matrix = matrix;
 	vo.audit = audit;
 	vo.max_input_size = cli_common.max_input_size;
-	ibp_error err;
-	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
+	struct cli_op op;
 	ibp_verify_result *r = NULL;
-	int rc = ibp_verify(c->l, &vo, &r, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
-	if (!strcmp(c->format, "json")) {
-		char *s = ibp_verify_result_json(r);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-	} else {
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	int rc = ibp_verify(c->l, &vo, &r, op.diags, &op.err);
+	if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+		return rc;
+	if (!strcmp(c->format, "json"))
+		cli_put_json(ibp_verify_result_json(r), stdout);
+	else
 		ibp_verify_result_print(r, stdout);
-	}
 	fflush(stdout);
 	bool drifted = ibp_verify_result_differences(r, NULL) > 0;
 	const ibp_findings *f = audit ? ibp_verify_result_findings(r) : NULL;

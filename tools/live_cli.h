@@ -29,6 +29,7 @@ struct lc {
 	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
 	int mkey_env_rc; /* lc_mkey_env's: refused at lc_open */
+	int enforce;	 /* --enforce (lc_take_enforce); INT_MIN: not given */
 	/* --opensm-conf: OpenSM's options (lc_opensm_conf reads them) */
 	const char *osm_conf_path;
 	bool have_osm;
@@ -40,8 +41,9 @@ struct lc {
 
 void lc_init(struct lc *c, const char *cmd);
 /* Read --opensm-conf, when given, into c->osm (its warnings printed):
- * allow_both_pkeys TRUE there sets c->allow_both.  0, or an exit
- * status. */
+ * allow_both_pkeys TRUE there sets c->allow_both; then the session's
+ * enforcement: --enforce, else opensm.conf's part_enforce, else both.
+ * 0, or an exit status. */
 int lc_opensm_conf(struct lc *c);
 /* The port and SMP options every live command takes, as entries of a
  * command's table, into lo (a struct ibp_live_options *), and -q into
@@ -106,11 +108,6 @@ int lc_mkey_env_refused(const char *cmd);
  * an exit status (printed). */
 int lc_open(struct lc *c);
 void lc_close(struct lc *c);
-
-/* Print err; the exit status of status (cli_exit_status). */
-int lc_fail(const ibp_error *err, int status);
-/* The plan's warnings and errors (notes are noise here), if any. */
-void lc_print_diags(ibp_diags *d);
 
 /* Run ibp_verify() and print its result (text or JSON): what `verify`
  * does after lc_open, and `apply --via-opensm` once OpenSM has taken the

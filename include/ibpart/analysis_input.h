@@ -166,6 +166,30 @@ int ibp_analysis_input_audit(const ibp_analysis_input *in,
 			     const ibp_tenant_map *tenants,
 			     const ibp_osm_conf *osm, ibp_findings **out,
 			     ibp_error *err);
+#define IBP_AUDIT_FILES_OPTIONS_VERSION 1
+/* The files an audit reads beside its input. */
+struct ibp_audit_files_options {
+	unsigned version;	      /* IBP_AUDIT_FILES_OPTIONS_VERSION */
+	const char *tenants_path;     /* NULL: a tenant is a partition */
+	const char *opensm_conf_path; /* NULL: its rules not checked */
+	size_t max_input_size;	      /* of each (0: limits.h) */
+};
+/* Set the version, everything else NULL/0.  Cannot fail. */
+void ibp_audit_files_options_init(struct ibp_audit_files_options *o);
+/* ibp_analysis_input_audit() with the tenants map
+ * (ibp_tenant_map_load_limit) and opensm.conf
+ * (ibp_osm_conf_load_limit_diags) read from o's files, as `ibpart audit`
+ * and the service run it: the files' findings go to diags (may be NULL;
+ * warnings do not fail the call), and *unchecked (may be NULL) gets
+ * ibp_analysis_input_unchecked()'s answer.  Errors: a file that does not
+ * load (its status, err at its first problem; the files are read in
+ * that order and the second not after the first fails); IBP_EINVAL for
+ * a wrong options version; IBP_ENOMEM.  *out is NULL on failure. */
+int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
+				   const struct ibp_audit_files_options *o,
+				   ibp_findings **out, const char **unchecked,
+				   ibp_diags *diags, ibp_error *err);
+
 /* The codes of the rules that audit did not check for want of an
  * opensm.conf (osm NULL), comma-separated, for a report to say so (a
  * clean report must not hide them); NULL when osm is given.  A static

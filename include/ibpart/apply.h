@@ -116,15 +116,21 @@ const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
 						     size_t i);
 bool ibp_apply_is_rollback(const ibp_apply *a);
 
-#define IBP_APPLY_RUN_OPTIONS_VERSION 1
+#define IBP_APPLY_RUN_OPTIONS_VERSION 2
 struct ibp_apply_run_options {
 	unsigned version;	/* IBP_APPLY_RUN_OPTIONS_VERSION */
 	const char *state_path; /* where the tables read are saved first;
-				   NULL: not saved */
+				   NULL: not saved, or see state_default */
 	bool state_always;	/* save even when no port changes (a
 				   script may roll back to it later) */
+	bool state_default;	/* no state_path, not a rollback: a new
+				   file in ibp_state_default_path(state_dir)
+				   (live.h), since a rollback needs what
+				   was there */
+	const char *state_dir;	/* for state_default; NULL: the default */
 };
-/* Set version; no state file, state_always false.  Cannot fail. */
+/* Set version; no state file, state_always and state_default false.
+ * Cannot fail. */
 void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
 
 /* Push the plan: save the state (when a path is given and a port
@@ -132,8 +138,9 @@ void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
  * differ and read them back.  IBP_EIO when a plan port is unreadable or
  * the state cannot be saved (nothing was changed); the SM's status when
  * the push fails (ibp_apply_complete false: the ports' states say which
- * changed); IBP_ECANCELED when the session's cancel callback stopped
- * it.  Not on a dry-run session (IBP_EINVAL). */
+ * changed); the errors of ibp_state_default_path() with state_default
+ * (nothing was changed); IBP_ECANCELED when the session's cancel callback
+ * stopped it.  Not on a dry-run session (IBP_EINVAL). */
 int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
 		  ibp_error *err);
 

@@ -55,6 +55,16 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup,
  * freed.  NULL is allowed. */
 void ibp_atomic_file_discard(ibp_atomic_file *a);
 
+/* An output that is stdout when path is NULL or "-", else an atomic
+ * file at path (as ibp_atomic_file_open: *out the handle, NULL for
+ * stdout).  Errors as ibp_atomic_file_open. */
+int ibp_output_open(const char *path, ibp_atomic_file **out, FILE **fp,
+		    ibp_error *err);
+/* Finish an output of ibp_output_open: a file is committed (ok) or
+ * discarded (!ok: IBP_OK, nothing left behind); stdout is flushed and
+ * IBP_EIO when that or an earlier write failed. */
+int ibp_output_close(ibp_atomic_file *a, bool ok, ibp_error *err);
+
 /* The whole of data[0..len) to path, atomically, as above (open, write,
  * commit).  IBP_EIO or IBP_ENOMEM as those; the target is untouched on
  * error. */

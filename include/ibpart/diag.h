@@ -16,6 +16,7 @@
 #ifndef IBPART_DIAG_H
 #define IBPART_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "ibpart/export.h"
@@ -90,6 +91,10 @@ const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 /* Sort findings by file name (strcmp), line, column; stable, so equal
  * positions keep their order.  NULL is allowed.  Cannot fail. */
 void ibp_diags_sort(ibp_diags *d);
+
+/* Does d hold a finding with this code (e.g. "opensm-fallback")?  NULL
+ * d holds none. */
+bool ibp_diags_has_code(const ibp_diags *d, const char *code);
 
 /* Append src's findings to dst, in their order, with the texts of the
  * files they quote: all of them when file is NULL, else only those about

@@ -111,6 +111,19 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
 				     unsigned *most);
 
+/* What the options generate, as one line (no prefix, no newline) in buf
+ * (truncated to len): "TOPO: N CAs, L leaf + S spine + C core switches
+ * (radix R, T tiers, K LIDs of M)", then "; CONF" when conf_path is not
+ * NULL. */
+void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
+			    const char *topo_path, const char *conf_path,
+			    char *buf, size_t len);
+/* When the fabric needs more LIDs than the subnet has (--force), that
+ * as one sentence for a warning in buf; false (buf untouched) when they
+ * fit. */
+bool ibp_fabric_gen_lid_message(const ibp_fabric_gen_options *o, char *buf,
+				size_t len);
+
 /* The same as one sentence for a warning (no prefix, no newline) in buf
  * (truncated to len): what overflows, what OpenSM does, the --partitions
  * that fits.  Returns false (buf untouched) when nothing overflows. */

@@ -14,6 +14,9 @@
 #ifndef IBPART_LIMITS_H
 #define IBPART_LIMITS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "ibpart/export.h"
 
 /* Plans (partitions.conf) and topologies: 1 GiB. */
@@ -21,5 +24,15 @@
 /* State files, tables JSON, tenant maps, node-name-maps, opensm.conf:
  * 64 MiB. */
 #define IBP_SMALL_INPUT_MAX_DEFAULT ((size_t)64 << 20)
+
+IBP_BEGIN_DECLS
+
+/* A limit as a person writes it (`ibpart --max-input-size`, a service's
+ * configuration): decimal bytes, or with a K, M or G suffix (KiB, MiB,
+ * GiB), a digit first (no blank, no sign).  false (*out untouched) when
+ * s is no size or does not fit in size_t. */
+bool ibp_input_size_parse(const char *s, size_t *out);
+
+IBP_END_DECLS
 
 #endif

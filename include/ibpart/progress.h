@@ -2,17 +2,21 @@
  * progress.h - how long work tells its caller how far it is: a callback
  * the caller gives in an options struct (topology load, tables, matrix,
  * its reports), called at the start of each phase, now and then while it
- * runs and at its end.  The library never prints: the caller decides
- * whether and how to show it (the CLI: on a terminal, or with
- * --progress, for work over about a second).  Part of the util module
- * (src/util/progress.c).
+ * runs and at its end.  The library never prints on its own: the caller
+ * decides whether and how to show it (the CLI: on a terminal, or with
+ * --progress, for work over about a second), with its own callback or
+ * the ready-made line printer below, which writes to the FILE * the
+ * caller gives.  Part of the util module (src/util/progress.c).
  *
- * Threads: the callback is called from the thread doing the work.
+ * Threads: the callback is called from the thread doing the work; a
+ * printer is used by one thread at a time.
  */
 #ifndef IBPART_PROGRESS_H
 #define IBPART_PROGRESS_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "ibpart/export.h"
 
@@ -35,6 +39,25 @@ void ibp_progress_report(const ibp_progress *p, const char *what, uint64_t done,
 /* The same every `every` units only (and at 0 and total): for loops. */
 void ibp_progress_tick(const ibp_progress *p, const char *what, uint64_t done,
 		       uint64_t total, uint64_t every);
+
+/* Progress as lines of text: "PREFIX[  1.2 s] what: done/total (P%)"
+ * (total 0: "what: done"), seconds counted from
+ * ibp_progress_printer_init(); at most one line per half second unless
+ * the phase changes or ends, and none before delay_ms.  Pass &p->hook
+ * in options; the other fields are the printer's own. */
+typedef struct ibp_progress_printer {
+	ibp_progress hook;
+	FILE *out;	    /* borrowed: must outlive the printer's use */
+	const char *prefix; /* borrowed, e.g. "ibpart: " */
+	long delay_ms;
+	struct timespec start;
+	long last_ms;
+	const char *last_what;
+} ibp_progress_printer;
+/* Start a printer to out (which it borrows, as prefix) now.  p must not
+ * be NULL.  Cannot fail. */
+void ibp_progress_printer_init(ibp_progress_printer *p, FILE *out,
+			       const char *prefix, long delay_ms);
 
 IBP_END_DECLS
 #endif

@@ -40,6 +40,39 @@ int ibp_analysis_input_audit(const ibp_analysis_input *in,
 	"smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, "     \
 	"sa-trust-basic"
 
+void ibp_audit_files_options_init(struct ibp_audit_files_options *o)
+{
+	*o = (struct ibp_audit_files_options){IBP_AUDIT_FILES_OPTIONS_VERSION};
+}
+
+int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
+				   const struct ibp_audit_files_options *o,
+				   ibp_findings **out, const char **unchecked,
+				   ibp_diags *diags, ibp_error *err)
+{
+	*out = NULL;
+	if (!o || o->version != IBP_AUDIT_FILES_OPTIONS_VERSION)
+		return ibp_error_set(err, IBP_EINVAL, "bad audit options");
+	ibp_tenant_map *tm = NULL;
+	ibp_osm_conf osm;
+	int rc = IBP_OK;
+	if (o->tenants_path)
+		rc = ibp_tenant_map_load_limit(
+		    ibp_analysis_input_fabric(in), o->tenants_path,
+		    o->max_input_size, &tm, diags, err);
+	/* values OpenSM reads otherwise than written: warnings */
+	if (!rc && o->opensm_conf_path)
+		rc = ibp_osm_conf_load_limit_diags(
+		    o->opensm_conf_path, o->max_input_size, &osm, diags, err);
+	const ibp_osm_conf *po = o->opensm_conf_path ? &osm : NULL;
+	if (!rc)
+		rc = ibp_analysis_input_audit(in, tm, po, out, err);
+	if (!rc && unchecked)
+		*unchecked = ibp_analysis_input_unchecked(in, po);
+	ibp_tenant_map_free(tm);
+	return rc;
+}
+
 const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
 					 const ibp_osm_conf *osm)
 {

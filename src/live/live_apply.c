@@ -417,9 +417,18 @@ int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
 				     "%zu port(s) of the plan cannot be "
 				     "read; nothing was changed",
 				     a->nunreadable);
+	char buf[4096];
+	const char *state = o ? o->state_path : NULL;
+	if (!state && o && o->state_default && !a->rollback) {
+		int rc =
+		    ibp_state_default_path(o->state_dir, buf, sizeof(buf), err);
+		if (rc)
+			return rc;
+		state = buf;
+	}
 	a->ran = true;
-	if (o && o->state_path && (a->nports || o->state_always)) {
-		int rc = save_state(a, o->state_path, err);
+	if (state && (a->nports || o->state_always)) {
+		int rc = save_state(a, state, err);
 		if (rc)
 			return rc;
 	}

@@ -414,6 +414,34 @@ bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
 	return true;
 }
 
+void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
+			    const char *topo_path, const char *conf_path,
+			    char *buf, size_t len)
+{
+	ibp_fabric_gen_shape sh;
+	ibp_fabric_gen_shape_of(o, &sh);
+	snprintf(buf, len,
+		 "%s: %u CAs, %u leaf + %u spine + %u core switches (radix "
+		 "%u, %u tier%s, %llu LIDs of %u)%s%s",
+		 topo_path, o->cas, sh.leaves, sh.spines, sh.cores, o->radix,
+		 sh.tiers, sh.tiers > 1 ? "s" : "", (unsigned long long)sh.lids,
+		 sh.max_lid, conf_path ? "; " : "", conf_path ? conf_path : "");
+}
+
+bool ibp_fabric_gen_lid_message(const ibp_fabric_gen_options *o, char *buf,
+				size_t len)
+{
+	ibp_fabric_gen_shape sh;
+	ibp_fabric_gen_shape_of(o, &sh);
+	if (sh.lids <= sh.max_lid)
+		return false;
+	snprintf(buf, len,
+		 "--force: %llu LIDs needed, the subnet has %u: the last end "
+		 "ports get none",
+		 (unsigned long long)sh.lids, sh.max_lid);
+	return true;
+}
+
 int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
 			       const ibp_fabric *f, const char *topo_path,
 			       const char *conf_path, ibp_error *err)

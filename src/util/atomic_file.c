@@ -397,6 +397,30 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 	return rc;
 }
 
+int ibp_output_open(const char *path, ibp_atomic_file **out, FILE **fp,
+		    ibp_error *err)
+{
+	if (path && strcmp(path, "-"))
+		return ibp_atomic_file_open(path, out, fp, err);
+	*out = NULL;
+	*fp = stdout;
+	return IBP_OK;
+}
+
+int ibp_output_close(ibp_atomic_file *a, bool ok, ibp_error *err)
+{
+	if (!a)
+		return fflush(stdout) || ferror(stdout)
+			   ? ibp_error_set(err, IBP_EIO,
+					   "cannot write the output: %s",
+					   strerror(errno))
+			   : IBP_OK;
+	if (ok)
+		return ibp_atomic_file_commit(a, false, err);
+	ibp_atomic_file_discard(a);
+	return IBP_OK;
+}
+
 int ibp_write_file_atomic(const char *path, const void *data, size_t len,
 			  bool keep_backup, ibp_error *err)
 {

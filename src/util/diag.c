@@ -370,6 +370,14 @@ static const char *source_line(const struct source *s, unsigned line,
 	return p;
 }
 
+bool ibp_diags_has_code(const ibp_diags *d, const char *code)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++)
+		if (!strcmp(ibp_diags_get(d, i)->code, code))
+			return true;
+	return false;
+}
+
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 {
 	for (size_t i = 0; src && i < src->nsrc; i++) {

@@ -4,6 +4,7 @@
  * (refused unread when over the limit), a stream in a loop that doubles
  * the buffer; restarting on EINTR, keeping errno for the caller's
  * message.  A large regular file can instead be mapped (ibp_file_map).
+ * And the parser of a limit as a person writes it (limits.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,6 +18,7 @@
 
 #include "util/file_read.h"
 #include "ibpart/error.h"
+#include "ibpart/limits.h"
 
 int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		      ibp_error *err)
@@ -168,4 +170,28 @@ void ibp_file_text_free(struct ibp_file_text *t)
 	else
 		free(t->text);
 	*t = (struct ibp_file_text){0};
+}
+
+bool ibp_input_size_parse(const char *s, size_t *out)
+{
+	if (!s || *s < '0' || *s > '9') /* a digit first: no blank, sign */
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	unsigned shift = 0;
+	if (*end == 'k' || *end == 'K')
+		shift = 10;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || v > (SIZE_MAX >> shift))
+		return false;
+	*out = (size_t)(v << shift);
+	return true;
 }

@@ -286,6 +286,67 @@ static void test_enforce_round_trip(void **state)
 	assert_string_equal(ibp_part_enforce_str(IBP_ENFORCE_OFF), "off");
 }
 
+/* The audit with its files read by the library: the tenants map and
+ * opensm.conf given (nothing left unchecked), a tenants file naming a
+ * port the fabric lacks (refused with a located finding, no findings
+ * object), a missing file, a wrong options version. */
+static void test_audit_files(void **state)
+{
+	(void)state;
+	ibp_analysis_input *in = load_plan(IBP_POLICY_OPENSM);
+	char *tenants = temp_file("tenantA: tenantA-node-01 tenantA-node-02\n"
+				  "tenantB: tenantB-node-01 tenantB-node-02\n");
+	char osm[1100];
+	snprintf(osm, sizeof(osm), "%s.osm", tenants);
+	FILE *fp = fopen(osm, "w");
+	assert_non_null(fp);
+	fputs("part_enforce both\n", fp);
+	fclose(fp);
+	struct ibp_audit_files_options o;
+	ibp_audit_files_options_init(&o);
+	o.tenants_path = tenants;
+	o.opensm_conf_path = osm;
+	ibp_findings *f = NULL;
+	const char *unchecked = "x";
+	ibp_diags *d = ibp_diags_new();
+	ibp_error err;
+	assert_int_equal(
+	    ibp_analysis_input_audit_files(in, &o, &f, &unchecked, d, &err),
+	    IBP_OK);
+	assert_non_null(f);
+	assert_null(unchecked);
+	ibp_findings_free(f);
+	o.opensm_conf_path = NULL;
+	assert_int_equal(
+	    ibp_analysis_input_audit_files(in, &o, &f, &unchecked, d, &err),
+	    IBP_OK);
+	assert_non_null(unchecked);
+	ibp_findings_free(f);
+	unlink(osm);
+	fp = fopen(tenants, "w");
+	assert_non_null(fp);
+	fputs("tenantA: no-such-node\n", fp);
+	fclose(fp);
+	assert_int_not_equal(
+	    ibp_analysis_input_audit_files(in, &o, &f, NULL, d, &err), IBP_OK);
+	assert_null(f);
+	assert_true(ibp_diags_count_severity(d, IBP_SEV_ERROR) > 0);
+	assert_string_equal(err.file, tenants);
+	assert_int_equal(err.line, 1);
+	o.tenants_path = "/nonexistent/tenants";
+	assert_int_not_equal(
+	    ibp_analysis_input_audit_files(in, &o, &f, NULL, NULL, &err),
+	    IBP_OK);
+	assert_null(f);
+	o.version = 0;
+	assert_int_equal(
+	    ibp_analysis_input_audit_files(in, &o, &f, NULL, NULL, &err),
+	    IBP_EINVAL);
+	ibp_diags_free(d);
+	remove_temp(tenants);
+	ibp_analysis_input_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +356,7 @@ int main(void)
 	    cmocka_unit_test(test_strict_rejected),
 	    cmocka_unit_test(test_enforcement_from_tables),
 	    cmocka_unit_test(test_enforce_round_trip),
+	    cmocka_unit_test(test_audit_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
