@@ -65,15 +65,17 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	o.timeout_ms = m->c.lo.timeout_ms;
 	o.retries = m->c.lo.retries;
 	o.window = m->c.lo.max_wire_smps;
+	struct cli_op op;
+	if (cli_op_begin(&op))
+		return CLI_EXIT_SYSTEM;
+	ibp_monitor_sweep *s = NULL;
+	int rc = cli_op_end(
+	    &op, ibp_monitor_sweep_run(m->c.l, &o, st, &s, op.diags, &op.err),
+	    CLI_OP_SERIOUS | CLI_OP_ERROR);
+	if (rc)
+		return rc;
 	ibp_error err;
 	ibp_error_clear(&err);
-	ibp_diags *d = ibp_diags_new();
-	ibp_monitor_sweep *s = NULL;
-	int rc = ibp_monitor_sweep_run(m->c.l, &o, st, &s, d, &err);
-	lc_print_diags(d);
-	ibp_diags_free(d);
-	if (rc)
-		return lc_fail(&err, rc);
 	if (!ibp_monitor_sweep_full_member(s) && !m->c.quiet)
 		fprintf(stderr,
 			"ibpart monitor: warning: the monitoring port is not a "
@@ -107,8 +109,10 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	}
 	size_t n = strlen(text);
 	if (m->out_path) {
-		if (ibp_write_file_atomic(m->out_path, text, n, false, &err))
-			status = lc_fail(&err, IBP_EIO);
+		if (ibp_write_file_atomic(m->out_path, text, n, false, &err)) {
+			cli_print_error(&err);
+			status = cli_exit_status(IBP_EIO, &err);
+		}
 	} else {
 		fputs(text, stdout);
 		if (strcmp(m->format, "prometheus") && n && text[n - 1] != '\n')
@@ -165,8 +169,10 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 		rc = ibp_live_discover(m->c.l, &err);
 	if (!rc)
 		rc = ibp_live_find_sm(m->c.l, NULL, &err);
-	if (rc)
-		return lc_fail(&err, rc);
+	if (rc) {
+		cli_print_error(&err);
+		return cli_exit_status(rc, &err);
+	}
 	return CLI_EXIT_OK;
 }
 

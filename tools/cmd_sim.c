@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sim_cli.h"
 #include "ibpart/sim_session.h"
 
 static const char usage[] =
@@ -79,13 +80,8 @@ static void print_findings(const ibp_diags *d, const char *topo, bool quiet,
 	ibp_diags_free(t);
 }
 
-/* Open the session with o and push (the report to stderr unless quiet),
- * after printing the findings (the topology's; the plan's too unless
- * quiet and it has no error) and an error.  *rejected: OpenSM rejects
- * the plan, its fallback is what the fabric holds.  Returns an exit
- * status; *out is the session on 0, NULL otherwise. */
-static int open_session(struct ibp_sim_session_options *o, bool quiet,
-			ibp_sim_session **out, bool *rejected)
+int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
+		 ibp_sim_session **out, bool *rejected)
 {
 	*out = NULL;
 	ibp_diags *d = ibp_diags_new();
@@ -95,7 +91,8 @@ static int open_session(struct ibp_sim_session_options *o, bool quiet,
 	ibp_error err;
 	int rc = ibp_sim_session_open(o, out, d, &err);
 	print_findings(d, o->topo_path, quiet, rc);
-	*rejected = ibp_diags_has_code(d, "opensm-fallback");
+	if (rejected)
+		*rejected = ibp_diags_has_code(d, "opensm-fallback");
 	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
 		/* The options are checked here: the fabric has no CA port
 		 * for the SM, said as ibpart always said it. */
@@ -107,8 +104,8 @@ static int open_session(struct ibp_sim_session_options *o, bool quiet,
 		return cli_exit_status(rc, &err);
 	ibp_error_clear(&err);
 	rc = ibp_sim_session_push(*out, o->enforce, &err);
-	if (!quiet)
-		ibp_sm_report_print(ibp_sim_session_report(*out), stderr);
+	if (log)
+		ibp_sm_report_print(ibp_sim_session_report(*out), log);
 	if (rc == IBP_OK)
 		return CLI_EXIT_OK;
 	cli_print_error(&err);
@@ -154,8 +151,8 @@ static int do_smpquery(ibp_sim_session *s, const char *addr,
 	return cli_exit_status(rc, &err);
 }
 
-static int do_pingpong(ibp_sim_session *s, const char *src, const char *dst,
-		       const struct ibp_sim_pingpong_options *po, FILE *out)
+int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
+		     const struct ibp_sim_pingpong_options *po, FILE *out)
 {
 	size_t n;
 	unsigned p;
@@ -296,7 +293,7 @@ static int action(ibp_sim_session *s, int argc, char **argv, int *k)
 		int rc = pingpong_options(argc, argv, k, &po);
 		if (rc != CLI_EXIT_OK || !s)
 			return rc;
-		return do_pingpong(s, src, dst, &po, stdout);
+		return sim_cli_pingpong(s, src, dst, &po, stdout);
 	}
 	if (!strcmp(act, "probe-matrix") || !strcmp(act, "counters")) {
 		(*k)++;
@@ -324,7 +321,7 @@ static int run(int argc, char **argv)
 			return rc;
 	ibp_sim_session *s;
 	bool rejected = false;
-	rc = open_session(&o, quiet, &s, &rejected);
+	rc = sim_cli_open(&o, quiet, quiet ? NULL : stderr, &s, &rejected);
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	/* OpenSM rejects the plan: the fabric runs its fallback (exit 1) */

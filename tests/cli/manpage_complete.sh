@@ -64,5 +64,22 @@ if [[ -n ${IBPARTD:-} ]]; then
 else
   fail "IBPARTD is not set: ibpartd.8 not checked"
 fi
+# ibpart-partitions(5): every finding code the plan reader can report
+# (the codes its sources pass to conf_diag) and every audit finding
+# docs/audit.md lists
+man5="$IBP_SRC/docs/ibpart-partitions.5"
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man5" >man5.txt
+codes=$(grep -ohE 'conf_diag\([^"]*"[a-z0-9-]+"' "$IBP_SRC"/src/conf/*.c | grep -oE '"[a-z0-9-]+"' | tr -d '"' | sort -u)
+[[ $(wc -w <<<"$codes") -gt 30 ]] || fail "only $(wc -w <<<"$codes") check codes read from src/conf"
+for c in $codes; do
+  grep -qx "\.B $c" man5.txt || fail "check code $c has no entry in ibpart-partitions.5"
+done
+for c in $(sed -n 's/^### \([a-z0-9-]*\) (.*/\1/p' "$IBP_SRC/docs/audit.md"); do
+  grep -qx "\.B $c" man5.txt || fail "audit code $c has no entry in ibpart-partitions.5"
+done
+if command -v groff >/dev/null; then
+  groff -man -ww -z "$man5" 2>groff5.err || true
+  [[ ! -s groff5.err ]] || fail "groff warns on ibpart-partitions.5: $(head -5 groff5.err)"
+fi
 echo "$n option spellings checked"
 finish

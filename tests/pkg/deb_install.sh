@@ -70,6 +70,7 @@ grep -v '^ibp_' syms >leaks || true
 # manual and completion where man and bash-completion look
 [[ -s $R/usr/share/man/man1/ibpart.1.gz ]] || fail "no man1/ibpart.1.gz"
 zcat "$R/usr/share/man/man1/ibpart.1.gz" | grep -q '^\.SS ibpart verify' || fail "ibpart.1.gz lacks the option lists"
+[[ -s $R/usr/share/man/man5/ibpart-partitions.5.gz ]] || fail "no man5/ibpart-partitions.5.gz"
 [[ -s $R/usr/share/bash-completion/completions/ibpart ]] || fail "no bash completion"
 [[ -s $R/usr/share/doc/ibpart/copyright ]] || fail "no copyright file"
 # the verify timer: its units as systemd reads them (systemd-analyze
