@@ -235,8 +235,8 @@ size_t ibp_monitor_sweep_traps(const ibp_monitor_sweep *s);
 size_t ibp_monitor_sweep_traps_unplaced(const ibp_monitor_sweep *s);
 
 /* One line of OpenSM 3.3.23's log (osm_trap_rcv.c log_trap_info, at
- * OSM_LOG_ERROR, after its "Mon DD HH:MM:SS usec [thread] 0xNN -> "
- * prefix), len bytes, not NUL-terminated:
+ * OSM_LOG_ERROR, after its "Mon DD HH:MM:SS usec [thread] 0xNN ->
+ * log_trap_info: " prefix), len bytes, not NUL-terminated:
  *   "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
  *    QP2:0x%x"  (trap 257: one per trap, issuer LID2)
  *   "Received Generic Notice type:%u num:259 (Bad P_Key (switch

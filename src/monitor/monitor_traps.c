@@ -60,7 +60,8 @@ static bool field(const char **p, const char *end, const char *lit,
 }
 
 /* The length of OpenSM's line prefix at s (osm_log.c: "%s %02d
- * %02d:%02d:%02d %06d [%04X] 0x%02x -> "), 0 when s does not start with
+ * %02d:%02d:%02d %06d [%04X] 0x%02x -> ", then OSM_LOG's "%s: " with
+ * the function's name, here log_trap_info), 0 when s does not start with
  * one.  Requiring it keeps text a tenant wrote (a NodeDescription,
  * 64 bytes, even with a line feed in it) from passing for a trap line:
  * the prefix and a trap message do not fit in 64 bytes. */
@@ -85,16 +86,18 @@ static size_t prefix_len(const char *s, size_t len)
 	     i++, hex++)
 		;
 	static const char tail[] = "] 0x";
-	if (!hex || len - i < sizeof(tail) - 1 + 2 + 4 ||
+	if (!hex || len - i < sizeof(tail) - 1 + 2 ||
 	    memcmp(s + i, tail, sizeof(tail) - 1))
 		return 0;
 	i += sizeof(tail) - 1;
 	for (int k = 0; k < 2; k++, i++)
 		if (!s[i] || !strchr("0123456789abcdefABCDEF", s[i]))
 			return 0;
-	if (memcmp(s + i, " -> ", 4))
+	/* OSM_LOG (osm_log.h) puts the function's name first */
+	static const char fn[] = " -> log_trap_info: ";
+	if (len - i < sizeof(fn) - 1 || memcmp(s + i, fn, sizeof(fn) - 1))
 		return 0;
-	return i + 4;
+	return i + sizeof(fn) - 1;
 }
 
 int ibp_opensm_log_trap_parse(const char *line, size_t len,

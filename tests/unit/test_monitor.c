@@ -315,57 +315,83 @@ static void test_escape(void **state)
 }
 
 /* OpenSM's lines: "%s %02d %02d:%02d:%02d %06d [%04X] 0x%02x -> " then
- * log_trap_info's messages (osm_trap_rcv.c, 3.3.23). */
+ * OSM_LOG's "%s: " (the function) and log_trap_info's messages
+ * (osm_trap_rcv.c, 3.3.23). */
 static void test_log_lines(void **state)
 {
 	(void)state;
 	struct ibp_sm_trap t;
-	const char *l257 = "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> "
-			   "Bad P_Key:0x8002 on SL:0 from LID1:3 QP1:0x48 to "
-			   "LID2:7 QP2:0x49";
+	const char *l257 =
+	    "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> "
+	    "log_trap_info: Bad P_Key:0x8002 on SL:0 from LID1:3 QP1:0x48 to "
+	    "LID2:7 QP2:0x49";
 	assert_int_equal(ibp_opensm_log_trap_parse(l257, strlen(l257), &t), 1);
 	assert_int_equal(t.number, 257);
 	assert_true(t.lids_valid && t.lid1 == 3 && t.lid2 == 7);
 	assert_true(t.pkey_valid && t.pkey == 0x8002 && t.issuer_lid == 7);
 	const char *l259 =
-	    "Dec  4 14:31:07 482301 [7F3A2B7FE700] 0x01 -> Received Generic "
+	    "Dec  4 14:31:07 482301 [7F3A2B7FE700] 0x01 -> log_trap_info: "
+	    "Received Generic "
 	    "Notice type:1 num:259 (Bad P_Key (switch external port)) "
 	    "Producer:2 (Switch) from LID:2 TID:0x0000000000001234";
 	assert_int_equal(ibp_opensm_log_trap_parse(l259, strlen(l259), &t), 1);
 	assert_true(t.number == 259 && t.issuer_lid == 2 && !t.lids_valid);
 	/* the generic line of a 257: its detail line counts, not it */
-	const char *g257 = "Dec 04 14:31:07 482100 [7F3A2B7FE700] 0x01 -> "
-			   "Received Generic Notice type:1 num:257 (Bad P_Key) "
-			   "Producer:1 (Channel Adapter) from LID:7 "
-			   "TID:0x0000000000000042";
+	const char *g257 =
+	    "Dec 04 14:31:07 482100 [7F3A2B7FE700] 0x01 -> "
+	    "log_trap_info: Received Generic Notice type:1 num:257 (Bad P_Key) "
+	    "Producer:1 (Channel Adapter) from LID:7 "
+	    "TID:0x0000000000000042";
 	assert_int_equal(ibp_opensm_log_trap_parse(g257, strlen(g257), &t), 0);
+	/* as the real OpenSM 3.3.23 wrote them on ibsim
+	 * (tests/interop/test_live_traps.sh): the detail line counts; the
+	 * SA's report of the same trap (osm_inform.c log_notice, 0x02) does
+	 * not count it twice */
+	const char *real = "Dec 04 14:37:49 136112 [29BCB6C0] 0x01 -> "
+			   "log_trap_info: Bad P_Key:0x8001 on SL:0 from "
+			   "LID1:3 QP1:0x48 to LID2:6 QP2:0x49";
+	assert_int_equal(ibp_opensm_log_trap_parse(real, strlen(real), &t), 1);
+	assert_true(t.lid1 == 3 && t.lid2 == 6 && t.pkey == 0x8001);
+	const char *sa =
+	    "Dec 04 14:37:49 136200 [29BCB6C0] 0x02 -> "
+	    "log_notice: Reporting Security Notice \"Bad P_Key\" "
+	    "from LID 6, GUID 0x506b4b0300a1b202 : LID1 3, LID2 6, "
+	    "P_Key 0x8001, SL 0, QP1 0x48, QP2 0x49, GID1 ::, GID2 "
+	    "::";
+	assert_int_equal(ibp_opensm_log_trap_parse(sa, strlen(sa), &t), 0);
 	/* text a tenant wrote (a NodeDescription), not at a message's start,
-	 * or without OpenSM's prefix, is not a trap */
+	 * or without OpenSM's prefix and function name, is not a trap */
 	const char *fake[] = {
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x8002 on SL:0 "
+	    "from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
 	    "Dec 04 14:31:07 482113 [7F3A] 0x02 -> node \"Bad P_Key:0x8002 on "
 	    "SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49\"",
 	    "Bad P_Key:0x8002 on SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
 	    "",
 	};
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(
 		    ibp_opensm_log_trap_parse(fake[i], strlen(fake[i]), &t), 0);
 	/* out of range, cut, trailing text: refused, not wrapped */
 	const char *bad[] = {
-	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x8002 on SL:0 "
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
 	    "from LID1:65536 QP1:0x48 to LID2:7 QP2:0x49",
-	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x1ffffffff on "
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x1ffffffff on "
 	    "SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
-	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x8002 on SL:0 "
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
 	    "from LID1:3 QP1:0x48 to LID2:",
-	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x8002 on SL:0 "
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
 	    "from LID1:3 QP1:0x48 to LID2:7 QP2:0x49\x1b[2J",
 	};
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(
 		    ibp_opensm_log_trap_parse(bad[i], strlen(bad[i]), &t), -1);
 	/* bounded: a length shorter than the text is all that is read */
-	assert_int_equal(ibp_opensm_log_trap_parse(l257, 60, &t), -1);
+	assert_int_equal(ibp_opensm_log_trap_parse(l257, 90, &t), -1);
 }
 
 static ibp_monitor_sweep *sweep_log(struct fx *x, const char *log,
@@ -406,16 +432,19 @@ static void test_log_incremental(void **state)
 	int fd = mkstemp(log);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(line, sizeof(line),
-		 "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> Bad "
-		 "P_Key:0x8001 on SL:0 from LID1:%u QP1:0x48 to LID2:%u "
-		 "QP2:0x49\n",
-		 la, lb);
+	snprintf(
+	    line, sizeof(line),
+	    "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8001 on SL:0 from LID1:%u QP1:0x48 to LID2:%u "
+	    "QP2:0x49\n",
+	    la, lb);
 	append(log, "w", "Dec 04 14:31:06 000001 [7F3A] 0x02 -> SUBNET UP\n");
 	append(log, "a", line);
 	append(log, "a", line);
 	/* an unfinished line is left for the next sweep */
-	append(log, "a", "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> Bad ");
+	append(log, "a",
+	       "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> log_trap_info: "
+	       "Bad ");
 	s = sweep_log(x, log, NULL, 0);
 	assert_int_equal(ibp_monitor_sweep_traps(s), 2);
 	assert_true(tenant(s, "TenantA")->traps_from == 2);
@@ -426,7 +455,7 @@ static void test_log_incremental(void **state)
 	/* the line finished: one more, the earlier ones not again */
 	append(log, "a",
 	       line + strlen("Dec 04 14:31:07 482113 [7F3A2B7FE700] "
-			     "0x01 -> Bad "));
+			     "0x01 -> log_trap_info: Bad "));
 	s = sweep_log(x, log, NULL, 0);
 	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
 	assert_true(tenant(s, "TenantB")->traps_toward == 3);
