@@ -160,8 +160,8 @@ int monitor_log_read(ibp_monitor_state *st, const char *path,
 		int e = fd < 0 ? errno : EINVAL;
 		if (fd >= 0)
 			close(fd);
-		return ibp_error_set(err, IBP_EIO, "%s: cannot read: %s", path,
-				     strerror(e));
+		return ibp_error_set_at(err, IBP_EIO, path, 0, 0,
+					"cannot read: %s", strerror(e));
 	}
 	struct monitor_log_pos *pos = monitor_state_log_pos(st);
 	if (pos->dev != (uint64_t)sb.st_dev ||
@@ -187,8 +187,9 @@ int monitor_log_read(ibp_monitor_state *st, const char *path,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
-					   strerror(errno));
+			rc = ibp_error_set_at(err, IBP_EIO, path, 0, 0,
+					      "cannot read: %s",
+					      strerror(errno));
 			break;
 		}
 		if (n == 0)

@@ -52,6 +52,10 @@ expect_grep '^ibpart_last_sweep_timestamp_seconds [0-9.]*$' "$T/m.prom"
 expect_status 2 "$IBPART" monitor --sim -c "$IBP_SRC/examples/seed/partitions.conf"
 expect_grep 'needs -t' err
 expect_status 2 "$IBPART" "${M[@]}" --format yaml
+# an OpenSM log that cannot be read is bad input, no output file
+expect_status 2 "$IBPART" "${M[@]}" --opensm-log "$T/no-such.log" -o "$T/y.prom"
+expect_grep 'no-such.log' err
+[[ ! -e $T/y.prom ]] || fail "-o written despite the unreadable log"
 expect_status 2 "$IBPART" monitor -q --sim -t "$IBP_SRC/examples/seed/seed.topo" -c "$T/nope.conf" -o "$T/x.prom"
 [[ ! -e $T/x.prom ]] || fail "output created on bad input"
 printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >bad.conf
