@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 		}
 		i = argc;
 	}
-	if (!strcmp(argv[i], "trap257")) {
+	if (i < argc && !strcmp(argv[i], "trap257")) {
 		if (i + 4 >= argc || trap257(t, argv + i + 1, o.mkey, &err)) {
 			fprintf(stderr, "umad_probe: trap257: %s\n",
 				i + 4 >= argc ? "SMLID LID1 LID2 PKEY"
