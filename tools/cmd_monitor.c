@@ -22,6 +22,7 @@ static const char usage[] =
     "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                      [--format prometheus|json|text]\n"
     "                      [--interval S [--count N]] [-o FILE] [--reset]\n"
+    "                      [--opensm-log FILE]\n"
     "                      [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
     "                      [--retries N] [--max-wire-smps N] [-q]\n"
     "       ibpart monitor --sim -t TOPO -c CONF [--pingpong SRC DST\n"
@@ -39,7 +40,11 @@ static const char usage[] =
     "--reset clears the constraint error counters after reading them.\n"
     "The monitoring port must be a full member of the default partition\n"
     "(0xffff) to read the PMAs of its limited members; a warning says\n"
-    "when it is not.  Metrics: docs/monitoring.md.\n";
+    "when it is not.  With --opensm-log, the Bad P_Key traps (257, 259)\n"
+    "OpenSM logged since the previous sweep are counted for the port\n"
+    "that raised them and the tenants of the ports they name; with\n"
+    "--sim, the traps the simulator's SM received.\n"
+    "Metrics: docs/monitoring.md.\n";
 
 static const char tail[] =
     "Exit: 0 nothing counted, 1 a constraint error or P_Key violation\n"
@@ -47,7 +52,9 @@ static const char tail[] =
 
 struct mon {
 	struct lc c;
-	const char *format, *out_path, *pp_src, *pp_dst;
+	const char *format, *out_path, *pp_src, *pp_dst, *osm_log;
+	struct ibp_sm_trap *traps; /* --sim: the simulator SM's, once */
+	size_t ntraps;
 	unsigned interval, count, iters, pkey_index;
 	bool reset, sim;
 };
@@ -65,6 +72,9 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	o.timeout_ms = m->c.lo.timeout_ms;
 	o.retries = m->c.lo.retries;
 	o.window = m->c.lo.max_wire_smps;
+	o.opensm_log_path = m->osm_log;
+	o.traps = m->traps;
+	o.ntraps = m->ntraps;
 	struct cli_op op;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
@@ -72,6 +82,7 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	int rc = cli_op_end(
 	    &op, ibp_monitor_sweep_run(m->c.l, &o, st, &s, op.diags, &op.err),
 	    CLI_OP_SERIOUS | CLI_OP_ERROR);
+	m->ntraps = 0; /* counted: in the state now */
 	if (rc)
 		return rc;
 	ibp_error err;
@@ -150,6 +161,12 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 			fclose(log);
 		if (rc == CLI_EXIT_USAGE || rc == CLI_EXIT_SYSTEM)
 			return rc;
+		/* the Bad P_Key traps its SM received */
+		m->traps = calloc(IBP_SM_TRAPS_KEPT, sizeof(*m->traps));
+		if (!m->traps)
+			return CLI_EXIT_SYSTEM;
+		m->ntraps = ibp_sm_traps_take(ibp_sim_session_sm(*ss), m->traps,
+					      IBP_SM_TRAPS_KEPT);
 	}
 	size_t node;
 	unsigned port;
@@ -183,7 +200,13 @@ static int run(int argc, char **argv)
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&m.c.in),
 	    CLI_MODE(&m.c.in),
-	    LC_PORT_OPTS(&m.c.lo, &m.c.quiet),
+	    /* the sweep's own defaults (monitor.h); discovery's are verify's */
+	    LC_PORT_OPTS_DEFAULTS(&m.c.lo, &m.c.quiet,
+				  "200 for the counters' MADs, 100 for "
+				  "discovery's SMPs",
+				  "2 for the counters' MADs, 3 for discovery's",
+				  "16 for the counters' MADs, 4 for "
+				  "discovery's, as OpenSM's max_wire_smps"),
 	    CLI_STR("-t|--topo|--topology", &m.c.in.topo, "TOPO",
 		    "the fabric's topology, for names (required with --sim: "
 		    "the simulated fabric)"),
@@ -202,6 +225,9 @@ static int run(int argc, char **argv)
 		    "textfile collector) instead of stdout"),
 	    CLI_FLAG("--reset", &m.reset,
 		     "clear the constraint error counters after reading them"),
+	    CLI_STR("--opensm-log", &m.osm_log, "FILE",
+		    "count the Bad P_Key traps (257, 259) in OpenSM's log "
+		    "since the previous sweep"),
 	    CLI_FLAG("--sim", &m.sim,
 		     "the built-in simulated fabric of -t and -c instead of "
 		     "the live one"),
@@ -246,6 +272,7 @@ static int run(int argc, char **argv)
 	lc_close(&m.c);
 	ibp_transport_close(t);
 	ibp_sim_session_free(ss);
+	free(m.traps);
 	return rc;
 }
 

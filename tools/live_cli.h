@@ -47,8 +47,9 @@ void lc_init(struct lc *c, const char *cmd);
 int lc_opensm_conf(struct lc *c);
 /* The port and SMP options every live command takes, as entries of a
  * command's table, into lo (a struct ibp_live_options *), and -q into
- * quiet (a bool *). */
-#define LC_PORT_OPTS(lo, quiet)                                                \
+ * quiet (a bool *); the defaults the help states (strings) are the
+ * command's own: monitor's differ (monitor.h). */
+#define LC_PORT_OPTS_DEFAULTS(lo, quiet, tmo, tries, wire)                     \
 	CLI_STR("-C|--Ca", &(lo)->ca, "CA", "local CA (default: the first)"),  \
 	    CLI_NUM("-P|--Port", &(lo)->port, 0, 254, "PORT",                  \
 		    "local port (default: the first active)"),                 \
@@ -58,13 +59,16 @@ int lc_opensm_conf(struct lc *c);
 	    CLI_FN("--mkey-file", &(lo)->mkey, lc_take_mkey_file, "FILE",      \
 		   "the M_Key from a file only its owner reads"),              \
 	    CLI_NUM("--timeout", &(lo)->timeout_ms, 1, 600000, "MS",           \
-		    "wait per SMP (default 100)"),                             \
+		    "wait per SMP (default " tmo ")"),                         \
 	    CLI_NUM("--retries", &(lo)->retries, 0, 100, "N",                  \
-		    "re-sends of an unanswered SMP (default 3)"),              \
+		    "re-sends of an unanswered SMP (default " tries ")"),      \
 	    CLI_NUM("--max-wire-smps", &(lo)->max_wire_smps, 1, 64, "N",       \
-		    "SMPs in flight at once (default 4, as OpenSM's "          \
-		    "max_wire_smps)"),                                         \
+		    "SMPs in flight at once (default " wire ")"),              \
 	    CLI_FLAG("-q|--quiet", quiet, "no progress on stderr")
+/* ... with the defaults of the live commands (verify, apply, discover). */
+#define LC_PORT_OPTS(lo, quiet)                                                \
+	LC_PORT_OPTS_DEFAULTS(lo, quiet, "100", "3",                           \
+			      "4, as OpenSM's max_wire_smps")
 /* LC_PORT_OPTS (quiet in c) and the plan options of
  * verify and apply (struct lc *): -t, --sm-port described as they are
  * live, -W, --format. */

@@ -2,7 +2,9 @@
  * Module monitor (src/monitor/): watching partition enforcement.  Files:
  * monitor_sweep.c (one sweep over a live session: the reads, pipelined),
  * monitor_state.c (the counters made monotonic across saturation and
- * resets), monitor_tenants.c (attribution of each counter to the
+ * resets; ClassPortInfo answers; the log position), monitor_traps.c
+ * (Bad P_Key traps: OpenSM's log lines, counting), monitor_tenants.c
+ * (attribution of each counter to the
  * tenants of the node its port faces), monitor_prom.c (Prometheus text
  * exposition), monitor_report.c (text and JSON).  Depends on util, topo,
  * conf, wire (mad.h, perfmgt.h, transport.h), sm and live, jansson.
@@ -56,6 +58,15 @@
  * could reach it: none is sent, and that port is read with SMPs only
  * (pma_skipped).
  *
+ * Bad P_Key traps (IBA 14.2.5.1, traps 257 and 259; 10.9.3): from
+ * OpenSM's log (opensm_log_path, read from where the previous sweep of
+ * the same state stopped; from its start again when the file was
+ * rotated - another inode - or truncated; lines longer than
+ * IBP_MONITOR_LOG_LINE_MAX skipped) and from the caller's SM (traps).
+ * Each is counted on the port that raised it and, where it names them,
+ * for the tenants of its sender (LID1, "from") and destination (LID2,
+ * "toward") CA ports.
+ *
  * Threads: a state and a sweep result are used by one thread at a time;
  * the result is plain data once made.
  */
@@ -70,11 +81,12 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
+#include "ibpart/sm.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
 
-#define IBP_MONITOR_OPTIONS_VERSION 1
+#define IBP_MONITOR_OPTIONS_VERSION 2
 struct ibp_monitor_options {
 	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan: its partitions are the tenants
@@ -87,6 +99,12 @@ struct ibp_monitor_options {
 	unsigned window;       /* MADs in flight at once (0: 16) */
 	int timeout_ms;	       /* per MAD (0: 200) */
 	int retries;	       /* re-sends of an unanswered MAD (-1: 2) */
+	/* version 2: Bad P_Key traps (257, 259) to count this sweep */
+	const char *opensm_log_path;	 /* OpenSM's log: its "Bad P_Key" lines
+					    since the previous sweep (NULL: none) */
+	const struct ibp_sm_trap *traps; /* more, received by the caller's SM
+					    (the simulator's), ntraps of them */
+	size_t ntraps;
 };
 /* Set version and retries -1; everything else 0/NULL/false (the
  * defaults above).  Cannot fail. */
@@ -107,6 +125,8 @@ const char *ibp_monitor_counter_name(ibp_monitor_counter c);
 /* What the caller keeps between sweeps: the last value read of every
  * counter of every port (by node GUID and port number) and its total. */
 typedef struct ibp_monitor_state ibp_monitor_state;
+/* The longest OpenSM log line read (longer ones are skipped). */
+#define IBP_MONITOR_LOG_LINE_MAX 4096
 /* A new, empty state; NULL when out of memory. */
 ibp_monitor_state *ibp_monitor_state_new(void);
 /* Free it; NULL is allowed. */
@@ -137,6 +157,10 @@ struct ibp_monitor_port {
 	uint64_t raw[IBP_MON_NCOUNTERS];   /* as read this sweep */
 	uint64_t total[IBP_MON_NCOUNTERS]; /* monotonic (the state's) */
 	bool saturated[IBP_MON_NCOUNTERS]; /* raw at the counter's max */
+	/* Bad P_Key traps naming this CA port (monotonic, the state's):
+	 * as the sender of the refused packet (LID1) and as its
+	 * destination (LID2); 0 on switch ports */
+	uint64_t traps_from, traps_toward;
 };
 
 /* One tenant (a partition of the plan) and its sums over its ports. */
@@ -147,6 +171,16 @@ struct ibp_monitor_tenant {
 	uint64_t from;	 /* constraint errors of packets from its nodes */
 	uint64_t toward; /* ... toward its nodes */
 	uint64_t pkey_violations; /* P_KeyViolations of its CA ports */
+	uint64_t traps_from;	  /* Bad P_Key traps naming its CA ports as */
+	uint64_t traps_toward;	  /* ... the sender / the destination */
+};
+
+/* A port that raised Bad P_Key traps (the state's total; port 0 of a
+ * switch when OpenSM's log names only the switch: trap 259). */
+struct ibp_monitor_trap_port {
+	uint64_t node_guid;
+	unsigned port;
+	uint64_t total;
 };
 
 typedef struct ibp_monitor_sweep ibp_monitor_sweep;
@@ -191,6 +225,31 @@ unsigned long ibp_monitor_sweep_smps(const ibp_monitor_sweep *s);
 double ibp_monitor_sweep_elapsed_ms(const ibp_monitor_sweep *s);
 /* When the sweep ended (seconds since the epoch, CLOCK_REALTIME). */
 double ibp_monitor_sweep_time(const ibp_monitor_sweep *s);
+/* The ports that raised Bad P_Key traps so far (the state's totals). */
+size_t ibp_monitor_sweep_trap_port_count(const ibp_monitor_sweep *s);
+const struct ibp_monitor_trap_port *
+ibp_monitor_sweep_trap_port(const ibp_monitor_sweep *s, size_t i);
+/* Bad P_Key traps counted by this sweep, and those among them whose
+ * LIDs name no port the sweep knows (counted nowhere else). */
+size_t ibp_monitor_sweep_traps(const ibp_monitor_sweep *s);
+size_t ibp_monitor_sweep_traps_unplaced(const ibp_monitor_sweep *s);
+
+/* One line of OpenSM 3.3.23's log (osm_trap_rcv.c log_trap_info, at
+ * OSM_LOG_ERROR, after its "Mon DD HH:MM:SS usec [thread] 0xNN ->
+ * log_trap_info: " prefix), len bytes, not NUL-terminated:
+ *   "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
+ *    QP2:0x%x"  (trap 257: one per trap, issuer LID2)
+ *   "Received Generic Notice type:%u num:259 (Bad P_Key (switch
+ *    external port)) Producer:%u (%s) from LID:%u TID:0x%016llx"
+ *   (trap 259: OpenSM logs no DataDetails for it, only the issuing
+ *   switch's LID).
+ * 1 with *out filled when the line is one of them, 0 when it is not
+ * (the "num:257" line of a trap 257 is not: its detail line counts),
+ * -1 when it says "Bad P_Key" but does not parse (numbers out of range,
+ * cut).  Reads at most len bytes; nothing of the line is kept. */
+int ibp_opensm_log_trap_parse(const char *line, size_t len,
+			      struct ibp_sm_trap *out);
+
 /* Ports cleared by o->reset. */
 size_t ibp_monitor_sweep_reset_ports(const ibp_monitor_sweep *s);
 

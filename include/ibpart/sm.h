@@ -195,5 +195,27 @@ int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err);
  * for any other number (0 by convention). */
 unsigned long ibp_sm_trap_count(const ibp_sm *sm, unsigned trap_number);
 
+/* One Bad P_Key trap as received (Notice DataDetails, IBA 14.2.5.1,
+ * traps 257 and 259) or as OpenSM logged it (monitor.h): what is not
+ * known is 0 / false. */
+struct ibp_sm_trap {
+	uint16_t number;     /* 257 or 259 */
+	uint16_t issuer_lid; /* the port that raised it (259: the switch) */
+	bool lids_valid;     /* lid1, lid2 hold data */
+	uint16_t lid1;	     /* the sender of the refused packet */
+	uint16_t lid2;	     /* its destination */
+	bool pkey_valid;
+	uint16_t pkey;	 /* the packet's P_Key */
+	uint8_t sw_port; /* 259: the switch port that filtered it (0: not
+			    known) */
+};
+/* How many Bad P_Key traps the SM keeps. */
+#define IBP_SM_TRAPS_KEPT 4096
+/* The SM keeps the last IBP_SM_TRAPS_KEPT Bad P_Key traps it received
+ * (older ones are dropped, still counted by ibp_sm_trap_count); take up
+ * to max of them, oldest first, into out (they are no longer kept).
+ * Returns how many. */
+size_t ibp_sm_traps_take(ibp_sm *sm, struct ibp_sm_trap *out, size_t max);
+
 IBP_END_DECLS
 #endif

@@ -22,6 +22,9 @@ struct ibp_monitor_sweep {
 	bool full_member;
 	uint64_t local_port_guid;
 	size_t unread, skipped, reset_ports;
+	struct ibp_monitor_trap_port *trap_ports; /* the state's issuers */
+	size_t ntrap_ports;
+	size_t traps, traps_unplaced, log_malformed;
 	unsigned long gmps, smps;
 	double elapsed_ms, time;
 };
@@ -38,9 +41,51 @@ int monitor_state_update(ibp_monitor_state *st, struct ibp_monitor_port *p,
  * read 0. */
 void monitor_state_cleared(ibp_monitor_state *st, uint64_t node_guid,
 			   unsigned port);
+/* What a node's PMA said in its ClassPortInfo (16.1.3.1): which
+ * PortCounters attribute carries the constraint errors. */
+enum { PMA_UNKNOWN = 0, PMA_8BIT, PMA_64BIT, PMA_NONE };
+/* The answer kept from an earlier sweep for node_guid (PMA_UNKNOWN when
+ * none: a node that did not answer is asked again), and keeping one.
+ * ClassPortInfo is read once per node per state, not every sweep: at
+ * 1,000 ports it was a third of a sweep's GMPs.  IBP_ENOMEM. */
+unsigned char monitor_state_pma(ibp_monitor_state *st, uint64_t node_guid);
+int monitor_state_set_pma(ibp_monitor_state *st, uint64_t node_guid,
+			  unsigned char kind);
 /* The next transaction ID this state hands out (distinct across
  * sweeps). */
 uint64_t monitor_state_tid(ibp_monitor_state *st);
+
+/* Bad P_Key traps (monitor_traps.c): a growing list. */
+struct monitor_traps {
+	struct ibp_sm_trap *a;
+	size_t n, cap;
+	size_t malformed; /* log lines saying "Bad P_Key" that did not parse */
+};
+int monitor_traps_push(struct monitor_traps *v, const struct ibp_sm_trap *t);
+/* Where the state's reading of OpenSM's log stands. */
+struct monitor_log_pos {
+	uint64_t dev, ino, offset;
+	bool skipping; /* inside a line longer than the limit */
+};
+struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st);
+/* The lines of path since the state's position into v (IBP_EIO: the
+ * file cannot be read; IBP_ENOMEM). */
+int monitor_log_read(ibp_monitor_state *st, const char *path,
+		     struct monitor_traps *v, ibp_error *err);
+/* Count v's traps in st against r's ports (r->traps, traps_unplaced);
+ * before monitor_state_update gives the ports their totals. */
+int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,
+			const struct monitor_traps *v, ibp_error *err);
+enum monitor_trap_role {
+	MONITOR_TRAP_ISSUED,
+	MONITOR_TRAP_FROM,
+	MONITOR_TRAP_TOWARD
+};
+/* One trap more for (node, port) in that role.  IBP_ENOMEM. */
+int monitor_state_trap(ibp_monitor_state *st, uint64_t node_guid, unsigned port,
+		       enum monitor_trap_role role);
+/* r->trap_ports: every port of st that raised traps.  IBP_ENOMEM. */
+int monitor_state_trap_ports(ibp_monitor_state *st, ibp_monitor_sweep *r);
 
 /* A copy of s kept by the result (freed with it); NULL on ENOMEM. */
 const char *monitor_keep(ibp_monitor_sweep *r, const char *s);

@@ -70,6 +70,26 @@ static bool tenant_label(FILE *m, const struct ibp_monitor_tenant *t)
 	return true;
 }
 
+/* The samples of a tenant family with a direction label: the
+ * constraint errors, or (traps) the Bad P_Key traps.  False on ENOMEM. */
+static bool tenant_directions(FILE *m, const char *name,
+			      const ibp_monitor_sweep *s, bool traps)
+{
+	for (size_t i = 0; i < s->ntenants; i++) {
+		const struct ibp_monitor_tenant *t = &s->tenants[i];
+		uint64_t v[2] = {traps ? t->traps_from : t->from,
+				 traps ? t->traps_toward : t->toward};
+		for (int d = 0; d < 2; d++) {
+			fprintf(m, "%s{", name);
+			if (!tenant_label(m, t))
+				return false;
+			fprintf(m, ",direction=\"%s\"} %" PRIu64 "\n",
+				d ? "toward" : "from", v[d]);
+		}
+	}
+	return true;
+}
+
 char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s)
 {
 	char *buf = NULL;
@@ -110,15 +130,8 @@ char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s)
 	       "direction=\"from\" packets from them refused, \"toward\" "
 	       "packets toward them refused (a node in several tenants "
 	       "counts in each)");
-	for (size_t i = 0; ok && i < s->ntenants; i++) {
-		const struct ibp_monitor_tenant *t = &s->tenants[i];
-		for (int d = 0; ok && d < 2; d++) {
-			fputs("ibpart_tenant_constraint_errors_total{", m);
-			ok = tenant_label(m, t);
-			fprintf(m, ",direction=\"%s\"} %" PRIu64 "\n",
-				d ? "toward" : "from", d ? t->toward : t->from);
-		}
-	}
+	ok = tenant_directions(m, "ibpart_tenant_constraint_errors_total", s,
+			       false);
 	family(m, "ibpart_tenant_pkey_violations_total", "counter",
 	       "P_KeyViolations of a tenant's HCA ports: packets toward them "
 	       "their HCA refused");
@@ -127,6 +140,23 @@ char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s)
 		ok = tenant_label(m, &s->tenants[i]);
 		fprintf(m, "} %" PRIu64 "\n", s->tenants[i].pkey_violations);
 	}
+
+	family(m, "ibpart_tenant_bad_pkey_traps_total", "counter",
+	       "Bad P_Key traps (257, 259) naming a tenant's HCA ports: "
+	       "direction=\"from\" as the sender of the refused packet, "
+	       "\"toward\" as its destination (a node in several tenants "
+	       "counts in each)");
+	ok = ok && tenant_directions(m, "ibpart_tenant_bad_pkey_traps_total", s,
+				     true);
+	family(m, "ibpart_port_bad_pkey_traps_total", "counter",
+	       "Bad P_Key traps a port raised (port 0: a switch, where "
+	       "OpenSM's log gives only its LID)");
+	for (size_t i = 0; i < s->ntrap_ports; i++)
+		fprintf(m,
+			"ibpart_port_bad_pkey_traps_total{guid=\"0x%016" PRIx64
+			"\",port=\"%u\"} %" PRIu64 "\n",
+			s->trap_ports[i].node_guid, s->trap_ports[i].port,
+			s->trap_ports[i].total);
 
 	family(m, "ibpart_counter_saturated", "gauge",
 	       "1 when a hardware counter stands at its maximum (8-bit "

@@ -57,9 +57,10 @@ void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 		ibp_escape_write(out, t->name, strlen(t->name));
 		fprintf(out,
 			"\" pkey 0x%04x ports %zu from %" PRIu64
-			" toward %" PRIu64 " pkey_violations %" PRIu64 "\n",
+			" toward %" PRIu64 " pkey_violations %" PRIu64
+			" bad_pkey_traps from %" PRIu64 " toward %" PRIu64 "\n",
 			t->pkey, t->ports, t->from, t->toward,
-			t->pkey_violations);
+			t->pkey_violations, t->traps_from, t->traps_toward);
 	}
 	fprintf(out,
 		"swept %zu ports (%zu unread, %zu SMPs only), %lu GMPs and %lu "
@@ -145,6 +146,10 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 		json_object_set_new(
 		    o, "pkey_violations",
 		    json_integer((json_int_t)t->pkey_violations));
+		json_object_set_new(o, "bad_pkey_traps_from",
+				    json_integer((json_int_t)t->traps_from));
+		json_object_set_new(o, "bad_pkey_traps_toward",
+				    json_integer((json_int_t)t->traps_toward));
 		json_array_append_new(tenants, o);
 	}
 	json_object_set_new(root, "unread",
@@ -154,6 +159,25 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 	json_object_set_new(root, "gmps", json_integer((json_int_t)s->gmps));
 	json_object_set_new(root, "smps", json_integer((json_int_t)s->smps));
 	json_object_set_new(root, "elapsed_ms", json_real(s->elapsed_ms));
+	json_t *tp = json_array();
+	for (size_t i = 0; i < s->ntrap_ports; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "guid",
+				    guid_str(s->trap_ports[i].node_guid));
+		json_object_set_new(o, "port",
+				    json_integer(s->trap_ports[i].port));
+		json_object_set_new(
+		    o, "total",
+		    json_integer((json_int_t)s->trap_ports[i].total));
+		json_array_append_new(tp, o);
+	}
+	json_object_set_new(root, "trap_ports", tp);
+	json_object_set_new(root, "bad_pkey_traps",
+			    json_integer((json_int_t)s->traps));
+	json_object_set_new(root, "bad_pkey_traps_unplaced",
+			    json_integer((json_int_t)s->traps_unplaced));
+	json_object_set_new(root, "opensm_log_malformed",
+			    json_integer((json_int_t)s->log_malformed));
 	json_object_set_new(root, "reset_ports",
 			    json_integer((json_int_t)s->reset_ports));
 	char *out = json_dumps(root, JSON_INDENT(2));

@@ -2,8 +2,11 @@
  * monitor_state.c - the counters made monotonic (see
  * include/ibpart/monitor.h): per port, by node GUID and port number, the
  * last raw value of each counter and the running total exposed as a
- * Prometheus counter.  A hash table with open addressing, grown at
- * half full, so a sweep of 48,000 ports updates in linear time.
+ * Prometheus counter, and the Bad P_Key traps naming it; per node, its
+ * PMA's ClassPortInfo answer; where the reading of OpenSM's log
+ * stands.  A hash table
+ * with open addressing, grown at half full, so a sweep of 48,000 ports updates
+ * in linear time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +17,22 @@ struct entry {
 	uint64_t node_guid;
 	unsigned port;
 	bool used;
+	unsigned char pma; /* the node's entry (port NODE_ENTRY): PMA_* */
 	bool seen[IBP_MON_NCOUNTERS];
 	uint64_t last[IBP_MON_NCOUNTERS];
 	uint64_t total[IBP_MON_NCOUNTERS];
+	uint64_t traps[3]; /* enum monitor_trap_role */
 };
+
+/* The port number of a node's own entry (its ClassPortInfo answer):
+ * no port has it (IBA ports are 8-bit). */
+#define NODE_ENTRY 0x10000u
 
 struct ibp_monitor_state {
 	struct entry *slots;
 	size_t cap, used;
 	uint64_t next_tid;
+	struct monitor_log_pos log;
 };
 
 ibp_monitor_state *ibp_monitor_state_new(void)
@@ -113,6 +123,14 @@ static struct entry *get(ibp_monitor_state *st, uint64_t guid, unsigned port)
 	return e;
 }
 
+static int by_guid_port(const void *a, const void *b)
+{
+	const struct ibp_monitor_trap_port *x = a, *y = b;
+	if (x->node_guid != y->node_guid)
+		return x->node_guid < y->node_guid ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
 uint64_t monitor_counter_max(ibp_monitor_counter c, bool pma_64bit)
 {
 	switch (c) {
@@ -150,6 +168,8 @@ int monitor_state_update(ibp_monitor_state *st, struct ibp_monitor_port *p,
 		}
 		p->total[c] = e->total[c];
 	}
+	p->traps_from = e->traps[MONITOR_TRAP_FROM];
+	p->traps_toward = e->traps[MONITOR_TRAP_TOWARD];
 	return IBP_OK;
 }
 
@@ -161,4 +181,60 @@ void monitor_state_cleared(ibp_monitor_state *st, uint64_t node_guid,
 		return;
 	e->last[IBP_MON_XMIT_CONSTRAINT] = 0;
 	e->last[IBP_MON_RCV_CONSTRAINT] = 0;
+}
+
+unsigned char monitor_state_pma(ibp_monitor_state *st, uint64_t node_guid)
+{
+	const struct entry *e = find(st, node_guid, NODE_ENTRY);
+	return e ? e->pma : PMA_UNKNOWN;
+}
+
+int monitor_state_set_pma(ibp_monitor_state *st, uint64_t node_guid,
+			  unsigned char kind)
+{
+	struct entry *e = get(st, node_guid, NODE_ENTRY);
+	if (!e)
+		return IBP_ENOMEM;
+	e->pma = kind;
+	return IBP_OK;
+}
+
+struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st)
+{
+	return &st->log;
+}
+
+int monitor_state_trap(ibp_monitor_state *st, uint64_t node_guid, unsigned port,
+		       enum monitor_trap_role role)
+{
+	struct entry *e = get(st, node_guid, port);
+	if (!e)
+		return IBP_ENOMEM;
+	e->traps[role]++;
+	return IBP_OK;
+}
+
+int monitor_state_trap_ports(ibp_monitor_state *st, ibp_monitor_sweep *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < st->cap; i++)
+		if (st->slots[i].used &&
+		    st->slots[i].traps[MONITOR_TRAP_ISSUED])
+			n++;
+	r->trap_ports = calloc(n ? n : 1, sizeof(*r->trap_ports));
+	if (!r->trap_ports)
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < st->cap; i++) {
+		const struct entry *e = &st->slots[i];
+		if (!e->used || !e->traps[MONITOR_TRAP_ISSUED])
+			continue;
+		struct ibp_monitor_trap_port *t =
+		    &r->trap_ports[r->ntrap_ports++];
+		t->node_guid = e->node_guid;
+		t->port = e->port;
+		t->total = e->traps[MONITOR_TRAP_ISSUED];
+	}
+	qsort(r->trap_ports, r->ntrap_ports, sizeof(*r->trap_ports),
+	      by_guid_port);
+	return IBP_OK;
 }

@@ -3,10 +3,10 @@
  * the ports to read (every CA port and every switch port facing one, from
  * the discovered fabric), the local port's P_KeyTable (is it a full
  * member of 0x7fff?), each node's PMA ClassPortInfo (which PortCounters
- * attribute carries the constraint errors), then the counters - PerfMgt
- * GMPs and PortInfo SMPs of every port in one pipelined batch per chunk
- * of ports - folded into the caller's state, and cleared when asked.
- * Re-sends of unanswered MADs are this file's, as the SM's are sm.c's.
+ * attribute carries the constraint errors; read once per state), then the
+ * counters - PerfMgt GMPs and PortInfo SMPs of every port in one pipelined
+ * batch per chunk of ports - folded into the caller's state, and cleared when
+ * asked. Re-sends of unanswered MADs are this file's, as the SM's are sm.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -294,19 +294,19 @@ static int list_ports(ibp_monitor_sweep *r, const ibp_fabric *df,
 	return IBP_OK;
 }
 
-enum { PMA_UNKNOWN = 0, PMA_8BIT, PMA_64BIT, PMA_NONE };
-
 /* Each node's PMA: ClassPortInfo once per node (at the LID of its first
- * port listed). */
+ * port listed), unless the state kept its answer from an earlier sweep. */
 static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 		    unsigned char *pma, ibp_error *err)
 {
 	ibp_monitor_sweep *r = c->r;
 	size_t *which = malloc((nn ? nn : 1) * sizeof(*which)); /* slot->node */
+	uint64_t *guid_of = malloc((nn ? nn : 1) * sizeof(*guid_of));
 	struct batch b = {0};
-	int rc = which ? batch_reserve(&b, nn ? nn : 1) : IBP_ENOMEM;
+	int rc = which && guid_of ? batch_reserve(&b, nn ? nn : 1) : IBP_ENOMEM;
 	if (rc) {
 		free(which);
+		free(guid_of);
 		batch_free(&b);
 		return ibp_error_set(err, rc, "out of memory");
 	}
@@ -317,8 +317,12 @@ static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 		if (pma[n] != PMA_UNKNOWN || !r->ports[i].lid ||
 		    r->ports[i].pma_skipped)
 			continue;
+		uint64_t guid = r->ports[i].node_guid;
+		if ((pma[n] = monitor_state_pma(c->st, guid)) != PMA_UNKNOWN)
+			continue;
 		pma[n] = PMA_NONE; /* until it answers */
 		which[b.n] = n;
+		guid_of[b.n] = guid;
 		rc = ibp_perf_mad_init(batch_add(&b, r->ports[i].lid),
 				       IBP_MAD_SIZE, IBP_METHOD_GET,
 				       IBP_PERF_ATTR_CLASS_PORT_INFO, 0,
@@ -335,8 +339,11 @@ static int read_cpi(struct ctx *c, const size_t *node_of, size_t nn,
 		pma[which[i]] = ibp_class_port_info_has_ext_errors(&cpi)
 				    ? PMA_64BIT
 				    : PMA_8BIT;
+		if (monitor_state_set_pma(c->st, guid_of[i], pma[which[i]]))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	free(which);
+	free(guid_of);
 	batch_free(&b);
 	return rc;
 }
@@ -508,13 +515,34 @@ static void mark_unreachable(ibp_monitor_sweep *r, const ibp_fabric *pf,
 	}
 }
 
+/* The Bad P_Key traps of this sweep: OpenSM's log since the last one,
+ * and the caller's (options version 2). */
+static int count_traps(ibp_monitor_sweep *r, ibp_monitor_state *st,
+		       const struct ibp_monitor_options *o, ibp_error *err)
+{
+	if (o->version < 2)
+		return IBP_OK;
+	struct monitor_traps v = {0};
+	int rc = IBP_OK;
+	if (o->opensm_log_path)
+		rc = monitor_log_read(st, o->opensm_log_path, &v, err);
+	for (size_t i = 0; rc == IBP_OK && o->traps && i < o->ntraps; i++)
+		if (monitor_traps_push(&v, &o->traps[i]))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	r->log_malformed = v.malformed;
+	if (rc == IBP_OK)
+		rc = monitor_traps_count(r, st, &v, err);
+	free(v.a);
+	return rc;
+}
+
 int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 			  ibp_monitor_state *st, ibp_monitor_sweep **out,
 			  ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
-	if (!l || !o || !st || o->version != IBP_MONITOR_OPTIONS_VERSION ||
-	    !o->conf_path)
+	if (!l || !o || !st || o->version < 1 ||
+	    o->version > IBP_MONITOR_OPTIONS_VERSION || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "monitor: bad options (version, the "
 				     "plan's path)");
@@ -556,6 +584,8 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 	if (rc == IBP_OK)
 		mark_unreachable(r, ibp_live_fabric(l), want);
 	if (rc == IBP_OK)
+		rc = count_traps(r, st, o, err);
+	if (rc == IBP_OK)
 		rc = read_cpi(&c, node_of, nn, pma, err);
 	if (rc == IBP_OK && batch_reserve(&b, 2 * CHUNK_PORTS) != IBP_OK)
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -566,6 +596,8 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 		if (rc == IBP_OK && o->reset)
 			rc = reset_counters(&c, i, to, &b, err);
 	}
+	if (rc == IBP_OK && monitor_state_trap_ports(st, r))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (rc == IBP_OK)
 		rc = monitor_attribute(r, conf, ibp_live_sm_port_guid(l), err);
 	batch_free(&b);
@@ -593,6 +625,7 @@ void ibp_monitor_sweep_free(ibp_monitor_sweep *s)
 	free(s->ports);
 	free(s->tenant_idx);
 	free(s->tenants);
+	free(s->trap_ports);
 	free(s);
 }
 
@@ -661,4 +694,25 @@ size_t ibp_monitor_sweep_skipped(const ibp_monitor_sweep *s)
 size_t ibp_monitor_sweep_reset_ports(const ibp_monitor_sweep *s)
 {
 	return s->reset_ports;
+}
+
+size_t ibp_monitor_sweep_trap_port_count(const ibp_monitor_sweep *s)
+{
+	return s->ntrap_ports;
+}
+
+const struct ibp_monitor_trap_port *
+ibp_monitor_sweep_trap_port(const ibp_monitor_sweep *s, size_t i)
+{
+	return i < s->ntrap_ports ? &s->trap_ports[i] : NULL;
+}
+
+size_t ibp_monitor_sweep_traps(const ibp_monitor_sweep *s)
+{
+	return s->traps;
+}
+
+size_t ibp_monitor_sweep_traps_unplaced(const ibp_monitor_sweep *s)
+{
+	return s->traps_unplaced;
 }

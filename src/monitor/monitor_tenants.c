@@ -94,6 +94,8 @@ int monitor_attribute(ibp_monitor_sweep *r, const ibp_conf *c,
 				t->toward += rcv;
 				t->pkey_violations +=
 				    q->total[IBP_MON_PKEY_VIOLATIONS];
+				t->traps_from += q->traps_from;
+				t->traps_toward += q->traps_toward;
 				t->ports++;
 			}
 		}

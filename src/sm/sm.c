@@ -44,6 +44,8 @@ struct ibp_sm {
 	uint64_t tid;
 	unsigned long smps, timeouts, retries;
 	unsigned long traps_257, traps_259, traps_other;
+	struct ibp_sm_trap *kept; /* ring of IBP_SM_TRAPS_KEPT, on demand */
+	size_t kept_head, kept_len;
 	/* discovery: live switch ports at the directed-route limit whose far
 	 * side was not reached (node << 8 | port), checked at the end */
 	uint32_t *beyond;
@@ -100,6 +102,7 @@ void ibp_sm_free(ibp_sm *sm)
 	free_nodes(sm);
 	ibp_fabric_free(sm->fabric);
 	free(sm->beyond);
+	free(sm->kept);
 	free(sm);
 }
 
@@ -1425,6 +1428,53 @@ void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out)
 
 /* ---- traps ---- */
 
+/* A Bad P_Key trap's DataDetails (14.2.5.1) kept for
+ * ibp_sm_traps_take; the oldest dropped when the ring is full (or
+ * cannot be had: the count stays right). */
+static void keep_trap(ibp_sm *sm, const struct ibp_notice *no)
+{
+	if (!sm->kept)
+		sm->kept = calloc(IBP_SM_TRAPS_KEPT, sizeof(*sm->kept));
+	if (!sm->kept)
+		return;
+	struct ibp_sm_trap t = {.number = no->trap_num,
+				.issuer_lid = no->issuer_lid};
+	if (no->trap_num == IBP_TRAP_BAD_PKEY) {
+		struct ibp_trap_257 d;
+		ibp_trap_257_from_details(&d, no->data_details);
+		t.lids_valid = t.pkey_valid = true;
+		t.lid1 = d.lid1;
+		t.lid2 = d.lid2;
+		t.pkey = (uint16_t)d.key;
+	} else {
+		struct ibp_trap_259 d;
+		ibp_trap_259_from_details(&d, no->data_details);
+		unsigned both = IBP_TRAP259_VALID_LID1 | IBP_TRAP259_VALID_LID2;
+		t.lids_valid = (d.data_valid & both) == both;
+		t.lid1 = t.lids_valid ? d.lid1 : 0;
+		t.lid2 = t.lids_valid ? d.lid2 : 0;
+		t.pkey_valid = d.data_valid & IBP_TRAP259_VALID_PKEY;
+		t.pkey = t.pkey_valid ? d.pkey : 0;
+		t.sw_port = d.port;
+	}
+	if (sm->kept_len == IBP_SM_TRAPS_KEPT) {
+		sm->kept_head = (sm->kept_head + 1) % IBP_SM_TRAPS_KEPT;
+		sm->kept_len--;
+	}
+	sm->kept[(sm->kept_head + sm->kept_len++) % IBP_SM_TRAPS_KEPT] = t;
+}
+
+size_t ibp_sm_traps_take(ibp_sm *sm, struct ibp_sm_trap *out, size_t max)
+{
+	size_t n = 0;
+	for (; n < max && sm->kept_len; n++) {
+		out[n] = sm->kept[sm->kept_head];
+		sm->kept_head = (sm->kept_head + 1) % IBP_SM_TRAPS_KEPT;
+		sm->kept_len--;
+	}
+	return n;
+}
+
 int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err)
 {
 	unsigned n = 0;
@@ -1456,6 +1506,9 @@ int ibp_sm_poll_traps(ibp_sm *sm, unsigned *got, ibp_error *err)
 			sm->traps_259++;
 		else
 			sm->traps_other++;
+		if (no.is_generic && (no.trap_num == IBP_TRAP_BAD_PKEY ||
+				      no.trap_num == IBP_TRAP_SWITCH_BAD_PKEY))
+			keep_trap(sm, &no);
 	}
 	if (got)
 		*got = n;

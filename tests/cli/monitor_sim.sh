@@ -17,9 +17,11 @@ expect_grep '^infiniband_switch_port_transmit_constraint_errors_total{guid="0x50
 expect_grep '^ibpart_tenant_constraint_errors_total{tenant="TenantB",direction="toward"} 8$' out
 expect_grep '^# HELP infiniband_switch_port_transmit_constraint_errors_total ' out
 expect_grep '^# TYPE infiniband_switch_port_transmit_constraint_errors_total counter$' out
-# every other counter sample is 0
+# every other counter sample is 0; the 8 refusals at leaf-01's egress
+# each raised a trap 259 (IBA 14.2.5.1) from that port, sender TenantA's
+# node, destination TenantB's
 nz=$(grep -v '^#' out | grep -E '_total\{' | grep -v ' 0$' | sort)
-want=$'ibpart_tenant_constraint_errors_total{tenant="TenantB",direction="toward"} 8\ninfiniband_switch_port_transmit_constraint_errors_total{guid="0x506b4b0300a1b100",port="5"} 8'
+want=$'ibpart_port_bad_pkey_traps_total{guid="0x506b4b0300a1b100",port="5"} 8\nibpart_tenant_bad_pkey_traps_total{tenant="TenantA",direction="from"} 8\nibpart_tenant_bad_pkey_traps_total{tenant="TenantB",direction="toward"} 8\nibpart_tenant_constraint_errors_total{tenant="TenantB",direction="toward"} 8\ninfiniband_switch_port_transmit_constraint_errors_total{guid="0x506b4b0300a1b100",port="5"} 8'
 [[ $nz == "$want" ]] || fail "non-zero series: $nz"
 
 expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 --pkey-index 1 --format json
@@ -29,7 +31,8 @@ expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 -
   fail "json ports"
 expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 --format text
 expect_grep '^PORT 0x506b4b0300a1b201 port 1 "tenantB-node-01" facing "tenantB-node-01" P_KeyViolations=8$' out
-expect_grep '^TENANT "TenantB" pkey 0x0002 ports 3 from 0 toward 0 pkey_violations 8$' out
+# refused by the receiving HCA: 8 traps 257 naming B's node as destination
+expect_grep '^TENANT "TenantB" pkey 0x0002 ports 3 from 0 toward 0 pkey_violations 8 bad_pkey_traps from 0 toward 8$' out
 
 # strict mode: the plan gives the tenants' HCAs and the switch's port 0
 # no key of the default partition, so no GMP could reach their PMAs:
@@ -49,6 +52,10 @@ expect_grep '^ibpart_last_sweep_timestamp_seconds [0-9.]*$' "$T/m.prom"
 expect_status 2 "$IBPART" monitor --sim -c "$IBP_SRC/examples/seed/partitions.conf"
 expect_grep 'needs -t' err
 expect_status 2 "$IBPART" "${M[@]}" --format yaml
+# an OpenSM log that cannot be read is bad input, no output file
+expect_status 2 "$IBPART" "${M[@]}" --opensm-log "$T/no-such.log" -o "$T/y.prom"
+expect_grep 'no-such.log' err
+[[ ! -e $T/y.prom ]] || fail "-o written despite the unreadable log"
 expect_status 2 "$IBPART" monitor -q --sim -t "$IBP_SRC/examples/seed/seed.topo" -c "$T/nope.conf" -o "$T/x.prom"
 [[ ! -e $T/x.prom ]] || fail "output created on bad input"
 printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >bad.conf

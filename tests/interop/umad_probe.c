@@ -6,7 +6,10 @@
  * it sends a directed-route SubnGet(NodeInfo) to the local node (hop count
  * 0, IBA 14.2.2); "pi-enforce PATH PORT old|new" sends a switch port the
  * enforcement SubnSet(PortInfo) in the old or the new encoding (see
- * pi_enforce).  With --mkey KEY every SMP carries that M_Key.
+ * pi_enforce); "trap257 SMLID LID1 LID2 PKEY" sends the SM, as an HCA
+ * that refused a packet does, a SubnTrap(Notice) 257 Bad P_Key (IBA
+ * 14.2.5.1; its TrapRepress is dropped by ibsim, so no answer is
+ * expected).  With --mkey KEY every SMP carries that M_Key.
  * tests/interop/test_umad_routes.sh compares the answers with the real
  * smpquery's on an ibsim fabric whose LIDs OpenSM assigned.
  *
@@ -142,6 +145,32 @@ static int pi_enforce(ibp_transport *t, const char *path_s, const char *port_s,
 	return IBP_OK;
 }
 
+/* A Bad P_Key trap 257 from this port to the SM at sm_lid: the packet
+ * from lid1 to lid2 with P_Key pkey was refused. */
+static int trap257(ibp_transport *t, char **a, uint64_t mkey, ibp_error *err)
+{
+	uint16_t sm = (uint16_t)strtoul(a[0], NULL, 0);
+	struct ibp_notice n;
+	ibp_notice_init_trap(&n, IBP_NOTICE_TYPE_SECURITY, IBP_NODE_CA, 257,
+			     (uint16_t)strtoul(a[2], NULL, 0));
+	struct ibp_trap_257 d = {.lid1 = (uint16_t)strtoul(a[1], NULL, 0),
+				 .lid2 = (uint16_t)strtoul(a[2], NULL, 0),
+				 .key = (uint32_t)strtoul(a[3], NULL, 0),
+				 .qp1 = 0x48,
+				 .qp2 = 0x49};
+	ibp_trap_257_to_details(&d, n.data_details);
+	struct ibp_smp req;
+	ibp_smp_init_lid(&req, IBP_METHOD_TRAP, IBP_ATTR_NOTICE, 0, 0x7e100000,
+			 mkey);
+	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
+	int rc = ibp_notice_encode(&n, req.data, sizeof(req.data), err);
+	if (!rc)
+		rc = ibp_smp_encode(&req, b, sizeof(b), err);
+	if (!rc)
+		rc = ibp_transport_smp_lid(t, sm, b, r, 200, err);
+	return rc == IBP_ETIMEDOUT ? IBP_OK : rc; /* sent; no answer */
+}
+
 int main(int argc, char **argv)
 {
 	ibp_umad_options o;
@@ -175,6 +204,15 @@ int main(int argc, char **argv)
 						argv[i + 3], o.mkey, &err)) {
 			fprintf(stderr, "umad_probe: pi-enforce: %s\n",
 				i + 3 >= argc ? "PATH PORT old|new"
+					      : err.message);
+			bad = 1;
+		}
+		i = argc;
+	}
+	if (i < argc && !strcmp(argv[i], "trap257")) {
+		if (i + 4 >= argc || trap257(t, argv + i + 1, o.mkey, &err)) {
+			fprintf(stderr, "umad_probe: trap257: %s\n",
+				i + 4 >= argc ? "SMLID LID1 LID2 PKEY"
 					      : err.message);
 			bad = 1;
 		}

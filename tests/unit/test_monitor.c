@@ -8,7 +8,13 @@
  * PortCounters stop at 255 (16.1.3.5) and the total stays monotonic
  * across saturation, a clear by others and --reset; a monitoring port
  * that is not a full member of 0x7fff cannot read the limited members'
- * PMAs and says so; label escaping.
+ * PMAs and says so; label escaping.  Bad P_Key traps: OpenSM 3.3.23's
+ * log lines (their text transcribed by hand from osm_trap_rcv.c's
+ * log_trap_info and osm_log.c's prefix format, not made by our code)
+ * parsed, hostile ones refused; the log read incrementally across
+ * appends, truncation and rotation; the simulator SM's traps of a
+ * cross-tenant pingpong given to the very tenants and port whose
+ * counters rose.  ClassPortInfo read once per state.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ibpart/monitor.h"
 #include "ibpart/pkey_table.h"
@@ -299,6 +306,224 @@ static void test_not_full_member(void **state)
 	ibp_pkey_table_set(t, (unsigned)i, 0xffff, NULL);
 }
 
+/* OpenSM's lines: "%s %02d %02d:%02d:%02d %06d [%04X] 0x%02x -> " then
+ * OSM_LOG's "%s: " (the function) and log_trap_info's messages
+ * (osm_trap_rcv.c, 3.3.23). */
+static void test_log_lines(void **state)
+{
+	(void)state;
+	struct ibp_sm_trap t;
+	const char *l257 =
+	    "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> "
+	    "log_trap_info: Bad P_Key:0x8002 on SL:0 from LID1:3 QP1:0x48 to "
+	    "LID2:7 QP2:0x49";
+	assert_int_equal(ibp_opensm_log_trap_parse(l257, strlen(l257), &t), 1);
+	assert_int_equal(t.number, 257);
+	assert_true(t.lids_valid && t.lid1 == 3 && t.lid2 == 7);
+	assert_true(t.pkey_valid && t.pkey == 0x8002 && t.issuer_lid == 7);
+	const char *l259 =
+	    "Dec  4 14:31:07 482301 [7F3A2B7FE700] 0x01 -> log_trap_info: "
+	    "Received Generic "
+	    "Notice type:1 num:259 (Bad P_Key (switch external port)) "
+	    "Producer:2 (Switch) from LID:2 TID:0x0000000000001234";
+	assert_int_equal(ibp_opensm_log_trap_parse(l259, strlen(l259), &t), 1);
+	assert_true(t.number == 259 && t.issuer_lid == 2 && !t.lids_valid);
+	/* the generic line of a 257: its detail line counts, not it */
+	const char *g257 =
+	    "Dec 04 14:31:07 482100 [7F3A2B7FE700] 0x01 -> "
+	    "log_trap_info: Received Generic Notice type:1 num:257 (Bad P_Key) "
+	    "Producer:1 (Channel Adapter) from LID:7 "
+	    "TID:0x0000000000000042";
+	assert_int_equal(ibp_opensm_log_trap_parse(g257, strlen(g257), &t), 0);
+	/* as the real OpenSM 3.3.23 wrote them on ibsim
+	 * (tests/interop/test_live_traps.sh): the detail line counts; the
+	 * SA's report of the same trap (osm_inform.c log_notice, 0x02) does
+	 * not count it twice */
+	const char *real = "Dec 04 14:37:49 136112 [29BCB6C0] 0x01 -> "
+			   "log_trap_info: Bad P_Key:0x8001 on SL:0 from "
+			   "LID1:3 QP1:0x48 to LID2:6 QP2:0x49";
+	assert_int_equal(ibp_opensm_log_trap_parse(real, strlen(real), &t), 1);
+	assert_true(t.lid1 == 3 && t.lid2 == 6 && t.pkey == 0x8001);
+	const char *sa =
+	    "Dec 04 14:37:49 136200 [29BCB6C0] 0x02 -> "
+	    "log_notice: Reporting Security Notice \"Bad P_Key\" "
+	    "from LID 6, GUID 0x506b4b0300a1b202 : LID1 3, LID2 6, "
+	    "P_Key 0x8001, SL 0, QP1 0x48, QP2 0x49, GID1 ::, GID2 "
+	    "::";
+	assert_int_equal(ibp_opensm_log_trap_parse(sa, strlen(sa), &t), 0);
+	/* text a tenant wrote (a NodeDescription), not at a message's start,
+	 * or without OpenSM's prefix and function name, is not a trap */
+	const char *fake[] = {
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> Bad P_Key:0x8002 on SL:0 "
+	    "from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
+	    "Dec 04 14:31:07 482113 [7F3A] 0x02 -> node \"Bad P_Key:0x8002 on "
+	    "SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49\"",
+	    "Bad P_Key:0x8002 on SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
+	    "",
+	};
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(
+		    ibp_opensm_log_trap_parse(fake[i], strlen(fake[i]), &t), 0);
+	/* out of range, cut, trailing text: refused, not wrapped */
+	const char *bad[] = {
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
+	    "from LID1:65536 QP1:0x48 to LID2:7 QP2:0x49",
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x1ffffffff on "
+	    "SL:0 from LID1:3 QP1:0x48 to LID2:7 QP2:0x49",
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
+	    "from LID1:3 QP1:0x48 to LID2:",
+	    "Dec 04 14:31:07 482113 [7F3A] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8002 on SL:0 "
+	    "from LID1:3 QP1:0x48 to LID2:7 QP2:0x49\x1b[2J",
+	};
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(
+		    ibp_opensm_log_trap_parse(bad[i], strlen(bad[i]), &t), -1);
+	/* bounded: a length shorter than the text is all that is read */
+	assert_int_equal(ibp_opensm_log_trap_parse(l257, 90, &t), -1);
+}
+
+static ibp_monitor_sweep *sweep_log(struct fx *x, const char *log,
+				    const struct ibp_sm_trap *traps,
+				    size_t ntraps)
+{
+	struct ibp_monitor_options o;
+	ibp_monitor_options_init(&o);
+	o.conf_path = x->conf;
+	o.opensm_log_path = log;
+	o.traps = traps;
+	o.ntraps = ntraps;
+	ibp_monitor_sweep *s = NULL;
+	ibp_error err;
+	assert_int_equal(ibp_monitor_sweep_run(x->l, &o, x->st, &s, NULL, &err),
+			 IBP_OK);
+	return s;
+}
+
+static void append(const char *path, const char *mode, const char *text)
+{
+	FILE *f = fopen(path, mode);
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_log_incremental(void **state)
+{
+	struct fx *x = *state;
+	ibp_monitor_sweep *s = sweep(x, false);
+	uint16_t la =
+	    port_of(s, "tenantA-node-01", false, "tenantA-node-01")->lid;
+	uint16_t lb =
+	    port_of(s, "tenantB-node-01", false, "tenantB-node-01")->lid;
+	ibp_monitor_sweep_free(s);
+	char line[256], log[] = "/tmp/ibpart-osmlog-XXXXXX";
+	int fd = mkstemp(log);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(
+	    line, sizeof(line),
+	    "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> log_trap_info: Bad "
+	    "P_Key:0x8001 on SL:0 from LID1:%u QP1:0x48 to LID2:%u "
+	    "QP2:0x49\n",
+	    la, lb);
+	append(log, "w", "Dec 04 14:31:06 000001 [7F3A] 0x02 -> SUBNET UP\n");
+	append(log, "a", line);
+	append(log, "a", line);
+	/* an unfinished line is left for the next sweep */
+	append(log, "a",
+	       "Dec 04 14:31:07 482113 [7F3A2B7FE700] 0x01 -> log_trap_info: "
+	       "Bad ");
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 2);
+	assert_true(tenant(s, "TenantA")->traps_from == 2);
+	assert_true(tenant(s, "TenantB")->traps_toward == 2);
+	assert_true(tenant(s, "TenantA")->traps_toward == 0);
+	assert_int_equal(ibp_monitor_sweep_trap_port_count(s), 1);
+	ibp_monitor_sweep_free(s);
+	/* the line finished: one more, the earlier ones not again */
+	append(log, "a",
+	       line + strlen("Dec 04 14:31:07 482113 [7F3A2B7FE700] "
+			     "0x01 -> log_trap_info: Bad "));
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
+	assert_true(tenant(s, "TenantB")->traps_toward == 3);
+	ibp_monitor_sweep_free(s);
+	/* truncated (logrotate's copytruncate): read from its start */
+	append(log, "w", line);
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
+	assert_true(tenant(s, "TenantB")->traps_toward == 4);
+	ibp_monitor_sweep_free(s);
+	/* rotated: another file at the path, longer than the offset */
+	char old[64];
+	snprintf(old, sizeof(old), "%s.1", log);
+	assert_int_equal(rename(log, old), 0);
+	append(log, "w", line);
+	append(log, "a", line);
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 2);
+	assert_true(tenant(s, "TenantB")->traps_toward == 6);
+	char *prom = ibp_monitor_sweep_prometheus(s);
+	assert_non_null(strstr(prom, "ibpart_tenant_bad_pkey_traps_total{"
+				     "tenant=\"TenantB\",direction=\"toward\"} "
+				     "6\n"));
+	free(prom);
+	ibp_monitor_sweep_free(s);
+	unlink(old);
+	unlink(log);
+}
+
+/* The issue's "a cross-tenant pingpong raises exactly the counters and
+ * traps the monitor then reports for that tenant": the simulator's SM
+ * received 8 traps 259 from the very leaf port whose 8
+ * PortXmitConstraintErrors the monitor gives TenantB toward. */
+static void test_sim_traps(void **state)
+{
+	struct fx *x = *state;
+	pingpong(x, "tenantA-node-01", "tenantB-node-01", 1);
+	struct ibp_sm_trap traps[64];
+	size_t n = ibp_sm_traps_take(ibp_sim_session_sm(x->ss), traps, 64);
+	assert_int_equal(n, 8);
+	ibp_monitor_sweep *s = sweep_log(x, NULL, traps, n);
+	const struct ibp_monitor_port *q =
+	    port_of(s, "leaf-01", true, "tenantB-node-01");
+	only(s, q, IBP_MON_XMIT_CONSTRAINT, 8);
+	assert_true(tenant(s, "TenantB")->toward == 8);
+	assert_true(tenant(s, "TenantB")->traps_toward == 8);
+	assert_true(tenant(s, "TenantB")->traps_from == 0);
+	assert_true(tenant(s, "TenantA")->traps_from == 8);
+	assert_int_equal(ibp_monitor_sweep_trap_port_count(s), 1);
+	const struct ibp_monitor_trap_port *tp =
+	    ibp_monitor_sweep_trap_port(s, 0);
+	assert_true(tp->node_guid == q->node_guid && tp->port == q->port &&
+		    tp->total == 8);
+	ibp_monitor_sweep_free(s);
+	/* counted once: the next sweep has none new, the totals stay */
+	s = sweep_log(x, NULL, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 0);
+	assert_true(tenant(s, "TenantB")->traps_toward == 8);
+	ibp_monitor_sweep_free(s);
+}
+
+/* ClassPortInfo once per node per state: the second sweep sends only
+ * the counters' GMPs (one per port read). */
+static void test_cpi_cached(void **state)
+{
+	struct fx *x = *state;
+	ibp_monitor_sweep *s = sweep(x, false);
+	unsigned long first = ibp_monitor_sweep_gmps(s);
+	size_t ports = ibp_monitor_sweep_port_count(s);
+	ibp_monitor_sweep_free(s);
+	s = sweep(x, false);
+	assert_int_equal(ibp_monitor_sweep_gmps(s), ports);
+	assert_true(first > ports);
+	ibp_monitor_sweep_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +532,11 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_not_full_member, setup,
 					    teardown),
+	    cmocka_unit_test(test_log_lines),
+	    cmocka_unit_test_setup_teardown(test_log_incremental, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_sim_traps, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cpi_cached, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,323 @@
+/*
+ * monitor_traps.c - Bad P_Key traps (IBA 14.2.5.1: 257 from an HCA,
+ * 259 from a switch external port) for the monitor (see
+ * include/ibpart/monitor.h): OpenSM's log lines parsed (its file is
+ * written with text tenants influence - NodeDescriptions - so every
+ * line is read bounded, numbers checked, nothing of it kept), the log
+ * read incrementally from the offset the state keeps, and each trap
+ * counted on the port that raised it and for the tenants of the CA
+ * ports it names.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "monitor/monitor_priv.h"
+
+/* The first occurrence of the NUL-terminated needle in s[0, len). */
+static const char *find(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; n <= len && i <= len - n; i++)
+		if (!memcmp(s + i, needle, n))
+			return s + i;
+	return NULL;
+}
+
+/* Expect the literal lit at *p (before end), then a number in base 10
+ * or 16 (after "0x" in the literal) up to max; *p moves past it. */
+static bool field(const char **p, const char *end, const char *lit,
+		  unsigned base, uint64_t max, uint64_t *v)
+{
+	size_t n = strlen(lit);
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
+		return false;
+	const char *q = *p + n;
+	uint64_t x = 0;
+	size_t digits = 0;
+	for (; q < end; q++, digits++) {
+		unsigned d;
+		if (*q >= '0' && *q <= '9')
+			d = (unsigned)(*q - '0');
+		else if (base == 16 && *q >= 'a' && *q <= 'f')
+			d = (unsigned)(*q - 'a' + 10);
+		else if (base == 16 && *q >= 'A' && *q <= 'F')
+			d = (unsigned)(*q - 'A' + 10);
+		else
+			break;
+		if (x > (max - d) / base)
+			return false; /* out of range */
+		x = x * base + d;
+	}
+	if (!digits)
+		return false;
+	*v = x;
+	*p = q;
+	return true;
+}
+
+/* The length of OpenSM's line prefix at s (osm_log.c: "%s %02d
+ * %02d:%02d:%02d %06d [%04X] 0x%02x -> ", then OSM_LOG's "%s: " with
+ * the function's name, here log_trap_info), 0 when s does not start with
+ * one.  Requiring it keeps text a tenant wrote (a NodeDescription,
+ * 64 bytes, even with a line feed in it) from passing for a trap line:
+ * the prefix and a trap message do not fit in 64 bytes. */
+static size_t prefix_len(const char *s, size_t len)
+{
+	static const char shape[] = "Aaa 00 00:00:00 000000 [";
+	size_t i = 0;
+	for (; shape[i]; i++) {
+		if (i >= len)
+			return 0;
+		char c = s[i], k = shape[i];
+		bool ok = k == '0'   ? c >= '0' && c <= '9'
+			  : k == 'A' ? c >= 'A' && c <= 'Z'
+			  : k == 'a' ? c >= 'a' && c <= 'z'
+				     : c == k;
+		if (!ok && !(i == 4 && c == ' ')) /* day padded: " 4" */
+			return 0;
+	}
+	size_t hex = 0;
+	for (; i < len && hex < 16 && strchr("0123456789ABCDEFabcdef", s[i]) &&
+	       s[i];
+	     i++, hex++)
+		;
+	static const char tail[] = "] 0x";
+	if (!hex || len - i < sizeof(tail) - 1 + 2 ||
+	    memcmp(s + i, tail, sizeof(tail) - 1))
+		return 0;
+	i += sizeof(tail) - 1;
+	for (int k = 0; k < 2; k++, i++)
+		if (!s[i] || !strchr("0123456789abcdefABCDEF", s[i]))
+			return 0;
+	/* OSM_LOG (osm_log.h) puts the function's name first */
+	static const char fn[] = " -> log_trap_info: ";
+	if (len - i < sizeof(fn) - 1 || memcmp(s + i, fn, sizeof(fn) - 1))
+		return 0;
+	return i + sizeof(fn) - 1;
+}
+
+int ibp_opensm_log_trap_parse(const char *line, size_t len,
+			      struct ibp_sm_trap *out)
+{
+	const char *end = line + len;
+	memset(out, 0, sizeof(*out));
+	size_t pre = prefix_len(line, len);
+	const char *p = line + pre;
+	static const char bad[] = "Bad P_Key:0x";
+	static const char gen[] = "Received Generic Notice type:";
+	if (pre && (size_t)(end - p) >= sizeof(bad) - 1 &&
+	    !memcmp(p, bad, sizeof(bad) - 1)) {
+		/* "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to
+		 * LID2:%u QP2:0x%x" (the 32-bit Key field, the P_Key in
+		 * its low 16 bits) */
+		uint64_t key, sl, lid1, qp1, lid2, qp2;
+		if (!field(&p, end, bad, 16, UINT32_MAX, &key) ||
+		    !field(&p, end, " on SL:", 10, 15, &sl) ||
+		    !field(&p, end, " from LID1:", 10, UINT16_MAX, &lid1) ||
+		    !field(&p, end, " QP1:0x", 16, UINT32_MAX, &qp1) ||
+		    !field(&p, end, " to LID2:", 10, UINT16_MAX, &lid2) ||
+		    !field(&p, end, " QP2:0x", 16, UINT32_MAX, &qp2) ||
+		    p != end)
+			return -1;
+		out->number = 257;
+		out->issuer_lid = (uint16_t)lid2; /* the port that refused */
+		out->lids_valid = out->pkey_valid = true;
+		out->lid1 = (uint16_t)lid1;
+		out->lid2 = (uint16_t)lid2;
+		out->pkey = (uint16_t)key;
+		return 1;
+	}
+	if (!pre || (size_t)(end - p) < sizeof(gen) - 1 ||
+	    memcmp(p, gen, sizeof(gen) - 1))
+		return 0;
+	const char *num = find(p, (size_t)(end - p), " num:259 (Bad P_Key");
+	if (!num)
+		return 0; /* another trap (the num:257 line among them) */
+	/* the issuer: " from LID:%u" after OpenSM's producer string */
+	const char *from = find(num, (size_t)(end - num), " from LID:");
+	uint64_t lid, tid;
+	if (!from || !field(&from, end, " from LID:", 10, UINT16_MAX, &lid) ||
+	    !field(&from, end, " TID:0x", 16, UINT64_MAX, &tid) || from != end)
+		return -1;
+	out->number = 259;
+	out->issuer_lid = (uint16_t)lid;
+	return 1;
+}
+
+/* Bytes of the log read per read(2). */
+#define LOG_CHUNK 65536
+
+int monitor_log_read(ibp_monitor_state *st, const char *path,
+		     struct monitor_traps *v, ibp_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		int e = fd < 0 ? errno : EINVAL;
+		if (fd >= 0)
+			close(fd);
+		return ibp_error_set_at(err, IBP_EIO, path, 0, 0,
+					"cannot read: %s", strerror(e));
+	}
+	struct monitor_log_pos *pos = monitor_state_log_pos(st);
+	if (pos->dev != (uint64_t)sb.st_dev ||
+	    pos->ino != (uint64_t)sb.st_ino ||
+	    (uint64_t)sb.st_size < pos->offset) {
+		/* a new file (rotated) or truncated: from its start */
+		pos->dev = (uint64_t)sb.st_dev;
+		pos->ino = (uint64_t)sb.st_ino;
+		pos->offset = 0;
+		pos->skipping = false;
+	}
+	char *buf = malloc(LOG_CHUNK + IBP_MONITOR_LOG_LINE_MAX);
+	if (!buf) {
+		close(fd);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	int rc = IBP_OK;
+	size_t have = 0; /* bytes of an unfinished line at buf's start */
+	uint64_t at = pos->offset; /* file offset of buf[0] */
+	for (;;) {
+		ssize_t n =
+		    pread(fd, buf + have, LOG_CHUNK, (off_t)(at + have));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = ibp_error_set_at(err, IBP_EIO, path, 0, 0,
+					      "cannot read: %s",
+					      strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		size_t len = have + (size_t)n, start = 0;
+		for (size_t i = have; i < len; i++) {
+			if (buf[i] != '\n')
+				continue;
+			if (!pos->skipping &&
+			    i - start <= IBP_MONITOR_LOG_LINE_MAX) {
+				struct ibp_sm_trap t;
+				int k = ibp_opensm_log_trap_parse(
+				    buf + start, i - start, &t);
+				if (k > 0)
+					rc = monitor_traps_push(v, &t);
+				else if (k < 0)
+					v->malformed++;
+				if (rc) {
+					rc = ibp_error_set(err, rc,
+							   "out of memory");
+					goto out;
+				}
+			}
+			pos->skipping = false;
+			start = i + 1;
+		}
+		/* what is left is a line not finished yet */
+		have = len - start;
+		if (have > IBP_MONITOR_LOG_LINE_MAX) {
+			pos->skipping = true; /* too long: to its end, unread */
+			start = len;
+			have = 0;
+		}
+		memmove(buf, buf + start, have);
+		at += start;
+		pos->offset = at;
+	}
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+int monitor_traps_push(struct monitor_traps *v, const struct ibp_sm_trap *t)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		struct ibp_sm_trap *a = realloc(v->a, cap * sizeof(*a));
+		if (!a)
+			return IBP_ENOMEM;
+		v->a = a;
+		v->cap = cap;
+	}
+	v->a[v->n++] = *t;
+	return IBP_OK;
+}
+
+static int by_lid(const void *a, const void *b)
+{
+	const struct ibp_monitor_port *x =
+	    *(const struct ibp_monitor_port *const *)a;
+	const struct ibp_monitor_port *y =
+	    *(const struct ibp_monitor_port *const *)b;
+	return (x->lid > y->lid) - (x->lid < y->lid);
+}
+
+/* The CA port (is_switch false) or, with sw, a switch port of LID lid
+ * (its port port when non-zero). */
+static const struct ibp_monitor_port *
+lookup(struct ibp_monitor_port *const *idx, size_t n, uint16_t lid, bool sw,
+       unsigned port)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (idx[mid]->lid < lid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct ibp_monitor_port *any = NULL;
+	for (; lo < n && idx[lo]->lid == lid; lo++) {
+		const struct ibp_monitor_port *q = idx[lo];
+		if (q->is_switch != sw)
+			continue;
+		if (!sw || !port || q->port == port)
+			return q;
+		any = q;
+	}
+	return sw && port ? NULL : any;
+}
+
+int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,
+			const struct monitor_traps *v, ibp_error *err)
+{
+	struct ibp_monitor_port **idx =
+	    malloc((r->nports ? r->nports : 1) * sizeof(*idx));
+	if (!idx)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < r->nports; i++)
+		if (r->ports[i].lid)
+			idx[n++] = &r->ports[i];
+	qsort(idx, n, sizeof(*idx), by_lid);
+	int rc = IBP_OK;
+	for (size_t i = 0; rc == IBP_OK && i < v->n; i++) {
+		const struct ibp_sm_trap *t = &v->a[i];
+		bool sw = t->number == 259;
+		const struct ibp_monitor_port *is =
+		    lookup(idx, n, t->issuer_lid, sw, t->sw_port);
+		const struct ibp_monitor_port *p1 =
+		    t->lids_valid ? lookup(idx, n, t->lid1, false, 0) : NULL;
+		const struct ibp_monitor_port *p2 =
+		    t->lids_valid ? lookup(idx, n, t->lid2, false, 0) : NULL;
+		r->traps++;
+		if (!is && !p1 && !p2)
+			r->traps_unplaced++;
+		if (is)
+			rc = monitor_state_trap(
+			    st, is->node_guid, sw && !t->sw_port ? 0 : is->port,
+			    MONITOR_TRAP_ISSUED);
+		if (rc == IBP_OK && p1)
+			rc = monitor_state_trap(st, p1->node_guid, p1->port,
+						MONITOR_TRAP_FROM);
+		if (rc == IBP_OK && p2)
+			rc = monitor_state_trap(st, p2->node_guid, p2->port,
+						MONITOR_TRAP_TOWARD);
+	}
+	free(idx);
+	return rc ? ibp_error_set(err, rc, "out of memory") : IBP_OK;
+}
