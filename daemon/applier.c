@@ -39,11 +39,7 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
-/* The session the verification reads the fabric through, discovered,
- * the SM's port decided, holding the CLI's apply lock (live_lock: one
- * fabric-changing operation per local port, `ibpart apply` included).
- * 0, or -1 with the reason (*l then closed and NULL). */
-static int open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
+int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size)
 {
 	struct ibp_live_options lo;
@@ -53,7 +49,7 @@ static int open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_live_open(&lo, l, &err);
-	if (!rc)
+	if (!rc && lock)
 		rc = ibp_live_lock_acquire(*l, getenv("IBPART_LOCK_DIR"),
 					   (int)d->wait_ms, lock, &err);
 	if (!rc)
@@ -62,8 +58,10 @@ static int open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		rc = ibp_live_find_sm(*l, d->sm_port, &err);
 	if (rc) {
 		snprintf(why, why_size, "the fabric: %s", err.message);
-		ibp_live_lock_release(*lock);
-		*lock = NULL;
+		if (lock) {
+			ibp_live_lock_release(*lock);
+			*lock = NULL;
+		}
 		ibp_live_close(*l);
 		*l = NULL;
 		return -1;
@@ -82,6 +80,8 @@ static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
 	ibp_verify_options_init(&vo);
 	vo.conf_path = d->partitions;
 	int rc = ibp_verify(l, &vo, &r, NULL, &err);
+	if (!rc)
+		collector_note_verify(d, r);
 	if (rc) {
 		snprintf(why, why_size, "verify: %s", err.message);
 	} else {
@@ -169,7 +169,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	ibp_live *l = NULL;
 	ibp_live_lock *lock = NULL;
 	bool opensm = d->opensm_pidfile || d->opensm_unit;
-	if (opensm && open_fabric(d, &l, &lock, why, why_size))
+	if (opensm && daemon_open_fabric(d, &l, &lock, why, why_size))
 		return -1;
 	int rc = -1;
 	pid_t pid = 0;
@@ -206,7 +206,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	return rc;
 }
 
-static void nap(struct ibpartd *d, unsigned ms)
+void daemon_nap(struct ibpartd *d, unsigned ms)
 {
 	for (unsigned t = 0; t < ms && !atomic_load(&d->stopping); t += 50)
 		usleep(50000);
@@ -222,7 +222,7 @@ static void *run(void *arg)
 		uint64_t newest = ibp_service_wait(d->svc, done, 200);
 		if (reconciled && newest <= done)
 			continue;
-		nap(d, 50); /* let a burst of changes land: one reload */
+		daemon_nap(d, 50); /* let a burst of changes land: one reload */
 		uint64_t rev = 0;
 		char why[600] = "";
 		atomic_fetch_add(&d->apply_cycles, 1);
@@ -235,7 +235,7 @@ static void *run(void *arg)
 				"ibpartd: revision %llu failed: %s; again in "
 				"%u ms\n",
 				(unsigned long long)rev, why, backoff);
-			nap(d, backoff);
+			daemon_nap(d, backoff);
 			backoff = backoff < 30000 ? backoff * 2 : 30000;
 			continue;
 		}
@@ -246,19 +246,30 @@ static void *run(void *arg)
 	return NULL;
 }
 
+int daemon_thread_start(struct ibpartd *d, pthread_t *t, atomic_bool *started,
+			void *(*fn)(void *))
+{
+	if (pthread_create(t, NULL, fn, d))
+		return -1;
+	atomic_store(started, true);
+	return 0;
+}
+
+void daemon_thread_stop(struct ibpartd *d, pthread_t t, atomic_bool *started)
+{
+	atomic_store(&d->stopping, true);
+	if (atomic_exchange(started, false))
+		pthread_join(t, NULL);
+}
+
 int applier_start(struct ibpartd *d)
 {
-	if (pthread_create(&d->applier, NULL, run, d))
-		return -1;
-	atomic_store(&d->applier_started, true);
-	return 0;
+	return daemon_thread_start(d, &d->applier, &d->applier_started, run);
 }
 
 void applier_stop(struct ibpartd *d)
 {
-	atomic_store(&d->stopping, true);
-	if (atomic_load(&d->applier_started))
-		pthread_join(d->applier, NULL);
+	daemon_thread_stop(d, d->applier, &d->applier_started);
 }
 
 int applier_reconcile_file(struct ibpartd *d)

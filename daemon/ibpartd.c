@@ -3,9 +3,10 @@
  * front of OpenSM (issue 14; docs/ibpartd.md, docs/ibpartd.8).  Reads
  * its options from one table (tools/cli_args.c), checks the users file,
  * opens the service's database (include/ibpart/service.h), writes the
- * partitions file the database implies, starts the applier and the HTTP
- * server, tells systemd it is ready, and on SIGTERM/SIGINT stops taking
- * requests, lets the applier finish the change in flight and exits.
+ * partitions file the database implies, starts the applier, the
+ * monitor's collector and the HTTP server, tells systemd it is ready,
+ * and on SIGTERM/SIGINT stops taking requests, lets the applier finish
+ * the change in flight and exits.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -60,12 +61,15 @@ static void config_free(void)
 }
 
 /* The keys a config file may set: the long options, without "--". */
-static const char *const config_keys[] = {
-    "listen",	  "http", "cert",	"key",
-    "users",	  "db",	  "partitions", "opensm-pidfile",
-    "opensm-log", "Ca",	  "Port",	"topology",
-    "sm-port",	  "wait", "threads",	"metrics-no-auth",
-    "opensm-unit"};
+static const char *const config_keys[] = {"listen",	 "http",
+					  "cert",	 "key",
+					  "users",	 "db",
+					  "partitions",	 "opensm-pidfile",
+					  "opensm-log",	 "Ca",
+					  "Port",	 "topology",
+					  "sm-port",	 "wait",
+					  "threads",	 "metrics-no-auth",
+					  "opensm-unit", "monitor-interval"};
 
 static bool config_key(const char *k)
 {
@@ -197,6 +201,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
 		   "HTTP worker threads (default 4)"),
+	    CLI_NUM("--monitor-interval", &d->monitor_interval, 0, 86400, "S",
+		    "sweep the partition enforcement counters (as `ibpart "
+		    "monitor`) every S seconds for /metrics (default 30; 0: "
+		    "off)"),
 	    CLI_FLAG("--metrics-no-auth", &d->metrics_no_auth,
 		     "serve /metrics without credentials (every other "
 		     "endpoint still needs them)"),
@@ -239,7 +247,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
-	struct ibpartd d = {.threads = 4, .wait_ms = 30000};
+	struct ibpartd d = {.threads = 4,
+			    .wait_ms = 30000,
+			    .monitor_interval = 30,
+			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
 	int rc = parse(&d, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : CLI_EXIT_USAGE;
@@ -266,7 +277,8 @@ static int run(int argc, char **argv)
 						: CLI_EXIT_SYSTEM;
 	}
 	rc = CLI_EXIT_SYSTEM;
-	if (applier_reconcile_file(&d) || applier_start(&d) || http_start(&d))
+	if (applier_reconcile_file(&d) || applier_start(&d) ||
+	    collector_start(&d) || http_start(&d))
 		goto out;
 	fprintf(stderr,
 		"ibpartd %s: listening on port %u (%s), database %s at "
@@ -283,6 +295,7 @@ static int run(int argc, char **argv)
 out:
 	http_stop();
 	applier_stop(&d);
+	collector_stop(&d);
 	ibp_service_close(d.svc);
 	users_free(d.users);
 	return rc;

@@ -12,10 +12,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "ibpart/live.h"
 #include "ibpart/service.h"
+#include "ibpart/verify.h"
 
 struct users; /* the users file (auth.c) */
+
+/* The kinds of ibp_drift_kind (live.h). */
+#define DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
 
 struct ibpartd {
 	/* options */
@@ -26,7 +32,8 @@ struct ibpartd {
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
 	unsigned threads;
-	unsigned wait_ms; /* for OpenSM to take a file */
+	unsigned wait_ms;	   /* for OpenSM to take a file */
+	unsigned monitor_interval; /* seconds between sweeps; 0: none */
 	/* state */
 	unsigned bound_port; /* the port listened on (--listen ...:0) */
 	ibp_service *svc;
@@ -37,6 +44,16 @@ struct ibpartd {
 	/* for /metrics */
 	atomic_ulong requests[6]; /* by status class: 1xx..5xx, other */
 	atomic_ulong apply_cycles, apply_failures;
+	/* the fabric's part of /metrics (collector.c), under metrics_lock */
+	pthread_t collector;
+	atomic_bool collector_started;
+	pthread_mutex_t metrics_lock;
+	char *sweep_text; /* the last sweep's exposition */
+	unsigned long sweeps, sweep_failures;
+	double sweep_seconds;
+	bool audit_known, drift_known;
+	size_t audit_findings[4];	 /* critical, high, medium, info */
+	size_t drift_ports[DRIFT_KINDS]; /* by ibp_drift_kind */
 };
 
 /* ---- auth.c ---- */
@@ -89,5 +106,28 @@ int applier_start(struct ibpartd *d);
 void applier_stop(struct ibpartd *d);
 /* Bring the file to the database at start (before serving). */
 int applier_reconcile_file(struct ibpartd *d);
+/* A session on -C/-P, discovered, the SM's port found; with lock
+ * non-NULL first the apply lock taken (waiting up to --wait).  0, or -1
+ * with the reason (nothing then open or held). */
+int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
+		       char *why, size_t why_size);
+/* Start fn(d) as thread *t (*started then true); stop: set stopping,
+ * join it if started. */
+int daemon_thread_start(struct ibpartd *d, pthread_t *t, atomic_bool *started,
+			void *(*fn)(void *));
+void daemon_thread_stop(struct ibpartd *d, pthread_t t, atomic_bool *started);
+/* Sleep ms milliseconds, or less when the daemon is stopping. */
+void daemon_nap(struct ibpartd *d, unsigned ms);
+
+/* ---- collector.c ---- */
+/* Start the thread that sweeps the monitor's counters every
+ * --monitor-interval seconds (none when 0); collector_stop joins it. */
+int collector_start(struct ibpartd *d);
+void collector_stop(struct ibpartd *d);
+/* Keep the drift of a verification for /metrics (ibpart_drift_ports). */
+void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r);
+/* The collector's families (its own counters, the audit, the drift,
+ * the last sweep's exposition) appended to f. */
+void collector_metrics(struct ibpartd *d, FILE *f);
 
 #endif

@@ -247,7 +247,8 @@ static void h_plan(struct request *q, struct response *r)
 	json_decref(o);
 }
 
-/* Prometheus' text format (version 0.0.4). */
+/* Prometheus' text format (version 0.0.4): the daemon's own families,
+ * then the collector's (the fabric's). */
 static void h_metrics(struct request *q, struct response *r)
 {
 	struct ibpartd *d = q->d;
@@ -282,6 +283,7 @@ static void h_metrics(struct request *q, struct response *r)
 	for (int i = 0; i < 6; i++)
 		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
 			atomic_load(&d->requests[i]));
+	collector_metrics(d, f);
 	fclose(f);
 	r->status = 200;
 	r->body = text;
