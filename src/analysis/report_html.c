@@ -530,8 +530,9 @@ static void put_matrix(const struct page *p)
 		size_t e = j;
 		while (e < cnt && it[e].group == it[j].group)
 			e++;
-		fprintf(p->out, "<th class=g colspan=%zu>", e - j);
+		fprintf(p->out, "<th class=g colspan=%zu><span>", e - j);
 		put_group(p, it[j].group);
+		fputs("</span>", p->out);
 		j = e;
 	}
 	fputs("<tr><th><th>", p->out);
@@ -731,6 +732,8 @@ static const char style[] =
     "table.mx td{width:14px;height:14px;padding:0;text-align:center;"
     "font-size:11px;color:#fff}"
     "table.mx th.col{vertical-align:bottom;padding:2px}"
+    "table.mx thead th.g span{writing-mode:vertical-rl;transform:rotate("
+    "180deg);display:inline-block;max-height:90px;overflow:hidden}"
     "table.mx th.col span{writing-mode:vertical-rl;transform:rotate(180deg)"
     ";display:inline-block;max-height:160px;overflow:hidden;white-space:"
     "nowrap;font-weight:normal}"
@@ -830,8 +833,8 @@ static void put_page(struct page *p, const ibp_matrix_report_options *o)
 		fputs("<a href=\"#violations\">Violations</a>", out);
 	if (p->x && p->x->drift && p->x->ndrift)
 		fputs("<a href=\"#drift\">Drift</a>", out);
-	fputs("<a href=\"#tenants\">Tenants</a><a "
-	      "href=\"#matrix\">Matrix</a><a href=\"#classes\">Classes</a><a "
+	fputs("<a href=\"#matrix\">Matrix</a><a "
+	      "href=\"#tenants\">Tenants</a><a href=\"#classes\">Classes</a><a "
 	      "href=\"#ports\">P_KeyTables</a></nav>\n"
 	      "<div id=searchbar><input id=q type=search "
 	      "placeholder=\"filter by node name, GUID, partition or class\" "
@@ -840,8 +843,8 @@ static void put_page(struct page *p, const ibp_matrix_report_options *o)
 	put_findings(p);
 	put_series(p);
 	put_drift(p);
-	put_tenants(p);
 	put_matrix(p);
+	put_tenants(p);
 	put_classes(p);
 	put_ports(p);
 	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
