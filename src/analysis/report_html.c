@@ -29,8 +29,10 @@
 
 #define PORT_VIEW_LIMIT 64   /* up to this many end ports: a cell each */
 #define MATRIX_MAX	60   /* classes in the matrix (the largest) */
-#define MEMBERS_MAX	50   /* members listed per tenant */
-#define CLASS_PORTS_MAX 50   /* ports listed per class */
+#define MEMBERS_MAX	50   /* members listed per tenant, at most */
+#define CLASS_PORTS_MAX 50   /* ports listed per class, at most */
+#define LIST_MIN	3    /* ... and at least */
+#define NAMES_BUDGET	4000 /* names listed under tenants, and classes */
 #define CLASS_LIST_MAX	3000 /* classes listed */
 #define NBASES		0x8000
 #define SHADES		5
@@ -40,7 +42,9 @@ void ibp_web_extras_init(ibp_web_extras *x)
 	*x = (ibp_web_extras){.version = IBP_WEB_EXTRAS_VERSION};
 }
 
-/* Text and attribute values: the five characters HTML gives meaning. */
+/* Text and attribute values: the five characters HTML gives meaning as
+ * entities, control bytes (a terminal's ESC) as \\xNN like the text
+ * rule of escape.h. */
 static void esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++)
@@ -60,8 +64,12 @@ static void esc(FILE *out, const char *s)
 		case '\'':
 			fputs("&#39;", out);
 			break;
-		default:
-			fputc(*s, out);
+		default: /* control bytes as the text rule (escape.h) */
+			if (((unsigned char)*s < 0x20 && *s != '\t') ||
+			    *s == 0x7f)
+				fprintf(out, "\\x%02x", (unsigned char)*s);
+			else
+				fputc(*s, out);
 		}
 }
 
@@ -226,6 +234,13 @@ static int prepare(struct page *p)
 	return 0;
 }
 
+/* How many names a list shows: its share of NAMES_BUDGET, LIST_MIN..max
+ * (the page's size stays bounded however many tenants or classes). */
+static size_t clamp_list(size_t share, size_t max)
+{
+	return share < LIST_MIN ? LIST_MIN : share > max ? max : share;
+}
+
 static void put_card(FILE *out, const char *label, uint64_t v)
 {
 	fprintf(out, "<div class=card><b>%" PRIu64 "</b><span>%s</span></div>",
@@ -372,6 +387,9 @@ static void put_tenants(const struct page *p)
 {
 	const ibp_matrix *m = p->m;
 	bool open = p->n <= PORT_VIEW_LIMIT;
+	size_t parts = ibp_matrix_partition_count(m);
+	size_t cap =
+	    clamp_list(NAMES_BUDGET / (parts ? parts : 1), MEMBERS_MAX);
 	fprintf(p->out,
 		"<section id=tenants><h2>Tenants (%zu partitions)</h2>\n",
 		ibp_matrix_partition_count(m));
@@ -394,7 +412,7 @@ static void put_tenants(const struct page *p)
 				p->ovf_base[b], p->ovf_base[b] == 1 ? "" : "s");
 		fputs("</summary>\n<table class=mem><tbody>\n", p->out);
 		size_t shown = 0, total = p->full[b] + p->lim[b];
-		for (size_t oi = 0; oi < p->k && shown < MEMBERS_MAX; oi++) {
+		for (size_t oi = 0; oi < p->k && shown < cap; oi++) {
 			size_t c = p->order[oi], nk;
 			const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
 			int full = -1;
@@ -405,7 +423,7 @@ static void put_tenants(const struct page *p)
 				continue;
 			const size_t *mem = ibp_matrix_class_members(m, c);
 			size_t sz = ibp_matrix_class_size(m, c);
-			for (size_t j = 0; j < sz && shown < MEMBERS_MAX; j++) {
+			for (size_t j = 0; j < sz && shown < cap; j++) {
 				put_member(p, mem[j], full);
 				shown++;
 			}
@@ -613,6 +631,8 @@ static void put_classes(const struct page *p)
 		"partitions.</p>\n",
 		p->k);
 	size_t listed = p->k < CLASS_LIST_MAX ? p->k : CLASS_LIST_MAX;
+	size_t cap =
+	    clamp_list(NAMES_BUDGET / (listed ? listed : 1), CLASS_PORTS_MAX);
 	for (size_t oi = 0; oi < listed; oi++) {
 		size_t c = p->order[oi], nk;
 		size_t sz = ibp_matrix_class_size(m, c);
@@ -626,16 +646,16 @@ static void put_classes(const struct page *p)
 		fprintf(p->out, " &mdash; %zu port%s</summary><ul>", sz,
 			sz == 1 ? "" : "s");
 		const size_t *mem = ibp_matrix_class_members(m, c);
-		for (size_t j = 0; j < sz && j < CLASS_PORTS_MAX; j++) {
+		for (size_t j = 0; j < sz && j < cap; j++) {
 			fputs("<li>", p->out);
 			esc(p->out, ibp_matrix_endpoint_label(m, mem[j]));
 		}
-		if (sz > CLASS_PORTS_MAX)
+		if (sz > cap)
 			fprintf(p->out,
 				"<li>&hellip; and %zu more: <a "
 				"href=\"#q=C%zu%%20\">search C%zu</a> in the "
 				"port tables",
-				sz - CLASS_PORTS_MAX, c, c);
+				sz - cap, c, c);
 		fputs("</ul></details>\n", p->out);
 	}
 	if (p->k > listed)
