@@ -350,13 +350,22 @@ static char *explain_text(const ibp_matrix *m, size_t a, size_t b)
 	return buf;
 }
 
+/* The seed's strict matrix; *f and *ts are the caller's to free. */
+static ibp_matrix *seed_matrix(ibp_fabric **f, ibp_tables **ts)
+{
+	*f = seed_fabric();
+	*ts = seed_strict(*f);
+	ibp_matrix *m = NULL;
+	assert_int_equal(ibp_matrix_build(*ts, NULL, &m, NULL), 0);
+	return m;
+}
+
 static void test_reports(void **state)
 {
 	(void)state;
-	ibp_fabric *f = seed_fabric();
-	ibp_tables *ts = seed_strict(f);
-	ibp_matrix *m = NULL;
-	assert_int_equal(ibp_matrix_build(ts, NULL, &m, NULL), 0);
+	ibp_fabric *f;
+	ibp_tables *ts;
+	ibp_matrix *m = seed_matrix(&f, &ts);
 	ibp_matrix_report_options o = {.mode = "strict"};
 
 	/* JSON: docs/json-schemas.md's schema, cell by cell */
@@ -460,10 +469,9 @@ static void test_reports(void **state)
 static void test_html_extras(void **state)
 {
 	(void)state;
-	ibp_fabric *f = seed_fabric();
-	ibp_tables *ts = seed_strict(f);
-	ibp_matrix *m = NULL;
-	assert_int_equal(ibp_matrix_build(ts, NULL, &m, NULL), 0);
+	ibp_fabric *f;
+	ibp_tables *ts;
+	ibp_matrix *m = seed_matrix(&f, &ts);
 	ibp_findings *fs = ibp_findings_new();
 	uint64_t st = 0x506b4b0300a1b061ull; /* storage-node */
 	uint16_t dropped[] = {0x0003};
