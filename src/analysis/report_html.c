@@ -105,14 +105,19 @@ static void put_part(const struct page *p, uint16_t b, bool hex_too)
 	}
 }
 
-/* A class named by its partitions: "TenantA full, storage limited". */
-static void put_class_name(const struct page *p, size_t c)
+/* A class named by its partitions: "TenantA full, storage limited",
+ * the first max of them and "+ N more" (max 0: all). */
+static void put_class_name(const struct page *p, size_t c, size_t max)
 {
 	size_t nk;
 	const uint16_t *ks = ibp_matrix_class_keys(p->m, c, &nk);
 	if (!nk)
 		fputs("no partition", p->out);
 	for (size_t j = 0; j < nk; j++) {
+		if (max && j == max) {
+			fprintf(p->out, " + %zu more", nk - j);
+			break;
+		}
 		if (j)
 			fputs(", ", p->out);
 		put_part(p, ibp_pkey_base(ks[j]), false);
@@ -439,7 +444,18 @@ static void put_tenants(const struct page *p)
 	fputs("</section>\n", p->out);
 }
 
-/* The matrix's rows and columns: ports, or classes (the largest). */
+/* Whether a class is in two or more partitions besides 0x7fff. */
+static bool bridges(const ibp_matrix *m, size_t c)
+{
+	size_t nk, n = 0;
+	const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
+	for (size_t j = 0; j < nk; j++)
+		n += ibp_pkey_base(ks[j]) != 0x7fff;
+	return n >= 2;
+}
+
+/* The matrix's rows and columns: ports, or classes (those bridging
+ * tenants, then the largest). */
 struct item {
 	size_t idx; /* end port or class */
 	uint16_t group;
@@ -467,8 +483,19 @@ static size_t pick_items(const struct page *p, struct item **out)
 				it[w++] = (struct item){mem[j], p->primary[c]};
 		}
 	} else {
-		memcpy(tmp, p->order, p->k * sizeof(*tmp));
+		/* the classes that bridge tenants (a shared storage node)
+		 * first, up to a quarter; then the largest */
+		size_t nb = 0;
+		for (size_t c = 0; c < p->k; c++)
+			tmp[c] = c;
 		qsort_r(tmp, p->k, sizeof(*tmp), by_size_desc, (void *)p->m);
+		for (size_t c = 0; c < p->k && nb < cnt / 4; c++)
+			if (bridges(p->m, tmp[c])) {
+				size_t v = tmp[c];
+				memmove(tmp + nb + 1, tmp + nb,
+					(c - nb) * sizeof(*tmp));
+				tmp[nb++] = v;
+			}
 		qsort_r(tmp, cnt, sizeof(*tmp), by_group, (void *)p);
 		for (; w < cnt; w++)
 			it[w] = (struct item){tmp[w], p->primary[tmp[w]]};
@@ -492,7 +519,7 @@ static void put_item_label(const struct page *p, bool ports, size_t idx)
 		esc(p->out, ibp_matrix_endpoint_label(p->m, idx));
 	} else {
 		fprintf(p->out, "C%zu: ", idx);
-		put_class_name(p, idx);
+		put_class_name(p, idx, 4);
 	}
 }
 
@@ -516,8 +543,9 @@ static void put_matrix(const struct page *p)
 		      p->out);
 	else
 		fprintf(p->out,
-			"<p class=note>The %zu largest of %zu membership "
-			"classes (ports with the same partitions), grouped by "
+			"<p class=note>%zu of %zu membership classes (ports "
+			"with the same partitions: those in several tenants' "
+			"partitions, then the largest), grouped by "
 			"tenant; a shaded cell: members of the row's class can "
 			"talk to members of the column's, darker for more port "
 			"pairs. Every class, with its ports, is listed under "
@@ -642,7 +670,7 @@ static void put_classes(const struct page *p)
 		for (size_t j = 0; j < nk; j++)
 			fprintf(p->out, "%s%04x", j ? " " : "", ks[j]);
 		fprintf(p->out, "\"><summary><b>C%zu</b> ", c);
-		put_class_name(p, c);
+		put_class_name(p, c, 0);
 		fprintf(p->out, " &mdash; %zu port%s</summary><ul>", sz,
 			sz == 1 ? "" : "s");
 		const size_t *mem = ibp_matrix_class_members(m, c);
