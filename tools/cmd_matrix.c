@@ -5,9 +5,12 @@
  * self-contained HTML heat map; --explain says why one pair can or cannot
  * talk.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "analysis_input.h"
 #include "cli.h"
@@ -18,6 +21,7 @@ static const char usage[] =
     "                     [--explain SRC DST] [--switch-ports]\n"
     "                     [--grid-limit N] [--form auto|ports|classes]\n"
     "                     [--lft-cap N] [--mft-cap N] [--lmc L]\n"
+    "                     [--monitor FILE]\n"
     "                     (CONF | --tables FILE)\n"
     "\n"
     "The data-plane reachability of every pair of end ports (CA and router\n"
@@ -39,7 +43,7 @@ static const char tail[] =
 
 struct matrix_args {
 	struct ai_opts ao;
-	const char *format, *outpath, *xsrc, *xdst;
+	const char *format, *outpath, *xsrc, *xdst, *monitor;
 	bool sw0;
 	unsigned long long grid;
 	int form; /* an ibp_matrix_form: auto, ports, classes */
@@ -73,9 +77,12 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		"csv: every pair, 1/0; json: {\"mode\", \"form\", "
 		"\"endpoints\": [{\"port_guid\", \"node_desc\"}], "
 		"\"can_talk\": "
-		"[[null, true, ...]]} (--form); html: one self-contained page, "
-		"a heat map of ports "
-		"(up to 64) or classes, hover explains"),
+		"[[null, true, ...]]} (--form); html: one self-contained "
+		"page, "
+		"the web view (docs/matrix.md): tenants and their members, "
+		"audit findings, the matrix of ports (up to 64) or classes "
+		"grouped by tenant, every class's ports, every port's "
+		"P_KeyTable, a search box"),
 	    CLI_STR("-o|--output", &a->outpath, "FILE",
 		    "write there (atomically) instead of stdout"),
 	    CLI_STR2("--explain", &a->xsrc, &a->xdst, "SRC DST",
@@ -90,7 +97,14 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		      "16 GB of JSON at 48,000 ports); classes, the classes "
 		      "with their ports and a cell per pair of classes "
 		      "(megabytes); auto (default): ports up to 2,000 end "
-		      "ports")};
+		      "ports"),
+	    CLI_STR("--monitor", &a->monitor, "FILE",
+		    "html: the violations over time of "
+		    "`ibpart monitor "
+		    "--format json --interval S` (FILE: its "
+		    "output, one JSON "
+		    "object per sweep), a sparkline per "
+		    "tenant and counter")};
 	struct cli_args args = {"matrix", usage,	   tail,
 				opts,	  CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
@@ -138,6 +152,103 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 	return rc;
 }
 
+/* The series of a monitor's JSON output (one object per sweep, as
+ * `monitor --format json --interval S` writes them): per tenant, its
+ * "from", "toward" and "pkey_violations" totals, sample i = sweep i. */
+struct series {
+	ibp_web_series *s;
+	size_t n;
+	char **names;
+	double *vals; /* n x sweeps */
+};
+
+static const char *const counters[] = {"from", "toward", "pkey_violations"};
+#define NCOUNTERS 3
+
+static void series_free(struct series *x)
+{
+	for (size_t i = 0; x->names && i < x->n / NCOUNTERS; i++)
+		free(x->names[i]);
+	free(x->names);
+	free(x->vals);
+	free(x->s);
+}
+
+/* Read FILE into *x: 0 or an exit status (printed, file:line:col). */
+static int series_load(const char *path, struct series *x)
+{
+	*x = (struct series){0};
+	FILE *fp = fopen(path, "r");
+	if (!fp) {
+		fprintf(stderr, "%s: error: cannot read: %s\n", path,
+			strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	json_t *sweeps = json_array();
+	json_error_t je;
+	int rc = 0;
+	for (;;) {
+		int ch;
+		while ((ch = fgetc(fp)) == ' ' || ch == '\n' || ch == '\t' ||
+		       ch == '\r')
+			;
+		if (ch == EOF)
+			break;
+		ungetc(ch, fp);
+		json_t *o = json_loadf(fp, JSON_DISABLE_EOF_CHECK, &je);
+		if (!o || !json_is_array(json_object_get(o, "tenants"))) {
+			fprintf(stderr, "%s:%d:%d: error: %s\n", path, je.line,
+				je.column,
+				o ? "not the JSON of ibpart monitor (no "
+				    "\"tenants\")"
+				  : je.text);
+			json_decref(o);
+			rc = CLI_EXIT_USAGE;
+			break;
+		}
+		json_array_append_new(sweeps, o);
+	}
+	fclose(fp);
+	size_t ns = json_array_size(sweeps);
+	if (!rc && ns) {
+		json_t *t0 =
+		    json_object_get(json_array_get(sweeps, 0), "tenants");
+		size_t nt = json_array_size(t0);
+		x->n = nt * NCOUNTERS;
+		x->s = calloc(x->n + 1, sizeof(*x->s));
+		x->names = calloc(nt + 1, sizeof(*x->names));
+		x->vals = calloc(x->n * ns + 1, sizeof(*x->vals));
+		if (!x->s || !x->names || !x->vals)
+			rc = CLI_EXIT_SYSTEM;
+		for (size_t t = 0; !rc && t < nt; t++) {
+			const char *nm = json_string_value(
+			    json_object_get(json_array_get(t0, t), "name"));
+			x->names[t] = strdup(nm ? nm : "?");
+			for (size_t c = 0; c < NCOUNTERS; c++) {
+				ibp_web_series *s = &x->s[t * NCOUNTERS + c];
+				double *v = x->vals + (t * NCOUNTERS + c) * ns;
+				*s = (ibp_web_series){.tenant = x->names[t],
+						      .counter = counters[c],
+						      .values = v,
+						      .n = ns};
+				for (size_t k = 0; k < ns; k++) {
+					json_t *tk = json_object_get(
+					    json_array_get(sweeps, k),
+					    "tenants");
+					v[k] =
+					    json_number_value(json_object_get(
+						json_array_get(tk, t),
+						counters[c]));
+				}
+			}
+		}
+	}
+	json_decref(sweeps);
+	if (rc)
+		series_free(x);
+	return rc;
+}
+
 /* The report in format fmt: 0 or an exit status (printed). */
 static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 		  const ibp_analysis_input *in, const ibp_matrix *m, FILE *out)
@@ -156,11 +267,31 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	    .form = (ibp_matrix_form)a->form,
 	    .progress = cli_progress_hook()};
 	ibp_error err;
+	ibp_web_extras web;
+	ibp_findings *f = NULL;
+	struct series ser = {0};
+	int rc = 0;
+	if (fmt == IBP_MATRIX_HTML) {
+		ibp_web_extras_init(&web);
+		if (a->monitor && (rc = series_load(a->monitor, &ser)))
+			return rc;
+		if (ibp_analysis_input_audit(in, NULL, NULL, &f, &err)) {
+			cli_print_error(&err);
+			series_free(&ser);
+			return CLI_EXIT_SYSTEM;
+		}
+		web.findings = f;
+		web.series = ser.s;
+		web.nseries = ser.n;
+		ro.web = &web;
+	}
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
 		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
+		rc = CLI_EXIT_SYSTEM;
 	}
-	return 0;
+	ibp_findings_free(f);
+	series_free(&ser);
+	return rc;
 }
 
 static int run(int argc, char **argv)
@@ -171,6 +302,9 @@ static int run(int argc, char **argv)
 		return rc;
 	ibp_matrix_format fmt;
 	ibp_matrix_format_parse(a.format, &fmt);
+	if (a.monitor && fmt != IBP_MATRIX_HTML)
+		return cli_usage_error("matrix",
+				       "--monitor needs --format html");
 	ibp_analysis_input *in;
 	if ((rc = ai_load("matrix", &a.ao, &in)))
 		return rc;

@@ -188,6 +188,50 @@ typedef enum ibp_matrix_form {
 } ibp_matrix_form;
 #define IBP_MATRIX_PORT_FORM_MAX 2000u
 
+/* What the web view (the HTML report, the page ibpartd serves at `/`)
+ * shows beyond the plan when its caller has it (docs/matrix.md). */
+
+typedef struct ibp_findings ibp_findings; /* below */
+
+/* One port whose P_KeyTable differs from the plan (from verify). */
+typedef struct ibp_web_drift {
+	uint64_t port_guid;
+	const char *node_desc; /* NULL: none */
+	unsigned port;
+	const char *kind;   /* e.g. "missing", "extra", "moved" */
+	const char *detail; /* one line, or NULL */
+} ibp_web_drift;
+
+/* One counter of one tenant over time: values[i] at times[i] (Unix
+ * seconds; times NULL: samples in order, no clock), e.g. the monotonic
+ * totals of ibpart_tenant_constraint_errors_total a monitor collects.
+ * Drawn as an inline SVG sparkline labelled with its last value and
+ * its increase over the series. */
+typedef struct ibp_web_series {
+	const char *tenant;  /* the partition's name */
+	const char *counter; /* e.g. "constraint errors from", or NULL */
+	const double *values;
+	const int64_t *times; /* NULL allowed */
+	size_t n;
+} ibp_web_series;
+
+#define IBP_WEB_EXTRAS_VERSION 1
+typedef struct ibp_web_extras {
+	unsigned version; /* IBP_WEB_EXTRAS_VERSION (set by _init) */
+	/* audit findings; capacity-overflow ones also mark the ports and
+	 * partitions where the table overflows.  NULL: no section */
+	const ibp_findings *findings;
+	const ibp_web_drift *drift; /* NULL or ndrift == 0: no section */
+	size_t ndrift;
+	const ibp_web_series *series; /* NULL or nseries == 0: none */
+	size_t nseries;
+	const char *status; /* one line under the title (e.g. "last sweep
+			       12:00:03"), or NULL */
+} ibp_web_extras;
+
+/* Every field empty, version set. */
+void ibp_web_extras_init(ibp_web_extras *x);
+
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
 	const char *title; /* HTML title / headline, or NULL */
@@ -196,6 +240,8 @@ typedef struct ibp_matrix_report_options {
 	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
 	/* "writing the matrix" (rows) for JSON and CSV; NULL: none */
 	const ibp_progress *progress;
+	/* HTML: the web view's optional sections; NULL: none */
+	const ibp_web_extras *web;
 } ibp_matrix_report_options;
 
 /* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
@@ -210,7 +256,12 @@ const char *ibp_matrix_form_str(ibp_matrix_form f);
 int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 		      const ibp_matrix_report_options *o, FILE *out,
 		      ibp_error *err);
-/* The HTML report on its own (one self-contained file). */
+/* The HTML report on its own, the web view (docs/matrix.md): one
+ * self-contained page (inline style and script, no fetch), its tables
+ * plain HTML readable without JavaScript (the script only filters and
+ * opens sections); every name entity-escaped.  Tenants with their
+ * members, the matrix grouped by tenant, the classes with their ports,
+ * every port's P_KeyTable, and o->web's sections. */
 int ibp_matrix_report_html(const ibp_matrix *m,
 			   const ibp_matrix_report_options *o, FILE *out,
 			   ibp_error *err);

@@ -1,55 +1,141 @@
 /*
- * report_html.c - the reachability matrix as one self-contained HTML file:
- * a fabric summary on top and a heat map of the end ports (small fabrics)
- * or of the membership classes (large ones); hovering a cell shows the
- * pair, the shared P_Key(s) and the memberships that allow or forbid it.
+ * report_html.c - the web view: one self-contained HTML page that
+ * `ibpart matrix --format html` writes and ibpartd serves at `/`.
  *
- * No network fetches: the style, the script and the data (JSON built with
- * jansson, in a <script type="application/json">) are all inline.  The
- * cell colours come from the matrix computed here; the script only
- * renders them and, on hover, lists the shared bases from the embedded
- * memberships.  "#pin=ROW,COL" in the URL pins the tooltip on a cell
- * (used by the screenshot test).
+ * Everything a reader needs is plain HTML written here, so the page
+ * reads without JavaScript: the fabric's figures, the audit findings
+ * (capacity overflow also marked on the ports and partitions where a
+ * table overflows), the caller's drift and violation series (inline SVG
+ * sparklines), the tenants (partitions) with their members, the
+ * reachability matrix of the largest classes grouped by tenant with
+ * every row and column named and a legend for the shading, every class
+ * named by its partitions with its ports (the drill-down), and every
+ * port's P_KeyTable.  The inline script only filters (search box,
+ * "#q=TEXT" in the URL) and opens sections ("#cN", "#p-XXXX").  Every
+ * name is entity-escaped; nothing is fetched (no CDN, no font).
+ *
+ * Size: one row per port (about 80 bytes), member lists capped per
+ * tenant and per class, the matrix capped at MATRIX_MAX classes - a
+ * 48,000-port fabric stays under 5 MB.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "ibpart/analysis.h"
 #include "ibpart/escape.h"
 #include "ibpart/pkey.h"
+#include "ibpart/pkey_table.h"
 
-#define PORT_VIEW_LIMIT	 64  /* up to this many end ports: one cell each */
-#define CLASS_VIEW_LIMIT 300 /* classes drawn (the largest) */
+#define PORT_VIEW_LIMIT 64   /* up to this many end ports: a cell each */
+#define MATRIX_MAX	60   /* classes in the matrix (the largest) */
+#define MEMBERS_MAX	50   /* members listed per tenant, at most */
+#define CLASS_PORTS_MAX 50   /* ports listed per class, at most */
+#define LIST_MIN	3    /* ... and at least */
+#define NAMES_BUDGET	4000 /* names listed under tenants, and classes */
+#define CLASS_LIST_MAX	3000 /* classes listed */
+#define NBASES		0x8000
+#define SHADES		5
 
-/* The data's JSON inside <script type="application/json">: every '<' as
- * \u003c (still the same JSON), so no name can open "<!--", "<script"
- * or "</script" there and change where the HTML parser ends the element
- * (JSON_ESCAPE_SLASH alone leaves "<!--<script>" to swallow the page's
- * own closing tag). */
-static void put_script_json(FILE *out, const char *js)
+void ibp_web_extras_init(ibp_web_extras *x)
 {
-	for (; *js; js++)
-		if (*js == '<')
-			fputs("\\u003c", out);
-		else
-			fputc(*js, out);
+	*x = (ibp_web_extras){.version = IBP_WEB_EXTRAS_VERSION};
 }
 
-static json_t *keys_json(const uint16_t *k, size_t nk)
+/* Text and attribute values by the escape module's one HTML rule
+ * (entities for < > & " ', control bytes, C1, bidi overrides and
+ * invalid UTF-8 as the text rule shows them). */
+static void esc(FILE *out, const char *s)
 {
-	json_t *a = json_array();
-	char buf[8];
-	for (size_t j = 0; a && j < nk; j++) {
-		snprintf(buf, sizeof(buf), "0x%04x", k[j]);
-		json_array_append_new(a, json_string(buf));
+	if (s)
+		ibp_escape_html_write(out, s, strlen(s));
+}
+
+struct page {
+	const ibp_matrix *m;
+	const ibp_web_extras *x;
+	const char *const *names; /* [NBASES] or NULL */
+	FILE *out;
+	size_t n, k;
+	size_t *order;	   /* classes: by tenant, then size (desc) */
+	uint16_t *primary; /* [k]: the base a class is grouped under */
+	uint64_t *ovf;	   /* sorted GUIDs of overflowing ports */
+	size_t novf;
+	size_t ovf_base[NBASES]; /* ports dropping this base */
+	size_t full[NBASES], lim[NBASES];
+};
+
+static const char *pname(const struct page *p, uint16_t b)
+{
+	return p->names && p->names[b] && *p->names[b] ? p->names[b] : NULL;
+}
+
+/* A partition as "Name (0x0001)" or "0x0001", escaped. */
+static void put_part(const struct page *p, uint16_t b, bool hex_too)
+{
+	const char *nm = pname(p, b);
+	if (nm) {
+		esc(p->out, nm);
+		if (hex_too)
+			fprintf(p->out, " (0x%04x)", b);
+	} else {
+		fprintf(p->out, "0x%04x", b);
 	}
-	return a;
 }
 
-/* qsort_r (glibc): the matrix travels with the call, not in a global. */
+/* A class named by its partitions: "TenantA full, storage limited",
+ * the first max of them and "+ N more" (max 0: all). */
+static void put_class_name(const struct page *p, size_t c, size_t max)
+{
+	size_t nk;
+	const uint16_t *ks = ibp_matrix_class_keys(p->m, c, &nk);
+	if (!nk)
+		fputs("no partition", p->out);
+	for (size_t j = 0; j < nk; j++) {
+		if (max && j == max) {
+			fprintf(p->out, " + %zu more", nk - j);
+			break;
+		}
+		if (j)
+			fputs(", ", p->out);
+		put_part(p, ibp_pkey_base(ks[j]), false);
+		fputs(ks[j] & 0x8000 ? " full" : " limited", p->out);
+	}
+}
+
+/* The base a class is grouped under: its first full tenant partition,
+ * else its first partition, the default 0x7fff last; 0 for none. */
+static uint16_t primary_of(const ibp_matrix *m, size_t c)
+{
+	size_t nk;
+	const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
+	uint16_t any = 0;
+	for (size_t j = 0; j < nk; j++) {
+		uint16_t b = ibp_pkey_base(ks[j]);
+		if (b == 0x7fff)
+			continue;
+		if (ks[j] & 0x8000)
+			return b;
+		if (!any)
+			any = b;
+	}
+	return any ? any : nk ? 0x7fff : 0;
+}
+
+static int by_group(const void *a, const void *b, void *ctx)
+{
+	const struct page *p = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (p->primary[x] != p->primary[y])
+		return p->primary[x] < p->primary[y] ? -1 : 1;
+	size_t sx = ibp_matrix_class_size(p->m, x);
+	size_t sy = ibp_matrix_class_size(p->m, y);
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
 static int by_size_desc(const void *a, const void *b, void *ctx)
 {
 	const ibp_matrix *m = ctx;
@@ -61,297 +147,759 @@ static int by_size_desc(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-static json_t *build_data(const ibp_matrix *m,
-			  const ibp_matrix_report_options *o)
+static int cmp_u64(const void *a, const void *b)
 {
-	size_t n = ibp_matrix_endpoint_count(m);
-	size_t k = ibp_matrix_class_count(m);
-	bool ports = n <= PORT_VIEW_LIMIT;
-	json_t *d = json_object();
-	json_t *items = json_array();
-	json_t *rows = json_array();
-	json_t *parts = json_object();
-	json_t *classes = json_array();
-	if (!d || !items || !rows || !parts || !classes) {
-		json_decref(d);
-		json_decref(items);
-		json_decref(rows);
-		json_decref(parts);
-		json_decref(classes);
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static bool is_overflow(const ibp_finding *f)
+{
+	return !strcmp(f->code, "capacity-overflow") ||
+	       !strcmp(f->code, "pkey-table-full");
+}
+
+/* The overflow finding of a port, or NULL. */
+static const ibp_finding *overflow_of(const struct page *p, uint64_t guid)
+{
+	if (!p->novf ||
+	    !bsearch(&guid, p->ovf, p->novf, sizeof(*p->ovf), cmp_u64))
 		return NULL;
+	const ibp_findings *fs = p->x->findings;
+	for (size_t i = 0; i < ibp_findings_count(fs); i++) {
+		const ibp_finding *f = ibp_findings_get(fs, i);
+		if (!is_overflow(f))
+			continue;
+		for (size_t j = 0; j < f->nports; j++)
+			if (f->ports[j] == guid)
+				return f;
 	}
-	json_object_set_new(d, "title",
-			    json_string(o && o->title ? o->title : "ibpart"));
-	json_object_set_new(d, "mode",
-			    json_string(o && o->mode ? o->mode : "tables"));
-	json_object_set_new(d, "endpoints", json_integer((json_int_t)n));
-	json_object_set_new(d, "classes", json_integer((json_int_t)k));
-	json_object_set_new(
-	    d, "partitions",
-	    json_integer((json_int_t)ibp_matrix_partition_count(m)));
-	json_object_set_new(d, "pairs",
-			    json_integer((json_int_t)ibp_matrix_pair_count(m)));
-	json_object_set_new(
-	    d, "all_pairs",
-	    json_integer((json_int_t)(n ? (uint64_t)n * (n - 1) / 2 : 0)));
-	json_object_set_new(d, "level",
-			    json_string(ports ? "ports" : "classes"));
-	/* every class, for the partition summary */
-	for (size_t c = 0; c < k; c++) {
-		size_t nk;
+	return NULL;
+}
+
+static int prepare(struct page *p)
+{
+	const ibp_matrix *m = p->m;
+	p->order = malloc((p->k + 1) * sizeof(*p->order));
+	p->primary = malloc((p->k + 1) * sizeof(*p->primary));
+	if (!p->order || !p->primary)
+		return -1;
+	for (size_t c = 0; c < p->k; c++) {
+		size_t nk, sz = ibp_matrix_class_size(m, c);
 		const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
-		json_t *cj = json_object();
-		json_object_set_new(
-		    cj, "size",
-		    json_integer((json_int_t)ibp_matrix_class_size(m, c)));
-		json_object_set_new(cj, "keys", keys_json(ks, nk));
-		json_array_append_new(classes, cj);
-		for (size_t j = 0; j < nk; j++) {
-			uint16_t b = ibp_pkey_base(ks[j]);
-			const char *nm = o && o->partition_names
-					     ? o->partition_names[b]
-					     : NULL;
-			if (nm && *nm) {
-				char kb[8];
-				snprintf(kb, sizeof(kb), "0x%04x", b);
-				json_object_set_new(parts, kb, json_string(nm));
+		p->order[c] = c;
+		p->primary[c] = primary_of(m, c);
+		for (size_t j = 0; j < nk; j++)
+			*(ks[j] & 0x8000 ? &p->full[ibp_pkey_base(ks[j])]
+					 : &p->lim[ibp_pkey_base(ks[j])]) += sz;
+	}
+	qsort_r(p->order, p->k, sizeof(*p->order), by_group, p);
+	const ibp_findings *fs = p->x ? p->x->findings : NULL;
+	size_t nf = fs ? ibp_findings_count(fs) : 0, cnt = 0;
+	for (size_t i = 0; i < nf; i++) {
+		const ibp_finding *f = ibp_findings_get(fs, i);
+		if (is_overflow(f))
+			cnt += f->nports;
+	}
+	if (!cnt)
+		return 0;
+	if (!(p->ovf = malloc(cnt * sizeof(*p->ovf))))
+		return -1;
+	for (size_t i = 0; i < nf; i++) {
+		const ibp_finding *f = ibp_findings_get(fs, i);
+		if (!is_overflow(f))
+			continue;
+		memcpy(p->ovf + p->novf, f->ports, f->nports * sizeof(*p->ovf));
+		p->novf += f->nports;
+		for (size_t j = 0; j < f->npartitions; j++)
+			p->ovf_base[f->partitions[j] & 0x7fff] += f->nports;
+	}
+	qsort(p->ovf, p->novf, sizeof(*p->ovf), cmp_u64);
+	return 0;
+}
+
+/* How many names a list shows: its share of NAMES_BUDGET, LIST_MIN..max
+ * (the page's size stays bounded however many tenants or classes). */
+static size_t clamp_list(size_t share, size_t max)
+{
+	return share < LIST_MIN ? LIST_MIN : share > max ? max : share;
+}
+
+static void put_card(FILE *out, const char *label, uint64_t v)
+{
+	fprintf(out, "<div class=card><b>%" PRIu64 "</b><span>%s</span></div>",
+		v, label);
+}
+
+static void put_findings(const struct page *p)
+{
+	const ibp_findings *fs = p->x ? p->x->findings : NULL;
+	if (!fs)
+		return;
+	size_t nf = ibp_findings_count(fs);
+	fprintf(p->out, "<section id=findings><h2>Audit findings (%zu)</h2>\n",
+		nf);
+	if (!nf) {
+		fputs("<p>None.</p></section>\n", p->out);
+		return;
+	}
+	fputs("<table id=findings-table><thead><tr><th>severity<th>code"
+	      "<th>what<th>ports<th>partitions<th>fix</thead><tbody>\n",
+	      p->out);
+	for (size_t i = 0; i < nf; i++) {
+		const ibp_finding *f = ibp_findings_get(fs, i);
+		fprintf(p->out, "<tr class=\"f sev-%s\"><td>%s<td>",
+			ibp_audit_severity_str(f->severity),
+			ibp_audit_severity_str(f->severity));
+		esc(p->out, f->code);
+		fputs("<td>", p->out);
+		esc(p->out, f->message);
+		fputs("<td>", p->out);
+		for (size_t j = 0; j < f->nports && j < 8; j++)
+			fprintf(p->out, "%s0x%016" PRIx64, j ? " " : "",
+				f->ports[j]);
+		if (f->nports > 8)
+			fprintf(p->out, " and %zu more", f->nports - 8);
+		fputs("<td>", p->out);
+		for (size_t j = 0; j < f->npartitions && j < 8; j++) {
+			if (j)
+				fputs(", ", p->out);
+			put_part(p, f->partitions[j], true);
+		}
+		if (f->npartitions > 8)
+			fprintf(p->out, " and %zu more", f->npartitions - 8);
+		fputs("<td>", p->out);
+		esc(p->out, f->fix);
+		fputs("\n", p->out);
+	}
+	fputs("</tbody></table></section>\n", p->out);
+}
+
+/* A sparkline: the series scaled into a 160x28 box, a dot on the last
+ * sample; labelled in the row by its figures. */
+static void put_spark(FILE *out, const ibp_web_series *s)
+{
+	double lo = s->values[0], hi = s->values[0];
+	for (size_t i = 1; i < s->n; i++) {
+		lo = fmin(lo, s->values[i]);
+		hi = fmax(hi, s->values[i]);
+	}
+	fputs("<svg class=spark width=160 height=28 viewBox=\"0 0 160 28\" "
+	      "role=img aria-label=\"series\"><polyline points=\"",
+	      out);
+	double lx = 0, ly = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		lx = s->n > 1 ? 2 + 156.0 * (double)i / (double)(s->n - 1) : 80;
+		ly = hi > lo ? 25 - 22 * (s->values[i] - lo) / (hi - lo) : 14;
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", lx, ly);
+	}
+	fprintf(out, "\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/></svg>",
+		lx, ly);
+}
+
+static void put_series(const struct page *p)
+{
+	const ibp_web_extras *x = p->x;
+	if (!x || !x->series || !x->nseries)
+		return;
+	fputs("<section id=violations><h2>P_Key violations over time</h2>\n"
+	      "<p class=note>Per tenant (partition), as the monitor counted "
+	      "them (docs/monitoring.md); a node in several partitions counts "
+	      "toward each.</p>\n<table id=violations-table><thead><tr>"
+	      "<th>tenant<th>counter<th>over time<th>last<th>increase"
+	      "<th>samples</thead><tbody>\n",
+	      p->out);
+	for (size_t i = 0; i < x->nseries; i++) {
+		const ibp_web_series *s = &x->series[i];
+		fputs("<tr class=f><td>", p->out);
+		esc(p->out, s->tenant);
+		fputs("<td>", p->out);
+		esc(p->out, s->counter ? s->counter : "");
+		fputs("<td>", p->out);
+		if (s->n && s->values) {
+			put_spark(p->out, s);
+			double d = s->values[s->n - 1] - s->values[0];
+			fprintf(p->out, "<td>%.0f<td class=\"%s\">%+.0f",
+				s->values[s->n - 1], d > 0 ? "up" : "", d);
+		} else {
+			fputs("no samples<td><td>", p->out);
+		}
+		fprintf(p->out, "<td>%zu", s->n);
+		if (s->n && s->times)
+			fprintf(p->out, " (%" PRId64 "&ndash;%" PRId64 ")",
+				s->times[0], s->times[s->n - 1]);
+		fputs("\n", p->out);
+	}
+	fputs("</tbody></table></section>\n", p->out);
+}
+
+static void put_drift(const struct page *p)
+{
+	const ibp_web_extras *x = p->x;
+	if (!x || !x->drift || !x->ndrift)
+		return;
+	fprintf(p->out,
+		"<section id=drift><h2>Drift (%zu)</h2>\n<p class=note>Ports "
+		"whose P_KeyTable differs from the plan, as verify read "
+		"them.</p>\n<table id=drift-table><thead><tr><th>node<th>port"
+		"<th>port GUID<th>kind<th>detail</thead><tbody>\n",
+		x->ndrift);
+	for (size_t i = 0; i < x->ndrift; i++) {
+		const ibp_web_drift *d = &x->drift[i];
+		fputs("<tr class=f><td>", p->out);
+		esc(p->out, d->node_desc);
+		fprintf(p->out, "<td>%u<td>0x%016" PRIx64 "<td>", d->port,
+			d->port_guid);
+		esc(p->out, d->kind);
+		fputs("<td>", p->out);
+		esc(p->out, d->detail);
+		fputs("\n", p->out);
+	}
+	fputs("</tbody></table></section>\n", p->out);
+}
+
+/* One member row of a tenant: port, GUID, membership. */
+static void put_member(const struct page *p, size_t e, bool full)
+{
+	fputs("<tr><td>", p->out);
+	esc(p->out, ibp_matrix_endpoint_label(p->m, e));
+	fprintf(p->out, "<td>0x%016" PRIx64 "<td>%s\n",
+		ibp_matrix_endpoint_guid(p->m, e), full ? "full" : "limited");
+}
+
+static void put_tenants(const struct page *p)
+{
+	const ibp_matrix *m = p->m;
+	bool open = p->n <= PORT_VIEW_LIMIT;
+	size_t parts = ibp_matrix_partition_count(m);
+	size_t cap =
+	    clamp_list(NAMES_BUDGET / (parts ? parts : 1), MEMBERS_MAX);
+	fprintf(p->out,
+		"<section id=tenants><h2>Tenants (%zu partitions)</h2>\n",
+		ibp_matrix_partition_count(m));
+	for (uint32_t b = 1; b < NBASES; b++) {
+		if (!p->full[b] && !p->lim[b])
+			continue;
+		fprintf(p->out,
+			"<details class=\"tenant f\" id=p-%04x data-b=%u%s>"
+			"<summary><b>",
+			b, b, open ? " open" : "");
+		put_part(p, (uint16_t)b, false);
+		fprintf(p->out,
+			"</b> 0x%04x &mdash; %zu full, %zu limited member%s", b,
+			p->full[b], p->lim[b],
+			p->full[b] + p->lim[b] == 1 ? "" : "s");
+		if (p->ovf_base[b])
+			fprintf(p->out,
+				" <span class=ovfb>dropped by %zu full "
+				"table%s</span>",
+				p->ovf_base[b], p->ovf_base[b] == 1 ? "" : "s");
+		fputs("</summary>\n<table class=mem><tbody>\n", p->out);
+		size_t shown = 0, total = p->full[b] + p->lim[b];
+		for (size_t oi = 0; oi < p->k && shown < cap; oi++) {
+			size_t c = p->order[oi], nk;
+			const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
+			int full = -1;
+			for (size_t j = 0; j < nk; j++)
+				if (ibp_pkey_base(ks[j]) == b)
+					full = (ks[j] & 0x8000) != 0;
+			if (full < 0)
+				continue;
+			const size_t *mem = ibp_matrix_class_members(m, c);
+			size_t sz = ibp_matrix_class_size(m, c);
+			for (size_t j = 0; j < sz && shown < cap; j++) {
+				put_member(p, mem[j], full);
+				shown++;
 			}
 		}
+		if (total > shown)
+			fprintf(p->out,
+				"<tr><td colspan=3>&hellip; and %zu more: <a "
+				"href=\"#q=0x%04x\">search 0x%04x</a> in the "
+				"port tables\n",
+				total - shown, b, b);
+		fputs("</tbody></table></details>\n", p->out);
 	}
-	json_object_set_new(d, "class_list", classes);
-	json_object_set_new(d, "names", parts);
-	size_t cnt = ports ? n : (k < CLASS_VIEW_LIMIT ? k : CLASS_VIEW_LIMIT);
-	size_t *sel = malloc((k + 1) * sizeof(*sel));
-	char *bits = malloc(cnt + 1);
-	if (!sel || !bits) {
-		free(sel);
-		free(bits);
-		json_decref(items);
-		json_decref(rows);
-		json_decref(d);
-		return NULL;
+	fputs("</section>\n", p->out);
+}
+
+/* Whether a class is in two or more partitions besides 0x7fff. */
+static bool bridges(const ibp_matrix *m, size_t c)
+{
+	size_t nk, n = 0;
+	const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
+	for (size_t j = 0; j < nk; j++)
+		n += ibp_pkey_base(ks[j]) != 0x7fff;
+	return n >= 2;
+}
+
+/* The matrix's rows and columns: ports, or classes (those bridging
+ * tenants, then the largest). */
+struct item {
+	size_t idx; /* end port or class */
+	uint16_t group;
+};
+
+static size_t pick_items(const struct page *p, struct item **out)
+{
+	bool ports = p->n <= PORT_VIEW_LIMIT;
+	size_t cnt = ports ? p->n : (p->k < MATRIX_MAX ? p->k : MATRIX_MAX);
+	struct item *it = calloc(cnt + 1, sizeof(*it));
+	size_t *tmp = malloc((p->k + 1) * sizeof(*tmp));
+	if (!it || !tmp) {
+		free(it);
+		free(tmp);
+		return (size_t)-1;
 	}
-	if (!ports) {
-		for (size_t c = 0; c < k; c++)
-			sel[c] = c;
-		qsort_r(sel, k, sizeof(*sel), by_size_desc, (void *)m);
-	}
-	json_object_set_new(d, "shown", json_integer((json_int_t)cnt));
-	for (size_t i = 0; i < cnt; i++) {
-		json_t *it = json_object();
-		char buf[64];
-		size_t nk;
-		if (ports) {
-			size_t c = ibp_matrix_class_of(m, i);
-			const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
-			json_object_set_new(
-			    it, "label",
-			    json_string(ibp_matrix_endpoint_label(m, i)));
-			snprintf(buf, sizeof(buf), "port GUID 0x%016" PRIx64,
-				 ibp_matrix_endpoint_guid(m, i));
-			json_object_set_new(it, "sub", json_string(buf));
-			json_object_set_new(it, "size", json_integer(1));
-			json_object_set_new(it, "keys", keys_json(ks, nk));
-		} else {
-			size_t c = sel[i];
-			const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
-			size_t sz = ibp_matrix_class_size(m, c);
-			const size_t *mem = ibp_matrix_class_members(m, c);
-			snprintf(buf, sizeof(buf), "C%zu", c);
-			json_object_set_new(it, "label", json_string(buf));
-			snprintf(buf, sizeof(buf), "%zu port%s", sz,
-				 sz == 1 ? "" : "s");
-			json_object_set_new(it, "sub", json_string(buf));
-			json_object_set_new(it, "size",
-					    json_integer((json_int_t)sz));
-			json_object_set_new(it, "keys", keys_json(ks, nk));
-			json_t *ex = json_array();
-			for (size_t j = 0; j < sz && j < 4; j++)
-				json_array_append_new(
-				    ex, json_string(ibp_matrix_endpoint_label(
-					    m, mem[j])));
-			json_object_set_new(it, "examples", ex);
+	size_t w = 0;
+	if (ports) {
+		/* ports grouped as their classes are */
+		for (size_t oi = 0; oi < p->k; oi++) {
+			size_t c = p->order[oi];
+			const size_t *mem = ibp_matrix_class_members(p->m, c);
+			for (size_t j = 0; j < ibp_matrix_class_size(p->m, c);
+			     j++)
+				it[w++] = (struct item){mem[j], p->primary[c]};
 		}
-		json_array_append_new(items, it);
+	} else {
+		/* the classes that bridge tenants (a shared storage node)
+		 * first, up to a quarter; then the largest */
+		size_t nb = 0;
+		for (size_t c = 0; c < p->k; c++)
+			tmp[c] = c;
+		qsort_r(tmp, p->k, sizeof(*tmp), by_size_desc, (void *)p->m);
+		for (size_t c = 0; c < p->k && nb < cnt / 4; c++)
+			if (bridges(p->m, tmp[c])) {
+				size_t v = tmp[c];
+				memmove(tmp + nb + 1, tmp + nb,
+					(c - nb) * sizeof(*tmp));
+				tmp[nb++] = v;
+			}
+		qsort_r(tmp, cnt, sizeof(*tmp), by_group, (void *)p);
+		for (; w < cnt; w++)
+			it[w] = (struct item){tmp[w], p->primary[tmp[w]]};
+	}
+	free(tmp);
+	*out = it;
+	return w;
+}
+
+static void put_group(const struct page *p, uint16_t g)
+{
+	if (g)
+		put_part(p, g, false);
+	else
+		fputs("no partition", p->out);
+}
+
+static void put_item_label(const struct page *p, bool ports, size_t idx)
+{
+	if (ports) {
+		esc(p->out, ibp_matrix_endpoint_label(p->m, idx));
+	} else {
+		fprintf(p->out, "C%zu: ", idx);
+		put_class_name(p, idx, 4);
+	}
+}
+
+static void put_matrix(const struct page *p)
+{
+	const ibp_matrix *m = p->m;
+	bool ports = p->n <= PORT_VIEW_LIMIT;
+	struct item *it;
+	size_t cnt = pick_items(p, &it);
+	if (cnt == (size_t)-1)
+		return;
+	double mx = 1;
+	for (size_t i = 0; !ports && i < cnt; i++)
+		mx = fmax(mx, (double)ibp_matrix_class_size(m, it[i].idx));
+	mx = log(1 + mx * mx);
+	fputs("<section id=matrix><h2>Who can talk to whom</h2>\n", p->out);
+	if (ports)
+		fputs("<p class=note>Every end port, grouped by tenant: "
+		      "&#10003; the row's port can exchange packets with the "
+		      "column's; hover a cell for why.</p>\n",
+		      p->out);
+	else
+		fprintf(p->out,
+			"<p class=note>%zu of %zu membership classes (ports "
+			"with the same partitions: those in several tenants' "
+			"partitions, then the largest), grouped by "
+			"tenant; a shaded cell: members of the row's class can "
+			"talk to members of the column's, darker for more port "
+			"pairs. Every class, with its ports, is listed under "
+			"<a href=\"#classes\">Classes</a>.</p>\n",
+			cnt, p->k);
+	/* the legend: what each shade means */
+	fputs("<div class=legend id=legend><span class=\"sw n\"></span>cannot "
+	      "talk",
+	      p->out);
+	if (ports) {
+		fputs("<span class=\"sw y5\"></span>can talk<span class=\"sw "
+		      "d\"></span>the same port",
+		      p->out);
+	} else {
+		for (int s = 1; s <= SHADES; s++) {
+			double lo = exp(mx * (s - 1) / SHADES) - 1;
+			double hi = exp(mx * s / SHADES) - 1;
+			fprintf(p->out,
+				"<span class=\"sw y%d\"></span>%.0f&ndash;%.0f",
+				s, ceil(lo < 1 ? 1 : lo), floor(hi));
+		}
+		fputs(" port pairs can talk", p->out);
+	}
+	fputs("</div>\n<div class=mxwrap><table class=mx id=matrix-table>"
+	      "<thead><tr><th><th>",
+	      p->out);
+	for (size_t j = 0; j < cnt;) {
+		size_t e = j;
+		while (e < cnt && it[e].group == it[j].group)
+			e++;
+		fprintf(p->out, "<th class=g colspan=%zu><span>", e - j);
+		put_group(p, it[j].group);
+		fputs("</span>", p->out);
+		j = e;
+	}
+	fputs("<tr><th><th>", p->out);
+	for (size_t j = 0; j < cnt; j++) {
+		fputs("<th class=col><span>", p->out);
+		put_item_label(p, ports, it[j].idx);
+		fputs("</span>", p->out);
+	}
+	fputs("</thead><tbody>\n", p->out);
+	for (size_t i = 0; i < cnt; i++) {
+		size_t r = it[i].idx;
+		fputs("<tr class=f>", p->out);
+		if (!i || it[i - 1].group != it[i].group) {
+			size_t e = i;
+			while (e < cnt && it[e].group == it[i].group)
+				e++;
+			fprintf(p->out, "<th class=g rowspan=%zu>", e - i);
+			put_group(p, it[i].group);
+		}
+		fputs("<th class=row>", p->out);
+		if (!ports)
+			fprintf(p->out, "<a href=\"#c%zu\">", r);
+		put_item_label(p, ports, r);
+		if (!ports)
+			fprintf(p->out, "</a> <small>%zu</small>",
+				ibp_matrix_class_size(m, r));
 		for (size_t j = 0; j < cnt; j++) {
+			size_t c = it[j].idx;
 			bool t;
 			if (ports)
-				t = ibp_matrix_can_talk(m, i, j);
-			else if (sel[i] == sel[j])
-				t = ibp_matrix_class_size(m, sel[i]) > 1 &&
-				    ibp_matrix_class_can_talk(m, sel[i],
-							      sel[j]);
+				t = r != c && ibp_matrix_can_talk(m, r, c);
 			else
-				t = ibp_matrix_class_can_talk(m, sel[i],
-							      sel[j]);
-			bits[j] = (!ports || i != j) && t ? '1' : '0';
-			if (ports && i == j)
-				bits[j] = '-';
+				t = (r != c ||
+				     ibp_matrix_class_size(m, r) > 1) &&
+				    ibp_matrix_class_can_talk(m, r, c);
+			if (ports && r == c) {
+				fputs("<td class=d>", p->out);
+				continue;
+			}
+			int s = SHADES;
+			if (t && !ports) {
+				double pr =
+				    (double)ibp_matrix_class_size(m, r) *
+				    (double)ibp_matrix_class_size(m, c);
+				s = (int)ceil(SHADES * log(1 + pr) / mx);
+				s = s < 1 ? 1 : s > SHADES ? SHADES : s;
+			}
+			if (t)
+				fprintf(p->out, "<td class=y%d", s);
+			else
+				fputs("<td class=n", p->out);
+			if (ports) {
+				fputs(" title=\"", p->out);
+				esc(p->out, ibp_matrix_endpoint_label(m, r));
+				fputs(" &rarr; ", p->out);
+				esc(p->out, ibp_matrix_endpoint_label(m, c));
+				fputs(t ? ": can talk\">&#10003;"
+					: ": cannot talk\">",
+				      p->out);
+			} else {
+				fprintf(p->out,
+					" title=\"C%zu &rarr; C%zu: %s\">", r,
+					c, t ? "can talk" : "cannot talk");
+			}
 		}
-		bits[cnt] = 0;
-		json_array_append_new(rows, json_string(bits));
+		fputs("\n", p->out);
 	}
-	free(sel);
-	free(bits);
-	json_object_set_new(d, "items", items);
-	json_object_set_new(d, "rows", rows);
-	return d;
+	fputs("</tbody></table></div></section>\n", p->out);
+	free(it);
+}
+
+static void put_classes(const struct page *p)
+{
+	const ibp_matrix *m = p->m;
+	fprintf(p->out,
+		"<section id=classes><h2>Classes (%zu)</h2>\n<p "
+		"class=note>Ports with the same membership; each named by its "
+		"partitions.</p>\n",
+		p->k);
+	size_t listed = p->k < CLASS_LIST_MAX ? p->k : CLASS_LIST_MAX;
+	size_t cap =
+	    clamp_list(NAMES_BUDGET / (listed ? listed : 1), CLASS_PORTS_MAX);
+	for (size_t oi = 0; oi < listed; oi++) {
+		size_t c = p->order[oi], nk;
+		size_t sz = ibp_matrix_class_size(m, c);
+		const uint16_t *ks = ibp_matrix_class_keys(m, c, &nk);
+		fprintf(p->out, "<details class=\"cls f\" id=c%zu data-k=\"",
+			c);
+		for (size_t j = 0; j < nk; j++)
+			fprintf(p->out, "%s%04x", j ? " " : "", ks[j]);
+		fprintf(p->out, "\"><summary><b>C%zu</b> ", c);
+		put_class_name(p, c, 0);
+		fprintf(p->out, " &mdash; %zu port%s</summary><ul>", sz,
+			sz == 1 ? "" : "s");
+		const size_t *mem = ibp_matrix_class_members(m, c);
+		for (size_t j = 0; j < sz && j < cap; j++) {
+			fputs("<li>", p->out);
+			esc(p->out, ibp_matrix_endpoint_label(m, mem[j]));
+		}
+		if (sz > cap)
+			fprintf(p->out,
+				"<li>&hellip; and %zu more: <a "
+				"href=\"#q=C%zu%%20\">search C%zu</a> in the "
+				"port tables",
+				sz - cap, c, c);
+		fputs("</ul></details>\n", p->out);
+	}
+	if (p->k > listed)
+		fprintf(p->out,
+			"<p>&hellip; and %zu smaller classes: every port's "
+			"class is in the port tables.</p>\n",
+			p->k - listed);
+	fputs("</section>\n", p->out);
+}
+
+/* One row per end port: name, port, GUID, class, capacity, entries
+ * (index:P_Key, in index order); overflow marked on the row. */
+static void put_ports(const struct page *p)
+{
+	const ibp_matrix *m = p->m;
+	const ibp_tables *ts = ibp_matrix_tables(m);
+	fprintf(p->out,
+		"<section id=ports><h2>P_KeyTables (%zu end ports)</h2>\n<p "
+		"class=note>Each port's table: its P_Keys in index order from "
+		"index 0, \"i:\" before one that follows empty entries (the "
+		"high bit set: full member).",
+		p->n);
+	if (p->novf)
+		fprintf(p->out,
+			" <span class=ovfb>%zu port%s</span> cannot hold every "
+			"P_Key the plan gives them.",
+			p->novf, p->novf == 1 ? "" : "s");
+	fputs("</p>\n<table id=ports-table><thead><tr><th>node<th>port"
+	      "<th>port GUID<th>class<th>size<th>P_KeyTable</thead><tbody>\n",
+	      p->out);
+	for (size_t i = 0; i < p->n; i++) {
+		size_t node;
+		unsigned port;
+		ibp_matrix_endpoint(m, i, &node, &port);
+		uint64_t g = ibp_matrix_endpoint_guid(m, i);
+		const ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+		const ibp_finding *of = overflow_of(p, g);
+		fputs(of ? "<tr class=ovf><td>" : "<tr><td>", p->out);
+		esc(p->out, ibp_matrix_endpoint_desc(m, i));
+		fprintf(p->out, "<td>%u<td>0x%016" PRIx64 "<td>C%zu <td>%u<td>",
+			port, g, ibp_matrix_class_of(m, i),
+			t ? ibp_pkey_table_capacity(t) : 0);
+		unsigned cap = t ? ibp_pkey_table_capacity(t) : 0, next = 0;
+		for (unsigned j = 0; j < cap; j++) {
+			uint16_t k = ibp_pkey_table_get(t, j);
+			if (!k)
+				continue;
+			if (next)
+				fputc(' ', p->out);
+			if (j != next)
+				fprintf(p->out, "%u:", j);
+			fprintf(p->out, "%04x", k);
+			next = j + 1;
+		}
+		if (of) {
+			fputs(" <span class=ovfb title=\"", p->out);
+			esc(p->out, of->message);
+			fprintf(p->out, "\">table full: %zu dropped</span>",
+				of->npartitions);
+		}
+		fputs("\n", p->out);
+	}
+	fputs("</tbody></table></section>\n", p->out);
 }
 
 static const char style[] =
-    "body{font:14px/1.4 system-ui,-apple-system,'Segoe "
-    "UI',sans-serif;margin:16px 24px;color:#1d2330;background:#f7f8fa}"
-    "h1{font-size:20px;margin:0 0 4px}"
-    ".sub{color:#5b6475;margin-bottom:12px}"
+    "body{font:14px/1.4 system-ui,sans-serif;margin:16px "
+    "24px;color:#1d2330;background:#f7f8fa}"
+    "h1{font-size:20px;margin:0 0 4px}h2{font-size:17px;margin:22px 0 "
+    "6px}"
+    ".sub,.note{color:#5b6475}"
     ".cards{display:flex;gap:12px;flex-wrap:wrap;margin:10px 0}"
     ".card{background:#fff;border:1px solid #dde1e8;border-radius:6px;"
-    "padding:8px 14px;min-width:110px}"
-    ".card b{display:block;font-size:20px}"
-    ".card span{color:#5b6475;font-size:12px}"
-    ".pbox{max-height:190px;overflow:auto;display:inline-block;margin:4px 0 "
-    "12px;border:1px solid #dde1e8}"
-    "table.parts{border-collapse:collapse;background:#fff;font-size:13px}"
-    "table.parts td,table.parts th{border:1px solid #dde1e8;padding:3px "
-    "8px;text-align:left}"
-    "#wrap{position:relative;display:inline-block;background:#fff;border:"
-    "1px solid #dde1e8;border-radius:6px;padding:8px}"
-    "#tip{position:absolute;pointer-events:none;background:#1d2330;color:"
-    "#fff;padding:8px 10px;border-radius:5px;font-size:12px;max-width:"
-    "420px;display:none;z-index:2;box-shadow:0 2px 8px rgba(0,0,0,.3)}"
-    "#tip .ok{color:#7ee08a}#tip .no{color:#ff8a80}"
-    ".legend{margin:8px 0;font-size:13px;color:#5b6475}"
+    "padding:6px 14px;min-width:100px}"
+    ".card b{display:block;font-size:20px}.card span{color:#5b6475;"
+    "font-size:12px}"
+    "nav a{margin-right:12px}"
+    "#searchbar{position:sticky;top:0;background:#f7f8fa;padding:6px 0;"
+    "z-index:3}#q{width:360px;padding:5px 8px;font:inherit}"
+    "#qcount{margin-left:10px;color:#5b6475}"
+    "table{border-collapse:collapse;background:#fff;font-size:13px}"
+    "td,th{border:1px solid #dde1e8;padding:2px 6px;text-align:left;"
+    "vertical-align:top}"
+    "#ports-table td:nth-child(3),#ports-table td:nth-child(6){font-family:"
+    "ui-monospace,monospace}"
+    "details{background:#fff;border:1px solid #dde1e8;border-radius:4px;"
+    "margin:3px 0;padding:3px 8px}details table{margin:4px 0}"
+    "summary{cursor:pointer}details ul{margin:4px 0;columns:3}"
+    ".ovfb{background:#ffe1a8;color:#6b3d00;border-radius:3px;padding:0 "
+    "4px}tr.ovf td{background:#fff4dc}"
+    ".sev-critical td:first-child,.sev-high td:first-child{color:#b3261e;"
+    "font-weight:bold}"
+    ".mxwrap{overflow:auto;max-height:80vh;border:1px solid #dde1e8}"
+    "table.mx td{width:14px;height:14px;padding:0;text-align:center;"
+    "font-size:11px;color:#fff}"
+    "table.mx th.col{vertical-align:bottom;padding:2px}"
+    "table.mx thead th.g span{writing-mode:vertical-rl;transform:rotate("
+    "180deg);display:inline-block;max-height:90px;overflow:hidden}"
+    "table.mx th.col span{writing-mode:vertical-rl;transform:rotate(180deg)"
+    ";display:inline-block;max-height:160px;overflow:hidden;white-space:"
+    "nowrap;font-weight:normal}"
+    "table.mx th.row{white-space:nowrap;font-weight:normal;max-width:"
+    "420px;overflow:hidden;text-overflow:ellipsis}"
+    "table.mx th.g{background:#eef1f6;white-space:nowrap}"
+    ".y1{background:#c7e9c0}.y2{background:#a1d99b}.y3{background:#74c476}"
+    ".y4{background:#41ab5d}.y5{background:#238b45}.n{background:#fbe3e0}"
+    ".d{background:#c9ced8}"
+    ".legend{margin:6px 0;font-size:13px;color:#5b6475}"
     ".sw{display:inline-block;width:12px;height:12px;vertical-align:"
-    "middle;margin:0 4px 0 12px;border:1px solid #999}";
+    "middle;margin:0 4px 0 12px;border:1px solid #999}"
+    "svg.spark polyline{fill:none;stroke:#b3261e;stroke-width:1.5}"
+    "svg.spark circle{fill:#b3261e}td.up{color:#b3261e;font-weight:bold}"
+    "[hidden]{display:none!important}";
 
+/* Filters only: every element of class f is hidden unless its text
+ * holds the query, or it carries (data-k, a port row's P_KeyTable) a
+ * partition whose name or number holds it.  "#q=TEXT" sets the query,
+ * "#cN"/"#p-XXXX" opens that class or tenant. */
 static const char script[] =
     "(function(){\n"
-    "var D=JSON.parse(document.getElementById('data').textContent);\n"
-    "function $(i){return document.getElementById(i);}\n"
-    "function esc(s){return String(s).replace(/[&<>\"]/g,function(c){"
-    "return{'&':'&amp;','<':'&lt;','>':'&gt;','\"':'&quot;'}[c];});}\n"
-    "function base(k){return parseInt(k,16)&0x7fff;}\n"
-    "function full(k){return (parseInt(k,16)&0x8000)!==0;}\n"
-    "function hex(b){return '0x'+('000'+b.toString(16)).slice(-4);}\n"
-    "function pn(b){var h=hex(b);return D.names[h]?D.names[h]+' ('+h+')':h;}\n"
-    "$('title').textContent=D.title;\n"
-    "var cards=[[D.endpoints,'end ports'],[D.classes,'membership "
-    "classes'],[D.partitions,'partitions'],[D.pairs+' / "
-    "'+D.all_pairs,'pairs that can talk'],[D.mode,'mode']];\n"
-    "$('cards').innerHTML=cards.map(function(c){return '<div "
-    "class=card><b>'+esc(c[0])+'</b><span>'+c[1]+'</span></div>';}).join('');\n"
-    "var P={};D.class_list.forEach(function(c){c.keys.forEach(function(k){"
-    "var b=base(k);P[b]=P[b]||{f:0,l:0};if(full(k))P[b].f+=c.size;else "
-    "P[b].l+=c.size;});});\n"
-    "var pb=Object.keys(P).map(Number).sort(function(a,b){return a-b;});\n"
-    "$('parts').innerHTML='<tr><th>partition</th><th>full "
-    "members</th><th>limited members</th></tr>'+pb.slice(0,2000).map("
-    "function(b){return "
-    "'<tr><td>'+esc(pn(b))+'</td><td>'+P[b].f+'</td><td>'+P[b].l+'</td></"
-    "tr>';}).join('')+(pb.length>2000?'<tr><td colspan=3>… "
-    "'+(pb.length-2000)+' "
-    "more</td></tr>':'');\n"
-    "var n=D.shown,it=D.items,ports=D.level==='ports';\n"
-    "$('what').textContent=ports?'Heat map of end ports (row can talk to "
-    "column).':'Heat map of membership classes ('+n+' largest of "
-    "'+D.classes+'; row class members can talk to column class "
-    "members). Shade: number of port pairs.';\n"
-    "var cs=Math.max(6,Math.min(44,Math.floor(760/Math.max(n,1))));\n"
-    "var lab=ports||n<=60?(ports?150:70):0;\n"
-    "var cv=$('map'),dpr=window.devicePixelRatio||1;\n"
-    "var "
-    "W=lab+n*cs+2+Math.round(lab*0.55),H=lab+n*cs+2;cv.width=W*dpr;cv.height=H*"
-    "dpr;"
-    "cv.style.width=W+'px';cv.style.height=H+'px';\n"
-    "var g=cv.getContext('2d');g.scale(dpr,dpr);g.font='12px "
-    "system-ui,sans-serif';\n"
-    "var mx=1;for(var i=0;i<n;i++)mx=Math.max(mx,it[i].size);\n"
-    "for(var r=0;r<n;r++)for(var c=0;c<n;c++){var "
-    "v=D.rows[r][c],x=lab+c*cs,y=lab+r*cs;\n"
-    " if(v==='-'){g.fillStyle='#c9ced8';}else if(v==='1'){var "
-    "s=ports?1:Math.log(1+it[r].size*it[c].size)/Math.log(1+mx*mx);"
-    "g.fillStyle='hsl(140,55%,'+Math.round(62-30*s)+'%)';}else "
-    "g.fillStyle='#f3d2cf';\n"
-    " g.fillRect(x,y,cs-1,cs-1);\n"
-    " if(ports&&cs>=16){g.fillStyle=v==='1'?'#fff':'#8a3b33';"
-    "g.textAlign='center';g.textBaseline='middle';g.fillText(v==='-'?"
-    "'\\u2014':v==='1'?'\\u2713':'\\u2717',x+cs/2,y+cs/2);}}\n"
-    "if(lab){g.fillStyle='#1d2330';g.textAlign='right';g.textBaseline="
-    "'middle';for(var i=0;i<n;i++){g.fillText(it[i].label,lab-6,lab+i*cs+"
-    "cs/2);g.save();g.translate(lab+i*cs+cs/2,lab-6);g.rotate(-Math.PI/"
-    "3);g.textAlign='left';g.fillText(it[i].label,0,0);g.restore();}}\n"
-    "function mem(k){return (full(k)?'full':'limited')+' ('+k+')';}\n"
-    "function explain(r,c){var a=it[r],b=it[c],v=D.rows[r][c];\n"
-    " var h='<b>'+esc(a.label)+'</b> <small>'+esc(a.sub)+'</small> &rarr; "
-    "<b>'+esc(b.label)+'</b> <small>'+esc(b.sub)+'</small><br>';\n"
-    " if(v==='-')return h+'the same port (not a pair)';\n"
-    " h+=v==='1'?'<span class=ok>\\u2713 can talk</span>':'<span "
-    "class=no>\\u2717 cannot talk</span>';\n"
-    " var sh=[];a.keys.forEach(function(x){b.keys.forEach(function(y){if("
-    "base(x)===base(y))sh.push([x,y]);});});\n"
-    " if(!sh.length)h+='<br>no shared partition';\n"
-    " sh.forEach(function(p){var ok=full(p[0])||full(p[1]);h+='<br>'+esc("
-    "pn(base(p[0])))+': '+mem(p[0])+' / '+mem(p[1])+' &rarr; '+(ok?'<span "
-    "class=ok>match</span>':'<span class=no>limited-limited, no "
-    "match</span>');});\n"
-    " if(!ports&&r===c&&a.size<2)h+='<br>(one port in this class)';\n"
-    " if(a.examples)h+='<br><small>e.g. '+esc(a.examples.join(', "
-    "'))+' / '+esc(b.examples.join(', '))+'</small>';\n"
-    " return h;}\n"
-    "var tip=$('tip');\n"
-    "function show(r,c,px,py){tip.innerHTML=explain(r,c);tip.style.display="
-    "'block';var w=tip.offsetWidth,h=tip.offsetHeight,x=px+14,y=py+14;"
-    "if(x+w>W+16)x=Math.max(0,px-w-14);if(y+h>H+16)y=Math.max(0,py-h-14);"
-    "tip.style.left=x+'px';tip.style.top=y+'px';}\n"
-    "cv.addEventListener('mousemove',function(e){var "
-    "b=cv.getBoundingClientRect(),x=e.clientX-b.left-lab,y=e.clientY-b.top-"
-    "lab;var c=Math.floor(x/cs),r=Math.floor(y/cs);if(x<0||y<0||r>=n||c>="
-    "n){tip.style.display='none';return;}show(r,c,e.clientX-b.left+8,"
-    "e.clientY-b.top+8);});\n"
-    "cv.addEventListener('mouseleave',function(){tip.style.display='none';}"
+    "var q=document.getElementById('q'),qc=document.getElementById('qcount'"
     ");\n"
-    "var m=/pin=(\\d+),(\\d+)/.exec(location.hash);if(m){var "
-    "r=+m[1],c=+m[2];if(r<n&&c<n)show(r,c,lab+c*cs+cs/2+8,lab+r*cs+cs/"
-    "2+8);}\n"
+    "var F=[].slice.call(document.querySelectorAll('.f,#ports-table "
+    "tbody tr'));\n"
+    "var N={};[].forEach.call(document.querySelectorAll('details.tenant'),"
+    "function(d){N[d.dataset.b]=d.querySelector('summary').textContent."
+    "toLowerCase();});\n"
+    "function keys(r){var s=r.dataset.k;if(s===undefined&&r.tagName==="
+    "'TR'&&r.closest('#ports-table'))s=r.lastElementChild.textContent;"
+    "return (s||'').match(/[0-9a-f]{4}\\b/g)||[];}\n"
+    "function run(v){v=v.toLowerCase();if(!v.trim())v='';var "
+    "B={},any=0;if(v)for(var "
+    "b in N)if(N[b].indexOf(v)>=0){B[b]=1;any=1;}\n"
+    " var shown=0;F.forEach(function(r){var ok=!v||r.textContent."
+    "toLowerCase().indexOf(v)>=0;\n"
+    "  if(!ok&&any)ok=keys(r).some(function(k){return "
+    "B[parseInt(k,16)&0x7fff];});\n"
+    "  r.hidden=!ok;if(ok)shown++;});\n"
+    " qc.textContent=v?shown+' of '+F.length+' rows and sections "
+    "match':'';}\n"
+    "function hash(){var h=decodeURIComponent(location.hash.slice(1));"
+    "if(h.slice(0,2)==='q='){q.value=h.slice(2);run(q.value);}"
+    "else if(h){var e=document.getElementById(h);if(e&&e.tagName==="
+    "'DETAILS')e.open=true;}}\n"
+    "q.addEventListener('input',function(){run(q.value);history."
+    "replaceState(null,'','#q='+encodeURIComponent(q.value));});\n"
+    "window.addEventListener('hashchange',hash);hash();\n"
     "})();\n";
+
+static void put_page(struct page *p, const ibp_matrix_report_options *o)
+{
+	FILE *out = p->out;
+	const ibp_matrix *m = p->m;
+	const char *title = o && o->title ? o->title : "ibpart reachability";
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	      "charset=\"utf-8\">\n<meta name=\"viewport\" "
+	      "content=\"width=device-width\">\n<title>",
+	      out);
+	esc(out, title);
+	fprintf(out,
+		"</title>\n<style>%s</style>\n<noscript><style>#searchbar{"
+		"display:none}</style></noscript></head><body>\n<h1 "
+		"id=title>",
+		style);
+	esc(out, title);
+	fputs("</h1>\n<div class=sub>Data-plane reachability by the IBA "
+	      "P_Key match rule (vol. 1, 10.9.3): two end ports talk iff they "
+	      "share a partition with at least one full member. Mode: ",
+	      out);
+	esc(out, o && o->mode ? o->mode : "tables");
+	if (p->x && p->x->status) {
+		fputs(". ", out);
+		esc(out, p->x->status);
+	}
+	fputs(". Generated by ibpart.</div>\n<div class=cards id=cards>", out);
+	uint64_t all = p->n ? (uint64_t)p->n * (p->n - 1) / 2 : 0;
+	put_card(out, "end ports", p->n);
+	put_card(out, "partitions", ibp_matrix_partition_count(m));
+	put_card(out, "membership classes", p->k);
+	fprintf(out,
+		"<div class=card><b>%" PRIu64 " / %" PRIu64
+		"</b><span>pairs that can talk</span></div>",
+		ibp_matrix_pair_count(m), all);
+	if (p->x && p->x->findings)
+		put_card(out, "audit findings",
+			 ibp_findings_count(p->x->findings));
+	if (p->novf)
+		put_card(out, "ports with a full table", p->novf);
+	if (p->x && p->x->drift && p->x->ndrift)
+		put_card(out, "ports drifted", p->x->ndrift);
+	fputs("</div>\n<nav id=nav>", out);
+	if (p->x && p->x->findings)
+		fputs("<a href=\"#findings\">Findings</a>", out);
+	if (p->x && p->x->series && p->x->nseries)
+		fputs("<a href=\"#violations\">Violations</a>", out);
+	if (p->x && p->x->drift && p->x->ndrift)
+		fputs("<a href=\"#drift\">Drift</a>", out);
+	fputs("<a href=\"#matrix\">Matrix</a><a "
+	      "href=\"#tenants\">Tenants</a><a href=\"#classes\">Classes</a><a "
+	      "href=\"#ports\">P_KeyTables</a></nav>\n"
+	      "<div id=searchbar><input id=q type=search "
+	      "placeholder=\"filter by node name, GUID, partition or class\" "
+	      "aria-label=\"filter\"><span id=qcount></span></div>\n",
+	      out);
+	put_findings(p);
+	put_series(p);
+	put_drift(p);
+	put_matrix(p);
+	put_tenants(p);
+	put_classes(p);
+	put_ports(p);
+	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
+}
 
 int ibp_matrix_report_html(const ibp_matrix *m,
 			   const ibp_matrix_report_options *o, FILE *out,
 			   ibp_error *err)
 {
-	json_t *d = build_data(m, o);
-	char *js = d ? json_dumps(d, JSON_COMPACT | JSON_ESCAPE_SLASH) : NULL;
-	json_decref(d);
-	if (!js)
+	struct page *p = calloc(1, sizeof(*p));
+	if (!p)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	const char *title = o && o->title ? o->title : "ibpart reachability";
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-	      "charset=\"utf-8\">\n<title>",
-	      out);
-	ibp_escape_html_write(out, title, strlen(title));
-	fprintf(out,
-		"</title>\n<style>%s</style></head><body>\n"
-		"<h1 id=\"title\"></h1>\n<div class=\"sub\">Data-plane "
-		"reachability by the IBA P_Key match rule (vol. 1, 10.9.3): "
-		"two end ports talk iff they share a partition with at least "
-		"one full member. Generated by ibpart.</div>\n"
-		"<div class=\"cards\" id=\"cards\"></div>\n"
-		"<div class=\"pbox\"><table class=\"parts\" "
-		"id=\"parts\"></table></div>\n"
-		"<div class=\"legend\" id=\"what\"></div>\n"
-		"<div class=\"legend\"><span class=\"sw\" "
-		"style=\"background:hsl(140,55%%,40%%)\"></span>can talk"
-		"<span class=\"sw\" style=\"background:#f3d2cf\"></span>"
-		"cannot talk<span class=\"sw\" "
-		"style=\"background:#c9ced8\"></span>same port</div>\n"
-		"<div id=\"wrap\"><canvas id=\"map\"></canvas><div "
-		"id=\"tip\"></div></div>\n"
-		"<script type=\"application/json\" id=\"data\">",
-		style);
-	put_script_json(out, js);
-	fprintf(out, "</script>\n<script>%s</script>\n</body></html>\n",
-		script);
-	free(js);
-	if (ferror(out))
-		return ibp_error_set(err, IBP_EIO, "write error");
-	return 0;
+	p->m = m;
+	p->x = o ? o->web : NULL;
+	p->names = o ? o->partition_names : NULL;
+	p->out = out;
+	p->n = ibp_matrix_endpoint_count(m);
+	p->k = ibp_matrix_class_count(m);
+	int rc = 0;
+	if (prepare(p))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	else
+		put_page(p, o);
+	free(p->order);
+	free(p->primary);
+	free(p->ovf);
+	free(p);
+	if (!rc && ferror(out))
+		rc = ibp_error_set(err, IBP_EIO, "write error");
+	return rc;
 }

@@ -30,7 +30,7 @@ expect_grep "^| dual-host/2 | ✓ | ✗ | ✓ | ✗ | ✗ | — | ✗ |$" out
 expect_status 0 "$IBPART" matrix -t "$TOPO" --format csv p.conf
 expect_grep "^0x0002c90000000502,dual-host/2," out
 expect_status 0 "$IBPART" matrix -t "$TOPO" --format html p.conf
-expect_grep '"label":"dual-host\\/1"' out
+expect_grep '<th class=row>dual-host/1<td' out
 # JSON: node_desc is the node description, as before
 expect_status 0 "$IBPART" matrix -t "$TOPO" --format json p.conf
 [[ $(jq -r '[.endpoints[] | select(.node_desc == "dual-host") | .port_guid] | join(" ")' out) == \

@@ -350,13 +350,22 @@ static char *explain_text(const ibp_matrix *m, size_t a, size_t b)
 	return buf;
 }
 
+/* The seed's strict matrix; *f and *ts are the caller's to free. */
+static ibp_matrix *seed_matrix(ibp_fabric **f, ibp_tables **ts)
+{
+	*f = seed_fabric();
+	*ts = seed_strict(*f);
+	ibp_matrix *m = NULL;
+	assert_int_equal(ibp_matrix_build(*ts, NULL, &m, NULL), 0);
+	return m;
+}
+
 static void test_reports(void **state)
 {
 	(void)state;
-	ibp_fabric *f = seed_fabric();
-	ibp_tables *ts = seed_strict(f);
-	ibp_matrix *m = NULL;
-	assert_int_equal(ibp_matrix_build(ts, NULL, &m, NULL), 0);
+	ibp_fabric *f;
+	ibp_tables *ts;
+	ibp_matrix *m = seed_matrix(&f, &ts);
 	ibp_matrix_report_options o = {.mode = "strict"};
 
 	/* JSON: docs/json-schemas.md's schema, cell by cell */
@@ -454,6 +463,66 @@ static void test_reports(void **state)
 	ibp_fabric_free(f);
 }
 
+/* The web view's caller-fed sections (ibpartd's drift and series, the
+ * audit's findings): each drawn, hostile names entity-escaped, a
+ * capacity-overflow finding marked on its port's P_KeyTable row. */
+static void test_html_extras(void **state)
+{
+	(void)state;
+	ibp_fabric *f;
+	ibp_tables *ts;
+	ibp_matrix *m = seed_matrix(&f, &ts);
+	ibp_findings *fs = ibp_findings_new();
+	uint64_t st = 0x506b4b0300a1b061ull; /* storage-node */
+	uint16_t dropped[] = {0x0003};
+	assert_int_equal(ibp_audit_capacity_overflow(fs, st, 2, 3, dropped, 1),
+			 0);
+	ibp_web_drift d[] = {{.port_guid = 0x506b4b0300a1b021ull,
+			      .node_desc = "tenantA-node-01",
+			      .port = 1,
+			      .kind = "extra",
+			      .detail = "0x8002 at index 1 <b>x</b>"}};
+	double v[] = {0, 3, 8};
+	int64_t t[] = {100, 160, 220};
+	ibp_web_series se[] = {{.tenant = "Tenant<B>",
+				.counter = "toward",
+				.values = v,
+				.times = t,
+				.n = 3}};
+	ibp_web_extras x;
+	ibp_web_extras_init(&x);
+	assert_int_equal(x.version, IBP_WEB_EXTRAS_VERSION);
+	x.findings = fs;
+	x.drift = d;
+	x.ndrift = 1;
+	x.series = se;
+	x.nseries = 1;
+	x.status = "last sweep & <now>";
+	ibp_matrix_report_options o = {.mode = "strict", .web = &x};
+	char *s = render(m, IBP_MATRIX_HTML, &o);
+	assert_non_null(strstr(s, "last sweep &amp; &lt;now&gt;"));
+	assert_non_null(strstr(s, "<section id=drift><h2>Drift (1)</h2>"));
+	assert_non_null(strstr(s, "<td>tenantA-node-01<td>1<td>"
+				  "0x506b4b0300a1b021<td>extra<td>0x8002 at "
+				  "index 1 &lt;b&gt;x&lt;/b&gt;"));
+	assert_non_null(strstr(s, "<tr class=f><td>Tenant&lt;B&gt;<td>toward"
+				  "<td><svg class=spark"));
+	/* 3 samples across 156 px, 0..8 across 22 px from the bottom */
+	assert_non_null(strstr(s, "points=\"2.0,25.0 80.0,16.8 158.0,3.0\""));
+	assert_non_null(strstr(s, "<td>8<td class=\"up\">+8<td>3 (100"));
+	assert_non_null(strstr(s, "<tr class=ovf><td>storage-node<td>1<td>"
+				  "0x506b4b0300a1b061"));
+	assert_non_null(strstr(s, "table full: 1 dropped"));
+	assert_non_null(strstr(s, "capacity-overflow"));
+	assert_null(strstr(s, "<b>x</b>"));
+	assert_null(strstr(s, "<B>"));
+	free(s);
+	ibp_findings_free(fs);
+	ibp_matrix_free(m);
+	ibp_tables_free(ts);
+	ibp_fabric_free(f);
+}
+
 /* A dual-port CA: its two end ports are two rows, named "dual/1" and
  * "dual/2" wherever a port is shown by name (JSON keeps the node
  * description); single-port CAs keep their plain name. */
@@ -508,8 +577,8 @@ static void test_dual_port_labels(void **state)
 		assert_int_equal(p, ep);
 	}
 	ibp_matrix_report_options o = {.mode = "strict"};
-	/* each format, the lines that show the two ports apart (HTML's data
-	 * is JSON, where '/' is written "\/") */
+	/* each format, the lines that show the two ports apart (HTML: the
+	 * matrix's row and column headers) */
 	const struct {
 		ibp_matrix_format fmt;
 		const char *want[3];
@@ -521,7 +590,8 @@ static void test_dual_port_labels(void **state)
 	     {"| | dual/1 | dual/2 | solo |", "| dual/2 | ✓ | — | ✗ |", ""}},
 	    {IBP_MATRIX_CSV, {"\n0x0000000000000202,dual/2,1,,0\r\n", "", ""}},
 	    {IBP_MATRIX_HTML,
-	     {"\"label\":\"dual\\/1\"", "\"label\":\"dual\\/2\"", ""}}};
+	     {"<th class=row>dual/1<td", "<th class=row>dual/2<td",
+	      "<th class=col><span>dual/1</span>"}}};
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
 		char *s = render(m, shown[i].fmt, &o);
 		for (size_t k = 0; k < 3; k++)
@@ -558,6 +628,7 @@ int main(void)
 	    cmocka_unit_test(test_rule_corners),
 	    cmocka_unit_test(test_random_vs_naive),
 	    cmocka_unit_test(test_reports),
+	    cmocka_unit_test(test_html_extras),
 	    cmocka_unit_test(test_dual_port_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
