@@ -211,6 +211,23 @@ static void h_audit(struct request *q, struct response *r)
 	}
 }
 
+/* The web view of the current plan (docs/matrix.md), an HTML page. */
+static void h_web(struct request *q, struct response *r)
+{
+	char *html = NULL;
+	size_t len = 0;
+	ibp_error err;
+	int rc = ibp_service_web_html(q->d->svc, &html, &len, &err);
+	if (rc) {
+		r->status = rc == IBP_ENOENT ? 404 : 500;
+		r->body = json_error(err.message, r->status);
+		return;
+	}
+	r->status = 200;
+	r->body = html;
+	r->content_type = "text/html; charset=utf-8";
+}
+
 static void h_adopt(struct request *q, struct response *r)
 {
 	struct ibp_service_error e;
@@ -315,6 +332,7 @@ static const struct route {
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},
     {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
     {IBPART, "GET", "/metrics", h_metrics},
+    {IBPART, "GET", "/", h_web},
 };
 
 /* Does path match pattern?  The {} segments into args. */

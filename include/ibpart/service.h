@@ -188,6 +188,14 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
 
+/* GET /: the web view (`ibpart matrix --format html`, docs/matrix.md)
+ * of the current plan (the file the newest revision renders) on the
+ * topology, with its audit findings and the revisions in the database
+ * and on the fabric as its status line; *html malloc'd, *len its
+ * length.  IBP_ENOENT without a topology. */
+int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
+			 ibp_error *err);
+
 /* GET /ibpart/v1/audit: the audit of the current plan (the file the
  * newest revision renders) on the topology, as `ibpart audit --format
  * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */

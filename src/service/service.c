@@ -729,6 +729,25 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 	return rc;
 }
 
+int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
+			 ibp_error *err)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &tlen, err);
+	pthread_mutex_unlock(&s->lock);
+	char status[160];
+	snprintf(status, sizeof(status),
+		 "revision %llu in the database, %llu verified on the fabric",
+		 (unsigned long long)ibp_service_revision(s),
+		 (unsigned long long)ibp_service_fabric_revision(s));
+	if (!rc)
+		rc = svc_web_html(s, text, tlen, status, html, len, err);
+	free(text);
+	return rc;
+}
+
 int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)
 {
 	char *text = NULL;

@@ -31,12 +31,13 @@ static int conf_errors(const ibp_service *s, const char *text, size_t len,
 	return IBP_OK;
 }
 
-/* The audit of text on the topology (the plan handed over in a memfd, as
- * a path the analysis input reads). */
-static int audit(const ibp_service *s, const char *text, size_t len,
-		 ibp_findings **out, ibp_error *err)
+/* The analysis input of text on the topology (the plan handed over in a
+ * memfd, as a path the analysis input reads): the audit's and the web
+ * page's (service_web.c). */
+int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
+		       ibp_analysis_input **in, ibp_error *err)
 {
-	*out = NULL;
+	*in = NULL;
 	int fd = memfd_create("ibpartd-plan", MFD_CLOEXEC);
 	if (fd < 0)
 		return ibp_error_set(err, IBP_EIO, "memfd_create failed");
@@ -51,9 +52,17 @@ static int audit(const ibp_service *s, const char *text, size_t len,
 	o.topology_path = s->topology_path;
 	o.plan_path = path;
 	o.sm_port = s->sm_port;
-	ibp_analysis_input *in = NULL;
-	int rc = ibp_analysis_input_load(&o, &in, NULL, err);
+	int rc = ibp_analysis_input_load(&o, in, NULL, err);
 	close(fd);
+	return rc;
+}
+
+static int audit(const ibp_service *s, const char *text, size_t len,
+		 ibp_findings **out, ibp_error *err)
+{
+	*out = NULL;
+	ibp_analysis_input *in = NULL;
+	int rc = svc_analysis_input(s, text, len, &in, err);
 	if (!rc)
 		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
 	ibp_analysis_input_free(in);

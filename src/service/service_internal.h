@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
 
@@ -137,6 +138,14 @@ int svc_guard(const ibp_service *s, const char *before, size_t blen,
 
 /* The audit of text on the topology as `ibpart audit --format json`
  * prints it; IBP_ENOENT without a topology. */
+/* The analysis input (topology + the plan text) the audit and the web
+ * page read (service_guard.c). */
+int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
+		       ibp_analysis_input **in, ibp_error *err);
+/* The web view of text on the topology with its findings and a status
+ * line, *html malloc'd (service_web.c); IBP_ENOENT without a topology. */
+int svc_web_html(const ibp_service *s, const char *text, size_t len,
+		 const char *status, char **html, size_t *hlen, ibp_error *err);
 int svc_audit_json(const ibp_service *s, const char *text, size_t len,
 		   char **json, ibp_error *err);
 

@@ -116,5 +116,32 @@ for s in critical high medium info; do
 done
 live_ok "promtool reads /metrics, one TYPE per family, drift 0 of every kind, audit counts as ibpart audit's"
 
+# The web view at /: credentials needed; the page of the plan ibpartd
+# holds, with the audit's findings and the revisions as its status line
+ibpd_req_as "-u admin:wrong" GET /
+[[ $CODE == 401 ]] || live_fail "GET / without valid credentials: $CODE"
+ibpd_req GET /
+[[ $CODE == 200 ]] || live_fail "GET /: $CODE $(head -c 300 <<<"$BODY")"
+ctype=$(curl -s "${IBPD_CURL[@]}" -u admin:secret -o /dev/null -w '%{content_type}' "$IBPD_URL/")
+[[ $ctype == "text/html; charset=utf-8" ]] || live_fail "GET / Content-Type: $ctype"
+printf '%s\n' "$BODY" >"$LIVE_DIR/web.html"
+for want in '<title>ibpartd: the partitions OpenSM is given</title>' 'TenantA' 'TenantB' \
+	'tenantB-node-01' 'verified on the fabric'; do
+	grep -qF -- "$want" "$LIVE_DIR/web.html" || live_fail "GET / lacks '$want'"
+done
+# the findings it shows are the audit's (same codes as /ibpart/v1/audit)
+ibpd_req GET /ibpart/v1/audit
+for code in $(jq -r '.findings[].code' <<<"$BODY" | sort -u); do
+	grep -qF -- "$code" "$LIVE_DIR/web.html" || live_fail "GET / lacks the finding $code"
+done
+# and a real browser renders it without a console message
+if command -v chromium >/dev/null; then
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+		--dump-dom "file://$LIVE_DIR/web.html" >"$LIVE_DIR/web.dom" 2>"$LIVE_DIR/web.log" || true
+	grep -q 'tenantB-node-01' "$LIVE_DIR/web.dom" || live_fail "chromium did not render GET /'s page"
+	grep -q 'CONSOLE' "$LIVE_DIR/web.log" && live_fail "console messages: $(grep CONSOLE "$LIVE_DIR/web.log" | head -3)"
+fi
+live_ok "GET / is the web view of the plan ibpartd holds (401 without credentials; its findings the audit's; rendered by chromium)"
+
 ibpd_stop || live_fail "ibpartd exited non-zero: $(tail -5 "$IBPD_LOG")"
 ibp_pass

@@ -1,0 +1,59 @@
+/*
+ * service_web.c - the page ibpartd serves at `/`: the web view of
+ * `ibpart matrix --format html` (src/analysis/report_html.c) on the plan
+ * the newest revision renders and the service's topology, with its audit
+ * findings and a status line (the revisions in the database and on the
+ * fabric).  Built on each request from the same analysis input the audit
+ * reads, so the page never disagrees with GET /ibpart/v1/audit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ibpart/analysis.h"
+#include "service/service_internal.h"
+
+int svc_web_html(const ibp_service *s, const char *text, size_t len,
+		 const char *status, char **html, size_t *hlen, ibp_error *err)
+{
+	*html = NULL;
+	*hlen = 0;
+	if (!s->topology_path)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "no topology: ibpartd was started "
+				     "without --topology");
+	ibp_analysis_input *in = NULL;
+	ibp_matrix *m = NULL;
+	ibp_findings *f = NULL;
+	int rc = svc_analysis_input(s, text, len, &in, err);
+	if (!rc)
+		rc = ibp_analysis_input_audit(in, NULL, NULL, &f, err);
+	ibp_matrix_options mo = {0};
+	if (!rc)
+		rc = ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m,
+				      err);
+	FILE *out = NULL;
+	if (!rc && !(out = open_memstream(html, hlen)))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (!rc) {
+		ibp_web_extras web;
+		ibp_web_extras_init(&web);
+		web.findings = f;
+		web.status = status;
+		ibp_matrix_report_options ro = {
+		    .mode = ibp_analysis_input_mode(in),
+		    .title = "ibpartd: the partitions OpenSM is given",
+		    .partition_names = ibp_analysis_input_partition_names(in),
+		    .web = &web};
+		rc = ibp_matrix_report_html(m, &ro, out, err);
+		if (fclose(out) && !rc)
+			rc = ibp_error_set(err, IBP_EIO, "write error");
+		if (rc) {
+			free(*html);
+			*html = NULL;
+		}
+	}
+	ibp_matrix_free(m);
+	ibp_findings_free(f);
+	ibp_analysis_input_free(in);
+	return rc;
+}
