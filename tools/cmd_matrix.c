@@ -5,15 +5,13 @@
  * self-contained HTML heat map; --explain says why one pair can or cannot
  * talk.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "analysis_input.h"
 #include "cli.h"
+#include "ibpart/monitor.h"
 
 static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
@@ -152,103 +150,6 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 	return rc;
 }
 
-/* The series of a monitor's JSON output (one object per sweep, as
- * `monitor --format json --interval S` writes them): per tenant, its
- * "from", "toward" and "pkey_violations" totals, sample i = sweep i. */
-struct series {
-	ibp_web_series *s;
-	size_t n;
-	char **names;
-	double *vals; /* n x sweeps */
-};
-
-static const char *const counters[] = {"from", "toward", "pkey_violations"};
-#define NCOUNTERS 3
-
-static void series_free(struct series *x)
-{
-	for (size_t i = 0; x->names && i < x->n / NCOUNTERS; i++)
-		free(x->names[i]);
-	free(x->names);
-	free(x->vals);
-	free(x->s);
-}
-
-/* Read FILE into *x: 0 or an exit status (printed, file:line:col). */
-static int series_load(const char *path, struct series *x)
-{
-	*x = (struct series){0};
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", path,
-			strerror(errno));
-		return CLI_EXIT_USAGE;
-	}
-	json_t *sweeps = json_array();
-	json_error_t je;
-	int rc = 0;
-	for (;;) {
-		int ch;
-		while ((ch = fgetc(fp)) == ' ' || ch == '\n' || ch == '\t' ||
-		       ch == '\r')
-			;
-		if (ch == EOF)
-			break;
-		ungetc(ch, fp);
-		json_t *o = json_loadf(fp, JSON_DISABLE_EOF_CHECK, &je);
-		if (!o || !json_is_array(json_object_get(o, "tenants"))) {
-			fprintf(stderr, "%s:%d:%d: error: %s\n", path, je.line,
-				je.column,
-				o ? "not the JSON of ibpart monitor (no "
-				    "\"tenants\")"
-				  : je.text);
-			json_decref(o);
-			rc = CLI_EXIT_USAGE;
-			break;
-		}
-		json_array_append_new(sweeps, o);
-	}
-	fclose(fp);
-	size_t ns = json_array_size(sweeps);
-	if (!rc && ns) {
-		json_t *t0 =
-		    json_object_get(json_array_get(sweeps, 0), "tenants");
-		size_t nt = json_array_size(t0);
-		x->n = nt * NCOUNTERS;
-		x->s = calloc(x->n + 1, sizeof(*x->s));
-		x->names = calloc(nt + 1, sizeof(*x->names));
-		x->vals = calloc(x->n * ns + 1, sizeof(*x->vals));
-		if (!x->s || !x->names || !x->vals)
-			rc = CLI_EXIT_SYSTEM;
-		for (size_t t = 0; !rc && t < nt; t++) {
-			const char *nm = json_string_value(
-			    json_object_get(json_array_get(t0, t), "name"));
-			x->names[t] = strdup(nm ? nm : "?");
-			for (size_t c = 0; c < NCOUNTERS; c++) {
-				ibp_web_series *s = &x->s[t * NCOUNTERS + c];
-				double *v = x->vals + (t * NCOUNTERS + c) * ns;
-				*s = (ibp_web_series){.tenant = x->names[t],
-						      .counter = counters[c],
-						      .values = v,
-						      .n = ns};
-				for (size_t k = 0; k < ns; k++) {
-					json_t *tk = json_object_get(
-					    json_array_get(sweeps, k),
-					    "tenants");
-					v[k] =
-					    json_number_value(json_object_get(
-						json_array_get(tk, t),
-						counters[c]));
-				}
-			}
-		}
-	}
-	json_decref(sweeps);
-	if (rc)
-		series_free(x);
-	return rc;
-}
-
 /* The report in format fmt: 0 or an exit status (printed). */
 static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 		  const ibp_analysis_input *in, const ibp_matrix *m, FILE *out)
@@ -269,20 +170,23 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	ibp_error err;
 	ibp_web_extras web;
 	ibp_findings *f = NULL;
-	struct series ser = {0};
+	ibp_monitor_series *ser = NULL;
 	int rc = 0;
 	if (fmt == IBP_MATRIX_HTML) {
 		ibp_web_extras_init(&web);
-		if (a->monitor && (rc = series_load(a->monitor, &ser)))
-			return rc;
+		if (a->monitor &&
+		    (rc = ibp_monitor_series_load(
+			 a->monitor, cli_common.max_input_size, &ser, &err))) {
+			cli_print_error(&err);
+			return cli_exit_status(rc, &err);
+		}
 		if (ibp_analysis_input_audit(in, NULL, NULL, &f, &err)) {
 			cli_print_error(&err);
-			series_free(&ser);
+			ibp_monitor_series_free(ser);
 			return CLI_EXIT_SYSTEM;
 		}
 		web.findings = f;
-		web.series = ser.s;
-		web.nseries = ser.n;
+		web.series = ibp_monitor_series_get(ser, &web.nseries);
 		ro.web = &web;
 	}
 	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
@@ -290,7 +194,7 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 		rc = CLI_EXIT_SYSTEM;
 	}
 	ibp_findings_free(f);
-	series_free(&ser);
+	ibp_monitor_series_free(ser);
 	return rc;
 }
 

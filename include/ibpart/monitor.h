@@ -78,6 +78,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/analysis.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
@@ -265,6 +266,28 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s);
 /* The result as text: one line per port with a non-zero counter or not
  * read, one per tenant, a summary line. */
 void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* The sweeps a monitor wrote, as the web view's series                */
+/* ------------------------------------------------------------------ */
+
+/* The sweeps read back (opaque). */
+typedef struct ibp_monitor_series ibp_monitor_series;
+/* What `ibpart monitor --format json [--interval S]` wrote to path (one
+ * object per sweep): for each tenant of the first sweep, a series per
+ * counter (from, toward, pkey_violations), one sample per sweep, for
+ * ibp_web_extras.series.  Read whole, at most max bytes (0: the
+ * small-input default of limits.h).  IBP_EINVAL located at file:line:col
+ * for an object that is not JSON or has no "tenants"; IBP_EIO, IBP_ERANGE
+ * as ibp_file_read_all; IBP_ENOMEM.  Free *out with
+ * ibp_monitor_series_free(). */
+int ibp_monitor_series_load(const char *path, size_t max,
+			    ibp_monitor_series **out, ibp_error *err);
+/* The series (borrowed: they live as long as x) and their count. */
+const ibp_web_series *ibp_monitor_series_get(const ibp_monitor_series *x,
+					     size_t *n);
+/* Free x (NULL allowed). */
+void ibp_monitor_series_free(ibp_monitor_series *x);
 
 IBP_END_DECLS
 #endif

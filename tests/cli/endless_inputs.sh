@@ -27,6 +27,11 @@ run "--node-name-map /dev/zero" /dev/zero tables -t "$topo" --node-name-map /dev
 run "--tenants /dev/zero" /dev/zero audit -t "$topo" --tenants /dev/zero "$plan"
 run "--opensm-conf /dev/zero" /dev/zero tables -t "$topo" --opensm-conf /dev/zero "$plan"
 run "a plan on stdin" "ibpart: -" check - </dev/zero
+# matrix --monitor: an endless stream of valid sweeps (the reader took
+# them one by one without a bound), at the limit --max-input-size gives
+run "--monitor, endless sweeps" "/dev/fd/[0-9]*" matrix -t "$topo" --format html --max-input-size 1M \
+  --monitor <(yes '{"tenants": []}') -o never.html "$plan"
+[[ ! -e never.html ]] || fail "--monitor over the limit left never.html"
 # a directory where a file is read: exit 2, said
 for args in "check $T" "tables -t $T $plan" "tables -t $topo --state $T $plan" \
   "tables -t $topo --node-name-map $T $plan" "audit -t $topo --tenants $T $plan"; do
