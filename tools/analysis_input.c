@@ -63,10 +63,11 @@ bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
 int ai_open(const char *path, struct ai_out *o)
 {
 	ibp_error err;
-	if (ibp_output_open(path, &o->file, &o->fp, &err) == IBP_OK)
+	int rc = ibp_output_open(path, &o->file, &o->fp, &err);
+	if (rc == IBP_OK)
 		return 0;
 	cli_print_error(&err);
-	return CLI_EXIT_SYSTEM;
+	return cli_exit_status(rc, &err);
 }
 
 int ai_close(struct ai_out *o, bool ok)

@@ -132,10 +132,11 @@ static int generate(struct gen_args *a)
 		return CLI_EXIT_USAGE;
 	}
 	int exit = CLI_EXIT_OK;
-	if (ibp_fabric_gen_write_files(&a->go, f, a->out, conf, &err)) {
+	int wrc = ibp_fabric_gen_write_files(&a->go, f, a->out, conf, &err);
+	if (wrc) {
 		cli_print_error(&err);
 		ibp_fabric_free(f);
-		return CLI_EXIT_SYSTEM;
+		return cli_exit_status(wrc, &err);
 	}
 	char msg[PATH_MAX + 512];
 	ibp_fabric_gen_summary(&a->go, a->out, conf, msg, sizeof(msg));

@@ -191,6 +191,15 @@ int ibp_atomic_file_open(const char *path, ibp_atomic_file **out, FILE **fp,
 	a->mode = 0644;
 	struct stat st;
 	if (stat(a->target, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			/* the caller named a directory where a file goes:
+			 * their mistake (usage), not the system's */
+			free(a->target);
+			free(a);
+			return ibp_error_set_at(err, IBP_EINVAL, path, 0, 0,
+						"is a directory, not a file; "
+						"nothing written");
+		}
 		if (!S_ISREG(st.st_mode)) {
 			/* a device or FIFO: write it in place */
 			a->fp = fopen(a->target, "w");
