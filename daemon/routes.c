@@ -198,17 +198,58 @@ static void h_ports(struct request *q, struct response *r)
 	}
 }
 
-static void h_audit(struct request *q, struct response *r)
+/* A view of the current plan the service computes (the audit, the
+ * tables, the matrix): 404 without a topology. */
+static void view(struct request *q, struct response *r,
+		 int (*fn)(ibp_service *s, char **json, ibp_error *err))
 {
 	char *j = NULL;
 	ibp_error err;
-	int rc = ibp_service_audit_json(q->d->svc, &j, &err);
+	int rc = fn(q->d->svc, &j, &err);
 	if (rc) {
 		r->status = rc == IBP_ENOENT ? 404 : 500;
 		r->body = json_error(err.message, r->status);
 	} else {
 		ok_json(r, j);
 	}
+}
+
+static void h_audit(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_audit_json);
+}
+
+static void h_tables(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_tables_json);
+}
+
+static void h_matrix(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_matrix_json);
+}
+
+/* The fabric's tables read over SMPs now and compared with the
+ * partitions file, as `ibpart verify --format json` prints it; under
+ * the apply lock, so never between a SIGHUP and its verification.  503
+ * when the fabric cannot be read. */
+static void h_verify(struct request *q, struct response *r)
+{
+	ibp_live *l = NULL;
+	ibp_live_lock *lock = NULL;
+	ibp_verify_result *v = NULL;
+	char why[600] = "";
+	if (daemon_open_fabric(q->d, &l, &lock, why, sizeof(why)) ||
+	    daemon_verify(q->d, l, &v, why, sizeof(why))) {
+		r->status = 503;
+		r->body = json_error(why, 503);
+	} else {
+		r->status = 200;
+		r->body = ibp_verify_result_json(v);
+	}
+	ibp_verify_result_free(v);
+	ibp_live_lock_release(lock);
+	ibp_live_close(l);
 }
 
 /* The web view of the current plan (docs/matrix.md), an HTML page. */
@@ -330,6 +371,9 @@ static const struct route {
     {IBPART, "GET", "/ibpart/v1/status", h_status},
     {IBPART, "GET", "/ibpart/v1/audit", h_audit},
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},
+    {IBPART, "GET", "/ibpart/v1/tables", h_tables},
+    {IBPART, "GET", "/ibpart/v1/matrix", h_matrix},
+    {IBPART, "GET", "/ibpart/v1/verify", h_verify},
     {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
     {IBPART, "GET", "/metrics", h_metrics},
     {IBPART, "GET", "/", h_web},

@@ -58,14 +58,19 @@ typedef struct ibp_service ibp_service;
 
 #define IBP_SERVICE_OPTIONS_VERSION 1
 struct ibp_service_options {
-	unsigned version;	     /* IBP_SERVICE_OPTIONS_VERSION */
-	const char *db_path;	     /* the database (created if missing) */
-	const char *partitions_path; /* OpenSM's partitions.conf */
-	const char *topology_path;   /* the fabric the guard audits; NULL:
-					only OpenSM's verdict is checked */
-	const char *sm_port;	     /* the SM's port for the audit (NULL:
-					the topology's) */
-	bool allow_both_pkeys;	     /* OpenSM's allow_both_pkeys */
+	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
+	const char *db_path;	      /* the database (created if missing) */
+	const char *partitions_path;  /* OpenSM's partitions.conf */
+	const char *topology_path;    /* the fabric the guard audits; NULL:
+					 only OpenSM's verdict is checked */
+	const char *sm_port;	      /* the SM's port for the audit (NULL:
+					 the topology's) */
+	bool allow_both_pkeys;	      /* OpenSM's allow_both_pkeys */
+	const char *opensm_conf_path; /* OpenSM's opensm.conf: the tables
+					 as OpenSM programs them with it, and
+					 the audit's posture rules (M_Key,
+					 SM_Key, SA_Key, enforcement); NULL:
+					 none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o);
@@ -197,9 +202,24 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 			 ibp_error *err);
 
 /* GET /ibpart/v1/audit: the audit of the current plan (the file the
- * newest revision renders) on the topology, as `ibpart audit --format
- * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+ * newest revision renders) on the topology, as `ibpart audit
+ * [--opensm-conf FILE] --format json` prints it (with the service's
+ * opensm.conf, when it has one); *json malloc'd.  IBP_ENOENT without a
+ * topology.  (service_views.c) */
 int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err);
+/* GET /ibpart/v1/tables: every port's P_KeyTable for the current plan
+ * on the topology, as `ibpart tables [--opensm-conf FILE] --format
+ * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err);
+/* GET /ibpart/v1/matrix: the reachability matrix of the current plan
+ * on the topology, as `ibpart matrix --format json` prints it (form
+ * auto); *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err);
+/* The posture findings alone: those of the audit above that only run
+ * with an opensm.conf (mkey-*, smkey-default, sakey-default,
+ * part-enforce-*, the NVIDIA OpenSM ones), as {"findings": [...]};
+ * *json malloc'd.  IBP_ENOENT without an opensm.conf or a topology. */
+int ibp_service_posture_json(ibp_service *s, char **json, ibp_error *err);
 
 /* GET /resources/ports: the topology's CA ports in UFM's shape (an
  * array; empty without a topology); *json malloc'd.  IBP_EPARSE when

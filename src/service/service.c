@@ -84,6 +84,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->partitions_path = strdup(o->partitions_path);
 	s->topology_path = dup_or_null(o->topology_path);
 	s->sm_port = dup_or_null(o->sm_port);
+	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	int rc = !s->db_path || !s->partitions_path
 		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
@@ -110,6 +111,7 @@ void ibp_service_close(ibp_service *s)
 	free(s->partitions_path);
 	free(s->topology_path);
 	free(s->sm_port);
+	free(s->opensm_conf_path);
 	free(s);
 }
 
@@ -744,19 +746,6 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 		 (unsigned long long)ibp_service_fabric_revision(s));
 	if (!rc)
 		rc = svc_web_html(s, text, tlen, status, html, len, err);
-	free(text);
-	return rc;
-}
-
-int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, err);
-	pthread_mutex_unlock(&s->lock);
-	if (!rc)
-		rc = svc_audit_json(s, text, len, json, err);
 	free(text);
 	return rc;
 }

@@ -111,6 +111,26 @@ static char *meta_text(ibp_service *s, const char *key)
 	return v;
 }
 
+/* The status's "posture": the opensm.conf's findings on the current
+ * plan (service_views.c), or why there are none. */
+static json_t *posture(ibp_service *s)
+{
+	char *text = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_service_posture_json(s, &text, &err);
+	json_t *doc = rc ? NULL : json_loads(text, 0, NULL);
+	free(text);
+	json_t *o = json_pack("{s:s}", "opensm_conf", s->opensm_conf_path);
+	if (doc)
+		json_object_set(o, "findings",
+				json_object_get(doc, "findings"));
+	else
+		json_object_set_new(o, "error", json_string(err.message));
+	json_decref(doc);
+	return o;
+}
+
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
@@ -151,6 +171,8 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		      newest, "revisions", revs);
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&s->lock);
+	if (o && s->opensm_conf_path)
+		json_object_set_new(o, "posture", posture(s));
 	return svc_json_take(o, json)
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
