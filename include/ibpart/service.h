@@ -9,7 +9,8 @@
  * generated section), service_guard.c (the isolation guard), service_json.c
  * (UFM's response shapes), service_status.c (revisions on the fabric,
  * tokens), service_ports.c (UFM's port list), service_adopt.c (an
- * operator's P_Key handed to the API); private
+ * operator's P_Key handed to the API), service_views.c (the plan's
+ * tables, matrix, audit and posture as the CLI prints them); private
  * service_internal.h.  Depends on util, topo, conf, analysis (the
  * audit), SQLite and jansson.
  *
