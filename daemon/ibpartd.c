@@ -31,7 +31,11 @@ static const char usage[] =
     "/ibpart/v1, in front of OpenSM.  Every accepted change is recorded\n"
     "durably in --db before the 200, checked by the isolation guard,\n"
     "written into the generated section of OpenSM's --partitions file,\n"
-    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n";
+    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n"
+    "\n"
+    "ibpartd adopt --db FILE --partitions FILE PKEY...: hand operator's\n"
+    "P_Keys to the API while the daemon is stopped (ibpartd adopt "
+    "--help).\n";
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
@@ -330,6 +334,8 @@ out:
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "adopt"))
+		return adopt_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);
 	if (!rc)
 		rc = run(argc, argv);

@@ -132,6 +132,10 @@ int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 /* Sleep ms milliseconds, or less when the daemon is stopping. */
 void daemon_nap(struct ibpartd *d, unsigned ms);
 
+/* ---- adopt.c ---- */
+/* `ibpartd adopt ...` (argv[0] is "adopt"): the exit status. */
+int adopt_main(int argc, char **argv);
+
 /* ---- collector.c ---- */
 /* Start the thread that sweeps the monitor's counters every
  * --monitor-interval seconds (none when 0); collector_stop joins it. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ibpart/atomic_file.h"
 #include "service/service_internal.h"
@@ -78,6 +79,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	ibp_service *s = calloc(1, sizeof(*s));
 	if (!s)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	s->lock_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
@@ -104,6 +106,8 @@ void ibp_service_close(ibp_service *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
