@@ -66,6 +66,9 @@ static void h_version(struct request *q, struct response *r)
 	r->status = 200;
 }
 
+/* UFM's token lifetime (ten years, as its POST answers). */
+#define TOKEN_LIFETIME 315360000
+
 static void h_token(struct request *q, struct response *r)
 {
 	long at = 0;
@@ -78,10 +81,51 @@ static void h_token(struct request *q, struct response *r)
 	json_t *o =
 	    json_pack("{s:s, s:b, s:I, s:I, s:s}", "access_token", t, "revoked",
 		      0, "issued_at", (json_int_t)at, "expires_in",
-		      (json_int_t)315360000, "username", q->user);
+		      (json_int_t)TOKEN_LIFETIME, "username", q->user);
 	free(t);
 	r->status = 200;
 	r->body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+}
+
+/* GET /app/tokens: the caller's tokens, never their secret. */
+static void h_tokens(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_tokens_json(q->d->svc, q->user, TOKEN_LIFETIME, &j,
+				    &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+/* GET /app/smconf: OpenSM's keys as NICo reads them (strings, hex),
+ * from --opensm-conf; 404 without one (ibpartd will not guess them). */
+static void h_smconf(struct request *q, struct response *r)
+{
+	const struct ibpartd *d = q->d;
+	if (!d->have_osm) {
+		r->status = 404;
+		r->body = json_error("no opensm.conf: ibpartd was started "
+				     "without --opensm-conf",
+				     404);
+		return;
+	}
+	char v[4][24];
+	const uint64_t k[4] = {d->osm.subnet_prefix, d->osm.m_key,
+			       d->osm.sm_key, d->osm.sa_key};
+	for (int i = 0; i < 4; i++)
+		snprintf(v[i], sizeof(v[i]), "0x%llx",
+			 (unsigned long long)k[i]);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:b}", "subnet_prefix", v[0],
+		      "m_key", v[1], "sm_key", v[2], "sa_key", v[3],
+		      "m_key_per_port", (int)d->osm.m_key_per_port);
+	r->status = 200;
+	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 }
 
@@ -161,6 +205,26 @@ static void h_delete(struct request *q, struct response *r)
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
 	int rc = ibp_service_delete_pkey(q->d->svc, q->args[0], &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
+static void h_add_hosts(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc =
+	    ibp_service_add_hosts(q->d->svc, q->body, q->body_len, &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
+static void h_delete_hosts(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc = ibp_service_remove_hosts(q->d->svc, q->args[0], q->args[1],
+					  &rev, &e);
 	changed(r, rc, rev, &e);
 }
 
@@ -356,6 +420,8 @@ static const struct route {
 } routes[] = {
     {UFM, "GET", "/app/ufm_version", h_version},
     {UFM, "POST", "/app/tokens", h_token},
+    {UFM, "GET", "/app/tokens", h_tokens},
+    {UFM, "GET", "/app/smconf", h_smconf},
     {UFM, "GET", "/resources/pkeys", h_list},
     {UFM, "GET", "/resources/pkeys/last_updated", h_last_updated},
     {UFM, "GET", "/resources/pkeys/{}", h_get},
@@ -366,6 +432,8 @@ static const struct route {
     {UFM, "POST", "/resources/pkeys/qos_conf", h_qos},
     {UFM, "DELETE", "/resources/pkeys/{}", h_delete},
     {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids},
+    {UFM, "POST", "/resources/pkeys/hosts", h_add_hosts},
+    {UFM, "DELETE", "/resources/pkeys/{}/hosts/{}", h_delete_hosts},
     {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
     {UFM, "GET", "/resources/ports", h_ports},
     {IBPART, "GET", "/ibpart/v1/status", h_status},

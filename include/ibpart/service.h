@@ -9,7 +9,8 @@
  * generated section), service_guard.c (the isolation guard), service_json.c
  * (UFM's response shapes), service_status.c (revisions on the fabric,
  * tokens), service_ports.c (UFM's port list), service_adopt.c (an
- * operator's P_Key handed to the API), service_views.c (the plan's
+ * operator's P_Key handed to the API), service_hosts.c (Slurm's host
+ * lists as port GUIDs), service_views.c (the plan's
  * tables, matrix, audit and posture as the CLI prints them); private
  * service_internal.h.  Depends on util, topo, conf, analysis (the
  * audit), SQLite and jansson.
@@ -135,6 +136,22 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 				 const char *csv, uint64_t *rev,
 				 struct ibp_service_error *e);
 
+/* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
+ * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
+ * Slurm host list ("node[01-04],gpu7"), each host every port of the
+ * topology's CAs whose NodeDescription's first word it is; then the
+ * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  IBP_EINVAL (field
+ * "hosts_names") for a list that does not parse, a host the topology
+ * does not have, or no topology; otherwise as ibp_service_change.
+ * (service_hosts.c) */
+int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e);
+/* DELETE /resources/pkeys/{pkey}/hosts/{hosts}: the ports of those
+ * hosts removed as ibp_service_remove_guids_csv removes GUIDs. */
+int ibp_service_remove_hosts(ibp_service *s, const char *pkey,
+			     const char *hosts, uint64_t *rev,
+			     struct ibp_service_error *e);
+
 /* POST /ibpart/v1/adopt {"pkey"}: the operator's P_Key becomes the
  * API's - its statements (GUID members only) move from the operator's
  * lines to the generated section, one revision, the file rewritten at
@@ -247,6 +264,14 @@ int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
 int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
 			   size_t hash_size, char *user, size_t user_size,
 			   ibp_error *err);
+
+/* GET /app/tokens: user's tokens, oldest first, as UFM's objects
+ * without the secret (the service keeps only its hash): [{"token_id"
+ * (the public part a token starts with), "revoked": false, "issued_at",
+ * "expires_in": lifetime, "username"}]; *json malloc'd.  IBP_EIO when
+ * the database fails. */
+int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
+			    char **json, ibp_error *err);
 
 IBP_END_DECLS
 #endif

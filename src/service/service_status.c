@@ -236,3 +236,41 @@ int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
 	pthread_mutex_unlock(&s->lock);
 	return rc ? ibp_error_set(err, rc, "no such token") : IBP_OK;
 }
+
+int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
+			    char **json, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	json_t *a = json_array();
+	sqlite3_stmt *st = NULL;
+	bool ok = a && sqlite3_prepare_v2(s->db,
+					  "SELECT id, issued_at FROM tokens "
+					  "WHERE user=? ORDER BY issued_at, id",
+					  -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+		int r;
+		while ((r = sqlite3_step(st)) == SQLITE_ROW)
+			json_array_append_new(
+			    a,
+			    json_pack("{s:s, s:b, s:I, s:I, s:s}", "token_id",
+				      (const char *)sqlite3_column_text(st, 0),
+				      "revoked", 0, "issued_at",
+				      (json_int_t)sqlite3_column_int64(st, 1),
+				      "expires_in", (json_int_t)lifetime,
+				      "username", user));
+		ok = r == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	int rc = ok ? IBP_OK
+		    : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
+				    sqlite3_errmsg(s->db));
+	pthread_mutex_unlock(&s->lock);
+	if (rc) {
+		json_decref(a);
+		return rc;
+	}
+	return svc_json_take(a, json)
+		   ? IBP_OK
+		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
