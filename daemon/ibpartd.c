@@ -74,7 +74,8 @@ static const char *const config_keys[] = {"listen",	 "http",
 					  "sm-port",	 "wait",
 					  "threads",	 "metrics-no-auth",
 					  "opensm-unit", "monitor-interval",
-					  "mkey-file",	 "opensm-conf"};
+					  "mkey-file",	 "opensm-conf",
+					  "client-ca"};
 
 static bool config_key(const char *k)
 {
@@ -175,6 +176,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_STR("--key", &d->key, "FILE",
 		    "HTTPS: its private key (PEM; must not be readable by "
 		    "group or others)"),
+	    CLI_STR("--client-ca", &d->client_ca, "FILE",
+		    "HTTPS: a client certificate this CA (PEM) signed "
+		    "authenticates the request on every prefix, whatever its "
+		    "Authorization header (NICo's mTLS sends it empty)"),
 	    CLI_STR("--users", &d->users_path, "FILE",
 		    "name:hash lines, the hash as crypt(3) makes it (openssl "
 		    "passwd -6); must not be readable by group or others"),
@@ -246,6 +251,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (d->http && (d->cert || d->key))
 		return cli_usage_error("ibpartd",
 				       "--http is plain HTTP: no --cert/--key");
+	if (d->http && d->client_ca)
+		return cli_usage_error("ibpartd",
+				       "--client-ca needs HTTPS, not --http");
 	if (!d->http && (!d->cert || !d->key))
 		return cli_usage_error(
 		    "ibpartd", "HTTPS (the default) needs --cert and --key; "

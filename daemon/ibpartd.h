@@ -29,6 +29,7 @@ struct ibpartd {
 	const char *listen, *users_path, *db, *partitions, *topology;
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
+	const char *client_ca; /* HTTPS: client certificates it signed */
 	int port;
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
