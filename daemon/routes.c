@@ -208,6 +208,39 @@ static void h_delete(struct request *q, struct response *r)
 	changed(r, rc, rev, &e);
 }
 
+/* UFM's job for a revision (its asynchronous calls answer one, polled
+ * at GET /jobs/{id}): the revision number as the id, "completed" once
+ * the fabric holds it (or, with no OpenSM to signal, once the file is
+ * written), "running" before - also while a failed cycle is retried,
+ * with the reason.  NULL when there is no such revision. */
+static json_t *job(struct ibpartd *d, uint64_t rev, const char *operation)
+{
+	ibp_service_state st;
+	char reason[600], id[24];
+	ibp_error err;
+	if (ibp_service_revision_state(d->svc, rev, &st, reason, sizeof(reason),
+				       &err))
+		return NULL;
+	bool opensm = d->opensm_pidfile || d->opensm_unit;
+	bool done = st == IBP_SERVICE_VERIFIED ||
+		    (!opensm && st == IBP_SERVICE_APPLIED);
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)rev);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s}", "revision",
+			      (json_int_t)rev, "id", id, "operation", operation,
+			      "status", done ? "completed" : "running");
+	if (o && reason[0])
+		json_object_set_new(o, "reason", json_string(reason));
+	return o;
+}
+
+static void put_json(struct response *r, json_t *o)
+{
+	r->status = 200;
+	r->body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+}
+
+/* As a change answers, with UFM's job in it (the revision's). */
 static void h_add_hosts(struct request *q, struct response *r)
 {
 	struct ibp_service_error e;
@@ -215,7 +248,24 @@ static void h_add_hosts(struct request *q, struct response *r)
 	uint64_t rev = 0;
 	int rc =
 	    ibp_service_add_hosts(q->d->svc, q->body, q->body_len, &rev, &e);
-	changed(r, rc, rev, &e);
+	json_t *o = rc ? NULL : job(q->d, rev, "add_hosts_to_pkey");
+	if (o)
+		put_json(r, o);
+	else
+		changed(r, rc, rev, &e);
+}
+
+static void h_job(struct request *q, struct response *r)
+{
+	char *end;
+	unsigned long long rev = strtoull(q->args[0], &end, 10);
+	json_t *o = *end || !rev ? NULL : job(q->d, rev, "pkey_change");
+	if (o) {
+		put_json(r, o);
+	} else {
+		r->status = 404;
+		r->body = json_error("no such job (a job is a revision)", 404);
+	}
 }
 
 static void h_delete_hosts(struct request *q, struct response *r)
@@ -436,6 +486,7 @@ static const struct route {
     {UFM, "DELETE", "/resources/pkeys/{}/hosts/{}", h_delete_hosts},
     {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
     {UFM, "GET", "/resources/ports", h_ports},
+    {UFM, "GET", "/jobs/{}", h_job},
     {IBPART, "GET", "/ibpart/v1/status", h_status},
     {IBPART, "GET", "/ibpart/v1/audit", h_audit},
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},

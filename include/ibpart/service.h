@@ -203,6 +203,12 @@ uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
  * fails. */
 int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err);
+/* What became of revision rev: its state, and the reason of a failure
+ * into reason (cut to reason_size; "" when none).  IBP_ENOENT when the
+ * database has no such revision. */
+int ibp_service_revision_state(ibp_service *s, uint64_t rev,
+			       ibp_service_state *st, char *reason,
+			       size_t reason_size, ibp_error *err);
 /* GET /ibpart/v1/status: {"revision", "fabric_revision", "state",
  * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
  * (the newest 50); *json malloc'd. */

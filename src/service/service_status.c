@@ -274,3 +274,38 @@ int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 }
+
+int ibp_service_revision_state(ibp_service *s, uint64_t rev,
+			       ibp_service_state *st, char *reason,
+			       size_t reason_size, ibp_error *err)
+{
+	if (reason_size)
+		reason[0] = 0;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *q = NULL;
+	int rc = IBP_ENOENT;
+	if (sqlite3_prepare_v2(
+		s->db, "SELECT state, reason FROM revisions WHERE rev=?", -1,
+		&q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)rev);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			const char *name =
+			    (const char *)sqlite3_column_text(q, 0);
+			*st = IBP_SERVICE_PENDING;
+			for (int i = 0; i < 4; i++)
+				if (name && !strcmp(name, state_names[i]))
+					*st = (ibp_service_state)i;
+			if (reason_size &&
+			    sqlite3_column_type(q, 1) != SQLITE_NULL)
+				snprintf(
+				    reason, reason_size, "%s",
+				    (const char *)sqlite3_column_text(q, 1));
+			rc = IBP_OK;
+		}
+	}
+	sqlite3_finalize(q);
+	pthread_mutex_unlock(&s->lock);
+	return rc ? ibp_error_set(err, rc, "no revision %llu",
+				  (unsigned long long)rev)
+		  : IBP_OK;
+}

@@ -9,7 +9,8 @@
 #  - POST /resources/pkeys/hosts with the Slurm integration's body
 #    (json.dumps: ", " and ": "), a compressed Slurm host list resolved
 #    to every port of every HCA of each host (NodeDescription "HOSTNAME
-#    DEVICE"), and DELETE /resources/pkeys/{pkey}/hosts/{hosts}.
+#    DEVICE"), answered with UFM's job (polled at GET /jobs/{id}), and
+#    DELETE /resources/pkeys/{pkey}/hosts/{hosts}.
 # Expected GUIDs are read by hand off tests/data/topo/slurm-hosts.topo.
 source "$(dirname "$0")/lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
@@ -56,7 +57,19 @@ want 200 'length' 2
 
 # Slurm: its exact body (json.dumps of a dict, SLURM_JOB_NODELIST raw)
 req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node[01-03],gpu7", "pkey": "0x2a", "ip_over_ib": true, "index0": false}'
-want 200
+want 200 '[.id == (.revision|tostring), .operation, (.status|test("^(running|completed)$"))]' '[true,"add_hosts_to_pkey",true]'
+# UFM's job for it (the client in fabiendupont/nvidia-ufm-api polls
+# GET /jobs/{id} until "completed"): without OpenSM, once the file is
+# written
+job=$(jq -r .id <<<"$BODY")
+for ((i = 0; i < 100; i++)); do
+	req GET "/ufmRest/jobs/$job"
+	[[ $(jq -r .status <<<"$BODY") == completed ]] && break
+	sleep 0.05
+done
+want 200 '[.id, .status]' "[\"$job\",\"completed\"]"
+req GET /ufmRest/jobs/999; want 404
+req GET /ufmRest/jobs/abc; want 404
 req GET '/ufmRest/resources/pkeys/0x2a?guids_data=true'
 want 200 '.guids|map(.guid)' '["0002c90000000101","0002c90000000201","0002c90000000301","0002c90000000311","0002c90000000312","0002c90000000701"]'
 want 200 '.guids|map(.membership)|unique' '["full"]'
