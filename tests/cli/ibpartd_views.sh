@@ -25,6 +25,15 @@ for v in tables matrix audit; do
 done
 REQ="tables without credentials"
 CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/ibpart/v1/tables"); want 401
+# verify without a port to read the fabric from: 503 with the reason
+req GET /ibpart/v1/verify; want 503
+[[ $(jq -r .error <<<"$BODY") == "the fabric: "* ]] || fail "verify without a fabric: $BODY"
+ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+# an opensm.conf without a topology: status says why there is no posture
+printf 'm_key 0\n' >osm-only.conf
+ibpd_start --opensm-conf osm-only.conf -C no-such-ca || { fail "ibpartd did not start"; finish; }
+req GET /ibpart/v1/status; want 200
+[[ $(jq -r .posture.error <<<"$BODY") == *"without --topology"* ]] || fail "posture without topology: $(jq -c .posture <<<"$BODY")"
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 
 printf 'm_key 0\nsm_key 0x1\npart_enforce off\nallow_both_pkeys TRUE\n' >opensm.conf
