@@ -46,6 +46,9 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 	ibp_live_options_init(&lo);
 	lo.ca = d->ca;
 	lo.port = d->port;
+	lo.mkey = d->mkey;
+	if (d->have_osm)
+		lo.enforce = (int)ibp_osm_conf_enforce(&d->osm);
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_live_open(&lo, l, &err);
@@ -69,22 +72,32 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 	return 0;
 }
 
-/* Compare the fabric with the file: 0 when it holds it, else -1 with
- * the reason. */
-static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
+int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
+		  char *why, size_t why_size)
 {
-	ibp_verify_result *r = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo);
 	vo.conf_path = d->partitions;
-	int rc = ibp_verify(l, &vo, &r, NULL, &err);
-	if (!rc)
-		collector_note_verify(d, r);
-	if (rc) {
+	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
+	vo.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
+	*r = NULL;
+	if (ibp_verify(l, &vo, r, NULL, &err)) {
 		snprintf(why, why_size, "verify: %s", err.message);
-	} else {
+		return -1;
+	}
+	collector_note_verify(d, *r);
+	return 0;
+}
+
+/* Compare the fabric with the file: 0 when it holds it, else -1 with
+ * the reason. */
+static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
+{
+	ibp_verify_result *r = NULL;
+	int rc = daemon_verify(d, l, &r, why, why_size);
+	if (!rc) {
 		size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
 		if (n) {
 			snprintf(why, why_size,
@@ -95,7 +108,7 @@ static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
 		}
 	}
 	ibp_verify_result_free(r);
-	return rc ? -1 : 0;
+	return rc;
 }
 
 /* The main PID of a systemd unit (Debian runs OpenSM as

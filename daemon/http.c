@@ -3,11 +3,15 @@
  * pool (HTTPS through its GnuTLS unless --http): the body of a request
  * gathered (at most 1 MiB), the credentials
  * checked for the prefix (/ufmRest and /ibpart/v1: Basic user:password
- * from the users file; /ufmRestV3: Basic <token>), UFM's query flags
+ * from the users file; /ufmRestV3: Basic <token>; on any prefix a
+ * client certificate --client-ca signed, verified with GnuTLS, as
+ * NICo's mTLS presents it), UFM's query flags
  * read, the request routed (routes.c), the JSON answer sent, and one
  * access-log line per request on stderr (the journal under systemd).
  */
 #include <arpa/inet.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,10 +58,41 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
 	return ok;
 }
 
+/* A client certificate verified against --client-ca (libmicrohttpd
+ * asks for one in the handshake when it has a trust list): true and
+ * "cert:" + its subject's CN (printable ASCII only) into who. */
+static bool client_cert(struct MHD_Connection *c, char *who, size_t who_size)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	gnutls_session_t s = ci ? (gnutls_session_t)ci->tls_session : NULL;
+	unsigned status = 1, n = 0;
+	if (!s || gnutls_certificate_verify_peers2(s, &status) || status)
+		return false;
+	const gnutls_datum_t *peers = gnutls_certificate_get_peers(s, &n);
+	gnutls_x509_crt_t crt;
+	if (!peers || !n || gnutls_x509_crt_init(&crt))
+		return false;
+	char cn[128] = "";
+	size_t len = sizeof(cn);
+	if (gnutls_x509_crt_import(crt, &peers[0], GNUTLS_X509_FMT_DER) ||
+	    gnutls_x509_crt_get_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0,
+					  0, cn, &len))
+		snprintf(cn, sizeof(cn), "-");
+	gnutls_x509_crt_deinit(crt);
+	for (char *p = cn; *p; p++)
+		if (*p < 0x21 || *p > 0x7e)
+			*p = '?';
+	snprintf(who, who_size, "cert:%s", cn);
+	return true;
+}
+
 /* The credentials for the prefix; the user's name into who. */
 static bool authenticated(struct ibpartd *d, struct MHD_Connection *c,
 			  bool token, char *who, size_t who_size)
 {
+	if (d->client_ca && client_cert(c, who, who_size))
+		return true;
 	if (token)
 		return auth_token(
 		    d->svc,
@@ -256,15 +291,19 @@ int http_start(struct ibpartd *d)
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	char *cert = NULL, *key = NULL;
+	char *cert = NULL, *key = NULL, *trust = NULL;
 	if (!d->http) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 			fprintf(stderr, "ibpartd: error: this libmicrohttpd "
 					"has no TLS: use --http\n");
 			return -1;
 		}
-		if (!(cert = read_pem(d->cert)) || !(key = read_pem(d->key))) {
+		if (!(cert = read_pem(d->cert)) || !(key = read_pem(d->key)) ||
+		    (d->client_ca && !(trust = read_pem(d->client_ca)))) {
+			if (key)
+				memset(key, 0, strlen(key));
 			free(cert);
+			free(key);
 			return -1;
 		}
 		flags |= MHD_USE_TLS;
@@ -276,12 +315,15 @@ int http_start(struct ibpartd *d)
 	    (unsigned)d->threads, MHD_OPTION_NOTIFY_COMPLETED, completed, d,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
 	    cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
-	    MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+	    MHD_OPTION_HTTPS_MEM_KEY, key,
+	    trust ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, trust,
+	    MHD_OPTION_END);
 	/* libmicrohttpd keeps its own copy of what it parsed */
 	if (key)
 		memset(key, 0, strlen(key));
 	free(cert);
 	free(key);
+	free(trust);
 	if (!mhd) {
 		fprintf(stderr, "ibpartd: error: cannot listen on %s\n",
 			d->listen);

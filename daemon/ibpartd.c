@@ -31,7 +31,11 @@ static const char usage[] =
     "/ibpart/v1, in front of OpenSM.  Every accepted change is recorded\n"
     "durably in --db before the 200, checked by the isolation guard,\n"
     "written into the generated section of OpenSM's --partitions file,\n"
-    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n";
+    "and applied with SIGHUP and verified over SMPs.  See ibpartd(8).\n"
+    "\n"
+    "ibpartd adopt --db FILE --partitions FILE PKEY...: hand operator's\n"
+    "P_Keys to the API while the daemon is stopped (ibpartd adopt "
+    "--help).\n";
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
@@ -69,7 +73,9 @@ static const char *const config_keys[] = {"listen",	 "http",
 					  "Port",	 "topology",
 					  "sm-port",	 "wait",
 					  "threads",	 "metrics-no-auth",
-					  "opensm-unit", "monitor-interval"};
+					  "opensm-unit", "monitor-interval",
+					  "mkey-file",	 "opensm-conf",
+					  "client-ca"};
 
 static bool config_key(const char *k)
 {
@@ -170,6 +176,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_STR("--key", &d->key, "FILE",
 		    "HTTPS: its private key (PEM; must not be readable by "
 		    "group or others)"),
+	    CLI_STR("--client-ca", &d->client_ca, "FILE",
+		    "HTTPS: a client certificate this CA (PEM) signed "
+		    "authenticates the request on every prefix, whatever its "
+		    "Authorization header (NICo's mTLS sends it empty)"),
 	    CLI_STR("--users", &d->users_path, "FILE",
 		    "name:hash lines, the hash as crypt(3) makes it (openssl "
 		    "passwd -6); must not be readable by group or others"),
@@ -194,6 +204,15 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "the fabric (ibnetdiscover) the isolation guard audits "
 		    "each change on; without it only OpenSM's reading of the "
 		    "file is checked"),
+	    CLI_STR("--mkey-file", &d->mkey_file, "FILE",
+		    "the M_Key every SMP of the verification and the monitor "
+		    "carries, from a file only its owner reads (as ibpart's "
+		    "--mkey-file)"),
+	    CLI_STR("--opensm-conf", &d->opensm_conf, "FILE",
+		    "OpenSM's opensm.conf, read as OpenSM does: its "
+		    "allow_both_pkeys, keep_pkey_indexes and part_enforce for "
+		    "the tables and the verification, its M_Key and keys for "
+		    "the audit's posture findings (status, audit)"),
 	    CLI_STR("--sm-port", &d->sm_port, "PORT",
 		    "the SM's port for the audit and the verification "
 		    "(default: the master SM's)"),
@@ -218,6 +237,7 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc)
 		return rc == CLI_HELP_SHOWN ? -1 : rc;
+	ibp_error err;
 	if (version) {
 		printf("ibpartd %s\n", IBP_VERSION_STRING);
 		return -1;
@@ -231,10 +251,27 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (d->http && (d->cert || d->key))
 		return cli_usage_error("ibpartd",
 				       "--http is plain HTTP: no --cert/--key");
+	if (d->http && d->client_ca)
+		return cli_usage_error("ibpartd",
+				       "--client-ca needs HTTPS, not --http");
 	if (!d->http && (!d->cert || !d->key))
 		return cli_usage_error(
 		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
 			       "--http for plain HTTP");
+	if (d->mkey_file && ibp_mkey_file_read(d->mkey_file, &d->mkey, &err)) {
+		fprintf(stderr, "ibpartd: %s\n", err.message);
+		return CLI_EXIT_USAGE;
+	}
+	if (d->opensm_conf) {
+		struct cli_op op;
+		if (cli_op_begin(&op))
+			return CLI_EXIT_SYSTEM;
+		rc = ibp_osm_conf_load_diags(d->opensm_conf, &d->osm, op.diags,
+					     &op.err);
+		if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
+			return rc;
+		d->have_osm = true;
+	}
 	struct stat st;
 	if (d->key && !stat(d->key, &st) && (st.st_mode & 077))
 		return cli_usage_error(
@@ -253,7 +290,7 @@ static int run(int argc, char **argv)
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
 	int rc = parse(&d, argc, argv);
 	if (rc)
-		return rc < 0 ? 0 : CLI_EXIT_USAGE;
+		return rc < 0 ? 0 : rc;
 	if (users_load(d.users_path, &d.users))
 		return CLI_EXIT_USAGE;
 	/* every thread started from here on leaves these to sigwait */
@@ -269,6 +306,8 @@ static int run(int argc, char **argv)
 	so.partitions_path = d.partitions;
 	so.topology_path = d.topology;
 	so.sm_port = d.sm_port;
+	so.opensm_conf_path = d.opensm_conf;
+	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
 	ibp_error err;
 	if (ibp_service_open(&so, &d.svc, &err)) {
 		fprintf(stderr, "ibpartd: error: %s\n", err.message);
@@ -303,6 +342,8 @@ out:
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "adopt"))
+		return adopt_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);
 	if (!rc)
 		rc = run(argc, argv);

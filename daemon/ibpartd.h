@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ibpart/live.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/service.h"
 #include "ibpart/verify.h"
 
@@ -28,12 +29,18 @@ struct ibpartd {
 	const char *listen, *users_path, *db, *partitions, *topology;
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
+	const char *client_ca; /* HTTPS: client certificates it signed */
 	int port;
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
 	unsigned threads;
 	unsigned wait_ms;	   /* for OpenSM to take a file */
 	unsigned monitor_interval; /* seconds between sweeps; 0: none */
+	const char *mkey_file;	   /* the M_Key of every SMP (--mkey-file) */
+	uint64_t mkey;		   /* read from it at start; 0: none */
+	const char *opensm_conf;   /* OpenSM's opensm.conf (--opensm-conf) */
+	bool have_osm;
+	ibp_osm_conf osm; /* read from it at start */
 	/* state */
 	unsigned bound_port; /* the port listened on (--listen ...:0) */
 	ibp_service *svc;
@@ -116,8 +123,19 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 int daemon_thread_start(struct ibpartd *d, pthread_t *t, atomic_bool *started,
 			void *(*fn)(void *));
 void daemon_thread_stop(struct ibpartd *d, pthread_t t, atomic_bool *started);
+/* Read every P_KeyTable over SMPs on the open session l and compare
+ * it with the partitions file, as OpenSM reads it with --opensm-conf's
+ * options (allow_both_pkeys, keep_pkey_indexes): the applier's check
+ * and GET /ibpart/v1/verify.  0 and *r (the caller frees it), or -1
+ * with the reason. */
+int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
+		  char *why, size_t why_size);
 /* Sleep ms milliseconds, or less when the daemon is stopping. */
 void daemon_nap(struct ibpartd *d, unsigned ms);
+
+/* ---- adopt.c ---- */
+/* `ibpartd adopt ...` (argv[0] is "adopt"): the exit status. */
+int adopt_main(int argc, char **argv);
 
 /* ---- collector.c ---- */
 /* Start the thread that sweeps the monitor's counters every

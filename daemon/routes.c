@@ -66,6 +66,9 @@ static void h_version(struct request *q, struct response *r)
 	r->status = 200;
 }
 
+/* UFM's token lifetime (ten years, as its POST answers). */
+#define TOKEN_LIFETIME 315360000
+
 static void h_token(struct request *q, struct response *r)
 {
 	long at = 0;
@@ -78,10 +81,51 @@ static void h_token(struct request *q, struct response *r)
 	json_t *o =
 	    json_pack("{s:s, s:b, s:I, s:I, s:s}", "access_token", t, "revoked",
 		      0, "issued_at", (json_int_t)at, "expires_in",
-		      (json_int_t)315360000, "username", q->user);
+		      (json_int_t)TOKEN_LIFETIME, "username", q->user);
 	free(t);
 	r->status = 200;
 	r->body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+}
+
+/* GET /app/tokens: the caller's tokens, never their secret. */
+static void h_tokens(struct request *q, struct response *r)
+{
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_tokens_json(q->d->svc, q->user, TOKEN_LIFETIME, &j,
+				    &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+/* GET /app/smconf: OpenSM's keys as NICo reads them (strings, hex),
+ * from --opensm-conf; 404 without one (ibpartd will not guess them). */
+static void h_smconf(struct request *q, struct response *r)
+{
+	const struct ibpartd *d = q->d;
+	if (!d->have_osm) {
+		r->status = 404;
+		r->body = json_error("no opensm.conf: ibpartd was started "
+				     "without --opensm-conf",
+				     404);
+		return;
+	}
+	char v[4][24];
+	const uint64_t k[4] = {d->osm.subnet_prefix, d->osm.m_key,
+			       d->osm.sm_key, d->osm.sa_key};
+	for (int i = 0; i < 4; i++)
+		snprintf(v[i], sizeof(v[i]), "0x%llx",
+			 (unsigned long long)k[i]);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:b}", "subnet_prefix", v[0],
+		      "m_key", v[1], "sm_key", v[2], "sa_key", v[3],
+		      "m_key_per_port", (int)d->osm.m_key_per_port);
+	r->status = 200;
+	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 }
 
@@ -164,6 +208,76 @@ static void h_delete(struct request *q, struct response *r)
 	changed(r, rc, rev, &e);
 }
 
+/* UFM's job for a revision (its asynchronous calls answer one, polled
+ * at GET /jobs/{id}): the revision number as the id, "completed" once
+ * the fabric holds it (or, with no OpenSM to signal, once the file is
+ * written), "running" before - also while a failed cycle is retried,
+ * with the reason.  NULL when there is no such revision. */
+static json_t *job(struct ibpartd *d, uint64_t rev, const char *operation)
+{
+	ibp_service_state st;
+	char reason[600], id[24];
+	ibp_error err;
+	if (ibp_service_revision_state(d->svc, rev, &st, reason, sizeof(reason),
+				       &err))
+		return NULL;
+	bool opensm = d->opensm_pidfile || d->opensm_unit;
+	bool done = st == IBP_SERVICE_VERIFIED ||
+		    (!opensm && st == IBP_SERVICE_APPLIED);
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)rev);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s}", "revision",
+			      (json_int_t)rev, "id", id, "operation", operation,
+			      "status", done ? "completed" : "running");
+	if (o && reason[0])
+		json_object_set_new(o, "reason", json_string(reason));
+	return o;
+}
+
+static void put_json(struct response *r, json_t *o)
+{
+	r->status = 200;
+	r->body = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+}
+
+/* As a change answers, with UFM's job in it (the revision's). */
+static void h_add_hosts(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc =
+	    ibp_service_add_hosts(q->d->svc, q->body, q->body_len, &rev, &e);
+	json_t *o = rc ? NULL : job(q->d, rev, "add_hosts_to_pkey");
+	if (o)
+		put_json(r, o);
+	else
+		changed(r, rc, rev, &e);
+}
+
+static void h_job(struct request *q, struct response *r)
+{
+	char *end;
+	unsigned long long rev = strtoull(q->args[0], &end, 10);
+	json_t *o = *end || !rev ? NULL : job(q->d, rev, "pkey_change");
+	if (o) {
+		put_json(r, o);
+	} else {
+		r->status = 404;
+		r->body = json_error("no such job (a job is a revision)", 404);
+	}
+}
+
+static void h_delete_hosts(struct request *q, struct response *r)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	uint64_t rev = 0;
+	int rc = ibp_service_remove_hosts(q->d->svc, q->args[0], q->args[1],
+					  &rev, &e);
+	changed(r, rc, rev, &e);
+}
+
 static void h_delete_guids(struct request *q, struct response *r)
 {
 	struct ibp_service_error e;
@@ -198,17 +312,58 @@ static void h_ports(struct request *q, struct response *r)
 	}
 }
 
-static void h_audit(struct request *q, struct response *r)
+/* A view of the current plan the service computes (the audit, the
+ * tables, the matrix): 404 without a topology. */
+static void view(struct request *q, struct response *r,
+		 int (*fn)(ibp_service *s, char **json, ibp_error *err))
 {
 	char *j = NULL;
 	ibp_error err;
-	int rc = ibp_service_audit_json(q->d->svc, &j, &err);
+	int rc = fn(q->d->svc, &j, &err);
 	if (rc) {
 		r->status = rc == IBP_ENOENT ? 404 : 500;
 		r->body = json_error(err.message, r->status);
 	} else {
 		ok_json(r, j);
 	}
+}
+
+static void h_audit(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_audit_json);
+}
+
+static void h_tables(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_tables_json);
+}
+
+static void h_matrix(struct request *q, struct response *r)
+{
+	view(q, r, ibp_service_matrix_json);
+}
+
+/* The fabric's tables read over SMPs now and compared with the
+ * partitions file, as `ibpart verify --format json` prints it; under
+ * the apply lock, so never between a SIGHUP and its verification.  503
+ * when the fabric cannot be read. */
+static void h_verify(struct request *q, struct response *r)
+{
+	ibp_live *l = NULL;
+	ibp_live_lock *lock = NULL;
+	ibp_verify_result *v = NULL;
+	char why[600] = "";
+	if (daemon_open_fabric(q->d, &l, &lock, why, sizeof(why)) ||
+	    daemon_verify(q->d, l, &v, why, sizeof(why))) {
+		r->status = 503;
+		r->body = json_error(why, 503);
+	} else {
+		r->status = 200;
+		r->body = ibp_verify_result_json(v);
+	}
+	ibp_verify_result_free(v);
+	ibp_live_lock_release(lock);
+	ibp_live_close(l);
 }
 
 /* The web view of the current plan (docs/matrix.md), an HTML page. */
@@ -315,6 +470,8 @@ static const struct route {
 } routes[] = {
     {UFM, "GET", "/app/ufm_version", h_version},
     {UFM, "POST", "/app/tokens", h_token},
+    {UFM, "GET", "/app/tokens", h_tokens},
+    {UFM, "GET", "/app/smconf", h_smconf},
     {UFM, "GET", "/resources/pkeys", h_list},
     {UFM, "GET", "/resources/pkeys/last_updated", h_last_updated},
     {UFM, "GET", "/resources/pkeys/{}", h_get},
@@ -325,11 +482,17 @@ static const struct route {
     {UFM, "POST", "/resources/pkeys/qos_conf", h_qos},
     {UFM, "DELETE", "/resources/pkeys/{}", h_delete},
     {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids},
+    {UFM, "POST", "/resources/pkeys/hosts", h_add_hosts},
+    {UFM, "DELETE", "/resources/pkeys/{}/hosts/{}", h_delete_hosts},
     {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
     {UFM, "GET", "/resources/ports", h_ports},
+    {UFM, "GET", "/jobs/{}", h_job},
     {IBPART, "GET", "/ibpart/v1/status", h_status},
     {IBPART, "GET", "/ibpart/v1/audit", h_audit},
     {IBPART, "GET", "/ibpart/v1/plan", h_plan},
+    {IBPART, "GET", "/ibpart/v1/tables", h_tables},
+    {IBPART, "GET", "/ibpart/v1/matrix", h_matrix},
+    {IBPART, "GET", "/ibpart/v1/verify", h_verify},
     {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
     {IBPART, "GET", "/metrics", h_metrics},
     {IBPART, "GET", "/", h_web},

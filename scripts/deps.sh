@@ -26,6 +26,7 @@ build=(
   libjansson-dev libibumad-dev libibmad-dev              # JSON, MADs on a real port
   libsqlite3-dev                                         # the service's store
   libmicrohttpd-dev libsystemd-dev libcrypt-dev          # ibpartd: HTTP, sd_notify, crypt(3)
+  libgnutls28-dev                                        # ibpartd: client certificates
 )
 case $profile in
 build | demo) pkgs=("${build[@]}") ;;

@@ -76,6 +76,11 @@ typedef struct ibp_osm_conf {
 	char allowed_sm_guids[512]; /* "" when absent or empty */
 	bool have_sa_enhanced_trust_model;
 	bool sa_enhanced_trust_model; /* default FALSE */
+	/* The subnet's GID prefix (IBA 4.1.1): OpenSM's default is
+	 * 0xfe80000000000000 (IB_DEFAULT_SUBNET_PREFIX), also when absent;
+	 * a value that is not a number is an error as the keys are. */
+	bool have_subnet_prefix;
+	uint64_t subnet_prefix;
 } ibp_osm_conf;
 
 /* Read opensm.conf text as OpenSM does (above); unknown keys are

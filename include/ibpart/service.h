@@ -9,7 +9,9 @@
  * generated section), service_guard.c (the isolation guard), service_json.c
  * (UFM's response shapes), service_status.c (revisions on the fabric,
  * tokens), service_ports.c (UFM's port list), service_adopt.c (an
- * operator's P_Key handed to the API); private
+ * operator's P_Key handed to the API), service_hosts.c (Slurm's host
+ * lists as port GUIDs), service_views.c (the plan's
+ * tables, matrix, audit and posture as the CLI prints them); private
  * service_internal.h.  Depends on util, topo, conf, analysis (the
  * audit), SQLite and jansson.
  *
@@ -58,14 +60,19 @@ typedef struct ibp_service ibp_service;
 
 #define IBP_SERVICE_OPTIONS_VERSION 1
 struct ibp_service_options {
-	unsigned version;	     /* IBP_SERVICE_OPTIONS_VERSION */
-	const char *db_path;	     /* the database (created if missing) */
-	const char *partitions_path; /* OpenSM's partitions.conf */
-	const char *topology_path;   /* the fabric the guard audits; NULL:
-					only OpenSM's verdict is checked */
-	const char *sm_port;	     /* the SM's port for the audit (NULL:
-					the topology's) */
-	bool allow_both_pkeys;	     /* OpenSM's allow_both_pkeys */
+	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
+	const char *db_path;	      /* the database (created if missing) */
+	const char *partitions_path;  /* OpenSM's partitions.conf */
+	const char *topology_path;    /* the fabric the guard audits; NULL:
+					 only OpenSM's verdict is checked */
+	const char *sm_port;	      /* the SM's port for the audit (NULL:
+					 the topology's) */
+	bool allow_both_pkeys;	      /* OpenSM's allow_both_pkeys */
+	const char *opensm_conf_path; /* OpenSM's opensm.conf: the tables
+					 as OpenSM programs them with it, and
+					 the audit's posture rules (M_Key,
+					 SM_Key, SA_Key, enforcement); NULL:
+					 none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o);
@@ -129,6 +136,22 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 				 const char *csv, uint64_t *rev,
 				 struct ibp_service_error *e);
 
+/* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
+ * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
+ * Slurm host list ("node[01-04],gpu7"), each host every port of the
+ * topology's CAs whose NodeDescription's first word it is; then the
+ * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  IBP_EINVAL (field
+ * "hosts_names") for a list that does not parse, a host the topology
+ * does not have, or no topology; otherwise as ibp_service_change.
+ * (service_hosts.c) */
+int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e);
+/* DELETE /resources/pkeys/{pkey}/hosts/{hosts}: the ports of those
+ * hosts removed as ibp_service_remove_guids_csv removes GUIDs. */
+int ibp_service_remove_hosts(ibp_service *s, const char *pkey,
+			     const char *hosts, uint64_t *rev,
+			     struct ibp_service_error *e);
+
 /* POST /ibpart/v1/adopt {"pkey"}: the operator's P_Key becomes the
  * API's - its statements (GUID members only) move from the operator's
  * lines to the generated section, one revision, the file rewritten at
@@ -180,6 +203,12 @@ uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
  * fails. */
 int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err);
+/* What became of revision rev: its state, and the reason of a failure
+ * into reason (cut to reason_size; "" when none).  IBP_ENOENT when the
+ * database has no such revision. */
+int ibp_service_revision_state(ibp_service *s, uint64_t rev,
+			       ibp_service_state *st, char *reason,
+			       size_t reason_size, ibp_error *err);
 /* GET /ibpart/v1/status: {"revision", "fabric_revision", "state",
  * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
  * (the newest 50); *json malloc'd. */
@@ -197,9 +226,24 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 			 ibp_error *err);
 
 /* GET /ibpart/v1/audit: the audit of the current plan (the file the
- * newest revision renders) on the topology, as `ibpart audit --format
- * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+ * newest revision renders) on the topology, as `ibpart audit
+ * [--opensm-conf FILE] --format json` prints it (with the service's
+ * opensm.conf, when it has one); *json malloc'd.  IBP_ENOENT without a
+ * topology.  (service_views.c) */
 int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err);
+/* GET /ibpart/v1/tables: every port's P_KeyTable for the current plan
+ * on the topology, as `ibpart tables [--opensm-conf FILE] --format
+ * json` prints it; *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err);
+/* GET /ibpart/v1/matrix: the reachability matrix of the current plan
+ * on the topology, as `ibpart matrix --format json` prints it (form
+ * auto); *json malloc'd.  IBP_ENOENT without a topology. */
+int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err);
+/* The posture findings alone: those of the audit above that only run
+ * with an opensm.conf (mkey-*, smkey-default, sakey-default,
+ * part-enforce-*, the NVIDIA OpenSM ones), as {"findings": [...]};
+ * *json malloc'd.  IBP_ENOENT without an opensm.conf or a topology. */
+int ibp_service_posture_json(ibp_service *s, char **json, ibp_error *err);
 
 /* GET /resources/ports: the topology's CA ports in UFM's shape (an
  * array; empty without a topology); *json malloc'd.  IBP_EPARSE when
@@ -226,6 +270,14 @@ int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
 int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
 			   size_t hash_size, char *user, size_t user_size,
 			   ibp_error *err);
+
+/* GET /app/tokens: user's tokens, oldest first, as UFM's objects
+ * without the secret (the service keeps only its hash): [{"token_id"
+ * (the public part a token starts with), "revoked": false, "issued_at",
+ * "expires_in": lifetime, "username"}]; *json malloc'd.  IBP_EIO when
+ * the database fails. */
+int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
+			    char **json, ibp_error *err);
 
 IBP_END_DECLS
 #endif

@@ -118,6 +118,10 @@ static void take(struct rd *r, ibp_osm_conf *o, const char *key, char *val,
 		if (!parse_u64(val, sm ? &o->sm_key : &o->sa_key))
 			*rc = bad(err, r->name, r->line, key, val);
 		*(sm ? &o->have_sm_key : &o->have_sa_key) = true;
+	} else if (!strcmp(key, "subnet_prefix")) {
+		if (!parse_u64(val, &o->subnet_prefix))
+			*rc = bad(err, r->name, r->line, key, val);
+		o->have_subnet_prefix = true;
 	} else if (!strcmp(key, "m_key_per_port")) {
 		o->m_key_per_port = osm_bool(r, key, val);
 		o->have_m_key_per_port = o->have_nvidia = true;
@@ -141,6 +145,8 @@ int ibp_osm_conf_read(const char *name, const char *text, size_t len,
 	out->part_enforce = IBP_ENFORCE_BOTH;
 	out->keep_pkey_indexes = true;
 	out->sm_key = out->sa_key = 1; /* OSM_DEFAULT_SM_KEY, _SA_KEY */
+	out->subnet_prefix =
+	    0xfe80000000000000ULL; /* IB_DEFAULT_SUBNET_PREFIX */
 	struct rd r = {name ? name : "<buffer>", diags, 1};
 	char buf[OSM_PIECE + 1];
 	size_t i = 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ibpart/atomic_file.h"
 #include "service/service_internal.h"
@@ -78,12 +79,14 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	ibp_service *s = calloc(1, sizeof(*s));
 	if (!s)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	s->lock_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);
 	s->topology_path = dup_or_null(o->topology_path);
 	s->sm_port = dup_or_null(o->sm_port);
+	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	int rc = !s->db_path || !s->partitions_path
 		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
@@ -103,6 +106,8 @@ void ibp_service_close(ibp_service *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
@@ -110,6 +115,7 @@ void ibp_service_close(ibp_service *s)
 	free(s->partitions_path);
 	free(s->topology_path);
 	free(s->sm_port);
+	free(s->opensm_conf_path);
 	free(s);
 }
 
@@ -744,19 +750,6 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 		 (unsigned long long)ibp_service_fabric_revision(s));
 	if (!rc)
 		rc = svc_web_html(s, text, tlen, status, html, len, err);
-	free(text);
-	return rc;
-}
-
-int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, err);
-	pthread_mutex_unlock(&s->lock);
-	if (!rc)
-		rc = svc_audit_json(s, text, len, json, err);
 	free(text);
 	return rc;
 }

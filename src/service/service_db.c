@@ -3,12 +3,18 @@
  * from: partitions, members, one row per revision (what it changed and
  * what became of it on the fabric), tokens (hashed), and a meta table.
  * WAL with synchronous=FULL, so a change is on disk when its transaction
- * commits - before the client hears 200.
+ * commits - before the client hears 200.  One service at a time holds
+ * it (flock on the file, kept until the service closes): a second one
+ * - `ibpartd adopt` while the daemon runs - would change the database
+ * behind the plan the first holds in memory.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "service/service_internal.h"
 
@@ -35,6 +41,22 @@ static int db_fail(ibp_service *s, ibp_error *err, const char *what)
 			     s->db ? sqlite3_errmsg(s->db) : "cannot open");
 }
 
+/* The flock of the database file for this service's life.  The fd
+ * stays open until after sqlite3_close: closing another fd of the file
+ * would drop SQLite's own POSIX locks. */
+static int db_take(ibp_service *s, const char *path, ibp_error *err)
+{
+	s->lock_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->lock_fd < 0)
+		return db_fail(s, err, "cannot open the database");
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB))
+		return ibp_error_set(err, IBP_EBUSY,
+				     "%s: the database is in use by another "
+				     "process (ibpartd running?)",
+				     path);
+	return IBP_OK;
+}
+
 int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 {
 	if (sqlite3_open_v2(path, &s->db,
@@ -42,6 +64,9 @@ int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 				SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		return db_fail(s, err, "cannot open the database");
+	int rc = db_take(s, path, err); /* sqlite3_open made the file */
+	if (rc)
+		return rc;
 	sqlite3_busy_timeout(s->db, 5000);
 	if (sqlite3_exec(s->db,
 			 "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",

@@ -111,6 +111,26 @@ static char *meta_text(ibp_service *s, const char *key)
 	return v;
 }
 
+/* The status's "posture": the opensm.conf's findings on the current
+ * plan (service_views.c), or why there are none. */
+static json_t *posture(ibp_service *s)
+{
+	char *text = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_service_posture_json(s, &text, &err);
+	json_t *doc = rc ? NULL : json_loads(text, 0, NULL);
+	free(text);
+	json_t *o = json_pack("{s:s}", "opensm_conf", s->opensm_conf_path);
+	if (doc)
+		json_object_set(o, "findings",
+				json_object_get(doc, "findings"));
+	else
+		json_object_set_new(o, "error", json_string(err.message));
+	json_decref(doc);
+	return o;
+}
+
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
@@ -151,6 +171,8 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		      newest, "revisions", revs);
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&s->lock);
+	if (o && s->opensm_conf_path)
+		json_object_set_new(o, "posture", posture(s));
 	return svc_json_take(o, json)
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -213,4 +235,77 @@ int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&s->lock);
 	return rc ? ibp_error_set(err, rc, "no such token") : IBP_OK;
+}
+
+int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
+			    char **json, ibp_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	json_t *a = json_array();
+	sqlite3_stmt *st = NULL;
+	bool ok = a && sqlite3_prepare_v2(s->db,
+					  "SELECT id, issued_at FROM tokens "
+					  "WHERE user=? ORDER BY issued_at, id",
+					  -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+		int r;
+		while ((r = sqlite3_step(st)) == SQLITE_ROW)
+			json_array_append_new(
+			    a,
+			    json_pack("{s:s, s:b, s:I, s:I, s:s}", "token_id",
+				      (const char *)sqlite3_column_text(st, 0),
+				      "revoked", 0, "issued_at",
+				      (json_int_t)sqlite3_column_int64(st, 1),
+				      "expires_in", (json_int_t)lifetime,
+				      "username", user));
+		ok = r == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	int rc = ok ? IBP_OK
+		    : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
+				    sqlite3_errmsg(s->db));
+	pthread_mutex_unlock(&s->lock);
+	if (rc) {
+		json_decref(a);
+		return rc;
+	}
+	return svc_json_take(a, json)
+		   ? IBP_OK
+		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+int ibp_service_revision_state(ibp_service *s, uint64_t rev,
+			       ibp_service_state *st, char *reason,
+			       size_t reason_size, ibp_error *err)
+{
+	if (reason_size)
+		reason[0] = 0;
+	pthread_mutex_lock(&s->lock);
+	sqlite3_stmt *q = NULL;
+	int rc = IBP_ENOENT;
+	if (sqlite3_prepare_v2(
+		s->db, "SELECT state, reason FROM revisions WHERE rev=?", -1,
+		&q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)rev);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			const char *name =
+			    (const char *)sqlite3_column_text(q, 0);
+			*st = IBP_SERVICE_PENDING;
+			for (int i = 0; i < 4; i++)
+				if (name && !strcmp(name, state_names[i]))
+					*st = (ibp_service_state)i;
+			if (reason_size &&
+			    sqlite3_column_type(q, 1) != SQLITE_NULL)
+				snprintf(
+				    reason, reason_size, "%s",
+				    (const char *)sqlite3_column_text(q, 1));
+			rc = IBP_OK;
+		}
+	}
+	sqlite3_finalize(q);
+	pthread_mutex_unlock(&s->lock);
+	return rc ? ibp_error_set(err, rc, "no revision %llu",
+				  (unsigned long long)rev)
+		  : IBP_OK;
 }

@@ -6,6 +6,7 @@
 # killed by the EXIT trap whatever happens.
 #
 #   ibpd_init DIR                  users file, paths under DIR
+#   ibpd_setup_cli DIR             a tests/cli script: tools, trap, init
 #   ibpd_start [ARGS...]           start, wait until it listens
 #   ibpd_req METHOD PATH [BODY]    Basic admin:secret; sets CODE and BODY
 #   ibpd_req_as AUTH METHOD PATH [BODY]   AUTH: -u u:p, or a header
@@ -38,6 +39,18 @@ ibpd_init() {
 	IBPD_LOG=$IBPD_DIR/ibpartd.log
 	printf 'admin:%s\n' "$(openssl passwd -6 secret)" >"$IBPD_USERS"
 	chmod 600 "$IBPD_USERS"
+}
+
+# ibpd_setup_cli DIR: a tests/cli script's start - skip (77) without
+# curl, openssl and jq, the daemon killed and DIR removed on exit, the
+# users file made.
+ibpd_setup_cli() {
+	local t
+	for t in curl openssl jq; do
+		command -v $t >/dev/null || { echo "SKIP: $t is needed" >&2; exit 77; }
+	done
+	trap 'ibpd_cleanup; rm -rf "$T"' EXIT
+	ibpd_init "$1"
 }
 
 ibpd_start() {

@@ -1,0 +1,263 @@
+/*
+ * service_hosts.c - UFM's host-name P_Key calls, as the Slurm
+ * integration (ufm_slurm_utils.py) makes them (docs/ufm-api.md 2.11):
+ * POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib",
+ * "index0"} and DELETE /resources/pkeys/{pkey}/hosts/{hosts}.  The hosts
+ * are a Slurm host list ("node[01-04],gpu7"), each name the first word
+ * of a CA's NodeDescription in the service's topology (Linux HCAs
+ * describe themselves as "HOSTNAME mlx5_0"); a host stands for every
+ * port of every CA it names.  The change itself is UFM's add or remove
+ * of those port GUIDs (service.c), so it is checked, guarded and
+ * recorded as any other.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/topo.h"
+#include "service/service_internal.h"
+
+#define HOSTS_MAX 65536 /* names one host list may expand to */
+
+struct names {
+	size_t n;
+	char **v;
+};
+
+static void names_free(struct names *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		free(h->v[i]);
+	free(h->v);
+	*h = (struct names){0};
+}
+
+static int names_add(struct names *h, const char *s, size_t len,
+		     struct ibp_service_error *e)
+{
+	if (h->n >= HOSTS_MAX)
+		return svc_fail(e, IBP_EINVAL, "hosts_names",
+				"hosts_names: more than %d hosts", HOSTS_MAX);
+	char **v = realloc(h->v, (h->n + 1) * sizeof(*v));
+	char *c = v ? strndup(s, len) : NULL;
+	if (!c) {
+		if (v)
+			h->v = v;
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	}
+	h->v = v;
+	h->v[h->n++] = c;
+	return IBP_OK;
+}
+
+static int bad_list(struct ibp_service_error *e, const char *item)
+{
+	return svc_fail(e, IBP_EINVAL, "hosts_names",
+			"hosts_names: '%.80s' is not a Slurm host list "
+			"(name, name[01-04,07], comma-separated)",
+			item);
+}
+
+/* Expand one item (no top-level comma): its first [ranges] into each
+ * name, the rest recursively. */
+static int expand(const char *item, struct names *out,
+		  struct ibp_service_error *e)
+{
+	const char *open = strchr(item, '[');
+	if (!open)
+		return *item ? names_add(out, item, strlen(item), e)
+			     : bad_list(e, item);
+	const char *close = strchr(open, ']');
+	if (!close || close == open + 1)
+		return bad_list(e, item);
+	size_t plen = (size_t)(open - item);
+	char *ranges = strndup(open + 1, (size_t)(close - open - 1));
+	if (!ranges)
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	int rc = IBP_OK;
+	char *save = NULL;
+	for (char *r = strtok_r(ranges, ",", &save); !rc && r;
+	     r = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(r, '-'), *end;
+		size_t width = dash ? (size_t)(dash - r) : strlen(r);
+		unsigned long lo = strtoul(r, &end, 10), hi = lo;
+		if (end != r + width || !width || width > 9)
+			rc = bad_list(e, item);
+		else if (dash && ((hi = strtoul(dash + 1, &end, 10)) < lo ||
+				  *end || !dash[1] || hi - lo >= HOSTS_MAX))
+			rc = bad_list(e, item);
+		for (unsigned long k = lo; !rc && k <= hi; k++) {
+			char *name = NULL;
+			if (asprintf(&name, "%.*s%0*lu%s", (int)plen, item,
+				     (int)width, k, close + 1) < 0)
+				rc = svc_fail(e, IBP_ENOMEM, NULL,
+					      "out of memory");
+			else
+				rc = expand(name, out, e);
+			free(name);
+		}
+	}
+	free(ranges);
+	return rc;
+}
+
+/* A Slurm host list into names. */
+static int hostlist(const char *list, struct names *out,
+		    struct ibp_service_error *e)
+{
+	int rc = IBP_OK;
+	int depth = 0;
+	const char *start = list;
+	for (const char *c = list;; c++) {
+		if (*c == '[')
+			depth++;
+		else if (*c == ']')
+			depth--;
+		if ((*c == ',' && !depth) || !*c) {
+			char *item = strndup(start, (size_t)(c - start));
+			rc = !item ? svc_fail(e, IBP_ENOMEM, NULL,
+					      "out of memory")
+				   : expand(item, out, e);
+			free(item);
+			if (rc || !*c)
+				break;
+			start = c + 1;
+		}
+	}
+	if (!rc && !out->n)
+		rc = svc_fail(e, IBP_EINVAL, "hosts_names",
+			      "hosts_names: no host");
+	return rc;
+}
+
+/* Does the NodeDescription desc name host (its first word)? */
+static bool names_host(const char *desc, const char *host)
+{
+	size_t n = strlen(host);
+	return desc && !strncmp(desc, host, n) &&
+	       (desc[n] == 0 || desc[n] == ' ' || desc[n] == '\t');
+}
+
+/* The port GUIDs of the hosts in list, comma-separated (*csv malloc'd,
+ * as the DELETE .../guids/{csv} path takes them). */
+static int hosts_guids(const ibp_service *s, const char *list, char **csv,
+		       struct ibp_service_error *e)
+{
+	*csv = NULL;
+	if (!s->topology_path)
+		return svc_fail(e, IBP_EINVAL, "hosts_names",
+				"hosts_names: host names need the fabric: "
+				"ibpartd was started without --topology");
+	struct names h = {0};
+	ibp_fabric *f = NULL;
+	int rc = hostlist(list, &h, e);
+	if (!rc && (rc = ibp_fabric_load(s->topology_path, NULL, &f, NULL)))
+		svc_fail(e, IBP_EIO, NULL, "%s: cannot load the topology",
+			 s->topology_path);
+	size_t len = 0, nguids = 0;
+	FILE *out = rc ? NULL : open_memstream(csv, &len);
+	if (!rc && !out)
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < h.n; i++) {
+		bool found = false;
+		for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
+			if (ibp_fabric_node_type(f, n) != IBP_NODE_CA ||
+			    !names_host(ibp_fabric_node_desc(f, n), h.v[i]))
+				continue;
+			for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n);
+			     p++) {
+				uint64_t g = ibp_fabric_port_guid(f, n, p);
+				if (g)
+					fprintf(out, "%s%016" PRIx64,
+						nguids++ ? "," : "", g);
+				found = found || g;
+			}
+		}
+		if (!found)
+			rc = svc_fail(e, IBP_EINVAL, "hosts_names",
+				      "hosts_names: %.80s: no CA of the "
+				      "topology is on this host (the first "
+				      "word of its NodeDescription)",
+				      h.v[i]);
+	}
+	if (out && fclose(out) && !rc)
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (rc) {
+		free(*csv);
+		*csv = NULL;
+	}
+	ibp_fabric_free(f);
+	names_free(&h);
+	return rc;
+}
+
+int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e)
+{
+	json_error_t je;
+	json_t *o =
+	    json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &je);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return svc_fail(e, IBP_EINVAL, "body",
+				"malformed JSON: %s (line %d column %d)",
+				o ? "not an object" : je.text, je.line,
+				je.column);
+	}
+	static const char *const known[] = {"hosts_names", "pkey", "ip_over_ib",
+					    "index0", "membership"};
+	const char *key;
+	json_t *v;
+	int rc = IBP_OK;
+	json_object_foreach(o, key, v)
+	{
+		bool ok = false;
+		for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+			ok = ok || !strcmp(key, known[i]);
+		if (!ok && !rc)
+			rc = svc_fail(e, IBP_EINVAL, key,
+				      "%.60s: unknown field", key);
+	}
+	const char *list = json_string_value(json_object_get(o, "hosts_names"));
+	if (!rc && !list)
+		rc = svc_fail(e, IBP_EINVAL, "hosts_names",
+			      "hosts_names: a Slurm host list string is "
+			      "needed");
+	char *csv = NULL;
+	if (!rc)
+		rc = hosts_guids(s, list, &csv, e);
+	char *add = NULL;
+	if (!rc) {
+		/* UFM's add of those GUIDs: the rest of the body as sent */
+		json_t *g = json_array();
+		char *save = NULL;
+		for (char *t = strtok_r(csv, ",", &save); t;
+		     t = strtok_r(NULL, ",", &save))
+			json_array_append_new(g, json_string(t));
+		json_object_del(o, "hosts_names");
+		json_object_set_new(o, "guids", g);
+		add = json_dumps(o, JSON_COMPACT);
+		if (!add)
+			rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	}
+	if (!rc)
+		rc = ibp_service_change(s, IBP_SERVICE_ADD_GUIDS, add,
+					strlen(add), rev, e);
+	free(add);
+	free(csv);
+	json_decref(o);
+	return rc;
+}
+
+int ibp_service_remove_hosts(ibp_service *s, const char *pkey,
+			     const char *hosts, uint64_t *rev,
+			     struct ibp_service_error *e)
+{
+	char *csv = NULL;
+	int rc = hosts_guids(s, hosts, &csv, e);
+	if (!rc)
+		rc = ibp_service_remove_guids_csv(s, pkey, csv, rev, e);
+	free(csv);
+	return rc;
+}
