@@ -129,20 +129,6 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	return cli_exit_status(rc, NULL);
 }
 
-bool cli_parse_uint(const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out)
-{
-	if (!s || *s < '0' || *s > '9') /* strtoull: blanks, signs */
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 static volatile sig_atomic_t stop_asked;
 
 static void on_stop(int sig)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/args.h"
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
@@ -40,56 +41,19 @@ struct cli_cmd {
 #define CLI_COMMAND(n, summary)                                                \
 	const struct cli_cmd cli_cmd_##n = {#n, summary, run}
 
-/*
- * Options in one table per command, parsed by cli_args_parse() and
- * listed by its --help (cli_args.c), so what a command takes and what its
- * --help says cannot drift apart.  Each entry names every spelling
- * ("-t|--topo|--topology"; long names also take "--name=value", short
- * ones "-xVALUE"), the kind of value, where it goes, the value's name in
- * --help (ARG) and its help text (HELP: lines cut with \n; NULL hides
- * the option from --help):
- *   CLI_FLAG   bool *, set when given
- *   CLI_STR    const char **, the value (pointing into argv)
- *   CLI_STR2   two const char **: an option with two values (--explain)
- *   CLI_NUM    unsigned/int (or uint64_t) *, a number MIN..MAX
- *              (decimal or 0x hex)
- *   CLI_WORD   const char **, one of the words "a|b|c"
- *   CLI_INDEX  int *, the index of the word among "a|b|c"
- *   CLI_FN     fn(cmd, dest, value): 0, or -1 after printing why
- * Bad values are usage errors printed in one wording.
- */
-enum cli_kind {
-	CLI_K_FLAG,
-	CLI_K_STR,
-	CLI_K_STR2,
-	CLI_K_NUM,
-	CLI_K_WORD,
-	CLI_K_INDEX,
-	CLI_K_FN
-};
-typedef int (*cli_opt_fn)(const char *cmd, void *dest, const char *val);
-struct cli_opt {
-	const char *names;
-	enum cli_kind kind;
-	void *dest;
-	const char *arg, *help;	     /* for --help */
-	unsigned long long min, max; /* CLI_NUM */
-	size_t size;		     /* CLI_NUM: sizeof(*dest) */
-	const char *words;	     /* CLI_WORD, CLI_INDEX */
-	cli_opt_fn fn;		     /* CLI_FN */
-	void *dest2;		     /* CLI_STR2 */
-};
-#define CLI_FLAG(n, d, h)   ((struct cli_opt){n, CLI_K_FLAG, d, NULL, h})
-#define CLI_STR(n, d, a, h) ((struct cli_opt){n, CLI_K_STR, d, a, h})
-#define CLI_STR2(n, d, d2, a, h)                                               \
-	((struct cli_opt){n, CLI_K_STR2, d, a, h, .dest2 = d2})
-#define CLI_NUM(n, d, lo, hi, a, h)                                            \
-	((struct cli_opt){n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))})
-#define CLI_WORD(n, d, w, h)                                                   \
-	((struct cli_opt){n, CLI_K_WORD, d, w, h, .words = w})
-#define CLI_INDEX(n, d, w, h)                                                  \
-	((struct cli_opt){n, CLI_K_INDEX, d, w, h, .words = w})
-#define CLI_FN(n, d, f, a, h) ((struct cli_opt){n, CLI_K_FN, d, a, h, .fn = f})
+/* Options in one table per command (the library's parser, args.h):
+ * CLI_FLAG, CLI_STR, CLI_STR2, CLI_NUM, CLI_WORD, CLI_INDEX, CLI_FN are
+ * its IBP_ARG_* entries; bad values are usage errors printed in one
+ * wording by cli_args_parse(). */
+typedef ibp_arg_fn cli_opt_fn;
+#define cli_opt	  ibp_arg_opt
+#define CLI_FLAG  IBP_ARG_FLAG
+#define CLI_STR	  IBP_ARG_STR
+#define CLI_STR2  IBP_ARG_STR2
+#define CLI_NUM	  IBP_ARG_NUM
+#define CLI_WORD  IBP_ARG_WORD
+#define CLI_INDEX IBP_ARG_INDEX
+#define CLI_FN	  IBP_ARG_FN
 
 /* The input options the commands share, kept in struct cli_input, as
  * entries of a command's table (a command with other words for one
@@ -131,21 +95,10 @@ struct cli_input {
 		 "strict: the seed's model, the default partition holds only " \
 		 "the SM port and the ports the plan names in it")
 
-/* One command's argv: its name, its table, and room for max_pos
- * positional arguments (more is a usage error).  stop_at_pos: the
- * options end at the first positional (`sim`: actions follow); next is
- * then its index.  -h/--help prints usage (the synopsis and the
- * description), "Options:" with every table entry, then tail. */
-struct cli_args {
-	const char *cmd, *usage, *tail;
-	const struct cli_opt *opts;
-	size_t nopts;
-	size_t max_pos;
-	bool stop_at_pos;
-	const char *pos[4];
-	size_t npos;
-	int next;
-};
+/* One command's argv (struct ibp_args: name, usage, tail, table,
+ * max_pos, stop_at_pos; then pos, npos, next).  -h/--help prints usage,
+ * "Options:" with every table entry, then tail. */
+#define cli_args ibp_args
 /* What cli_args_parse returns after printing --help: the dispatcher
  * turns it into exit status 0. */
 #define CLI_HELP_SHOWN (-1)
@@ -259,8 +212,7 @@ void cli_catch_stop(bool (**cancel)(void *ctx));
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
-bool cli_parse_uint(const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out);
+#define cli_parse_uint ibp_parse_uint
 
 /* The one exit status of a library status and its error: 0 for IBP_OK;
  * 3 when the machine or the fabric failed us (out of memory, no answer,
