@@ -65,46 +65,24 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
-		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
-		  ibp_conf **conf, ibp_diags **diags)
+int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
+		  const ibp_conf_options *co, ibp_plan *p)
 {
-	*fabric = NULL;
-	*conf = NULL;
-	*diags = NULL;
-	const char *inputs[] = {topo, nnm, path};
+	const char *inputs[] = {in->topo, in->node_name_map, path};
 	if (cli_stdin_once(cmd, inputs, 3))
 		return CLI_EXIT_USAGE;
-	if (topo) {
-		ibp_fabric_options fo;
-		ibp_fabric_options_init(&fo);
-		fo.node_name_map = nnm;
-		int rc = cli_load_fabric(topo, &fo, fabric);
-		if (rc)
-			return rc;
-	}
-	co->fabric = *fabric;
-	if (!co->max_input_size)
-		co->max_input_size = cli_common.max_input_size;
-	*diags = ibp_diags_new();
-	if (!*diags) {
-		ibp_fabric_free(*fabric);
-		*fabric = NULL;
+	ibp_plan_read_options o;
+	ibp_plan_read_options_init(&o);
+	o.topology_path = in->topo;
+	o.node_name_map = in->node_name_map;
+	o.plan_path = path;
+	o.conf = *co;
+	o.max_input_size = cli_common.max_input_size;
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	}
-	ibp_error err;
-	ibp_error_clear(&err);
-	int rc = ibp_conf_parse_file(path, co, conf, *diags, &err);
-	if (rc) {
-		cli_print_error(&err);
-		ibp_diags_free(*diags);
-		ibp_fabric_free(*fabric);
-		*diags = NULL;
-		*fabric = NULL;
-		return cli_exit_status(rc, &err);
-	}
-	ibp_diags_sort(*diags);
-	return CLI_EXIT_OK;
+	/* the topology's findings, then the failure unless one said it */
+	return cli_op_end(&op, ibp_plan_read(&o, p, op.diags, &op.err), 0);
 }
 
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,

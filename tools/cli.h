@@ -20,6 +20,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/plan.h"
 #include "ibpart/progress.h"
 #include "ibpart/topo.h"
 
@@ -136,14 +137,12 @@ void cli_print_message(const char *who, const char *msg);
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);
 
-/* A plan as check and convert read it: *fabric from topo (with the
- * node-name-map nnm) when topo is given, else NULL; *conf parsed from
- * path with co (its fabric set to *fabric); every finding in *diags,
- * sorted.  Returns CLI_EXIT_OK, or the exit status after printing why
- * (then nothing is left allocated).  The caller frees all three. */
-int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
-		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
-		  ibp_conf **conf, ibp_diags **diags);
+/* A plan as check and convert read it (ibp_plan_read: in's topology
+ * and node-name-map, the plan at path read with co) into *p, the
+ * topology's findings and the failure printed.  Returns CLI_EXIT_OK, or
+ * the exit status after printing why.  The caller clears *p. */
+int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
+		  const ibp_conf_options *co, ibp_plan *p);
 /* 0 when at most one of paths[0..n) (NULL allowed) is "-", else
  * CLI_EXIT_USAGE after saying so: the standard input can be read once,
  * and a second input given as - would read as empty. */
