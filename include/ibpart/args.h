@@ -100,8 +100,8 @@ struct ibp_args {
  * "--" (or the first positional with stop_at_pos), their values stored
  * in the destinations, the rest in a->pos.  -h or --help writes usage,
  * "Options:" with every visible entry, "-h, --help", then tail, to
- * help_out, and returns IBP_ARGS_HELP.  Errors: IBP_EINVAL for a usage
- * error, err->message saying it in one wording ("unknown option '--x';
+ * help_out (NULL: nowhere), and returns IBP_ARGS_HELP.  Errors: IBP_EINVAL for
+ * a usage error, err->message saying it in one wording ("unknown option '--x';
  * did you mean '--y'?", "-n wants a number 0..9, not 'x'", ...), or
  * empty when an IBP_ARG_FN reader refused the value (it said why).
  * Returns IBP_OK otherwise. */

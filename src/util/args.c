@@ -229,7 +229,8 @@ int ibp_args_parse(struct ibp_args *a, int argc, char **argv, FILE *help_out,
 			continue;
 		}
 		if (options && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
-			print_help(a, help_out);
+			if (help_out)
+				print_help(a, help_out);
 			return IBP_ARGS_HELP;
 		}
 		if (options && arg[0] == '-' && arg[1]) {
