@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "ibpart/args.h"
+#include "ibpart/input_args.h"
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
@@ -56,45 +57,14 @@ typedef ibp_arg_fn cli_opt_fn;
 #define CLI_INDEX IBP_ARG_INDEX
 #define CLI_FN	  IBP_ARG_FN
 
-/* The input options the commands share, kept in struct cli_input, as
- * entries of a command's table (a command with other words for one
- * writes its own entry with the same names and destination):
- *   -t, --topo, --topology TOPO   CLI_TOPO(in, help)
- *   -c, --conf CONF               CLI_CONF(in)
- *   --node-name-map FILE          CLI_NNM(in)
- *   --dialect auto|opensm|seed    CLI_DIALECT(in)
- *   --sm-port PORT                CLI_SM_PORT(in)
- *   --mode opensm|strict          CLI_MODE(in)
- * Unset: NULL, dialect IBP_CONF_DIALECT_AUTO. */
-struct cli_input {
-	const char *topo, *conf, *node_name_map, *sm_port;
-	const char *mode; /* "opensm" or "strict" */
-	int dialect;	  /* an ibp_conf_dialect */
-};
-#define CLI_TOPO(in, help)                                                     \
-	CLI_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
-#define CLI_CONF(in)                                                           \
-	CLI_STR("-c|--conf", &(in)->conf, "CONF",                              \
-		"the plan: OpenSM partitions.conf or the seed's "              \
-		"PartitionConfig block (or as the one argument)")
-#define CLI_NNM(in)                                                            \
-	CLI_STR("--node-name-map", &(in)->node_name_map, "FILE",               \
-		"rdma-core node-name-map for the topology")
-#define CLI_DIALECT(in)                                                        \
-	CLI_INDEX("--dialect", &(in)->dialect, "auto|opensm|seed",             \
-		  "the plan's dialect (default auto: the seed's if it has a "  \
-		  "PartitionConfig block)")
-#define CLI_SM_PORT(in)                                                        \
-	CLI_STR("--sm-port", &(in)->sm_port, "PORT",                           \
-		"the SM's port: port GUID, node GUID, node description or "    \
-		"LID (NAME/N: port N); default: the port the topology says "   \
-		"ran the discovery, else its first CA port (an assumption: "   \
-		"said)")
-#define CLI_MODE(in)                                                           \
-	CLI_WORD("--mode", &(in)->mode, "opensm|strict",                       \
-		 "opensm (default): exactly what OpenSM 3.3.23 programs; "     \
-		 "strict: the seed's model, the default partition holds only " \
-		 "the SM port and the ports the plan names in it")
+/* The input options the commands share (ibpart/input_args.h). */
+#define cli_input   ibp_input_args
+#define CLI_TOPO    IBP_ARG_TOPO
+#define CLI_CONF    IBP_ARG_CONF
+#define CLI_NNM	    IBP_ARG_NNM
+#define CLI_DIALECT IBP_ARG_DIALECT
+#define CLI_SM_PORT IBP_ARG_SM_PORT
+#define CLI_MODE    IBP_ARG_MODE
 
 /* One command's argv (struct ibp_args: name, usage, tail, table,
  * max_pos, stop_at_pos; then pos, npos, next).  -h/--help prints usage,

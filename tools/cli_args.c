@@ -25,11 +25,11 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv)
 const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 			  const struct cli_args *a)
 {
-	if (a->npos != (in->conf ? 0u : 1u)) {
-		cli_usage_error(cmd, "expected one CONF file");
-		return NULL;
-	}
-	return in->conf ? in->conf : a->pos[0];
+	const char *path = NULL;
+	ibp_error err;
+	if (ibp_input_args_conf_path(in, a, &path, &err))
+		cli_usage_error(cmd, "%s", err.message);
+	return path;
 }
 
 int cli_take_severity(const char *cmd, void *dest, const char *val)
