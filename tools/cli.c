@@ -160,64 +160,46 @@ const ibp_progress *cli_progress_hook(void)
 		   : NULL;
 }
 
+/* --max-errors N and --max-input-size SIZE, refused in their words. */
+static int take_max_errors(const char *cmd, void *dest, const char *val)
+{
+	unsigned long long v;
+	(void)cmd;
+	if (cli_parse_uint(val, 0, 1000000000, &v)) {
+		*(size_t *)dest = (size_t)v;
+		return 0;
+	}
+	fprintf(stderr, "ibpart: bad --max-errors '%s'\n", val);
+	return -1;
+}
+
+static int take_input_size(const char *cmd, void *dest, const char *val)
+{
+	(void)cmd;
+	if (ibp_input_size_parse(val, dest))
+		return 0;
+	fprintf(stderr,
+		"ibpart: bad --max-input-size '%s' (bytes, or a number with "
+		"K, M or G)\n",
+		val);
+	return -1;
+}
+
 int cli_common_options(int *argc, char **argv)
 {
-	int out = 1;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			while (i < *argc)
-				argv[out++] = argv[i++];
-			break;
-		}
-		if (!strcmp(a, "--progress")) {
-			cli_common.progress = true;
-			continue;
-		}
-		const char *val = NULL, *name = NULL;
-		static const char *const names[] = {"--max-errors",
-						    "--max-input-size"};
-		for (size_t k = 0; !name && k < 2; k++) {
-			size_t n = strlen(names[k]);
-			if (!strcmp(a, names[k])) {
-				if (i + 1 >= *argc) {
-					fprintf(stderr,
-						"ibpart: %s needs a value\n",
-						names[k]);
-					return CLI_EXIT_USAGE;
-				}
-				name = names[k];
-				val = argv[++i];
-			} else if (!strncmp(a, names[k], n) && a[n] == '=') {
-				name = names[k];
-				val = a + n + 1;
-			}
-		}
-		if (!name) {
-			argv[out++] = argv[i];
-			continue;
-		}
-		unsigned long long v;
-		if (name == names[0]) {
-			if (!cli_parse_uint(val, 0, 1000000000, &v)) {
-				fprintf(stderr,
-					"ibpart: bad --max-errors '%s'\n", val);
-				return CLI_EXIT_USAGE;
-			}
-			cli_common.max_errors = (size_t)v;
-		} else {
-			if (!ibp_input_size_parse(val,
-						  &cli_common.max_input_size)) {
-				fprintf(stderr,
-					"ibpart: bad --max-input-size '%s' "
-					"(bytes, or a number with K, M or G)\n",
-					val);
-				return CLI_EXIT_USAGE;
-			}
-		}
+	const struct cli_opt opts[] = {
+	    CLI_FLAG("--progress", &cli_common.progress, NULL),
+	    CLI_FN("--max-errors", &cli_common.max_errors, take_max_errors,
+		   NULL, NULL),
+	    CLI_FN("--max-input-size", &cli_common.max_input_size,
+		   take_input_size, NULL, NULL)};
+	ibp_error err;
+	if (ibp_args_extract(argc, argv, opts, CLI_NOPTS(opts), "ibpart",
+			     &err)) {
+		if (err.message[0])
+			fprintf(stderr, "ibpart: %s\n", err.message);
+		return CLI_EXIT_USAGE;
 	}
-	argv[out] = NULL;
-	*argc = out;
 	/* without --progress, only for work over a second */
 	ibp_progress_printer_init(&progress_printer, stderr,
 				  "ibpart: ", cli_common.progress ? 0 : 1000);

@@ -108,6 +108,16 @@ struct ibp_args {
 int ibp_args_parse(struct ibp_args *a, int argc, char **argv, FILE *help_out,
 		   ibp_error *err);
 
+/* Take the options of opts[0..nopts) out of argv wherever they stand
+ * before a "--" (a program's options that come before or after its
+ * command's): their values stored as ibp_args_parse stores them (an
+ * IBP_ARG_FN reader gets cmd), every other argument kept in order
+ * (a flag written with "=value" too), argv[*argc] NULL after them.
+ * Errors: IBP_EINVAL, err->message saying it ("--x needs a value"), or
+ * empty when a reader refused the value (it said why). */
+int ibp_args_extract(int *argc, char **argv, const struct ibp_arg_opt *opts,
+		     size_t nopts, const char *cmd, ibp_error *err);
+
 /* Parse an unsigned number (decimal or 0x hex, no sign or blank) within
  * [min, max] into *out; false (and *out unchanged) when s is NULL, not
  * such a number or out of range. */

@@ -262,3 +262,33 @@ int ibp_args_parse(struct ibp_args *a, int argc, char **argv, FILE *help_out,
 	a->next = i;
 	return IBP_OK;
 }
+
+int ibp_args_extract(int *argc, char **argv, const struct ibp_arg_opt *opts,
+		     size_t nopts, const char *cmd, ibp_error *err)
+{
+	ibp_error_clear(err);
+	int out = 1;
+	for (int i = 1; i < *argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		if (!strcmp(arg, "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		const struct ibp_arg_opt *o = NULL;
+		for (size_t k = 0; !o && k < nopts; k++)
+			if (name_matches(opts[k].names, arg, &val))
+				o = &opts[k];
+		if (!o || (o->kind == IBP_ARG_K_FLAG && val)) {
+			argv[out++] = argv[i]; /* the command's */
+			continue;
+		}
+		struct ibp_args a = {.cmd = cmd};
+		int rc = take_option(&a, o, *argc, argv, &i, val, err);
+		if (rc)
+			return rc;
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return IBP_OK;
+}
