@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include "topo/topo_load.h"
+
 #include "ibpart/plan.h"
 
 void ibp_plan_read_options_init(ibp_plan_read_options *o)
@@ -24,8 +26,7 @@ void ibp_plan_clear(ibp_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The topology, its findings sorted into topo_diags; a failure repeats
- * its first error finding in err. */
+/* The topology with the options' node-name-map and input limit. */
 static int load_fabric(const ibp_plan_read_options *o, ibp_plan *p,
 		       ibp_diags *topo_diags, ibp_error *err)
 {
@@ -33,25 +34,8 @@ static int load_fabric(const ibp_plan_read_options *o, ibp_plan *p,
 	ibp_fabric_options_init(&fo);
 	fo.node_name_map = o->node_name_map;
 	fo.max_input_size = o->max_input_size;
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	int rc = ibp_fabric_load(o->topology_path, &fo, &p->fabric, d);
-	ibp_diags_sort(d); /* in file order, as the plan's are */
-	const ibp_diag *x = NULL;
-	for (size_t i = 0; rc && !x && i < ibp_diags_count(d); i++)
-		if (ibp_diags_get(d, i)->severity == IBP_SEV_ERROR)
-			x = ibp_diags_get(d, i);
-	if (x)
-		ibp_error_set_at(err, rc, x->file, x->line, x->col, "%s",
-				 x->message);
-	else if (rc)
-		ibp_error_set_at(err, rc, o->topology_path, 0, 0,
-				 "the topology does not load");
-	if (topo_diags && ibp_diags_append(topo_diags, d, NULL) && !rc)
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_diags_free(d);
-	return rc;
+	return topo_load_reported(o->topology_path, &fo, &p->fabric, topo_diags,
+				  err);
 }
 
 int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
