@@ -47,7 +47,6 @@ struct cli_cmd {
  * CLI_FLAG, CLI_STR, CLI_STR2, CLI_NUM, CLI_WORD, CLI_INDEX, CLI_FN are
  * its IBP_ARG_* entries; bad values are usage errors printed in one
  * wording by cli_args_parse(). */
-typedef ibp_arg_fn cli_opt_fn;
 #define cli_opt	  ibp_arg_opt
 #define CLI_FLAG  IBP_ARG_FLAG
 #define CLI_STR	  IBP_ARG_STR
