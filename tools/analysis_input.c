@@ -27,19 +27,13 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 				       "give either CONF or --tables FILE");
 	ibp_analysis_input_options lo;
 	ibp_analysis_input_options_init(&lo);
-	lo.topology_path = c->topo;
-	lo.node_name_map = c->node_name_map;
-	lo.sm_port = c->sm_port;
-	lo.plan_path = c->conf;
+	ibp_input_args_analysis(c, &lo);
 	lo.tables_path = o->tables_json;
 	lo.max_input_size = cli_common.max_input_size;
 	lo.linear_fdb_cap = o->lft_cap;
 	lo.multicast_fdb_cap = o->mft_cap;
 	lo.lmc = o->lmc;
 	lo.progress = cli_progress_hook();
-	lo.mode_given = c->mode != NULL;
-	if (c->mode)
-		ibp_policy_mode_parse(c->mode, &lo.mode);
 	struct cli_op op;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;

@@ -65,46 +65,24 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
-		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
-		  ibp_conf **conf, ibp_diags **diags)
+int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
+		  const ibp_conf_options *co, ibp_plan *p)
 {
-	*fabric = NULL;
-	*conf = NULL;
-	*diags = NULL;
-	const char *inputs[] = {topo, nnm, path};
+	const char *inputs[] = {in->topo, in->node_name_map, path};
 	if (cli_stdin_once(cmd, inputs, 3))
 		return CLI_EXIT_USAGE;
-	if (topo) {
-		ibp_fabric_options fo;
-		ibp_fabric_options_init(&fo);
-		fo.node_name_map = nnm;
-		int rc = cli_load_fabric(topo, &fo, fabric);
-		if (rc)
-			return rc;
-	}
-	co->fabric = *fabric;
-	if (!co->max_input_size)
-		co->max_input_size = cli_common.max_input_size;
-	*diags = ibp_diags_new();
-	if (!*diags) {
-		ibp_fabric_free(*fabric);
-		*fabric = NULL;
+	ibp_plan_read_options o;
+	ibp_plan_read_options_init(&o);
+	o.topology_path = in->topo;
+	o.node_name_map = in->node_name_map;
+	o.plan_path = path;
+	o.conf = *co;
+	o.max_input_size = cli_common.max_input_size;
+	struct cli_op op;
+	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	}
-	ibp_error err;
-	ibp_error_clear(&err);
-	int rc = ibp_conf_parse_file(path, co, conf, *diags, &err);
-	if (rc) {
-		cli_print_error(&err);
-		ibp_diags_free(*diags);
-		ibp_fabric_free(*fabric);
-		*diags = NULL;
-		*fabric = NULL;
-		return cli_exit_status(rc, &err);
-	}
-	ibp_diags_sort(*diags);
-	return CLI_EXIT_OK;
+	/* the topology's findings, then the failure unless one said it */
+	return cli_op_end(&op, ibp_plan_read(&o, p, op.diags, &op.err), 0);
 }
 
 int cli_load_fabric(const char *path, const ibp_fabric_options *o,
@@ -127,20 +105,6 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	/* A topology file that is missing or unreadable is bad input (2),
 	 * as a missing partitions.conf is; only the machine failing is 3. */
 	return cli_exit_status(rc, NULL);
-}
-
-bool cli_parse_uint(const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out)
-{
-	if (!s || *s < '0' || *s > '9') /* strtoull: blanks, signs */
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
 }
 
 static volatile sig_atomic_t stop_asked;
@@ -196,64 +160,46 @@ const ibp_progress *cli_progress_hook(void)
 		   : NULL;
 }
 
+/* --max-errors N and --max-input-size SIZE, refused in their words. */
+static int take_max_errors(const char *cmd, void *dest, const char *val)
+{
+	unsigned long long v;
+	(void)cmd;
+	if (cli_parse_uint(val, 0, 1000000000, &v)) {
+		*(size_t *)dest = (size_t)v;
+		return 0;
+	}
+	fprintf(stderr, "ibpart: bad --max-errors '%s'\n", val);
+	return -1;
+}
+
+static int take_input_size(const char *cmd, void *dest, const char *val)
+{
+	(void)cmd;
+	if (ibp_input_size_parse(val, dest))
+		return 0;
+	fprintf(stderr,
+		"ibpart: bad --max-input-size '%s' (bytes, or a number with "
+		"K, M or G)\n",
+		val);
+	return -1;
+}
+
 int cli_common_options(int *argc, char **argv)
 {
-	int out = 1;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			while (i < *argc)
-				argv[out++] = argv[i++];
-			break;
-		}
-		if (!strcmp(a, "--progress")) {
-			cli_common.progress = true;
-			continue;
-		}
-		const char *val = NULL, *name = NULL;
-		static const char *const names[] = {"--max-errors",
-						    "--max-input-size"};
-		for (size_t k = 0; !name && k < 2; k++) {
-			size_t n = strlen(names[k]);
-			if (!strcmp(a, names[k])) {
-				if (i + 1 >= *argc) {
-					fprintf(stderr,
-						"ibpart: %s needs a value\n",
-						names[k]);
-					return CLI_EXIT_USAGE;
-				}
-				name = names[k];
-				val = argv[++i];
-			} else if (!strncmp(a, names[k], n) && a[n] == '=') {
-				name = names[k];
-				val = a + n + 1;
-			}
-		}
-		if (!name) {
-			argv[out++] = argv[i];
-			continue;
-		}
-		unsigned long long v;
-		if (name == names[0]) {
-			if (!cli_parse_uint(val, 0, 1000000000, &v)) {
-				fprintf(stderr,
-					"ibpart: bad --max-errors '%s'\n", val);
-				return CLI_EXIT_USAGE;
-			}
-			cli_common.max_errors = (size_t)v;
-		} else {
-			if (!ibp_input_size_parse(val,
-						  &cli_common.max_input_size)) {
-				fprintf(stderr,
-					"ibpart: bad --max-input-size '%s' "
-					"(bytes, or a number with K, M or G)\n",
-					val);
-				return CLI_EXIT_USAGE;
-			}
-		}
+	const struct cli_opt opts[] = {
+	    CLI_FLAG("--progress", &cli_common.progress, NULL),
+	    CLI_FN("--max-errors", &cli_common.max_errors, take_max_errors,
+		   NULL, NULL),
+	    CLI_FN("--max-input-size", &cli_common.max_input_size,
+		   take_input_size, NULL, NULL)};
+	ibp_error err;
+	if (ibp_args_extract(argc, argv, opts, CLI_NOPTS(opts), "ibpart",
+			     &err)) {
+		if (err.message[0])
+			fprintf(stderr, "ibpart: %s\n", err.message);
+		return CLI_EXIT_USAGE;
 	}
-	argv[out] = NULL;
-	*argc = out;
 	/* without --progress, only for work over a second */
 	ibp_progress_printer_init(&progress_printer, stderr,
 				  "ibpart: ", cli_common.progress ? 0 : 1000);

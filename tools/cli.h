@@ -16,9 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/args.h"
+#include "ibpart/input_args.h"
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/plan.h"
 #include "ibpart/progress.h"
 #include "ibpart/topo.h"
 
@@ -40,112 +43,32 @@ struct cli_cmd {
 #define CLI_COMMAND(n, summary)                                                \
 	const struct cli_cmd cli_cmd_##n = {#n, summary, run}
 
-/*
- * Options in one table per command, parsed by cli_args_parse() and
- * listed by its --help (cli_args.c), so what a command takes and what its
- * --help says cannot drift apart.  Each entry names every spelling
- * ("-t|--topo|--topology"; long names also take "--name=value", short
- * ones "-xVALUE"), the kind of value, where it goes, the value's name in
- * --help (ARG) and its help text (HELP: lines cut with \n; NULL hides
- * the option from --help):
- *   CLI_FLAG   bool *, set when given
- *   CLI_STR    const char **, the value (pointing into argv)
- *   CLI_STR2   two const char **: an option with two values (--explain)
- *   CLI_NUM    unsigned/int (or uint64_t) *, a number MIN..MAX
- *              (decimal or 0x hex)
- *   CLI_WORD   const char **, one of the words "a|b|c"
- *   CLI_INDEX  int *, the index of the word among "a|b|c"
- *   CLI_FN     fn(cmd, dest, value): 0, or -1 after printing why
- * Bad values are usage errors printed in one wording.
- */
-enum cli_kind {
-	CLI_K_FLAG,
-	CLI_K_STR,
-	CLI_K_STR2,
-	CLI_K_NUM,
-	CLI_K_WORD,
-	CLI_K_INDEX,
-	CLI_K_FN
-};
-typedef int (*cli_opt_fn)(const char *cmd, void *dest, const char *val);
-struct cli_opt {
-	const char *names;
-	enum cli_kind kind;
-	void *dest;
-	const char *arg, *help;	     /* for --help */
-	unsigned long long min, max; /* CLI_NUM */
-	size_t size;		     /* CLI_NUM: sizeof(*dest) */
-	const char *words;	     /* CLI_WORD, CLI_INDEX */
-	cli_opt_fn fn;		     /* CLI_FN */
-	void *dest2;		     /* CLI_STR2 */
-};
-#define CLI_FLAG(n, d, h)   ((struct cli_opt){n, CLI_K_FLAG, d, NULL, h})
-#define CLI_STR(n, d, a, h) ((struct cli_opt){n, CLI_K_STR, d, a, h})
-#define CLI_STR2(n, d, d2, a, h)                                               \
-	((struct cli_opt){n, CLI_K_STR2, d, a, h, .dest2 = d2})
-#define CLI_NUM(n, d, lo, hi, a, h)                                            \
-	((struct cli_opt){n, CLI_K_NUM, d, a, h, lo, hi, sizeof(*(d))})
-#define CLI_WORD(n, d, w, h)                                                   \
-	((struct cli_opt){n, CLI_K_WORD, d, w, h, .words = w})
-#define CLI_INDEX(n, d, w, h)                                                  \
-	((struct cli_opt){n, CLI_K_INDEX, d, w, h, .words = w})
-#define CLI_FN(n, d, f, a, h) ((struct cli_opt){n, CLI_K_FN, d, a, h, .fn = f})
+/* Options in one table per command (the library's parser, args.h):
+ * CLI_FLAG, CLI_STR, CLI_STR2, CLI_NUM, CLI_WORD, CLI_INDEX, CLI_FN are
+ * its IBP_ARG_* entries; bad values are usage errors printed in one
+ * wording by cli_args_parse(). */
+#define cli_opt	  ibp_arg_opt
+#define CLI_FLAG  IBP_ARG_FLAG
+#define CLI_STR	  IBP_ARG_STR
+#define CLI_STR2  IBP_ARG_STR2
+#define CLI_NUM	  IBP_ARG_NUM
+#define CLI_WORD  IBP_ARG_WORD
+#define CLI_INDEX IBP_ARG_INDEX
+#define CLI_FN	  IBP_ARG_FN
 
-/* The input options the commands share, kept in struct cli_input, as
- * entries of a command's table (a command with other words for one
- * writes its own entry with the same names and destination):
- *   -t, --topo, --topology TOPO   CLI_TOPO(in, help)
- *   -c, --conf CONF               CLI_CONF(in)
- *   --node-name-map FILE          CLI_NNM(in)
- *   --dialect auto|opensm|seed    CLI_DIALECT(in)
- *   --sm-port PORT                CLI_SM_PORT(in)
- *   --mode opensm|strict          CLI_MODE(in)
- * Unset: NULL, dialect IBP_CONF_DIALECT_AUTO. */
-struct cli_input {
-	const char *topo, *conf, *node_name_map, *sm_port;
-	const char *mode; /* "opensm" or "strict" */
-	int dialect;	  /* an ibp_conf_dialect */
-};
-#define CLI_TOPO(in, help)                                                     \
-	CLI_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
-#define CLI_CONF(in)                                                           \
-	CLI_STR("-c|--conf", &(in)->conf, "CONF",                              \
-		"the plan: OpenSM partitions.conf or the seed's "              \
-		"PartitionConfig block (or as the one argument)")
-#define CLI_NNM(in)                                                            \
-	CLI_STR("--node-name-map", &(in)->node_name_map, "FILE",               \
-		"rdma-core node-name-map for the topology")
-#define CLI_DIALECT(in)                                                        \
-	CLI_INDEX("--dialect", &(in)->dialect, "auto|opensm|seed",             \
-		  "the plan's dialect (default auto: the seed's if it has a "  \
-		  "PartitionConfig block)")
-#define CLI_SM_PORT(in)                                                        \
-	CLI_STR("--sm-port", &(in)->sm_port, "PORT",                           \
-		"the SM's port: port GUID, node GUID, node description or "    \
-		"LID (NAME/N: port N); default: the port the topology says "   \
-		"ran the discovery, else its first CA port (an assumption: "   \
-		"said)")
-#define CLI_MODE(in)                                                           \
-	CLI_WORD("--mode", &(in)->mode, "opensm|strict",                       \
-		 "opensm (default): exactly what OpenSM 3.3.23 programs; "     \
-		 "strict: the seed's model, the default partition holds only " \
-		 "the SM port and the ports the plan names in it")
+/* The input options the commands share (ibpart/input_args.h). */
+#define cli_input   ibp_input_args
+#define CLI_TOPO    IBP_ARG_TOPO
+#define CLI_CONF    IBP_ARG_CONF
+#define CLI_NNM	    IBP_ARG_NNM
+#define CLI_DIALECT IBP_ARG_DIALECT
+#define CLI_SM_PORT IBP_ARG_SM_PORT
+#define CLI_MODE    IBP_ARG_MODE
 
-/* One command's argv: its name, its table, and room for max_pos
- * positional arguments (more is a usage error).  stop_at_pos: the
- * options end at the first positional (`sim`: actions follow); next is
- * then its index.  -h/--help prints usage (the synopsis and the
- * description), "Options:" with every table entry, then tail. */
-struct cli_args {
-	const char *cmd, *usage, *tail;
-	const struct cli_opt *opts;
-	size_t nopts;
-	size_t max_pos;
-	bool stop_at_pos;
-	const char *pos[4];
-	size_t npos;
-	int next;
-};
+/* One command's argv (struct ibp_args: name, usage, tail, table,
+ * max_pos, stop_at_pos; then pos, npos, next).  -h/--help prints usage,
+ * "Options:" with every table entry, then tail. */
+#define cli_args ibp_args
 /* What cli_args_parse returns after printing --help: the dispatcher
  * turns it into exit status 0. */
 #define CLI_HELP_SHOWN (-1)
@@ -183,14 +106,12 @@ void cli_print_message(const char *who, const char *msg);
 /* True when argv holds -h or --help (before a "--"). */
 bool cli_wants_help(int argc, char **argv);
 
-/* A plan as check and convert read it: *fabric from topo (with the
- * node-name-map nnm) when topo is given, else NULL; *conf parsed from
- * path with co (its fabric set to *fabric); every finding in *diags,
- * sorted.  Returns CLI_EXIT_OK, or the exit status after printing why
- * (then nothing is left allocated).  The caller frees all three. */
-int cli_read_plan(const char *cmd, const char *topo, const char *nnm,
-		  const char *path, ibp_conf_options *co, ibp_fabric **fabric,
-		  ibp_conf **conf, ibp_diags **diags);
+/* A plan as check and convert read it (ibp_plan_read: in's topology
+ * and node-name-map, the plan at path read with co) into *p, the
+ * topology's findings and the failure printed.  Returns CLI_EXIT_OK, or
+ * the exit status after printing why.  The caller clears *p. */
+int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
+		  const ibp_conf_options *co, ibp_plan *p);
 /* 0 when at most one of paths[0..n) (NULL allowed) is "-", else
  * CLI_EXIT_USAGE after saying so: the standard input can be read once,
  * and a second input given as - would read as empty. */
@@ -259,8 +180,7 @@ void cli_catch_stop(bool (**cancel)(void *ctx));
 void cli_progress(void *ctx, long elapsed_ms, const char *msg);
 
 /* Parse an unsigned number (decimal or 0x hex) within [min, max]. */
-bool cli_parse_uint(const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out);
+#define cli_parse_uint ibp_parse_uint
 
 /* The one exit status of a library status and its error: 0 for IBP_OK;
  * 3 when the machine or the fabric failed us (out of memory, no answer,

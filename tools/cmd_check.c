@@ -39,13 +39,12 @@ static const char tail[] =
 static int check(const struct cli_input *in, const char *path,
 		 ibp_conf_options *co, const char *format, bool opensm)
 {
-	ibp_fabric *fabric;
-	ibp_conf *c;
-	ibp_diags *d;
-	int status = cli_read_plan("check", in->topo, in->node_name_map, path,
-				   co, &fabric, &c, &d);
+	ibp_plan p;
+	int status = cli_read_plan("check", in, path, co, &p);
 	if (status)
 		return status;
+	const ibp_conf *c = p.conf;
+	const ibp_diags *d = p.diags;
 	size_t nerr = ibp_diags_count_severity(d, IBP_SEV_ERROR);
 	size_t nwarn = ibp_diags_count_severity(d, IBP_SEV_WARNING);
 	if (!strcmp(format, "json")) {
@@ -62,9 +61,7 @@ static int check(const struct cli_input *in, const char *path,
 	}
 	status = nerr ? CLI_EXIT_USAGE : nwarn ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 out:
-	ibp_conf_free(c);
-	ibp_diags_free(d);
-	ibp_fabric_free(fabric);
+	ibp_plan_clear(&p);
 	return status;
 }
 

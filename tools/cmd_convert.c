@@ -47,17 +47,14 @@ static int run(int argc, char **argv)
 	if (!path)
 		return CLI_EXIT_USAGE;
 
-	ibp_fabric *fabric;
-	ibp_conf *c;
-	ibp_diags *d;
-	status = cli_read_plan("convert", in.topo, in.node_name_map, path, &co,
-			       &fabric, &c, &d);
-	if (status)
+	ibp_plan p;
+	if ((status = cli_read_plan("convert", &in, path, &co, &p)))
 		return status;
+	const ibp_conf *c = p.conf;
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc;
-	cli_print_diags(d);
+	cli_print_diags(p.diags);
 	if (ibp_conf_error_count(c)) {
 		fprintf(stderr,
 			"ibpart convert: %s has %zu error(s); nothing "
@@ -67,17 +64,15 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (outp && strcmp(outp, "-"))
-		rc = ibp_conf_write_opensm_path(c, fabric, outp, &err);
+		rc = ibp_conf_write_opensm_path(c, p.fabric, outp, &err);
 	else
-		rc = ibp_conf_write_opensm(c, fabric, stdout, &err);
+		rc = ibp_conf_write_opensm(c, p.fabric, stdout, &err);
 	if (rc) {
 		cli_print_error(&err);
 		status = rc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
 	}
 out:
-	ibp_conf_free(c);
-	ibp_diags_free(d);
-	ibp_fabric_free(fabric);
+	ibp_plan_clear(&p);
 	return status;
 }
 

@@ -11,6 +11,7 @@
 
 #include "analysis_input.h"
 #include "cli.h"
+#include "ibpart/matrix_view.h"
 #include "ibpart/monitor.h"
 
 static const char usage[] =
@@ -157,43 +158,29 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	char title[256];
 	const char *src = a->ao.in.conf ? a->ao.in.conf : a->ao.tables_json;
 	const char *slash = strrchr(src, '/');
-	const char *mode = ibp_analysis_input_mode(in);
 	snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",
-		 slash ? slash + 1 : src, mode);
-	ibp_matrix_report_options ro = {
-	    .mode = mode,
-	    .title = title,
-	    .grid_limit = (size_t)a->grid,
-	    .partition_names = ibp_analysis_input_partition_names(in),
-	    .form = (ibp_matrix_form)a->form,
-	    .progress = cli_progress_hook()};
+		 slash ? slash + 1 : src, ibp_analysis_input_mode(in));
+	ibp_matrix_view_options vo;
+	ibp_matrix_view_options_init(&vo);
+	vo.title = title;
+	vo.grid_limit = (size_t)a->grid;
+	vo.form = (ibp_matrix_form)a->form;
+	vo.progress = cli_progress_hook();
 	ibp_error err;
-	ibp_web_extras web;
-	ibp_findings *f = NULL;
 	ibp_monitor_series *ser = NULL;
-	int rc = 0;
-	if (fmt == IBP_MATRIX_HTML) {
-		ibp_web_extras_init(&web);
-		if (a->monitor &&
-		    (rc = ibp_monitor_series_load(
-			 a->monitor, cli_common.max_input_size, &ser, &err))) {
-			cli_print_error(&err);
-			return cli_exit_status(rc, &err);
-		}
-		if (ibp_analysis_input_audit(in, NULL, NULL, &f, &err)) {
-			cli_print_error(&err);
-			ibp_monitor_series_free(ser);
-			return CLI_EXIT_SYSTEM;
-		}
-		web.findings = f;
-		web.series = ibp_monitor_series_get(ser, &web.nseries);
-		ro.web = &web;
+	int rc = a->monitor ? ibp_monitor_series_load(a->monitor,
+						      cli_common.max_input_size,
+						      &ser, &err)
+			    : IBP_OK;
+	if (rc) {
+		cli_print_error(&err);
+		return cli_exit_status(rc, &err);
 	}
-	if (ibp_matrix_report(m, fmt, &ro, out, &err)) {
+	vo.series = ibp_monitor_series_get(ser, &vo.nseries);
+	if (ibp_analysis_input_matrix_report(in, m, fmt, &vo, out, &err)) {
 		cli_print_error(&err);
 		rc = CLI_EXIT_SYSTEM;
 	}
-	ibp_findings_free(f);
 	ibp_monitor_series_free(ser);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "sim_cli.h"
+#include "ibpart/sim_action.h"
 #include "ibpart/sim_session.h"
 
 static const char usage[] =
@@ -132,25 +133,6 @@ static int resolve_port(const ibp_sim_session *s, const char *spec,
 	return CLI_EXIT_USAGE;
 }
 
-/* The session's commands, output to out, errors to stderr; an exit
- * status (pingpong: 1 when the exchange did not complete). */
-static int do_smpquery(ibp_sim_session *s, const char *addr,
-		       ibp_smpquery_addr how, unsigned port, FILE *out)
-{
-	size_t n;
-	unsigned p;
-	int rc = how == IBP_SMPQUERY_DR ? CLI_EXIT_OK
-					: resolve_port(s, addr, &n, &p);
-	if (rc != CLI_EXIT_OK)
-		return rc;
-	ibp_error err;
-	rc = ibp_sim_session_smpquery_pkeys_ex(s, addr, how, port, out, &err);
-	if (rc == IBP_OK)
-		return CLI_EXIT_OK;
-	cli_print_message("ibpart sim smpquery", err.message);
-	return cli_exit_status(rc, &err);
-}
-
 int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
 		     const struct ibp_sim_pingpong_options *po, FILE *out)
 {
@@ -170,24 +152,6 @@ int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
 	}
 	return res.outcome == IBP_SIM_PINGPONG_COMPLETED ? CLI_EXIT_OK
 							 : CLI_EXIT_FOUND;
-}
-
-static int do_probe_matrix(ibp_sim_session *s, FILE *out)
-{
-	ibp_error err;
-	if (ibp_sim_session_probe_matrix(s, out, NULL, &err) == IBP_OK)
-		return CLI_EXIT_OK;
-	cli_print_message("ibpart", err.message);
-	return CLI_EXIT_SYSTEM;
-}
-
-static int do_counters(ibp_sim_session *s, FILE *out)
-{
-	ibp_error err;
-	int rc = ibp_sim_session_counters(s, out, &err);
-	if (rc != IBP_OK)
-		cli_print_error(&err);
-	return cli_exit_status(rc, &err);
 }
 
 /* --mad-loss: a fraction in [0,1) into a double. */
@@ -241,68 +205,41 @@ static int parse_options(int argc, char **argv,
 	return CLI_EXIT_OK;
 }
 
-/* pingpong's own options from argv[*k] into po; *k moves past them. */
-static int pingpong_options(int argc, char **argv, int *k,
-			    struct ibp_sim_pingpong_options *po)
+/* The action a on s, its output to stdout, its errors printed: an exit
+ * status (pingpong: 1 when the exchange did not complete). */
+static int action(ibp_sim_session *s, const struct ibp_sim_action *a)
 {
-	const struct cli_opt opts[] = {
-	    CLI_NUM("--pkey-index", &po->pkey_index, 0, 65535, "N", ""),
-	    CLI_NUM("-n", &po->iters, 0, 65535, "ITERS", ""),
-	    CLI_NUM("-s", &po->size, 0, 65535, "SIZE", "")};
-	struct cli_args a = {"sim", "", NULL, opts, CLI_NOPTS(opts), 0, true};
-	if (cli_args_parse(&a, argc - *k + 1, argv + *k - 1))
-		return CLI_EXIT_USAGE;
-	*k += a.next - 1;
-	return CLI_EXIT_OK;
+	size_t n;
+	unsigned p;
+	int rc = CLI_EXIT_OK;
+	if (a->kind == IBP_SIM_ACTION_PINGPONG)
+		return sim_cli_pingpong(s, a->src, a->dst, &a->pingpong,
+					stdout);
+	if (a->kind == IBP_SIM_ACTION_SMPQUERY && a->how != IBP_SMPQUERY_DR)
+		rc = resolve_port(s, a->addr, &n, &p);
+	ibp_error err;
+	if (rc || !(rc = ibp_sim_session_run_action(s, a, stdout, NULL, &err)))
+		return rc;
+	if (a->kind == IBP_SIM_ACTION_SMPQUERY)
+		cli_print_message("ibpart sim smpquery", err.message);
+	else if (a->kind == IBP_SIM_ACTION_PROBE_MATRIX)
+		cli_print_message("ibpart", err.message);
+	else
+		cli_print_error(&err);
+	return a->kind == IBP_SIM_ACTION_PROBE_MATRIX
+		   ? CLI_EXIT_SYSTEM
+		   : cli_exit_status(rc, &err);
 }
 
-/* The action at argv[*k], checked (s NULL) or run on s; *k moves past
- * it.  Returns an exit status. */
-static int action(ibp_sim_session *s, int argc, char **argv, int *k)
+/* The action at argv[*k] into *a, *k past it; an exit status. */
+static int parse_action(int argc, char **argv, int *k, struct ibp_sim_action *a)
 {
-	const char *act = argv[*k];
-	if (!strcmp(act, "smpquery")) {
-		ibp_smpquery_addr how = IBP_SMPQUERY_ANY;
-		for (; *k + 1 < argc && argv[*k + 1][0] == '-'; (*k)++)
-			if (!strcmp(argv[*k + 1], "-G"))
-				how = IBP_SMPQUERY_GUID;
-			else if (!strcmp(argv[*k + 1], "-D"))
-				how = IBP_SMPQUERY_DR;
-			else
-				return cli_usage_error(
-				    "sim", "smpquery takes -G or -D, not %s",
-				    argv[*k + 1]);
-		if (*k + 2 >= argc || strcmp(argv[*k + 1], "pkeys"))
-			return cli_usage_error(
-			    "sim", "smpquery [-G|-D] pkeys ADDR [PORT]");
-		const char *addr = argv[*k + 2];
-		unsigned long long pn = 0;
-		*k += 3;
-		if (*k < argc && cli_parse_uint(argv[*k], 0, 254, &pn))
-			(*k)++;
-		return s ? do_smpquery(s, addr, how, (unsigned)pn, stdout)
-			 : CLI_EXIT_OK;
-	}
-	if (!strcmp(act, "pingpong")) {
-		if (*k + 2 >= argc)
-			return cli_usage_error("sim", "pingpong SRC DST");
-		const char *src = argv[*k + 1], *dst = argv[*k + 2];
-		struct ibp_sim_pingpong_options po;
-		ibp_sim_pingpong_options_init(&po);
-		*k += 3;
-		int rc = pingpong_options(argc, argv, k, &po);
-		if (rc != CLI_EXIT_OK || !s)
-			return rc;
-		return sim_cli_pingpong(s, src, dst, &po, stdout);
-	}
-	if (!strcmp(act, "probe-matrix") || !strcmp(act, "counters")) {
-		(*k)++;
-		if (!s)
-			return CLI_EXIT_OK;
-		return act[0] == 'p' ? do_probe_matrix(s, stdout)
-				     : do_counters(s, stdout);
-	}
-	return cli_usage_error("sim", "unknown action '%s'", act);
+	ibp_error err;
+	if (!ibp_sim_action_parse(argc, argv, k, a, &err))
+		return CLI_EXIT_OK;
+	if (err.message[0])
+		return cli_usage_error("sim", "%s", err.message);
+	return CLI_EXIT_USAGE;
 }
 
 static int run(int argc, char **argv)
@@ -316,8 +253,9 @@ static int run(int argc, char **argv)
 	if (rc != CLI_EXIT_OK)
 		return rc;
 	/* Check the actions before bringing anything up. */
+	struct ibp_sim_action a;
 	for (int k = first; k < argc;)
-		if ((rc = action(NULL, argc, argv, &k)) != CLI_EXIT_OK)
+		if ((rc = parse_action(argc, argv, &k, &a)) != CLI_EXIT_OK)
 			return rc;
 	ibp_sim_session *s;
 	bool rejected = false;
@@ -328,7 +266,8 @@ static int run(int argc, char **argv)
 	int status = rejected ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 	for (int k = first; k < argc && status != CLI_EXIT_USAGE &&
 			    status != CLI_EXIT_SYSTEM;) {
-		rc = action(s, argc, argv, &k);
+		parse_action(argc, argv, &k, &a);
+		rc = action(s, &a);
 		if (rc > status)
 			status = rc;
 		if (k < argc)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ibpart/live_connect.h"
 #include "ibpart/policy.h"
 #include "ibpart/verify.h"
 #include "live_cli.h"
@@ -75,29 +76,39 @@ int lc_mkey_env_refused(const char *cmd)
 	return CLI_EXIT_USAGE;
 }
 
+/* ibp_live_connect's topology_loaded: its findings, before the port's
+ * progress. */
+static void print_topology_findings(void *ctx, const ibp_diags *d)
+{
+	(void)ctx;
+	cli_print_diags(d);
+}
+
 int lc_open(struct lc *c)
 {
-	ibp_error err;
-	ibp_error_clear(&err);
 	if (c->mkey_env_rc)
 		return lc_mkey_env_refused(c->cmd);
-	if (c->in.topo) {
-		int rc = cli_load_fabric(c->in.topo, NULL, &c->topo_fabric);
-		if (rc)
-			return rc;
-	}
 	c->lo.progress = c->quiet ? NULL : cli_progress;
-	if (ibp_live_open(&c->lo, &c->l, &err) ||
-	    ibp_live_discover(c->l, &err)) {
+	struct ibp_live_connect_options o;
+	ibp_live_connect_options_init(&o);
+	o.live = c->lo;
+	o.topology_path = c->in.topo;
+	o.max_input_size = cli_common.max_input_size;
+	o.sm_port = c->in.sm_port;
+	o.topology_loaded = print_topology_findings;
+	ibp_live_connection conn;
+	ibp_live_connect_step step;
+	ibp_error err;
+	int rc = ibp_live_connect(&o, &conn, NULL, &step, &err);
+	c->l = conn.live;
+	c->topo_fabric = conn.topology;
+	if (rc && step == IBP_LIVE_CONNECT_TOPOLOGY)
+		return cli_exit_status(rc, NULL);
+	if (rc)
 		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
-	}
-	ibp_live_set_topology(c->l, c->topo_fabric);
-	if (ibp_live_find_sm(c->l, c->in.sm_port, &err)) {
-		cli_print_error(&err);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_EXIT_OK;
+	return !rc				 ? CLI_EXIT_OK
+	       : step == IBP_LIVE_CONNECT_FABRIC ? CLI_EXIT_SYSTEM
+						 : CLI_EXIT_USAGE;
 }
 
 int lc_opensm_conf(struct lc *c)

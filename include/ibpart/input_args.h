@@ -1,0 +1,73 @@
+/*
+ * input_args.h - the input options every front end's command shares, as
+ * entries of its option table (args.h), and what they become: the
+ * analysis input's options (analysis_input.h) and the one plan of a
+ * command that takes it as `-c CONF` or as its one argument.
+ *   -t, --topo, --topology TOPO   IBP_ARG_TOPO(in, help)
+ *   -c, --conf CONF               IBP_ARG_CONF(in)
+ *   --node-name-map FILE          IBP_ARG_NNM(in)
+ *   --dialect auto|opensm|seed    IBP_ARG_DIALECT(in)
+ *   --sm-port PORT                IBP_ARG_SM_PORT(in)
+ *   --mode opensm|strict          IBP_ARG_MODE(in)
+ * (a command with other words for one writes its own entry with the same
+ * names and destination).  Unset: NULL, dialect IBP_CONF_DIALECT_AUTO.
+ *
+ * Thread safety: no global state; the functions only read their inputs.
+ */
+#ifndef IBPART_INPUT_ARGS_H
+#define IBPART_INPUT_ARGS_H
+
+#include "ibpart/analysis_input.h"
+#include "ibpart/args.h"
+#include "ibpart/error.h"
+#include "ibpart/export.h"
+
+IBP_BEGIN_DECLS
+
+/* The values of the shared input options (pointing into argv). */
+struct ibp_input_args {
+	const char *topo, *conf, *node_name_map, *sm_port;
+	const char *mode; /* "opensm" or "strict" */
+	int dialect;	  /* an ibp_conf_dialect */
+};
+#define IBP_ARG_TOPO(in, help)                                                 \
+	IBP_ARG_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
+#define IBP_ARG_CONF(in)                                                       \
+	IBP_ARG_STR("-c|--conf", &(in)->conf, "CONF",                          \
+		    "the plan: OpenSM partitions.conf or the seed's "          \
+		    "PartitionConfig block (or as the one argument)")
+#define IBP_ARG_NNM(in)                                                        \
+	IBP_ARG_STR("--node-name-map", &(in)->node_name_map, "FILE",           \
+		    "rdma-core node-name-map for the topology")
+#define IBP_ARG_DIALECT(in)                                                    \
+	IBP_ARG_INDEX(                                                         \
+	    "--dialect", &(in)->dialect, "auto|opensm|seed",                   \
+	    "the plan's dialect (default auto: the seed's if it has "          \
+	    "a PartitionConfig block)")
+#define IBP_ARG_SM_PORT(in)                                                    \
+	IBP_ARG_STR("--sm-port", &(in)->sm_port, "PORT",                       \
+		    "the SM's port: port GUID, node GUID, node description "   \
+		    "or LID (NAME/N: port N); default: the port the topology " \
+		    "says ran the discovery, else its first CA port (an "      \
+		    "assumption: said)")
+#define IBP_ARG_MODE(in)                                                       \
+	IBP_ARG_WORD("--mode", &(in)->mode, "opensm|strict",                   \
+		     "opensm (default): exactly what OpenSM 3.3.23 programs; " \
+		     "strict: the seed's model, the default partition holds "  \
+		     "only the SM port and the ports the plan names in it")
+
+/* The one plan of a command that takes it as -c CONF or as its one
+ * positional argument (a, as ibp_args_parse left it) into *path.
+ * Errors: IBP_EINVAL "expected one CONF file" (none, or two). */
+int ibp_input_args_conf_path(const struct ibp_input_args *in,
+			     const struct ibp_args *a, const char **path,
+			     ibp_error *err);
+
+/* Set o's topology, node-name-map, SM port, plan and mode (mode_given
+ * when --mode was given) from in; o's other fields are left as they
+ * are. */
+void ibp_input_args_analysis(const struct ibp_input_args *in,
+			     ibp_analysis_input_options *o);
+
+IBP_END_DECLS
+#endif

@@ -1,0 +1,65 @@
+/*
+ * plan_read.c - a plan read against an optional topology in one call
+ * (ibpart/plan.h): what `ibpart check` and `convert` (and any other front
+ * end that checks a plan) do before they report.
+ */
+#include <string.h>
+
+#include "topo/topo_load.h"
+
+#include "ibpart/plan.h"
+
+void ibp_plan_read_options_init(ibp_plan_read_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->version = IBP_PLAN_READ_OPTIONS_VERSION;
+	ibp_conf_options_init(&o->conf);
+}
+
+void ibp_plan_clear(ibp_plan *p)
+{
+	if (!p)
+		return;
+	ibp_conf_free(p->conf);
+	ibp_diags_free(p->diags);
+	ibp_fabric_free(p->fabric);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The topology with the options' node-name-map and input limit. */
+static int load_fabric(const ibp_plan_read_options *o, ibp_plan *p,
+		       ibp_diags *topo_diags, ibp_error *err)
+{
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	fo.node_name_map = o->node_name_map;
+	fo.max_input_size = o->max_input_size;
+	return topo_load_reported(o->topology_path, &fo, &p->fabric, topo_diags,
+				  err);
+}
+
+int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
+		  ibp_diags *topo_diags, ibp_error *err)
+{
+	ibp_error_clear(err);
+	if (!o || !out || o->version != IBP_PLAN_READ_OPTIONS_VERSION ||
+	    !o->plan_path)
+		return ibp_error_set(err, IBP_EINVAL, "bad plan read options");
+	memset(out, 0, sizeof(*out));
+	int rc = o->topology_path ? load_fabric(o, out, topo_diags, err) : 0;
+	ibp_conf_options co = o->conf;
+	co.fabric = out->fabric;
+	if (!co.max_input_size)
+		co.max_input_size = o->max_input_size;
+	if (!rc && !(out->diags = ibp_diags_new()))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (!rc)
+		rc = ibp_conf_parse_file(o->plan_path, &co, &out->conf,
+					 out->diags, err);
+	if (rc) {
+		ibp_plan_clear(out);
+		return rc;
+	}
+	ibp_diags_sort(out->diags);
+	return IBP_OK;
+}

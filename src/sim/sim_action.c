@@ -1,0 +1,101 @@
+/*
+ * sim_action.c - the seed's commands read from words and replayed on a
+ * simulated fabric (ibpart/sim_action.h): the action language of
+ * `ibpart sim`, kept with the session it drives.
+ */
+#include <string.h>
+
+#include "ibpart/args.h"
+#include "ibpart/sim_action.h"
+
+/* smpquery's flags, "pkeys", ADDR and an optional PORT. */
+static int parse_smpquery(int argc, char **argv, int *k,
+			  struct ibp_sim_action *a, ibp_error *err)
+{
+	for (; *k + 1 < argc && argv[*k + 1][0] == '-'; (*k)++)
+		if (!strcmp(argv[*k + 1], "-G"))
+			a->how = IBP_SMPQUERY_GUID;
+		else if (!strcmp(argv[*k + 1], "-D"))
+			a->how = IBP_SMPQUERY_DR;
+		else
+			return ibp_error_set(err, IBP_EINVAL,
+					     "smpquery takes -G or -D, not %s",
+					     argv[*k + 1]);
+	if (*k + 2 >= argc || strcmp(argv[*k + 1], "pkeys"))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "smpquery [-G|-D] pkeys ADDR [PORT]");
+	a->addr = argv[*k + 2];
+	unsigned long long pn = 0;
+	*k += 3;
+	if (*k < argc && ibp_parse_uint(argv[*k], 0, 254, &pn))
+		(*k)++;
+	a->port = (unsigned)pn;
+	return IBP_OK;
+}
+
+/* pingpong's SRC DST and its own options. */
+static int parse_pingpong(int argc, char **argv, int *k,
+			  struct ibp_sim_action *a, ibp_error *err)
+{
+	if (*k + 2 >= argc)
+		return ibp_error_set(err, IBP_EINVAL, "pingpong SRC DST");
+	a->src = argv[*k + 1];
+	a->dst = argv[*k + 2];
+	struct ibp_sim_pingpong_options *po = &a->pingpong;
+	*k += 3;
+	const struct ibp_arg_opt opts[] = {
+	    IBP_ARG_NUM("--pkey-index", &po->pkey_index, 0, 65535, "N", ""),
+	    IBP_ARG_NUM("-n", &po->iters, 0, 65535, "ITERS", ""),
+	    IBP_ARG_NUM("-s", &po->size, 0, 65535, "SIZE", "")};
+	struct ibp_args args = {"sim", "", NULL, opts, 3, 0, true};
+	/* argv[*k - 1] (DST) stands where a command's name would */
+	int rc = ibp_args_parse(&args, argc - *k + 1, argv + *k - 1, NULL, err);
+	if (rc)
+		return IBP_EINVAL;
+	*k += args.next - 1;
+	return IBP_OK;
+}
+
+int ibp_sim_action_parse(int argc, char **argv, int *k,
+			 struct ibp_sim_action *a, ibp_error *err)
+{
+	ibp_error_clear(err);
+	memset(a, 0, sizeof(*a));
+	ibp_sim_pingpong_options_init(&a->pingpong);
+	const char *act = argv[*k];
+	if (!strcmp(act, "smpquery")) {
+		a->kind = IBP_SIM_ACTION_SMPQUERY;
+		return parse_smpquery(argc, argv, k, a, err);
+	}
+	if (!strcmp(act, "pingpong")) {
+		a->kind = IBP_SIM_ACTION_PINGPONG;
+		return parse_pingpong(argc, argv, k, a, err);
+	}
+	if (!strcmp(act, "probe-matrix") || !strcmp(act, "counters")) {
+		a->kind = act[0] == 'p' ? IBP_SIM_ACTION_PROBE_MATRIX
+					: IBP_SIM_ACTION_COUNTERS;
+		(*k)++;
+		return IBP_OK;
+	}
+	return ibp_error_set(err, IBP_EINVAL, "unknown action '%s'", act);
+}
+
+int ibp_sim_session_run_action(ibp_sim_session *s,
+			       const struct ibp_sim_action *a, FILE *out,
+			       struct ibp_sim_pingpong_result *res,
+			       ibp_error *err)
+{
+	switch (a->kind) {
+	case IBP_SIM_ACTION_SMPQUERY:
+		return ibp_sim_session_smpquery_pkeys_ex(s, a->addr, a->how,
+							 a->port, out, err);
+	case IBP_SIM_ACTION_PINGPONG:
+		return ibp_sim_session_pingpong(s, a->src, a->dst, &a->pingpong,
+						out, res, err);
+	case IBP_SIM_ACTION_PROBE_MATRIX:
+		return ibp_sim_session_probe_matrix(s, out, NULL, err);
+	case IBP_SIM_ACTION_COUNTERS:
+		break;
+	}
+	return ibp_sim_session_counters(s, out, err);
+}
