@@ -3,17 +3,19 @@
 # on a 1,000-CA ibsim fabric with no SM:
 #   1. two applies at once from one port: the second refuses (exit 3,
 #      naming the holder's pid) and changes nothing; with --lock-wait it
-#      waits for the first and then runs (the first is frozen with
-#      SIGSTOP mid-push, so the second always finds the lock held);
+#      waits for the first and then runs (the first stops itself at its
+#      first P_KeyTable Set, stop_at_push.c, so the second always finds
+#      the lock held);
 #   2. SIGINT in the middle of a push: the apply stops at a port boundary,
 #      says INCOMPLETE, lists what it changed and what it did not reach,
 #      exits 3, and the state file it saved first rolls the fabric back;
-#      the push is frozen mid-way by stopping ibsim (SIGSTOP), so the
-#      signal always lands inside it;
+#      the signal is sent while the apply is stopped at its first Set,
+#      so it always lands inside the push;
 #   3. --via-opensm with a pid that is not OpenSM: refused (exit 2), the
 #      partition file untouched.
 source "$(dirname "$0")/live_lib.sh"
 live_init
+[[ -f ${IBP_STOP_AT_PUSH_SO:-} ]] || live_fail "IBP_STOP_AT_PUSH_SO does not name the shim (run through ctest)"
 
 "$IBPART" gen --cas 1000 --partitions 8 -o "$LIVE_DIR/f.topo" --conf "$LIVE_DIR/a.conf" 2>/dev/null
 # plan B: the same nodes in 16 tenants - nearly every port changes
@@ -23,34 +25,39 @@ live_ibsim "$LIVE_DIR/f.topo" "$host"
 live_ibpart apply -q --direct -c "$LIVE_DIR/a.conf" --state "$LIVE_DIR/s0.json" >/dev/null ||
 	live_fail "apply A failed"
 
-# wait_for FILE TEXT: until TEXT is in FILE (10 s at most)
-wait_for() {
-	local i
-	for ((i = 0; i < 1000; i++)); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.01
-	done
-	live_fail "'$2' never appeared in $1: $(cat "$1")"
-}
-
 # bg_ibpart ARGS...: ibpart itself in the background ($! is its pid),
 # with job control on: a background job of a script otherwise starts with
-# SIGINT ignored, which ibpart respects.
+# SIGINT ignored, which ibpart respects.  It stops itself (SIGSTOP) just
+# before its first P_KeyTable Set: mid-push, deterministically (on ibsim
+# a push ends milliseconds after its "pushing" line, so freezing it from
+# outside after that line raced it and lost on a loaded machine).
 bg_ibpart() {
 	set -m
-	IBPART_LOCK_DIR=$LIVE_DIR/lock LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST \
-		"$IBPART" "$@" &
+	IBPART_LOCK_DIR=$LIVE_DIR/lock LD_PRELOAD="$IBP_STOP_AT_PUSH_SO $LIVE_PRELOAD" \
+		IBP_STOP_AT_PUSH=1 SIM_HOST=$IBP_SIM_HOST "$IBPART" "$@" &
 	set +m
 }
 
+# wait_stopped PID: until PID is stopped (state T; 30 s at most)
+wait_stopped() {
+	local i st
+	for ((i = 0; i < 3000; i++)); do
+		st=$(awk '{ print $3 }' /proc/"$1"/stat 2>/dev/null) ||
+			live_fail "pid $1 ended before it reached its push"
+		[[ $st == T ]] && return 0
+		sleep 0.01
+	done
+	live_fail "pid $1 never reached its push"
+}
+
 # 1. The lock.  The first apply holds it from before it reads the tables
-# until its push ends; it is frozen (SIGSTOP) in its push while the
-# second one tries, so the second always meets the held lock.
+# until its push ends; it is stopped at its first Set while the second
+# one tries, so the second always meets the held lock.
 bg_ibpart apply --direct -c "$LIVE_DIR/b.conf" --state "$LIVE_DIR/s1.json" \
 	>/dev/null 2>"$LIVE_DIR/first.err"
 first=$!
-wait_for "$LIVE_DIR/first.err" "pushing"
-kill -STOP $first
+wait_stopped $first
+grep -q "pushing" "$LIVE_DIR/first.err" || live_fail "stopped before its push: $(cat "$LIVE_DIR/first.err")"
 set +e
 live_ibpart apply -q --direct -c "$LIVE_DIR/a.conf" --state "$LIVE_DIR/never.json" >/dev/null 2>"$LIVE_DIR/second.err"
 rc=$?
@@ -71,8 +78,8 @@ live_ok "a second apply during a push: exit 3 naming pid $first, nothing changed
 bg_ibpart apply --direct -c "$LIVE_DIR/a.conf" --state "$LIVE_DIR/s2.json" \
 	>/dev/null 2>"$LIVE_DIR/first.err"
 first=$!
-wait_for "$LIVE_DIR/first.err" "pushing"
-kill -STOP $first
+wait_stopped $first
+grep -q "pushing" "$LIVE_DIR/first.err" || live_fail "stopped before its push: $(cat "$LIVE_DIR/first.err")"
 live_ibpart apply -q --direct --lock-wait 60 -c "$LIVE_DIR/b.conf" --state "$LIVE_DIR/s3.json" \
 	>/dev/null 2>"$LIVE_DIR/second.err" &
 second=$!
@@ -97,11 +104,9 @@ live_ok "--lock-wait 60: the second apply waits for the frozen first, then pushe
 bg_ibpart apply --direct --format json -c "$LIVE_DIR/a.conf" --state "$LIVE_DIR/s4.json" \
 	>"$LIVE_DIR/int.json" 2>"$LIVE_DIR/int.err"
 victim=$!
-wait_for "$LIVE_DIR/int.err" "pushing"
-kill -STOP "$IBP_SIM_PID"
+wait_stopped $victim
 kill -INT $victim
-sleep 0.2
-kill -CONT "$IBP_SIM_PID"
+kill -CONT $victim
 set +e
 wait $victim
 rc=$?
