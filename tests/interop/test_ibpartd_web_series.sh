@@ -84,6 +84,8 @@ ibpd_req GET /
 printf '%s\n' "$BODY" >"$LIVE_DIR/web2.html"
 r=$(row '(fabric)' 'ports drifted' "$LIVE_DIR/web2.html")
 [[ $r == *'<td>2<td class="up">+2<td>'* ]] || live_fail "drift row after the drift: '$r'"
+# the samples' wall-clock span, as UTC
+[[ $r =~ \<time\ datetime=\"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z\"\> ]] || live_fail "no sweep time in: '$r'"
 live_ok "a plan change OpenSM never took: /metrics missing 2, GET /'s drift series ends at 2"
 
 if ! command -v chromium >/dev/null; then
