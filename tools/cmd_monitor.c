@@ -1,11 +1,8 @@
 /*
- * cmd_monitor.c - `ibpart monitor`: sweep the fabric's partition
- * enforcement counters (PerfMgt constraint errors, PortInfo key
- * violations) once or every --interval seconds, attribute them to the
- * plan's tenants, and print them as Prometheus text, JSON or text (the
- * library's monitor.h does all of it; this is argv -> options -> call ->
- * print).  On the live fabric (-C/-P, as verify) or on the built-in
- * simulated one (--sim, with a cross-tenant pingpong to watch).
+ * cmd_monitor.c - `ibpart monitor`: argv -> ibp_monitor_run_options ->
+ * ibp_monitor_run_once() (monitor.h: the sweep of the enforcement
+ * counters per tenant, the posture, the output) once or every --interval
+ * seconds, on the live fabric (-C/-P, as verify) or the simulated one.
  */
 #include <unistd.h>
 
@@ -18,14 +15,12 @@ static const char usage[] =
     "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "         [--format prometheus|json|text] [--interval S [--count N]]\n"
     "         [-o FILE] [--reset] [--opensm-log FILE] [--opensm-conf FILE]\n"
-    "         [-C CA] [-P PORT] [--mkey KEY] [--timeout MS] [--retries N]\n"
-    "         [--max-wire-smps N] [-q]\n"
+    "         [-C CA] [-P PORT] [--mkey KEY] [--timeout MS] ... [-q]\n"
     "       ibpart monitor --sim -t TOPO -c CONF [--pingpong SRC DST\n"
     "         [--pkey-index N] [-n ITERS]] ...\n\n"
-    "Per tenant (partition of CONF): the P_Key constraint errors and\n"
-    "violations of the ports facing its nodes, its Bad P_Key traps; the\n"
-    "audit of the plan by severity, the ports whose P_KeyTable drifted.\n"
-    "Metrics: docs/monitoring.md.\n";
+    "Per tenant (partition of CONF), the P_Key constraint errors, violations\n"
+    "and Bad P_Key traps of the ports facing its nodes; the audit of the\n"
+    "plan by severity and the drift from it.  docs/monitoring.md.\n";
 
 static const char tail[] =
     "Exit: 0 nothing counted, 1 a constraint error or P_Key violation\n"
@@ -153,9 +148,9 @@ static int run(int argc, char **argv)
 		return rc;
 	so->conf_path = m.c.in.conf, so->mode = m.c.in.mode;
 	so->allow_both_pkeys = m.c.allow_both;
+	so->window = m.c.lo.max_wire_smps;
 	so->max_input_size = cli_common.max_input_size;
 	so->timeout_ms = m.c.lo.timeout_ms, so->retries = m.c.lo.retries;
-	so->window = m.c.lo.max_wire_smps;
 	so->osm = m.c.have_osm ? &m.c.osm : NULL;
 	m.o.out = stdout;
 	ibp_sim_session *ss = NULL;
