@@ -39,9 +39,16 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
+/* One session of the daemon's open at a time (the applier's, the
+ * collector's): ibsim's libumad2sim names a process's client by its pid,
+ * so a second port opened while one is open aborts the process ("can't
+ * bind ctl socket"); a daemon gains nothing from two sessions anyway. */
+static pthread_mutex_t fabric_mutex = PTHREAD_MUTEX_INITIALIZER;
+
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size)
 {
+	pthread_mutex_lock(&fabric_mutex);
 	struct ibp_live_options lo;
 	ibp_live_options_init(&lo);
 	lo.ca = d->ca;
@@ -67,9 +74,19 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		}
 		ibp_live_close(*l);
 		*l = NULL;
+		pthread_mutex_unlock(&fabric_mutex);
 		return -1;
 	}
 	return 0;
+}
+
+void daemon_close_fabric(ibp_live *l, ibp_live_lock *lock)
+{
+	if (!l)
+		return;
+	ibp_live_lock_release(lock);
+	ibp_live_close(l);
+	pthread_mutex_unlock(&fabric_mutex);
 }
 
 int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
@@ -208,8 +225,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 				snprintf(why, why_size, "%s", err.message);
 		}
 	}
-	ibp_live_lock_release(lock);
-	ibp_live_close(l);
+	daemon_close_fabric(l, lock);
 	if (!rc && pid)
 		fprintf(stderr,
 			"ibpartd: revision %llu on the fabric: OpenSM %ld %s, "

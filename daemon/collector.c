@@ -6,14 +6,20 @@
  * service holds (the partitions file it rendered), one
  * ibp_monitor_state kept for the daemon's lifetime so every _total
  * stays monotonic; the audit of the plan by severity (when a topology
- * is given); and the drift the applier's last verification found, by
- * kind.  The sweep takes the apply lock the applier holds from writing
- * the file to verifying it, so it never reads while a change is pushed
- * and OpenSM programs the ports; discovery runs before the lock is
- * taken, so the lock is held for the sweep's reads alone.  The text is
- * kept whole under metrics_lock and copied out by each GET /metrics.
+ * is given); and the drift of the last verification by kind - the
+ * applier's after a change, and the collector's own at each sweep
+ * (verify's reading of every P_KeyTable against the plan), so a drift
+ * made behind the service's back shows within one interval.  The
+ * counting and the exposition are the library's (monitor_posture.c),
+ * the same as `ibpart monitor`'s.  The sweep takes the apply lock the
+ * applier holds from writing the file to verifying it, so it never
+ * reads while a change is pushed and OpenSM programs the ports;
+ * discovery runs before the lock is taken, so the lock is held for the
+ * reads alone.  The text is kept whole under metrics_lock and copied out
+ * by each GET /metrics; the last COLLECTOR_KEPT sweeps' tenant totals
+ * and drift, with their times, are kept for GET /'s series
+ * (monitor_history.c).
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,66 +29,39 @@
 #include "ibpart/verify.h"
 #include "ibpartd.h"
 
-static const char *const severities[] = {"critical", "high", "medium", "info"};
-#define NSEV (sizeof(severities) / sizeof(*severities))
+/* Sweeps kept for GET /'s series: a day at the default 5 minutes, at
+ * most 288 x (3 x tenants + 1) numbers whatever the uptime. */
+#define COLLECTOR_KEPT 288
 
-/* The audit's findings by severity (service_guard: `ibpart audit
- * --format json`); false without a topology or when it fails. */
-static bool audit_counts(struct ibpartd *d, size_t counts[NSEV])
+/* The audit's findings by severity into p (the service's audit: GET
+ * /ibpart/v1/audit's); unknown without a topology or when it fails. */
+static void audit_counts(struct ibpartd *d, struct ibp_monitor_posture *p)
 {
-	char *text = NULL;
+	ibp_findings *f = NULL;
 	ibp_error err;
-	if (!d->topology || ibp_service_audit_json(d->svc, &text, &err))
-		return false;
-	json_t *o = json_loads(text, 0, NULL);
-	free(text);
-	json_t *f = json_object_get(o, "findings");
-	size_t i;
-	json_t *v;
-	json_array_foreach(f, i, v)
-	{
-		const char *sev =
-		    json_string_value(json_object_get(v, "severity"));
-		for (size_t k = 0; sev && k < NSEV; k++)
-			if (!strcmp(sev, severities[k]))
-				counts[k]++;
-	}
-	bool ok = json_is_array(f);
-	json_decref(o);
-	return ok;
+	if (!d->topology || ibp_service_audit_findings(d->svc, &f, &err))
+		f = NULL;
+	ibp_monitor_posture_count_findings(p, f);
+	ibp_findings_free(f);
 }
 
 void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r)
 {
-	size_t ports[DRIFT_KINDS] = {0};
-	const ibp_drift *dr = ibp_verify_result_drift(r);
-	ibp_drift_sel sel = ibp_verify_result_selection(r);
-	/* items come in (node, port) order: a port counts once per kind */
-	size_t node = (size_t)-1;
-	unsigned port = 0, kinds = 0;
-	for (size_t i = 0; dr && i < ibp_drift_count(dr); i++) {
-		const struct ibp_drift_item *it = ibp_drift_at(dr, i);
-		if (!ibp_drift_item_selected(it, sel) ||
-		    (unsigned)it->kind >= DRIFT_KINDS)
-			continue;
-		if (it->node != node || it->port != port) {
-			node = it->node;
-			port = it->port;
-			kinds = 0;
-		}
-		if (!(kinds & (1u << it->kind)))
-			ports[it->kind]++;
-		kinds |= 1u << it->kind;
-	}
+	struct ibp_monitor_posture p;
+	ibp_monitor_posture_count_drift(&p, r);
 	pthread_mutex_lock(&d->metrics_lock);
-	memcpy(d->drift_ports, ports, sizeof(ports));
-	d->drift_known = true;
+	memcpy(d->posture.drift, p.drift, sizeof(p.drift));
+	d->posture.drifted = p.drifted;
+	d->posture.drift_known = true;
 	pthread_mutex_unlock(&d->metrics_lock);
 }
 
-/* One sweep; its exposition into *text.  0, or -1 with the reason. */
-static int sweep(struct ibpartd *d, ibp_monitor_state *st, char **text,
-		 double *seconds, char *why, size_t why_size)
+/* One sweep and the verification of the fabric's P_KeyTables against
+ * the plan (the drift, *p) under the apply lock.  0, or -1 with the
+ * reason. */
+static int sweep(struct ibpartd *d, ibp_monitor_state *st,
+		 ibp_monitor_sweep **s, struct ibp_monitor_posture *p,
+		 char *why, size_t why_size)
 {
 	ibp_live *l = NULL;
 	ibp_live_lock *lock = NULL;
@@ -92,33 +71,30 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st, char **text,
 	ibp_error_clear(&err);
 	int rc = ibp_live_lock_acquire(l, getenv("IBPART_LOCK_DIR"),
 				       (int)d->wait_ms, &lock, &err);
-	ibp_monitor_sweep *s = NULL;
 	ibp_diags *diags = ibp_diags_new();
-	if (!rc) {
-		struct ibp_monitor_options o;
-		ibp_monitor_options_init(&o);
-		o.conf_path = d->partitions;
-		rc = ibp_monitor_sweep_run(l, &o, st, &s, diags, &err);
-	}
-	ibp_live_lock_release(lock);
-	ibp_live_close(l);
+	struct ibp_monitor_options o;
+	ibp_monitor_options_init(&o);
+	o.conf_path = d->partitions;
+	o.drift = true;
+	if (d->have_osm)
+		o.osm = &d->osm;
+	if (!rc)
+		rc = ibp_monitor_sweep_run(l, &o, st, s, diags, &err);
+	if (!rc)
+		rc = ibp_monitor_posture_compute(l, &o, p, NULL, &err);
+	daemon_close_fabric(l, lock);
 	ibp_diags_free(diags);
 	if (rc) {
+		ibp_monitor_sweep_free(*s);
+		*s = NULL;
 		snprintf(why, why_size, "%s", err.message);
 		return -1;
 	}
-	if (!ibp_monitor_sweep_full_member(s))
+	if (!ibp_monitor_sweep_full_member(*s))
 		fprintf(stderr,
 			"ibpartd: monitor: the port (-C/-P) is not a full "
 			"member of the default partition (0xffff): the PMAs "
 			"of its limited members refuse its GMPs\n");
-	*seconds = ibp_monitor_sweep_elapsed_ms(s) / 1000.0;
-	*text = ibp_monitor_sweep_prometheus(s);
-	ibp_monitor_sweep_free(s);
-	if (!*text) {
-		snprintf(why, why_size, "out of memory");
-		return -1;
-	}
 	return 0;
 }
 
@@ -128,11 +104,15 @@ static void *run(void *arg)
 	ibp_monitor_state *st = ibp_monitor_state_new();
 	char last_why[600] = "";
 	while (st && !atomic_load(&d->stopping)) {
-		size_t counts[NSEV] = {0};
-		bool audited = audit_counts(d, counts);
+		struct ibp_monitor_posture audit, p;
+		audit_counts(d, &audit);
 		char *text = NULL, why[600] = "";
-		double secs = 0;
-		int rc = sweep(d, st, &text, &secs, why, sizeof(why));
+		ibp_monitor_sweep *s = NULL;
+		int rc = sweep(d, st, &s, &p, why, sizeof(why));
+		if (!rc && !(text = ibp_monitor_sweep_prometheus(s))) {
+			snprintf(why, sizeof(why), "out of memory");
+			rc = -1;
+		}
 		if (rc && strcmp(why, last_why))
 			fprintf(stderr,
 				"ibpartd: monitor: sweep failed: %s (again "
@@ -143,14 +123,23 @@ static void *run(void *arg)
 		if (!rc) {
 			free(d->sweep_text);
 			d->sweep_text = text;
-			d->sweep_seconds = secs;
+			d->sweep_seconds =
+			    ibp_monitor_sweep_elapsed_ms(s) / 1000.0;
 			d->sweeps++;
+			memcpy(d->posture.drift, p.drift, sizeof(p.drift));
+			d->posture.drifted = p.drifted;
+			d->posture.drift_known = true;
+			if (d->history &&
+			    ibp_monitor_history_add(d->history, s, &p))
+				fprintf(stderr, "ibpartd: monitor: out of "
+						"memory keeping the sweep\n");
 		} else {
 			d->sweep_failures++;
 		}
-		memcpy(d->audit_findings, counts, sizeof(counts));
-		d->audit_known = audited;
+		memcpy(d->posture.audit, audit.audit, sizeof(audit.audit));
+		d->posture.audit_known = audit.audit_known;
 		pthread_mutex_unlock(&d->metrics_lock);
+		ibp_monitor_sweep_free(s);
 		daemon_nap(d, d->monitor_interval * 1000u);
 	}
 	ibp_monitor_state_free(st);
@@ -161,6 +150,8 @@ int collector_start(struct ibpartd *d)
 {
 	if (!d->monitor_interval)
 		return 0;
+	if (!(d->history = ibp_monitor_history_new(COLLECTOR_KEPT)))
+		return -1;
 	return daemon_thread_start(d, &d->collector, &d->collector_started,
 				   run);
 }
@@ -170,6 +161,19 @@ void collector_stop(struct ibpartd *d)
 	daemon_thread_stop(d, d->collector, &d->collector_started);
 	free(d->sweep_text);
 	d->sweep_text = NULL;
+	ibp_monitor_history_free(d->history);
+	d->history = NULL;
+}
+
+ibp_monitor_series *collector_series(struct ibpartd *d)
+{
+	ibp_monitor_series *x = NULL;
+	ibp_error err;
+	pthread_mutex_lock(&d->metrics_lock);
+	if (d->history && ibp_monitor_history_count(d->history))
+		ibp_monitor_history_series(d->history, &x, &err);
+	pthread_mutex_unlock(&d->metrics_lock);
+	return x;
 }
 
 void collector_metrics(struct ibpartd *d, FILE *f)
@@ -189,27 +193,7 @@ void collector_metrics(struct ibpartd *d, FILE *f)
 		"# TYPE ibpartd_monitor_sweep_duration_seconds gauge\n"
 		"ibpartd_monitor_sweep_duration_seconds %.6f\n",
 		d->sweeps, d->sweep_failures, d->sweep_seconds);
-	if (d->audit_known) {
-		fputs("# HELP ibpart_audit_findings Findings of the audit of "
-		      "the plan the service holds, by severity.\n"
-		      "# TYPE ibpart_audit_findings gauge\n",
-		      f);
-		for (size_t k = 0; k < NSEV; k++)
-			fprintf(f,
-				"ibpart_audit_findings{severity=\"%s\"} %zu\n",
-				severities[k], d->audit_findings[k]);
-	}
-	if (d->drift_known) {
-		fputs("# HELP ibpart_drift_ports Ports whose P_KeyTable "
-		      "differed from the plan at the last verification, by "
-		      "kind of difference.\n"
-		      "# TYPE ibpart_drift_ports gauge\n",
-		      f);
-		for (int k = 0; k < DRIFT_KINDS; k++)
-			fprintf(f, "ibpart_drift_ports{kind=\"%s\"} %zu\n",
-				ibp_drift_kind_str((ibp_drift_kind)k),
-				d->drift_ports[k]);
-	}
+	ibp_monitor_posture_prometheus(&d->posture, f);
 	if (d->sweep_text)
 		fputs(d->sweep_text, f);
 	pthread_mutex_unlock(&d->metrics_lock);

@@ -15,14 +15,12 @@
 #include <stdio.h>
 
 #include "ibpart/live.h"
+#include "ibpart/monitor.h"
 #include "ibpart/opensm_conf.h"
 #include "ibpart/service.h"
 #include "ibpart/verify.h"
 
 struct users; /* the users file (auth.c) */
-
-/* The kinds of ibp_drift_kind (live.h). */
-#define DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
 
 struct ibpartd {
 	/* options */
@@ -58,9 +56,10 @@ struct ibpartd {
 	char *sweep_text; /* the last sweep's exposition */
 	unsigned long sweeps, sweep_failures;
 	double sweep_seconds;
-	bool audit_known, drift_known;
-	size_t audit_findings[4];	 /* critical, high, medium, info */
-	size_t drift_ports[DRIFT_KINDS]; /* by ibp_drift_kind */
+	/* the audit by severity, the last verification's drift by kind */
+	struct ibp_monitor_posture posture;
+	/* the last sweeps' tenant totals and drift, for GET / */
+	ibp_monitor_history *history;
 };
 
 /* ---- auth.c ---- */
@@ -118,6 +117,9 @@ int applier_reconcile_file(struct ibpartd *d);
  * with the reason (nothing then open or held). */
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size);
+/* Release the lock (may be NULL) and close a session daemon_open_fabric
+ * opened (l NULL: nothing), letting the next one open. */
+void daemon_close_fabric(ibp_live *l, ibp_live_lock *lock);
 /* Start fn(d) as thread *t (*started then true); stop: set stopping,
  * join it if started. */
 int daemon_thread_start(struct ibpartd *d, pthread_t *t, atomic_bool *started,
@@ -147,5 +149,8 @@ void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r);
 /* The collector's families (its own counters, the audit, the drift,
  * the last sweep's exposition) appended to f. */
 void collector_metrics(struct ibpartd *d, FILE *f);
+/* A copy of the kept sweeps as the web view's series (NULL when none
+ * or out of memory; ibp_monitor_series_free). */
+ibp_monitor_series *collector_series(struct ibpartd *d);
 
 #endif

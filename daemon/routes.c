@@ -362,8 +362,7 @@ static void h_verify(struct request *q, struct response *r)
 		r->body = ibp_verify_result_json(v);
 	}
 	ibp_verify_result_free(v);
-	ibp_live_lock_release(lock);
-	ibp_live_close(l);
+	daemon_close_fabric(l, lock);
 }
 
 /* The web view of the current plan (docs/matrix.md), an HTML page. */
@@ -372,7 +371,14 @@ static void h_web(struct request *q, struct response *r)
 	char *html = NULL;
 	size_t len = 0;
 	ibp_error err;
-	int rc = ibp_service_web_html(q->d->svc, &html, &len, &err);
+	/* the collector's kept sweeps: violations and drift over time */
+	ibp_monitor_series *xs = collector_series(q->d);
+	ibp_web_extras web;
+	ibp_web_extras_init(&web);
+	web.series = ibp_monitor_series_get(xs, &web.nseries);
+	int rc =
+	    ibp_service_web_html_extras(q->d->svc, &web, &html, &len, &err);
+	ibp_monitor_series_free(xs);
 	if (rc) {
 		r->status = rc == IBP_ENOENT ? 404 : 500;
 		r->body = json_error(err.message, r->status);

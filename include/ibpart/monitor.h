@@ -6,8 +6,14 @@
  * (Bad P_Key traps: OpenSM's log lines, counting), monitor_tenants.c
  * (attribution of each counter to the
  * tenants of the node its port faces), monitor_prom.c (Prometheus text
- * exposition), monitor_report.c (text and JSON).  Depends on util, topo,
- * conf, wire (mad.h, perfmgt.h, transport.h), sm and live, jansson.
+ * exposition), monitor_report.c (text and JSON), monitor_series.c (the
+ * monitor's JSON read back as series), monitor_posture.c (the audit by
+ * severity and the drift by kind beside the counters), monitor_run.c
+ * (one sweep as `ibpart monitor` runs and writes it; its session on the
+ * simulated fabric), monitor_history.c (a service's last sweeps as
+ * series).  Depends on util, topo, conf, wire (mad.h, perfmgt.h,
+ * transport.h), sm, sim (a session's transport), live, analysis (the
+ * audit, ibp_web_series), jansson.
  *
  * monitor.h - one sweep reads, over the session's transport (libibumad
  * or the built-in simulator):
@@ -82,12 +88,15 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
+#include "ibpart/opensm_conf.h"
+#include "ibpart/sim_session.h"
 #include "ibpart/sm.h"
+#include "ibpart/verify.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
 
-#define IBP_MONITOR_OPTIONS_VERSION 2
+#define IBP_MONITOR_OPTIONS_VERSION 3
 struct ibp_monitor_options {
 	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan: its partitions are the tenants
@@ -106,6 +115,12 @@ struct ibp_monitor_options {
 	const struct ibp_sm_trap *traps; /* more, received by the caller's SM
 					    (the simulator's), ntraps of them */
 	size_t ntraps;
+	/* version 3: what ibp_monitor_posture_compute() computes (the sweep
+	 * itself ignores them) */
+	bool audit; /* the audit of the plan on the session's fabric */
+	bool drift; /* the fabric's P_KeyTables against the plan (verify) */
+	const ibp_osm_conf *osm; /* opensm.conf: the audit's posture rules,
+				    verify's keep_pkey_indexes; NULL: none */
 };
 /* Set version and retries -1; everything else 0/NULL/false (the
  * defaults above).  Cannot fail. */
@@ -288,6 +303,124 @@ const ibp_web_series *ibp_monitor_series_get(const ibp_monitor_series *x,
 					     size_t *n);
 /* Free x (NULL allowed). */
 void ibp_monitor_series_free(ibp_monitor_series *x);
+
+/* ------------------------------------------------------------------ */
+/* Posture: the audit by severity, the drift by kind                  */
+/* (monitor_posture.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* ibp_audit_severity's values (analysis.h) and ibp_drift_kind's (live.h) */
+#define IBP_MONITOR_SEVERITIES	(IBP_AUDIT_CRITICAL + 1)
+#define IBP_MONITOR_DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
+/* What `ibpart monitor` and ibpartd's /metrics say beside the counters:
+ * ibpart_audit_findings{severity} and ibpart_drift_ports{kind}. */
+struct ibp_monitor_posture {
+	bool audit_known; /* audit[] holds an audit's counts */
+	size_t audit[IBP_MONITOR_SEVERITIES]; /* findings by severity */
+	bool drift_known; /* drift[] holds a verification's counts */
+	size_t drift[IBP_MONITOR_DRIFT_KINDS]; /* ports by kind (a port
+						  with two kinds counts in
+						  each) */
+	size_t drifted;			       /* ports with any drift */
+};
+/* The findings of f by severity into p (audit_known set); f NULL:
+ * audit_known false.  Cannot fail. */
+void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
+					const ibp_findings *f);
+/* The drift of a verification into p (drift_known set): the ports with
+ * an item of each kind among the items that count as drift
+ * (ibp_verify_result_selection); r NULL: drift_known false. */
+void ibp_monitor_posture_count_drift(struct ibp_monitor_posture *p,
+				     const ibp_verify_result *r);
+/* The known families of p in Prometheus' text format to out (HELP, TYPE,
+ * one sample per severity - critical, high, medium, info - and per kind
+ * - missing ... enforcement). */
+void ibp_monitor_posture_prometheus(const struct ibp_monitor_posture *p,
+				    FILE *out);
+/* On an open, discovered session whose SM port is decided: with
+ * o->audit the audit of the plan o->conf_path on the session's fabric
+ * (ibp_live_fabric, the SM's port ibp_live_sm_port_guid) with o->osm,
+ * as `ibpart audit` runs it; with o->drift the verification of the
+ * fabric's P_KeyTables against the plan (ibp_verify, no previous tables:
+ * index differences are notes).  *p is zeroed first.  The plan's
+ * findings go to diags (may be NULL).  Errors: those of
+ * ibp_analysis_input_load and ibp_verify. */
+int ibp_monitor_posture_compute(ibp_live *l,
+				const struct ibp_monitor_options *o,
+				struct ibp_monitor_posture *p, ibp_diags *diags,
+				ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* One sweep as `ibpart monitor` runs it (monitor_run.c)              */
+/* ------------------------------------------------------------------ */
+
+#define IBP_MONITOR_RUN_OPTIONS_VERSION 1
+struct ibp_monitor_run_options {
+	unsigned version;		  /* set by _init */
+	struct ibp_monitor_options sweep; /* the sweep's and the posture's */
+	bool posture;			  /* audit and drift (default true) */
+	const char *format;	 /* "prometheus" (default), "json", "text" */
+	const char *output_path; /* written whole each sweep (a temporary
+				    file renamed over it); NULL: to out */
+	FILE *out;		 /* NULL: nothing written */
+};
+/* Defaults: sweep's _init with audit and drift, posture true, format
+ * "prometheus".  Cannot fail. */
+void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o);
+struct ibp_monitor_run_result {
+	bool found;	  /* a constraint error or P_Key violation counted,
+			     or a port unread (`ibpart monitor` exits 1) */
+	bool full_member; /* the monitoring port holds 0xffff */
+};
+/* One sweep (ibp_monitor_sweep_run), with o->posture its posture
+ * (ibp_monitor_posture_compute), written in o->format to o->output_path
+ * or o->out.  IBP_EINVAL for a bad format; IBP_EIO when the output
+ * cannot be written; otherwise the sweep's and the posture's status. */
+int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
+			 ibp_monitor_state *st,
+			 struct ibp_monitor_run_result *res, ibp_diags *diags,
+			 ibp_error *err);
+/* A sweep and its posture (NULL: none) as text in format ("prometheus",
+ * "json", "text"); malloc'd, NULL when out of memory or for another
+ * format.  The JSON adds "audit_findings" and "drift_ports" objects, the
+ * text an AUDIT and a DRIFT line. */
+char *ibp_monitor_sweep_format(const ibp_monitor_sweep *s,
+			       const struct ibp_monitor_posture *p,
+			       const char *format);
+/* A session over the simulated fabric of ss, from its SM's port: a
+ * transport_sim there (*t, the caller's to close after the session),
+ * the session opened with lo (ibp_live_open_transport), discovered, the
+ * SM's port decided.  The fabric's or the system's status. */
+int ibp_monitor_open_sim(ibp_sim_session *ss, const struct ibp_live_options *lo,
+			 ibp_transport **t, ibp_live **l, ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The last sweeps kept, as the web view's series (monitor_history.c) */
+/* ------------------------------------------------------------------ */
+
+/* The last cap sweeps of a service: each tenant's totals (from, toward,
+ * pkey_violations) and the ports drifted, with the sweep's wall-clock
+ * time (opaque; one thread at a time). */
+typedef struct ibp_monitor_history ibp_monitor_history;
+/* A new history of at most cap sweeps (0: 288, a day at 5 minutes);
+ * NULL when out of memory. */
+ibp_monitor_history *ibp_monitor_history_new(size_t cap);
+/* Free it (NULL allowed). */
+void ibp_monitor_history_free(ibp_monitor_history *h);
+/* Keep s's tenant totals and p's drifted ports (p NULL or drift not
+ * known: none for this sweep) at s's time; the oldest sweep goes when
+ * cap are kept.  IBP_ENOMEM. */
+int ibp_monitor_history_add(ibp_monitor_history *h, const ibp_monitor_sweep *s,
+			    const struct ibp_monitor_posture *p);
+/* Sweeps kept. */
+size_t ibp_monitor_history_count(const ibp_monitor_history *h);
+/* A copy as series (ibp_monitor_series_get; free with
+ * ibp_monitor_series_free): for each tenant of the newest sweep, from,
+ * toward and pkey_violations over the sweeps that had it, with their
+ * times; then "ports drifted" of the fabric (tenant "(fabric)") over the
+ * sweeps that verified.  IBP_ENOMEM. */
+int ibp_monitor_history_series(const ibp_monitor_history *h,
+			       ibp_monitor_series **out, ibp_error *err);
 
 IBP_END_DECLS
 #endif

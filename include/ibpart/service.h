@@ -51,6 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ibpart/analysis.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"
 
@@ -224,6 +225,18 @@ int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
  * length.  IBP_ENOENT without a topology. */
 int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 			 ibp_error *err);
+
+/* ibp_service_web_html() with the caller's sections (more: its drift
+ * and series; its findings and status are the service's own); more NULL
+ * is ibp_service_web_html(). */
+int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
+				char **html, size_t *len, ibp_error *err);
+
+/* The audit of the current plan on the topology (what GET
+ * /ibpart/v1/audit prints) as findings, *out the caller's
+ * (ibp_findings_free).  IBP_ENOENT without a topology. */
+int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
+			       ibp_error *err);
 
 /* GET /ibpart/v1/audit: the audit of the current plan (the file the
  * newest revision renders) on the topology, as `ibpart audit

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ibpart/analysis.h"
 #include "ibpart/escape.h"
@@ -297,6 +298,22 @@ static void put_spark(FILE *out, const ibp_web_series *s)
 		lx, ly);
 }
 
+/* A sample's wall-clock time as UTC, readable and machine-readable:
+ * <time datetime="2026-12-04T16:30:01Z">2026-12-04 16:30:01Z</time>. */
+static void put_time(FILE *out, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char iso[32], shown[32];
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm) ||
+	    !strftime(shown, sizeof(shown), "%Y-%m-%d %H:%M:%SZ", &tm)) {
+		fprintf(out, "%" PRId64, t);
+		return;
+	}
+	fprintf(out, "<time datetime=\"%s\">%s</time>", iso, shown);
+}
+
 static void put_series(const struct page *p)
 {
 	const ibp_web_extras *x = p->x;
@@ -305,7 +322,10 @@ static void put_series(const struct page *p)
 	fputs("<section id=violations><h2>P_Key violations over time</h2>\n"
 	      "<p class=note>Per tenant (partition), as the monitor counted "
 	      "them (docs/monitoring.md); a node in several partitions counts "
-	      "toward each.</p>\n<table id=violations-table><thead><tr>"
+	      "toward each.  A row \"(fabric)\", \"ports drifted\" "
+	      "(ibpartd): the ports whose P_KeyTable differed from the plan "
+	      "at each sweep's verification.</p>\n<table "
+	      "id=violations-table><thead><tr>"
 	      "<th>tenant<th>counter<th>over time<th>last<th>increase"
 	      "<th>samples</thead><tbody>\n",
 	      p->out);
@@ -325,9 +345,13 @@ static void put_series(const struct page *p)
 			fputs("no samples<td><td>", p->out);
 		}
 		fprintf(p->out, "<td>%zu", s->n);
-		if (s->n && s->times)
-			fprintf(p->out, " (%" PRId64 "&ndash;%" PRId64 ")",
-				s->times[0], s->times[s->n - 1]);
+		if (s->n && s->times) {
+			fputs(" (", p->out);
+			put_time(p->out, s->times[0]);
+			fputs("&ndash;", p->out);
+			put_time(p->out, s->times[s->n - 1]);
+			fputs(")", p->out);
+		}
 		fputs("\n", p->out);
 	}
 	fputs("</tbody></table></section>\n", p->out);

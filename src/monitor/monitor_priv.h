@@ -6,6 +6,8 @@
 #ifndef IBPART_MONITOR_PRIV_H
 #define IBPART_MONITOR_PRIV_H
 
+#include <jansson.h>
+
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
@@ -95,5 +97,22 @@ const char *monitor_keep(ibp_monitor_sweep *r, const char *s);
  * tenants' sums.  IBP_ENOMEM. */
 int monitor_attribute(ibp_monitor_sweep *r, const ibp_conf *c,
 		      uint64_t sm_port_guid, ibp_error *err);
+
+/* Series for the web view (monitor_series.c reads them from the
+ * monitor's JSON, monitor_history.c makes them from kept sweeps): the
+ * counters of each tenant, "from", "toward", "pkey_violations". */
+#define MONITOR_SERIES_COUNTERS 3
+struct ibp_monitor_series {
+	ibp_web_series *s;
+	size_t n;
+	char **names; /* owned: the tenants' names */
+	size_t nnames;
+	double *vals;	/* every series' values, one array */
+	int64_t *times; /* every series' times, one array (or NULL) */
+};
+
+/* The sweep's JSON document (monitor_report.c), for a caller to add to
+ * before writing it; NULL on ENOMEM. */
+json_t *monitor_sweep_json_obj(const ibp_monitor_sweep *s);
 
 #endif

@@ -77,7 +77,7 @@ static json_t *guid_str(uint64_t g)
 	return json_string(b);
 }
 
-char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
+json_t *monitor_sweep_json_obj(const ibp_monitor_sweep *s)
 {
 	json_t *root = json_object();
 	json_t *ports = json_array();
@@ -180,7 +180,13 @@ char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
 			    json_integer((json_int_t)s->log_malformed));
 	json_object_set_new(root, "reset_ports",
 			    json_integer((json_int_t)s->reset_ports));
-	char *out = json_dumps(root, JSON_INDENT(2));
+	return root;
+}
+
+char *ibp_monitor_sweep_json(const ibp_monitor_sweep *s)
+{
+	json_t *root = monitor_sweep_json_obj(s);
+	char *out = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
 	json_decref(root);
 	return out;
 }

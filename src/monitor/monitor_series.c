@@ -14,27 +14,21 @@
 
 #include <jansson.h>
 
-#include "ibpart/monitor.h"
+#include "monitor/monitor_priv.h"
 #include "util/file_read.h"
 
 static const char *const counters[] = {"from", "toward", "pkey_violations"};
-#define NCOUNTERS 3
-
-struct ibp_monitor_series {
-	ibp_web_series *s;
-	size_t n;
-	char **names; /* [n / NCOUNTERS] */
-	double *vals; /* n x sweeps */
-};
+#define NCOUNTERS MONITOR_SERIES_COUNTERS
 
 void ibp_monitor_series_free(ibp_monitor_series *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; x->names && i < x->n / NCOUNTERS; i++)
+	for (size_t i = 0; x->names && i < x->nnames; i++)
 		free(x->names[i]);
 	free(x->names);
 	free(x->vals);
+	free(x->times);
 	free(x->s);
 	free(x);
 }
@@ -98,6 +92,7 @@ static int build(ibp_monitor_series *x, json_t *sweeps, ibp_error *err)
 	json_t *t0 = json_object_get(json_array_get(sweeps, 0), "tenants");
 	size_t nt = json_array_size(t0);
 	x->n = nt * NCOUNTERS;
+	x->nnames = nt;
 	x->s = calloc(x->n + 1, sizeof(*x->s));
 	x->names = calloc(nt + 1, sizeof(*x->names));
 	x->vals = calloc(x->n * ns + 1, sizeof(*x->vals));

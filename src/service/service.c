@@ -738,6 +738,12 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 			 ibp_error *err)
 {
+	return ibp_service_web_html_extras(s, NULL, html, len, err);
+}
+
+int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
+				char **html, size_t *len, ibp_error *err)
+{
 	char *text = NULL;
 	size_t tlen = 0;
 	pthread_mutex_lock(&s->lock);
@@ -749,7 +755,22 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 		 (unsigned long long)ibp_service_revision(s),
 		 (unsigned long long)ibp_service_fabric_revision(s));
 	if (!rc)
-		rc = svc_web_html(s, text, tlen, status, html, len, err);
+		rc = svc_web_html(s, text, tlen, status, more, html, len, err);
+	free(text);
+	return rc;
+}
+
+int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
+			       ibp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	*out = NULL;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &len, err);
+	pthread_mutex_unlock(&s->lock);
+	if (!rc)
+		rc = svc_audit(s, text, len, out, err);
 	free(text);
 	return rc;
 }

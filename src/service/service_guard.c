@@ -163,16 +163,23 @@ int svc_guard(const ibp_service *s, const char *before, size_t blen,
 	return rc;
 }
 
-int svc_audit_json(const ibp_service *s, const char *text, size_t len,
-		   char **json, ibp_error *err)
+int svc_audit(const ibp_service *s, const char *text, size_t len,
+	      ibp_findings **out, ibp_error *err)
 {
-	*json = NULL;
+	*out = NULL;
 	if (!s->topology_path)
 		return ibp_error_set(err, IBP_ENOENT,
 				     "no topology: ibpartd was started "
 				     "without --topology");
+	return audit(s, text, len, out, err);
+}
+
+int svc_audit_json(const ibp_service *s, const char *text, size_t len,
+		   char **json, ibp_error *err)
+{
+	*json = NULL;
 	ibp_findings *f = NULL;
-	int rc = audit(s, text, len, &f, err);
+	int rc = svc_audit(s, text, len, &f, err);
 	if (!rc && !(*json = ibp_findings_to_json(f)))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	ibp_findings_free(f);

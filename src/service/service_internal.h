@@ -147,7 +147,12 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 /* The web view of text on the topology with its findings and a status
  * line, *html malloc'd (service_web.c); IBP_ENOENT without a topology. */
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, char **html, size_t *hlen, ibp_error *err);
+		 const char *status, const ibp_web_extras *more, char **html,
+		 size_t *hlen, ibp_error *err);
+/* The audit of text on the topology (service_guard.c); IBP_ENOENT
+ * without a topology. */
+int svc_audit(const ibp_service *s, const char *text, size_t len,
+	      ibp_findings **out, ibp_error *err);
 int svc_audit_json(const ibp_service *s, const char *text, size_t len,
 		   char **json, ibp_error *err);
 

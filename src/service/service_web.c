@@ -3,8 +3,9 @@
  * `ibpart matrix --format html` (src/analysis/report_html.c) on the plan
  * the newest revision renders and the service's topology, with its audit
  * findings and a status line (the revisions in the database and on the
- * fabric).  Built on each request from the same analysis input the audit
- * reads, so the page never disagrees with GET /ibpart/v1/audit.
+ * fabric), and what its caller adds (ibpartd: the drift and violation
+ * series its collector kept).  Built on each request from the same analysis
+ * input the audit reads, so the page never disagrees with GET /ibpart/v1/audit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,8 @@
 #include "service/service_internal.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, char **html, size_t *hlen, ibp_error *err)
+		 const char *status, const ibp_web_extras *more, char **html,
+		 size_t *hlen, ibp_error *err)
 {
 	*html = NULL;
 	*hlen = 0;
@@ -37,6 +39,8 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 	if (!rc) {
 		ibp_web_extras web;
 		ibp_web_extras_init(&web);
+		if (more) /* the caller's drift and series */
+			web = *more;
 		web.findings = f;
 		web.status = status;
 		ibp_matrix_report_options ro = {

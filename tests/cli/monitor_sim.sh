@@ -11,6 +11,16 @@ M=(monitor -q --sim -t "$IBP_SRC/examples/seed/seed.topo" -c "$IBP_SRC/examples/
 expect_status 0 "$IBPART" "${M[@]}"
 expect_grep '^ibpart_tenant_constraint_errors_total{tenant="TenantB",direction="toward"} 0$' out
 expect_grep '^ibpart_monitor_full_member 1$' out
+# the posture (docs/monitoring.md): the plan the simulated fabric was
+# brought up with has no drift; the seed plan's findings by hand:
+# shared-limited-member (medium), default-limited-member and
+# multicast-groups (info)
+for k in missing extra membership index unreachable enforcement; do
+  expect_grep "^ibpart_drift_ports{kind=\"$k\"} 0\$" out
+done
+expect_grep '^ibpart_audit_findings{severity="medium"} 1$' out
+expect_grep '^ibpart_audit_findings{severity="info"} 2$' out
+expect_grep '^ibpart_audit_findings{severity="high"} 0$' out
 
 expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 --pkey-index 1
 expect_grep '^infiniband_switch_port_transmit_constraint_errors_total{guid="0x506b4b0300a1b100",port="5"} 8$' out
@@ -33,6 +43,8 @@ expect_status 1 "$IBPART" "${M[@]}" --pingpong tenantA-node-01 tenantB-node-01 -
 expect_grep '^PORT 0x506b4b0300a1b201 port 1 "tenantB-node-01" facing "tenantB-node-01" P_KeyViolations=8$' out
 # refused by the receiving HCA: 8 traps 257 naming B's node as destination
 expect_grep '^TENANT "TenantB" pkey 0x0002 ports 3 from 0 toward 0 pkey_violations 8 bad_pkey_traps from 0 toward 8$' out
+expect_grep '^AUDIT critical 0 high 0 medium 1 info 2$' out
+expect_grep '^DRIFT ports 0: missing 0 extra 0 membership 0 index 0 unreachable 0 enforcement 0$' out
 
 # strict mode: the plan gives the tenants' HCAs and the switch's port 0
 # no key of the default partition, so no GMP could reach their PMAs:

@@ -98,4 +98,37 @@ grep -q '^PortXmitConstraintErrors:\.*0$' <<<"$pq" || live_fail "after --reset: 
 [[ $(grep -c 'TENANT "TenantB" pkey 0x0002 ports 3 from 8 toward 264' <<<"$out") == 2 ]] ||
 	live_fail "--reset twice: totals not kept: $out"
 live_ok "--reset clears the PMA counters (perfquery 0), totals kept across sweeps"
+# Posture: the audit of the plan by severity and the drift of the
+# fabric's P_KeyTables from it (as verify).  OpenSM took seed.conf:
+# no drift of any kind; the seed plan's findings, by hand: a storage
+# node that is a limited member of both tenants (shared-limited-member,
+# medium), tenants limited in the default partition
+# (default-limited-member, info), the multicast groups (info); the SM
+# port is known (the master's), so no sm-port-assumed.
+for k in missing extra membership index unreachable enforcement; do
+	want "ibpart_drift_ports{kind=\"$k\"} 0"
+done
+want 'ibpart_audit_findings{severity="critical"} 0'
+want 'ibpart_audit_findings{severity="high"} 0'
+want 'ibpart_audit_findings{severity="medium"} 1'
+want 'ibpart_audit_findings{severity="info"} 2'
+want '# TYPE ibpart_drift_ports gauge'
+# A plan change OpenSM has not taken: tenantB-node-02 (0x...b203) also a
+# full member of TenantA.  Its HCA port lacks 0x8001, and so does the
+# leaf port facing it, which OpenSM gives the CA's keys (part_enforce
+# both): 2 ports missing, nothing else.
+sed 's/^\( *0x506b4b0300a1b201=full,.*\)$/\1\n    0x506b4b0300a1b203=full,/' \
+	"$LIVE_DIR/seed.conf" >"$LIVE_DIR/changed.conf"
+grep -c 0x506b4b0300a1b203 "$LIVE_DIR/changed.conf" | grep -qx 2 || live_fail "changed.conf: $(cat "$LIVE_DIR/changed.conf")"
+set +e
+live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/changed.conf" -o "$prom"
+set -e
+want 'ibpart_drift_ports{kind="missing"} 2'
+for k in extra membership index unreachable enforcement; do
+	want "ibpart_drift_ports{kind=\"$k\"} 0"
+done
+j=$(live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/changed.conf" --format json || true)
+[[ $(jq -c '[.ports_drifted, .drift_ports.missing, .audit_findings.medium]' <<<"$j") == "[2,2,1]" ]] ||
+	live_fail "json posture: $(jq -c '{ports_drifted, drift_ports, audit_findings}' <<<"$j")"
+live_ok "posture: drift 0 on the plan OpenSM took, missing 2 after a plan change; audit by severity"
 ibp_pass

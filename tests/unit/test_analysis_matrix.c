@@ -509,7 +509,11 @@ static void test_html_extras(void **state)
 				  "<td><svg class=spark"));
 	/* 3 samples across 156 px, 0..8 across 22 px from the bottom */
 	assert_non_null(strstr(s, "points=\"2.0,25.0 80.0,16.8 158.0,3.0\""));
-	assert_non_null(strstr(s, "<td>8<td class=\"up\">+8<td>3 (100"));
+	/* the span in UTC: 100 s and 220 s after the epoch */
+	assert_non_null(strstr(
+	    s, "<td>8<td class=\"up\">+8<td>3 (<time "
+	       "datetime=\"1970-01-01T00:01:40Z\">1970-01-01 00:01:40Z</time>"
+	       "&ndash;<time datetime=\"1970-01-01T00:03:40Z\">"));
 	assert_non_null(strstr(s, "<tr class=ovf><td>storage-node<td>1<td>"
 				  "0x506b4b0300a1b061"));
 	assert_non_null(strstr(s, "table full: 1 dropped"));

@@ -524,6 +524,90 @@ static void test_cpi_cached(void **state)
 	ibp_monitor_sweep_free(s);
 }
 
+/* The posture beside the counters: the seed plan on the fabric it was
+ * pushed to has no drift; its findings by hand: shared-limited-member
+ * (medium: storage-node limited in both tenants), default-limited-member
+ * and multicast-groups (info); the SM port is known, so no
+ * sm-port-assumed.  Then tenantA-node-01's TenantA key made limited
+ * (0x8001 -> 0x0001) behind the plan's back: one port drifts, in
+ * membership only (its leaf port keeps the full key: a copy is not
+ * re-made by the port's change). */
+static void test_posture(void **state)
+{
+	struct fx *x = *state;
+	struct ibp_monitor_options o;
+	ibp_monitor_options_init(&o);
+	o.conf_path = x->conf;
+	o.audit = o.drift = true;
+	struct ibp_monitor_posture p;
+	ibp_error err;
+	assert_int_equal(ibp_monitor_posture_compute(x->l, &o, &p, NULL, &err),
+			 IBP_OK);
+	assert_true(p.audit_known && p.drift_known);
+	assert_int_equal(p.audit[IBP_AUDIT_CRITICAL], 0);
+	assert_int_equal(p.audit[IBP_AUDIT_HIGH], 0);
+	assert_int_equal(p.audit[IBP_AUDIT_MEDIUM], 1);
+	assert_int_equal(p.audit[IBP_AUDIT_INFO], 2);
+	assert_int_equal(p.drifted, 0);
+	size_t n;
+	unsigned port;
+	assert_int_equal(
+	    ibp_sim_session_port(x->ss, "tenantA-node-01", &n, &port, &err),
+	    IBP_OK);
+	ibp_pkey_table *t = ibp_tables_get_mut(
+	    ibp_sim_tables(ibp_sim_session_sim(x->ss)), n, port);
+	int i = ibp_pkey_table_find(t, 0x8001);
+	assert_true(i >= 0);
+	ibp_pkey_table_set(t, (unsigned)i, 0x0001, NULL);
+	assert_int_equal(ibp_monitor_posture_compute(x->l, &o, &p, NULL, &err),
+			 IBP_OK);
+	assert_int_equal(p.drifted, 1);
+	assert_int_equal(p.drift[IBP_DRIFT_MEMBERSHIP], 1);
+	assert_int_equal(p.drift[IBP_DRIFT_MISSING] + p.drift[IBP_DRIFT_EXTRA] +
+			     p.drift[IBP_DRIFT_INDEX] +
+			     p.drift[IBP_DRIFT_UNREACHABLE] +
+			     p.drift[IBP_DRIFT_ENFORCEMENT],
+			 0);
+	/* the exposition: ibpartd's names, labels and order */
+	ibp_monitor_sweep *s = sweep(x, false);
+	char *text = ibp_monitor_sweep_format(s, &p, "prometheus");
+	assert_non_null(text);
+	assert_non_null(strstr(text,
+			       "# TYPE ibpart_drift_ports gauge\n"
+			       "ibpart_drift_ports{kind=\"missing\"} 0\n"
+			       "ibpart_drift_ports{kind=\"extra\"} 0\n"
+			       "ibpart_drift_ports{kind=\"membership\"} 1\n"));
+	assert_non_null(
+	    strstr(text, "ibpart_audit_findings{severity=\"critical\"} 0\n"
+			 "ibpart_audit_findings{severity=\"high\"} 0\n"
+			 "ibpart_audit_findings{severity=\"medium\"} 1\n"
+			 "ibpart_audit_findings{severity=\"info\"} 2\n"));
+	free(text);
+	/* kept as a service keeps it: the drift series has the sweep */
+	ibp_monitor_history *h = ibp_monitor_history_new(2);
+	assert_non_null(h);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(ibp_monitor_history_add(h, s, k ? &p : NULL),
+				 IBP_OK);
+	assert_int_equal(ibp_monitor_history_count(h), 2); /* bounded */
+	ibp_monitor_series *xs = NULL;
+	assert_int_equal(ibp_monitor_history_series(h, &xs, &err), IBP_OK);
+	size_t ns;
+	const ibp_web_series *ws = ibp_monitor_series_get(xs, &ns);
+	assert_int_equal(ns, 2 * 3 + 1); /* two tenants, the drift */
+	assert_string_equal(ws[0].tenant, "TenantA");
+	assert_string_equal(ws[0].counter, "from");
+	assert_int_equal(ws[0].n, 2);
+	assert_string_equal(ws[6].counter, "ports drifted");
+	assert_int_equal(ws[6].n, 2);
+	assert_true(ws[6].values[1] == 1.0);
+	assert_true(ws[6].times[1] == (int64_t)ibp_monitor_sweep_time(s));
+	ibp_monitor_series_free(xs);
+	ibp_monitor_history_free(h);
+	ibp_monitor_sweep_free(s);
+	ibp_pkey_table_set(t, (unsigned)i, 0x8001, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +621,7 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_sim_traps, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cpi_cached, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_posture, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
