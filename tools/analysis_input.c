@@ -61,7 +61,8 @@ int ai_open(const char *path, struct ai_out *o)
 	if (rc == IBP_OK)
 		return 0;
 	cli_print_error(&err);
-	return cli_exit_status(rc, &err);
+	/* a directory named as the file: the caller's mistake */
+	return rc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
 }
 
 int ai_close(struct ai_out *o, bool ok)

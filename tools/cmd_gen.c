@@ -136,7 +136,8 @@ static int generate(struct gen_args *a)
 	if (wrc) {
 		cli_print_error(&err);
 		ibp_fabric_free(f);
-		return cli_exit_status(wrc, &err);
+		/* a directory named as the file: the caller's mistake */
+		return wrc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
 	}
 	char msg[PATH_MAX + 512];
 	ibp_fabric_gen_summary(&a->go, a->out, conf, msg, sizeof(msg));
