@@ -235,19 +235,28 @@ ibp_monitor_sweep_trap_port(const ibp_monitor_sweep *s, size_t i);
 size_t ibp_monitor_sweep_traps(const ibp_monitor_sweep *s);
 size_t ibp_monitor_sweep_traps_unplaced(const ibp_monitor_sweep *s);
 
-/* One line of OpenSM 3.3.23's log (osm_trap_rcv.c log_trap_info, at
- * OSM_LOG_ERROR, after its "Mon DD HH:MM:SS usec [thread] 0xNN ->
- * log_trap_info: " prefix), len bytes, not NUL-terminated:
- *   "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
- *    QP2:0x%x"  (trap 257: one per trap, issuer LID2)
- *   "Received Generic Notice type:%u num:259 (Bad P_Key (switch
+/* One line of OpenSM 3.3.23's log, len bytes, not NUL-terminated, after
+ * its "Mon DD HH:MM:SS usec [thread] 0xNN -> FUNCTION: " prefix:
+ *  - osm_trap_rcv.c log_trap_info (OSM_LOG_ERROR):
+ *    "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
+ *    QP2:0x%x" (trap 257: one per trap, issuer LID2), and
+ *    "Received Generic Notice type:%u num:259 (Bad P_Key (switch
  *    external port)) Producer:%u (%s) from LID:%u TID:0x%016llx"
- *   (trap 259: OpenSM logs no DataDetails for it, only the issuing
- *   switch's LID).
- * 1 with *out filled when the line is one of them, 0 when it is not
- * (the "num:257" line of a trap 257 is not: its detail line counts),
- * -1 when it says "Bad P_Key" but does not parse (numbers out of range,
- * cut).  Reads at most len bytes; nothing of the line is kept. */
+ *    (trap 259: only the issuing switch's LID);
+ *  - osm_inform.c log_notice (OSM_LOG_INFO, on by default), written
+ *    when the SA reports the trap, after the line above:
+ *    "Reporting Security Notice \"Bad P_Key (switch external port)\"
+ *    from switch LID %u, GUID 0x%016llx port %d : data_valid 0x%04x,
+ *    LID1 %u, LID2 %u, PKey 0x%04x, SL %d, QP1 0x%x, QP2 0x%x, GID1 %s,
+ *    GID2 %s" (a 259's whole DataDetails: its LID1, LID2 as DataValid
+ *    says, P_Key and the switch port).
+ * 1 with *out filled for a trap (257's detail line, 259's num line), 2
+ * for the 259 report line (*out the trap with its details: the log
+ * reader gives them to the trap its num:259 line counted), 0 when the
+ * line is none of them (the "num:257" line of a trap 257 is not: its
+ * detail line counts; nor is the report line of a 257, which repeats
+ * it), -1 when it is one of them but does not parse (numbers out of
+ * range, cut).  Reads at most len bytes; nothing of the line is kept. */
 int ibp_opensm_log_trap_parse(const char *line, size_t len,
 			      struct ibp_sm_trap *out);
 

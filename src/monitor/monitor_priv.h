@@ -58,14 +58,22 @@ uint64_t monitor_state_tid(ibp_monitor_state *st);
 /* Bad P_Key traps (monitor_traps.c): a growing list. */
 struct monitor_traps {
 	struct ibp_sm_trap *a;
+	bool *seen; /* a[i]'s issuer already counted: only its LID1/LID2
+		       are new (a 259's details logged after its count) */
 	size_t n, cap;
 	size_t malformed; /* log lines saying "Bad P_Key" that did not parse */
 };
 int monitor_traps_push(struct monitor_traps *v, const struct ibp_sm_trap *t);
+void monitor_traps_free(struct monitor_traps *v);
+/* Trap 259s OpenSM logged (log_trap_info) whose details (log_notice's
+ * report line) had not come by the end of a read, by issuer LID. */
+#define MONITOR_PENDING_259 64
 /* Where the state's reading of OpenSM's log stands. */
 struct monitor_log_pos {
 	uint64_t dev, ino, offset;
 	bool skipping; /* inside a line longer than the limit */
+	uint16_t pending259[MONITOR_PENDING_259];
+	unsigned npending259;
 };
 struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st);
 /* The lines of path since the state's position into v (IBP_EIO: the

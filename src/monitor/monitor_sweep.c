@@ -532,7 +532,7 @@ static int count_traps(ibp_monitor_sweep *r, ibp_monitor_state *st,
 	r->log_malformed = v.malformed;
 	if (rc == IBP_OK)
 		rc = monitor_traps_count(r, st, &v, err);
-	free(v.a);
+	monitor_traps_free(&v);
 	return rc;
 }
 
