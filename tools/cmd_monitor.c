@@ -22,7 +22,7 @@ static const char usage[] =
     "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "                      [--format prometheus|json|text]\n"
     "                      [--interval S [--count N]] [-o FILE] [--reset]\n"
-    "                      [--opensm-log FILE]\n"
+    "                      [--opensm-log FILE] [--subscribe [--sa-key KEY]]\n"
     "                      [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
     "                      [--retries N] [--max-wire-smps N] [-q]\n"
     "       ibpart monitor --sim -t TOPO -c CONF [--pingpong SRC DST\n"
@@ -43,7 +43,10 @@ static const char usage[] =
     "when it is not.  With --opensm-log, the Bad P_Key traps (257, 259)\n"
     "OpenSM logged since the previous sweep are counted for the port\n"
     "that raised them and the tenants of the ports they name; with\n"
-    "--sim, the traps the simulator's SM received.\n"
+    "--sim, the traps the simulator's SM received.  With --subscribe,\n"
+    "the traps the SM reports to an InformInfo subscription through its\n"
+    "SA (ended on exit, also on SIGINT/SIGTERM); the log counts when the\n"
+    "SA refuses it.\n"
     "Metrics: docs/monitoring.md.\n";
 
 static const char tail[] =
@@ -56,7 +59,8 @@ struct mon {
 	struct ibp_sm_trap *traps; /* --sim: the simulator SM's, once */
 	size_t ntraps;
 	unsigned interval, count, iters, pkey_index;
-	bool reset, sim;
+	uint64_t sa_key;
+	bool reset, sim, subscribe;
 };
 
 /* One sweep printed or written; an exit status. */
@@ -75,6 +79,8 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	o.opensm_log_path = m->osm_log;
 	o.traps = m->traps;
 	o.ntraps = m->ntraps;
+	o.subscribe = m->subscribe;
+	o.sa_key = m->sa_key;
 	struct cli_op op;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
@@ -195,7 +201,7 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 
 static int run(int argc, char **argv)
 {
-	struct mon m = {.format = "prometheus", .iters = 1};
+	struct mon m = {.format = "prometheus", .iters = 1, .sa_key = 1};
 	lc_init(&m.c, "monitor");
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&m.c.in),
@@ -228,6 +234,12 @@ static int run(int argc, char **argv)
 	    CLI_STR("--opensm-log", &m.osm_log, "FILE",
 		    "count the Bad P_Key traps (257, 259) in OpenSM's log "
 		    "since the previous sweep"),
+	    CLI_FLAG("--subscribe", &m.subscribe,
+		     "subscribe to traps 257 and 259 through the SA "
+		     "(InformInfo) and count the SM's Reports"),
+	    CLI_NUM("--sa-key", &m.sa_key, 0, UINT64_MAX, "KEY",
+		    "the SM_Key of the SA MADs: OpenSM's sa_key (default 1, "
+		    "its default)"),
 	    CLI_FLAG("--sim", &m.sim,
 		     "the built-in simulated fabric of -t and -c instead of "
 		     "the live one"),
@@ -255,6 +267,8 @@ static int run(int argc, char **argv)
 		return cli_usage_error("monitor", "--pingpong needs --sim");
 	if (m.count && !m.interval)
 		return cli_usage_error("monitor", "--count needs --interval");
+	if (m.subscribe) /* SIGINT/SIGTERM: end the subscription */
+		cli_catch_stop(&m.c.lo.cancel);
 	ibp_sim_session *ss = NULL;
 	ibp_transport *t = NULL;
 	rc = m.sim ? open_sim(&m, &ss, &t) : lc_open(&m.c);
@@ -265,8 +279,9 @@ static int run(int argc, char **argv)
 		rc = sweep_once(&m, st);
 		if (!m.interval || (m.count && k + 1 >= m.count))
 			break;
-		struct timespec ts = {.tv_sec = (time_t)m.interval};
-		nanosleep(&ts, NULL);
+		ibp_error werr;
+		if (ibp_monitor_wait(m.c.l, st, m.interval * 1000u, &werr))
+			break;
 	}
 	ibp_monitor_state_free(st);
 	lc_close(&m.c);

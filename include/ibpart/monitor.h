@@ -67,6 +67,21 @@
  * for the tenants of its sender (LID1, "from") and destination (LID2,
  * "toward") CA ports.
  *
+ * Subscribing (options version 3, subscribe): the first sweep of a
+ * state sends the master SM's SA (class 0x03, on QP1) two SubnAdmSet
+ * (InformInfo) (IBA 13.4.8.3, 15.2.5.12): traps 257 and 259, generic,
+ * any issuer (LIDRangeBegin 0xffff), Subscribe 1, the Reports to the
+ * monitoring port's QP1, with sa_key as SM_Key (OpenSM 3.3.23 gives
+ * security traps only to a request carrying its sa_key).  The SA then
+ * forwards each such trap as a SubnAdmReport(Notice) (13.4.8.2), which
+ * is answered with SubnAdmReportResp and counted at the next sweep
+ * with its whole DataDetails; while subscribed, opensm_log_path is read
+ * past, not counted (the same traps).  A refusal (the status of the
+ * SA's answer) or no answer is a warning in the sweep's diags
+ * ("trap-subscription-refused"), not tried again by that state: the
+ * log counts instead.  ibp_monitor_state_free ends the subscription
+ * (Subscribe 0).  Only over libibumad: the simulated fabric has no SA.
+ *
  * Threads: a state and a sweep result are used by one thread at a time;
  * the result is plain data once made.
  */
@@ -87,7 +102,7 @@
 
 IBP_BEGIN_DECLS
 
-#define IBP_MONITOR_OPTIONS_VERSION 2
+#define IBP_MONITOR_OPTIONS_VERSION 3
 struct ibp_monitor_options {
 	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan: its partitions are the tenants
@@ -106,9 +121,15 @@ struct ibp_monitor_options {
 	const struct ibp_sm_trap *traps; /* more, received by the caller's SM
 					    (the simulator's), ntraps of them */
 	size_t ntraps;
+	/* version 3: subscribe through the SA (InformInfo, traps 257 and
+	 * 259) at the first sweep of the state, and count the SM's Reports
+	 * (see "Subscribing" below) */
+	bool subscribe;
+	uint64_t sa_key; /* the SA MADs' SM_Key: OpenSM's sa_key (init: 1,
+			    its default) */
 };
-/* Set version and retries -1; everything else 0/NULL/false (the
- * defaults above).  Cannot fail. */
+/* Set version, retries -1 and sa_key 1; everything else 0/NULL/false
+ * (the defaults above).  Cannot fail. */
 void ibp_monitor_options_init(struct ibp_monitor_options *o);
 
 /* The counters a sweep reads on each port. */
@@ -130,8 +151,18 @@ typedef struct ibp_monitor_state ibp_monitor_state;
 #define IBP_MONITOR_LOG_LINE_MAX 4096
 /* A new, empty state; NULL when out of memory. */
 ibp_monitor_state *ibp_monitor_state_new(void);
-/* Free it; NULL is allowed. */
+/* Free it; NULL is allowed.  A state holding a subscription (options
+ * subscribe) ends it first, through the session's transport it was
+ * made on: free the state before closing that session. */
 void ibp_monitor_state_free(ibp_monitor_state *st);
+/* Wait ms milliseconds between two sweeps of st on session l,
+ * answering the SA's Reports as they come (the SA resends one not
+ * answered within its timeout) and keeping their traps for the next
+ * sweep; without a subscription, only a sleep.  IBP_OK after ms;
+ * IBP_ECANCELED as soon as the session's cancel callback asks (checked
+ * every 100 ms); IBP_EIO when the port failed. */
+int ibp_monitor_wait(ibp_live *l, ibp_monitor_state *st, unsigned ms,
+		     ibp_error *err);
 
 /* One port a sweep read. */
 struct ibp_monitor_port {

@@ -9,6 +9,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
+#include "ibpart/transport.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;
@@ -80,6 +81,34 @@ struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st);
  * file cannot be read; IBP_ENOMEM). */
 int monitor_log_read(ibp_monitor_state *st, const char *path,
 		     struct monitor_traps *v, ibp_error *err);
+/* The state's InformInfo subscription to traps 257 and 259 through the
+ * SA (monitor_inform.c). */
+#define MONITOR_INFORM_TIDS 64
+struct monitor_inform {
+	ibp_transport *t; /* borrowed while active (the session's) */
+	uint16_t sa_lid;  /* the master SM's LID, where the SA answers */
+	uint64_t sa_key;
+	int timeout_ms, retries;
+	bool active;  /* both subscriptions accepted */
+	bool refused; /* tried and refused or unanswered: not again */
+	uint64_t tids[MONITOR_INFORM_TIDS]; /* the last Reports' TIDs (a
+					       resent one repeats its TID) */
+	unsigned ntids, tid_next;
+	struct monitor_traps got; /* reported, not counted yet */
+	unsigned long reports;	  /* Reports answered */
+};
+struct monitor_inform *monitor_state_inform(ibp_monitor_state *st);
+/* With o->subscribe (options version 3): subscribe once per state (a
+ * refusal is a warning in diags, not an error: the traps then come
+ * from the log), then move the traps reported since into v; *active
+ * says whether the subscription stands (then the log's lines are not
+ * counted: the same traps).  IBP_ENOMEM, IBP_EIO (the port failed). */
+int monitor_inform_sweep(ibp_live *l, const struct ibp_monitor_options *o,
+			 ibp_monitor_state *st, struct monitor_traps *v,
+			 bool *active, ibp_diags *diags, ibp_error *err);
+/* End the subscription, if any (SubnAdmSet InformInfo, Subscribe 0). */
+void monitor_inform_end(ibp_monitor_state *st);
+
 /* Count v's traps in st against r's ports (r->traps, traps_unplaced);
  * before monitor_state_update gives the ports their totals. */
 int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,
