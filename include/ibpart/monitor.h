@@ -3,11 +3,13 @@
  * monitor_sweep.c (one sweep over a live session: the reads, pipelined),
  * monitor_state.c (the counters made monotonic across saturation and
  * resets; ClassPortInfo answers; the log position), monitor_traps.c
- * (Bad P_Key traps: OpenSM's log lines, counting), monitor_tenants.c
+ * (Bad P_Key traps: OpenSM's log lines, counting), monitor_inform.c
+ * (the SA subscription to them: InformInfo, Reports), monitor_tenants.c
  * (attribution of each counter to the
  * tenants of the node its port faces), monitor_prom.c (Prometheus text
  * exposition), monitor_report.c (text and JSON).  Depends on util, topo,
- * conf, wire (mad.h, perfmgt.h, transport.h), sm and live, jansson.
+ * conf, wire (mad.h, perfmgt.h, sa.h, transport.h), sm and live,
+ * jansson.
  *
  * monitor.h - one sweep reads, over the session's transport (libibumad
  * or the built-in simulator):
