@@ -113,4 +113,30 @@ grep -q 'counted from the OpenSM log' "$LIVE_DIR/refused.err" || live_fail "no f
 	live_fail "log fallback: $(jq -c '{bad_pkey_traps, tenants}' <<<"$out")"
 live_ok "refused: $(grep -m1 refused "$LIVE_DIR/refused.err")"
 live_ok "the log counted instead: 4 traps"
+# a key that is not OpenSM's sa_key: its SA drops the MAD (ERR 1A04)
+set +e
+mon -q --subscribe --sa-key 0x42 --retries 1 -c "$LIVE_DIR/seed.conf" --format json >/dev/null 2>"$LIVE_DIR/nokey.err"
+set -e
+grep -q 'ERR 1A04' "$LOG" || live_fail "OpenSM did not drop the wrong key: $(grep ERR "$LOG" | tail -3)"
+grep -q 'did not answer the subscription to trap 257 .*check --sa-key' "$LIVE_DIR/nokey.err" ||
+	live_fail "no answer not said: $(cat "$LIVE_DIR/nokey.err")"
+live_ok "wrong key: $(grep -m1 'did not answer' "$LIVE_DIR/nokey.err")"
+
+# control for the "no Report after the end" check: a monitor killed with
+# SIGKILL cannot unsubscribe, and ibsim then logs the Report OpenSM
+# still sends that port
+LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$MON_HOST SIM_SET_ISSM=1 "$IBPART" monitor -q --subscribe \
+	--retries 6 -c "$LIVE_DIR/seed.conf" --format json --interval 1 >/dev/null 2>&1 &
+pid=$!
+waitlog "$added" 6
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+traps
+for _ in $(seq 50); do
+	grep -q 'no one to handle pkt: class 0x3' "$IBP_SIM_LOG" && break
+	sleep 0.1
+done
+grep -q 'no one to handle pkt: class 0x3' "$IBP_SIM_LOG" ||
+	live_fail "control: no undeliverable Report logged by ibsim: $(tail -3 "$IBP_SIM_LOG")"
+live_ok "control: after SIGKILL (no unsubscription) ibsim logs: $(grep -m1 'no one to handle pkt: class 0x3' "$IBP_SIM_LOG")"
 ibp_pass
