@@ -25,6 +25,7 @@
 #ifndef IBPART_TRANSPORT_H
 #define IBPART_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -126,6 +127,9 @@ int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
  * when the port failed.  Not counted in the stats. */
 int ibp_transport_send(ibp_transport *t, uint16_t dlid,
 		       const uint8_t mad[IBP_MAD_SIZE], ibp_error *err);
+/* Whether t has ops->send: it can answer an unsolicited request (a
+ * subscriber the SA's Reports).  Only reads t. */
+bool ibp_transport_can_send(const ibp_transport *t);
 /* ops->name ("sim", "umad"), borrowed from the ops table. */
 const char *ibp_transport_name(const ibp_transport *t);
 /* The counters so far into *out.  Cannot fail. */

@@ -102,10 +102,11 @@ static int subscribe(ibp_live *l, const struct ibp_monitor_options *o,
 				 "OpenSM log (--opensm-log)"
 			       : "no Bad P_Key trap is counted (no OpenSM log "
 				 "given, --opensm-log)";
-	if (strcmp(ibp_transport_name(in->t), "umad"))
+	if (!ibp_transport_can_send(in->t))
 		return ibp_diags_add(diags, IBP_SEV_WARNING, code, NULL, 0, 0,
-				     "the %s transport reaches no SA: no "
-				     "subscription to traps 257 and 259",
+				     "the %s transport has no SA (it cannot "
+				     "answer Reports): no subscription to "
+				     "traps 257 and 259",
 				     ibp_transport_name(in->t));
 	if (!in->sa_lid)
 		return ibp_diags_add(diags, IBP_SEV_WARNING, code, NULL, 0, 0,

@@ -116,6 +116,11 @@ int ibp_transport_send(ibp_transport *t, uint16_t dlid,
 	return t->ops->send(t->ctx, dlid, mad, err);
 }
 
+bool ibp_transport_can_send(const ibp_transport *t)
+{
+	return t->ops->send != NULL;
+}
+
 const char *ibp_transport_name(const ibp_transport *t)
 {
 	return t->ops->name;

@@ -30,6 +30,7 @@
 #include "ibpart/pkey_table.h"
 #include "ibpart/sim_session.h"
 #include "ibpart/transport_sim.h"
+#include "seed_live.h"
 
 struct fx {
 	ibp_sim_session *ss;
@@ -42,32 +43,8 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *x = calloc(1, sizeof(*x));
-	const char *ex = getenv("IBP_EXAMPLES");
-	char topo[1024];
-	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", ex ? ex : "examples");
-	snprintf(x->conf, sizeof(x->conf), "%s/seed/partitions.conf",
-		 ex ? ex : "examples");
-	struct ibp_sim_session_options so;
-	ibp_sim_session_options_init(&so);
-	so.topo_path = topo;
-	so.conf_path = x->conf;
-	ibp_error err;
-	if (ibp_sim_session_open(&so, &x->ss, NULL, &err) != IBP_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return -1;
-	}
-	size_t n;
-	unsigned p;
-	ibp_sim_session_sm_port(x->ss, &n, &p);
-	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
-	if (ibp_transport_sim_new(ibp_sim_session_sim(x->ss), n, p, NULL, &x->t,
-				  &err) ||
-	    ibp_live_open_transport(
-		&lo, x->t,
-		ibp_fabric_port_guid(ibp_sim_session_fabric(x->ss), n, p),
-		&x->l, &err) ||
-	    ibp_live_discover(x->l, &err) || ibp_live_find_sm(x->l, NULL, &err))
+	if (seed_sim_open(x->conf, sizeof(x->conf), &x->ss, &x->t) ||
+	    seed_live_open(x->ss, x->t, &x->l))
 		return -1;
 	x->st = ibp_monitor_state_new();
 	*state = x;
@@ -77,10 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *x = *state;
-	ibp_monitor_state_free(x->st);
-	ibp_live_close(x->l);
-	ibp_transport_close(x->t);
-	ibp_sim_session_free(x->ss);
+	seed_live_close(x->st, x->l, x->t, x->ss);
 	free(x);
 	return 0;
 }
@@ -111,31 +85,6 @@ static void pingpong(struct fx *x, const char *src, const char *dst,
 	    ibp_sim_session_pingpong(x->ss, src, dst, &po, NULL, &res, &err),
 	    IBP_OK);
 	assert_int_equal(res.outcome, IBP_SIM_PINGPONG_FAILED);
-}
-
-/* The port read on (switch desc, port) or (CA desc, 1). */
-static const struct ibp_monitor_port *port_of(const ibp_monitor_sweep *s,
-					      const char *desc, bool sw,
-					      const char *facing)
-{
-	for (size_t i = 0; i < ibp_monitor_sweep_port_count(s); i++) {
-		const struct ibp_monitor_port *q = ibp_monitor_sweep_port(s, i);
-		if (q->is_switch == sw && !strcmp(q->desc, desc) &&
-		    !strcmp(q->facing_desc, facing))
-			return q;
-	}
-	fail_msg("no port %s facing %s", desc, facing);
-	return NULL;
-}
-
-static const struct ibp_monitor_tenant *tenant(const ibp_monitor_sweep *s,
-					       const char *name)
-{
-	for (size_t i = 0; i < ibp_monitor_sweep_tenant_count(s); i++)
-		if (!strcmp(ibp_monitor_sweep_tenant(s, i)->name, name))
-			return ibp_monitor_sweep_tenant(s, i);
-	fail_msg("no tenant %s", name);
-	return NULL;
 }
 
 /* Totals of every port but one are zero. */
