@@ -15,12 +15,14 @@ static const char usage[] =
     "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"
     "         [--format prometheus|json|text] [--interval S [--count N]]\n"
     "         [-o FILE] [--reset] [--opensm-log FILE] [--opensm-conf FILE]\n"
+    "         [--subscribe [--sa-key KEY]]\n"
     "         [-C CA] [-P PORT] [--mkey KEY] [--timeout MS] ... [-q]\n"
     "       ibpart monitor --sim -t TOPO -c CONF [--pingpong SRC DST\n"
     "         [--pkey-index N] [-n ITERS]] ...\n\n"
     "Per tenant (partition of CONF), the P_Key constraint errors, violations\n"
-    "and Bad P_Key traps of the ports facing its nodes; the audit of the\n"
-    "plan by severity and the drift from it.  docs/monitoring.md.\n";
+    "and Bad P_Key traps (OpenSM's log, or an SA subscription ended on\n"
+    "exit) of the ports facing its nodes; the audit of the plan by\n"
+    "severity and the drift from it.  docs/monitoring.md.\n";
 
 static const char tail[] =
     "Exit: 0 nothing counted, 1 a constraint error or P_Key violation\n"
@@ -120,6 +122,12 @@ static int run(int argc, char **argv)
 		    "count the Bad P_Key traps (257, 259) OpenSM logged"),
 	    CLI_STR("--opensm-conf", &m.c.osm_conf_path, "FILE",
 		    "opensm.conf: the audit's posture rules, verify's options"),
+	    CLI_FLAG("--subscribe", &so->subscribe,
+		     "subscribe to traps 257 and 259 through the SA "
+		     "(InformInfo) and count the SM's Reports"),
+	    CLI_NUM("--sa-key", &so->sa_key, 0, UINT64_MAX, "KEY",
+		    "the SM_Key of the SA MADs: OpenSM's sa_key (default 1, "
+		    "its default)"),
 	    CLI_FLAG("--sim", &m.sim,
 		     "the built-in simulated fabric of -t and -c"),
 	    CLI_STR2(
@@ -153,6 +161,8 @@ static int run(int argc, char **argv)
 	so->timeout_ms = m.c.lo.timeout_ms, so->retries = m.c.lo.retries;
 	so->osm = m.c.have_osm ? &m.c.osm : NULL;
 	m.o.out = stdout;
+	if (so->subscribe) /* SIGINT/SIGTERM: end the subscription */
+		cli_catch_stop(&m.c.lo.cancel);
 	ibp_sim_session *ss = NULL;
 	ibp_transport *t = NULL;
 	rc = m.sim ? open_sim(&m, &ss, &t) : lc_open(&m.c);
@@ -163,7 +173,9 @@ static int run(int argc, char **argv)
 		rc = sweep_once(&m, st);
 		if (!m.interval || (m.count && k + 1 >= m.count))
 			break;
-		sleep(m.interval);
+		ibp_error werr;
+		if (ibp_monitor_wait(m.c.l, st, m.interval * 1000u, &werr))
+			break;
 	}
 	ibp_monitor_state_free(st);
 	lc_close(&m.c);

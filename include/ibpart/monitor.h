@@ -3,7 +3,8 @@
  * monitor_sweep.c (one sweep over a live session: the reads, pipelined),
  * monitor_state.c (the counters made monotonic across saturation and
  * resets; ClassPortInfo answers; the log position), monitor_traps.c
- * (Bad P_Key traps: OpenSM's log lines, counting), monitor_tenants.c
+ * (Bad P_Key traps: OpenSM's log lines, counting), monitor_inform.c
+ * (the SA subscription to them: InformInfo, Reports), monitor_tenants.c
  * (attribution of each counter to the
  * tenants of the node its port faces), monitor_prom.c (Prometheus text
  * exposition), monitor_report.c (text and JSON), monitor_series.c (the
@@ -12,7 +13,7 @@
  * (one sweep as `ibpart monitor` runs and writes it; its session on the
  * simulated fabric), monitor_history.c (a service's last sweeps as
  * series).  Depends on util, topo, conf, wire (mad.h, perfmgt.h,
- * transport.h), sm, sim (a session's transport), live, analysis (the
+ * sa.h, transport.h), sm, sim (a session's transport), live, analysis (the
  * audit, ibp_web_series), jansson.
  *
  * monitor.h - one sweep reads, over the session's transport (libibumad
@@ -73,6 +74,21 @@
  * for the tenants of its sender (LID1, "from") and destination (LID2,
  * "toward") CA ports.
  *
+ * Subscribing (options version 3, subscribe): the first sweep of a
+ * state sends the master SM's SA (class 0x03, on QP1) two SubnAdmSet
+ * (InformInfo) (IBA 13.4.8.3, 15.2.5.12): traps 257 and 259, generic,
+ * any issuer (LIDRangeBegin 0xffff), Subscribe 1, the Reports to the
+ * monitoring port's QP1, with sa_key as SM_Key (OpenSM 3.3.23 gives
+ * security traps only to a request carrying its sa_key).  The SA then
+ * forwards each such trap as a SubnAdmReport(Notice) (13.4.8.2), which
+ * is answered with SubnAdmReportResp and counted at the next sweep
+ * with its whole DataDetails; while subscribed, opensm_log_path is read
+ * past, not counted (the same traps).  A refusal (the status of the
+ * SA's answer) or no answer is a warning in the sweep's diags
+ * ("trap-subscription-refused"), not tried again by that state: the
+ * log counts instead.  ibp_monitor_state_free ends the subscription
+ * (Subscribe 0).  Only over libibumad: the simulated fabric has no SA.
+ *
  * Threads: a state and a sweep result are used by one thread at a time;
  * the result is plain data once made.
  */
@@ -96,7 +112,7 @@
 
 IBP_BEGIN_DECLS
 
-#define IBP_MONITOR_OPTIONS_VERSION 3
+#define IBP_MONITOR_OPTIONS_VERSION 4
 struct ibp_monitor_options {
 	unsigned version;      /* IBP_MONITOR_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan: its partitions are the tenants
@@ -121,9 +137,15 @@ struct ibp_monitor_options {
 	bool drift; /* the fabric's P_KeyTables against the plan (verify) */
 	const ibp_osm_conf *osm; /* opensm.conf: the audit's posture rules,
 				    verify's keep_pkey_indexes; NULL: none */
+	/* version 4: subscribe through the SA (InformInfo, traps 257 and
+	 * 259) at the first sweep of the state, and count the SM's Reports
+	 * (see "Subscribing" below) */
+	bool subscribe;
+	uint64_t sa_key; /* the SA MADs' SM_Key: OpenSM's sa_key (init: 1,
+			    its default) */
 };
-/* Set version and retries -1; everything else 0/NULL/false (the
- * defaults above).  Cannot fail. */
+/* Set version, retries -1 and sa_key 1; everything else 0/NULL/false
+ * (the defaults above).  Cannot fail. */
 void ibp_monitor_options_init(struct ibp_monitor_options *o);
 
 /* The counters a sweep reads on each port. */
@@ -145,8 +167,18 @@ typedef struct ibp_monitor_state ibp_monitor_state;
 #define IBP_MONITOR_LOG_LINE_MAX 4096
 /* A new, empty state; NULL when out of memory. */
 ibp_monitor_state *ibp_monitor_state_new(void);
-/* Free it; NULL is allowed. */
+/* Free it; NULL is allowed.  A state holding a subscription (options
+ * subscribe) ends it first, through the session's transport it was
+ * made on: free the state before closing that session. */
 void ibp_monitor_state_free(ibp_monitor_state *st);
+/* Wait ms milliseconds between two sweeps of st on session l,
+ * answering the SA's Reports as they come (the SA resends one not
+ * answered within its timeout) and keeping their traps for the next
+ * sweep; without a subscription, only a sleep.  IBP_OK after ms;
+ * IBP_ECANCELED as soon as the session's cancel callback asks (checked
+ * every 100 ms); IBP_EIO when the port failed. */
+int ibp_monitor_wait(ibp_live *l, ibp_monitor_state *st, unsigned ms,
+		     ibp_error *err);
 
 /* One port a sweep read. */
 struct ibp_monitor_port {
@@ -250,19 +282,28 @@ ibp_monitor_sweep_trap_port(const ibp_monitor_sweep *s, size_t i);
 size_t ibp_monitor_sweep_traps(const ibp_monitor_sweep *s);
 size_t ibp_monitor_sweep_traps_unplaced(const ibp_monitor_sweep *s);
 
-/* One line of OpenSM 3.3.23's log (osm_trap_rcv.c log_trap_info, at
- * OSM_LOG_ERROR, after its "Mon DD HH:MM:SS usec [thread] 0xNN ->
- * log_trap_info: " prefix), len bytes, not NUL-terminated:
- *   "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
- *    QP2:0x%x"  (trap 257: one per trap, issuer LID2)
- *   "Received Generic Notice type:%u num:259 (Bad P_Key (switch
+/* One line of OpenSM 3.3.23's log, len bytes, not NUL-terminated, after
+ * its "Mon DD HH:MM:SS usec [thread] 0xNN -> FUNCTION: " prefix:
+ *  - osm_trap_rcv.c log_trap_info (OSM_LOG_ERROR):
+ *    "Bad P_Key:0x%x on SL:%d from LID1:%u QP1:0x%x to LID2:%u
+ *    QP2:0x%x" (trap 257: one per trap, issuer LID2), and
+ *    "Received Generic Notice type:%u num:259 (Bad P_Key (switch
  *    external port)) Producer:%u (%s) from LID:%u TID:0x%016llx"
- *   (trap 259: OpenSM logs no DataDetails for it, only the issuing
- *   switch's LID).
- * 1 with *out filled when the line is one of them, 0 when it is not
- * (the "num:257" line of a trap 257 is not: its detail line counts),
- * -1 when it says "Bad P_Key" but does not parse (numbers out of range,
- * cut).  Reads at most len bytes; nothing of the line is kept. */
+ *    (trap 259: only the issuing switch's LID);
+ *  - osm_inform.c log_notice (OSM_LOG_INFO, on by default), written
+ *    when the SA reports the trap, after the line above:
+ *    "Reporting Security Notice \"Bad P_Key (switch external port)\"
+ *    from switch LID %u, GUID 0x%016llx port %d : data_valid 0x%04x,
+ *    LID1 %u, LID2 %u, PKey 0x%04x, SL %d, QP1 0x%x, QP2 0x%x, GID1 %s,
+ *    GID2 %s" (a 259's whole DataDetails: its LID1, LID2 as DataValid
+ *    says, P_Key and the switch port).
+ * 1 with *out filled for a trap (257's detail line, 259's num line), 2
+ * for the 259 report line (*out the trap with its details: the log
+ * reader gives them to the trap its num:259 line counted), 0 when the
+ * line is none of them (the "num:257" line of a trap 257 is not: its
+ * detail line counts; nor is the report line of a 257, which repeats
+ * it), -1 when it is one of them but does not parse (numbers out of
+ * range, cut).  Reads at most len bytes; nothing of the line is kept. */
 int ibp_opensm_log_trap_parse(const char *line, size_t len,
 			      struct ibp_sm_trap *out);
 

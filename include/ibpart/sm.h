@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
+#include "ibpart/mad.h"	   /* struct ibp_notice */
 #include "ibpart/policy.h" /* ibp_part_enforce: OpenSM's part_enforce */
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
@@ -209,6 +210,12 @@ struct ibp_sm_trap {
 	uint8_t sw_port; /* 259: the switch port that filtered it (0: not
 			    known) */
 };
+/* A Bad P_Key trap from its Notice (257 or 259; the caller checks the
+ * TrapNumber): a 257's LID1, LID2 and P_Key; a 259's LID1 and LID2 when
+ * DataValid says both hold data, its P_Key when DataValid says so, and
+ * its PortNo.  Pure. */
+void ibp_sm_trap_from_notice(const struct ibp_notice *no,
+			     struct ibp_sm_trap *out);
 /* How many Bad P_Key traps the SM keeps. */
 #define IBP_SM_TRAPS_KEPT 4096
 /* The SM keeps the last IBP_SM_TRAPS_KEPT Bad P_Key traps it received

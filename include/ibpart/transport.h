@@ -25,6 +25,7 @@
 #ifndef IBPART_TRANSPORT_H
 #define IBPART_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,6 +73,11 @@ struct ibp_transport_ops {
 	 * and smp_lid(). */
 	int (*smp_batch)(void *ctx, struct ibp_smp_xfer *x, size_t n,
 			 unsigned window, int timeout_ms, ibp_error *err);
+	/* Send one MAD to dlid and wait for nothing: a response to an
+	 * unsolicited request (an SA Report's ReportResponse).  May be
+	 * NULL: then nothing can be sent that way. */
+	int (*send)(void *ctx, uint16_t dlid, const uint8_t mad[IBP_MAD_SIZE],
+		    ibp_error *err);
 };
 
 typedef struct ibp_transport ibp_transport;
@@ -115,6 +121,15 @@ int ibp_transport_smp_batch(ibp_transport *t, struct ibp_smp_xfer *x, size_t n,
  * counted in the stats. */
 int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 		       int timeout_ms, ibp_error *err);
+/* Send mad to dlid through ops->send, waiting for no answer (a
+ * response to a request received with ibp_transport_recv).  IBP_EINVAL
+ * for a transport without ops->send or a MAD it cannot send, IBP_EIO
+ * when the port failed.  Not counted in the stats. */
+int ibp_transport_send(ibp_transport *t, uint16_t dlid,
+		       const uint8_t mad[IBP_MAD_SIZE], ibp_error *err);
+/* Whether t has ops->send: it can answer an unsolicited request (a
+ * subscriber the SA's Reports).  Only reads t. */
+bool ibp_transport_can_send(const ibp_transport *t);
 /* ops->name ("sim", "umad"), borrowed from the ops table. */
 const char *ibp_transport_name(const ibp_transport *t);
 /* The counters so far into *out.  Cannot fail. */

@@ -11,6 +11,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
+#include "ibpart/transport.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;
@@ -60,20 +61,56 @@ uint64_t monitor_state_tid(ibp_monitor_state *st);
 /* Bad P_Key traps (monitor_traps.c): a growing list. */
 struct monitor_traps {
 	struct ibp_sm_trap *a;
+	bool *seen; /* a[i]'s issuer already counted: only its LID1/LID2
+		       are new (a 259's details logged after its count) */
 	size_t n, cap;
 	size_t malformed; /* log lines saying "Bad P_Key" that did not parse */
 };
 int monitor_traps_push(struct monitor_traps *v, const struct ibp_sm_trap *t);
+void monitor_traps_free(struct monitor_traps *v);
+/* Trap 259s OpenSM logged (log_trap_info) whose details (log_notice's
+ * report line) had not come by the end of a read, by issuer LID. */
+#define MONITOR_PENDING_259 64
 /* Where the state's reading of OpenSM's log stands. */
 struct monitor_log_pos {
 	uint64_t dev, ino, offset;
 	bool skipping; /* inside a line longer than the limit */
+	uint16_t pending259[MONITOR_PENDING_259];
+	unsigned npending259;
 };
 struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st);
 /* The lines of path since the state's position into v (IBP_EIO: the
  * file cannot be read; IBP_ENOMEM). */
 int monitor_log_read(ibp_monitor_state *st, const char *path,
 		     struct monitor_traps *v, ibp_error *err);
+/* The state's InformInfo subscription to traps 257 and 259 through the
+ * SA (monitor_inform.c). */
+#define MONITOR_INFORM_TIDS 64
+struct monitor_inform {
+	ibp_transport *t; /* borrowed while active (the session's) */
+	uint16_t sa_lid;  /* the master SM's LID, where the SA answers */
+	uint64_t sa_key;
+	int timeout_ms, retries;
+	bool active;  /* both subscriptions accepted */
+	bool refused; /* tried and refused or unanswered: not again */
+	uint64_t tids[MONITOR_INFORM_TIDS]; /* the last Reports' TIDs (a
+					       resent one repeats its TID) */
+	unsigned ntids, tid_next;
+	struct monitor_traps got; /* reported, not counted yet */
+	unsigned long reports;	  /* Reports answered */
+};
+struct monitor_inform *monitor_state_inform(ibp_monitor_state *st);
+/* With o->subscribe (options version 3): subscribe once per state (a
+ * refusal is a warning in diags, not an error: the traps then come
+ * from the log), then move the traps reported since into v; *active
+ * says whether the subscription stands (then the log's lines are not
+ * counted: the same traps).  IBP_ENOMEM, IBP_EIO (the port failed). */
+int monitor_inform_sweep(ibp_live *l, const struct ibp_monitor_options *o,
+			 ibp_monitor_state *st, struct monitor_traps *v,
+			 bool *active, ibp_diags *diags, ibp_error *err);
+/* End the subscription, if any (SubnAdmSet InformInfo, Subscribe 0). */
+void monitor_inform_end(ibp_monitor_state *st);
+
 /* Count v's traps in st against r's ports (r->traps, traps_unplaced);
  * before monitor_state_update gives the ports their totals. */
 int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,

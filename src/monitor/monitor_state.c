@@ -33,6 +33,7 @@ struct ibp_monitor_state {
 	size_t cap, used;
 	uint64_t next_tid;
 	struct monitor_log_pos log;
+	struct monitor_inform inform;
 };
 
 ibp_monitor_state *ibp_monitor_state_new(void)
@@ -51,6 +52,7 @@ void ibp_monitor_state_free(ibp_monitor_state *st)
 {
 	if (!st)
 		return;
+	monitor_inform_end(st);
 	free(st->slots);
 	free(st);
 }
@@ -197,6 +199,11 @@ int monitor_state_set_pma(ibp_monitor_state *st, uint64_t node_guid,
 		return IBP_ENOMEM;
 	e->pma = kind;
 	return IBP_OK;
+}
+
+struct monitor_inform *monitor_state_inform(ibp_monitor_state *st)
+{
+	return &st->inform;
 }
 
 struct monitor_log_pos *monitor_state_log_pos(ibp_monitor_state *st)

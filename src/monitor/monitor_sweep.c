@@ -26,6 +26,7 @@ void ibp_monitor_options_init(struct ibp_monitor_options *o)
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_MONITOR_OPTIONS_VERSION;
 	o->retries = -1;
+	o->sa_key = 1; /* OpenSM's default sa_key */
 }
 
 const char *ibp_monitor_counter_name(ibp_monitor_counter c)
@@ -517,22 +518,27 @@ static void mark_unreachable(ibp_monitor_sweep *r, const ibp_fabric *pf,
 
 /* The Bad P_Key traps of this sweep: OpenSM's log since the last one,
  * and the caller's (options version 2). */
-static int count_traps(ibp_monitor_sweep *r, ibp_monitor_state *st,
-		       const struct ibp_monitor_options *o, ibp_error *err)
+static int count_traps(ibp_live *l, ibp_monitor_sweep *r, ibp_monitor_state *st,
+		       const struct ibp_monitor_options *o, ibp_diags *diags,
+		       ibp_error *err)
 {
 	if (o->version < 2)
 		return IBP_OK;
-	struct monitor_traps v = {0};
-	int rc = IBP_OK;
-	if (o->opensm_log_path)
-		rc = monitor_log_read(st, o->opensm_log_path, &v, err);
+	struct monitor_traps v = {0}, same = {0};
+	bool reported = false;
+	int rc = monitor_inform_sweep(l, o, st, &v, &reported, diags, err);
+	/* subscribed: the log's lines are the same traps, read past */
+	if (rc == IBP_OK && o->opensm_log_path)
+		rc = monitor_log_read(st, o->opensm_log_path,
+				      reported ? &same : &v, err);
+	monitor_traps_free(&same);
 	for (size_t i = 0; rc == IBP_OK && o->traps && i < o->ntraps; i++)
 		if (monitor_traps_push(&v, &o->traps[i]))
 			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	r->log_malformed = v.malformed;
 	if (rc == IBP_OK)
 		rc = monitor_traps_count(r, st, &v, err);
-	free(v.a);
+	monitor_traps_free(&v);
 	return rc;
 }
 
@@ -584,7 +590,7 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 	if (rc == IBP_OK)
 		mark_unreachable(r, ibp_live_fabric(l), want);
 	if (rc == IBP_OK)
-		rc = count_traps(r, st, o, err);
+		rc = count_traps(l, r, st, o, diags, err);
 	if (rc == IBP_OK)
 		rc = read_cpi(&c, node_of, nn, pma, err);
 	if (rc == IBP_OK && batch_reserve(&b, 2 * CHUNK_PORTS) != IBP_OK)

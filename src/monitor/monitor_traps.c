@@ -61,11 +61,11 @@ static bool field(const char **p, const char *end, const char *lit,
 
 /* The length of OpenSM's line prefix at s (osm_log.c: "%s %02d
  * %02d:%02d:%02d %06d [%04X] 0x%02x -> ", then OSM_LOG's "%s: " with
- * the function's name, here log_trap_info), 0 when s does not start with
- * one.  Requiring it keeps text a tenant wrote (a NodeDescription,
- * 64 bytes, even with a line feed in it) from passing for a trap line:
- * the prefix and a trap message do not fit in 64 bytes. */
-static size_t prefix_len(const char *s, size_t len)
+ * the function's name fn), 0 when s does not start with one.  Requiring it
+ * keeps text a tenant wrote (a NodeDescription, 64 bytes, even with a line feed
+ * in it) from passing for a trap line: the prefix and a trap message do not fit
+ * in 64 bytes. */
+static size_t prefix_len(const char *s, size_t len, const char *fn)
 {
 	static const char shape[] = "Aaa 00 00:00:00 000000 [";
 	size_t i = 0;
@@ -94,10 +94,83 @@ static size_t prefix_len(const char *s, size_t len)
 		if (!s[i] || !strchr("0123456789abcdefABCDEF", s[i]))
 			return 0;
 	/* OSM_LOG (osm_log.h) puts the function's name first */
-	static const char fn[] = " -> log_trap_info: ";
-	if (len - i < sizeof(fn) - 1 || memcmp(s + i, fn, sizeof(fn) - 1))
+	size_t n = strlen(fn);
+	if (len - i < 4 + n + 2 || memcmp(s + i, " -> ", 4) ||
+	    memcmp(s + i + 4, fn, n) || memcmp(s + i + 4 + n, ": ", 2))
 		return 0;
-	return i + sizeof(fn) - 1;
+	return i + 4 + n + 2;
+}
+
+/* An IPv6 address as inet_ntop writes a GID ("::", "fe80::..."): at
+ * most INET6_ADDRSTRLEN - 1 characters of [0-9a-fA-F:.]; *p moves past
+ * it. */
+static bool gid_text(const char **p, const char *end)
+{
+	const char *q = *p;
+	while (q < end && q - *p < 46 &&
+	       ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f') ||
+		(*q >= 'A' && *q <= 'F') || *q == ':' || *q == '.'))
+		q++;
+	if (q - *p < 2 || q - *p > 45)
+		return false;
+	*p = q;
+	return true;
+}
+
+/* osm_inform.c log_notice's line for a trap 259 the SA reports
+ * (OSM_LOG_INFO), after its prefix: "Reporting Security Notice \"%s\"
+ * from switch LID %u, GUID 0x%016llx port %d : data_valid 0x%04x, LID1
+ * %u, LID2 %u, PKey 0x%04x, SL %d, QP1 0x%x, QP2 0x%x, GID1 %s, GID2
+ * %s" - the trap's whole DataDetails.  2 with *out filled, 0 when p is
+ * another message, -1 when it is this one but does not parse. */
+static int parse_report_259(const char *p, const char *end,
+			    struct ibp_sm_trap *out)
+{
+	static const char head[] = "Reporting Security Notice \"Bad P_Key "
+				   "(switch external port)\" from switch LID ";
+	if ((size_t)(end - p) < sizeof(head) - 1 ||
+	    memcmp(p, head, sizeof(head) - 1))
+		return 0;
+	p += sizeof(head) - 1;
+	uint64_t lid, guid, port, valid, lid1, lid2, pkey, sl, qp1, qp2;
+	if (!field(&p, end, "", 10, UINT16_MAX, &lid) ||
+	    !field(&p, end, ", GUID 0x", 16, UINT64_MAX, &guid) ||
+	    !field(&p, end, " port ", 10, UINT8_MAX, &port) ||
+	    !field(&p, end, " : data_valid 0x", 16, UINT16_MAX, &valid) ||
+	    !field(&p, end, ", LID1 ", 10, UINT16_MAX, &lid1) ||
+	    !field(&p, end, ", LID2 ", 10, UINT16_MAX, &lid2) ||
+	    !field(&p, end, ", PKey 0x", 16, UINT16_MAX, &pkey) ||
+	    !field(&p, end, ", SL ", 10, 15, &sl) ||
+	    !field(&p, end, ", QP1 0x", 16, 0xffffff, &qp1) ||
+	    !field(&p, end, ", QP2 0x", 16, UINT32_MAX, &qp2))
+		return -1;
+	static const char g1[] = ", GID1 ", g2[] = ", GID2 ";
+	if ((size_t)(end - p) < sizeof(g1) - 1 || memcmp(p, g1, sizeof(g1) - 1))
+		return -1;
+	p += sizeof(g1) - 1;
+	if (!gid_text(&p, end) || (size_t)(end - p) < sizeof(g2) - 1 ||
+	    memcmp(p, g2, sizeof(g2) - 1))
+		return -1;
+	p += sizeof(g2) - 1;
+	if (!gid_text(&p, end) || p != end)
+		return -1;
+	/* the trap as the notice carried it, read as a received one is */
+	struct ibp_notice n;
+	ibp_notice_init_trap(&n, IBP_NOTICE_TYPE_SECURITY, IBP_NODE_SWITCH,
+			     IBP_TRAP_SWITCH_BAD_PKEY, (uint16_t)lid);
+	struct ibp_trap_259 d = {.data_valid = (uint16_t)valid,
+				 .lid1 = (uint16_t)lid1,
+				 .lid2 = (uint16_t)lid2,
+				 .pkey = (uint16_t)pkey,
+				 .sl = (uint8_t)sl,
+				 .qp1 = (uint32_t)qp1,
+				 .qp2 = (uint32_t)qp2 & 0xffffff,
+				 .sw_lid = (uint16_t)lid,
+				 .port = (uint8_t)port};
+	ibp_trap_259_to_details(&d, n.data_details);
+	ibp_sm_trap_from_notice(&n, out);
+	(void)guid;
+	return 2;
 }
 
 int ibp_opensm_log_trap_parse(const char *line, size_t len,
@@ -105,7 +178,10 @@ int ibp_opensm_log_trap_parse(const char *line, size_t len,
 {
 	const char *end = line + len;
 	memset(out, 0, sizeof(*out));
-	size_t pre = prefix_len(line, len);
+	size_t pre = prefix_len(line, len, "log_notice");
+	if (pre)
+		return parse_report_259(line + pre, end, out);
+	pre = prefix_len(line, len, "log_trap_info");
 	const char *p = line + pre;
 	static const char bad[] = "Bad P_Key:0x";
 	static const char gen[] = "Received Generic Notice type:";
@@ -148,6 +224,39 @@ int ibp_opensm_log_trap_parse(const char *line, size_t len,
 	return 1;
 }
 
+/* A 259 as log_trap_info logs it: its switch's LID and nothing else. */
+static bool bare_259(const struct ibp_sm_trap *t)
+{
+	return t->number == 259 && !t->lids_valid && !t->pkey_valid &&
+	       !t->sw_port;
+}
+
+/* The SA's report line of a 259 (t, all its details) after OpenSM's
+ * "num:259" line counted it: the latest trap of this read from the same
+ * switch still without details gets them; else one of the previous
+ * read (the line counted then: only the details are new); else the
+ * trap counts from this line alone (its num:259 line was not read). */
+static int details_259(struct monitor_traps *v, struct monitor_log_pos *pos,
+		       size_t from, const struct ibp_sm_trap *t)
+{
+	for (size_t i = v->n; i > from; i--)
+		if (bare_259(&v->a[i - 1]) &&
+		    v->a[i - 1].issuer_lid == t->issuer_lid) {
+			v->a[i - 1] = *t;
+			return IBP_OK;
+		}
+	for (unsigned k = 0; k < pos->npending259; k++)
+		if (pos->pending259[k] == t->issuer_lid) {
+			pos->pending259[k] =
+			    pos->pending259[--pos->npending259];
+			int rc = monitor_traps_push(v, t);
+			if (rc == IBP_OK)
+				v->seen[v->n - 1] = true;
+			return rc;
+		}
+	return monitor_traps_push(v, t);
+}
+
 /* Bytes of the log read per read(2). */
 #define LOG_CHUNK 65536
 
@@ -179,7 +288,8 @@ int monitor_log_read(ibp_monitor_state *st, const char *path,
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
 	int rc = IBP_OK;
-	size_t have = 0; /* bytes of an unfinished line at buf's start */
+	size_t from = v->n; /* this read's traps start here */
+	size_t have = 0;    /* bytes of an unfinished line at buf's start */
 	uint64_t at = pos->offset; /* file offset of buf[0] */
 	for (;;) {
 		ssize_t n =
@@ -203,7 +313,9 @@ int monitor_log_read(ibp_monitor_state *st, const char *path,
 				struct ibp_sm_trap t;
 				int k = ibp_opensm_log_trap_parse(
 				    buf + start, i - start, &t);
-				if (k > 0)
+				if (k == 2)
+					rc = details_259(v, pos, from, &t);
+				else if (k > 0)
 					rc = monitor_traps_push(v, &t);
 				else if (k < 0)
 					v->malformed++;
@@ -228,6 +340,14 @@ int monitor_log_read(ibp_monitor_state *st, const char *path,
 		pos->offset = at;
 	}
 out:
+	/* the 259s still waiting for their details: perhaps in the next
+	 * read (the two lines are written one after the other) */
+	pos->npending259 = 0;
+	for (size_t i = from; i < v->n; i++)
+		if (bare_259(&v->a[i]) && !v->seen[i] &&
+		    pos->npending259 < MONITOR_PENDING_259)
+			pos->pending259[pos->npending259++] =
+			    v->a[i].issuer_lid;
 	free(buf);
 	close(fd);
 	return rc;
@@ -241,10 +361,22 @@ int monitor_traps_push(struct monitor_traps *v, const struct ibp_sm_trap *t)
 		if (!a)
 			return IBP_ENOMEM;
 		v->a = a;
+		bool *seen = realloc(v->seen, cap * sizeof(*seen));
+		if (!seen)
+			return IBP_ENOMEM;
+		v->seen = seen;
 		v->cap = cap;
 	}
+	v->seen[v->n] = false;
 	v->a[v->n++] = *t;
 	return IBP_OK;
+}
+
+void monitor_traps_free(struct monitor_traps *v)
+{
+	free(v->a);
+	free(v->seen);
+	memset(v, 0, sizeof(*v));
 }
 
 static int by_lid(const void *a, const void *b)
@@ -256,11 +388,10 @@ static int by_lid(const void *a, const void *b)
 	return (x->lid > y->lid) - (x->lid < y->lid);
 }
 
-/* The CA port (is_switch false) or, with sw, a switch port of LID lid
- * (its port port when non-zero). */
+/* The CA port (is_switch false) or, with sw, a port of the switch of
+ * LID lid. */
 static const struct ibp_monitor_port *
-lookup(struct ibp_monitor_port *const *idx, size_t n, uint16_t lid, bool sw,
-       unsigned port)
+lookup(struct ibp_monitor_port *const *idx, size_t n, uint16_t lid, bool sw)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -270,16 +401,10 @@ lookup(struct ibp_monitor_port *const *idx, size_t n, uint16_t lid, bool sw,
 		else
 			hi = mid;
 	}
-	const struct ibp_monitor_port *any = NULL;
-	for (; lo < n && idx[lo]->lid == lid; lo++) {
-		const struct ibp_monitor_port *q = idx[lo];
-		if (q->is_switch != sw)
-			continue;
-		if (!sw || !port || q->port == port)
-			return q;
-		any = q;
-	}
-	return sw && port ? NULL : any;
+	for (; lo < n && idx[lo]->lid == lid; lo++)
+		if (idx[lo]->is_switch == sw)
+			return idx[lo];
+	return NULL;
 }
 
 int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,
@@ -298,19 +423,22 @@ int monitor_traps_count(ibp_monitor_sweep *r, ibp_monitor_state *st,
 	for (size_t i = 0; rc == IBP_OK && i < v->n; i++) {
 		const struct ibp_sm_trap *t = &v->a[i];
 		bool sw = t->number == 259;
+		/* a 259 on the switch port that filtered it (0: the log
+		 * named only the switch) */
 		const struct ibp_monitor_port *is =
-		    lookup(idx, n, t->issuer_lid, sw, t->sw_port);
+		    v->seen[i] ? NULL : lookup(idx, n, t->issuer_lid, sw);
 		const struct ibp_monitor_port *p1 =
-		    t->lids_valid ? lookup(idx, n, t->lid1, false, 0) : NULL;
+		    t->lids_valid ? lookup(idx, n, t->lid1, false) : NULL;
 		const struct ibp_monitor_port *p2 =
-		    t->lids_valid ? lookup(idx, n, t->lid2, false, 0) : NULL;
-		r->traps++;
-		if (!is && !p1 && !p2)
+		    t->lids_valid ? lookup(idx, n, t->lid2, false) : NULL;
+		if (!v->seen[i])
+			r->traps++;
+		if (!v->seen[i] && !is && !p1 && !p2)
 			r->traps_unplaced++;
 		if (is)
-			rc = monitor_state_trap(
-			    st, is->node_guid, sw && !t->sw_port ? 0 : is->port,
-			    MONITOR_TRAP_ISSUED);
+			rc = monitor_state_trap(st, is->node_guid,
+						sw ? t->sw_port : is->port,
+						MONITOR_TRAP_ISSUED);
 		if (rc == IBP_OK && p1)
 			rc = monitor_state_trap(st, p1->node_guid, p1->port,
 						MONITOR_TRAP_FROM);

@@ -1428,15 +1428,9 @@ void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out)
 
 /* ---- traps ---- */
 
-/* A Bad P_Key trap's DataDetails (14.2.5.1) kept for
- * ibp_sm_traps_take; the oldest dropped when the ring is full (or
- * cannot be had: the count stays right). */
-static void keep_trap(ibp_sm *sm, const struct ibp_notice *no)
+void ibp_sm_trap_from_notice(const struct ibp_notice *no,
+			     struct ibp_sm_trap *out)
 {
-	if (!sm->kept)
-		sm->kept = calloc(IBP_SM_TRAPS_KEPT, sizeof(*sm->kept));
-	if (!sm->kept)
-		return;
 	struct ibp_sm_trap t = {.number = no->trap_num,
 				.issuer_lid = no->issuer_lid};
 	if (no->trap_num == IBP_TRAP_BAD_PKEY) {
@@ -1457,6 +1451,20 @@ static void keep_trap(ibp_sm *sm, const struct ibp_notice *no)
 		t.pkey = t.pkey_valid ? d.pkey : 0;
 		t.sw_port = d.port;
 	}
+	*out = t;
+}
+
+/* A Bad P_Key trap's DataDetails (14.2.5.1) kept for
+ * ibp_sm_traps_take; the oldest dropped when the ring is full (or
+ * cannot be had: the count stays right). */
+static void keep_trap(ibp_sm *sm, const struct ibp_notice *no)
+{
+	if (!sm->kept)
+		sm->kept = calloc(IBP_SM_TRAPS_KEPT, sizeof(*sm->kept));
+	if (!sm->kept)
+		return;
+	struct ibp_sm_trap t;
+	ibp_sm_trap_from_notice(no, &t);
 	if (sm->kept_len == IBP_SM_TRAPS_KEPT) {
 		sm->kept_head = (sm->kept_head + 1) % IBP_SM_TRAPS_KEPT;
 		sm->kept_len--;

@@ -400,9 +400,27 @@ extern const struct ibp_layout *const ibp_layout_trap_259;    /* trap_259 */
 /* All of them, for the tests. */
 extern const struct ibp_layout *const ibp_mad_layouts[];
 extern const size_t ibp_mad_nlayouts;
+/* The common MAD header of a GMP (IBA vol. 1 13.4.2), 24 bytes, as rows
+ * of a host struct with members base_version, mgmt_class,
+ * class_version, method (R and Method as one byte), status, tid,
+ * attr_id and attr_mod; ClassSpecific is reserved (perfmgt.c, sa.c). */
+#define IBP_GMP_HDR_ROWS(F, R)                                                 \
+	F(base_version, "BaseVersion", 0, 0, 8)                                \
+	F(mgmt_class, "MgmtClass", 1, 0, 8)                                    \
+	F(class_version, "ClassVersion", 2, 0, 8)                              \
+	F(method, "R+Method", 3, 0, 8)                                         \
+	F(status, "Status", 4, 0, 16)                                          \
+	R(6, 0, 16)                                                            \
+	F(tid, "TransactionID", 8, 0, 64)                                      \
+	F(attr_id, "AttributeID", 16, 0, 16)                                   \
+	R(18, 0, 16)                                                           \
+	F(attr_mod, "AttributeModifier", 20, 0, 32)
 /* perfmgt.c's: the PerfMgt header, ClassPortInfo, PortCounters,
  * PortCountersExtended. */
 extern const struct ibp_layout *const ibp_perf_layouts[];
 extern const size_t ibp_perf_nlayouts;
+/* sa.c's: the SA MAD header, InformInfo. */
+extern const struct ibp_layout *const ibp_sa_layouts[];
+extern const size_t ibp_sa_nlayouts;
 
 #endif

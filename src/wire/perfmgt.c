@@ -13,19 +13,9 @@
 #include "ibpart/transport.h" /* IBP_MAD_SIZE */
 #include "wire/mad_layout.h"
 
-/* 13.4.2: the common MAD header; R + Method kept as one byte. */
-#define PERF_HDR_ROWS(F, A, R, RB)                                             \
-	F(base_version, "BaseVersion", 0, 0, 8)                                \
-	F(mgmt_class, "MgmtClass", 1, 0, 8)                                    \
-	F(class_version, "ClassVersion", 2, 0, 8)                              \
-	F(method, "R+Method", 3, 0, 8)                                         \
-	F(status, "Status", 4, 0, 16)                                          \
-	R(6, 0, 16) /* ClassSpecific: 0 in PerfMgt */                          \
-	F(tid, "TransactionID", 8, 0, 64)                                      \
-	F(attr_id, "AttributeID", 16, 0, 16)                                   \
-	R(18, 0, 16)                                                           \
-	F(attr_mod, "AttributeModifier", 20, 0, 32)
-#define IBP_HOST struct ibp_perf_mad
+/* 13.4.2: the common MAD header (ClassSpecific 0 in PerfMgt). */
+#define PERF_HDR_ROWS(F, A, R, RB) IBP_GMP_HDR_ROWS(F, R)
+#define IBP_HOST		   struct ibp_perf_mad
 IBP_LAYOUT_DEFINE(perf_hdr, PERF_HDR_ROWS, "PerfMgt MAD header",
 		  "IBA vol. 1 13.4.2", 24, 24)
 #undef IBP_HOST

@@ -105,6 +105,22 @@ int ibp_transport_recv(ibp_transport *t, uint8_t buf[IBP_MAD_SIZE],
 	return t->ops->recv(t->ctx, buf, timeout_ms, err);
 }
 
+int ibp_transport_send(ibp_transport *t, uint16_t dlid,
+		       const uint8_t mad[IBP_MAD_SIZE], ibp_error *err)
+{
+	if (!t->ops->send)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "transport %s sends no unsolicited "
+				     "responses",
+				     t->ops->name);
+	return t->ops->send(t->ctx, dlid, mad, err);
+}
+
+bool ibp_transport_can_send(const ibp_transport *t)
+{
+	return t->ops->send != NULL;
+}
+
 const char *ibp_transport_name(const ibp_transport *t)
 {
 	return t->ops->name;

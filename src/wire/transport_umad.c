@@ -24,6 +24,9 @@
 #define SMP_CLASS_LID	 0x01
 #define SMP_CLASS_DR	 0x81
 #define PERF_CLASS	 0x04 /* PerfMgt GMPs (IBA 16.1), on QP1 */
+#define SA_CLASS	 0x03 /* SA GMPs (IBA 15.2), on QP1 */
+#define SA_VERSION	 2
+#define METHOD_REPORT	 0x06 /* SubnAdmReport (15.2.2.1) */
 #define QP1_QKEY	 0x80010000u
 #define METHOD_TRAP	 0x05
 #define METHOD_RESP_BIT	 0x80
@@ -35,6 +38,7 @@ struct ibp_umad {
 	int agent_lid;	/* agent for class 0x01 */
 	int agent_dr;	/* agent for class 0x81 */
 	int agent_perf; /* agent for class 0x04 (-1: none registered) */
+	int agent_sa;	/* agent for class 0x03, with Report (-1: none) */
 	uint64_t mkey;
 	ibp_umad_port_info info;
 	size_t umad_len; /* umad_size() + 256: each buffer's size */
@@ -92,6 +96,13 @@ static bool smp_response(ibp_umad *u, const uint8_t *mad)
 	uint8_t cls = mad_class(mad);
 	if (cls == PERF_CLASS)
 		return (mad_method(mad) & METHOD_RESP_BIT) != 0;
+	if (cls == SA_CLASS) {
+		/* an SA Report (a trap forwarded to a subscriber) is kept
+		 * for recv like a Trap */
+		if (mad_method(mad) == METHOD_REPORT)
+			queue_trap(u, mad);
+		return (mad_method(mad) & METHOD_RESP_BIT) != 0;
+	}
 	if (cls != SMP_CLASS_LID && cls != SMP_CLASS_DR)
 		return false;
 	if (!(mad_method(mad) & METHOD_RESP_BIT)) {
@@ -143,16 +154,18 @@ static int send_req(ibp_umad *u, const uint8_t req[IBP_MAD_SIZE], uint16_t dlid,
 	memset(u->sbuf, 0, u->umad_len);
 	uint8_t *out = umad_get_mad(u->sbuf);
 	memcpy(out, req, IBP_MAD_SIZE);
-	if (u->mkey && mad_class(req) != PERF_CLASS)
+	if (u->mkey && mad_class(req) != PERF_CLASS &&
+	    mad_class(req) != SA_CLASS)
 		mad_set_field64(out, 0, IB_MAD_MKEY_F, u->mkey);
 	int agent;
-	if (mad_class(req) == PERF_CLASS) {
+	if (mad_class(req) == PERF_CLASS || mad_class(req) == SA_CLASS) {
 		/* A GMP goes to QP1 with the well-known Q_Key and the P_Key
-		 * at gmp_pkey_index, which the PMA checks (IBA 16.1.1,
-		 * 10.9.3); it carries no M_Key. */
+		 * at gmp_pkey_index, which the PMA (the SA) checks (IBA
+		 * 16.1.1, 10.9.3); it carries no M_Key. */
 		umad_set_addr(u->sbuf, dlid, 1, 0, QP1_QKEY);
 		umad_set_pkey(u->sbuf, (int)u->info.gmp_pkey_index);
-		agent = u->agent_perf;
+		agent =
+		    mad_class(req) == SA_CLASS ? u->agent_sa : u->agent_perf;
 	} else {
 		/* SMPs go to QP0, which has no Q_Key (IBA 14.2.1). */
 		umad_set_addr(u->sbuf, dlid ? dlid : PERMISSIVE_LID, 0, 0, 0);
@@ -185,12 +198,13 @@ static int umad_op_smp_batch(void *ctx, struct ibp_smp_xfer *x, size_t n,
 	while (next < n || busy) {
 		while (busy < window && next < n) {
 			uint8_t c = mad_class(x[next].req);
-			if (c == PERF_CLASS && u->agent_perf < 0) {
+			if ((c == PERF_CLASS && u->agent_perf < 0) ||
+			    (c == SA_CLASS && u->agent_sa < 0)) {
 				x[next++].rc = IBP_EINVAL;
 				continue;
 			}
 			if ((c != SMP_CLASS_DR && c != SMP_CLASS_LID &&
-			     c != PERF_CLASS) ||
+			     c != PERF_CLASS && c != SA_CLASS) ||
 			    (c != SMP_CLASS_DR &&
 			     (x[next].dlid == 0 || x[next].dlid >= 0xc000))) {
 				x[next++].rc = IBP_EINVAL;
@@ -347,6 +361,22 @@ static int umad_op_recv(void *ctx, uint8_t buf[IBP_MAD_SIZE], int timeout_ms,
 	}
 }
 
+/* A response to an unsolicited request (an SA ReportResponse): sent on
+ * its class's agent, waiting for nothing. */
+static int umad_op_send(void *ctx, uint16_t dlid,
+			const uint8_t mad[IBP_MAD_SIZE], ibp_error *err)
+{
+	ibp_umad *u = ctx;
+	if (mad_class(mad) != SA_CLASS || u->agent_sa < 0 || dlid == 0 ||
+	    dlid >= 0xc000)
+		return ibp_error_set(err, IBP_EINVAL,
+				     "cannot send a class 0x%02x MAD to LID "
+				     "%u%s",
+				     mad_class(mad), dlid,
+				     u->agent_sa < 0 ? " (no SA agent)" : "");
+	return send_req(u, mad, dlid, 0, err);
+}
+
 static void umad_op_close(void *ctx)
 {
 	ibp_umad *u = ctx;
@@ -359,6 +389,8 @@ static void umad_op_close(void *ctx)
 			umad_unregister(u->fd, u->agent_dr);
 		if (u->agent_perf >= 0)
 			umad_unregister(u->fd, u->agent_perf);
+		if (u->agent_sa >= 0)
+			umad_unregister(u->fd, u->agent_sa);
 		umad_close_port(u->fd);
 	}
 	free(u->sbuf);
@@ -373,6 +405,7 @@ static const struct ibp_transport_ops umad_ops = {
     .close = umad_op_close,
     .smp_lid = umad_op_smp_lid,
     .smp_batch = umad_op_smp_batch,
+    .send = umad_op_send,
 };
 
 static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
@@ -446,6 +479,17 @@ static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
 	/* PerfMgt (class 0x04, version 1): optional, only the monitor's
 	 * GMPs need it */
 	u->agent_perf = umad_register(u->fd, PERF_CLASS, 1, 0, NULL);
+	/* SA (class 0x03, version 2): optional, for the monitor's
+	 * InformInfo subscription; with SubnAdmReport in its methods, so
+	 * the Reports the SA sends the subscriber are delivered to it (on
+	 * the SM's own host OpenSM may hold them: then none) */
+	long sa_mask[16 / sizeof(long)] = {0};
+	sa_mask[METHOD_REPORT / (8 * sizeof(long))] |=
+	    1L << (METHOD_REPORT % (8 * sizeof(long)));
+	u->agent_sa = umad_register(u->fd, SA_CLASS, SA_VERSION, 0, sa_mask);
+	if (u->agent_sa < 0)
+		u->agent_sa =
+		    umad_register(u->fd, SA_CLASS, SA_VERSION, 0, NULL);
 	if (u->agent_lid < 0 || u->agent_dr < 0)
 		return ibp_error_set(err, IBP_EIO,
 				     "cannot register SMP agents on %s port "
@@ -472,6 +516,7 @@ int ibp_transport_umad_open(const ibp_umad_options *o, ibp_transport **out,
 	u->agent_lid = -1;
 	u->agent_dr = -1;
 	u->agent_perf = -1;
+	u->agent_sa = -1;
 	u->mkey = o->mkey;
 	int rc = do_open(u, o, err);
 	if (rc) {

@@ -76,4 +76,8 @@ expect_grep 'bad.conf:2:' err
 [[ ! -e $T/x.prom ]] || fail "output created on bad input"
 expect_status 0 "$IBPART" monitor --help
 expect_grep 'clear the constraint error counters' out
+# --subscribe on the simulated fabric: it has no SA; said, not fatal
+expect_status 0 "$IBPART" monitor --sim -t "$IBP_SRC/examples/seed/seed.topo" \
+	-c "$IBP_SRC/examples/seed/partitions.conf" --subscribe --format text
+expect_grep 'the sim transport has no SA.*\[trap-subscription-refused\]' err
 finish

@@ -71,4 +71,36 @@ g2=$(jq .gmps <<<"$second")
 [[ $g2 == "$(jq '.ports | length' <<<"$second")" && $g1 -gt $g2 ]] ||
 	live_fail "GMPs: first sweep $g1, second $g2"
 live_ok "GMPs: $g1 in the first sweep, $g2 in the second (ClassPortInfo kept)"
+# Trap 259: the leaf switch refuses at its port 5 (facing tenantB-node-01)
+# a packet from tenantA-node-01 (umad_probe attached to the switch's port
+# 0 sends it).  OpenSM logs its num:259 line (the switch's LID only) and,
+# reporting it (log_notice, level 0x02), the whole DataDetails: the
+# monitor gives it to the switch port, TenantA from, TenantB toward.
+swlid=$(jq -r '.ports[] | select(.switch and .port == 5) | .lid' <<<"$json")
+[[ -n $swlid ]] || live_fail "no switch LID"
+LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=S-506b4b0300a1b100 "$IBP_UMAD_PROBE" \
+	trap259 "$sm" "$swlid" 5 "$la" "$lb" 0x8001 || live_fail "trap259 not sent"
+for _ in $(seq 50); do
+	grep -q ' -> log_notice: Reporting Security Notice "Bad P_Key (switch external port)"' "$LIVE_OSM_LOG" && break
+	sleep 0.1
+done
+g259=$(grep ' -> log_trap_info: Received Generic Notice type:2 num:259 ' "$LIVE_OSM_LOG") ||
+	live_fail "OpenSM logged no num:259 line: $(grep -i 'notice\|trap' "$LIVE_OSM_LOG" | tail -5)"
+r259=$(grep ' -> log_notice: Reporting Security Notice "Bad P_Key (switch external port)"' "$LIVE_OSM_LOG") ||
+	live_fail "OpenSM logged no report of the 259: $(grep -i 'notice\|trap' "$LIVE_OSM_LOG" | tail -5)"
+[[ $g259 == *"(Bad P_Key (switch external port)) Producer:2 (Switch) from LID:$swlid TID:0x"* ]] ||
+	live_fail "OpenSM's 259 line: $g259"
+[[ $r259 == *"from switch LID $swlid, GUID 0x506b4b0300a1b100 port 5 : data_valid 0x0007, LID1 $la, LID2 $lb, PKey 0x8001, SL 0,"* ]] ||
+	live_fail "OpenSM's 259 report line: $r259"
+live_ok "OpenSM logged: $g259"
+live_ok "OpenSM logged: $r259"
+third=$(live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json \
+	--opensm-log "$LIVE_OSM_LOG" || true)
+third=$(jq -s '.[-1]' <<<"$third")
+[[ $(jq .bad_pkey_traps <<<"$third") == 3 && $(t "$third" TenantA bad_pkey_traps_from) == 3 &&
+	$(t "$third" TenantB bad_pkey_traps_toward) == 3 ]] ||
+	live_fail "259 sweep: $(jq -c '{bad_pkey_traps, tenants, trap_ports}' <<<"$third")"
+[[ $(jq -c '[.trap_ports[] | select(.guid == "0x506b4b0300a1b100")]' <<<"$third") == '[{"guid":"0x506b4b0300a1b100","port":5,"total":1}]' ]] ||
+	live_fail "259 trap port: $(jq -c .trap_ports <<<"$third")"
+live_ok "monitor --opensm-log: the 259 on the switch's port 5, TenantA from, TenantB toward"
 ibp_pass

@@ -9,7 +9,8 @@
  * pi_enforce); "trap257 SMLID LID1 LID2 PKEY" sends the SM, as an HCA
  * that refused a packet does, a SubnTrap(Notice) 257 Bad P_Key (IBA
  * 14.2.5.1; its TrapRepress is dropped by ibsim, so no answer is
- * expected).  With --mkey KEY every SMP carries that M_Key.
+ * expected); "trap259 SMLID SWLID PORT LID1 LID2 PKEY" a switch's
+ * trap 259 (see trap259).  With --mkey KEY every SMP carries that M_Key.
  * tests/interop/test_umad_routes.sh compares the answers with the real
  * smpquery's on an ibsim fabric whose LIDs OpenSM assigned.
  *
@@ -147,6 +148,22 @@ static int pi_enforce(ibp_transport *t, const char *path_s, const char *port_s,
 
 /* A Bad P_Key trap 257 from this port to the SM at sm_lid: the packet
  * from lid1 to lid2 with P_Key pkey was refused. */
+/* A SubnTrap(Notice) n to the SM at LID sm (its TrapRepress is dropped
+ * by ibsim, so no answer is waited for). */
+static int send_trap(ibp_transport *t, uint16_t sm, const struct ibp_notice *n,
+		     uint64_t tid, uint64_t mkey, ibp_error *err)
+{
+	struct ibp_smp req;
+	ibp_smp_init_lid(&req, IBP_METHOD_TRAP, IBP_ATTR_NOTICE, 0, tid, mkey);
+	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
+	int rc = ibp_notice_encode(n, req.data, sizeof(req.data), err);
+	if (!rc)
+		rc = ibp_smp_encode(&req, b, sizeof(b), err);
+	if (!rc)
+		rc = ibp_transport_smp_lid(t, sm, b, r, 200, err);
+	return rc == IBP_ETIMEDOUT ? IBP_OK : rc; /* sent; no answer */
+}
+
 static int trap257(ibp_transport *t, char **a, uint64_t mkey, ibp_error *err)
 {
 	uint16_t sm = (uint16_t)strtoul(a[0], NULL, 0);
@@ -159,16 +176,30 @@ static int trap257(ibp_transport *t, char **a, uint64_t mkey, ibp_error *err)
 				 .qp1 = 0x48,
 				 .qp2 = 0x49};
 	ibp_trap_257_to_details(&d, n.data_details);
-	struct ibp_smp req;
-	ibp_smp_init_lid(&req, IBP_METHOD_TRAP, IBP_ATTR_NOTICE, 0, 0x7e100000,
-			 mkey);
-	uint8_t b[IBP_MAD_SIZE], r[IBP_MAD_SIZE];
-	int rc = ibp_notice_encode(&n, req.data, sizeof(req.data), err);
-	if (!rc)
-		rc = ibp_smp_encode(&req, b, sizeof(b), err);
-	if (!rc)
-		rc = ibp_transport_smp_lid(t, sm, b, r, 200, err);
-	return rc == IBP_ETIMEDOUT ? IBP_OK : rc; /* sent; no answer */
+	return send_trap(t, sm, &n, 0x7e100000, mkey, err);
+}
+
+/* "trap259 SMLID SWLID PORT LID1 LID2 PKEY": a switch's SubnTrap(Notice)
+ * 259, Bad P_Key on its external port PORT (IBA 14.2.5.1: DataValid
+ * LID1, LID2 and P_Key), as a switch filtering inbound with partition
+ * enforcement raises it; sent from the switch's port 0. */
+static int trap259(ibp_transport *t, char **a, uint64_t mkey, ibp_error *err)
+{
+	uint16_t sm = (uint16_t)strtoul(a[0], NULL, 0);
+	uint16_t sw = (uint16_t)strtoul(a[1], NULL, 0);
+	struct ibp_notice n;
+	ibp_notice_init_trap(&n, IBP_NOTICE_TYPE_SECURITY, IBP_NODE_SWITCH, 259,
+			     sw);
+	struct ibp_trap_259 d = {.data_valid = IBP_TRAP259_VALID_LID1 |
+					       IBP_TRAP259_VALID_LID2 |
+					       IBP_TRAP259_VALID_PKEY,
+				 .lid1 = (uint16_t)strtoul(a[3], NULL, 0),
+				 .lid2 = (uint16_t)strtoul(a[4], NULL, 0),
+				 .pkey = (uint16_t)strtoul(a[5], NULL, 0),
+				 .sw_lid = sw,
+				 .port = (uint8_t)strtoul(a[2], NULL, 0)};
+	ibp_trap_259_to_details(&d, n.data_details);
+	return send_trap(t, sm, &n, 0x7e200000, mkey, err);
 }
 
 int main(int argc, char **argv)
@@ -214,6 +245,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "umad_probe: trap257: %s\n",
 				i + 4 >= argc ? "SMLID LID1 LID2 PKEY"
 					      : err.message);
+			bad = 1;
+		}
+		i = argc;
+	}
+	if (i < argc && !strcmp(argv[i], "trap259")) {
+		if (i + 6 >= argc || trap259(t, argv + i + 1, o.mkey, &err)) {
+			fprintf(stderr, "umad_probe: trap259: %s\n",
+				i + 6 >= argc
+				    ? "SMLID SWLID PORT LID1 LID2 PKEY"
+				    : err.message);
 			bad = 1;
 		}
 		i = argc;

@@ -30,6 +30,7 @@
 #include "ibpart/pkey_table.h"
 #include "ibpart/sim_session.h"
 #include "ibpart/transport_sim.h"
+#include "seed_live.h"
 
 struct fx {
 	ibp_sim_session *ss;
@@ -42,32 +43,8 @@ struct fx {
 static int setup(void **state)
 {
 	struct fx *x = calloc(1, sizeof(*x));
-	const char *ex = getenv("IBP_EXAMPLES");
-	char topo[1024];
-	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", ex ? ex : "examples");
-	snprintf(x->conf, sizeof(x->conf), "%s/seed/partitions.conf",
-		 ex ? ex : "examples");
-	struct ibp_sim_session_options so;
-	ibp_sim_session_options_init(&so);
-	so.topo_path = topo;
-	so.conf_path = x->conf;
-	ibp_error err;
-	if (ibp_sim_session_open(&so, &x->ss, NULL, &err) != IBP_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return -1;
-	}
-	size_t n;
-	unsigned p;
-	ibp_sim_session_sm_port(x->ss, &n, &p);
-	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
-	if (ibp_transport_sim_new(ibp_sim_session_sim(x->ss), n, p, NULL, &x->t,
-				  &err) ||
-	    ibp_live_open_transport(
-		&lo, x->t,
-		ibp_fabric_port_guid(ibp_sim_session_fabric(x->ss), n, p),
-		&x->l, &err) ||
-	    ibp_live_discover(x->l, &err) || ibp_live_find_sm(x->l, NULL, &err))
+	if (seed_sim_open(x->conf, sizeof(x->conf), &x->ss, &x->t) ||
+	    seed_live_open(x->ss, x->t, &x->l))
 		return -1;
 	x->st = ibp_monitor_state_new();
 	*state = x;
@@ -77,10 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *x = *state;
-	ibp_monitor_state_free(x->st);
-	ibp_live_close(x->l);
-	ibp_transport_close(x->t);
-	ibp_sim_session_free(x->ss);
+	seed_live_close(x->st, x->l, x->t, x->ss);
 	free(x);
 	return 0;
 }
@@ -111,31 +85,6 @@ static void pingpong(struct fx *x, const char *src, const char *dst,
 	    ibp_sim_session_pingpong(x->ss, src, dst, &po, NULL, &res, &err),
 	    IBP_OK);
 	assert_int_equal(res.outcome, IBP_SIM_PINGPONG_FAILED);
-}
-
-/* The port read on (switch desc, port) or (CA desc, 1). */
-static const struct ibp_monitor_port *port_of(const ibp_monitor_sweep *s,
-					      const char *desc, bool sw,
-					      const char *facing)
-{
-	for (size_t i = 0; i < ibp_monitor_sweep_port_count(s); i++) {
-		const struct ibp_monitor_port *q = ibp_monitor_sweep_port(s, i);
-		if (q->is_switch == sw && !strcmp(q->desc, desc) &&
-		    !strcmp(q->facing_desc, facing))
-			return q;
-	}
-	fail_msg("no port %s facing %s", desc, facing);
-	return NULL;
-}
-
-static const struct ibp_monitor_tenant *tenant(const ibp_monitor_sweep *s,
-					       const char *name)
-{
-	for (size_t i = 0; i < ibp_monitor_sweep_tenant_count(s); i++)
-		if (!strcmp(ibp_monitor_sweep_tenant(s, i)->name, name))
-			return ibp_monitor_sweep_tenant(s, i);
-	fail_msg("no tenant %s", name);
-	return NULL;
 }
 
 /* Totals of every port but one are zero. */
@@ -351,6 +300,49 @@ static void test_log_lines(void **state)
 	    "P_Key 0x8001, SL 0, QP1 0x48, QP2 0x49, GID1 ::, GID2 "
 	    "::";
 	assert_int_equal(ibp_opensm_log_trap_parse(sa, strlen(sa), &t), 0);
+	/* the SA's report of a 259 (osm_inform.c log_notice, 0x02): the
+	 * trap's whole DataDetails; DataValid 0x0007: LID1, LID2, P_Key */
+	const char *r259 =
+	    "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+	    "Reporting Security Notice \"Bad P_Key (switch external port)\" "
+	    "from switch LID 2, GUID 0x506b4b0300a1b100 port 5 : data_valid "
+	    "0x0007, LID1 3, LID2 6, PKey 0x8001, SL 0, QP1 0x48, QP2 0x49, "
+	    "GID1 ::, GID2 fe80::506b:4b03:a1:b202";
+	assert_int_equal(ibp_opensm_log_trap_parse(r259, strlen(r259), &t), 2);
+	assert_true(t.number == 259 && t.issuer_lid == 2 && t.sw_port == 5);
+	assert_true(t.lids_valid && t.lid1 == 3 && t.lid2 == 6);
+	assert_true(t.pkey_valid && t.pkey == 0x8001);
+	/* DataValid without LID1 and LID2: the LIDs are not taken */
+	const char *r259n =
+	    "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+	    "Reporting Security Notice \"Bad P_Key (switch external port)\" "
+	    "from switch LID 2, GUID 0x506b4b0300a1b100 port 5 : data_valid "
+	    "0x0004, LID1 3, LID2 6, PKey 0x8001, SL 0, QP1 0x0, QP2 0x0, "
+	    "GID1 ::, GID2 ::";
+	assert_int_equal(ibp_opensm_log_trap_parse(r259n, strlen(r259n), &t),
+			 2);
+	assert_true(!t.lids_valid && t.pkey_valid && t.sw_port == 5);
+	/* cut, out of range, a GID that is not one: refused */
+	const char *r259bad[] = {
+	    "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+	    "Reporting Security Notice \"Bad P_Key (switch external port)\" "
+	    "from switch LID 2, GUID 0x506b4b0300a1b100 port 256 : data_valid "
+	    "0x0007, LID1 3, LID2 6, PKey 0x8001, SL 0, QP1 0x48, QP2 0x49, "
+	    "GID1 ::, GID2 ::",
+	    "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+	    "Reporting Security Notice \"Bad P_Key (switch external port)\" "
+	    "from switch LID 2, GUID 0x506b4b0300a1b100 port 5 : data_valid "
+	    "0x0007, LID1 3, LID2 6, PKey 0x8001, SL 0, QP1 0x48, QP2 0x49, "
+	    "GID1 ::, GID2 :: and more",
+	    "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+	    "Reporting Security Notice \"Bad P_Key (switch external port)\" "
+	    "from switch LID 2, GUID 0x506b4b0300a1b100 port 5 : data_valid "
+	    "0x0007, LID1 3",
+	};
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(ibp_opensm_log_trap_parse(
+				     r259bad[i], strlen(r259bad[i]), &t),
+				 -1);
 	/* text a tenant wrote (a NodeDescription), not at a message's start,
 	 * or without OpenSM's prefix and function name, is not a trap */
 	const char *fake[] = {
@@ -411,6 +403,18 @@ static void append(const char *path, const char *mode, const char *text)
 	fclose(f);
 }
 
+/* Write text to the log (mode "w" or "a"), sweep: the sweep counts
+ * traps new traps and TenantB's total toward is toward. */
+static void expect_log(struct fx *x, const char *log, const char *mode,
+		       const char *text, size_t traps, uint64_t toward)
+{
+	append(log, mode, text);
+	ibp_monitor_sweep *s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), traps);
+	assert_true(tenant(s, "TenantB")->traps_toward == toward);
+	ibp_monitor_sweep_free(s);
+}
+
 static void test_log_incremental(void **state)
 {
 	struct fx *x = *state;
@@ -445,19 +449,12 @@ static void test_log_incremental(void **state)
 	assert_int_equal(ibp_monitor_sweep_trap_port_count(s), 1);
 	ibp_monitor_sweep_free(s);
 	/* the line finished: one more, the earlier ones not again */
-	append(log, "a",
-	       line + strlen("Dec 04 14:31:07 482113 [7F3A2B7FE700] "
-			     "0x01 -> log_trap_info: Bad "));
-	s = sweep_log(x, log, NULL, 0);
-	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
-	assert_true(tenant(s, "TenantB")->traps_toward == 3);
-	ibp_monitor_sweep_free(s);
+	expect_log(x, log, "a",
+		   line + strlen("Dec 04 14:31:07 482113 [7F3A2B7FE700] "
+				 "0x01 -> log_trap_info: Bad "),
+		   1, 3);
 	/* truncated (logrotate's copytruncate): read from its start */
-	append(log, "w", line);
-	s = sweep_log(x, log, NULL, 0);
-	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
-	assert_true(tenant(s, "TenantB")->traps_toward == 4);
-	ibp_monitor_sweep_free(s);
+	expect_log(x, log, "w", line, 1, 4);
 	/* rotated: another file at the path, longer than the offset */
 	char old[64];
 	snprintf(old, sizeof(old), "%s.1", log);
@@ -474,6 +471,74 @@ static void test_log_incremental(void **state)
 	free(prom);
 	ibp_monitor_sweep_free(s);
 	unlink(old);
+	unlink(log);
+}
+
+/* A trap 259 in OpenSM's log: its num:259 line counts it, the SA's
+ * report line after it gives it its switch port, LID1 and LID2; when a
+ * sweep falls between the two lines, the next one adds only the
+ * tenants. */
+static void test_log_259(void **state)
+{
+	struct fx *x = *state;
+	ibp_monitor_sweep *s = sweep(x, false);
+	uint16_t la =
+	    port_of(s, "tenantA-node-01", false, "tenantA-node-01")->lid;
+	const struct ibp_monitor_port *leaf =
+	    port_of(s, "leaf-01", true, "tenantB-node-01");
+	uint16_t lb =
+	    port_of(s, "tenantB-node-01", false, "tenantB-node-01")->lid;
+	uint16_t lsw = leaf->lid;
+	uint64_t swguid = leaf->node_guid;
+	unsigned swport = leaf->port;
+	ibp_monitor_sweep_free(s);
+	char num[256], rep[512], log[] = "/tmp/ibpart-osmlog259-XXXXXX";
+	int fd = mkstemp(log);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(num, sizeof(num),
+		 "Dec 04 14:37:49 136200 [29BCB6C0] 0x01 -> log_trap_info: "
+		 "Received Generic Notice type:2 num:259 (Bad P_Key (switch "
+		 "external port)) Producer:2 (Switch) from LID:%u "
+		 "TID:0x0000000000001234\n",
+		 lsw);
+	snprintf(rep, sizeof(rep),
+		 "Dec 04 14:37:49 136300 [29BCB6C0] 0x02 -> log_notice: "
+		 "Reporting Security Notice \"Bad P_Key (switch external "
+		 "port)\" from switch LID %u, GUID 0x%016llx port %u : "
+		 "data_valid 0x0007, LID1 %u, LID2 %u, PKey 0x8001, SL 0, QP1 "
+		 "0x48, QP2 0x49, GID1 ::, GID2 ::\n",
+		 lsw, (unsigned long long)swguid, swport, la, lb);
+	append(log, "w", num);
+	append(log, "a", rep);
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 1);
+	assert_true(tenant(s, "TenantA")->traps_from == 1);
+	assert_true(tenant(s, "TenantB")->traps_toward == 1);
+	assert_int_equal(ibp_monitor_sweep_trap_port_count(s), 1);
+	const struct ibp_monitor_trap_port *tp =
+	    ibp_monitor_sweep_trap_port(s, 0);
+	assert_true(tp->node_guid == swguid && tp->port == swport &&
+		    tp->total == 1);
+	ibp_monitor_sweep_free(s);
+	/* the num:259 line read by one sweep, its report line by the next:
+	 * counted once, on the switch (port 0), then given its tenants */
+	expect_log(x, log, "a", num, 1, 1);
+	append(log, "a", rep);
+	s = sweep_log(x, log, NULL, 0);
+	assert_int_equal(ibp_monitor_sweep_traps(s), 0);
+	assert_true(tenant(s, "TenantA")->traps_from == 2);
+	assert_true(tenant(s, "TenantB")->traps_toward == 2);
+	size_t on_port0 = 0;
+	for (size_t i = 0; i < ibp_monitor_sweep_trap_port_count(s); i++) {
+		tp = ibp_monitor_sweep_trap_port(s, i);
+		if (tp->node_guid == swguid && tp->port == 0)
+			on_port0 = tp->total;
+	}
+	assert_int_equal(on_port0, 1);
+	ibp_monitor_sweep_free(s);
+	/* a report line with no num:259 line before it counts by itself */
+	expect_log(x, log, "a", rep, 1, 3);
 	unlink(log);
 }
 
@@ -619,6 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_log_lines),
 	    cmocka_unit_test_setup_teardown(test_log_incremental, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_log_259, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sim_traps, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cpi_cached, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_posture, setup, teardown),
