@@ -31,7 +31,11 @@
  *  - The isolation guard: every change is rendered and audited (with
  *    the topology, when one is given; OpenSM's verdict on the file
  *    always) before and after; a finding at high or above that the
- *    change introduces refuses it (conflict, with the findings).
+ *    change introduces refuses it (conflict, with the findings).  A
+ *    table overflow is judged with the PartitionCaps discovery read and
+ *    OpenSM's index memory, which the service records after each
+ *    verified revision (ibp_service_note_opensm; service_memory.c,
+ *    service_capacity.c).
  *
  * Errors: a struct ibp_service_error - the ibp_error, the request field
  * at fault, whether the change was refused as a conflict, and the
@@ -50,6 +54,8 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -184,6 +190,24 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
  * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
  * (the newest 50); *json malloc'd. */
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
+/* OpenSM has loaded the partitions file as it is now (revision rev)
+ * and the fabric was verified to hold it: record, durably, what OpenSM
+ * remembers of each port's P_Key indexes (index_memory.h) for the
+ * guard's table-overflow judgment.  live is the fabric discovery found
+ * (its PartitionCaps are recorded too), sm_port_guid OpenSM's port and
+ * have the tables verify read there; the memory is the one recorded
+ * after the revision before replayed through the file by the policy's
+ * model (ibp_policy_compute_memory), or - for the first record, for an
+ * OpenSM whose pid is not the one recorded (a new OpenSM remembers
+ * nothing), or where the model's tables are not what the fabric holds -
+ * what the ports hold.  live and have NULL: the model alone, on the
+ * topology (no fabric to read; tests and dry runs).  IBP_EINVAL for one
+ * of live/have without the other, IBP_ENOENT without live or a
+ * topology, IBP_EIO (the partitions file, the database), IBP_ENOMEM. */
+int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
+			    const ibp_fabric *live, uint64_t sm_port_guid,
+			    const ibp_tables *have, long opensm_pid,
+			    ibp_error *err);
 /* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);

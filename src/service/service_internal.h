@@ -18,6 +18,7 @@
 #include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
+#include "ibpart/state_file.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"
@@ -117,6 +118,40 @@ int svc_db_load(ibp_service *s, ibp_error *err);
 int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
+
+/* OpenSM's index memory (service_memory.c): the state JSON (state_file.h)
+ * after revision rev as OpenSM opensm_pid loaded it, and the PartitionCap
+ * of each node discovery read (ncaps 0: none read, the last kept); one
+ * transaction. */
+int svc_db_memory_save(ibp_service *s, uint64_t rev, long opensm_pid,
+		       const char *state, const uint64_t *node_guids,
+		       const unsigned *caps, size_t ncaps, ibp_error *err);
+/* The state recorded last into *state (malloc'd; NULL when none yet),
+ * its revision and OpenSM's pid (either may be NULL). */
+int svc_db_memory_load(const ibp_service *s, char **state, uint64_t *rev,
+		       long *opensm_pid, ibp_error *err);
+/* The PartitionCap discovery read for the node: true with *cap. */
+bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
+			  unsigned *cap);
+
+/* ---- service_memory.c: OpenSM's index memory, kept ---- */
+/* The topology (--topology) with LIDs assigned from the SM port (into
+ * *sm_guid) and each node's PartitionCap as discovery read it where it
+ * did; IBP_ENOENT without a topology. */
+int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
+		    ibp_error *err);
+/* The recorded state read onto f into *st (NULL when none recorded),
+ * and the OpenSM pid it was recorded with. */
+int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
+		     ibp_state_file **st, long *opensm_pid, ibp_error *err);
+
+/* ---- service_capacity.c: the guard's table-overflow judgment ---- */
+/* The capacity-overflow findings (high) the change from before to after
+ * introduces on the topology, with the PartitionCaps discovery read and
+ * OpenSM's index memory as recorded; *out the caller's (may be empty). */
+int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
+			  const char *after, size_t alen, ibp_findings **out,
+			  ibp_error *err);
 
 /* ---- service_render.c ---- */
 /* Read the partitions file and keep the operator's part (up to the
