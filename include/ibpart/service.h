@@ -9,8 +9,10 @@
  * generated section), service_guard.c (the isolation guard), service_json.c
  * (UFM's response shapes), service_status.c (revisions on the fabric,
  * tokens), service_ports.c (UFM's port list), service_adopt.c (an
- * operator's P_Key handed to the API); private
- * service_internal.h.  Depends on util, topo, conf, analysis (the
+ * operator's P_Key handed to the API), service_memory.c (OpenSM's index
+ * memory, recorded), service_capacity.c (the guard's table-overflow
+ * judgment); private service_internal.h.  Depends on util, topo, conf,
+ * pkey (the state file), policy (OpenSM's placement), analysis (the
  * audit), SQLite and jansson.
  *
  * service.h - the store and its semantics; the HTTP front end (daemon/)

@@ -23,16 +23,7 @@
 source "$(dirname "$0")/live_lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 : "${IBPARTD:?}"
-ibp_require curl openssl smpquery
-live_init
-trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
-D=$IBP_SRC/tests/interop/data
-live_ibsim "$D/live-2sw.topo" H-0002c90000000100
-ibpd_init "$LIVE_DIR"
-printf '# the operator: SM port full in the default partition\nDefault=0x7fff, ipoib : 0x0002c90000000101=full ;\n' >"$IBPD_CONF"
-live_opensm "$IBPD_CONF"
-IBPD_PRELOAD=$LIVE_PRELOAD
-export IBPART_LOCK_DIR=$LIVE_DIR/lock
+ibpd_live_opensm
 SW=0002c90000002000 # leaf-2, its port 0
 sw_pkeys() { live_smp_pkeys 0,1,1 0; }
 [[ $(sw_pkeys) == 0x7fff ]] || live_fail "leaf-2 port 0 before: [$(sw_pkeys)]"
