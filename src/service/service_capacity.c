@@ -101,6 +101,8 @@ static const ibp_policy_dropped *dropped_at(const ibp_policy_unplaced *u,
 static bool lost(const struct placed *p, size_t node, unsigned port,
 		 uint16_t pkey)
 {
+	if (!p->given || !p->held) /* nothing placed: nothing lost */
+		return false;
 	const ibp_pkey_table *given = ibp_tables_get(p->given, node, port);
 	const ibp_policy_dropped *d = dropped_at(p->unplaced, node, port);
 	bool is_given = holds(given, pkey);
