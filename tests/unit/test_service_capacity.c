@@ -15,6 +15,8 @@
  *     (docs/opensm-behaviour.md rules 20-22), so OpenSM would write
  *     0x8002 over 0x8008;
  *   - an add that fits (0x8009 into the hole at index 1) is accepted;
+ *   - a loss the plan already has (the operator's own overflow) never
+ *     blocks a change; a new one on the same port does;
  *   - the memory survives a reopen of the database; a database of
  *     schema version 1 is migrated.
  * The tables and the lost P_Keys are worked out by hand from those rules
@@ -180,6 +182,37 @@ static void test_without_memory_fits(void **state)
 	ibp_service_close(s);
 }
 
+/* A loss the plan already has never blocks: the operator's own lines
+ * give the switch port 0x7fff and 0x0001-0x0008, nine P_Keys in eight
+ * entries (0x8008 is dropped, OpenSM's ERR 0512).  A change elsewhere is
+ * accepted; one more P_Key on that port is refused for itself alone. */
+static void test_existing_loss(void **state)
+{
+	(void)state;
+	FILE *f = fopen(conf, "a");
+	assert_non_null(f);
+	for (unsigned k = 1; k <= 8; k++)
+		fprintf(f, "op%u=0x%04x : 0x" SW "=full ;\n", k, k);
+	fclose(f);
+	ibp_service *s = open_svc(true);
+	loaded(s);
+	struct ibp_service_error e;
+	const char *other =
+	    "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\"]}";
+	ibp_service_error_init(&e);
+	int rc = ibp_service_change(s, IBP_SERVICE_ADD_GUIDS, other,
+				    strlen(other), NULL, &e);
+	if (rc)
+		fprintf(stderr, "%s\n",
+			e.findings ? e.findings : e.err.message);
+	assert_int_equal(rc, IBP_OK);
+	ibp_service_error_clear(&e);
+	loaded(s);
+	overflows(s, 0x31, "0x8031 would not fit", "0x0031",
+		  "the table cannot hold them all");
+	ibp_service_close(s);
+}
+
 /* A database made by the first schema (no opensm_memory, no
  * fabric_caps) opens: the tables are added, its plan kept. */
 static void test_migrate_v1(void **state)
@@ -239,6 +272,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_index_memory_overflow, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_without_memory_fits, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_existing_loss, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
 	};
