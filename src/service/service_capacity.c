@@ -191,15 +191,13 @@ int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
 			  ibp_error *err)
 {
 	*out = NULL;
-	ibp_fabric *f = NULL;
+	const ibp_fabric *f = NULL;
+	const ibp_state_file *st = NULL;
 	uint64_t sm = 0;
-	int rc = svc_fabric_load(s, &f, &sm, err);
+	int rc = svc_record_get(s, &f, &sm, &st, err);
 	if (rc)
 		return rc;
-	ibp_state_file *st = NULL;
-	ibp_error ignore; /* an unreadable record: OpenSM remembers nothing */
-	if (svc_memory_state(s, f, &st, NULL, &ignore))
-		st = NULL;
+	ibp_error ignore;
 	struct placed b = {0}, a = {0};
 	const ibp_tables *held = st ? ibp_state_file_tables(st) : NULL;
 	const ibp_index_memory *mem = st ? ibp_state_file_memory(st) : NULL;
@@ -218,7 +216,5 @@ int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	placed_free(&b);
 	placed_free(&a);
-	ibp_state_file_free(st);
-	ibp_fabric_free(f);
 	return rc;
 }

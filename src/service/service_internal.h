@@ -63,6 +63,8 @@ struct ibp_service {
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
+	struct svc_record *record; /* service_memory.c: what the guard
+				      judges capacity with, cached */
 };
 
 /* ---- service_input.c: request values ---- */
@@ -144,6 +146,16 @@ int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
  * and the OpenSM pid it was recorded with. */
 int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
 		     ibp_state_file **st, long *opensm_pid, ibp_error *err);
+/* The cache of the topology (as svc_fabric_load gives it) and the
+ * recorded state read onto it (NULL when none, or unreadable: OpenSM
+ * then remembers nothing), loaded at first use and again after each
+ * record; borrowed, valid under the service's lock until the next
+ * record.  new/free at open/close (NULL on ENOMEM; free takes NULL). */
+struct svc_record *svc_record_new(void);
+void svc_record_free(struct svc_record *r);
+int svc_record_get(const ibp_service *s, const ibp_fabric **f,
+		   uint64_t *sm_guid, const ibp_state_file **st,
+		   ibp_error *err);
 
 /* ---- service_capacity.c: the guard's table-overflow judgment ---- */
 /* The capacity-overflow findings (high) the change from before to after

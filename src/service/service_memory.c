@@ -17,7 +17,8 @@
  * not know a port finds its table as it is).  The result - the tables
  * read, the memory, the SM port - is stored as a state file (state_file.h)
  * in the database (service_db.c), with the PartitionCap of every node
- * discovery read, so it survives a restart of ibpartd.
+ * discovery read, so it survives a restart of ibpartd.  The guard reads
+ * them through a cache (svc_record_get), dropped at each record.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,51 @@ int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
 	}
 	free(text);
 	return rc;
+}
+
+struct svc_record {
+	bool loaded;
+	ibp_fabric *fabric;
+	uint64_t sm;
+	ibp_state_file *state;
+};
+
+struct svc_record *svc_record_new(void)
+{
+	return calloc(1, sizeof(struct svc_record));
+}
+
+static void record_drop(struct svc_record *r)
+{
+	ibp_state_file_free(r->state); /* borrows the fabric: first */
+	ibp_fabric_free(r->fabric);
+	*r = (struct svc_record){0};
+}
+
+void svc_record_free(struct svc_record *r)
+{
+	if (r)
+		record_drop(r);
+	free(r);
+}
+
+int svc_record_get(const ibp_service *s, const ibp_fabric **f,
+		   uint64_t *sm_guid, const ibp_state_file **st, ibp_error *err)
+{
+	struct svc_record *r = s->record;
+	if (!r->loaded) {
+		int rc = svc_fabric_load(s, &r->fabric, &r->sm, err);
+		if (rc)
+			return rc;
+		ibp_error ignore; /* unreadable: OpenSM remembers nothing */
+		if (svc_memory_state(s, r->fabric, &r->state, NULL, &ignore))
+			r->state = NULL;
+		r->loaded = true;
+	}
+	*f = r->fabric;
+	*sm_guid = r->sm;
+	*st = r->state;
+	return IBP_OK;
 }
 
 /* Do the model's tables hold, on every end port the fabric read, what
@@ -210,6 +256,8 @@ static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
 	}
 	if (!rc)
 		rc = svc_db_memory_save(s, rev, pid, json, g, cap, nn, err);
+	if (!rc) /* the caps and the state changed: read them again */
+		record_drop(s->record);
 	if (!rc && !replayed)
 		fprintf(stderr,
 			"ibpartd: OpenSM's index memory taken from the tables "
