@@ -9,6 +9,9 @@
  * SMPs (libibumad, -C/-P) and compares it with the file (ibp_verify).
  * The whole cycle holds the CLI's apply lock for the local port, so an
  * `ibpart apply` never runs between a SIGHUP and its verification.
+ * What OpenSM now remembers of each port's P_Key indexes is recorded
+ * from what verify read (ibp_service_note_opensm), for the guard's
+ * table-overflow judgment.
  * The revision is then applied and verified - only then does UFM's
  * last_updated move - or failed with the reason, and the cycle is tried
  * again with a doubling backoff.  The first cycle runs at start whatever
@@ -108,9 +111,26 @@ int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	return 0;
 }
 
+/* OpenSM pid took revision rev and the fabric holds it (r): record its
+ * index memory; a failure is logged, the revision stays verified. */
+static void note_opensm(struct ibpartd *d, uint64_t rev, pid_t pid,
+			const ibp_verify_result *r)
+{
+	ibp_error err;
+	ibp_error_clear(&err);
+	if (ibp_service_note_opensm(d->svc, rev, ibp_verify_result_fabric(r),
+				    ibp_verify_result_sm_port_guid(r),
+				    ibp_verify_result_have(r), (long)pid, &err))
+		fprintf(stderr,
+			"ibpartd: OpenSM's index memory not recorded for "
+			"revision %llu: %s\n",
+			(unsigned long long)rev, err.message);
+}
+
 /* Compare the fabric with the file: 0 when it holds it, else -1 with
  * the reason. */
-static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
+static int verify(struct ibpartd *d, ibp_live *l, uint64_t rev, pid_t pid,
+		  char *why, size_t why_size)
 {
 	ibp_verify_result *r = NULL;
 	int rc = daemon_verify(d, l, &r, why, why_size);
@@ -122,6 +142,8 @@ static int verify(struct ibpartd *d, ibp_live *l, char *why, size_t why_size)
 				 "OpenSM took the file",
 				 n, ports);
 			rc = -1;
+		} else {
+			note_opensm(d, rev, pid, r);
 		}
 	}
 	ibp_verify_result_free(r);
@@ -216,7 +238,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 		rc = 0;
 	} else if (!reload(d, &pid, &up, why, why_size)) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
-		if (!verify(d, l, why, why_size)) {
+		if (!verify(d, l, *rev, pid, why, why_size)) {
 			rc = ibp_service_mark(d->svc, *rev,
 					      IBP_SERVICE_VERIFIED, NULL, &err)
 				 ? -1

@@ -10,9 +10,11 @@
  * (UFM's response shapes), service_status.c (revisions on the fabric,
  * tokens), service_ports.c (UFM's port list), service_adopt.c (an
  * operator's P_Key handed to the API), service_hosts.c (Slurm's host
- * lists as port GUIDs), service_views.c (the plan's
- * tables, matrix, audit and posture as the CLI prints them); private
- * service_internal.h.  Depends on util, topo, conf, analysis (the
+ * lists as port GUIDs), service_views.c (the plan's tables, matrix,
+ * audit and posture as the CLI prints them), service_memory.c (OpenSM's
+ * index memory, recorded), service_capacity.c (the guard's table-overflow
+ * judgment); private service_internal.h.  Depends on util, topo, conf,
+ * pkey (the state file), policy (OpenSM's placement), analysis (the
  * audit), SQLite and jansson.
  *
  * service.h - the store and its semantics; the HTTP front end (daemon/)
@@ -33,7 +35,11 @@
  *  - The isolation guard: every change is rendered and audited (with
  *    the topology, when one is given; OpenSM's verdict on the file
  *    always) before and after; a finding at high or above that the
- *    change introduces refuses it (conflict, with the findings).
+ *    change introduces refuses it (conflict, with the findings).  A
+ *    table overflow is judged with the PartitionCaps discovery read and
+ *    OpenSM's index memory, which the service records after each
+ *    verified revision (ibp_service_note_opensm; service_memory.c,
+ *    service_capacity.c).
  *
  * Errors: a struct ibp_service_error - the ibp_error, the request field
  * at fault, whether the change was refused as a conflict, and the
@@ -53,6 +59,8 @@
 
 #include "ibpart/analysis.h"
 #include "ibpart/error.h"
+#include "ibpart/tables.h"
+#include "ibpart/topo.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -214,6 +222,24 @@ int ibp_service_revision_state(ibp_service *s, uint64_t rev,
  * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
  * (the newest 50); *json malloc'd. */
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
+/* OpenSM has loaded the partitions file as it is now (revision rev)
+ * and the fabric was verified to hold it: record, durably, what OpenSM
+ * remembers of each port's P_Key indexes (index_memory.h) for the
+ * guard's table-overflow judgment.  live is the fabric discovery found
+ * (its PartitionCaps are recorded too), sm_port_guid OpenSM's port and
+ * have the tables verify read there; the memory is the one recorded
+ * after the revision before replayed through the file by the policy's
+ * model (ibp_policy_compute_memory), or - for the first record, for an
+ * OpenSM whose pid is not the one recorded (a new OpenSM remembers
+ * nothing), or where the model's tables are not what the fabric holds -
+ * what the ports hold.  live and have NULL: the model alone, on the
+ * topology (no fabric to read; tests and dry runs).  IBP_EINVAL for one
+ * of live/have without the other, IBP_ENOENT without live or a
+ * topology, IBP_EIO (the partitions file, the database), IBP_ENOMEM. */
+int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
+			    const ibp_fabric *live, uint64_t sm_port_guid,
+			    const ibp_tables *have, long opensm_pid,
+			    ibp_error *err);
 /* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);

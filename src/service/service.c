@@ -88,7 +88,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->sm_port = dup_or_null(o->sm_port);
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
-	int rc = !s->db_path || !s->partitions_path
+	s->record = svc_record_new();
+	int rc = !s->db_path || !s->partitions_path || !s->record
 		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
 		     : svc_db_open(s, o->db_path, err);
 	if (!rc)
@@ -108,6 +109,7 @@ void ibp_service_close(ibp_service *s)
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	svc_record_free(s->record);
 	svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);

@@ -1,7 +1,10 @@
 /*
  * service_db.c - the service's SQLite database, the truth ibpartd starts
  * from: partitions, members, one row per revision (what it changed and
- * what became of it on the fabric), tokens (hashed), and a meta table.
+ * what became of it on the fabric), tokens (hashed), a meta table, and
+ * (schema version 2) OpenSM's index memory as the service last recorded
+ * it with the PartitionCap of each node discovery read (service_memory.c
+ * keeps them; the guard's table-overflow judgment reads them).
  * WAL with synchronous=FULL, so a change is on disk when its transaction
  * commits - before the client hears 200.  One service at a time holds
  * it (flock on the file, kept until the service closes): a second one
@@ -34,6 +37,25 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS tokens(id TEXT PRIMARY KEY, hash TEXT,"
     " user TEXT, issued_at INTEGER);"
     "INSERT OR IGNORE INTO meta VALUES('schema', '" SCHEMA_ID "');";
+
+/* Version 2: what the table-overflow guard judges with.  opensm_memory
+ * holds one row, the state (state_file.h, version 2: the tables the
+ * ports hold and what OpenSM remembers of their indexes) after the last
+ * verified revision, with the pid of the OpenSM that loaded it;
+ * fabric_caps the PartitionCap each node's NodeInfo gave then.  A
+ * database of version 1 gains them when it is opened: its partitions,
+ * revisions and tokens are kept as they are. */
+#define SCHEMA_VERSION "2"
+static const char migrate_2[] =
+    "BEGIN IMMEDIATE;"
+    "CREATE TABLE IF NOT EXISTS opensm_memory(id INTEGER PRIMARY KEY"
+    " CHECK(id = 1), rev INTEGER NOT NULL, opensm_pid INTEGER,"
+    " recorded_at INTEGER, state TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS fabric_caps(node_guid INTEGER PRIMARY KEY,"
+    " partition_cap INTEGER NOT NULL) WITHOUT ROWID;"
+    "INSERT OR REPLACE INTO meta VALUES('schema_version', '" SCHEMA_VERSION
+    "');"
+    "COMMIT;";
 
 static int db_fail(ibp_service *s, ibp_error *err, const char *what)
 {
@@ -85,6 +107,11 @@ int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 				     "%s: not an ibpartd database of schema "
 				     "%s",
 				     path, SCHEMA_ID);
+	if (sqlite3_exec(s->db, migrate_2, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(s, err, "cannot migrate to schema version 2");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
 	return IBP_OK;
 }
 
@@ -243,4 +270,88 @@ int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 	int rc = db_fail(s, err, "the change was not recorded");
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+int svc_db_memory_save(ibp_service *s, uint64_t rev, long opensm_pid,
+		       const char *state, const uint64_t *node_guids,
+		       const unsigned *caps, size_t ncaps, ibp_error *err)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return db_fail(s, err, "cannot begin a transaction");
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(s->db,
+				     "INSERT OR REPLACE INTO opensm_memory "
+				     "VALUES(1, ?, ?, ?, ?)",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)rev);
+		sqlite3_bind_int64(st, 2, opensm_pid);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+		sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (ok && ncaps)
+		ok = sqlite3_exec(s->db, "DELETE FROM fabric_caps", NULL, NULL,
+				  NULL) == SQLITE_OK &&
+		     sqlite3_prepare_v2(s->db,
+					"INSERT OR REPLACE INTO fabric_caps "
+					"VALUES(?, ?)",
+					-1, &st, NULL) == SQLITE_OK;
+	for (size_t i = 0; ok && i < ncaps; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)node_guids[i]);
+		sqlite3_bind_int(st, 2, (int)caps[i]);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return IBP_OK;
+	int rc = db_fail(s, err, "OpenSM's index memory was not recorded");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int svc_db_memory_load(const ibp_service *s, char **state, uint64_t *rev,
+		       long *opensm_pid, ibp_error *err)
+{
+	*state = NULL;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT state, rev, opensm_pid FROM "
+			       "opensm_memory WHERE id = 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail((ibp_service *)s, err,
+			       "reading OpenSM's index memory");
+	int rc = IBP_OK;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (rev)
+			*rev = (uint64_t)sqlite3_column_int64(st, 1);
+		if (opensm_pid)
+			*opensm_pid = (long)sqlite3_column_int64(st, 2);
+		if (t && !(*state = strdup(t)))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
+			  unsigned *cap)
+{
+	sqlite3_stmt *st = NULL;
+	bool hit = false;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT partition_cap FROM fabric_caps WHERE "
+			       "node_guid = ?",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)node_guid);
+		if ((hit = sqlite3_step(st) == SQLITE_ROW))
+			*cap = (unsigned)sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	return hit;
 }

@@ -6,7 +6,10 @@
  * `ibpart audit` audits them (src/analysis/): a finding at high or above
  * in the after-audit with no equal finding (code, ports, partitions) in
  * the before-audit refuses the change with the findings.  Findings that
- * were already there never block a call.
+ * were already there never block a call.  A table overflow is judged by
+ * service_capacity.c instead of the audit (which counts P_Keys against
+ * the topology's PartitionCap): with the PartitionCaps discovery read
+ * and OpenSM's index memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,15 +93,20 @@ static bool known(const ibp_findings *before, const ibp_finding *f)
 
 static int refuse_findings(const ibp_findings *before,
 			   const ibp_findings *after,
+			   const ibp_findings *capacity,
 			   struct ibp_service_error *e)
 {
 	ibp_findings *fresh = ibp_findings_new();
 	if (!fresh)
 		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	const ibp_finding *first = NULL;
-	for (size_t i = 0; i < ibp_findings_count(after); i++) {
-		const ibp_finding *f = ibp_findings_get(after, i);
-		if (f->severity < IBP_AUDIT_HIGH || known(before, f))
+	size_t nc = capacity ? ibp_findings_count(capacity) : 0;
+	for (size_t i = 0; i < nc + ibp_findings_count(after); i++) {
+		const ibp_finding *f = i < nc ? ibp_findings_get(capacity, i)
+					      : ibp_findings_get(after, i - nc);
+		if (f->severity < IBP_AUDIT_HIGH ||
+		    (i >= nc && (known(before, f) ||
+				 !strcmp(f->code, "capacity-overflow"))))
 			continue;
 		if (!first)
 			first = f;
@@ -145,10 +153,13 @@ int svc_guard(const ibp_service *s, const char *before, size_t blen,
 	}
 	if (!s->topology_path)
 		return IBP_OK;
-	ibp_findings *fb = NULL, *fa = NULL;
+	ibp_findings *fb = NULL, *fa = NULL, *fc = NULL;
 	ibp_error ignore;
 	audit(s, before, blen, &fb, &ignore); /* a bad before blocks nothing */
 	rc = audit(s, after, alen, &fa, &e->err);
+	if (!rc)
+		rc = svc_capacity_findings(s, before, blen, after, alen, &fc,
+					   &e->err);
 	if (rc) {
 		e->conflict = true;
 		rc = svc_fail(e, IBP_EINVAL, NULL,
@@ -156,8 +167,9 @@ int svc_guard(const ibp_service *s, const char *before, size_t blen,
 			      "plan: %s",
 			      e->err.message);
 	} else {
-		rc = refuse_findings(fb, fa, e);
+		rc = refuse_findings(fb, fa, fc, e);
 	}
+	ibp_findings_free(fc);
 	ibp_findings_free(fb);
 	ibp_findings_free(fa);
 	return rc;
@@ -172,16 +184,4 @@ int svc_audit(const ibp_service *s, const char *text, size_t len,
 				     "no topology: ibpartd was started "
 				     "without --topology");
 	return audit(s, text, len, out, err);
-}
-
-int svc_audit_json(const ibp_service *s, const char *text, size_t len,
-		   char **json, ibp_error *err)
-{
-	*json = NULL;
-	ibp_findings *f = NULL;
-	int rc = svc_audit(s, text, len, &f, err);
-	if (!rc && !(*json = ibp_findings_to_json(f)))
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_findings_free(f);
-	return rc;
 }

@@ -18,6 +18,7 @@
 #include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
+#include "ibpart/state_file.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"
@@ -64,6 +65,8 @@ struct ibp_service {
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
+	struct svc_record *record; /* service_memory.c: what the guard
+				      judges capacity with, cached */
 };
 
 /* ---- service_input.c: request values ---- */
@@ -120,6 +123,50 @@ int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
 
+/* OpenSM's index memory (service_memory.c): the state JSON (state_file.h)
+ * after revision rev as OpenSM opensm_pid loaded it, and the PartitionCap
+ * of each node discovery read (ncaps 0: none read, the last kept); one
+ * transaction. */
+int svc_db_memory_save(ibp_service *s, uint64_t rev, long opensm_pid,
+		       const char *state, const uint64_t *node_guids,
+		       const unsigned *caps, size_t ncaps, ibp_error *err);
+/* The state recorded last into *state (malloc'd; NULL when none yet),
+ * its revision and OpenSM's pid (either may be NULL). */
+int svc_db_memory_load(const ibp_service *s, char **state, uint64_t *rev,
+		       long *opensm_pid, ibp_error *err);
+/* The PartitionCap discovery read for the node: true with *cap. */
+bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
+			  unsigned *cap);
+
+/* ---- service_memory.c: OpenSM's index memory, kept ---- */
+/* The topology (--topology) with LIDs assigned from the SM port (into
+ * *sm_guid) and each node's PartitionCap as discovery read it where it
+ * did; IBP_ENOENT without a topology. */
+int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
+		    ibp_error *err);
+/* The recorded state read onto f into *st (NULL when none recorded),
+ * and the OpenSM pid it was recorded with. */
+int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
+		     ibp_state_file **st, long *opensm_pid, ibp_error *err);
+/* The cache of the topology (as svc_fabric_load gives it) and the
+ * recorded state read onto it (NULL when none, or unreadable: OpenSM
+ * then remembers nothing), loaded at first use and again after each
+ * record; borrowed, valid under the service's lock until the next
+ * record.  new/free at open/close (NULL on ENOMEM; free takes NULL). */
+struct svc_record *svc_record_new(void);
+void svc_record_free(struct svc_record *r);
+int svc_record_get(const ibp_service *s, const ibp_fabric **f,
+		   uint64_t *sm_guid, const ibp_state_file **st,
+		   ibp_error *err);
+
+/* ---- service_capacity.c: the guard's table-overflow judgment ---- */
+/* The capacity-overflow findings (high) the change from before to after
+ * introduces on the topology, with the PartitionCaps discovery read and
+ * OpenSM's index memory as recorded; *out the caller's (may be empty). */
+int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
+			  const char *after, size_t alen, ibp_findings **out,
+			  ibp_error *err);
+
 /* ---- service_render.c ---- */
 /* Read the partitions file and keep the operator's part (up to the
  * marker); a missing file is an empty operator part. */
@@ -153,8 +200,6 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
  * without a topology. */
 int svc_audit(const ibp_service *s, const char *text, size_t len,
 	      ibp_findings **out, ibp_error *err);
-int svc_audit_json(const ibp_service *s, const char *text, size_t len,
-		   char **json, ibp_error *err);
 
 /* ---- service_json.c: UFM's shapes ---- */
 /* One P_Key's object; NULL on ENOMEM. */

@@ -14,6 +14,10 @@
 #   ibpd_kill                      SIGKILL (a crash), no check
 #   ibpd_wait_fabric REV [S]       until /ibpart/v1/status says the
 #                                  fabric holds revision REV (S seconds)
+#   ibpd_live_opensm               (with live_lib.sh) ibsim on
+#                                  live-2sw.topo, the operator's file
+#                                  (SM port full in 0x7fff), OpenSM on
+#                                  it; D, IBPD_PRELOAD, IBPART_LOCK_DIR
 # IBPD_PRELOAD: an LD_PRELOAD for the daemon (libumad2sim on ibsim).
 : "${IBPARTD:?IBPARTD must name the ibpartd binary}"
 
@@ -106,4 +110,20 @@ ibpd_wait_fabric() {
 	done
 	echo "the fabric never held revision $rev: $BODY" >&2
 	return 1
+}
+
+# ibpd_live_opensm: the fabric of ibpartd's OpenSM tests (see the top);
+# sets the EXIT trap that stops the daemon, OpenSM and ibsim.
+ibpd_live_opensm() {
+	ibp_require curl openssl smpquery
+	live_init
+	trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
+	D=$IBP_SRC/tests/interop/data
+	live_ibsim "$D/live-2sw.topo" H-0002c90000000100
+	ibpd_init "$LIVE_DIR"
+	printf '# the operator: SM port full in the default partition\nDefault=0x7fff, ipoib : 0x0002c90000000101=full ;\n' >"$IBPD_CONF"
+	cp "$IBPD_CONF" "$LIVE_DIR/operator.conf"
+	live_opensm "$IBPD_CONF"
+	IBPD_PRELOAD=$LIVE_PRELOAD
+	export IBPART_LOCK_DIR=$LIVE_DIR/lock # the apply lock, private to the test
 }

@@ -12,17 +12,7 @@
 source "$(dirname "$0")/live_lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 : "${IBPARTD:?}"
-ibp_require curl openssl smpquery
-live_init
-trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
-D=$IBP_SRC/tests/interop/data
-live_ibsim "$D/live-2sw.topo" H-0002c90000000100
-ibpd_init "$LIVE_DIR"
-printf '# the operator: SM port full in the default partition\nDefault=0x7fff, ipoib : 0x0002c90000000101=full ;\n' >"$IBPD_CONF"
-cp "$IBPD_CONF" "$LIVE_DIR/operator.conf"
-live_opensm "$IBPD_CONF"
-IBPD_PRELOAD=$LIVE_PRELOAD
-export IBPART_LOCK_DIR=$LIVE_DIR/lock # the apply lock, private to this test
+ibpd_live_opensm
 B="0,1,1,3 1" C="0,1,1,4 1" # node-b, node-c (leaf-2 ports 3, 4)
 [[ $(live_smp_pkeys $B) == 0x7fff ]] || live_fail "node-b before: $(live_smp_pkeys $B)"
 

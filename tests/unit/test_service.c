@@ -23,8 +23,7 @@
 
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
-
-static char dir[256], db[300], conf[300], topo[512];
+#include "service_fixture.h"
 
 static const char operator_text[] =
     "# the operator's own partitions: keep this comment\n"
@@ -36,40 +35,14 @@ static const char operator_text[] =
 static int setup(void **state)
 {
 	(void)state;
-	const char *t = getenv("TMPDIR");
-	snprintf(dir, sizeof(dir), "%s/test_service.XXXXXX", t ? t : "/tmp");
-	assert_non_null(mkdtemp(dir));
-	snprintf(db, sizeof(db), "%s/ibpartd.db", dir);
-	snprintf(conf, sizeof(conf), "%s/partitions.conf", dir);
-	const char *data = getenv("IBP_TESTDATA");
-	snprintf(topo, sizeof(topo), "%s/../interop/data/live-2sw.topo",
-		 data ? data : "tests/data");
-	FILE *f = fopen(conf, "w");
-	assert_non_null(f);
-	fputs(operator_text, f);
-	fclose(f);
+	svc_fixture_setup("test_service", operator_text);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[400];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static ibp_service *open_svc(bool with_topo)
-{
-	struct ibp_service_options o;
-	ibp_service_options_init(&o);
-	o.db_path = db;
-	o.partitions_path = conf;
-	o.topology_path = with_topo ? topo : NULL;
-	ibp_service *s = NULL;
-	ibp_error err;
-	assert_int_equal(ibp_service_open(&o, &s, &err), IBP_OK);
-	return s;
+	return svc_fixture_teardown();
 }
 
 static uint64_t change(ibp_service *s, ibp_service_op op, const char *body)

@@ -1,0 +1,289 @@
+/*
+ * service_memory.c - OpenSM's index memory, kept by the service so the
+ * guard can judge a table overflow as OpenSM will place the tables.
+ *
+ * OpenSM 3.3.23 remembers, per port and for its whole life, the index it
+ * placed each P_Key at, also after the P_Key left the port
+ * (docs/opensm-behaviour.md rules 19-23; include/ibpart/index_memory.h):
+ * a P_Key that comes back returns to that index, over whatever holds it
+ * now.  The fabric does not show that memory, so it is computed: after
+ * each verified revision the file OpenSM loaded is replayed by the
+ * library's model (ibp_policy_compute_memory) on the memory recorded
+ * after the revision before, and the tables the model gives are checked
+ * against the tables verify read.  Where there is nothing to replay from
+ * (the first record, or an OpenSM with another pid: a restarted one
+ * remembers nothing) or the model and the fabric disagree, OpenSM is
+ * taken to remember what the ports hold (rule 23: an OpenSM that does
+ * not know a port finds its table as it is).  The result - the tables
+ * read, the memory, the SM port - is stored as a state file (state_file.h)
+ * in the database (service_db.c), with the PartitionCap of every node
+ * discovery read, so it survives a restart of ibpartd.  The guard reads
+ * them through a cache (svc_record_get), dropped at each record.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/pkey_table.h"
+#include "ibpart/policy.h"
+#include "service/service_internal.h"
+#include "util/file_read.h"
+
+int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
+		    ibp_error *err)
+{
+	*f = NULL;
+	if (!s->topology_path)
+		return ibp_error_set(err, IBP_ENOENT,
+				     "no topology: ibpartd was started "
+				     "without --topology");
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo);
+	ibp_diags *d = ibp_diags_new();
+	if (!d)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	int rc = ibp_fabric_load(s->topology_path, &fo, f, d);
+	if (rc)
+		ibp_error_set(err, rc, "%s: the topology does not load",
+			      s->topology_path);
+	ibp_diags_free(d);
+	if (rc)
+		return rc;
+	size_t n = 0;
+	unsigned p = 0;
+	ibp_fabric_assign_lids(*f, 0, NULL); /* LIDs as a spec is read */
+	rc = s->sm_port ? ibp_fabric_resolve_port(*f, s->sm_port, &n, &p, err)
+			: ibp_fabric_default_sm_port(*f, &n, &p);
+	if (rc) {
+		if (!s->sm_port)
+			ibp_error_set(err, rc, "%s: no CA port for the SM",
+				      s->topology_path);
+		ibp_fabric_free(*f);
+		*f = NULL;
+		return rc;
+	}
+	*sm_guid = ibp_fabric_port_guid(*f, n, p);
+	ibp_fabric_assign_lids(*f, *sm_guid, NULL);
+	for (size_t i = 0; i < ibp_fabric_node_count(*f); i++) {
+		unsigned cap;
+		if (svc_db_partition_cap(s, ibp_fabric_node_guid(*f, i), &cap))
+			ibp_fabric_set_partition_cap(*f, i, cap);
+	}
+	return IBP_OK;
+}
+
+int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
+		     ibp_state_file **st, long *opensm_pid, ibp_error *err)
+{
+	*st = NULL;
+	char *text = NULL;
+	int rc = svc_db_memory_load(s, &text, NULL, opensm_pid, err);
+	if (!rc && text) {
+		ibp_state_read_options ro;
+		ibp_state_read_options_init(&ro);
+		ro.max_input_size = strlen(text) + 1;
+		rc = ibp_state_file_parse(f, "opensm_memory", text,
+					  strlen(text), &ro, st, err);
+	}
+	free(text);
+	return rc;
+}
+
+struct svc_record {
+	bool loaded;
+	ibp_fabric *fabric;
+	uint64_t sm;
+	ibp_state_file *state;
+};
+
+struct svc_record *svc_record_new(void)
+{
+	return calloc(1, sizeof(struct svc_record));
+}
+
+static void record_drop(struct svc_record *r)
+{
+	ibp_state_file_free(r->state); /* borrows the fabric: first */
+	ibp_fabric_free(r->fabric);
+	*r = (struct svc_record){0};
+}
+
+void svc_record_free(struct svc_record *r)
+{
+	if (r)
+		record_drop(r);
+	free(r);
+}
+
+int svc_record_get(const ibp_service *s, const ibp_fabric **f,
+		   uint64_t *sm_guid, const ibp_state_file **st, ibp_error *err)
+{
+	struct svc_record *r = s->record;
+	if (!r->loaded) {
+		int rc = svc_fabric_load(s, &r->fabric, &r->sm, err);
+		if (rc)
+			return rc;
+		ibp_error ignore; /* unreadable: OpenSM remembers nothing */
+		if (svc_memory_state(s, r->fabric, &r->state, NULL, &ignore))
+			r->state = NULL;
+		r->loaded = true;
+	}
+	*f = r->fabric;
+	*sm_guid = r->sm;
+	*st = r->state;
+	return IBP_OK;
+}
+
+/* Do the model's tables hold, on every end port the fabric read, what
+ * the fabric holds, index for index? */
+static bool same_tables(const ibp_fabric *f, const ibp_tables *model,
+			const ibp_tables *have)
+{
+	for (size_t i = 0; i < ibp_tables_count(have); i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *h = ibp_tables_at(have, i, &n, &p);
+		if (!ibp_fabric_is_end_port(f, n, p))
+			continue;
+		const ibp_pkey_table *m = ibp_tables_get(model, n, p);
+		unsigned used = ibp_pkey_table_used(h);
+		if (!m || ibp_pkey_table_used(m) != used)
+			return false;
+		for (unsigned j = 0; j < used; j++)
+			if (ibp_pkey_table_get(m, j) !=
+			    ibp_pkey_table_get(h, j))
+				return false;
+	}
+	return true;
+}
+
+/* Replay conf on f from previous/memory: the tables and what OpenSM
+ * remembers after it. */
+static int replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
+		  const ibp_tables *previous, const ibp_index_memory *memory,
+		  ibp_tables **tables, ibp_index_memory **out, ibp_error *err)
+{
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.sm_port_guid = sm_guid;
+	po.previous = previous;
+	po.memory = memory;
+	return ibp_policy_compute_memory(c, f, &po, tables, out, NULL, err);
+}
+
+/* The state after OpenSM loaded the file: tables (have, or the model's
+ * without a fabric) and memory; *replayed tells whether the recorded
+ * memory was carried on (false: OpenSM taken to remember what the ports
+ * hold). */
+static int next_state(ibp_service *s, const ibp_conf *c, const ibp_fabric *f,
+		      uint64_t sm_guid, const ibp_tables *have, long pid,
+		      ibp_state_file **out, bool *replayed, ibp_error *err)
+{
+	ibp_state_file *old = NULL;
+	long old_pid = 0;
+	*replayed = false;
+	int rc = svc_memory_state(s, f, &old, &old_pid, err);
+	if (rc) /* an unreadable record is replaced, not fatal */
+		old = NULL;
+	ibp_tables *t = NULL;
+	ibp_index_memory *m = NULL;
+	if (old && old_pid == pid && ibp_state_file_memory(old)) {
+		rc = replay(c, f, sm_guid, ibp_state_file_tables(old),
+			    ibp_state_file_memory(old), &t, &m, err);
+		*replayed = !rc && (!have || same_tables(f, t, have));
+	}
+	if (!*replayed) {
+		ibp_tables_free(t);
+		ibp_index_memory_free(m);
+		t = NULL;
+		m = NULL;
+		rc = replay(c, f, sm_guid, have, NULL, &t, &m, err);
+	}
+	ibp_state_file_free(old);
+	ibp_state_file *st = rc ? NULL : ibp_state_file_new(f);
+	ibp_tables *keep = have ? ibp_tables_copy(have) : t;
+	if (!rc && (!st || !keep || ibp_state_file_set_tables(st, keep)))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (have || rc)
+		ibp_tables_free(t);
+	if (rc) {
+		if (have)
+			ibp_tables_free(keep);
+		ibp_index_memory_free(m);
+		ibp_state_file_free(st);
+		return rc;
+	}
+	ibp_state_file_set_memory(st, m);
+	ibp_state_file_set_sm_port(st, sm_guid);
+	*out = st;
+	return IBP_OK;
+}
+
+static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
+		       uint64_t sm_guid, const ibp_tables *have, long pid,
+		       ibp_error *err)
+{
+	ibp_fabric *owned = NULL;
+	const ibp_fabric *f = live;
+	int rc = IBP_OK;
+	if (!f) {
+		rc = svc_fabric_load(s, &owned, &sm_guid, err);
+		f = owned;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	ibp_conf *c = NULL;
+	if (!rc)
+		rc = ibp_file_read_all(s->partitions_path, 0, &text, &len, err);
+	if (!rc)
+		rc = svc_parse_conf(s, s->partitions_path, text, len, &c, err);
+	ibp_state_file *st = NULL;
+	bool replayed = false;
+	if (!rc)
+		rc = next_state(s, c, f, sm_guid, have, pid, &st, &replayed,
+				err);
+	char *json = rc ? NULL : ibp_state_file_to_json(st);
+	if (!rc && !json)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	size_t nn = live ? ibp_fabric_node_count(live) : 0;
+	uint64_t *g = nn ? calloc(nn, sizeof(*g)) : NULL;
+	unsigned *cap = nn ? calloc(nn, sizeof(*cap)) : NULL;
+	if (!rc && nn && (!g || !cap))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < nn; i++) {
+		g[i] = ibp_fabric_node_guid(live, i);
+		cap[i] = ibp_fabric_node_partition_cap(live, i);
+	}
+	if (!rc)
+		rc = svc_db_memory_save(s, rev, pid, json, g, cap, nn, err);
+	if (!rc) /* the caps and the state changed: read them again */
+		record_drop(s->record);
+	if (!rc && !replayed)
+		fprintf(stderr,
+			"ibpartd: OpenSM's index memory taken from the tables "
+			"the ports hold (revision %llu)\n",
+			(unsigned long long)rev);
+	free(g);
+	free(cap);
+	free(json);
+	ibp_state_file_free(st);
+	ibp_conf_free(c);
+	free(text);
+	ibp_fabric_free(owned);
+	return rc;
+}
+
+int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
+			    const ibp_fabric *live, uint64_t sm_port_guid,
+			    const ibp_tables *have, long opensm_pid,
+			    ibp_error *err)
+{
+	if (!s || (!live != !have))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "give both the fabric and its tables, or "
+				     "neither");
+	pthread_mutex_lock(&s->lock);
+	int rc = note_locked(s, rev, live, sm_port_guid, have, opensm_pid, err);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
