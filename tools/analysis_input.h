@@ -27,10 +27,11 @@ struct ai_opts {
 };
 
 /* The common options as entries of a command's table (with ai_init's
- * cli_input for -t, --node-name-map, --sm-port, --mode). */
+ * cli_input for -t, -c, --node-name-map, --sm-port, --mode). */
 #define AI_OPTS(o)                                                             \
 	CLI_TOPO(&(o)->in, "ibnetdiscover/ibsim topology (required)"),         \
-	    CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in), CLI_MODE(&(o)->in),      \
+	    CLI_CONF(&(o)->in), CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in),      \
+	    CLI_MODE(&(o)->in),                                                \
 	    CLI_STR(                                                           \
 		"--tables", &(o)->tables_json, "FILE",                         \
 		"analyse these tables instead of computing them (`ibpart "     \

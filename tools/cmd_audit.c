@@ -17,7 +17,8 @@ static const char usage[] =
     "                    [--tenants FILE] [--opensm-conf FILE]\n"
     "                    [--fail-on critical|high|medium|info]\n"
     "                    [--format text|json] [-o FILE] [--lft-cap N]\n"
-    "                    [--mft-cap N] [--lmc L] (CONF | --tables FILE)\n"
+    "                    [--mft-cap N] [--lmc L]\n"
+    "                    (CONF | -c CONF | --tables FILE)\n"
     "\n"
     "Check a partition plan (CONF, as the SM would program it on TOPO) or\n"
     "P_KeyTables read elsewhere (--tables, `ibpart tables --format json`\n"
@@ -106,7 +107,10 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 		    "write there (atomically) instead of stdout")};
 	struct cli_args args = {"audit", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
-	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	if (!rc && args.npos && a->ao.in.conf)
+		return cli_usage_error("audit", "expected one CONF file");
+	if (args.npos)
+		a->ao.in.conf = args.pos[0];
 	return rc;
 }
 

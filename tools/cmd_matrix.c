@@ -21,7 +21,7 @@ static const char usage[] =
     "                     [--grid-limit N] [--form auto|ports|classes]\n"
     "                     [--lft-cap N] [--mft-cap N] [--lmc L]\n"
     "                     [--monitor FILE]\n"
-    "                     (CONF | --tables FILE)\n"
+    "                     (CONF | -c CONF | --tables FILE)\n"
     "\n"
     "The data-plane reachability of every pair of end ports (CA and router\n"
     "ports): two ports can exchange packets iff some P_Key base is in both\n"
@@ -107,7 +107,10 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	struct cli_args args = {"matrix", usage,	   tail,
 				opts,	  CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
-	a->ao.in.conf = args.npos ? args.pos[0] : NULL;
+	if (!rc && args.npos && a->ao.in.conf)
+		return cli_usage_error("matrix", "expected one CONF file");
+	if (args.npos)
+		a->ao.in.conf = args.pos[0];
 	return rc;
 }
 

@@ -90,79 +90,91 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 	return CLI_EXIT_OK;
 }
 
-static int run(int argc, char **argv)
+/* argv into m (the sweep's options set): 0, or an exit status (usage
+ * printed). */
+static int parse_args(struct mon *m, int argc, char **argv)
 {
-	struct mon m = {.iters = 1};
-	lc_init(&m.c, "monitor");
-	ibp_monitor_run_options_init(&m.o);
-	struct ibp_monitor_options *so = &m.o.sweep;
+	struct ibp_monitor_options *so = &m->o.sweep;
 	const struct cli_opt opts[] = {
-	    CLI_CONF(&m.c.in),
-	    CLI_MODE(&m.c.in),
+	    CLI_CONF(&m->c.in),
+	    CLI_MODE(&m->c.in),
 	    /* the sweep's own defaults (monitor.h); discovery's are verify's */
-	    LC_PORT_OPTS_DEFAULTS(&m.c.lo, &m.c.quiet, "200; discovery 100",
+	    LC_PORT_OPTS_DEFAULTS(&m->c.lo, &m->c.quiet, "200; discovery 100",
 				  "2; discovery 3", "16; discovery 4"),
-	    CLI_STR("-t|--topo|--topology", &m.c.in.topo, "TOPO",
+	    CLI_STR("-t|--topo|--topology", &m->c.in.topo, "TOPO",
 		    "the fabric's topology (--sim: the simulated one)"),
-	    CLI_STR("--sm-port", &m.c.in.sm_port, "PORT",
+	    CLI_STR("--sm-port", &m->c.in.sm_port, "PORT",
 		    "the SM's port (the plan's SELF); default as verify"),
-	    CLI_FLAG("-W|--allow-both-pkeys", &m.c.allow_both,
+	    CLI_FLAG("-W|--allow-both-pkeys", &m->c.allow_both,
 		     "OpenSM's allow_both_pkeys, for reading the plan"),
-	    CLI_WORD("--format", &m.o.format, "prometheus|json|text",
+	    CLI_WORD("--format", &m->o.format, "prometheus|json|text",
 		     "prometheus text exposition (default), json or text"),
-	    CLI_NUM("--interval", &m.interval, 1, 86400, "S",
+	    CLI_NUM("--interval", &m->interval, 1, 86400, "S",
 		    "sweep every S seconds (until killed, or --count)"),
-	    CLI_NUM("--count", &m.count, 1, 1000000, "N",
+	    CLI_NUM("--count", &m->count, 1, 1000000, "N",
 		    "with --interval: stop after N sweeps"),
-	    CLI_STR("-o|--output", &m.o.output_path, "FILE",
+	    CLI_STR("-o|--output", &m->o.output_path, "FILE",
 		    "write each sweep to FILE whole (textfile collector)"),
 	    CLI_FLAG("--reset", &so->reset,
 		     "clear the constraint error counters after reading them"),
 	    CLI_STR("--opensm-log", &so->opensm_log_path, "FILE",
 		    "count the Bad P_Key traps (257, 259) OpenSM logged"),
-	    CLI_STR("--opensm-conf", &m.c.osm_conf_path, "FILE",
-		    "opensm.conf: the audit's posture rules, verify's options"),
+	    CLI_STR(
+		"--opensm-conf", &m->c.osm_conf_path, "FILE",
+		"opensm->conf: the audit's posture rules, verify's options"),
 	    CLI_FLAG("--subscribe", &so->subscribe,
 		     "subscribe to traps 257 and 259 through the SA "
 		     "(InformInfo) and count the SM's Reports"),
 	    CLI_NUM("--sa-key", &so->sa_key, 0, UINT64_MAX, "KEY",
 		    "the SM_Key of the SA MADs: OpenSM's sa_key (default 1, "
 		    "its default)"),
-	    CLI_FLAG("--sim", &m.sim,
+	    CLI_FLAG("--sim", &m->sim,
 		     "the built-in simulated fabric of -t and -c"),
 	    CLI_STR2(
-		"--pingpong", &m.pp_src, &m.pp_dst, "SRC DST",
+		"--pingpong", &m->pp_src, &m->pp_dst, "SRC DST",
 		"--sim: first an RC pingpong (port specs as `ibpart sim`)"),
-	    CLI_NUM("--pkey-index", &m.pkey_index, 0, 65535, "N",
+	    CLI_NUM("--pkey-index", &m->pkey_index, 0, 65535, "N",
 		    "the pingpong requester's P_Key index (default 0)"),
-	    CLI_NUM("-n|--iters", &m.iters, 1, 1000000, "ITERS",
+	    CLI_NUM("-n|--iters", &m->iters, 1, 1000000, "ITERS",
 		    "pingpong iterations (default 1)"),
 	};
 	struct cli_args a = {"monitor", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc)
 		return rc;
-	const char *why = a.npos && m.c.in.conf	    ? "one CONF only"
-			  : !a.npos && !m.c.in.conf ? "-c CONF is required"
-			  : m.sim && !m.c.in.topo   ? "--sim needs -t TOPO"
-			  : m.pp_src && !m.sim	    ? "--pingpong needs --sim"
-			  : m.count && !m.interval  ? "--count needs --interval"
-						    : NULL;
+	const char *why = a.npos && m->c.in.conf     ? "one CONF only"
+			  : !a.npos && !m->c.in.conf ? "-c CONF is required"
+			  : m->sim && !m->c.in.topo  ? "--sim needs -t TOPO"
+			  : m->pp_src && !m->sim     ? "--pingpong needs --sim"
+			  : m->count && !m->interval
+			      ? "--count needs --interval"
+			      : NULL;
 	if (why)
 		return cli_usage_error("monitor", "%s", why);
 	if (a.npos)
-		m.c.in.conf = a.pos[0];
-	if ((rc = lc_opensm_conf(&m.c)))
+		m->c.in.conf = a.pos[0];
+	if ((rc = lc_opensm_conf(&m->c)))
 		return rc;
-	so->conf_path = m.c.in.conf, so->mode = m.c.in.mode;
-	so->allow_both_pkeys = m.c.allow_both;
-	so->window = m.c.lo.max_wire_smps;
+	so->conf_path = m->c.in.conf, so->mode = m->c.in.mode;
+	so->allow_both_pkeys = m->c.allow_both;
+	so->window = m->c.lo.max_wire_smps;
 	so->max_input_size = cli_common.max_input_size;
-	so->timeout_ms = m.c.lo.timeout_ms, so->retries = m.c.lo.retries;
-	so->osm = m.c.have_osm ? &m.c.osm : NULL;
-	m.o.out = stdout;
+	so->timeout_ms = m->c.lo.timeout_ms, so->retries = m->c.lo.retries;
+	so->osm = m->c.have_osm ? &m->c.osm : NULL;
+	m->o.out = stdout;
 	if (so->subscribe) /* SIGINT/SIGTERM: end the subscription */
-		cli_catch_stop(&m.c.lo.cancel);
+		cli_catch_stop(&m->c.lo.cancel);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct mon m = {.iters = 1};
+	lc_init(&m.c, "monitor");
+	ibp_monitor_run_options_init(&m.o);
+	int rc = parse_args(&m, argc, argv);
+	if (rc)
+		return rc;
 	ibp_sim_session *ss = NULL;
 	ibp_transport *t = NULL;
 	rc = m.sim ? open_sim(&m, &ss, &t) : lc_open(&m.c);
