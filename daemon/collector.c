@@ -45,6 +45,62 @@ static void audit_counts(struct ibpartd *d, struct ibp_monitor_posture *p)
 	ibp_findings_free(f);
 }
 
+/* The drift rows of one verification, for GET /: shared with the
+ * requests rendering the page (refs, under metrics_lock), replaced
+ * whole by the next verification. */
+struct drift_rows {
+	unsigned refs;
+	ibp_web_drift *v;
+	size_t n;
+};
+
+/* Drop one reference; under metrics_lock. */
+static void rows_put_locked(struct drift_rows *x)
+{
+	if (x && !--x->refs) {
+		ibp_web_drift_free(x->v, x->n);
+		free(x);
+	}
+}
+
+/* The rows of r become the page's (kept as they were when out of
+ * memory: the page then shows an older verification's rows). */
+static void keep_drift(struct ibpartd *d, const ibp_verify_result *r)
+{
+	struct drift_rows *x = calloc(1, sizeof(*x));
+	ibp_error err;
+	if (!x || ibp_verify_result_web_drift(r, &x->v, &x->n, &err)) {
+		free(x);
+		fprintf(stderr, "ibpartd: out of memory keeping the drift\n");
+		return;
+	}
+	x->refs = 1;
+	pthread_mutex_lock(&d->metrics_lock);
+	rows_put_locked(d->drift_rows);
+	d->drift_rows = x;
+	pthread_mutex_unlock(&d->metrics_lock);
+}
+
+const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
+				     struct drift_rows **ref)
+{
+	pthread_mutex_lock(&d->metrics_lock);
+	struct drift_rows *x = d->drift_rows;
+	if (x)
+		x->refs++;
+	pthread_mutex_unlock(&d->metrics_lock);
+	*ref = x;
+	*n = x ? x->n : 0;
+	return x ? x->v : NULL;
+}
+
+void collector_drift_put(struct ibpartd *d, struct drift_rows *ref)
+{
+	pthread_mutex_lock(&d->metrics_lock);
+	rows_put_locked(ref);
+	pthread_mutex_unlock(&d->metrics_lock);
+}
+
 void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r)
 {
 	struct ibp_monitor_posture p;
@@ -54,6 +110,7 @@ void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r)
 	d->posture.drifted = p.drifted;
 	d->posture.drift_known = true;
 	pthread_mutex_unlock(&d->metrics_lock);
+	keep_drift(d, r);
 }
 
 /* One sweep and the verification of the fabric's P_KeyTables against
@@ -80,8 +137,13 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 		o.osm = &d->osm;
 	if (!rc)
 		rc = ibp_monitor_sweep_run(l, &o, st, s, diags, &err);
+	ibp_verify_result *verified = NULL;
 	if (!rc)
-		rc = ibp_monitor_posture_compute(l, &o, p, NULL, &err);
+		rc = ibp_monitor_posture_compute(l, &o, p, &verified, NULL,
+						 &err);
+	if (verified) /* it borrows the session's fabric: before closing */
+		keep_drift(d, verified);
+	ibp_verify_result_free(verified);
 	daemon_close_fabric(l, lock);
 	ibp_diags_free(diags);
 	if (rc) {
@@ -163,6 +225,10 @@ void collector_stop(struct ibpartd *d)
 	d->sweep_text = NULL;
 	ibp_monitor_history_free(d->history);
 	d->history = NULL;
+	pthread_mutex_lock(&d->metrics_lock);
+	rows_put_locked(d->drift_rows);
+	d->drift_rows = NULL;
+	pthread_mutex_unlock(&d->metrics_lock);
 }
 
 ibp_monitor_series *collector_series(struct ibpartd *d)

@@ -60,6 +60,8 @@ struct ibpartd {
 	struct ibp_monitor_posture posture;
 	/* the last sweeps' tenant totals and drift, for GET / */
 	ibp_monitor_history *history;
+	/* the last verification's drifted ports, for GET / (collector.c) */
+	struct drift_rows *drift_rows;
 };
 
 /* ---- auth.c ---- */
@@ -152,5 +154,11 @@ void collector_metrics(struct ibpartd *d, FILE *f);
 /* A copy of the kept sweeps as the web view's series (NULL when none
  * or out of memory; ibp_monitor_series_free). */
 ibp_monitor_series *collector_series(struct ibpartd *d);
+/* The last verification's drifted ports (the applier's, a sweep's, GET
+ * /ibpart/v1/verify's) as the web view's rows, *n of them (NULL, 0 when
+ * none or not verified yet), valid until collector_drift_put(d, *ref). */
+const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
+				     struct drift_rows **ref);
+void collector_drift_put(struct ibpartd *d, struct drift_rows *ref);
 
 #endif

@@ -376,8 +376,12 @@ static void h_web(struct request *q, struct response *r)
 	ibp_web_extras web;
 	ibp_web_extras_init(&web);
 	web.series = ibp_monitor_series_get(xs, &web.nseries);
+	/* and the ports the last verification found drifted */
+	struct drift_rows *rows = NULL;
+	web.drift = collector_drift(q->d, &web.ndrift, &rows);
 	int rc =
 	    ibp_service_web_html_extras(q->d->svc, &web, &html, &len, &err);
+	collector_drift_put(q->d, rows);
 	ibp_monitor_series_free(xs);
 	if (rc) {
 		r->status = rc == IBP_ENOENT ? 404 : 500;

@@ -383,12 +383,16 @@ void ibp_monitor_posture_prometheus(const struct ibp_monitor_posture *p,
  * (ibp_live_fabric, the SM's port ibp_live_sm_port_guid) with o->osm,
  * as `ibpart audit` runs it; with o->drift the verification of the
  * fabric's P_KeyTables against the plan (ibp_verify, no previous tables:
- * index differences are notes).  *p is zeroed first.  The plan's
- * findings go to diags (may be NULL).  Errors: those of
- * ibp_analysis_input_load and ibp_verify. */
+ * index differences are notes), handed to *verified when that is not
+ * NULL (the caller frees it with ibp_verify_result_free before it
+ * closes l, whose fabric it borrows; NULL when the drift was not
+ * computed).  *p is zeroed first.  The plan's findings go
+ * to diags (may be NULL).  Errors: those of ibp_analysis_input_load and
+ * ibp_verify. */
 int ibp_monitor_posture_compute(ibp_live *l,
 				const struct ibp_monitor_options *o,
-				struct ibp_monitor_posture *p, ibp_diags *diags,
+				struct ibp_monitor_posture *p,
+				ibp_verify_result **verified, ibp_diags *diags,
 				ibp_error *err);
 
 /* ------------------------------------------------------------------ */

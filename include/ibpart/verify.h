@@ -77,13 +77,17 @@ typedef struct ibp_verify_result ibp_verify_result;
  * IBP_EINVAL when the plan is bad input (nothing was compared), the
  * fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT, IBP_ENOMEM, ...)
  * otherwise; IBP_ECANCELED when the session's cancel callback said so.
- * The caller frees *out with ibp_verify_result_free. */
+ * The caller frees *out with ibp_verify_result_free, before it closes
+ * the session: the result's tables are keyed by the session's fabric,
+ * which they borrow (freeing them after ibp_live_close reads freed
+ * memory). */
 int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 	       ibp_verify_result **out, ibp_diags *diags, ibp_error *err);
 void ibp_verify_result_free(ibp_verify_result *r);
 
 /* What was compared: the drift (all items), the tables read, the tables
- * planned, the fabric they are keyed by; owned by the result. */
+ * planned, owned by the result; the fabric they are keyed by, the
+ * session's (valid while it is open). */
 const ibp_drift *ibp_verify_result_drift(const ibp_verify_result *r);
 const ibp_tables *ibp_verify_result_have(const ibp_verify_result *r);
 const ibp_tables *ibp_verify_result_want(const ibp_verify_result *r);
@@ -119,6 +123,19 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out);
 /* One drift item as a line: "PREFIX GUID port N DESC KIND what". */
 void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
 			  const char *prefix, FILE *out);
+
+/* The result's drift - the differences verify's summary counts (index
+ * notes left out without the previous tables) - as the web view's rows
+ * (analysis.h's ibp_web_drift, for ibp_web_extras): *n of them in *out
+ * (NULL and 0 when the fabric holds the plan), in (node, port) order,
+ * each with the port's GUID (a switch's node GUID), its node's
+ * description and the line verify prints after the kind, both copied.
+ * The caller frees them with ibp_web_drift_free.  Errors: IBP_ENOMEM
+ * (nothing allocated). */
+int ibp_verify_result_web_drift(const ibp_verify_result *r, ibp_web_drift **out,
+				size_t *n, ibp_error *err);
+/* Free n rows ibp_verify_result_web_drift made (d NULL allowed). */
+void ibp_web_drift_free(ibp_web_drift *d, size_t n);
 
 /* The result as `ibpart verify --format json` prints it (docs/
  * json-schemas.md): a malloc'd string the caller frees, NULL on ENOMEM. */

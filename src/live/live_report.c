@@ -31,18 +31,12 @@ static const char *guid_str(uint64_t g, char buf[24])
 	return buf;
 }
 
-void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
-			  const char *prefix, FILE *out)
+/* What differs on the item's port, one line (newline included). */
+static void drift_detail(const struct ibp_drift_item *it, FILE *out)
 {
-	char g[24], w[8], h[8], dbuf[300];
+	char w[8], h[8];
 	snprintf(w, sizeof(w), "0x%04x", it->want_pkey);
 	snprintf(h, sizeof(h), "0x%04x", it->have_pkey);
-	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
-	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
-		guid_str(pg ? pg : ibp_fabric_node_guid(f, it->node), g),
-		it->port,
-		desc_str(ibp_fabric_node_desc(f, it->node), dbuf, sizeof(dbuf)),
-		ibp_drift_kind_str(it->kind));
 	switch (it->kind) {
 	case IBP_DRIFT_MISSING:
 		fprintf(out, "%s wanted at index %d, not in the table\n", w,
@@ -78,6 +72,85 @@ void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
 		break;
 	}
 	}
+}
+
+/* The item's port GUID (its node GUID where it has none: a switch). */
+static uint64_t drift_guid(const ibp_fabric *f, const struct ibp_drift_item *it)
+{
+	uint64_t pg = ibp_fabric_port_guid(f, it->node, it->port);
+	return pg ? pg : ibp_fabric_node_guid(f, it->node);
+}
+
+void ibp_drift_item_print(const ibp_fabric *f, const struct ibp_drift_item *it,
+			  const char *prefix, FILE *out)
+{
+	char g[24], dbuf[300];
+	fprintf(out, "%s %s port %-3u %-20s %-11s ", prefix,
+		guid_str(drift_guid(f, it), g), it->port,
+		desc_str(ibp_fabric_node_desc(f, it->node), dbuf, sizeof(dbuf)),
+		ibp_drift_kind_str(it->kind));
+	drift_detail(it, out);
+}
+
+void ibp_web_drift_free(ibp_web_drift *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++) {
+		free((char *)d[i].node_desc);
+		free((char *)d[i].detail);
+	}
+	free(d);
+}
+
+/* The detail line of it, malloc'd without its newline; NULL on ENOMEM. */
+static char *detail_str(const struct ibp_drift_item *it)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return NULL;
+	drift_detail(it, m);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return buf;
+}
+
+int ibp_verify_result_web_drift(const ibp_verify_result *r, ibp_web_drift **out,
+				size_t *n, ibp_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	const ibp_drift *d = ibp_verify_result_drift(r);
+	const ibp_fabric *f = ibp_verify_result_fabric(r);
+	ibp_drift_sel sel = ibp_verify_result_selection(r);
+	size_t count = ibp_drift_count_sel(d, sel, NULL), k = 0;
+	if (!count)
+		return IBP_OK;
+	ibp_web_drift *v = calloc(count, sizeof(*v));
+	if (!v)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t i = 0; i < ibp_drift_count(d) && k < count; i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!ibp_drift_item_selected(it, sel))
+			continue;
+		const char *desc = ibp_fabric_node_desc(f, it->node);
+		v[k] = (ibp_web_drift){.port_guid = drift_guid(f, it),
+				       .port = it->port,
+				       .kind = ibp_drift_kind_str(it->kind),
+				       .node_desc = strdup(desc ? desc : ""),
+				       .detail = detail_str(it)};
+		if (!v[k++].node_desc || !v[k - 1].detail) {
+			ibp_web_drift_free(v, k);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+	}
+	*out = v;
+	*n = k;
+	return IBP_OK;
 }
 
 static void print_drift(const ibp_verify_result *r, ibp_drift_sel sel,

@@ -111,10 +111,13 @@ static int audit(ibp_live *l, const struct ibp_monitor_options *o,
 
 int ibp_monitor_posture_compute(ibp_live *l,
 				const struct ibp_monitor_options *o,
-				struct ibp_monitor_posture *p, ibp_diags *diags,
+				struct ibp_monitor_posture *p,
+				ibp_verify_result **verified, ibp_diags *diags,
 				ibp_error *err)
 {
 	memset(p, 0, sizeof(*p));
+	if (verified)
+		*verified = NULL;
 	if (!o || o->version < 3 || o->version > IBP_MONITOR_OPTIONS_VERSION ||
 	    !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
@@ -135,6 +138,9 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	rc = ibp_verify(l, &vo, &r, diags, err);
 	if (!rc)
 		ibp_monitor_posture_count_drift(p, r);
-	ibp_verify_result_free(r);
+	if (!rc && verified)
+		*verified = r; /* the caller's now */
+	else
+		ibp_verify_result_free(r);
 	return rc;
 }

@@ -161,7 +161,8 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 	memset(&p, 0, sizeof(p));
 	/* the plan's findings went to diags with the sweep's */
 	if (!rc && o->posture)
-		rc = ibp_monitor_posture_compute(l, &o->sweep, &p, NULL, err);
+		rc = ibp_monitor_posture_compute(l, &o->sweep, &p, NULL, NULL,
+						 err);
 	char *text = NULL;
 	if (!rc && !(text = ibp_monitor_sweep_format(s, o->posture ? &p : NULL,
 						     o->format)))

@@ -12,7 +12,7 @@
 # ibpartd holds wants 0x8003 on its HCA port and on the leaf port facing
 # it (OpenSM copies a CA's keys there) that nobody programs:
 # ibpart_drift_ports{kind="missing"} 2 on /metrics, and the page's
-# "(fabric)" series ends at 2.  Real headless Chromium renders the page
+# "(fabric)" series ends at 2, its drift table names both ports.  Real headless Chromium renders the page
 # without a console message.  ibpartd, OpenSM and ibsim are stopped by
 # the EXIT trap, also on failure.
 source "$(dirname "$0")/live_lib.sh"
@@ -68,6 +68,7 @@ r=$(row TenantA toward "$LIVE_DIR/web1.html")
 [[ $r == *'<td>0<td class="">+0<td>'* ]] || live_fail "TenantA toward row: '$r'"
 r=$(row '(fabric)' 'ports drifted' "$LIVE_DIR/web1.html")
 [[ $r == *'<td>0<td class="">+0<td>'* ]] || live_fail "drift row: '$r'"
+! grep -q '<section id=drift>' "$LIVE_DIR/web1.html" || live_fail "a drift table while the fabric holds the plan"
 live_ok "GET / draws TenantB's violations over the sweeps: 7 then 9 (last 9, +2); no drift"
 
 # A drift: OpenSM gone, a plan change nobody programs
@@ -86,7 +87,15 @@ r=$(row '(fabric)' 'ports drifted' "$LIVE_DIR/web2.html")
 [[ $r == *'<td>2<td class="up">+2<td>'* ]] || live_fail "drift row after the drift: '$r'"
 # the samples' wall-clock span, as UTC
 [[ $r =~ \<time\ datetime=\"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z\"\> ]] || live_fail "no sweep time in: '$r'"
-live_ok "a plan change OpenSM never took: /metrics missing 2, GET /'s drift series ends at 2"
+# and which ports: the HCA port (port 1 of tenantB-node-02) and the leaf
+# port facing it, both missing 0x8003 (full), as verify prints them
+grep -q '<section id=drift><h2>Drift (2)</h2>' "$LIVE_DIR/web2.html" ||
+	live_fail "no drift table of 2 ports: $(grep -o '<section id=drift>.\{0,60\}' "$LIVE_DIR/web2.html")"
+grep -q '<td>1<td>0x506b4b0300a1b203<td>missing<td>0x8003 wanted at index [0-9]*, not in the table' "$LIVE_DIR/web2.html" ||
+	live_fail "the HCA port's drift row: $(grep -A3 'id=drift-table' "$LIVE_DIR/web2.html" | head -5)"
+[[ $(grep -c '<td>missing<td>0x8003 wanted at index' "$LIVE_DIR/web2.html") == 2 ]] ||
+	live_fail "not two missing-0x8003 rows: $(grep -A4 'id=drift-table' "$LIVE_DIR/web2.html")"
+live_ok "a plan change OpenSM never took: /metrics missing 2, GET /'s drift series ends at 2, its drift table names both ports"
 
 if ! command -v chromium >/dev/null; then
 	[[ ${CI:-} != true ]] || live_fail "chromium is absent (CI)"

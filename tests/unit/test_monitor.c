@@ -606,8 +606,9 @@ static void test_posture(void **state)
 	o.audit = o.drift = true;
 	struct ibp_monitor_posture p;
 	ibp_error err;
-	assert_int_equal(ibp_monitor_posture_compute(x->l, &o, &p, NULL, &err),
-			 IBP_OK);
+	assert_int_equal(
+	    ibp_monitor_posture_compute(x->l, &o, &p, NULL, NULL, &err),
+	    IBP_OK);
 	assert_true(p.audit_known && p.drift_known);
 	assert_int_equal(p.audit[IBP_AUDIT_CRITICAL], 0);
 	assert_int_equal(p.audit[IBP_AUDIT_HIGH], 0);
@@ -624,9 +625,26 @@ static void test_posture(void **state)
 	int i = ibp_pkey_table_find(t, 0x8001);
 	assert_true(i >= 0);
 	ibp_pkey_table_set(t, (unsigned)i, 0x0001, NULL);
-	assert_int_equal(ibp_monitor_posture_compute(x->l, &o, &p, NULL, &err),
-			 IBP_OK);
+	ibp_verify_result *vr = NULL;
+	assert_int_equal(
+	    ibp_monitor_posture_compute(x->l, &o, &p, &vr, NULL, &err), IBP_OK);
 	assert_int_equal(p.drifted, 1);
+	/* the same drift as the web view's rows: that port, its words */
+	ibp_web_drift *rows = NULL;
+	size_t nrows = 0;
+	assert_int_equal(ibp_verify_result_web_drift(vr, &rows, &nrows, &err),
+			 IBP_OK);
+	assert_int_equal(nrows, 1);
+	assert_int_equal(rows[0].port, port);
+	assert_string_equal(rows[0].kind, "membership");
+	assert_non_null(strstr(rows[0].node_desc, "tenantA-node-01"));
+	char want[80];
+	snprintf(
+	    want, sizeof(want),
+	    "index %d holds 0x0001 (limited), the plan wants 0x8001 (full)", i);
+	assert_string_equal(rows[0].detail, want);
+	ibp_web_drift_free(rows, nrows);
+	ibp_verify_result_free(vr);
 	assert_int_equal(p.drift[IBP_DRIFT_MEMBERSHIP], 1);
 	assert_int_equal(p.drift[IBP_DRIFT_MISSING] + p.drift[IBP_DRIFT_EXTRA] +
 			     p.drift[IBP_DRIFT_INDEX] +
