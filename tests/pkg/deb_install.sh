@@ -69,7 +69,10 @@ grep -v '^ibp_' syms >leaks || true
 [[ ! -s leaks ]] || fail "libibpart.so.0 exports non-ibp_ names: $(head -5 leaks | tr '\n' ' ')"
 # manual and completion where man and bash-completion look
 [[ -s $R/usr/share/man/man1/ibpart.1.gz ]] || fail "no man1/ibpart.1.gz"
-zcat "$R/usr/share/man/man1/ibpart.1.gz" | grep -q '^\.SS ibpart verify' || fail "ibpart.1.gz lacks the option lists"
+# (into a file first: under pipefail, grep -q leaving early makes zcat
+# die of SIGPIPE and the pipeline fail although the line is there)
+zcat "$R/usr/share/man/man1/ibpart.1.gz" >ibpart.1
+grep -q '^\.SS ibpart verify' ibpart.1 || fail "ibpart.1.gz lacks the option lists"
 [[ -s $R/usr/share/man/man5/ibpart-partitions.5.gz ]] || fail "no man5/ibpart-partitions.5.gz"
 [[ -s $R/usr/share/bash-completion/completions/ibpart ]] || fail "no bash completion"
 [[ -s $R/usr/share/doc/ibpart/copyright ]] || fail "no copyright file"
