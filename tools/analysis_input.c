@@ -61,8 +61,7 @@ int ai_open(const char *path, struct ai_out *o)
 	if (rc == IBP_OK)
 		return 0;
 	cli_print_error(&err);
-	/* a directory named as the file: the caller's mistake */
-	return rc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
+	return cli_output_status(rc);
 }
 
 int ai_close(struct ai_out *o, bool ok)

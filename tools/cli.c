@@ -240,6 +240,11 @@ int cli_exit_status(int rc, const ibp_error *err)
 	}
 }
 
+int cli_output_status(int rc)
+{
+	return rc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
+}
+
 int cli_op_begin(struct cli_op *op)
 {
 	ibp_error_clear(&op->err);

@@ -189,6 +189,9 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg);
  * IBP_EIO reading a file: err names it, or err is NULL for a loader that
  * only reads files). */
 int cli_exit_status(int rc, const ibp_error *err);
+/* The exit status of a failure to open or write an output file: 2 when
+ * the caller named a directory (IBP_EINVAL: their mistake), else 3. */
+int cli_output_status(int rc);
 
 /* One library call's findings and failure, printed the one way:
  *	struct cli_op op;

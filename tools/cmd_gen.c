@@ -136,8 +136,7 @@ static int generate(struct gen_args *a)
 	if (wrc) {
 		cli_print_error(&err);
 		ibp_fabric_free(f);
-		/* a directory named as the file: the caller's mistake */
-		return wrc == IBP_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_SYSTEM;
+		return cli_output_status(wrc);
 	}
 	char msg[PATH_MAX + 512];
 	ibp_fabric_gen_summary(&a->go, a->out, conf, msg, sizeof(msg));
