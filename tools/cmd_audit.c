@@ -22,48 +22,9 @@ static const char usage[] =
     "\n"
     "Check a partition plan (CONF, as the SM would program it on TOPO) or\n"
     "P_KeyTables read elsewhere (--tables, `ibpart tables --format json`\n"
-    "output) for the ways P_Key isolation is commonly broken:\n"
-    "  plan-rejected           critical  OpenSM rejects the file and falls\n"
-    "                                    back to ALL=full (high for a plan\n"
-    "                                    in the seed dialect, audited as\n"
-    "                                    written)\n"
-    "  default-full-member     critical  a tenant port is a full member of\n"
-    "                                    the default partition\n"
-    "  cross-tenant-reach      critical  ports of two tenants share a\n"
-    "                                    partition with a full member\n"
-    "                                    (--tenants)\n"
-    "  tenant-bridge           high      one port is a full member of two\n"
-    "                                    tenants' partitions\n"
-    "  plan-misread            high      OpenSM reads the plan otherwise\n"
-    "                                    than it says (e.g. a missing comma)\n"
-    "  capacity-overflow       high      a port's P_KeyTable cannot hold its\n"
-    "                                    entries\n"
-    "  no-lid                  high      end ports past the subnet's last\n"
-    "                                    LID get none, so no table at all\n"
-    "  multicast-groups        high      the IPoIB partitions need more\n"
-    "                                    MLIDs than MulticastFDBCap (info\n"
-    "                                    when they fit)\n"
-    "  part-enforce-off        high      switch partition enforcement off on\n"
-    "                                    leaf ports (--opensm-conf)\n"
-    "  mkey-not-set            high      no M_Key: any host can rewrite\n"
-    "                                    P_KeyTables (--opensm-conf)\n"
-    "  shared-limited-member   medium    a node shared by tenants (limited):\n"
-    "                                    isolated on the wire, a trust point\n"
-    "  no-sa-path              medium    a port cannot reach the SA\n"
-    "  partition-no-full-member medium   no two members can talk\n"
-    "  part-enforce-partial    medium    enforcement in one direction only\n"
-    "  mkey-readable           medium    M_Key set, protection level 0\n"
-    "  smkey-default           medium    sm_key at OpenSM's default 0x1\n"
-    "                                    (--opensm-conf)\n"
-    "  sm-guids-open           medium    NVIDIA OpenSM: allowed_sm_guids\n"
-    "                                    empty (--opensm-conf)\n"
-    "  mkey-per-port-off       medium    NVIDIA OpenSM: one M_Key for every\n"
-    "                                    port (--opensm-conf)\n"
-    "  default-limited-member  info      tenant ports limited in 0x7fff\n"
-    "  partition-single-member info      a partition with one member\n"
-    "  sakey-default           info      sa_key at OpenSM's default 0x1\n"
-    "  sa-trust-basic          info      NVIDIA OpenSM:\n"
-    "                                    sa_enhanced_trust_model FALSE\n"
+    "output) for the ways P_Key isolation is commonly broken:\n";
+/* then the rules (ibp_audit_rules_print), then: */
+static const char usage_foot[] =
     "\n"
     "A tenant is a partition (other than the default one) unless --tenants\n"
     "maps ports to tenants: one tenant per line, 'NAME: PORT PORT ...',\n"
@@ -105,8 +66,19 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 		     "\"fix\"}]}, ports by port GUID"),
 	    CLI_STR("-o|--output", &a->outpath, "FILE",
 		    "write there (atomically) instead of stdout")};
-	struct cli_args args = {"audit", usage, tail, opts, CLI_NOPTS(opts), 1};
+	char *help = NULL; /* usage, the rules, usage_foot */
+	size_t len;
+	FILE *m = open_memstream(&help, &len);
+	if (!m)
+		return CLI_EXIT_SYSTEM;
+	fputs(usage, m);
+	ibp_audit_rules_print(m);
+	fputs(usage_foot, m);
+	if (fclose(m))
+		return CLI_EXIT_SYSTEM;
+	struct cli_args args = {"audit", help, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
+	free(help);
 	if (!rc && args.npos && a->ao.in.conf)
 		return cli_usage_error("audit", "expected one CONF file");
 	if (args.npos)

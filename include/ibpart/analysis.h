@@ -318,6 +318,24 @@ void ibp_findings_sort(ibp_findings *f);
 const char *ibp_audit_severity_str(ibp_audit_severity s);
 int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
 
+/* The audit's rules (src/analysis/analysis_rules.c), in docs/audit.md's
+ * words: every code a finding can carry, the severity it has unless the
+ * summary says when it differs, and a one-line summary.  Static data:
+ * ibp_audit_rule_get() returns NULL past ibp_audit_rule_count(),
+ * ibp_audit_rule_find() NULL for a code that is no rule. */
+typedef struct ibp_audit_rule {
+	const char *code;
+	ibp_audit_severity severity;
+	const char *summary;
+} ibp_audit_rule;
+size_t ibp_audit_rule_count(void);
+const ibp_audit_rule *ibp_audit_rule_get(size_t i);
+const ibp_audit_rule *ibp_audit_rule_find(const char *code);
+/* One row per rule, by severity: the code from column 2, the severity
+ * from column 26, the summary from column 36 wrapped before column 72
+ * (`ibpart audit --help`). */
+void ibp_audit_rules_print(FILE *out);
+
 /* {"findings": [{"code","severity","ports","partitions","message","fix"}]}
  * as a malloc'd string (caller frees), or NULL on ENOMEM. */
 char *ibp_findings_to_json(const ibp_findings *f);

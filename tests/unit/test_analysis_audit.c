@@ -73,6 +73,11 @@ static ibp_findings *audit(const ibp_fabric *f, const uint16_t spec[NH][4],
 			      .osm = osm};
 	assert_int_equal(ibp_audit_run(&in, out, NULL), 0);
 	ibp_tables_free(ts);
+	/* every finding is a rule of the catalog (audit --help, docs) */
+	for (size_t i = 0; i < ibp_findings_count(out); i++)
+		if (!ibp_audit_rule_find(ibp_findings_get(out, i)->code))
+			fail_msg("finding %s is no rule of the catalog",
+				 ibp_findings_get(out, i)->code);
 	return out;
 }
 
@@ -478,6 +483,39 @@ static void test_plan_and_json(void **state)
 	ibp_fabric_free(f);
 }
 
+/* The catalog: codes unique, each findable, nothing past its end, and
+ * its rows as the help prints them (hand-written here). */
+static void test_rule_catalog(void **state)
+{
+	(void)state;
+	size_t n = ibp_audit_rule_count();
+	assert_true(n >= 20);
+	assert_null(ibp_audit_rule_get(n));
+	assert_null(ibp_audit_rule_find("no-such-rule"));
+	assert_null(ibp_audit_rule_find(NULL));
+	for (size_t i = 0; i < n; i++) {
+		const ibp_audit_rule *r = ibp_audit_rule_get(i);
+		assert_ptr_equal(ibp_audit_rule_find(r->code), r);
+		assert_true(i == 0 ||
+			    ibp_audit_rule_get(i - 1)->severity >= r->severity);
+	}
+	assert_int_equal(ibp_audit_rule_find("cross-tenant-reach")->severity,
+			 IBP_AUDIT_CRITICAL);
+	char *text = NULL;
+	size_t len;
+	FILE *m = open_memstream(&text, &len);
+	ibp_audit_rules_print(m);
+	fclose(m);
+	assert_non_null(strstr(
+	    text, "\n  partition-no-full-member medium   no two members can "
+		  "talk\n"));
+	assert_non_null(strstr(
+	    text, "\n  plan-misread            high      OpenSM reads the plan "
+		  "otherwise\n                                    than it says "
+		  "(e.g. a missing comma)\n"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +528,7 @@ int main(void)
 	    cmocka_unit_test(test_osm_conf),
 	    cmocka_unit_test(test_enforcement_state),
 	    cmocka_unit_test(test_plan_and_json),
+	    cmocka_unit_test(test_rule_catalog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
