@@ -36,7 +36,7 @@ struct ai_opts {
 		"--tables", &(o)->tables_json, "FILE",                         \
 		"analyse these tables instead of computing them (`ibpart "     \
 		"tables --format json`: predicted, simulated or read live)"),  \
-	    CLI_SUBNET_OPTS(&(o)->lft_cap, &(o)->mft_cap, &(o)->lmc)
+	    IBP_ARG_SUBNET_OPTS(&(o)->lft_cap, &(o)->mft_cap, &(o)->lmc)
 void ai_init(struct ai_opts *o);
 /* Load the input (*in, NULL on failure); prints the findings and the
  * failure to stderr and returns 0 or an exit status. */

@@ -81,6 +81,11 @@ int cli_args_parse(struct cli_args *a, int argc, char **argv);
 const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 			  const struct cli_args *a);
 
+/* The positional CONF, if any, into in->conf (ibp_input_args_take_conf):
+ * 0, or CLI_EXIT_USAGE after saying -c CONF was given too. */
+int cli_take_conf(const char *cmd, struct cli_input *in,
+		  const struct cli_args *a);
+
 /* CLI_FN for --fail-on critical|high|medium|info into an
  * ibp_audit_severity. */
 int cli_take_severity(const char *cmd, void *dest, const char *val);
@@ -214,34 +219,5 @@ int cli_op_end(struct cli_op *op, int rc, unsigned flags);
  * unless it is one of them (a topology that does not load: its first
  * error is the failure). */
 void cli_print_failure(const ibp_diags *d, const ibp_error *err);
-
-/* The capacity options of a fabric (ibp_fabric_options), 1..65535,
- * as entries of a command's table. */
-#define CLI_CAP_OPTS(fo)                                                       \
-	CLI_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535, "N",  \
-		"NodeInfo PartitionCap of CA ports (64)"),                     \
-	    CLI_NUM("--switch-partition-cap", &(fo)->switch_partition_cap, 1,  \
-		    65535, "N",                                                \
-		    "a switch's PartitionCap, bounds its port 0 (8)"),         \
-	    CLI_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535,     \
-		    "N",                                                       \
-		    "SwitchInfo PartitionEnforcementCap, bounds switch "       \
-		    "external ports (64)")
-
-/* The subnet's limits as entries of a command's table: the switches'
- * LinearFDBCap and MulticastFDBCap (where the topology does not say) and
- * the LMC, into three unsigned (ibp_fabric_options' fields, or the
- * analysis input's). */
-#define CLI_SUBNET_OPTS(lft, mft, lmc)                                         \
-	CLI_NUM("--lft-cap", lft, 2, 65535, "N",                               \
-		"the switches' SwitchInfo LinearFDBCap (default 49152: LIDs "  \
-		"up to 0xBFFF; ibsim's switches have 30720): the subnet's "    \
-		"last LID is N-1, end ports past it get no LID and no table "  \
-		"(finding no-lid, exit 1)"),                                   \
-	    CLI_NUM("--mft-cap", mft, 1, 65535, "N",                           \
-		    "the switches' MulticastFDBCap (default 1024): the "       \
-		    "multicast groups (MLIDs) they forward"),                  \
-	    CLI_NUM("--lmc", lmc, 0, 7, "L",                                   \
-		    "the subnet's LMC: 2^L LIDs per end port (default 0)")
 
 #endif

@@ -32,6 +32,15 @@ const char *cli_conf_path(const char *cmd, const struct cli_input *in,
 	return path;
 }
 
+int cli_take_conf(const char *cmd, struct cli_input *in,
+		  const struct cli_args *a)
+{
+	ibp_error err;
+	if (ibp_input_args_take_conf(in, a, &err))
+		return cli_usage_error(cmd, "%s", err.message);
+	return CLI_EXIT_OK;
+}
+
 int cli_take_severity(const char *cmd, void *dest, const char *val)
 {
 	if (!ibp_audit_severity_parse(val, dest))

@@ -206,13 +206,7 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		    "how long to wait for SUBNET UP (default 60000)")};
 	struct cli_args a = {"apply", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
-	if (rc)
-		return rc;
-	if (a.npos && c->in.conf)
-		return cli_usage_error("apply", "one CONF only");
-	if (a.npos)
-		c->in.conf = a.pos[0];
-	return 0;
+	return rc ? rc : cli_take_conf("apply", &c->in, &a);
 }
 
 static int run(int argc, char **argv)

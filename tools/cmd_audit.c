@@ -79,11 +79,7 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	struct cli_args args = {"audit", help, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
 	free(help);
-	if (!rc && args.npos && a->ao.in.conf)
-		return cli_usage_error("audit", "expected one CONF file");
-	if (args.npos)
-		a->ao.in.conf = args.pos[0];
-	return rc;
+	return rc ? rc : cli_take_conf("audit", &a->ao.in, &args);
 }
 
 /* The findings, as the format asks; 0 or an exit status. */

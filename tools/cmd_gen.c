@@ -99,8 +99,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 		    "the topology file to write"),
 	    CLI_STR("--conf", &a->conf, "OUT.conf",
 		    "the partitions.conf to write"),
-	    CLI_SUBNET_OPTS(&g->fabric.linear_fdb_cap,
-			    &g->fabric.multicast_fdb_cap, &g->fabric.lmc),
+	    IBP_ARG_SUBNET_OPTS(&g->fabric.linear_fdb_cap,
+				&g->fabric.multicast_fdb_cap, &g->fabric.lmc),
 	    CLI_FLAG("--force", &g->force,
 		     "write a fabric that needs more LIDs than the subnet has "
 		     "(refused otherwise: the last ports would get none)"),

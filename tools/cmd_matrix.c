@@ -107,11 +107,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	struct cli_args args = {"matrix", usage,	   tail,
 				opts,	  CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
-	if (!rc && args.npos && a->ao.in.conf)
-		return cli_usage_error("matrix", "expected one CONF file");
-	if (args.npos)
-		a->ao.in.conf = args.pos[0];
-	return rc;
+	return rc ? rc : cli_take_conf("matrix", &a->ao.in, &args);
 }
 
 /* --explain SRC DST: 0 or an exit status (printed). */

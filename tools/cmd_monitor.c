@@ -140,19 +140,16 @@ static int parse_args(struct mon *m, int argc, char **argv)
 	};
 	struct cli_args a = {"monitor", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
-	if (rc)
+	if (rc || (rc = cli_take_conf("monitor", &m->c.in, &a)))
 		return rc;
-	const char *why = a.npos && m->c.in.conf     ? "one CONF only"
-			  : !a.npos && !m->c.in.conf ? "-c CONF is required"
-			  : m->sim && !m->c.in.topo  ? "--sim needs -t TOPO"
-			  : m->pp_src && !m->sim     ? "--pingpong needs --sim"
+	const char *why = !m->c.in.conf		    ? "-c CONF is required"
+			  : m->sim && !m->c.in.topo ? "--sim needs -t TOPO"
+			  : m->pp_src && !m->sim    ? "--pingpong needs --sim"
 			  : m->count && !m->interval
 			      ? "--count needs --interval"
 			      : NULL;
 	if (why)
 		return cli_usage_error("monitor", "%s", why);
-	if (a.npos)
-		m->c.in.conf = a.pos[0];
 	if ((rc = lc_opensm_conf(&m->c)))
 		return rc;
 	so->conf_path = m->c.in.conf, so->mode = m->c.in.mode;

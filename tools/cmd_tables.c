@@ -95,9 +95,10 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		"new ones go after the highest used; a port absent from "
 		"TOPO keeps its table and OpenSM forgets it. FILE is then "
 		"rewritten atomically for the next run"),
-	    CLI_CAP_OPTS(&a->to.fabric),
-	    CLI_SUBNET_OPTS(&a->to.fabric.linear_fdb_cap,
-			    &a->to.fabric.multicast_fdb_cap, &a->to.fabric.lmc),
+	    IBP_ARG_CAP_OPTS(&a->to.fabric),
+	    IBP_ARG_SUBNET_OPTS(&a->to.fabric.linear_fdb_cap,
+				&a->to.fabric.multicast_fdb_cap,
+				&a->to.fabric.lmc),
 	    CLI_WORD("--format", &a->format, "smpquery|json",
 		     "smpquery (default): per port a header '# <name> port <n> "
 		     "(<port guid>) <type>', smpquery's rows of 8 and its "

@@ -71,12 +71,8 @@ static int run(int argc, char **argv)
 		   "off, or unchanged (not checked)")};
 	struct cli_args a = {"verify", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
-	if (rc)
+	if (rc || (rc = cli_take_conf("verify", &c.in, &a)))
 		return rc;
-	if (a.npos && c.in.conf)
-		return cli_usage_error("verify", "one CONF only");
-	if (a.npos)
-		c.in.conf = a.pos[0]; /* like check/tables: CONF positional */
 	if (!c.in.conf)
 		return cli_usage_error("verify", "-c CONF is required");
 	rc = lc_opensm_conf(&c);

@@ -29,12 +29,6 @@ void lc_init(struct lc *c, const char *cmd)
 	c->mkey_env_rc = lc_mkey_env(&c->lo);
 }
 
-const char *lc_guid(uint64_t g, char buf[24])
-{
-	snprintf(buf, 24, "0x%016llx", (unsigned long long)g);
-	return buf;
-}
-
 int lc_take_enforce(const char *cmd, void *dest, const char *val)
 {
 	ibp_part_enforce e = IBP_ENFORCE_BOTH;

@@ -119,7 +119,4 @@ void lc_close(struct lc *c);
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix,
 	      bool audit);
 
-/* "0x%016llx" of a GUID into buf. */
-const char *lc_guid(uint64_t g, char buf[24]);
-
 #endif

@@ -9,6 +9,9 @@
  *   --dialect auto|opensm|seed    IBP_ARG_DIALECT(in)
  *   --sm-port PORT                IBP_ARG_SM_PORT(in)
  *   --mode opensm|strict          IBP_ARG_MODE(in)
+ * and the fabric's limits, into ibp_fabric_options' fields:
+ *   --ca-partition-cap N ...      IBP_ARG_CAP_OPTS(fo)
+ *   --lft-cap N, --mft-cap N, --lmc L  IBP_ARG_SUBNET_OPTS(lft, mft, lmc)
  * (a command with other words for one writes its own entry with the same
  * names and destination).  Unset: NULL, dialect IBP_CONF_DIALECT_AUTO.
  *
@@ -56,12 +59,50 @@ struct ibp_input_args {
 		     "strict: the seed's model, the default partition holds "  \
 		     "only the SM port and the ports the plan names in it")
 
+/* The capacity options of a fabric (ibp_fabric_options), 1..65535, as
+ * entries of a command's table: --ca-partition-cap, --switch-partition-cap,
+ * --enforcement-cap. */
+#define IBP_ARG_CAP_OPTS(fo)                                                   \
+	IBP_ARG_NUM("--ca-partition-cap", &(fo)->ca_partition_cap, 1, 65535,   \
+		    "N", "NodeInfo PartitionCap of CA ports (64)"),            \
+	    IBP_ARG_NUM("--switch-partition-cap", &(fo)->switch_partition_cap, \
+			1, 65535, "N",                                         \
+			"a switch's PartitionCap, bounds its port 0 (8)"),     \
+	    IBP_ARG_NUM("--enforcement-cap", &(fo)->enforcement_cap, 1, 65535, \
+			"N",                                                   \
+			"SwitchInfo PartitionEnforcementCap, bounds switch "   \
+			"external ports (64)")
+
+/* The subnet's limits as entries of a command's table: the switches'
+ * LinearFDBCap and MulticastFDBCap (where the topology does not say) and
+ * the LMC, into three unsigned (ibp_fabric_options' fields, or the
+ * analysis input's). */
+#define IBP_ARG_SUBNET_OPTS(lft, mft, lmc)                                     \
+	IBP_ARG_NUM(                                                           \
+	    "--lft-cap", lft, 2, 65535, "N",                                   \
+	    "the switches' SwitchInfo LinearFDBCap (default 49152: LIDs "      \
+	    "up to 0xBFFF; ibsim's switches have 30720): the subnet's "        \
+	    "last LID is N-1, end ports past it get no LID and no table "      \
+	    "(finding no-lid, exit 1)"),                                       \
+	    IBP_ARG_NUM("--mft-cap", mft, 1, 65535, "N",                       \
+			"the switches' MulticastFDBCap (default 1024): the "   \
+			"multicast groups (MLIDs) they forward"),              \
+	    IBP_ARG_NUM("--lmc", lmc, 0, 7, "L",                               \
+			"the subnet's LMC: 2^L LIDs per end port (default 0)")
+
 /* The one plan of a command that takes it as -c CONF or as its one
  * positional argument (a, as ibp_args_parse left it) into *path.
  * Errors: IBP_EINVAL "expected one CONF file" (none, or two). */
 int ibp_input_args_conf_path(const struct ibp_input_args *in,
 			     const struct ibp_args *a, const char **path,
 			     ibp_error *err);
+
+/* The plan of a command that takes it as -c CONF or as its one
+ * positional argument, but not always (matrix and audit read --tables
+ * instead; apply --rollback reads none): the positional, if any, into
+ * in->conf.  Errors: IBP_EINVAL "expected one CONF file" (both given). */
+int ibp_input_args_take_conf(struct ibp_input_args *in,
+			     const struct ibp_args *a, ibp_error *err);
 
 /* Set o's topology, node-name-map, SM port, plan and mode (mode_given
  * when --mode was given) from in; o's other fields are left as they

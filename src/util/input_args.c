@@ -15,6 +15,17 @@ int ibp_input_args_conf_path(const struct ibp_input_args *in,
 	return IBP_OK;
 }
 
+int ibp_input_args_take_conf(struct ibp_input_args *in,
+			     const struct ibp_args *a, ibp_error *err)
+{
+	ibp_error_clear(err);
+	if (a->npos && in->conf)
+		return ibp_error_set(err, IBP_EINVAL, "expected one CONF file");
+	if (a->npos)
+		in->conf = a->pos[0];
+	return IBP_OK;
+}
+
 void ibp_input_args_analysis(const struct ibp_input_args *in,
 			     ibp_analysis_input_options *o)
 {
