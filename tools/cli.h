@@ -95,9 +95,6 @@ int cli_take_severity(const char *cmd, void *dest, const char *val);
 	       "exit 1 when an audit finding is at least this severe "         \
 	       "(default high)")
 
-/* CLI_FN for --part-enforce both|in|out|off into an ibp_part_enforce. */
-int cli_take_part_enforce(const char *cmd, void *dest, const char *val);
-
 /* Print "ibpart NAME: message" to stderr, a hint to --help, return 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -51,14 +51,3 @@ int cli_take_severity(const char *cmd, void *dest, const char *val)
 			val);
 	return -1;
 }
-
-int cli_take_part_enforce(const char *cmd, void *dest, const char *val)
-{
-	if (!ibp_part_enforce_parse(val, dest))
-		return 0;
-	cli_usage_error(cmd,
-			"--part-enforce is one of both|in|out|off, "
-			"not '%s'",
-			val);
-	return -1;
-}

@@ -177,9 +177,8 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		"where --direct saves the tables it read (default: a new "
 		"ibpart-state-<UTC time>-<pid> .json in $IBPART_STATE_DIR, "
 		"else /var/lib/ibpart for root, else $XDG_STATE_HOME/ibpart)"),
-	    CLI_FN("--enforce", &c->enforce, lc_take_enforce,
-		   "both|in|out|off|unchanged",
-		   "PortInfo PartitionEnforcementInbound/Outbound on every "
+	    LC_ENFORCE(
+		c, "PortInfo PartitionEnforcementInbound/Outbound on every "
 		   "switch port facing an end port, checked on each apply as "
 		   "OpenSM does and Set where they differ (also where no table "
 		   "changes): both (default, OpenSM's part_enforce), in, out, "
@@ -222,8 +221,8 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (c.enforce == INT_MIN && ao.ap.rollback)
-		c.enforce = -1; /* the state file holds the bits to put back
-				   (per port); other ports' are left */
+		c.enforce = LC_UNCHANGED; /* the state file holds the bits to
+				   put back (per port); other ports' are left */
 	if ((rc = lc_opensm_conf(&c)))
 		return rc;
 	if (ao.partitions)

@@ -42,33 +42,22 @@ static const char tail[] =
 
 struct matrix_args {
 	struct ai_opts ao;
-	const char *format, *outpath, *xsrc, *xdst, *monitor;
+	int format; /* an ibp_matrix_format: the words' order */
+	const char *outpath, *xsrc, *xdst, *monitor;
 	bool sw0;
 	unsigned long long grid;
 	int form; /* an ibp_matrix_form: auto, ports, classes */
 };
 
-/* --format: one of ibp_matrix_format_parse's names. */
-static int take_format(const char *cmd, void *dest, const char *val)
-{
-	ibp_matrix_format fmt;
-	if (!ibp_matrix_format_parse(val, &fmt)) {
-		*(const char **)dest = val;
-		return 0;
-	}
-	cli_usage_error(cmd, "unknown --format '%s'", val);
-	return -1;
-}
-
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
-	*a = (struct matrix_args){.format = "text"};
+	*a = (struct matrix_args){.format = IBP_MATRIX_TEXT};
 	ai_init(&a->ao);
 	const struct cli_opt opts[] = {
 	    AI_OPTS(&a->ao),
-	    CLI_FN(
-		"--format", &a->format, take_format, "text|md|csv|json|html",
+	    CLI_INDEX(
+		"--format", &a->format, "text|md|csv|json|html",
 		"text (default): rows and columns named by node description "
 		"(NAME/N for each port of a node with several), ✓/✗, — on the "
 		"diagonal, up to --grid-limit ports (default 32), else a "
@@ -142,7 +131,7 @@ static int explain(const struct matrix_args *a, const ibp_fabric *fab,
 		return CLI_EXIT_SYSTEM;
 	}
 	int rc = 0;
-	if (!strcmp(a->format, "json")) /* the other formats: text */
+	if (a->format == IBP_MATRIX_JSON) /* the other formats: text */
 		rc = cli_put_json(ibp_explanation_json(m, &e), out);
 	else
 		ibp_explanation_print(m, &e, out);
@@ -190,9 +179,7 @@ static int run(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;
-	ibp_matrix_format fmt;
-	ibp_matrix_format_parse(a.format, &fmt);
-	if (a.monitor && fmt != IBP_MATRIX_HTML)
+	if (a.monitor && a.format != IBP_MATRIX_HTML)
 		return cli_usage_error("matrix",
 				       "--monitor needs --format html");
 	ibp_analysis_input *in;
@@ -209,7 +196,7 @@ static int run(int argc, char **argv)
 	} else if (!(rc = ai_open(a.outpath, &out))) {
 		rc = a.xsrc
 			 ? explain(&a, ibp_analysis_input_fabric(in), m, out.fp)
-			 : report(&a, fmt, in, m, out.fp);
+			 : report(&a, a.format, in, m, out.fp);
 		int crc = ai_close(&out, !rc);
 		if (!rc)
 			rc = crc;

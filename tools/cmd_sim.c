@@ -179,10 +179,9 @@ static int parse_options(int argc, char **argv,
 	    CLI_CONF(&in),
 	    CLI_SM_PORT(&in),
 	    CLI_MODE(&in),
-	    CLI_FN("--part-enforce", &o->enforce, cli_take_part_enforce,
-		   "both|in|out|off",
-		   "OpenSM's part_enforce on the switch ports facing hosts "
-		   "(default both)"),
+	    CLI_INDEX("--part-enforce", &o->enforce, "both|in|out|off",
+		      "OpenSM's part_enforce on the switch ports facing hosts "
+		      "(default both)"),
 	    CLI_FN("--mad-loss", &o->mad_loss, take_loss, "FRACTION",
 		   "lose that fraction [0,1) of the SM's MADs (reproducibly) "
 		   "to exercise its retries"),

@@ -46,24 +46,16 @@ static const char tail[] =
 struct tables_args {
 	struct cli_input in;
 	const char *format;
+	int enforce; /* --part-enforce: an ibp_part_enforce; -1: not given */
 	ibp_tables_compute_options to;
 };
-
-/* --part-enforce: the value, and that it overrides opensm.conf. */
-static int take_enforce(const char *cmd, void *dest, const char *val)
-{
-	ibp_tables_compute_options *to = dest;
-	if (cli_take_part_enforce(cmd, &to->policy.part_enforce, val))
-		return -1;
-	to->part_enforce_given = true;
-	return 0;
-}
 
 /* argv -> a; 0, or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
+	a->enforce = -1;
 	ibp_tables_compute_options_init(&a->to);
 	ibp_policy_options *po = &a->to.policy;
 	const struct cli_opt opts[] = {
@@ -75,9 +67,9 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
 		     "OpenSM's allow_both_pkeys (opensm -W): a port may hold "
 		     "the full and limited key"),
-	    CLI_FN("--part-enforce", &a->to, take_enforce, "both|in|out|off",
-		   "OpenSM's part_enforce: both (default), in, out, or off "
-		   "(switch ports left untouched)"),
+	    CLI_INDEX("--part-enforce", &a->enforce, "both|in|out|off",
+		      "OpenSM's part_enforce: both (default), in, out, or off "
+		      "(switch ports left untouched)"),
 	    CLI_STR(
 		"--opensm-conf", &a->to.opensm_conf_path, "FILE",
 		"OpenSM's opensm.conf, read as OpenSM does: "
@@ -109,6 +101,9 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	if (rc)
 		return rc;
 	a->to.allow_both_pkeys_given = po->allow_both_pkeys;
+	/* given, --part-enforce overrides opensm.conf */
+	if ((a->to.part_enforce_given = a->enforce >= 0))
+		po->part_enforce = (ibp_part_enforce)a->enforce;
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)

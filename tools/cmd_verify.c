@@ -63,12 +63,12 @@ static int run(int argc, char **argv)
 		     "also the security audit of those tables; a finding at "
 		     "--fail-on or above exits 1, as `ibpart audit`"),
 	    CLI_FAIL_ON(&c.fail_on),
-	    CLI_FN("--enforce", &c.enforce, lc_take_enforce,
-		   "both|in|out|off|unchanged",
-		   "the PortInfo partition enforcement the switch ports facing "
-		   "end ports must hold (OpenSM's part_enforce): both "
-		   "(default, or the part_enforce of --opensm-conf), in, out, "
-		   "off, or unchanged (not checked)")};
+	    LC_ENFORCE(
+		&c,
+		"the PortInfo partition enforcement the switch ports facing "
+		"end ports must hold (OpenSM's part_enforce): both "
+		"(default, or the part_enforce of --opensm-conf), in, out, "
+		"off, or unchanged (not checked)")};
 	struct cli_args a = {"verify", usage, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc || (rc = cli_take_conf("verify", &c.in, &a)))

@@ -29,17 +29,6 @@ void lc_init(struct lc *c, const char *cmd)
 	c->mkey_env_rc = lc_mkey_env(&c->lo);
 }
 
-int lc_take_enforce(const char *cmd, void *dest, const char *val)
-{
-	ibp_part_enforce e = IBP_ENFORCE_BOTH;
-	if (strcmp(val, "unchanged") && ibp_part_enforce_parse(val, &e)) {
-		cli_usage_error(cmd, "bad --enforce '%s'", val);
-		return -1;
-	}
-	*(int *)dest = strcmp(val, "unchanged") ? (int)e : -1;
-	return 0;
-}
-
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path)
 {
 	ibp_error err;
@@ -118,8 +107,8 @@ int lc_opensm_conf(struct lc *c)
 		c->have_osm = true;
 		c->allow_both = c->allow_both || c->osm.allow_both_pkeys;
 	}
-	if (c->enforce != INT_MIN)
-		c->lo.enforce = c->enforce;
+	if (c->enforce != INT_MIN) /* "unchanged": -1 */
+		c->lo.enforce = c->enforce == LC_UNCHANGED ? -1 : c->enforce;
 	else if (c->have_osm)
 		c->lo.enforce = (int)ibp_osm_conf_enforce(&c->osm);
 	return CLI_EXIT_OK;

@@ -29,7 +29,7 @@ struct lc {
 	int fail_on; /* an ibp_audit_severity: verify --audit exits 1 from it */
 	bool quiet;
 	int mkey_env_rc; /* lc_mkey_env's: refused at lc_open */
-	int enforce;	 /* --enforce (lc_take_enforce); INT_MIN: not given */
+	int enforce;	 /* --enforce (LC_ENFORCE); INT_MIN: not given */
 	/* --opensm-conf: OpenSM's options (lc_opensm_conf reads them) */
 	const char *osm_conf_path;
 	bool have_osm;
@@ -95,10 +95,12 @@ int lc_opensm_conf(struct lc *c);
 		     "text (default) or json (stdout)")
 /* CLI_FN for --mkey-file FILE (ibp_mkey_file_read) into a uint64_t. */
 int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
-/* CLI_FN for --enforce both|in|out|off|unchanged into an int (an
- * ibp_part_enforce; -1: unchanged), as ibp_live_options.enforce takes it
- * (verify, apply). */
-int lc_take_enforce(const char *cmd, void *dest, const char *val);
+/* --enforce both|in|out|off|unchanged into c->enforce: the words' order
+ * is ibp_part_enforce's, then LC_UNCHANGED (lc_opensm_conf makes it the
+ * -1 of ibp_live_options.enforce). */
+#define LC_ENFORCE(c, help)                                                    \
+	CLI_INDEX("--enforce", &(c)->enforce, "both|in|out|off|unchanged", help)
+#define LC_UNCHANGED 4
 /* $IBPART_MKEY into lo (before the options, which override it).  0, or
  * -1 when it is set and not a number: a mistyped key must not become
  * "no M_Key"; the command refuses it with lc_mkey_env_refused() once its

@@ -84,6 +84,13 @@ expect_status 2 "$IBPART" verify --timeout=0
 expect_grep "timeout wants a number 1\.\.600000, not '0'" err
 expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" --format xml "$EXS/partitions.conf"
 expect_grep "format is one of smpquery|json, not 'xml'" err
+# every word-valued option is refused in the one wording, with the words
+expect_status 2 "$IBPART" matrix -t "$EXS/seed.topo" --format xml "$EXS/partitions.conf"
+expect_grep "matrix: --format is one of text|md|csv|json|html, not 'xml'" err
+expect_status 2 "$IBPART" verify -c "$EXS/partitions.conf" --enforce bogus
+expect_grep "verify: --enforce is one of both|in|out|off|unchanged, not 'bogus'" err
+expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" --part-enforce on "$EXS/partitions.conf"
+expect_grep "tables: --part-enforce is one of both|in|out|off, not 'on'" err
 expect_status 2 "$IBPART" demo --mode lax
 expect_grep "mode is one of opensm|strict, not 'lax'" err
 expect_status 2 "$IBPART" tables -t "$EXS/seed.topo" "$EXS/partitions.conf" extra.conf
