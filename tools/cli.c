@@ -16,11 +16,13 @@
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[1024]; /* it may quote an argument: escaped, as files are */
 	va_list ap;
-	fprintf(stderr, "ibpart %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "ibpart %s: ", cmd);
+	ibp_escape_write(stderr, msg, strlen(msg));
 	fprintf(stderr, "\n(see 'ibpart %s --help')\n", cmd);
 	return CLI_EXIT_USAGE;
 }
@@ -160,44 +162,18 @@ const ibp_progress *cli_progress_hook(void)
 		   : NULL;
 }
 
-/* --max-errors N and --max-input-size SIZE, refused in their words. */
-static int take_max_errors(const char *cmd, void *dest, const char *val)
-{
-	unsigned long long v;
-	(void)cmd;
-	if (cli_parse_uint(val, 0, 1000000000, &v)) {
-		*(size_t *)dest = (size_t)v;
-		return 0;
-	}
-	fprintf(stderr, "ibpart: bad --max-errors '%s'\n", val);
-	return -1;
-}
-
-static int take_input_size(const char *cmd, void *dest, const char *val)
-{
-	(void)cmd;
-	if (ibp_input_size_parse(val, dest))
-		return 0;
-	fprintf(stderr,
-		"ibpart: bad --max-input-size '%s' (bytes, or a number with "
-		"K, M or G)\n",
-		val);
-	return -1;
-}
-
 int cli_common_options(int *argc, char **argv)
 {
 	const struct cli_opt opts[] = {
 	    CLI_FLAG("--progress", &cli_common.progress, NULL),
-	    CLI_FN("--max-errors", &cli_common.max_errors, take_max_errors,
-		   NULL, NULL),
-	    CLI_FN("--max-input-size", &cli_common.max_input_size,
-		   take_input_size, NULL, NULL)};
+	    CLI_NUM("--max-errors", &cli_common.max_errors, 0, 1000000000, NULL,
+		    NULL),
+	    IBP_ARG_SIZE("--max-input-size", &cli_common.max_input_size, NULL,
+			 NULL)};
 	ibp_error err;
 	if (ibp_args_extract(argc, argv, opts, CLI_NOPTS(opts), "ibpart",
 			     &err)) {
-		if (err.message[0])
-			fprintf(stderr, "ibpart: %s\n", err.message);
+		cli_print_message("ibpart", err.message);
 		return CLI_EXIT_USAGE;
 	}
 	/* without --progress, only for work over a second */

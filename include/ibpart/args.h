@@ -16,6 +16,8 @@
  *                  (decimal or 0x hex)
  *   IBP_ARG_WORD   const char **, one of the words "a|b|c"
  *   IBP_ARG_INDEX  int *, the index of the word among "a|b|c"
+ *   IBP_ARG_SIZE   size_t *, a size in bytes, or with K, M or G
+ *                  (ibp_input_size_parse, limits.h)
  *   IBP_ARG_FN     fn(cmd, dest, value): 0, or -1 after the caller's
  *                  function has said why
  *
@@ -43,7 +45,8 @@ enum ibp_arg_kind {
 	IBP_ARG_K_NUM,
 	IBP_ARG_K_WORD,
 	IBP_ARG_K_INDEX,
-	IBP_ARG_K_FN
+	IBP_ARG_K_FN,
+	IBP_ARG_K_SIZE
 };
 /* An IBP_ARG_FN option's reader: cmd is ibp_args.cmd. */
 typedef int (*ibp_arg_fn)(const char *cmd, void *dest, const char *val);
@@ -71,6 +74,8 @@ struct ibp_arg_opt {
 	((struct ibp_arg_opt){n, IBP_ARG_K_WORD, d, w, h, .words = w})
 #define IBP_ARG_INDEX(n, d, w, h)                                              \
 	((struct ibp_arg_opt){n, IBP_ARG_K_INDEX, d, w, h, .words = w})
+#define IBP_ARG_SIZE(n, d, a, h)                                               \
+	((struct ibp_arg_opt){n, IBP_ARG_K_SIZE, d, a, h})
 #define IBP_ARG_FN(n, d, f, a, h)                                              \
 	((struct ibp_arg_opt){n, IBP_ARG_K_FN, d, a, h, .fn = f})
 

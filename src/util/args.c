@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ibpart/args.h"
+#include "ibpart/limits.h"
 #include "ibpart/suggest.h"
 
 bool ibp_parse_uint(const char *s, unsigned long long min,
@@ -132,6 +133,13 @@ static int take(const char *cmd, const struct ibp_arg_opt *o, const char *name,
 			*(const char **)o->dest = val;
 		else
 			*(int *)o->dest = k;
+		return IBP_OK;
+	case IBP_ARG_K_SIZE:
+		if (!ibp_input_size_parse(val, o->dest))
+			return ibp_error_set(err, IBP_EINVAL,
+					     "%s wants bytes, or a number with "
+					     "K, M or G, not '%s'",
+					     name, val);
 		return IBP_OK;
 	case IBP_ARG_K_FN:
 		break;

@@ -48,7 +48,15 @@ expect_status 2 "$IBPART" check --max-errors=3 --format json long.conf
 [[ $(jq '[.findings[] | select(.severity == "error")] | length' out) == 245 ]] ||
   fail "JSON does not hold every finding"
 expect_status 2 "$IBPART" check --max-errors x long.conf
-expect_grep "bad --max-errors 'x'" err
+expect_grep "^ibpart: --max-errors wants a number 0..1000000000, not 'x'" err
+expect_status 2 "$IBPART" check --max-errors $'\e[2J' long.conf
+expect_no_grep $'\e' err  # the value echoed escaped (escape.h)
+# so is an argument a command's usage error quotes (it went out raw)
+for args in "tables --format $'\e[2J'" "sim --mode $'\e]0;x\a'" "gen --cas $'\e[1m'"; do
+  eval "expect_status 2 \"\$IBPART\" $args"
+  expect_no_grep $'\e' err
+  expect_grep '\\x1b' err
+done
 
 # Terminal control bytes and invalid UTF-8 in a file are escaped in text
 # and kept (as U+FFFD plus the exact bytes in hex) in JSON.

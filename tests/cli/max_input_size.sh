@@ -66,7 +66,7 @@ expect_status 2 "$IBPART" convert --max-input-size 10 "$plan" -o conv.conf
 expect_status 0 "$IBPART" check --max-input-size 1G "$plan"
 for bad in 5x -1 '' 1.5M 99999999999999999999G; do
   expect_status 2 "$IBPART" check --max-input-size "$bad" "$plan"
-  expect_grep 'bad --max-input-size' err
+  expect_grep "^ibpart: --max-input-size wants bytes, or a number with K, M or G, not '$bad'" err
 done
 
 # documented
