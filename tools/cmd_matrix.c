@@ -100,37 +100,15 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 }
 
 /* --explain SRC DST: 0 or an exit status (printed). */
-static int explain(const struct matrix_args *a, const ibp_fabric *fab,
-		   const ibp_matrix *m, FILE *out)
+static int explain(const struct matrix_args *a, const ibp_matrix *m, FILE *out)
 {
-	long ep[2];
-	const char *spec[2] = {a->xsrc, a->xdst};
-	ibp_error err;
-	for (int k = 0; k < 2; k++) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_resolve_port(fab, spec[k], &n, &p, &err)) {
-			cli_print_error(&err);
-			return CLI_EXIT_USAGE;
-		}
-		ep[k] = ibp_matrix_find(m, n, p);
-		if (ep[k] < 0) {
-			fprintf(stderr,
-				"ibpart matrix: %s is not an end port "
-				"of the matrix (a CA port%s)\n",
-				spec[k],
-				a->sw0 ? " or switch port 0"
-				       : "; --switch-ports adds switch "
-					 "port 0");
-			return CLI_EXIT_USAGE;
-		}
-	}
 	ibp_explanation e;
-	if (ibp_matrix_explain(m, (size_t)ep[0], (size_t)ep[1], &e, &err)) {
+	ibp_error err;
+	int rc = ibp_matrix_explain_ports(m, a->xsrc, a->xdst, &e, &err);
+	if (rc) {
 		cli_print_error(&err);
-		return CLI_EXIT_SYSTEM;
+		return cli_exit_status(rc, &err);
 	}
-	int rc = 0;
 	if (a->format == IBP_MATRIX_JSON) /* the other formats: text */
 		rc = cli_put_json(ibp_explanation_json(m, &e), out);
 	else
@@ -194,9 +172,8 @@ static int run(int argc, char **argv)
 		cli_print_error(&err);
 		rc = CLI_EXIT_SYSTEM;
 	} else if (!(rc = ai_open(a.outpath, &out))) {
-		rc = a.xsrc
-			 ? explain(&a, ibp_analysis_input_fabric(in), m, out.fp)
-			 : report(&a, a.format, in, m, out.fp);
+		rc = a.xsrc ? explain(&a, m, out.fp)
+			    : report(&a, a.format, in, m, out.fp);
 		int crc = ai_close(&out, !rc);
 		if (!rc)
 			rc = crc;

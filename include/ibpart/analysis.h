@@ -153,6 +153,14 @@ typedef struct ibp_explanation {
  * index. */
 int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
 		       ibp_explanation *out, ibp_error *err);
+/* The same for two ports named as ibp_fabric_resolve_port() reads them
+ * (GUID, node description, NAME/N, LID) in the matrix's fabric.  Errors:
+ * those of ibp_fabric_resolve_port (a name that is no port, or several);
+ * IBP_ERANGE "SPEC is not an end port of the matrix" (a switch port, or
+ * port 0 of a switch without include_switch_port0); IBP_ENOMEM. */
+int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
+			     const char *dst, ibp_explanation *out,
+			     ibp_error *err);
 void ibp_explanation_free(ibp_explanation *e);
 const char *ibp_match_rule_str(ibp_match_rule r);
 /* Human text: both tables, every shared base and the deciding rule. */

@@ -35,6 +35,7 @@ struct ibp_matrix {
 	const ibp_tables *ts;
 	const ibp_fabric *f;
 	size_t n; /* end ports */
+	bool sw0; /* switch port 0 among them (include_switch_port0) */
 	size_t *ep_node;
 	unsigned *ep_port;
 	size_t *ep_class;
@@ -367,6 +368,7 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		goto enomem;
 	m->ts = ts;
 	m->f = f;
+	m->sw0 = sw0;
 	size_t nn = ibp_fabric_node_count(f), cap = 0;
 	for (size_t n = 0; n < nn; n++)
 		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++)
@@ -662,6 +664,30 @@ const char *ibp_match_rule_str(ibp_match_rule r)
 		return "no shared partition";
 	}
 	return "?";
+}
+
+int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
+			     const char *dst, ibp_explanation *out,
+			     ibp_error *err)
+{
+	const char *spec[2] = {src, dst};
+	long ep[2];
+	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+		unsigned p;
+		int rc = ibp_fabric_resolve_port(m->f, spec[k], &n, &p, err);
+		if (rc)
+			return rc;
+		if ((ep[k] = ibp_matrix_find(m, n, p)) < 0)
+			return ibp_error_set(
+			    err, IBP_ERANGE,
+			    "%s is not an end port of the matrix (a CA port%s)",
+			    spec[k],
+			    m->sw0 ? " or switch port 0"
+				   : "; --switch-ports adds switch port 0");
+	}
+	return ibp_matrix_explain(m, (size_t)ep[0], (size_t)ep[1], out, err);
 }
 
 int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,

@@ -76,7 +76,9 @@ expect_grep "base 0x0002: storage-node Pkey\[2\] 0x0002 (limited) vs tenantB-nod
 expect_status 0 "$IBPART" matrix -t "$S/seed.topo" --mode strict --explain sm-01 storage-node "$S/partitions.conf"
 expect_grep "no valid P_Key base is in both tables" out
 expect_status 2 "$IBPART" matrix -t "$S/seed.topo" --explain leaf-01 sm-01 "$S/partitions.conf"
-expect_grep "not an end port" err
+expect_grep "^ibpart: error: leaf-01 is not an end port of the matrix (a CA port; --switch-ports adds switch port 0)" err
+expect_status 0 "$IBPART" matrix -t "$S/seed.topo" --switch-ports --explain leaf-01 sm-01 "$S/partitions.conf"
+expect_grep "CAN TALK" out
 expect_status 2 "$IBPART" matrix -t "$S/seed.topo" --explain nosuch sm-01 "$S/partitions.conf"
 
 # --tables: the matrix from tables read elsewhere (strict tables here)

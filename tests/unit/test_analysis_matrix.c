@@ -174,6 +174,25 @@ static void test_seed_opensm(void **state)
 	assert_int_equal(e.rule, IBP_RULE_SAME_PORT);
 	ibp_explanation_free(&e);
 	assert_int_equal(ibp_matrix_explain(m, 0, 99, &e, NULL), IBP_ERANGE);
+	/* by name: the same pair as (2, 6); the switch and a name that is
+	 * no port refused with the name */
+	ibp_error err;
+	assert_int_equal(ibp_matrix_explain_ports(m, "tenantA-node-01",
+						  "0x506b4b0300a1b060", &e,
+						  &err),
+			 0);
+	assert_true(e.src == 2 && e.dst == 6 && e.can_talk);
+	assert_int_equal(e.rule, IBP_RULE_FULL_LIMITED);
+	ibp_explanation_free(&e);
+	assert_int_equal(
+	    ibp_matrix_explain_ports(m, "sm-01", "leaf-01/0", &e, &err),
+	    IBP_ERANGE);
+	assert_string_equal(err.message,
+			    "leaf-01/0 is not an end port of the matrix (a CA "
+			    "port; --switch-ports adds switch port 0)");
+	assert_int_not_equal(
+	    ibp_matrix_explain_ports(m, "nosuch", "sm-01", &e, &err), 0);
+	assert_non_null(strstr(err.message, "nosuch"));
 	ibp_matrix_free(m);
 	ibp_tables_free(ts);
 	ibp_fabric_free(f);
