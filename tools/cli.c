@@ -247,12 +247,6 @@ int cli_op_end(struct cli_op *op, int rc, unsigned flags)
 
 void cli_print_failure(const ibp_diags *d, const ibp_error *err)
 {
-	for (size_t i = 0; d && i < ibp_diags_count(d); i++) {
-		const ibp_diag *x = ibp_diags_get(d, i);
-		if (x->severity == IBP_SEV_ERROR && x->line == err->line &&
-		    x->col == err->col && !strcmp(x->file, err->file) &&
-		    !strcmp(x->message, err->message))
-			return;
-	}
-	cli_print_error(err);
+	if (!ibp_diags_has_error(d, err))
+		cli_print_error(err);
 }

@@ -225,19 +225,12 @@ static int run(int argc, char **argv)
 				   put back (per port); other ports' are left */
 	if ((rc = lc_opensm_conf(&c)))
 		return rc;
-	if (ao.partitions)
-		ao.osm.opensm_conf = ao.partitions;
-	else if (c.have_osm && c.osm.partition_config_file[0])
-		ao.osm.opensm_conf = c.osm.partition_config_file;
-	else if (c.have_osm && ao.via_opensm)
-		/* --opensm-conf once named the partition file: never guess
-		 * which file to overwrite */
-		return cli_usage_error(
-		    "apply",
-		    "%s names no partition_config_file: give OpenSM's "
-		    "partition file with --opensm-partitions (--opensm-conf "
-		    "is OpenSM's opensm.conf)",
-		    c.osm_conf_path);
+	ibp_error err;
+	if (ao.via_opensm &&
+	    ibp_apply_opensm_partition_file(&ao.osm, ao.partitions,
+					    c.have_osm ? &c.osm : NULL,
+					    c.osm_conf_path, &err))
+		return cli_usage_error("apply", "%s", err.message);
 	ao.direct = ao.direct || ao.ap.rollback;
 	if (ao.direct == ao.via_opensm)
 		return cli_usage_error("apply",
@@ -259,7 +252,6 @@ static int run(int argc, char **argv)
 	cli_catch_stop(&c.lo.cancel); /* SIGINT/SIGTERM: stop at a port */
 	rc = lc_open(&c);
 	ibp_live_lock *lock = NULL;
-	ibp_error err;
 	if (!rc && !ao.dry_run &&
 	    ibp_live_lock_acquire(c.l, getenv("IBPART_LOCK_DIR"),
 				  (int)ao.lock_wait * 1000, &lock, &err)) {

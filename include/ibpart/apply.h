@@ -39,6 +39,7 @@
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/export.h"
@@ -210,6 +211,16 @@ struct ibp_apply_opensm_options {
  * rest 0/NULL/false (no pid: one of opensm_pid or opensm_pidfile must be
  * given for a real run).  Cannot fail. */
 void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o);
+
+/* Which partition file o names (o->opensm_conf): given when not NULL
+ * (the caller's --opensm-partitions), else the partition_config_file of
+ * osm (OpenSM's opensm.conf as read, from osm_path; NULL: none read),
+ * else o's default.  Errors: IBP_EINVAL when osm names none and nothing
+ * was given: which file OpenSM reads is not to be guessed before
+ * overwriting it. */
+int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
+				    const char *given, const ibp_osm_conf *osm,
+				    const char *osm_path, ibp_error *err);
 
 /* How OpenSM was seen to take the file. */
 typedef enum ibp_opensm_seen {

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "ibpart/error.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -95,6 +96,12 @@ void ibp_diags_sort(ibp_diags *d);
 /* Does d hold a finding with this code (e.g. "opensm-fallback")?  NULL
  * d holds none. */
 bool ibp_diags_has_code(const ibp_diags *d, const char *code);
+
+/* Is err (an operation's failure) one of d's errors: same file, line,
+ * column and message?  A topology that does not load fails with its
+ * first error, already among the findings: a front end that printed
+ * them need not print it again.  NULL d holds none. */
+bool ibp_diags_has_error(const ibp_diags *d, const ibp_error *err);
 
 /* Append src's findings to dst, in their order, with the texts of the
  * files they quote: all of them when file is NULL, else only those about

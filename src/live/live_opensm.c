@@ -32,6 +32,25 @@ void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
 	o->wait_ms = 60000;
 }
 
+int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
+				    const char *given, const ibp_osm_conf *osm,
+				    const char *osm_path, ibp_error *err)
+{
+	ibp_error_clear(err);
+	if (given)
+		o->opensm_conf = given;
+	else if (osm && osm->partition_config_file[0])
+		o->opensm_conf = osm->partition_config_file;
+	else if (osm)
+		return ibp_error_set(
+		    err, IBP_EINVAL,
+		    "%s names no partition_config_file: give OpenSM's "
+		    "partition file with --opensm-partitions (--opensm-conf "
+		    "is OpenSM's opensm.conf)",
+		    osm_path ? osm_path : "opensm.conf");
+	return IBP_OK;
+}
+
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r)
 {
 	free(r->text);

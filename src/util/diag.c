@@ -378,6 +378,18 @@ bool ibp_diags_has_code(const ibp_diags *d, const char *code)
 	return false;
 }
 
+bool ibp_diags_has_error(const ibp_diags *d, const ibp_error *err)
+{
+	for (size_t i = 0; d && i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (x->severity == IBP_SEV_ERROR && x->line == err->line &&
+		    x->col == err->col && !strcmp(x->file, err->file) &&
+		    !strcmp(x->message, err->message))
+			return true;
+	}
+	return false;
+}
+
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file)
 {
 	for (size_t i = 0; src && i < src->nsrc; i++) {

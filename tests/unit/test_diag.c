@@ -180,6 +180,27 @@ static void test_repeats_summed_up(void **state)
 	ibp_diags_free(d);
 }
 
+/* An operation's failure is recognised among the findings only when it
+ * is one of their errors, at the same place with the same words. */
+static void test_has_error(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	ibp_diags_add(d, IBP_SEV_WARNING, "w", "t.topo", 3, 1, "weak");
+	ibp_diags_add(d, IBP_SEV_ERROR, "e", "t.topo", 7, 5, "no such port");
+	ibp_error err;
+	ibp_error_set_at(&err, IBP_EPARSE, "t.topo", 7, 5, "no such port");
+	assert_true(ibp_diags_has_error(d, &err));
+	ibp_error_set_at(&err, IBP_EPARSE, "t.topo", 7, 6, "no such port");
+	assert_false(ibp_diags_has_error(d, &err)); /* another column */
+	ibp_error_set_at(&err, IBP_EPARSE, "t.topo", 3, 1, "weak");
+	assert_false(ibp_diags_has_error(d, &err)); /* a warning */
+	ibp_error_set_at(&err, IBP_EPARSE, "u.topo", 7, 5, "no such port");
+	assert_false(ibp_diags_has_error(d, &err));
+	assert_false(ibp_diags_has_error(NULL, &err));
+	ibp_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +209,7 @@ int main(void)
 	    cmocka_unit_test(test_print_and_json),
 	    cmocka_unit_test(test_error_format),
 	    cmocka_unit_test(test_repeats_summed_up),
+	    cmocka_unit_test(test_has_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

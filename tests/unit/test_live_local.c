@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "ibpart/apply.h"
 #include "ibpart/live.h"
 
 static char dir[] = "/tmp/ibp-live-local-XXXXXX";
@@ -136,6 +137,36 @@ static void test_state_default_path(void **state)
 	unlink(f);
 }
 
+/* apply --via-opensm's partition file: the one given, else opensm.conf's
+ * partition_config_file, else the default; an opensm.conf that names
+ * none is refused rather than guessed. */
+static void test_partition_file(void **state)
+{
+	(void)state;
+	struct ibp_apply_opensm_options o;
+	ibp_osm_conf osm = {0};
+	ibp_error err;
+	ibp_apply_opensm_options_init(&o);
+	assert_int_equal(
+	    ibp_apply_opensm_partition_file(&o, NULL, NULL, NULL, &err),
+	    IBP_OK);
+	assert_string_equal(o.opensm_conf, "/etc/opensm/partitions.conf");
+	assert_int_equal(ibp_apply_opensm_partition_file(
+			     &o, NULL, &osm, "/e/opensm.conf", &err),
+			 IBP_EINVAL);
+	assert_non_null(strstr(err.message, "/e/opensm.conf names no "
+					    "partition_config_file"));
+	assert_int_equal(ibp_apply_opensm_partition_file(
+			     &o, "/p.conf", &osm, "/e/opensm.conf", &err),
+			 IBP_OK);
+	assert_string_equal(o.opensm_conf, "/p.conf");
+	strcpy(osm.partition_config_file, "/etc/opensm/site.conf");
+	assert_int_equal(ibp_apply_opensm_partition_file(
+			     &o, NULL, &osm, "/e/opensm.conf", &err),
+			 IBP_OK);
+	assert_string_equal(o.opensm_conf, "/etc/opensm/site.conf");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -144,6 +175,7 @@ int main(void)
 	    cmocka_unit_test(test_mkey_file),
 	    cmocka_unit_test(test_mkey_parse),
 	    cmocka_unit_test(test_state_default_path),
+	    cmocka_unit_test(test_partition_file),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];
