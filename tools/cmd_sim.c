@@ -94,11 +94,7 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	print_findings(d, o->topo_path, quiet, rc);
 	if (rejected)
 		*rejected = ibp_diags_has_code(d, "opensm-fallback");
-	if (rc == IBP_EINVAL && !o->sm_port && !err.file[0])
-		/* The options are checked here: the fabric has no CA port
-		 * for the SM, said as ibpart always said it. */
-		cli_print_message("ibpart", err.message);
-	else if (rc != IBP_OK && err.message[0])
+	if (rc != IBP_OK && err.message[0])
 		cli_print_failure(d, &err); /* unless a finding said it */
 	ibp_diags_free(d);
 	if (rc != IBP_OK)
@@ -115,33 +111,23 @@ int sim_cli_open(struct ibp_sim_session_options *o, bool quiet, FILE *log,
 	return CLI_EXIT_SYSTEM;
 }
 
-/* Resolve an end port; on failure print why and return 2. */
-static int resolve_port(const ibp_sim_session *s, const char *spec,
-			size_t *node, unsigned *port)
+/* 0 when spec names an end port; else 2 after saying why. */
+static int resolve_port(const ibp_sim_session *s, const char *spec)
 {
-	ibp_error err;
-	if (ibp_sim_session_port(s, spec, node, port, &err) == IBP_OK)
-		return CLI_EXIT_OK;
 	size_t n;
 	unsigned p;
-	/* A port that resolves but is not an end port: the bare message. */
-	if (ibp_fabric_resolve_port(ibp_sim_session_fabric(s), spec, &n, &p,
-				    NULL) == IBP_OK)
-		cli_print_message("ibpart", err.message);
-	else
-		cli_print_error(&err);
+	ibp_error err;
+	if (ibp_sim_session_port(s, spec, &n, &p, &err) == IBP_OK)
+		return CLI_EXIT_OK;
+	cli_print_error(&err);
 	return CLI_EXIT_USAGE;
 }
 
 int sim_cli_pingpong(ibp_sim_session *s, const char *src, const char *dst,
 		     const struct ibp_sim_pingpong_options *po, FILE *out)
 {
-	size_t n;
-	unsigned p;
-	int rc = resolve_port(s, src, &n, &p);
-	if (rc == CLI_EXIT_OK)
-		rc = resolve_port(s, dst, &n, &p);
-	if (rc != CLI_EXIT_OK)
+	int rc = resolve_port(s, src);
+	if (rc || (rc = resolve_port(s, dst)))
 		return rc;
 	struct ibp_sim_pingpong_result res;
 	ibp_error err;
@@ -208,14 +194,12 @@ static int parse_options(int argc, char **argv,
  * status (pingpong: 1 when the exchange did not complete). */
 static int action(ibp_sim_session *s, const struct ibp_sim_action *a)
 {
-	size_t n;
-	unsigned p;
 	int rc = CLI_EXIT_OK;
 	if (a->kind == IBP_SIM_ACTION_PINGPONG)
 		return sim_cli_pingpong(s, a->src, a->dst, &a->pingpong,
 					stdout);
 	if (a->kind == IBP_SIM_ACTION_SMPQUERY && a->how != IBP_SMPQUERY_DR)
-		rc = resolve_port(s, a->addr, &n, &p);
+		rc = resolve_port(s, a->addr);
 	ibp_error err;
 	if (rc || !(rc = ibp_sim_session_run_action(s, a, stdout, NULL, &err)))
 		return rc;

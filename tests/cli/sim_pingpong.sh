@@ -38,4 +38,14 @@ expect_grep 'responder QP: P_Key index 1 = 0x0002' out
 expect_status 1 "$IBPART" "${S[@]}" pingpong tenantA-node-01 tenantA-node-02 --pkey-index 7
 expect_grep 'Failed to modify QP to INIT' out
 expect_status 2 "$IBPART" "${S[@]}" pingpong tenantA-node-01
+# ports the session cannot use, and a fabric without a CA for the SM:
+# usage errors in the one form (ibpart: error: ...), nothing run
+expect_status 2 "$IBPART" "${S[@]}" pingpong leaf-01/3 tenantA-node-01
+expect_grep "^ibpart: error: 'leaf-01' is a switch: its end port is port 0 (leaf-01/0)$" err
+expect_status 2 "$IBPART" "${S[@]}" pingpong tenantA-node-01 nosuch
+expect_grep '^ibpart: error: no port "nosuch" in the fabric$' err
+[[ ! -s out ]] || fail "a pingpong ran with an unknown port"
+printf 'Switch\t4 "S-0000000000000001"\t\t# "sw-only" base port 0 lid 1 lmc 0\n\n' >sw.topo
+expect_status 2 "$IBPART" sim -t sw.topo -c "$IBP_SRC/examples/seed/partitions.conf" counters
+expect_grep '^ibpart: error: the fabric has no CA port for the SM$' err
 finish
