@@ -342,6 +342,7 @@ out:
 
 int main(int argc, char **argv)
 {
+	cli_program = ""; /* usage errors: "ibpartd: ..." */
 	if (argc > 1 && !strcmp(argv[1], "adopt"))
 		return adopt_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);

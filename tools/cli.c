@@ -21,9 +21,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "ibpart %s: ", cmd);
+	fprintf(stderr, "%s%s: ", cli_program, cmd);
 	ibp_escape_write(stderr, msg, strlen(msg));
-	fprintf(stderr, "\n(see 'ibpart %s --help')\n", cmd);
+	fprintf(stderr, "\n(see '%s%s --help')\n", cli_program, cmd);
 	return CLI_EXIT_USAGE;
 }
 
@@ -152,6 +152,7 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
 /* The CLI's settings from the common options: the program's, not the
  * library's (which keeps no globals). */
 struct cli_common cli_common = {.max_errors = 20};
+const char *cli_program = "ibpart ";
 
 static ibp_progress_printer progress_printer;
 

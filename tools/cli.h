@@ -95,7 +95,10 @@ int cli_take_severity(const char *cmd, void *dest, const char *val);
 	       "exit 1 when an audit finding is at least this severe "         \
 	       "(default high)")
 
-/* Print "ibpart NAME: message" to stderr, a hint to --help, return 2. */
+/* Print "ibpart NAME: message" to stderr, a hint to --help, return 2.
+ * "ibpart " is cli_program, which ibpartd empties: its NAMEs ("ibpartd",
+ * "ibpartd adopt") are whole commands. */
+extern const char *cli_program;
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -38,7 +38,12 @@ ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 expect_status 2 "${A[@]}"
 expect_grep 'which P_Keys' err
 expect_status 2 "$IBPARTD" adopt --partitions "$IBPD_CONF" 0x10
-expect_grep '--db and --partitions are required' err
+expect_grep '^ibpartd adopt: --db and --partitions are required$' err
+expect_grep "^(see 'ibpartd adopt --help')$" err
+# the daemon's own usage errors name it, not "ibpart ibpartd"
+expect_status 2 "$IBPARTD" --bogus
+expect_grep "^ibpartd: unknown option '--bogus'" err
+expect_grep "^(see 'ibpartd --help')$" err
 expect_status 2 "${A[@]}" 0x99
 expect_grep '0x99' err
 expect_status 2 "${A[@]}" 0x12 # ALL=limited: the API lists GUIDs
