@@ -328,16 +328,18 @@ int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
 
 /* The audit's rules (src/analysis/analysis_rules.c), in docs/audit.md's
  * words: every code a finding can carry, the severity it has unless the
- * summary says when it differs, and a one-line summary.  Static data:
- * ibp_audit_rule_get() returns NULL past ibp_audit_rule_count(),
- * ibp_audit_rule_find() NULL for a code that is no rule. */
+ * summary says when it differs, and a one-line summary.  Static data,
+ * never to be freed. */
 typedef struct ibp_audit_rule {
 	const char *code;
 	ibp_audit_severity severity;
 	const char *summary;
 } ibp_audit_rule;
+/* How many rules the catalog has. */
 size_t ibp_audit_rule_count(void);
+/* The i-th rule, by severity (highest first); NULL past the end. */
 const ibp_audit_rule *ibp_audit_rule_get(size_t i);
+/* The rule with this code; NULL for a code that is no rule (or NULL). */
 const ibp_audit_rule *ibp_audit_rule_find(const char *code);
 /* One row per rule, by severity: the code from column 2, the severity
  * from column 26, the summary from column 36 wrapped before column 72
