@@ -26,7 +26,8 @@ static const char usage[] =
 
 static const char tail[] =
     "Exit: 0 nothing counted, 1 a constraint error or P_Key violation\n"
-    "counted (or a port unread), 2 bad input, 3 the fabric failed.\n";
+    "counted (or a port unread), 2 bad input, 3 the fabric or the system\n"
+    "failed (-o FILE not written).\n";
 
 struct mon {
 	struct lc c;
@@ -43,10 +44,11 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	struct ibp_monitor_run_result res;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	int rc = cli_op_end(
-	    &op,
-	    ibp_monitor_run_once(m->c.l, &m->o, st, &res, op.diags, &op.err),
-	    CLI_OP_SERIOUS | CLI_OP_ERROR);
+	int st_rc =
+	    ibp_monitor_run_once(m->c.l, &m->o, st, &res, op.diags, &op.err);
+	int rc = cli_op_end(&op, st_rc, CLI_OP_SERIOUS | CLI_OP_ERROR);
+	if (res.output_failed) /* as every command's -o: 2 or 3 */
+		rc = cli_output_status(st_rc);
 	m->o.sweep.ntraps = 0; /* counted: in the state now */
 	if (!rc && !res.full_member && !m->c.quiet)
 		fprintf(stderr,

@@ -413,9 +413,12 @@ struct ibp_monitor_run_options {
  * "prometheus".  Cannot fail. */
 void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o);
 struct ibp_monitor_run_result {
-	bool found;	  /* a constraint error or P_Key violation counted,
-			     or a port unread (`ibpart monitor` exits 1) */
-	bool full_member; /* the monitoring port holds 0xffff */
+	bool found;	    /* a constraint error or P_Key violation counted,
+			       or a port unread (`ibpart monitor` exits 1) */
+	bool full_member;   /* the monitoring port holds 0xffff */
+	bool output_failed; /* the sweep went well, writing it did not:
+			       the status is the write's (IBP_EINVAL when
+			       output_path names a directory) */
 };
 /* One sweep (ibp_monitor_sweep_run), with o->posture its posture
  * (ibp_monitor_posture_compute), written in o->format to o->output_path

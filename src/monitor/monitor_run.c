@@ -171,6 +171,7 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 		res->found = found(s);
 		res->full_member = ibp_monitor_sweep_full_member(s);
 		rc = put(o, text, err);
+		res->output_failed = rc != IBP_OK;
 	}
 	free(text);
 	ibp_monitor_sweep_free(s);

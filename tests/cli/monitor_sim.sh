@@ -74,6 +74,10 @@ printf 'Default=0x7fff : ALL=full ;\nBroken line without colon\n' >bad.conf
 expect_status 2 "$IBPART" monitor -q --sim -t "$IBP_SRC/examples/seed/seed.topo" -c bad.conf -o "$T/x.prom"
 expect_grep 'bad.conf:2:' err
 [[ ! -e $T/x.prom ]] || fail "output created on bad input"
+# an output that cannot be written after a good sweep: exit 3, as for
+# every command's -o (it was 2, as if the input were bad)
+expect_status 3 "$IBPART" "${M[@]}" -o /nonexistent/dir/m.prom
+expect_grep "^ibpart: /nonexistent/dir/m.prom: error: cannot create a temporary file" err
 expect_status 0 "$IBPART" monitor --help
 expect_grep 'clear the constraint error counters' out
 # --subscribe on the simulated fabric: it has no SA; said, not fatal
