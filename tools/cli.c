@@ -16,13 +16,15 @@
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	char msg[1024]; /* it may quote an argument: escaped, as files are */
+	char *msg = NULL; /* it may quote an argument: escaped, as files are */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s%s: ", cli_program, cmd);
-	ibp_escape_write(stderr, msg, strlen(msg));
+	if (n >= 0)
+		ibp_escape_write(stderr, msg, (size_t)n);
+	free(msg);
 	fprintf(stderr, "\n(see '%s%s --help')\n", cli_program, cmd);
 	return CLI_EXIT_USAGE;
 }

@@ -69,13 +69,16 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	char *help = NULL; /* usage, the rules, usage_foot */
 	size_t len;
 	FILE *m = open_memstream(&help, &len);
-	if (!m)
+	if (m) {
+		fputs(usage, m);
+		ibp_audit_rules_print(m);
+		fputs(usage_foot, m);
+	}
+	if (!m || fclose(m)) {
+		free(help);
+		fprintf(stderr, "ibpart audit: out of memory\n");
 		return CLI_EXIT_SYSTEM;
-	fputs(usage, m);
-	ibp_audit_rules_print(m);
-	fputs(usage_foot, m);
-	if (fclose(m))
-		return CLI_EXIT_SYSTEM;
+	}
 	struct cli_args args = {"audit", help, tail, opts, CLI_NOPTS(opts), 1};
 	int rc = cli_args_parse(&args, argc, argv);
 	free(help);

@@ -160,12 +160,13 @@ static int parse_options(int argc, char **argv,
 			 int *first)
 {
 	struct cli_input in = {0};
+	int enforce = (int)o->enforce; /* an int for the word's index */
 	const struct cli_opt opts[] = {
 	    CLI_TOPO(&in, "ibnetdiscover/ibsim topology of the fabric"),
 	    CLI_CONF(&in),
 	    CLI_SM_PORT(&in),
 	    CLI_MODE(&in),
-	    CLI_INDEX("--part-enforce", &o->enforce, "both|in|out|off",
+	    CLI_INDEX("--part-enforce", &enforce, "both|in|out|off",
 		      "OpenSM's part_enforce on the switch ports facing hosts "
 		      "(default both)"),
 	    CLI_FN("--mad-loss", &o->mad_loss, take_loss, "FRACTION",
@@ -181,6 +182,7 @@ static int parse_options(int argc, char **argv,
 		return cli_usage_error("sim", "-t TOPO and -c CONF are needed");
 	if (a.next >= argc)
 		return cli_usage_error("sim", "no action given");
+	o->enforce = (ibp_part_enforce)enforce;
 	o->topo_path = in.topo;
 	o->conf_path = in.conf;
 	o->sm_port = in.sm_port;

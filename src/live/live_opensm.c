@@ -42,11 +42,12 @@ int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
 	else if (osm && osm->partition_config_file[0])
 		o->opensm_conf = osm->partition_config_file;
 	else if (osm)
+		/* the path last: a long one is what ibp_error cuts */
 		return ibp_error_set(
 		    err, IBP_EINVAL,
-		    "%s names no partition_config_file: give OpenSM's "
-		    "partition file with --opensm-partitions (--opensm-conf "
-		    "is OpenSM's opensm.conf)",
+		    "give OpenSM's partition file with --opensm-partitions "
+		    "(--opensm-conf is OpenSM's opensm.conf, and it names no "
+		    "partition_config_file): %s",
 		    osm_path ? osm_path : "opensm.conf");
 	return IBP_OK;
 }

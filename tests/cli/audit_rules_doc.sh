@@ -25,7 +25,8 @@ for conf in "$D"/*.conf; do
   for topo in seed two-leaf; do
     "$IBPART" audit -t "$D/$topo.topo" --opensm-conf "$D/opensm-weak.conf" \
       --format json "$conf" >f.json 2>/dev/null || true
-    jq -r '.findings[].code' f.json >>codes.seen || fail "no JSON for $conf"
+    [[ -s f.json ]] || fail "audit wrote nothing for $conf on $topo"
+    jq -r '.findings[].code' f.json >>codes.seen || fail "bad JSON for $conf"
   done
 done
 sort -u codes.seen >codes.uniq

@@ -154,8 +154,8 @@ static void test_partition_file(void **state)
 	assert_int_equal(ibp_apply_opensm_partition_file(
 			     &o, NULL, &osm, "/e/opensm.conf", &err),
 			 IBP_EINVAL);
-	assert_non_null(strstr(err.message, "/e/opensm.conf names no "
-					    "partition_config_file"));
+	assert_non_null(strstr(err.message, "names no partition_config_file): "
+					    "/e/opensm.conf"));
 	assert_int_equal(ibp_apply_opensm_partition_file(
 			     &o, "/p.conf", &osm, "/e/opensm.conf", &err),
 			 IBP_OK);
