@@ -13,12 +13,14 @@
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 #include <microhttpd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
+#include "ibpart/escape.h"
 #include "ibpartd.h"
 
 #define BODY_MAX (1u << 20)
@@ -107,6 +109,20 @@ static bool authenticated(struct ibpartd *d, struct MHD_Connection *c,
 	return ok;
 }
 
+void http_log(const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	char *esc = n < 0 ? NULL : ibp_escape_text(line, (size_t)n);
+	/* one fprintf: the threads' lines do not interleave */
+	fprintf(stderr, "%s\n", esc ? esc : "ibpartd: (a log line lost)");
+	free(esc);
+	free(line);
+}
+
 static long ms_since(const struct timespec *t0)
 {
 	struct timespec t;
@@ -170,8 +186,8 @@ static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 			r.body = json_error("no such endpoint", 404);
 		}
 	}
-	fprintf(stderr, "ibpartd: access: %s %s %u user=%s %ldms\n", method,
-		url, r.status, who, ms_since(&t0));
+	http_log("ibpartd: access: %s %s %u user=%s %ldms", method, url,
+		 r.status, who, ms_since(&t0));
 	atomic_fetch_add(
 	    &d->requests[r.status >= 100 && r.status < 600 ? r.status / 100 - 1
 							   : 5],

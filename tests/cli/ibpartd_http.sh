@@ -66,6 +66,16 @@ REQ="no credentials"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/u
 REQ="wrong password"; ibpd_req_as "-u admin:nope" GET /ufmRest/resources/pkeys; want 401
 REQ="bad token"; ibpd_req_as "Authorization: Basic 0123456789abcdef0123" GET /ufmRestV3/resources/pkeys; want 401
 REQ="status without"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/ibpart/v1/status"); want 401
+# the log cannot be forged: a URL without credentials and a refused JSON
+# value carry a newline and a terminal escape; both are written escaped
+REQ="forged URL"; CODE=$(curl -s -o /dev/null -w '%{http_code}' "$IBPD_URL/ufmRest/x%0aibpartd:%20access:%20FORGED%1b%5b2J"); want 401
+req POST /ufmRest/resources/pkeys '{"pkey":"0x1\u001b[2J\nibpartd: access: FORGED2","guids":[]}'; want 400
+grep -q '^ibpartd: access: FORGED' "$IBPD_LOG" && fail "a request forged a log line: $(grep -n FORGED "$IBPD_LOG")"
+grep -q $'\e' "$IBPD_LOG" && fail "a terminal escape reached the log raw"
+grep -q 'access: GET /ufmRest/x\\x0aibpartd: access: FORGED\\x1b\[2J 401 user=-' "$IBPD_LOG" ||
+	fail "the forged URL is not in the log, escaped: $(grep -a FORGED "$IBPD_LOG")"
+grep -q 'refused (400): pkey: "0x1\\x1b\[2J\\x0aibpartd: access: FORGED2"' "$IBPD_LOG" ||
+	fail "the refused value is not in the log, escaped: $(grep -a FORGED2 "$IBPD_LOG")"
 
 # ib-kubernetes: Validate, then its AddGuidsToPKey body byte for byte
 req GET /ufmRest/app/ufm_version; want 200 '.ufm_release_version|type' '"string"'
