@@ -42,10 +42,9 @@ static int adopt_one(ibp_service *svc, const char *pkey)
 		return CLI_EXIT_OK;
 	}
 	int http = ibp_service_error_http(&e);
-	fprintf(stderr, "ibpartd adopt: %s: %s\n", pkey, e.err.message);
+	cli_say("ibpartd adopt: %s: %s", pkey, e.err.message);
 	if (e.findings)
-		fprintf(stderr, "ibpartd adopt: the findings: %s\n",
-			e.findings);
+		cli_say("ibpartd adopt: the findings: %s", e.findings);
 	ibp_service_error_clear(&e);
 	return http == 409   ? CLI_EXIT_FOUND
 	       : http == 500 ? CLI_EXIT_SYSTEM

@@ -50,7 +50,7 @@ bool ai_warn_lidless(const char *cmd, const ibp_analysis_input *in)
 	if (!ibp_fabric_lidless_message(ibp_analysis_input_fabric(in), 4, msg,
 					sizeof(msg)))
 		return false;
-	fprintf(stderr, "ibpart %s: warning: %s [no-lid]\n", cmd, msg);
+	cli_say("ibpart %s: warning: %s [no-lid]", cmd, msg);
 	return true;
 }
 

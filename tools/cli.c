@@ -14,18 +14,25 @@
 #include "ibpart/escape.h"
 #include "ibpart/limits.h"
 
+/* fmt's line on stderr, escaped (escape.h), and a newline. */
+static void vsay(const char *fmt, va_list ap)
+{
+	char *line = NULL;
+	int n = vasprintf(&line, fmt, ap);
+	if (n >= 0)
+		ibp_escape_write(stderr, line, (size_t)n);
+	fputc('\n', stderr);
+	free(line);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	char *msg = NULL; /* it may quote an argument: escaped, as files are */
 	va_list ap;
-	va_start(ap, fmt);
-	int n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
 	fprintf(stderr, "%s%s: ", cli_program, cmd);
-	if (n >= 0)
-		ibp_escape_write(stderr, msg, (size_t)n);
-	free(msg);
-	fprintf(stderr, "\n(see '%s%s --help')\n", cli_program, cmd);
+	va_start(ap, fmt);
+	vsay(fmt, ap); /* it may quote an argument */
+	va_end(ap);
+	fprintf(stderr, "(see '%s%s --help')\n", cli_program, cmd);
 	return CLI_EXIT_USAGE;
 }
 
@@ -40,6 +47,14 @@ int cli_stdin_once(const char *cmd, const char *const *paths, size_t n)
 			       "the standard input (-) is given for %zu "
 			       "inputs; it can be read once",
 			       dashes);
+}
+
+void cli_say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
 }
 
 void cli_print_message(const char *who, const char *msg)

@@ -105,6 +105,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Print an ibp_error as "ibpart: file:line:col: error: message", on one
  * line whatever the message quotes (the text rule of escape.h). */
 void cli_print_error(const ibp_error *err);
+/* One line on stderr, all of it escaped (escape.h): for a line that
+ * quotes an argument, a path or a name read from a file. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "WHO: MSG" on stderr with msg escaped as cli_print_error does. */
 void cli_print_message(const char *who, const char *msg);
 

@@ -140,7 +140,7 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	if (rc) {
 		int ex = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR);
 		if (ex == CLI_EXIT_USAGE && r.text == NULL)
-			fprintf(stderr, "ibpart apply: %s left unchanged\n",
+			cli_say("ibpart apply: %s left unchanged",
 				o->opensm_conf);
 		ibp_apply_opensm_result_clear(&r);
 		return ex;

@@ -54,8 +54,8 @@ static int check(const struct cli_input *in, const char *path,
 	} else {
 		cli_print_diags(d);
 		if (nerr || nwarn)
-			fprintf(stderr, "%s: %zu error(s), %zu warning(s)\n",
-				path, nerr, nwarn);
+			cli_say("%s: %zu error(s), %zu warning(s)", path, nerr,
+				nwarn);
 		if (opensm)
 			ibp_conf_print_opensm_summary(c, stdout);
 	}

@@ -141,12 +141,12 @@ static int generate(struct gen_args *a)
 	char msg[PATH_MAX + 512];
 	ibp_fabric_gen_summary(&a->go, a->out, conf, msg, sizeof(msg));
 	if (!a->rewrite)
-		fprintf(stderr, "ibpart gen: %s\n", msg);
+		cli_say("ibpart gen: %s", msg);
 	if (!a->rewrite && ibp_fabric_gen_lid_message(&a->go, msg, sizeof(msg)))
-		fprintf(stderr, "ibpart gen: warning: %s\n", msg);
+		cli_say("ibpart gen: warning: %s", msg);
 	if (conf &&
 	    ibp_partition_plan_overfull_message(&a->go, msg, sizeof(msg)))
-		fprintf(stderr, "ibpart gen: warning: %s\n", msg);
+		cli_say("ibpart gen: warning: %s", msg);
 	ibp_fabric_free(f);
 	return exit;
 }

@@ -2,9 +2,6 @@
  * ibpart.c - the command-line entry point: one table of subcommands, each
  * implemented in its own tools/cmd_<name>.c, dispatched by name (the way
  * infiniband-diags' smpquery dispatches its ops from one table).
- *
- * Commands are referenced weakly, so a build that lacks one still links
- * and says so instead of failing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,20 +12,9 @@
 #include "ibpart/suggest.h"
 #include "ibpart/version.h"
 
-#define WEAK_CMD(n)                                                            \
-	extern const struct cli_cmd cli_cmd_##n __attribute__((weak))
-WEAK_CMD(check);
-WEAK_CMD(convert);
-WEAK_CMD(tables);
-WEAK_CMD(matrix);
-WEAK_CMD(audit);
-WEAK_CMD(sim);
-WEAK_CMD(demo);
-WEAK_CMD(discover);
-WEAK_CMD(verify);
-WEAK_CMD(apply);
-WEAK_CMD(gen);
-WEAK_CMD(monitor);
+extern const struct cli_cmd cli_cmd_check, cli_cmd_convert, cli_cmd_tables,
+    cli_cmd_matrix, cli_cmd_audit, cli_cmd_sim, cli_cmd_demo, cli_cmd_discover,
+    cli_cmd_verify, cli_cmd_apply, cli_cmd_gen, cli_cmd_monitor;
 
 static const struct cli_cmd *const commands[] = {
     &cli_cmd_check,  &cli_cmd_convert, &cli_cmd_tables, &cli_cmd_matrix,
@@ -57,9 +43,8 @@ static void print_main_help(FILE *out)
 	    "\n"
 	    "Commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (commands[i])
-			fprintf(out, "  %-9s %s\n", commands[i]->name,
-				commands[i]->summary);
+		fprintf(out, "  %-9s %s\n", commands[i]->name,
+			commands[i]->summary);
 	fprintf(out, "  %-9s %s\n", "help", "show the help of a command");
 	fprintf(out, "\nEvery command also takes:\n%s", CLI_COMMON_USAGE);
 	fprintf(out,
@@ -72,7 +57,7 @@ static void print_main_help(FILE *out)
 static const struct cli_cmd *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (commands[i] && strcmp(commands[i]->name, name) == 0)
+		if (strcmp(commands[i]->name, name) == 0)
 			return commands[i];
 	return NULL;
 }
@@ -107,7 +92,7 @@ static int dispatch(int argc, char **argv)
 		}
 		const struct cli_cmd *c = find_command(argv[2]);
 		if (!c) {
-			fprintf(stderr, "ibpart: no command '%s'\n", argv[2]);
+			cli_say("ibpart: no command '%s'", argv[2]);
 			return CLI_EXIT_USAGE;
 		}
 		return show_help(c);
@@ -117,12 +102,10 @@ static int dispatch(int argc, char **argv)
 		const char *names[NCOMMANDS + 1];
 		size_t n = 0;
 		for (size_t i = 0; i < NCOMMANDS; i++)
-			if (commands[i])
-				names[n++] = commands[i]->name;
+			names[n++] = commands[i]->name;
 		const char *near = ibp_suggest(name, names, n);
-		fprintf(stderr,
-			"ibpart: '%s' is not a command%s%s%s; see 'ibpart "
-			"--help'\n",
+		cli_say("ibpart: '%s' is not a command%s%s%s; see 'ibpart "
+			"--help'",
 			name, near ? " (did you mean '" : "", near ? near : "",
 			near ? "'?)" : "");
 		return CLI_EXIT_USAGE;

@@ -52,7 +52,8 @@ expect_grep "^ibpart: --max-errors wants a number 0..1000000000, not 'x'" err
 expect_status 2 "$IBPART" check --max-errors $'\e[2J' long.conf
 expect_no_grep $'\e' err  # the value echoed escaped (escape.h)
 # so is an argument a command's usage error quotes (it went out raw)
-for args in "tables --format $'\e[2J'" "sim --mode $'\e]0;x\a'" "gen --cas $'\e[1m'"; do
+for args in "tables --format $'\e[2J'" "sim --mode $'\e]0;x\a'" "gen --cas $'\e[1m'" \
+  "$'\e[2Jx'" "help $'\e[2J'" "check --format text $'/\e[1m'"; do
   eval "expect_status 2 \"\$IBPART\" $args"
   expect_no_grep $'\e' err
   expect_grep '\\x1b' err
