@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	const struct cli_opt opts[] = {
 	    AI_OPTS(&a->ao),
 	    CLI_INDEX(
-		"--format", &a->format, "text|md|csv|json|html",
+		"--format", &a->format, IBP_MATRIX_FORMAT_WORDS,
 		"text (default): rows and columns named by node description "
 		"(NAME/N for each port of a node with several), ✓/✗, — on the "
 		"diagonal, up to --grid-limit ports (default 32), else a "
@@ -80,7 +80,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 		     "count each switch's port 0 as an end port"),
 	    CLI_NUM("--grid-limit", &a->grid, 1, 100000, "N",
 		    "largest fabric printed as a grid (text, md)"),
-	    CLI_INDEX("--form", &a->form, "auto|ports|classes",
+	    CLI_INDEX("--form", &a->form, IBP_MATRIX_FORM_WORDS,
 		      "json and csv: ports, a cell per pair of ports (ports^2: "
 		      "16 GB of JSON at 48,000 ports); classes, the classes "
 		      "with their ports and a cell per pair of classes "

@@ -166,7 +166,7 @@ static int parse_options(int argc, char **argv,
 	    CLI_CONF(&in),
 	    CLI_SM_PORT(&in),
 	    CLI_MODE(&in),
-	    CLI_INDEX("--part-enforce", &enforce, "both|in|out|off",
+	    CLI_INDEX("--part-enforce", &enforce, IBP_PART_ENFORCE_WORDS,
 		      "OpenSM's part_enforce on the switch ports facing hosts "
 		      "(default both)"),
 	    CLI_FN("--mad-loss", &o->mad_loss, take_loss, "FRACTION",

@@ -67,7 +67,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
 		     "OpenSM's allow_both_pkeys (opensm -W): a port may hold "
 		     "the full and limited key"),
-	    CLI_INDEX("--part-enforce", &a->enforce, "both|in|out|off",
+	    CLI_INDEX("--part-enforce", &a->enforce, IBP_PART_ENFORCE_WORDS,
 		      "OpenSM's part_enforce: both (default), in, out, or off "
 		      "(switch ports left untouched)"),
 	    CLI_STR(

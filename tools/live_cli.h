@@ -99,7 +99,8 @@ int lc_take_mkey_file(const char *cmd, void *dest, const char *path);
  * is ibp_part_enforce's, then LC_UNCHANGED (lc_opensm_conf makes it the
  * -1 of ibp_live_options.enforce). */
 #define LC_ENFORCE(c, help)                                                    \
-	CLI_INDEX("--enforce", &(c)->enforce, "both|in|out|off|unchanged", help)
+	CLI_INDEX("--enforce", &(c)->enforce,                                  \
+		  IBP_PART_ENFORCE_WORDS "|unchanged", help)
 #define LC_UNCHANGED 4
 /* $IBPART_MKEY into lo (before the options, which override it).  0, or
  * -1 when it is set and not a number: a mistyped key must not become

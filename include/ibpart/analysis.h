@@ -254,6 +254,10 @@ typedef struct ibp_matrix_report_options {
 
 /* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
 int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
+/* The formats' and the forms' names in their enums' order, as an
+ * option's words (args.h: the IBP_ARG_INDEX of a word is its value). */
+#define IBP_MATRIX_FORMAT_WORDS "text|md|csv|json|html"
+#define IBP_MATRIX_FORM_WORDS	"auto|ports|classes"
 /* Parse "auto", "ports", "classes"; IBP_EINVAL otherwise (NULL too).
  * ibp_matrix_form_of gives the form a report of m takes (AUTO
  * resolved): PORTS or CLASSES; its name by ibp_matrix_form_str ("ports",

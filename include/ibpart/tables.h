@@ -89,6 +89,9 @@ typedef enum ibp_part_enforce {
  * untouched) for anything else, NULL included.  Pure: no state, safe from
  * any thread. */
 int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
+/* Those names in the enum's order, as an option's words (args.h: the
+ * IBP_ARG_INDEX of a word is its ibp_part_enforce). */
+#define IBP_PART_ENFORCE_WORDS "both|in|out|off"
 /* The name ibp_part_enforce_parse() reads back ("both", "in", "out",
  * "off"); a static string, never NULL ("both" for a value out of range). */
 const char *ibp_part_enforce_str(ibp_part_enforce e);

@@ -21,6 +21,8 @@
 #include "ibpart/analysis.h"
 #include "ibpart/pkey.h"
 
+#include "word_list.h"
+
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */
 static const char *const seed_names[] = {
@@ -196,6 +198,27 @@ static void test_seed_opensm(void **state)
 	ibp_matrix_free(m);
 	ibp_tables_free(ts);
 	ibp_fabric_free(f);
+}
+
+/* The words of matrix --format and --form are the parsers' names, in
+ * the enums' order. */
+static void test_format_words(void **state)
+{
+	(void)state;
+	char w[16];
+	int k = 0;
+	for (; nth_word(IBP_MATRIX_FORMAT_WORDS, k, w, sizeof(w)); k++) {
+		ibp_matrix_format f;
+		assert_int_equal(ibp_matrix_format_parse(w, &f), 0);
+		assert_int_equal((int)f, k);
+	}
+	assert_int_equal(k, 5);
+	for (k = 0; nth_word(IBP_MATRIX_FORM_WORDS, k, w, sizeof(w)); k++) {
+		ibp_matrix_form f;
+		assert_int_equal(ibp_matrix_form_parse(w, &f), 0);
+		assert_int_equal((int)f, k);
+	}
+	assert_int_equal(k, 3);
 }
 
 /* Corner cases of the match rule. */
@@ -651,6 +674,7 @@ int main(void)
 	    cmocka_unit_test(test_rule_corners),
 	    cmocka_unit_test(test_random_vs_naive),
 	    cmocka_unit_test(test_reports),
+	    cmocka_unit_test(test_format_words),
 	    cmocka_unit_test(test_html_extras),
 	    cmocka_unit_test(test_dual_port_labels),
 	};

@@ -7,9 +7,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "ibpart/tables.h"
+
+#include "word_list.h"
 
 static ibp_fabric *two_node_fabric(void)
 {
@@ -25,6 +29,22 @@ static ibp_fabric *two_node_fabric(void)
 	    0);
 	assert_int_equal(ibp_fabric_link(f, sw, 3, ca, 1, NULL), 0);
 	return f;
+}
+
+/* An option's words for the enforcement modes are the parser's names, in
+ * the enum's order (the CLI's --part-enforce and --enforce read them). */
+static void test_enforce_words(void **state)
+{
+	(void)state;
+	char w[16];
+	int k = 0;
+	for (; nth_word(IBP_PART_ENFORCE_WORDS, k, w, sizeof(w)); k++) {
+		ibp_part_enforce e;
+		assert_int_equal(ibp_part_enforce_parse(w, &e), IBP_OK);
+		assert_int_equal((int)e, k);
+		assert_string_equal(ibp_part_enforce_str(e), w);
+	}
+	assert_int_equal(k, 4);
 }
 
 static void test_put_get_iterate(void **state)
@@ -93,6 +113,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_put_get_iterate),
+	    cmocka_unit_test(test_enforce_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
