@@ -94,10 +94,9 @@ int adopt_main(int argc, char **argv)
 	if (ibp_service_open(&so, &svc, &err)) {
 		cli_print_message("ibpartd adopt", err.message);
 		if (err.status == IBP_EBUSY)
-			fprintf(stderr,
-				"ibpartd adopt: while ibpartd runs, "
-				"adopt through its API: POST "
-				"/ibpart/v1/adopt {\"pkey\": \"0x10\"}\n");
+			daemon_log("ibpartd adopt: while ibpartd runs, "
+				   "adopt through its API: POST "
+				   "/ibpart/v1/adopt {\"pkey\": \"0x10\"}");
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
 	}

@@ -121,10 +121,9 @@ static void note_opensm(struct ibpartd *d, uint64_t rev, pid_t pid,
 	if (ibp_service_note_opensm(d->svc, rev, ibp_verify_result_fabric(r),
 				    ibp_verify_result_sm_port_guid(r),
 				    ibp_verify_result_have(r), (long)pid, &err))
-		fprintf(stderr,
-			"ibpartd: OpenSM's index memory not recorded for "
-			"revision %llu: %s\n",
-			(unsigned long long)rev, err.message);
+		daemon_log("ibpartd: OpenSM's index memory not recorded for "
+			   "revision %llu: %s",
+			   (unsigned long long)rev, err.message);
 }
 
 /* Compare the fabric with the file: 0 when it holds it, else -1 with
@@ -231,10 +230,9 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 			 err.message);
 	} else if (!opensm) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
-		fprintf(stderr,
-			"ibpartd: revision %llu written to %s (no "
-			"--opensm-pidfile: OpenSM not signalled)\n",
-			(unsigned long long)*rev, d->partitions);
+		daemon_log("ibpartd: revision %llu written to %s (no "
+			   "--opensm-pidfile: OpenSM not signalled)",
+			   (unsigned long long)*rev, d->partitions);
 		rc = 0;
 	} else if (!reload(d, &pid, &up, why, why_size)) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
@@ -249,11 +247,11 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	}
 	daemon_close_fabric(l, lock);
 	if (!rc && pid)
-		fprintf(stderr,
-			"ibpartd: revision %llu on the fabric: OpenSM %ld %s, "
-			"verified over SMPs\n",
-			(unsigned long long)*rev, (long)pid,
-			up ? "logged SUBNET UP" : "said nothing in its log");
+		daemon_log(
+		    "ibpartd: revision %llu on the fabric: OpenSM %ld %s, "
+		    "verified over SMPs",
+		    (unsigned long long)*rev, (long)pid,
+		    up ? "logged SUBNET UP" : "said nothing in its log");
 	return rc;
 }
 
@@ -282,10 +280,10 @@ static void *run(void *arg)
 			ibp_error err;
 			ibp_service_mark(d->svc, rev, IBP_SERVICE_FAILED, why,
 					 &err);
-			fprintf(stderr,
-				"ibpartd: revision %llu failed: %s; again in "
-				"%u ms\n",
-				(unsigned long long)rev, why, backoff);
+			daemon_log(
+			    "ibpartd: revision %llu failed: %s; again in "
+			    "%u ms",
+			    (unsigned long long)rev, why, backoff);
 			daemon_nap(d, backoff);
 			backoff = backoff < 30000 ? backoff * 2 : 30000;
 			continue;
@@ -328,8 +326,8 @@ int applier_reconcile_file(struct ibpartd *d)
 	ibp_error err;
 	uint64_t rev = 0;
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
-		fprintf(stderr, "ibpartd: error: %s: %s\n", d->partitions,
-			err.message);
+		daemon_log("ibpartd: error: %s: %s", d->partitions,
+			   err.message);
 		return -1;
 	}
 	return 0;

@@ -42,10 +42,9 @@ static int add_user(struct users *u, const char *path, unsigned line,
 {
 	char *colon = strchr(text, ':');
 	if (!colon || colon == text || !colon[1]) {
-		fprintf(stderr,
-			"%s:%u:1: error: not a name:hash line (make the "
-			"hash with `openssl passwd -6`)\n",
-			path, line);
+		daemon_log("%s:%u:1: error: not a name:hash line (make the "
+			   "hash with `openssl passwd -6`)",
+			   path, line);
 		return -1;
 	}
 	*colon = 0;
@@ -65,17 +64,16 @@ int users_load(const char *path, struct users **out)
 	FILE *f = fopen(path, "r");
 	struct stat st;
 	if (!f || fstat(fileno(f), &st)) {
-		fprintf(stderr, "%s: error: cannot read the users file\n",
-			path);
+		daemon_log("%s: error: cannot read the users file", path);
 		if (f)
 			fclose(f);
 		return -1;
 	}
 	if (st.st_mode & 077) {
-		fprintf(stderr,
-			"%s: error: group or others may access the users file "
-			"(mode %03o): chmod 600 it\n",
-			path, (unsigned)(st.st_mode & 0777));
+		daemon_log(
+		    "%s: error: group or others may access the users file "
+		    "(mode %03o): chmod 600 it",
+		    path, (unsigned)(st.st_mode & 0777));
 		fclose(f);
 		return -1;
 	}
@@ -91,7 +89,7 @@ int users_load(const char *path, struct users **out)
 	}
 	fclose(f);
 	if (!rc && !u->n) {
-		fprintf(stderr, "%s: error: no users\n", path);
+		daemon_log("%s: error: no users", path);
 		rc = -1;
 	}
 	if (rc) {

@@ -71,7 +71,7 @@ static void keep_drift(struct ibpartd *d, const ibp_verify_result *r)
 	ibp_error err;
 	if (!x || ibp_verify_result_web_drift(r, &x->v, &x->n, &err)) {
 		free(x);
-		fprintf(stderr, "ibpartd: out of memory keeping the drift\n");
+		daemon_log("ibpartd: out of memory keeping the drift");
 		return;
 	}
 	x->refs = 1;
@@ -153,10 +153,9 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 		return -1;
 	}
 	if (!ibp_monitor_sweep_full_member(*s))
-		fprintf(stderr,
-			"ibpartd: monitor: the port (-C/-P) is not a full "
-			"member of the default partition (0xffff): the PMAs "
-			"of its limited members refuse its GMPs\n");
+		daemon_log("ibpartd: monitor: the port (-C/-P) is not a full "
+			   "member of the default partition (0xffff): the PMAs "
+			   "of its limited members refuse its GMPs");
 	return 0;
 }
 
@@ -176,10 +175,9 @@ static void *run(void *arg)
 			rc = -1;
 		}
 		if (rc && strcmp(why, last_why))
-			fprintf(stderr,
-				"ibpartd: monitor: sweep failed: %s (again "
-				"every %u s)\n",
-				why, d->monitor_interval);
+			daemon_log("ibpartd: monitor: sweep failed: %s (again "
+				   "every %u s)",
+				   why, d->monitor_interval);
 		snprintf(last_why, sizeof(last_why), "%s", why);
 		pthread_mutex_lock(&d->metrics_lock);
 		if (!rc) {
@@ -193,8 +191,8 @@ static void *run(void *arg)
 			d->posture.drift_known = true;
 			if (d->history &&
 			    ibp_monitor_history_add(d->history, s, &p))
-				fprintf(stderr, "ibpartd: monitor: out of "
-						"memory keeping the sweep\n");
+				daemon_log("ibpartd: monitor: out of "
+					   "memory keeping the sweep");
 		} else {
 			d->sweep_failures++;
 		}

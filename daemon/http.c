@@ -109,7 +109,7 @@ static bool authenticated(struct ibpartd *d, struct MHD_Connection *c,
 	return ok;
 }
 
-void http_log(const char *fmt, ...)
+void daemon_log(const char *fmt, ...)
 {
 	char *line = NULL;
 	va_list ap;
@@ -186,8 +186,8 @@ static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 			r.body = json_error("no such endpoint", 404);
 		}
 	}
-	http_log("ibpartd: access: %s %s %u user=%s %ldms", method, url,
-		 r.status, who, ms_since(&t0));
+	daemon_log("ibpartd: access: %s %s %u user=%s %ldms", method, url,
+		   r.status, who, ms_since(&t0));
 	atomic_fetch_add(
 	    &d->requests[r.status >= 100 && r.status < 600 ? r.status / 100 - 1
 							   : 5],
@@ -286,7 +286,7 @@ static char *read_pem(const char *path)
 		fclose(f);
 	}
 	if (!text || !len) {
-		fprintf(stderr, "ibpartd: error: %s: cannot read\n", path);
+		daemon_log("ibpartd: error: %s: cannot read", path);
 		free(text);
 		return NULL;
 	}
@@ -297,10 +297,9 @@ int http_start(struct ibpartd *d)
 {
 	struct sockaddr_storage ss;
 	if (parse_listen(d->listen, &ss)) {
-		fprintf(stderr,
-			"ibpartd: error: --listen %s: not ADDR:PORT "
-			"(127.0.0.1:8080, [::1]:8080)\n",
-			d->listen);
+		daemon_log("ibpartd: error: --listen %s: not ADDR:PORT "
+			   "(127.0.0.1:8080, [::1]:8080)",
+			   d->listen);
 		return -1;
 	}
 	unsigned flags =
@@ -310,8 +309,8 @@ int http_start(struct ibpartd *d)
 	char *cert = NULL, *key = NULL, *trust = NULL;
 	if (!d->http) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-			fprintf(stderr, "ibpartd: error: this libmicrohttpd "
-					"has no TLS: use --http\n");
+			daemon_log("ibpartd: error: this libmicrohttpd "
+				   "has no TLS: use --http");
 			return -1;
 		}
 		if (!(cert = read_pem(d->cert)) || !(key = read_pem(d->key)) ||
@@ -341,8 +340,7 @@ int http_start(struct ibpartd *d)
 	free(key);
 	free(trust);
 	if (!mhd) {
-		fprintf(stderr, "ibpartd: error: cannot listen on %s\n",
-			d->listen);
+		daemon_log("ibpartd: error: cannot listen on %s", d->listen);
 		return -1;
 	}
 	const union MHD_DaemonInfo *info =

@@ -104,8 +104,7 @@ static int with_config(int argc, char **argv, int *out_argc, char ***out)
 		return 0;
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "%s: error: cannot read the config file\n",
-			path);
+		daemon_log("%s: error: cannot read the config file", path);
 		return CLI_EXIT_USAGE;
 	}
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
@@ -126,10 +125,10 @@ static int with_config(int argc, char **argv, int *out_argc, char ***out)
 			val += strspn(val, " \t=");
 		}
 		if (!config_key(k)) {
-			fprintf(stderr,
-				"%s:%u:%u: error: unknown key '%s' (the long "
-				"options without --: listen, users, db, ...)\n",
-				path, ln, (unsigned)(k - line) + 1, k);
+			daemon_log(
+			    "%s:%u:%u: error: unknown key '%s' (the long "
+			    "options without --: listen, users, db, ...)",
+			    path, ln, (unsigned)(k - line) + 1, k);
 			rc = CLI_EXIT_USAGE;
 			break;
 		}
@@ -259,7 +258,7 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
 			       "--http for plain HTTP");
 	if (d->mkey_file && ibp_mkey_file_read(d->mkey_file, &d->mkey, &err)) {
-		fprintf(stderr, "ibpartd: %s\n", err.message);
+		daemon_log("ibpartd: %s", err.message);
 		return CLI_EXIT_USAGE;
 	}
 	if (d->opensm_conf) {
@@ -310,7 +309,7 @@ static int run(int argc, char **argv)
 	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
 	ibp_error err;
 	if (ibp_service_open(&so, &d.svc, &err)) {
-		fprintf(stderr, "ibpartd: error: %s\n", err.message);
+		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
@@ -319,17 +318,16 @@ static int run(int argc, char **argv)
 	if (applier_reconcile_file(&d) || applier_start(&d) ||
 	    collector_start(&d) || http_start(&d))
 		goto out;
-	fprintf(stderr,
-		"ibpartd %s: listening on port %u (%s), database %s at "
-		"revision %llu, partitions %s\n",
-		IBP_VERSION_STRING, d.bound_port, d.listen, d.db,
-		(unsigned long long)ibp_service_revision(d.svc), d.partitions);
+	daemon_log("ibpartd %s: listening on port %u (%s), database %s at "
+		   "revision %llu, partitions %s",
+		   IBP_VERSION_STRING, d.bound_port, d.listen, d.db,
+		   (unsigned long long)ibp_service_revision(d.svc),
+		   d.partitions);
 	sd_notify(0, "READY=1");
 	int sig = 0;
 	sigwait(&set, &sig);
 	sd_notify(0, "STOPPING=1");
-	fprintf(stderr, "ibpartd: signal %d: finishing the change in flight\n",
-		sig);
+	daemon_log("ibpartd: signal %d: finishing the change in flight", sig);
 	rc = 0;
 out:
 	http_stop();

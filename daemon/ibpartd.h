@@ -84,10 +84,12 @@ char *auth_token_issue(ibp_service *svc, const char *user, long *issued_at);
 int http_start(struct ibpartd *d);
 void http_stop(void);
 /* One line of the daemon's log (stderr: the journal), escaped whole as
- * escape.h's text rule says: what a request carries (its URL, a user's
- * name, a JSON value quoted in a refusal) can hold a newline or a
- * terminal escape, and must not forge or hide a line. */
-void http_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+ * every ibpart output is (escape.h), in one write.  What a request
+ * carries (its URL, a user's name, a JSON value quoted in a refusal) can
+ * hold a newline or a terminal escape, and must not forge or hide a
+ * line; paths and names from the command line go the same way.
+ * (Defined in http.c.) */
+void daemon_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- routes.c ---- */
 /* One request as a handler sees it. */

@@ -29,8 +29,8 @@ static void fail(struct response *r, struct ibp_service_error *e)
 {
 	r->status = (unsigned)ibp_service_error_http(e);
 	r->body = ibp_service_error_json(e);
-	http_log("ibpartd: refused (%u): %s%s%s", r->status, e->err.message,
-		 e->field[0] ? " field=" : "", e->field);
+	daemon_log("ibpartd: refused (%u): %s%s%s", r->status, e->err.message,
+		   e->field[0] ? " field=" : "", e->field);
 	ibp_service_error_clear(e);
 }
 

@@ -44,6 +44,14 @@ expect_grep "^(see 'ibpartd adopt --help')$" err
 expect_status 2 "$IBPARTD" --bogus
 expect_grep "^ibpartd: unknown option '--bogus'" err
 expect_grep "^(see 'ibpartd --help')$" err
+# what it quotes from its command line or its files is escaped
+expect_status 2 "$IBPARTD" --config $'\e[2J'
+expect_no_grep $'\e' err
+expect_grep '^\\x1b\[2J: error: cannot read the config file$' err
+printf 'listen 127.0.0.1:0\n\e]0;owned\a 1\n' >esc.cfg
+expect_status 2 "$IBPARTD" --config esc.cfg
+expect_no_grep $'\e' err
+expect_grep '^esc.cfg:2:1: error: unknown key .\\x1b\]0;owned\\x07. (the long' err
 expect_status 2 "${A[@]}" 0x99
 expect_grep '0x99' err
 expect_status 2 "${A[@]}" 0x12 # ALL=limited: the API lists GUIDs
