@@ -118,12 +118,18 @@ static void note_opensm(struct ibpartd *d, uint64_t rev, pid_t pid,
 {
 	ibp_error err;
 	ibp_error_clear(&err);
+	bool from_ports = false;
 	if (ibp_service_note_opensm(d->svc, rev, ibp_verify_result_fabric(r),
 				    ibp_verify_result_sm_port_guid(r),
-				    ibp_verify_result_have(r), (long)pid, &err))
+				    ibp_verify_result_have(r), (long)pid,
+				    &from_ports, &err))
 		daemon_log("ibpartd: OpenSM's index memory not recorded for "
 			   "revision %llu: %s",
 			   (unsigned long long)rev, err.message);
+	else if (from_ports)
+		daemon_log("ibpartd: OpenSM's index memory taken from the "
+			   "tables the ports hold (revision %llu)",
+			   (unsigned long long)rev);
 }
 
 /* Compare the fabric with the file: 0 when it holds it, else -1 with

@@ -142,7 +142,7 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 		rc = ibp_monitor_posture_compute(l, &o, p, &verified, NULL,
 						 &err);
 	if (verified) /* it borrows the session's fabric: before closing */
-		keep_drift(d, verified);
+		collector_note_verify(d, verified);
 	ibp_verify_result_free(verified);
 	daemon_close_fabric(l, lock);
 	ibp_diags_free(diags);
@@ -185,10 +185,7 @@ static void *run(void *arg)
 			d->sweep_text = text;
 			d->sweep_seconds =
 			    ibp_monitor_sweep_elapsed_ms(s) / 1000.0;
-			d->sweeps++;
-			memcpy(d->posture.drift, p.drift, sizeof(p.drift));
-			d->posture.drifted = p.drifted;
-			d->posture.drift_known = true;
+			d->sweeps++; /* its drift: collector_note_verify */
 			if (d->history &&
 			    ibp_monitor_history_add(d->history, s, &p))
 				daemon_log("ibpartd: monitor: out of "

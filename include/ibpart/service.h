@@ -233,13 +233,15 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
  * OpenSM whose pid is not the one recorded (a new OpenSM remembers
  * nothing), or where the model's tables are not what the fabric holds -
  * what the ports hold.  live and have NULL: the model alone, on the
- * topology (no fabric to read; tests and dry runs).  IBP_EINVAL for one
- * of live/have without the other, IBP_ENOENT without live or a
- * topology, IBP_EIO (the partitions file, the database), IBP_ENOMEM. */
+ * topology (no fabric to read; tests and dry runs).  *from_ports (NULL
+ * allowed) says which: true when the memory is what the ports hold.
+ * IBP_EINVAL for one of live/have without the other, IBP_ENOENT without
+ * live or a topology, IBP_EIO (the partitions file, the database),
+ * IBP_ENOMEM. */
 int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
 			    const ibp_fabric *live, uint64_t sm_port_guid,
 			    const ibp_tables *have, long opensm_pid,
-			    ibp_error *err);
+			    bool *from_ports, ibp_error *err);
 /* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
  * the last verified change ("" before any); *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);

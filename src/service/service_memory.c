@@ -221,7 +221,7 @@ static int next_state(ibp_service *s, const ibp_conf *c, const ibp_fabric *f,
 
 static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
 		       uint64_t sm_guid, const ibp_tables *have, long pid,
-		       ibp_error *err)
+		       bool *replayed, ibp_error *err)
 {
 	ibp_fabric *owned = NULL;
 	const ibp_fabric *f = live;
@@ -238,10 +238,9 @@ static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
 	if (!rc)
 		rc = svc_parse_conf(s, s->partitions_path, text, len, &c, err);
 	ibp_state_file *st = NULL;
-	bool replayed = false;
 	if (!rc)
-		rc = next_state(s, c, f, sm_guid, have, pid, &st, &replayed,
-				err);
+		rc =
+		    next_state(s, c, f, sm_guid, have, pid, &st, replayed, err);
 	char *json = rc ? NULL : ibp_state_file_to_json(st);
 	if (!rc && !json)
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -258,11 +257,6 @@ static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
 		rc = svc_db_memory_save(s, rev, pid, json, g, cap, nn, err);
 	if (!rc) /* the caps and the state changed: read them again */
 		record_drop(s->record);
-	if (!rc && !replayed)
-		fprintf(stderr,
-			"ibpartd: OpenSM's index memory taken from the tables "
-			"the ports hold (revision %llu)\n",
-			(unsigned long long)rev);
 	free(g);
 	free(cap);
 	free(json);
@@ -276,14 +270,18 @@ static int note_locked(ibp_service *s, uint64_t rev, const ibp_fabric *live,
 int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
 			    const ibp_fabric *live, uint64_t sm_port_guid,
 			    const ibp_tables *have, long opensm_pid,
-			    ibp_error *err)
+			    bool *from_ports, ibp_error *err)
 {
 	if (!s || (!live != !have))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "give both the fabric and its tables, or "
 				     "neither");
+	bool replayed = false;
 	pthread_mutex_lock(&s->lock);
-	int rc = note_locked(s, rev, live, sm_port_guid, have, opensm_pid, err);
+	int rc = note_locked(s, rev, live, sm_port_guid, have, opensm_pid,
+			     &replayed, err);
 	pthread_mutex_unlock(&s->lock);
+	if (from_ports)
+		*from_ports = !rc && !replayed;
 	return rc;
 }

@@ -11,17 +11,8 @@
 source "$(dirname "$0")/live_lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 : "${IBPARTD:?}"
-ibp_require curl openssl smpquery
-live_init
-trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
-D=$IBP_SRC/tests/interop/data
-live_ibsim "$D/live-2sw.topo" H-0002c90000000100
-ibpd_init "$LIVE_DIR"
-printf '# the operator\nDefault=0x7fff, ipoib : 0x0002c90000000101=full ;\n' >"$IBPD_CONF"
-live_opensm "$IBPD_CONF"
+ibpd_live_opensm
 OSM_CONF=$LIVE_DIR/opensm.conf # the options file OpenSM runs with
-IBPD_PRELOAD=$LIVE_PRELOAD
-export IBPART_LOCK_DIR=$LIVE_DIR/lock
 printf '# the M_Key SMPs carry (ibsim checks none)\n0x00000000c0ffee01\n' >"$LIVE_DIR/mkey"
 chmod 600 "$LIVE_DIR/mkey"
 B="0,1,1,3 1" # node-b: leaf-2 port 3
