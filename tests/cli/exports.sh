@@ -14,6 +14,11 @@ leaks=$(grep -v '^ibp_' <<<"$syms" | grep -v -E '^(_init|_fini|_edata|_end|__bss
 for s in ibp_version ibp_conf_parse_file ibp_fabric_load ibp_tables_new ibp_sm_push; do
   grep -qx "$s" <<<"$syms" || fail "$s is not exported"
 done
+# The library never writes diagnostics itself (issue 13): findings and
+# failures go to the caller (ibp_diags, ibp_error), progress through its
+# callback; so it does not even refer to stderr.
+! nm -D --undefined-only "$IBP_LIBSO" | grep -qw 'stderr' ||
+  fail "libibpart.so refers to stderr: the library prints diagnostics itself"
 # The program links the shared library, not a private copy.
 # (into a variable: with pipefail, grep -q closing a pipe early fails
 # the pipeline on ldd's SIGPIPE - this test was flaky so)
