@@ -17,7 +17,8 @@ done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its
 # callback; so it does not even refer to stderr.
-! nm -D --undefined-only "$IBP_LIBSO" | grep -qw 'stderr' ||
+undef=$(nm -D --undefined-only "$IBP_LIBSO")
+! grep -qw 'stderr' <<<"$undef" ||
   fail "libibpart.so refers to stderr: the library prints diagnostics itself"
 # The program links the shared library, not a private copy.
 # (into a variable: with pipefail, grep -q closing a pipe early fails
