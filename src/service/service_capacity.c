@@ -57,16 +57,12 @@ static int place(const ibp_service *s, const ibp_fabric *f, uint64_t sm,
 	int rc = svc_parse_conf(s, "partitions.conf", text, len, &c, err);
 	if (rc)
 		return rc;
-	ibp_policy_options po;
-	ibp_policy_options_init(&po);
-	po.sm_port_guid = sm;
-	po.previous = previous;
-	po.memory = memory;
-	rc = ibp_policy_compute_memory(c, f, &po, &out->held, &out->memory,
-				       NULL, err);
+	rc = svc_replay(c, f, sm, previous, memory, &out->held, &out->memory,
+			err);
 	if (!rc && !(out->unplaced = ibp_policy_unplaced_new()))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!rc) {
+		ibp_policy_options po;
 		ibp_policy_options_init(&po);
 		po.sm_port_guid = sm;
 		po.compact_pkey_indexes = true;

@@ -144,6 +144,13 @@ bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
  * did; IBP_ENOENT without a topology. */
 int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
 		    ibp_error *err);
+/* OpenSM loading conf on f, as the policy's model replays it
+ * (ibp_policy_compute_memory) from the tables the ports held (previous)
+ * and what it remembered (memory; NULL: nothing): the tables and the
+ * memory after it. */
+int svc_replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
+	       const ibp_tables *previous, const ibp_index_memory *memory,
+	       ibp_tables **tables, ibp_index_memory **out, ibp_error *err);
 /* The recorded state read onto f into *st (NULL when none recorded),
  * and the OpenSM pid it was recorded with. */
 int svc_memory_state(const ibp_service *s, const ibp_fabric *f,

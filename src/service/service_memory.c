@@ -157,11 +157,9 @@ static bool same_tables(const ibp_fabric *f, const ibp_tables *model,
 	return true;
 }
 
-/* Replay conf on f from previous/memory: the tables and what OpenSM
- * remembers after it. */
-static int replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
-		  const ibp_tables *previous, const ibp_index_memory *memory,
-		  ibp_tables **tables, ibp_index_memory **out, ibp_error *err)
+int svc_replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
+	       const ibp_tables *previous, const ibp_index_memory *memory,
+	       ibp_tables **tables, ibp_index_memory **out, ibp_error *err)
 {
 	ibp_policy_options po;
 	ibp_policy_options_init(&po);
@@ -188,8 +186,8 @@ static int next_state(ibp_service *s, const ibp_conf *c, const ibp_fabric *f,
 	ibp_tables *t = NULL;
 	ibp_index_memory *m = NULL;
 	if (old && old_pid == pid && ibp_state_file_memory(old)) {
-		rc = replay(c, f, sm_guid, ibp_state_file_tables(old),
-			    ibp_state_file_memory(old), &t, &m, err);
+		rc = svc_replay(c, f, sm_guid, ibp_state_file_tables(old),
+				ibp_state_file_memory(old), &t, &m, err);
 		*replayed = !rc && (!have || same_tables(f, t, have));
 	}
 	if (!*replayed) {
@@ -197,7 +195,7 @@ static int next_state(ibp_service *s, const ibp_conf *c, const ibp_fabric *f,
 		ibp_index_memory_free(m);
 		t = NULL;
 		m = NULL;
-		rc = replay(c, f, sm_guid, have, NULL, &t, &m, err);
+		rc = svc_replay(c, f, sm_guid, have, NULL, &t, &m, err);
 	}
 	ibp_state_file_free(old);
 	ibp_state_file *st = rc ? NULL : ibp_state_file_new(f);
