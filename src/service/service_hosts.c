@@ -131,12 +131,64 @@ static int hostlist(const char *list, struct names *out,
 	return rc;
 }
 
-/* Does the NodeDescription desc name host (its first word)? */
-static bool names_host(const char *desc, const char *host)
+/* The CAs of a fabric by NodeDescription (strcmp order), so that each
+ * host of a list of tens of thousands is found by a binary search, not a
+ * walk of every node: a host names the CAs whose description is it, or
+ * starts with it and a blank. */
+struct ca {
+	const char *desc;
+	size_t node;
+};
+
+static int by_desc(const void *a, const void *b)
 {
-	size_t n = strlen(host);
-	return desc && !strncmp(desc, host, n) &&
-	       (desc[n] == 0 || desc[n] == ' ' || desc[n] == '\t');
+	const struct ca *x = a, *y = b;
+	int c = strcmp(x->desc, y->desc);
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+static int by_node(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* f's CAs into *v (malloc'd, sorted), their count into *n. */
+static int index_cas(const ibp_fabric *f, struct ca **v, size_t *n)
+{
+	size_t nn = ibp_fabric_node_count(f);
+	*n = 0;
+	if (!(*v = malloc((nn + 1) * sizeof(**v))))
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < nn; i++)
+		if (ibp_fabric_node_type(f, i) == IBP_NODE_CA &&
+		    ibp_fabric_node_desc(f, i))
+			(*v)[(*n)++] =
+			    (struct ca){ibp_fabric_node_desc(f, i), i};
+	qsort(*v, *n, sizeof(**v), by_desc);
+	return IBP_OK;
+}
+
+/* The nodes of the CAs on host into out[] (room for n), in node order:
+ * the descriptions that start with host are one run of the index. */
+static size_t cas_of_host(const struct ca *v, size_t n, const char *host,
+			  size_t *out)
+{
+	size_t len = strlen(host), lo = 0, hi = n, k = 0;
+	while (lo < hi) { /* the first description >= host */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].desc, host) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && !strncmp(v[lo].desc, host, len); lo++) {
+		char end = v[lo].desc[len];
+		if (end == 0 || end == ' ' || end == '\t')
+			out[k++] = v[lo].node;
+	}
+	qsort(out, k, sizeof(*out), by_node);
+	return k;
 }
 
 /* The port GUIDs of the hosts in list, comma-separated (*csv malloc'd,
@@ -156,15 +208,17 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 		svc_fail(e, IBP_EIO, NULL, "%s: cannot load the topology",
 			 s->topology_path);
 	size_t len = 0, nguids = 0;
+	struct ca *ix = NULL;
+	size_t nix = 0, *cas = NULL;
 	FILE *out = rc ? NULL : open_memstream(csv, &len);
-	if (!rc && !out)
+	if (!rc && (!out || index_cas(f, &ix, &nix) ||
+		    !(cas = malloc((nix + 1) * sizeof(*cas)))))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < h.n; i++) {
 		bool found = false;
-		for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
-			if (ibp_fabric_node_type(f, n) != IBP_NODE_CA ||
-			    !names_host(ibp_fabric_node_desc(f, n), h.v[i]))
-				continue;
+		size_t k = cas_of_host(ix, nix, h.v[i], cas);
+		for (size_t c = 0; c < k; c++) {
+			size_t n = cas[c];
 			for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n);
 			     p++) {
 				uint64_t g = ibp_fabric_port_guid(f, n, p);
@@ -187,6 +241,8 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 		free(*csv);
 		*csv = NULL;
 	}
+	free(cas);
+	free(ix);
 	ibp_fabric_free(f);
 	names_free(&h);
 	return rc;
