@@ -20,11 +20,7 @@
 /* The first occurrence of the NUL-terminated needle in s[0, len). */
 static const char *find(const char *s, size_t len, const char *needle)
 {
-	size_t n = strlen(needle);
-	for (size_t i = 0; n <= len && i <= len - n; i++)
-		if (!memcmp(s + i, needle, n))
-			return s + i;
-	return NULL;
+	return memmem(s, len, needle, strlen(needle));
 }
 
 /* Expect the literal lit at *p (before end), then a number in base 10
