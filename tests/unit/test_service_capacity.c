@@ -61,7 +61,8 @@ static void loaded(ibp_service *s)
 	ibp_error err;
 	uint64_t rev = 0;
 	assert_int_equal(ibp_service_write_partitions(s, &rev, &err), IBP_OK);
-	int rc = ibp_service_note_opensm(s, rev, NULL, 0, NULL, 4242, NULL, &err);
+	int rc =
+	    ibp_service_note_opensm(s, rev, NULL, 0, NULL, 4242, NULL, &err);
 	if (rc)
 		fprintf(stderr, "note: %s\n", err.message);
 	assert_int_equal(rc, IBP_OK);
