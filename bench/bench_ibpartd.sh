@@ -84,7 +84,7 @@ for n in ${BENCH_IBPARTD_SIZES:-100 1000}; do
 	off=$(wc -c <"$LIVE_OSM_LOG")
 	t0=$(ms)
 	kill -HUP "$LIVE_OSM_PID"
-	until tail -c +$((off + 1)) "$LIVE_OSM_LOG" | grep -q 'SUBNET UP'; do sleep 0.005; done
+	until grep -q 'SUBNET UP' < <(tail -c +$((off + 1)) "$LIVE_OSM_LOG"); do sleep 0.005; done
 	hup=$(($(ms) - t0))
 	IBPD_PRELOAD=$LIVE_PRELOAD
 	ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" --wait 60000

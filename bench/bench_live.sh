@@ -52,7 +52,7 @@ for n in ${BENCH_LIVE_SIZES:-100 1000}; do
 	off=$(wc -c <"$LIVE_OSM_LOG")
 	t0=$(ms)
 	kill -HUP "$LIVE_OSM_PID"
-	until tail -c +$((off + 1)) "$LIVE_OSM_LOG" | grep -q 'SUBNET UP'; do sleep 0.005; done
+	until grep -q 'SUBNET UP' < <(tail -c +$((off + 1)) "$LIVE_OSM_LOG"); do sleep 0.005; done
 	hup=$(($(ms) - t0))
 	live_sim_stop
 	printf '%-6s %-8s | %-72s | %-16s | %s ms\n' "$n" "$nodes" "$ib" "$ib1 ms ($(awk -v a="$ib1" -v b="$ib4" 'BEGIN { printf "%.1fx", a / b }'))" "$hup"

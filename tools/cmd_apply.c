@@ -199,8 +199,9 @@ static int parse_args(struct lc *c, struct apply_opts *ao, int argc,
 		    "its log (default /var/log/opensm.log)"),
 	    CLI_NUM("--lock-wait", &ao->lock_wait, 0, 86400, "S",
 		    "wait up to S seconds for another apply (or ibpartd) "
-		    "changing the fabric from this port to finish (default "
-		    "0: refuse at once, exit 3)"),
+		    "changing the fabric from this port to finish, saying "
+		    "so as the wait begins unless -q (default 0: refuse at "
+		    "once, exit 3)"),
 	    CLI_NUM("--wait", &o->wait_ms, 1, 3600000, "MS",
 		    "how long to wait for SUBNET UP (default 60000)")};
 	struct cli_args a = {"apply", usage, tail, opts, CLI_NOPTS(opts), 1};

@@ -79,6 +79,12 @@ int ibp_live_lock_acquire(const ibp_live *l, const char *dir, int wait_ms,
 	struct timespec nap = {0, 20 * 1000 * 1000};
 	for (long waited = 0; flock(k->fd, LOCK_EX | LOCK_NB); waited += 20) {
 		if (errno == EWOULDBLOCK && waited < wait_ms) {
+			if (!waited) /* said once, as the wait begins */
+				ibp_live_progress(
+				    l,
+				    "waiting up to %d s for the lock held "
+				    "by pid %ld",
+				    (wait_ms + 999) / 1000, holder(k->fd));
 			nanosleep(&nap, NULL);
 			continue;
 		}

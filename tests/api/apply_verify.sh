@@ -10,8 +10,9 @@ expect_status 0 "$IBP_EXAMPLE" "$ex/seed.topo" "$ex/partitions.conf"
 cp out run.out
 expect_grep '^libibpart [0-9.]* (headers [0-9.]*)$' run.out
 expect_grep 'discovering the fabric by directed route' run.out
-before=$(sed -n 's/^verify: \([0-9]*\) ports checked, \([0-9]*\) differences.*/\2/p' run.out | head -1)
-after=$(sed -n 's/^verify: \([0-9]*\) ports checked, \([0-9]*\) differences.*/\2/p' run.out | tail -1)
+diffs=$(sed -n 's/^verify: \([0-9]*\) ports checked, \([0-9]*\) differences.*/\2/p' run.out)
+before=${diffs%%$'\n'*}
+after=${diffs##*$'\n'}
 [[ "$before" -gt 0 ]] || fail "a fresh simulated fabric showed no drift before the apply ($before)"
 [[ "$after" == 0 ]] || fail "drift after the apply: $after"
 expect_grep '^apply: [1-9][0-9]* ports changed, [1-9][0-9]* SubnSet, complete: yes$' run.out

@@ -43,7 +43,8 @@ for ((i = 0; i < N; i++)); do
 	((RANDOM % 2)) && args+=("${vals[RANDOM % ${#vals[@]}]}")
 	rc=0
 	timeout 60 "$IBPART" "${args[@]}" >out 2>err </dev/null || rc=$?
-	shown=$(printf '%q ' "${args[@]}" | head -c 300)
+	shown=$(printf '%q ' "${args[@]}")
+	shown=${shown:0:300}
 	((rc <= 3)) || fail "exit $rc: ibpart $shown"
 	! grep -q 'Sanitizer\|runtime error' err || fail "sanitizer: ibpart $shown: $(head -c 600 err)"
 	! grep -q $'\e' err || fail "a raw escape on stderr: ibpart $shown"

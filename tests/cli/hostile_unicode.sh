@@ -19,7 +19,7 @@ for args in "tables" "matrix" "matrix --format md" "matrix --format csv" \
   "$IBPART" $args -t "$seed/seed.topo" --node-name-map nnm "$seed/partitions.conf" >out 2>err
   set -e
   if LC_ALL=C grep -q $'\xc2\x9b\|\xe2\x80\xae' out err; then
-    fail "ibpart $args printed U+009B or U+202E raw: $(LC_ALL=C grep -a evil out err | head -2 | cat -A)"
+    fail "ibpart $args printed U+009B or U+202E raw: $(LC_ALL=C grep -a -m2 evil out err | cat -A)"
   fi
 done
 "$IBPART" tables -t "$seed/seed.topo" --node-name-map nnm "$seed/partitions.conf" >out 2>err
@@ -38,7 +38,7 @@ printf 'Default=0x7fff, ipoib : ALL=full ;\nx\033[2K\xc2\x9by|z=0x0001 : 0x506b4
 for f in text md; do
   "$IBPART" matrix -t "$seed/seed.topo" --grid-limit 1 --format "$f" pn.conf >out 2>err || true
   if LC_ALL=C grep -q $'\033\|\xc2\x9b' out err; then
-    fail "matrix --format $f printed a partition name raw: $(LC_ALL=C grep -a 0x0001 out | head -2 | cat -A)"
+    fail "matrix --format $f printed a partition name raw: $(LC_ALL=C grep -a -m2 0x0001 out | cat -A)"
   fi
 done
 expect_grep '^| x\\\\x1b\\\[2K\\\\xc2\\\\x9by\\|z | 0x0001 | 1 | 1 |$' out

@@ -58,7 +58,7 @@ dom() {
   timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
     --enable-logging=stderr --v=0 --dump-dom "$1" >"$2" 2>"$2.log" || fail "chromium --dump-dom $1"
-  ! grep -q ':CONSOLE' "$2.log" || fail "console messages on $1: $(grep ':CONSOLE' "$2.log" | head -3)"
+  ! grep -q ':CONSOLE' "$2.log" || fail "console messages on $1: $(grep -m3 ':CONSOLE' "$2.log")"
 }
 dom "file://$T/h.html" dom.html
 # the page ran (the search box counts) and the names are text

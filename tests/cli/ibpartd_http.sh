@@ -209,7 +209,7 @@ want 200
 grep -q '^# storage (P_Key 0x0010) adopted by ibpartd: now in its generated section # their own$' "$IBPD_CONF" ||
 	fail "adopt: the operator's line: $(grep -n storage "$IBPD_CONF")"
 head -2 "$IBPD_CONF" | cmp -s - <(head -2 operator.conf) || fail "adopt: the operator's other lines changed"
-sed -n '/generated section, managed/,$p' "$IBPD_CONF" | grep -q '^storage=0x0010, ipoib :' || fail "adopt: not in the generated section"
+grep -q '^storage=0x0010, ipoib :' <<<"$(sed -n '/generated section, managed/,$p' "$IBPD_CONF")" || fail "adopt: not in the generated section"
 req GET '/ufmRest/resources/pkeys/0x10?guids_data=true'
 want 200 '.managed_by' '"ibpartd"'
 want 200 '.guids[0].guid' '"0002c90000000201"'

@@ -74,7 +74,8 @@ target_link_libraries(version_shared PRIVATE ibpart::ibpart)
 add_executable(version_static version.c)
 target_link_libraries(version_static PRIVATE ibpart::ibpart_static)
 CM
-want=$("$T/p/bin/ibpart" --version | grep -o '[0-9][0-9.]*' | head -1)
+want=$("$T/p/bin/ibpart" --version)
+want=$(grep -m1 -o '[0-9][0-9.]*' <<<"$want")
 cc "${san[@]}" consumer/version.c $(pkg-config --cflags --libs ibpart) -o version_pc ||
   fail "pkg-config consumer does not build"
 LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") ./version_pc >version_pc.out || fail "pkg-config consumer does not run"

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 expect_status() {
   local want=$1; shift
   set +e; "$@" >out 2>err; local got=$?; set -e
-  [[ $got -eq $want ]] || { fail "'$*' exited $got, expected $want"; sed 's/^/  err: /' err | head -20 >&2; }
+  [[ $got -eq $want ]] || { fail "'$*' exited $got, expected $want"; head -20 err | sed 's/^/  err: /' >&2; }
 }
 expect_grep() { grep -q -- "$1" "$2" || fail "'$1' not in $2: $(head -c 400 "$2")"; }
 expect_no_grep() { ! grep -q -- "$1" "$2" || fail "'$1' unexpectedly in $2"; }

@@ -63,7 +63,7 @@ chrome() {
     --enable-logging=stderr --v=0 "$@"
 }
 dom() { chrome --dump-dom "$1" >"$2" 2>"$2.log" || fail "chromium --dump-dom $1"
-  ! grep -q ':CONSOLE' "$2.log" || fail "console messages on $1: $(grep ':CONSOLE' "$2.log" | head -3)"; }
+  ! grep -q ':CONSOLE' "$2.log" || fail "console messages on $1: $(grep -m3 ':CONSOLE' "$2.log")"; }
 
 dom "file://$T/seed.html" dom.html
 for id in title cards nav q tenants matrix-table legend classes ports-table findings-table violations-table; do
@@ -94,7 +94,9 @@ expect_grep '<td>8</td><td class="up">+8</td>' dom.html
 
 # the large page: no console error, a class opens from its matrix row
 dom "file://$T/big.html" bigdom.html
-c=$(grep -o '<th class=row><a href="#c[0-9]*"' big.html | head -1 | grep -o 'c[0-9]*')
+c=$(grep -m1 -o '<th class=row><a href="#c[0-9]*"' big.html)
+c=${c##*#}
+c=${c%\"}
 dom "file://$T/big.html#$c" bigc.html
 expect_grep "<details class=\"cls f\" id=\"$c\" data-k=\"[0-9a-f ]*\" open=\"\">" bigc.html
 dom "file://$T/big.html#q=storage-0002" bigq.html

@@ -19,7 +19,7 @@ cp out m.prom
 # the exact sample: \" and \\ escaped, U+FFFD (EF BF BD) for 0xC3, the ESC
 # kept (valid UTF-8, legal in a label value)
 want=$'ibpart_tenant_constraint_errors_total{tenant="Ten\\"ant\\\\B\xef\xbf\xbd(\x1b[2K",direction="toward"} 8'
-grep -qxF -- "$want" m.prom || fail "escaped tenant sample not found: $(grep -a 'direction="toward"} 8' m.prom | od -c | head -5)"
+grep -qxF -- "$want" m.prom || fail "escaped tenant sample not found: $(head -5 <<<"$(grep -a 'direction="toward"} 8' m.prom | od -c)")"
 iconv -f UTF-8 -t UTF-8 m.prom >/dev/null || fail "the exposition is not valid UTF-8"
 set +e
 promtool check metrics <m.prom >prom.out 2>&1

@@ -79,7 +79,8 @@ ibp_umad2sim()
 		 /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so; do
 		[ -f "$p" ] && { echo "$p"; return 0; }
 	done
-	p=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim.so$' | head -n1)
+	p=$(dpkg -L libumad2sim0 2>/dev/null || true)
+	p=$(grep -m1 'libumad2sim.so$' <<<"$p" || true)
 	[ -n "$p" ] && [ -f "$p" ] && { echo "$p"; return 0; }
 	return 1
 }
@@ -121,6 +122,10 @@ ibp_init()
 	export IBSIM_SOCKNAME="ibp-$$-$IBP_NAME"
 	export OSM_TMP_DIR="$IBP_WORK/osm" OSM_CACHE_DIR="$IBP_WORK/osm"
 	mkdir -p "$OSM_TMP_DIR"
+	# every client (OpenSM, smpquery, ibpart under libumad2sim) starts
+	# here, so its fake sysfs (sys-PID/) lands in the work dir, never in
+	# the build tree or the source tree the test was started from
+	cd "$IBP_WORK" || ibp_fail "cd $IBP_WORK"
 	trap ibp_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
@@ -174,12 +179,23 @@ ibp_sim_start()
 }
 
 # ibp_sim_console COMMAND...: type a line at ibsim's console (Unlink,
-# ReLink, Error, Clear, Guid ... see its `help`); output lands in
-# $IBP_SIM_LOG.
+# ReLink, Error, Clear, Guid ... see its `help`) and return once ibsim has
+# carried it out; its output lands in $IBP_SIM_LOG.  ibsim reads its
+# console one line at a time, so a word it does not know typed after the
+# command is answered ("command 'W' unknown") only when the command is
+# done: that answer is the event waited for (IBP_SIM_TIMEOUT seconds).
 ibp_sim_console()
 {
 	[ -n "$IBP_SIM_CONSOLE_FD" ] || ibp_fail "ibsim not running"
-	echo "$*" >&"$IBP_SIM_CONSOLE_FD"
+	IBP_SIM_CONSOLE_SEQ=$((${IBP_SIM_CONSOLE_SEQ:-0} + 1))
+	local mark="ibpart-sync-$IBP_SIM_CONSOLE_SEQ" i
+	printf '%s\n%s\n' "$*" "$mark" >&"$IBP_SIM_CONSOLE_FD"
+	for ((i = 0; i < IBP_SIM_TIMEOUT * 100; i++)); do
+		grep -qF "'$mark' unknown" "$IBP_SIM_LOG" && return 0
+		kill -0 "$IBP_SIM_PID" 2>/dev/null || ibp_fail "ibsim exited at '$*'"
+		sleep 0.01
+	done
+	ibp_fail "ibsim did not carry out '$*' in ${IBP_SIM_TIMEOUT}s"
 }
 
 # ibp_stop_pid PID: SIGTERM, up to 5 s to exit, then SIGKILL; reaps it.

@@ -47,10 +47,7 @@ live_sim_stop() {
 live_osm_stop() { ibp_osm_stop; }
 
 # live_sim_cmd "Error \"S-…\" 20": one line to ibsim's console.
-live_sim_cmd() {
-	ibp_sim_console "$1"
-	sleep 0.2
-}
+live_sim_cmd() { ibp_sim_console "$1"; }
 
 # live_opensm CONF: start OpenSM with CONF as its partition file (and an
 # empty options file), wait for SUBNET UP; sets LIVE_OSM_PID,

@@ -56,7 +56,8 @@ for f in "$IBP_SRC"/tests/data/conf/corners/*.conf "$IBP_SRC"/tests/data/conf/co
 	else
 		[ $rejected = 0 ] || ibp_fail "$base: OpenSM accepted it"
 	fi
-	osm_line=$(grep -o 'PARSE ERROR: line [0-9]*' "$IBP_OSM_LOG" | head -n1 | grep -o '[0-9]*$' || true)
+	osm_line=$(grep -m1 -o 'PARSE ERROR: line [0-9]*' "$IBP_OSM_LOG" || true)
+	osm_line=${osm_line##* }
 	"$IBPART" check --opensm --format json "$f" >"$IBP_WORK/check.json" 2>/dev/null || true
 	ours=$(jq -r '.opensm.opensm_log_line' "$IBP_WORK/check.json")
 	if [ -n "$osm_line" ] && [ "$osm_line" != "$ours" ]; then

@@ -28,7 +28,6 @@ ibpd_init "$LIVE_DIR"
 cp "$IBP_SRC/examples/seed/partitions.conf" "$IBPD_CONF"
 live_opensm "$IBPD_CONF"
 ibp_sim_console 'PerformanceSet "S-506b4b0300a1b100"[5] PortCounters.PortXmitConstraintErrors=7'
-sleep 0.2
 grep -q "not found\|not valid\|does not match" "$IBP_SIM_LOG" &&
 	live_fail "ibsim refused the PerformanceSet: $(cat "$IBP_SIM_LOG")"
 
@@ -139,7 +138,7 @@ if command -v chromium >/dev/null; then
 	timeout 60 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
 		--dump-dom "file://$LIVE_DIR/web.html" >"$LIVE_DIR/web.dom" 2>"$LIVE_DIR/web.log" || true
 	grep -q 'tenantB-node-01' "$LIVE_DIR/web.dom" || live_fail "chromium did not render GET /'s page"
-	grep -q 'CONSOLE' "$LIVE_DIR/web.log" && live_fail "console messages: $(grep CONSOLE "$LIVE_DIR/web.log" | head -3)"
+	grep -q 'CONSOLE' "$LIVE_DIR/web.log" && live_fail "console messages: $(grep -m3 CONSOLE "$LIVE_DIR/web.log")"
 fi
 live_ok "GET / is the web view of the plan ibpartd holds (401 without credentials; its findings the audit's; rendered by chromium)"
 

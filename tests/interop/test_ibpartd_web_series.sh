@@ -27,7 +27,6 @@ cp "$IBP_SRC/examples/seed/partitions.conf" "$IBPD_CONF"
 live_opensm "$IBPD_CONF"
 pset() {
 	ibp_sim_console "PerformanceSet \"S-506b4b0300a1b100\"[5] PortCounters.PortXmitConstraintErrors=$1"
-	sleep 0.2
 	! grep -q "not found\|not valid\|does not match" "$IBP_SIM_LOG" ||
 		live_fail "ibsim refused the PerformanceSet: $(cat "$IBP_SIM_LOG")"
 }
@@ -80,7 +79,16 @@ for k in extra membership index unreachable enforcement; do
 	grep -qxF "ibpart_drift_ports{kind=\"$k\"} 0" <<<"$BODY" ||
 		live_fail "drift $k: $(grep ibpart_drift_ports <<<"$BODY")"
 done
-sleep 1.2 # one more sweep kept
+# one more sweep kept: until the last sweep's time moves past the one
+# that saw the drift (bounded: 30 s)
+sweep_time() { sed -n 's/^ibpart_last_sweep_timestamp_seconds //p' <<<"$BODY"; }
+t0=$(sweep_time)
+for ((i = 0; i < 150; i++)); do
+	ibpd_req GET /metrics
+	[[ $(sweep_time) != "$t0" ]] && break
+	sleep 0.2
+done
+[[ $(sweep_time) != "$t0" ]] || live_fail "no sweep after $t0: $(tail -5 "$IBPD_LOG")"
 ibpd_req GET /
 printf '%s\n' "$BODY" >"$LIVE_DIR/web2.html"
 r=$(row '(fabric)' 'ports drifted' "$LIVE_DIR/web2.html")
@@ -92,7 +100,7 @@ r=$(row '(fabric)' 'ports drifted' "$LIVE_DIR/web2.html")
 grep -q '<section id=drift><h2>Drift (2)</h2>' "$LIVE_DIR/web2.html" ||
 	live_fail "no drift table of 2 ports: $(grep -o '<section id=drift>.\{0,60\}' "$LIVE_DIR/web2.html")"
 grep -q '<td>1<td>0x506b4b0300a1b203<td>missing<td>0x8003 wanted at index [0-9]*, not in the table' "$LIVE_DIR/web2.html" ||
-	live_fail "the HCA port's drift row: $(grep -A3 'id=drift-table' "$LIVE_DIR/web2.html" | head -5)"
+	live_fail "the HCA port's drift row: $(grep -m1 -A3 'id=drift-table' "$LIVE_DIR/web2.html")"
 [[ $(grep -c '<td>missing<td>0x8003 wanted at index' "$LIVE_DIR/web2.html") == 2 ]] ||
 	live_fail "not two missing-0x8003 rows: $(grep -A4 'id=drift-table' "$LIVE_DIR/web2.html")"
 live_ok "a plan change OpenSM never took: /metrics missing 2, GET /'s drift series ends at 2, its drift table names both ports"
@@ -109,7 +117,7 @@ timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-n
 grep -q 'id="violations-table"' "$LIVE_DIR/web2.dom" || live_fail "no violations table in the DOM"
 grep -q '(fabric)' "$LIVE_DIR/web2.dom" || live_fail "no drift series in the DOM"
 ! grep -q ':CONSOLE' "$LIVE_DIR/web2.log" ||
-	live_fail "console messages: $(grep ':CONSOLE' "$LIVE_DIR/web2.log" | head -3)"
+	live_fail "console messages: $(grep -m3 ':CONSOLE' "$LIVE_DIR/web2.log")"
 live_ok "chromium renders GET / with the series, no console message"
 ibpd_stop || live_fail "ibpartd exited non-zero: $(tail -5 "$IBPD_LOG")"
 ibp_pass

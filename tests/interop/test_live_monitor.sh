@@ -26,7 +26,6 @@ pset "$SW[7]" PortXmitConstraintErrors 255 # facing storage (A and B)
 pset "$SW[7]" PortRcvConstraintErrors 1
 pset '"H-506b4b0300a1b202"[1]' PortRcvConstraintErrors 2 # tenantB-node-02
 pset '"H-506b4b0300a1b202"[1]' PortXmitConstraintErrors 4
-sleep 0.2
 grep -q "not found\|not valid\|does not match" "$IBP_SIM_LOG" &&
 	live_fail "ibsim refused a PerformanceSet: $(cat "$IBP_SIM_LOG")"
 
@@ -84,7 +83,7 @@ want '# TYPE ibpart_tenant_constraint_errors_total counter'
 # the text format's sample lines: NAME{LABELS} VALUE, no timestamp
 bad=$(grep -v '^#' "$prom" | grep -Ev '^[a-z_]+(\{[^}]*\})? [0-9.]+$' || true)
 [[ -z $bad ]] || live_fail "sample lines not NAME{LABELS} VALUE: $bad"
-ls "$LIVE_DIR" | grep -q 'ib\.prom\..' && live_fail "temporary file left: $(ls "$LIVE_DIR")"
+! compgen -G "$LIVE_DIR/ib.prom.?*" >/dev/null || live_fail "temporary file left: $(ls "$LIVE_DIR")"
 live_ok "tenant series carry the counters; -o file well-formed, no timestamps"
 
 # --reset: read, then clear; perfquery reads 0 after, the totals stay
@@ -119,7 +118,7 @@ want '# TYPE ibpart_drift_ports gauge'
 # both): 2 ports missing, nothing else.
 sed 's/^\( *0x506b4b0300a1b201=full,.*\)$/\1\n    0x506b4b0300a1b203=full,/' \
 	"$LIVE_DIR/seed.conf" >"$LIVE_DIR/changed.conf"
-grep -c 0x506b4b0300a1b203 "$LIVE_DIR/changed.conf" | grep -qx 2 || live_fail "changed.conf: $(cat "$LIVE_DIR/changed.conf")"
+[[ $(grep -c 0x506b4b0300a1b203 "$LIVE_DIR/changed.conf") == 2 ]] || live_fail "changed.conf: $(cat "$LIVE_DIR/changed.conf")"
 set +e
 live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/changed.conf" -o "$prom"
 set -e

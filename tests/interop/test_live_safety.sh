@@ -80,11 +80,18 @@ bg_ibpart apply --direct -c "$LIVE_DIR/a.conf" --state "$LIVE_DIR/s2.json" \
 first=$!
 wait_stopped $first
 grep -q "pushing" "$LIVE_DIR/first.err" || live_fail "stopped before its push: $(cat "$LIVE_DIR/first.err")"
-live_ibpart apply -q --direct --lock-wait 60 -c "$LIVE_DIR/b.conf" --state "$LIVE_DIR/s3.json" \
+live_ibpart apply --direct --lock-wait 60 -c "$LIVE_DIR/b.conf" --state "$LIVE_DIR/s3.json" \
 	>/dev/null 2>"$LIVE_DIR/second.err" &
 second=$!
-sleep 1
-kill -0 $second 2>/dev/null || live_fail "--lock-wait did not wait for the frozen holder"
+# the event: the second has met the held lock and says it waits
+for ((i = 0; i < 3000; i++)); do
+	grep -q 'waiting up to 60 s for the lock held by pid' "$LIVE_DIR/second.err" && break
+	kill -0 $second 2>/dev/null || break
+	sleep 0.01
+done
+grep -q "waiting up to 60 s for the lock held by pid $first" "$LIVE_DIR/second.err" ||
+	live_fail "--lock-wait did not wait for the frozen holder: $(cat "$LIVE_DIR/second.err")"
+kill -0 $second 2>/dev/null || live_fail "--lock-wait ended while the holder was frozen"
 kill -CONT $first
 set +e
 wait $first

@@ -42,14 +42,26 @@ line=$(grep ' -> log_trap_info: Bad P_Key:' "$LIVE_OSM_LOG")
 	live_fail "OpenSM's line: $line"
 live_ok "OpenSM logged: ${line#* -> }"
 
-# Two sweeps of one run; the second trap is sent between them.
-(sleep 0.5 && trap257) &
+# Two sweeps of one run; the second trap is sent between them: as soon
+# as the first sweep's document is written (the monitor flushes each),
+# and logged by OpenSM well before the second sweep, 3 s later.
+live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json \
+	--opensm-log "$LIVE_OSM_LOG" --interval 3 --count 2 >"$LIVE_DIR/two.json" &
 bg=$!
+docs() { jq -s length "$LIVE_DIR/two.json" 2>/dev/null || echo 0; }
+for ((i = 0; i < 3000; i++)); do
+	[[ $(docs) -ge 1 ]] && break
+	kill -0 $bg 2>/dev/null || break
+	sleep 0.01
+done
+[[ $(docs) == 1 ]] || live_fail "the first sweep was not written alone: $(docs) documents"
+trap257
+waitlog 2
+[[ $(docs) == 1 ]] || live_fail "the second sweep began before OpenSM logged the trap (over 3 s)"
 set +e
-out=$(live_ibpart monitor -q --retries 6 -c "$LIVE_DIR/seed.conf" --format json \
-	--opensm-log "$LIVE_OSM_LOG" --interval 1 --count 2)
-set -e
 wait $bg
+set -e
+out=$(cat "$LIVE_DIR/two.json")
 first=$(jq -s '.[0]' <<<"$out")
 second=$(jq -s '.[1]' <<<"$out")
 t() { jq -r --arg n "$2" ".tenants[] | select(.name == \$n) | .$3" <<<"$1"; }

@@ -17,7 +17,8 @@ ibp_osm_start "$CONF"
 # OpenSM logs SUBNET UP before its last P_Key writes land; wait until
 # the storage node's table is final.
 for _ in $(seq 100); do
-	ibp_sim_run smpquery pkeys 8 1 2>/dev/null | grep -q '^   0: 0x7fff 0x0001 0x0002' && break
+	t=$(ibp_sim_run smpquery pkeys 8 1 2>/dev/null) || true
+	grep -q '^   0: 0x7fff 0x0001 0x0002' <<<"$t" && break
 	sleep 0.1
 done
 
@@ -31,7 +32,8 @@ while read -r type lid port guid; do
 		ibp_fail "ibpart sim smpquery pkeys $lid $port: $(cat "$IBP_WORK/ours.err")"
 	if ! cmp -s "$IBP_WORK/real" "$IBP_WORK/ours"; then
 		echo "smpquery pkeys $lid $port ($type $guid) differs:" >&2
-		diff "$IBP_WORK/real" "$IBP_WORK/ours" | head -20 >&2
+		diff "$IBP_WORK/real" "$IBP_WORK/ours" >"$IBP_WORK/diff" || true
+		head -20 "$IBP_WORK/diff" >&2
 		fails=$((fails + 1))
 	fi
 	n=$((n + 1))

@@ -35,5 +35,5 @@ set -e
 iconv -f UTF-8 -t UTF-8 "$LIVE_DIR/out.json" >/dev/null 2>&1 || live_fail "verify's JSON is not valid UTF-8"
 jq -e '[.. | objects | select(.port_guid? == "0x506b4b0300a1b200" and .node_desc_hex? == "0d1b5b324b1b5b386d686964ff64656e")] | length >= 1' \
 	"$LIVE_DIR/out.json" >/dev/null ||
-	live_fail "the hidden port's drift is not in the JSON with node_desc_hex: $(jq -c '[.. | objects | select(.port_guid? == "0x506b4b0300a1b200")]' "$LIVE_DIR/out.json" | head -c 600)"
+	live_fail "the hidden port's drift is not in the JSON with node_desc_hex: $(jq -c '[.. | objects | select(.port_guid? == "0x506b4b0300a1b200")] | tostring | .[:600]' "$LIVE_DIR/out.json")"
 live_ok "a NodeDescription with CR, ESC and an invalid byte: its drift shown escaped, in JSON with the exact bytes"

@@ -45,7 +45,7 @@ sbin=$R/usr/sbin/ibpartd
 [[ -x $sbin ]] || fail "no usr/sbin/ibpartd in the ibpartd package"
 LD_LIBRARY_PATH=$lib expect_status 0 "$sbin" --version
 expect_grep "^ibpartd $version" out
-readelf -d "$sbin" | grep -q 'RPATH\|RUNPATH' && fail "ibpartd has an RPATH"
+! grep -q 'RPATH\|RUNPATH' <<<"$(readelf -d "$sbin")" || fail "ibpartd has an RPATH"
 [[ -s $R/etc/ibpart/ibpartd.conf ]] || fail "no /etc/ibpart/ibpartd.conf"
 sed "s|/etc/ibpart/users|$T/no-users|" "$R/etc/ibpart/ibpartd.conf" >ibpartd.conf
 LD_LIBRARY_PATH=$lib expect_status 2 "$sbin" --config ibpartd.conf
@@ -108,7 +108,7 @@ if [[ -s $pc ]]; then
   [[ $(realpath -m "$inc") == "$R/usr/include" ]] || fail "pkg-config's includedir is not the root's: $inc"
   cc -o example "$IBP_SRC/examples/api/apply_verify.c" $flags || fail "the example does not build against the package"
   if [[ -x example ]]; then
-    readelf -d example | grep -q 'NEEDED.*libibpart.so.0' || fail "the example does not link libibpart.so.0"
+    grep -q 'NEEDED.*libibpart.so.0' <<<"$(readelf -d example)" || fail "the example does not link libibpart.so.0"
     LD_LIBRARY_PATH=$lib expect_status 0 ./example "$IBP_SRC/examples/seed/seed.topo" "$IBP_SRC/examples/seed/partitions.conf"
   fi
 fi
