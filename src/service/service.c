@@ -390,6 +390,8 @@ static int mutate(struct svc_plan *np, ibp_service_op op, const struct req *r,
 	case IBP_SERVICE_ADD_GUIDS:
 		if (!p && !(p = new_part(np, r)))
 			return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+		if (r->n) /* a member joins: the last to leave deletes it */
+			p->created_empty = false;
 		for (size_t i = 0; i < r->n; i++)
 			if (svc_part_set_member(p, r->guids[i], r->full[i],
 						r->has_index0 ? r->index0
@@ -605,6 +607,10 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 	pthread_mutex_lock(&s->lock);
 	if (!rc)
 		rc = path_pkey(s, pkey, &pk, e);
+	if (rc == IBP_ENOENT) { /* already gone: done, as the POST answers */
+		ibp_service_error_clear(e);
+		rc = IBP_OK;
+	}
 	if (!rc && svc_plan_clone(&s->plan, &np))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc)

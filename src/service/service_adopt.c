@@ -155,11 +155,13 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	}
 	snprintf(p->name, sizeof(p->name), "%s", ibp_conf_group_name(g));
 	p->ipoib = false;
-	p->created_empty = true; /* the operator made it: kept when empty */
 	for (size_t i = 0; !rc && i < ibp_conf_group_partition_count(g); i++)
 		rc = take_definition(p, ibp_conf_group_partition(g, i), e);
 	if (rc)
 		goto out;
+	/* kept while empty, as a P_Key made by /add; once it has had a
+	 * member, the last one to leave deletes it (UFM's rule) */
+	p->created_empty = !p->n;
 	if (!(newop = cut(optext, oplen, g, &newlen)) ||
 	    svc_render(optext, oplen, &s->plan, &before, &blen) ||
 	    svc_render(newop, newlen, &np, &after, &alen)) {

@@ -41,7 +41,10 @@ struct svc_part {
 	char name[32];
 	bool ipoib;
 	bool index0;	    /* the default of members added without one */
-	bool created_empty; /* made by /add: kept when it empties */
+	bool created_empty; /* made by /add (or adopted) with no member
+			       yet: kept while it has never had one; once
+			       a member has joined, the last one to leave
+			       deletes it, as UFM does */
 	bool has_qos;	    /* mtu/rate/sl written to the file */
 	unsigned mtu_limit; /* UFM: 2 or 4 (KiB) */
 	double rate_limit;  /* UFM: Gb/s */

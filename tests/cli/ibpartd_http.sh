@@ -125,7 +125,17 @@ req GET '/ufmRest/resources/pkeys/0x0011?guids_data=true'
 want 200 '.guids|map(.membership)' '["full","limited"]'
 req DELETE /ufmRest/resources/pkeys/0x0011/guids/0002c90000000301,0002C90000000401
 want 200
-# made by /add: kept empty
+# made by /add, but it has had members: the last to leave deletes it, as
+# UFM does (NCM's delete workflow relies on it, and its next create of
+# 0x11 must not find it "already in use")
+req GET '/ufmRest/resources/pkeys/0x0011?guids_data=true'
+want 404 '.field' '"pkey"'
+# the same removal retried (a workflow engine's retry): done, not 404
+req DELETE /ufmRest/resources/pkeys/0x0011/guids/0002c90000000301,0002C90000000401
+want 200
+# made by /add and never given a member: kept empty until deleted
+req POST /ufmRest/resources/pkeys/add '{"pkey": "0x0011", "ip_over_ib": true, "index0": null}'
+want 200
 req GET '/ufmRest/resources/pkeys/0x0011?guids_data=true'
 want 200 '.guids' '[]'
 # ufm_sdk: DELETE with body {}; then 404
