@@ -270,6 +270,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		if ((rc = cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR)))
 			return rc;
 		d->have_osm = true;
+	} else if (ibp_osm_conf_read("(OpenSM's defaults)", "", 0, &d->osm,
+				     NULL, &err)) { /* /app/smconf's answer */
+		daemon_log("ibpartd: %s", err.message);
+		return CLI_EXIT_SYSTEM;
 	}
 	struct stat st;
 	if (d->key && !stat(d->key, &st) && (st.st_mode & 077))

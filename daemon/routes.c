@@ -103,17 +103,12 @@ static void h_tokens(struct request *q, struct response *r)
 }
 
 /* GET /app/smconf: OpenSM's keys as NICo reads them (strings, hex),
- * from --opensm-conf; 404 without one (ibpartd will not guess them). */
+ * from --opensm-conf, else OpenSM's own defaults (what an OpenSM started
+ * without an options file runs with): NICo's fabric check calls it every
+ * cycle and fails on anything but 200. */
 static void h_smconf(struct request *q, struct response *r)
 {
 	const struct ibpartd *d = q->d;
-	if (!d->have_osm) {
-		r->status = 404;
-		r->body = json_error("no opensm.conf: ibpartd was started "
-				     "without --opensm-conf",
-				     404);
-		return;
-	}
 	char v[4][24];
 	const uint64_t k[4] = {d->osm.subnet_prefix, d->osm.m_key,
 			       d->osm.sm_key, d->osm.sa_key};
@@ -544,7 +539,12 @@ bool routes_dispatch(const char *prefix, struct request *q, struct response *r)
 		    !match(routes[i].pattern, q->path, args, store))
 			continue;
 		path_known = true;
-		if (strcmp(routes[i].method, q->method))
+		/* HEAD is every GET without its body (RFC 9110 9.3.2;
+		 * libmicrohttpd leaves the body out): ib-kubernetes reads the
+		 * server's clock from HEAD /app/ufm_version's Date header */
+		bool head = !strcmp(q->method, "HEAD") &&
+			    !strcmp(routes[i].method, "GET");
+		if (!head && strcmp(routes[i].method, q->method))
 			continue;
 		q->args[0] = args[0];
 		q->args[1] = args[1];

@@ -5,7 +5,7 @@
 #    objects, never the token itself;
 #  - GET /app/smconf (NICo's check_ib_fabric): OpenSM's subnet_prefix
 #    and keys from --opensm-conf as hex strings, m_key_per_port a bool;
-#    404 without an opensm.conf;
+#    OpenSM's defaults without an opensm.conf (NICo fails on a 404);
 #  - POST /resources/pkeys/hosts with the Slurm integration's body
 #    (json.dumps: ", " and ": "), a compressed Slurm host list resolved
 #    to every port of every HCA of each host (NodeDescription "HOSTNAME
@@ -27,10 +27,11 @@ want() { # want CODE [JQ-EXPR VALUE]
 	fi
 }
 
-# without an opensm.conf or a topology: smconf 404, hosts 400
+# without an opensm.conf or a topology: smconf is OpenSM's defaults,
+# hosts 400
 ibpd_start || { fail "ibpartd did not start"; finish; }
 req GET /ufmRest/app/smconf
-want 404 '.error|test("--opensm-conf")' true
+want 200 '.' '{"subnet_prefix":"0xfe80000000000000","m_key":"0x0","sm_key":"0x1","sa_key":"0x1","m_key_per_port":false}'
 req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node01", "pkey": "0x5", "ip_over_ib": true, "index0": false}'
 want 400 '.field' '"hosts_names"'
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
