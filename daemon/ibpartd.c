@@ -219,6 +219,13 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
 		   "HTTP worker threads (default 4)"),
+	    CLI_FN("--profile", d, profile_take, "USER:SETTINGS",
+		   "how USER (* for every other user) is served, repeatable: "
+		   "not_found=empty-200|404 (GET of an unknown P_Key: UFM's "
+		   "200 {}, the default, or 404), warn=CODE+CODE (audit "
+		   "findings that "
+		   "only warn for USER instead of refusing, * for all; e.g. "
+		   "Slurm's shared nodes: warn=tenant-bridge)"),
 	    CLI_NUM("--monitor-interval", &d->monitor_interval, 0, 86400, "S",
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
@@ -292,10 +299,12 @@ static int run(int argc, char **argv)
 			    .monitor_interval = 30,
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
 	int rc = parse(&d, argc, argv);
-	if (rc)
+	if (!rc && users_load(d.users_path, &d.users))
+		rc = CLI_EXIT_USAGE;
+	if (rc) {
+		profiles_free(&d);
 		return rc < 0 ? 0 : rc;
-	if (users_load(d.users_path, &d.users))
-		return CLI_EXIT_USAGE;
+	}
 	/* every thread started from here on leaves these to sigwait */
 	sigset_t set;
 	sigemptyset(&set);
@@ -315,9 +324,11 @@ static int run(int argc, char **argv)
 	if (ibp_service_open(&so, &d.svc, &err)) {
 		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
+		profiles_free(&d);
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
 	}
+	atomic_store(&d.done_rev, ibp_service_fabric_revision(d.svc));
 	rc = CLI_EXIT_SYSTEM;
 	if (applier_reconcile_file(&d) || applier_start(&d) ||
 	    collector_start(&d) || http_start(&d))
@@ -339,6 +350,7 @@ out:
 	collector_stop(&d);
 	ibp_service_close(d.svc);
 	users_free(d.users);
+	profiles_free(&d);
 	return rc;
 }
 

@@ -22,6 +22,13 @@
 
 struct users; /* the users file (auth.c) */
 
+/* One API user's profile (profile.c). */
+struct profile {
+	char *user;	      /* "*": every user no other profile names */
+	bool not_found_404; /* an unknown P_Key: 404, not 200 "{}" */
+	char **warn; /* audit codes that only warn; NULL-terminated or NULL */
+};
+
 struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
@@ -37,6 +44,8 @@ struct ibpartd {
 	const char *mkey_file;	   /* the M_Key of every SMP (--mkey-file) */
 	uint64_t mkey;		   /* read from it at start; 0: none */
 	const char *opensm_conf;   /* OpenSM's opensm.conf (--opensm-conf) */
+	struct profile *profiles;  /* --profile, in the order given */
+	size_t nprofiles;
 	bool have_osm;
 	ibp_osm_conf osm; /* read from it at start */
 	/* state */
@@ -49,6 +58,10 @@ struct ibpartd {
 	/* for /metrics */
 	atomic_ulong requests[6]; /* by status class: 1xx..5xx, other */
 	atomic_ulong apply_cycles, apply_failures;
+	/* the newest revision at its end (verified; or written, with no
+	 * OpenSM to signal): a call that changes nothing at or below it
+	 * moves UFM's last_updated (routes.c) */
+	atomic_ullong done_rev;
 	/* the fabric's part of /metrics (collector.c), under metrics_lock */
 	pthread_t collector;
 	atomic_bool collector_started;
@@ -78,6 +91,14 @@ bool auth_token(ibp_service *svc, const char *header, char *who,
 		size_t who_size);
 /* A new token for user, stored hashed; the token (malloc'd) or NULL. */
 char *auth_token_issue(ibp_service *svc, const char *user, long *issued_at);
+
+/* ---- profile.c ---- */
+/* --profile's reader (an IBP_ARG_FN on the struct ibpartd): 0, or -1
+ * after the usage error. */
+int profile_take(const char *cmd, void *dest, const char *val);
+/* user's profile, else "*"'s, else the default (never NULL). */
+const struct profile *profile_of(const struct ibpartd *d, const char *user);
+void profiles_free(struct ibpartd *d);
 
 /* ---- http.c ---- */
 /* Start libmicrohttpd on d->listen with a thread pool; stop it. */

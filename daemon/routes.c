@@ -40,19 +40,77 @@ static void ok_json(struct response *r, char *json)
 	r->body = json;
 }
 
+/* The caller of a change as the service sees it: the user and the
+ * audit codes their profile only warns of. */
+static struct ibp_service_caller caller(const struct request *q)
+{
+	return (struct ibp_service_caller){
+	    .version = IBP_SERVICE_CALLER_VERSION,
+	    .user = q->user,
+	    .warn_rules = (const char *const *)profile_of(q->d, q->user)->warn};
+}
+
+/* What a change was let through with: the log's line, and the answer's
+ * "warnings" (o may be NULL: only logged).  Frees c->warnings. */
+static void warned(struct ibp_service_caller *c, uint64_t rev, json_t *o)
+{
+	json_t *w = c->warnings ? json_loads(c->warnings, 0, NULL) : NULL;
+	size_t i;
+	json_t *f;
+	json_array_foreach(w, i, f)
+	{
+		daemon_log("ibpartd: warning: revision %llu by %s accepted "
+			   "with %s: %s",
+			   (unsigned long long)rev, c->user ? c->user : "?",
+			   json_string_value(json_object_get(f, "code")),
+			   json_string_value(json_object_get(f, "message")));
+	}
+	if (o && w)
+		json_object_set(o, "warnings", w);
+	json_decref(w);
+	free(c->warnings);
+	c->warnings = NULL;
+}
+
 /* A change's answer: 200 (the only success IBK accepts) and the
- * revision that records it. */
-static void changed(struct response *r, int rc, uint64_t rev,
-		    struct ibp_service_error *e)
+ * revision that records it, with the warnings c (may be NULL) was let
+ * through with (an extra field every client parser tried ignores). */
+static void changed_as(struct response *r, int rc, uint64_t rev,
+		       struct ibp_service_caller *c,
+		       struct ibp_service_error *e)
 {
 	if (rc) {
+		if (c) {
+			free(c->warnings);
+			c->warnings = NULL;
+		}
 		fail(r, e);
 		return;
 	}
+	json_t *o = json_pack("{s:I}", "revision", (json_int_t)rev);
+	if (c)
+		warned(c, rev, o);
 	r->status = 200;
-	if (asprintf(&r->body, "{\"revision\":%llu}", (unsigned long long)rev) <
-	    0)
-		r->body = NULL;
+	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+}
+
+static void changed(struct response *r, int rc, uint64_t rev,
+		    struct ibp_service_error *e)
+{
+	changed_as(r, rc, rev, NULL, e);
+}
+
+/* An accepted call whose revision the fabric already holds changed
+ * nothing (say, a retried add): last_updated moves, or ib-kubernetes,
+ * which waits for it to pass the time of this call, waits forever.  A
+ * call that made a revision moves it when that revision is done. */
+static void touch_if_done(struct request *q, int rc, uint64_t rev)
+{
+	ibp_error err;
+	if (!rc && rev <= atomic_load(&q->d->done_rev) &&
+	    ibp_service_touch_last_updated(q->d->svc, &err))
+		daemon_log("ibpartd: last_updated: %s", err.message);
 }
 
 static void h_version(struct request *q, struct response *r)
@@ -140,11 +198,17 @@ static void h_get(struct request *q, struct response *r)
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	char *j = NULL;
-	if (ibp_service_get(q->d->svc, q->args[0], q->guids_data, q->qos_conf,
-			    &j, &e))
+	int rc = ibp_service_get(q->d->svc, q->args[0], q->guids_data,
+				 q->qos_conf, &j, &e);
+	if (rc == IBP_ENOENT && !profile_of(q->d, q->user)->not_found_404) {
+		/* UFM's "not found", NICo's only one: 200, exactly {} */
+		ibp_service_error_clear(&e);
+		ok_json(r, strdup("{}"));
+	} else if (rc) {
 		fail(r, &e);
-	else
+	} else {
 		ok_json(r, j);
+	}
 }
 
 static void h_last_updated(struct request *q, struct response *r)
@@ -164,9 +228,11 @@ static void change(struct request *q, struct response *r, ibp_service_op op)
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
-	int rc =
-	    ibp_service_change(q->d->svc, op, q->body, q->body_len, &rev, &e);
-	changed(r, rc, rev, &e);
+	struct ibp_service_caller c = caller(q);
+	int rc = ibp_service_change_as(q->d->svc, &c, op, q->body, q->body_len,
+				       &rev, &e);
+	touch_if_done(q, rc, rev);
+	changed_as(r, rc, rev, &c, &e);
 }
 
 static void h_add(struct request *q, struct response *r)
@@ -200,6 +266,7 @@ static void h_delete(struct request *q, struct response *r)
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
 	int rc = ibp_service_delete_pkey(q->d->svc, q->args[0], &rev, &e);
+	touch_if_done(q, rc, rev);
 	changed(r, rc, rev, &e);
 }
 
@@ -241,13 +308,16 @@ static void h_add_hosts(struct request *q, struct response *r)
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
-	int rc =
-	    ibp_service_add_hosts(q->d->svc, q->body, q->body_len, &rev, &e);
+	struct ibp_service_caller c = caller(q);
+	int rc = ibp_service_add_hosts_as(q->d->svc, &c, q->body, q->body_len,
+					  &rev, &e);
 	json_t *o = rc ? NULL : job(q->d, rev, "add_hosts_to_pkey");
-	if (o)
+	if (o) {
+		warned(&c, rev, o);
 		put_json(r, o);
-	else
-		changed(r, rc, rev, &e);
+	} else {
+		changed_as(r, rc, rev, &c, &e);
+	}
 }
 
 static void h_job(struct request *q, struct response *r)
@@ -270,6 +340,7 @@ static void h_delete_hosts(struct request *q, struct response *r)
 	uint64_t rev = 0;
 	int rc = ibp_service_remove_hosts(q->d->svc, q->args[0], q->args[1],
 					  &rev, &e);
+	touch_if_done(q, rc, rev);
 	changed(r, rc, rev, &e);
 }
 
@@ -280,6 +351,7 @@ static void h_delete_guids(struct request *q, struct response *r)
 	uint64_t rev = 0;
 	int rc = ibp_service_remove_guids_csv(q->d->svc, q->args[0], q->args[1],
 					      &rev, &e);
+	touch_if_done(q, rc, rev);
 	changed(r, rc, rev, &e);
 }
 

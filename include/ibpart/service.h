@@ -126,6 +126,27 @@ typedef enum ibp_service_op {
 	IBP_SERVICE_REMOVE_GUIDS   /* POST /actions/remove_guids_from_pkey */
 } ibp_service_op;
 
+/* Who asks for a change, and how the isolation guard treats them: an
+ * operator's policy per API user (ibpartd's --profile).  A new finding
+ * at high or above refuses the change, unless its code is in
+ * warn_rules: then the change is made and the finding is handed back in
+ * warnings.  Set version to IBP_SERVICE_CALLER_VERSION (1); a caller
+ * may be NULL everywhere one is taken: nobody in particular, every
+ * finding refuses. */
+#define IBP_SERVICE_CALLER_VERSION 1
+struct ibp_service_caller {
+	unsigned version;
+	const char *user; /* for the log and the warnings; may be NULL */
+	/* audit codes (docs/audit.md) that only warn for this caller,
+	 * NULL-terminated; "*" is every code; NULL: none */
+	const char *const *warn_rules;
+	/* out: what the change was let through with, a JSON array of
+	 * findings ({"code", "severity", "message", ...}; a Slurm host
+	 * the topology lacks is {"code": "unknown-host", "hosts": [...]}),
+	 * malloc'd; NULL when none.  The caller frees it. */
+	char *warnings;
+};
+
 /* Validate body (len bytes of JSON) for op and make the change: one
  * transaction, a new revision in *rev (may be NULL; unchanged when the
  * change changes nothing, e.g. removing a GUID that is not a member).
@@ -134,6 +155,11 @@ typedef enum ibp_service_op {
  * database fails (nothing changed). */
 int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 		       size_t len, uint64_t *rev, struct ibp_service_error *e);
+/* The same on behalf of c (may be NULL), whose policy the guard applies
+ * and whose c->warnings it fills. */
+int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
+			  ibp_service_op op, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e);
 /* DELETE /resources/pkeys/{pkey}: the partition and its members.
  * IBP_ENOENT when the service does not manage that P_Key. */
 int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
@@ -149,12 +175,17 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
  * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
  * Slurm host list ("node[01-04],gpu7"), each host every port of the
  * topology's CAs whose NodeDescription's first word it is; then the
- * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  IBP_EINVAL (field
- * "hosts_names") for a list that does not parse, a host the topology
- * does not have, or no topology; otherwise as ibp_service_change.
- * (service_hosts.c) */
+ * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  Hosts the topology
+ * does not have are left out and reported (an "unknown-host" warning)
+ * as long as one host is known; IBP_EINVAL (field "hosts_names") for a
+ * list that does not parse, no known host, or no topology; otherwise as
+ * ibp_service_change.  (service_hosts.c) */
 int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
 			  uint64_t *rev, struct ibp_service_error *e);
+/* The same on behalf of c (may be NULL; its warnings filled). */
+int ibp_service_add_hosts_as(ibp_service *s, struct ibp_service_caller *c,
+			     const char *body, size_t len, uint64_t *rev,
+			     struct ibp_service_error *e);
 /* DELETE /resources/pkeys/{pkey}/hosts/{hosts}: the ports of those
  * hosts removed as ibp_service_remove_guids_csv removes GUIDs. */
 int ibp_service_remove_hosts(ibp_service *s, const char *pkey,
@@ -242,9 +273,18 @@ int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
 			    const ibp_fabric *live, uint64_t sm_port_guid,
 			    const ibp_tables *have, long opensm_pid,
 			    bool *from_ports, ibp_error *err);
-/* GET /resources/pkeys/last_updated: {"last_updated": "ISO time"} of
- * the last verified change ("" before any); *json malloc'd. */
+/* GET /resources/pkeys/last_updated as UFM writes it: {"last_updated":
+ * "Thu Sep  3 11:42:39 UTC 2020"} (strftime "%a %b %e %H:%M:%S UTC %Y",
+ * UTC), the time the fabric last took a change (VERIFIED, or
+ * ibp_service_touch_last_updated); null before any.  ib-kubernetes
+ * waits for it to reach the server's Date of its previous call before
+ * it makes the next.  *json malloc'd. */
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
+/* Move last_updated to now: a revision reached its end without a fabric
+ * to verify (the file written, no OpenSM to signal), or an accepted call
+ * that changed nothing found every change already on the fabric.
+ * IBP_EIO when the database fails. */
+int ibp_service_touch_last_updated(ibp_service *s, ibp_error *err);
 
 /* GET /: the web view (`ibpart matrix --format html`, docs/matrix.md)
  * of the current plan (the file the newest revision renders) on the

@@ -110,6 +110,8 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	for (size_t i = 0; i < SVC_WARNINGS_KEPT; i++)
+		free(s->warnings[i].json);
 	svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
@@ -454,10 +456,27 @@ static int check_name(const ibp_conf *opc, const struct svc_plan *np,
 	return IBP_OK;
 }
 
+/* The warnings c's change (revision s->rev) was let through with, kept
+ * for the status (the oldest dropped); under the lock. */
+static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
+{
+	char *json = c && c->warnings ? strdup(c->warnings) : NULL;
+	if (!json)
+		return;
+	struct svc_warning *w = &s->warnings[s->warn_next];
+	free(w->json);
+	w->rev = s->rev;
+	snprintf(w->user, sizeof(w->user), "%s", c->user ? c->user : "");
+	w->json = json;
+	s->warn_next = (s->warn_next + 1) % SVC_WARNINGS_KEPT;
+	if (s->nwarnings < SVC_WARNINGS_KEPT)
+		s->nwarnings++;
+}
+
 /* Under the lock: everything after the request was read. */
-static int commit_locked(ibp_service *s, const char *op, uint16_t pkey,
-			 struct svc_plan *np, uint64_t *rev,
-			 struct ibp_service_error *e)
+static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
+			 const char *op, uint16_t pkey, struct svc_plan *np,
+			 uint64_t *rev, struct ibp_service_error *e)
 {
 	char *optext = NULL, *before = NULL, *after = NULL;
 	size_t oplen = 0, blen = 0, alen = 0;
@@ -489,11 +508,12 @@ static int commit_locked(ibp_service *s, const char *op, uint16_t pkey,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, before, blen, after, alen, e)))
+	if ((rc = svc_guard(s, c, before, blen, after, alen, e)))
 		goto out;
 	if ((rc = svc_db_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err)))
 		goto out;
 	s->rev++;
+	keep_warnings(s, c);
 	svc_plan_free(&s->plan);
 	s->plan = *np;
 	*np = (struct svc_plan){0};
@@ -511,6 +531,13 @@ out:
 int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 		       size_t len, uint64_t *rev, struct ibp_service_error *e)
 {
+	return ibp_service_change_as(s, NULL, op, body, len, rev, e);
+}
+
+int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
+			  ibp_service_op op, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e)
+{
 	if ((unsigned)op > IBP_SERVICE_REMOVE_GUIDS)
 		return svc_fail(e, IBP_EINVAL, NULL, "unknown operation");
 	struct req r = {0};
@@ -525,7 +552,7 @@ int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 		 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
 		 : mutate(&np, op, &r, e);
 	if (!rc)
-		rc = commit_locked(s, op_names[op], r.pkey, &np, rev, e);
+		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, e);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
 	req_free(&r);
@@ -569,7 +596,7 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc) {
 		svc_plan_remove(&np, pk);
-		rc = commit_locked(s, OP_DELETE, pk, &np, rev, e);
+		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, e);
 	}
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
@@ -616,8 +643,8 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 	if (!rc)
 		rc = mutate(&np, IBP_SERVICE_REMOVE_GUIDS, &r, e);
 	if (!rc)
-		rc = commit_locked(s, op_names[IBP_SERVICE_REMOVE_GUIDS], pk,
-				   &np, rev, e);
+		rc = commit_locked(s, NULL, op_names[IBP_SERVICE_REMOVE_GUIDS],
+				   pk, &np, rev, e);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
 	req_free(&r);

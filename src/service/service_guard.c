@@ -91,14 +91,63 @@ static bool known(const ibp_findings *before, const ibp_finding *f)
 	return false;
 }
 
+/* Does c's policy only warn of code? */
+static bool warns(const struct ibp_service_caller *c, const char *code)
+{
+	for (size_t i = 0; c && c->warn_rules && c->warn_rules[i]; i++)
+		if (!strcmp(c->warn_rules[i], "*") ||
+		    !strcmp(c->warn_rules[i], code))
+			return true;
+	return false;
+}
+
+int svc_caller_warn(struct ibp_service_caller *c, json_t *arr)
+{
+	if (!c || !json_array_size(arr)) {
+		json_decref(arr);
+		return IBP_OK;
+	}
+	json_t *all = c->warnings ? json_loads(c->warnings, 0, NULL) : NULL;
+	if (!json_is_array(all)) {
+		json_decref(all);
+		all = json_array();
+	}
+	int rc = all && !json_array_extend(all, arr) ? IBP_OK : IBP_ENOMEM;
+	char *text = rc ? NULL : json_dumps(all, JSON_COMPACT);
+	if (!rc && text) {
+		free(c->warnings);
+		c->warnings = text;
+	} else {
+		rc = IBP_ENOMEM;
+	}
+	json_decref(all);
+	json_decref(arr);
+	return rc;
+}
+
+/* The findings as the JSON array the answers carry (NULL on ENOMEM). */
+static json_t *findings_array(const ibp_findings *fs)
+{
+	char *j = ibp_findings_to_json(fs);
+	json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
+	json_t *arr = json_incref(json_object_get(doc, "findings"));
+	json_decref(doc);
+	free(j);
+	return arr;
+}
+
 static int refuse_findings(const ibp_findings *before,
 			   const ibp_findings *after,
 			   const ibp_findings *capacity,
+			   struct ibp_service_caller *c,
 			   struct ibp_service_error *e)
 {
-	ibp_findings *fresh = ibp_findings_new();
-	if (!fresh)
+	ibp_findings *fresh = ibp_findings_new(), *warned = ibp_findings_new();
+	if (!fresh || !warned) {
+		ibp_findings_free(fresh);
+		ibp_findings_free(warned);
 		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	}
 	const ibp_finding *first = NULL;
 	size_t nc = capacity ? ibp_findings_count(capacity) : 0;
 	for (size_t i = 0; i < nc + ibp_findings_count(after); i++) {
@@ -108,11 +157,12 @@ static int refuse_findings(const ibp_findings *before,
 		    (i >= nc && (known(before, f) ||
 				 !strcmp(f->code, "capacity-overflow"))))
 			continue;
-		if (!first)
+		bool warn = warns(c, f->code);
+		if (!first && !warn)
 			first = f;
-		ibp_findings_add(fresh, f->code, f->severity, f->ports,
-				 f->nports, f->partitions, f->npartitions,
-				 f->fix, "%s", f->message);
+		ibp_findings_add(warn ? warned : fresh, f->code, f->severity,
+				 f->ports, f->nports, f->partitions,
+				 f->npartitions, f->fix, "%s", f->message);
 	}
 	int rc = IBP_OK;
 	if (first) {
@@ -123,19 +173,21 @@ static int refuse_findings(const ibp_findings *before,
 			      ibp_audit_severity_str(first->severity),
 			      first->message);
 		e->conflict = true;
-		char *j = ibp_findings_to_json(fresh);
-		json_t *doc = j ? json_loads(j, 0, NULL) : NULL;
-		json_t *arr = json_object_get(doc, "findings");
+		json_t *arr = findings_array(fresh);
 		e->findings = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
-		json_decref(doc);
-		free(j);
+		json_decref(arr);
+	} else if (ibp_findings_count(warned) &&
+		   svc_caller_warn(c, findings_array(warned))) {
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	}
 	ibp_findings_free(fresh);
+	ibp_findings_free(warned);
 	return rc;
 }
 
-int svc_guard(const ibp_service *s, const char *before, size_t blen,
-	      const char *after, size_t alen, struct ibp_service_error *e)
+int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
+	      const char *before, size_t blen, const char *after, size_t alen,
+	      struct ibp_service_error *e)
 {
 	size_t be = 0, ae = 0;
 	bool brej = false, arej = false;
@@ -167,7 +219,7 @@ int svc_guard(const ibp_service *s, const char *before, size_t blen,
 			      "plan: %s",
 			      e->err.message);
 	} else {
-		rc = refuse_findings(fb, fa, fc, e);
+		rc = refuse_findings(fb, fa, fc, c, e);
 	}
 	ibp_findings_free(fc);
 	ibp_findings_free(fb);

@@ -192,11 +192,16 @@ static size_t cas_of_host(const struct ca *v, size_t n, const char *host,
 }
 
 /* The port GUIDs of the hosts in list, comma-separated (*csv malloc'd,
- * as the DELETE .../guids/{csv} path takes them). */
+ * as the DELETE .../guids/{csv} path takes them); the hosts no CA of the
+ * topology is on appended to *unknown (a JSON array made here), as long
+ * as one host is known: a Slurm job list with a host the fabric lacks
+ * still gives the others their partition, as UFM's host resolution
+ * must. */
 static int hosts_guids(const ibp_service *s, const char *list, char **csv,
-		       struct ibp_service_error *e)
+		       json_t **unknown, struct ibp_service_error *e)
 {
 	*csv = NULL;
+	*unknown = json_array();
 	if (!s->topology_path)
 		return svc_fail(e, IBP_EINVAL, "hosts_names",
 				"hosts_names: host names need the fabric: "
@@ -228,18 +233,24 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 				found = found || g;
 			}
 		}
-		if (!found)
-			rc = svc_fail(e, IBP_EINVAL, "hosts_names",
-				      "hosts_names: %.80s: no CA of the "
-				      "topology is on this host (the first "
-				      "word of its NodeDescription)",
-				      h.v[i]);
+		if (!found &&
+		    json_array_append_new(*unknown, json_string(h.v[i])))
+			rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	}
+	if (!rc && !nguids)
+		rc = svc_fail(e, IBP_EINVAL, "hosts_names",
+			      "hosts_names: %.80s%s: no CA of the topology "
+			      "is on %s (the first word of its "
+			      "NodeDescription)",
+			      h.n ? h.v[0] : "", h.n > 1 ? ", ..." : "",
+			      h.n > 1 ? "any of these hosts" : "this host");
 	if (out && fclose(out) && !rc)
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (rc) {
 		free(*csv);
 		*csv = NULL;
+		json_decref(*unknown);
+		*unknown = NULL;
 	}
 	free(cas);
 	free(ix);
@@ -248,8 +259,34 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 	return rc;
 }
 
+/* The hosts left out, as a warning of the caller's (c may be NULL). */
+static int warn_unknown(struct ibp_service_caller *c, json_t *unknown)
+{
+	size_t n = json_array_size(unknown);
+	if (!n) {
+		json_decref(unknown);
+		return IBP_OK;
+	}
+	json_t *w = json_pack(
+	    "[{s:s, s:s, s:o, s:s+}]", "code", "unknown-host", "severity",
+	    "medium", "hosts", unknown, "message",
+	    n == 1 ? "a host of the list is not in the fabric (no CA's "
+		     "NodeDescription starts with it)"
+		   : "hosts of the list are not in the fabric (no CA's "
+		     "NodeDescription starts with them)",
+	    ": left out, the others changed");
+	return w ? svc_caller_warn(c, w) : IBP_ENOMEM;
+}
+
 int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
 			  uint64_t *rev, struct ibp_service_error *e)
+{
+	return ibp_service_add_hosts_as(s, NULL, body, len, rev, e);
+}
+
+int ibp_service_add_hosts_as(ibp_service *s, struct ibp_service_caller *c,
+			     const char *body, size_t len, uint64_t *rev,
+			     struct ibp_service_error *e)
 {
 	json_error_t je;
 	json_t *o =
@@ -281,8 +318,9 @@ int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
 			      "hosts_names: a Slurm host list string is "
 			      "needed");
 	char *csv = NULL;
+	json_t *unknown = NULL;
 	if (!rc)
-		rc = hosts_guids(s, list, &csv, e);
+		rc = hosts_guids(s, list, &csv, &unknown, e);
 	char *add = NULL;
 	if (!rc) {
 		/* UFM's add of those GUIDs: the rest of the body as sent */
@@ -297,9 +335,14 @@ int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
 		if (!add)
 			rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	}
+	/* the hosts left out first: the revision's warnings hold them */
+	if (!rc && warn_unknown(c, unknown))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	else if (rc)
+		json_decref(unknown);
 	if (!rc)
-		rc = ibp_service_change(s, IBP_SERVICE_ADD_GUIDS, add,
-					strlen(add), rev, e);
+		rc = ibp_service_change_as(s, c, IBP_SERVICE_ADD_GUIDS, add,
+					   strlen(add), rev, e);
 	free(add);
 	free(csv);
 	json_decref(o);
@@ -311,9 +354,11 @@ int ibp_service_remove_hosts(ibp_service *s, const char *pkey,
 			     struct ibp_service_error *e)
 {
 	char *csv = NULL;
-	int rc = hosts_guids(s, hosts, &csv, e);
+	json_t *unknown = NULL;
+	int rc = hosts_guids(s, hosts, &csv, &unknown, e);
 	if (!rc)
 		rc = ibp_service_remove_guids_csv(s, pkey, csv, rev, e);
+	json_decref(unknown); /* nothing to remove from them */
 	free(csv);
 	return rc;
 }

@@ -58,6 +58,8 @@ struct svc_plan {
 	struct svc_part *p; /* sorted by pkey */
 };
 
+#define SVC_WARNINGS_KEPT 32
+
 struct ibp_service {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -70,6 +72,14 @@ struct ibp_service {
 	uint64_t rev, fabric_rev;
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
+	/* the last changes let through with warnings (a caller's policy,
+	 * unknown Slurm hosts), newest at warn_next - 1, for the status */
+	struct svc_warning {
+		uint64_t rev;
+		char user[64];
+		char *json; /* the caller's warnings array */
+	} warnings[SVC_WARNINGS_KEPT];
+	size_t nwarnings, warn_next;
 };
 
 /* ---- service_input.c: request values ---- */
@@ -191,9 +201,14 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 
 /* ---- service_guard.c ---- */
 /* Refuse (conflict, with the findings) what after introduces at high
- * or above that before does not have. */
-int svc_guard(const ibp_service *s, const char *before, size_t blen,
-	      const char *after, size_t alen, struct ibp_service_error *e);
+ * or above that before does not have; a finding whose code c's policy
+ * only warns of (c may be NULL) is appended to c->warnings instead. */
+int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
+	      const char *before, size_t blen, const char *after, size_t alen,
+	      struct ibp_service_error *e);
+/* Append the findings of JSON array arr (stolen) to c->warnings (c may
+ * be NULL: arr is dropped).  0, or IBP_ENOMEM. */
+int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
 
 /* The audit of text on the topology as `ibpart audit --format json`
  * prints it; IBP_ENOENT without a topology. */

@@ -83,8 +83,7 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 			    (sqlite3_int64)rev, err);
 	if (!rc && st == IBP_SERVICE_VERIFIED) {
 		char now[32], r[32];
-		time_t t = time(NULL);
-		strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
 		snprintf(r, sizeof(r), "%llu", (unsigned long long)rev);
 		rc = exec_bound(s,
 				"INSERT OR REPLACE INTO meta VALUES"
@@ -170,7 +169,22 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		      "fabric_revision", (json_int_t)s->fabric_rev, "state",
 		      newest, "revisions", revs);
 	sqlite3_finalize(st);
+	json_t *warned = json_array(); /* newest first */
+	for (size_t i = 1; i <= s->nwarnings; i++) {
+		const struct svc_warning *w =
+		    &s->warnings[(s->warn_next + SVC_WARNINGS_KEPT - i) %
+				 SVC_WARNINGS_KEPT];
+		json_array_append_new(warned,
+				      json_pack("{s:I, s:s, s:o*}", "revision",
+						(json_int_t)w->rev, "user",
+						w->user, "warnings",
+						json_loads(w->json, 0, NULL)));
+	}
 	pthread_mutex_unlock(&s->lock);
+	if (o)
+		json_object_set_new(o, "warnings", warned);
+	else
+		json_decref(warned);
 	if (o && s->opensm_conf_path)
 		json_object_set_new(o, "posture", posture(s));
 	return svc_json_take(o, json)
@@ -178,13 +192,45 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 }
 
+int ibp_service_touch_last_updated(ibp_service *s, ibp_error *err)
+{
+	char now[32];
+	snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
+	pthread_mutex_lock(&s->lock);
+	int rc = exec_bound(s,
+			    "INSERT OR REPLACE INTO meta VALUES"
+			    "('last_updated', ?1)",
+			    now, NULL, 0, err);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* A stored last_updated as seconds since the epoch: seconds, or the ISO
+ * 8601 UTC time databases of earlier versions hold; -1 when neither. */
+static long long stored_time(const char *v)
+{
+	char *end;
+	long long t = strtoll(v, &end, 10);
+	if (end != v && !*end)
+		return t;
+	struct tm tm = {0};
+	end = strptime(v, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return end && !*end ? (long long)timegm(&tm) : -1;
+}
+
 int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
 	char *v = meta_text(s, "last_updated");
 	pthread_mutex_unlock(&s->lock);
-	json_t *o = json_pack("{s:s}", "last_updated", v ? v : "");
+	long long t = v ? stored_time(v) : -1;
 	free(v);
+	char when[48] = "";
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (t >= 0 && gmtime_r(&tt, &tm))
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S UTC %Y", &tm);
+	json_t *o = json_pack("{s:s?}", "last_updated", when[0] ? when : NULL);
 	return svc_json_take(o, json)
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");

@@ -87,7 +87,7 @@ want 200 '.guids|map(.guid)' '["0002c90000000101","0002c90000000201","0002c90000
 
 # bad input: 400 naming the field, nothing changed
 rev=$(ibpd_req GET /ibpart/v1/status; jq .revision <<<"$BODY")
-req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node[01-02],node99", "pkey": "0x2a"}'
+req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node99,node98", "pkey": "0x2a"}'
 want 400 '.field' '"hosts_names"'
 [[ $BODY == *node99* ]] || fail "unknown host not named: $BODY"
 req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node[02-01]", "pkey": "0x2a"}'
@@ -102,5 +102,16 @@ req DELETE '/ufmRest/resources/pkeys/0x2a/hosts/nobody'
 want 400 '.field' '"hosts_names"'
 req GET /ibpart/v1/status
 want 200 '.revision' "$rev"
+
+# a job list with a host the fabric lacks (UFM's host resolution has to
+# take the others): the known hosts join, the rest is reported in the
+# answer's warnings (an extra field), the log and the status
+req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node01,node99", "pkey": "0x2b", "ip_over_ib": true, "index0": false}'
+want 200 '.warnings|map([.code, .hosts])' '[["unknown-host",["node99"]]]'
+req GET '/ufmRest/resources/pkeys/0x2b?guids_data=true'
+want 200 '.guids|map(.guid)' '["0002c90000000101"]'
+req GET /ibpart/v1/status
+want 200 '[.warnings[0].revision == .revision, .warnings[0].warnings[0].hosts]' '[true,["node99"]]'
+grep -q 'accepted with unknown-host: ' "$IBPD_LOG" || fail "the unknown host is not in the log"
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 finish
