@@ -237,7 +237,8 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	} else if (!opensm) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
 		/* the end of it: UFM's clients wait for last_updated */
-		ibp_service_touch_last_updated(d->svc, &err);
+		if (*rev)
+			ibp_service_touch_last_updated(d->svc, &err);
 		atomic_store(&d->done_rev, *rev);
 		daemon_log("ibpartd: revision %llu written to %s (no "
 			   "--opensm-pidfile: OpenSM not signalled)",

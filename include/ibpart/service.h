@@ -239,7 +239,7 @@ uint64_t ibp_service_fabric_revision(ibp_service *s);
 uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
 /* Record what became of every revision up to rev not yet verified:
  * state, and the reason (failed; may be NULL).  VERIFIED also moves the
- * fabric's revision and last_updated.  IBP_EIO when the database
+ * fabric's revision and (for a revision above 0) last_updated.  IBP_EIO when the database
  * fails. */
 int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err);

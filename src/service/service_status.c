@@ -85,9 +85,13 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		char now[32], r[32];
 		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
 		snprintf(r, sizeof(r), "%llu", (unsigned long long)rev);
+		/* revision 0 is no change: last_updated stays null */
 		rc = exec_bound(s,
-				"INSERT OR REPLACE INTO meta VALUES"
-				"('fabric_revision', ?2), ('last_updated', ?1)",
+				rev ? "INSERT OR REPLACE INTO meta VALUES"
+				      "('fabric_revision', ?2), "
+				      "('last_updated', ?1)"
+				    : "INSERT OR REPLACE INTO meta VALUES"
+				      "('fabric_revision', ?2)",
 				now, r, 0, err);
 		if (!rc)
 			s->fabric_rev = rev;
