@@ -178,6 +178,8 @@ static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 		    .body_len = k->len,
 		    .guids_data = flag(c, "guids_data"),
 		    .qos_conf = flag(c, "qos_conf"),
+		    .sys_type = MHD_lookup_connection_value(
+			c, MHD_GET_ARGUMENT_KIND, "sys_type"),
 		    .user = who,
 		    .d = d,
 		};

@@ -24,7 +24,7 @@ struct users; /* the users file (auth.c) */
 
 /* One API user's profile (profile.c). */
 struct profile {
-	char *user;	      /* "*": every user no other profile names */
+	char *user;	    /* "*": every user no other profile names */
 	bool not_found_404; /* an unknown P_Key: 404, not 200 "{}" */
 	char **warn; /* audit codes that only warn; NULL-terminated or NULL */
 };
@@ -120,6 +120,7 @@ struct request {
 	size_t body_len;
 	const char *args[2]; /* the {…} segments of the pattern */
 	bool guids_data, qos_conf;
+	const char *sys_type; /* ?sys_type= (GET /resources/ports); NULL */
 	const char *user;
 	struct ibpartd *d;
 };

@@ -371,7 +371,7 @@ static void h_ports(struct request *q, struct response *r)
 {
 	char *j = NULL;
 	ibp_error err;
-	if (ibp_service_ports_json(q->d->svc, &j, &err)) {
+	if (ibp_service_ports_json_of(q->d->svc, q->sys_type, &j, &err)) {
 		r->status = 500;
 		r->body = json_error(err.message, 500);
 	} else {

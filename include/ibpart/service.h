@@ -239,8 +239,8 @@ uint64_t ibp_service_fabric_revision(ibp_service *s);
 uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
 /* Record what became of every revision up to rev not yet verified:
  * state, and the reason (failed; may be NULL).  VERIFIED also moves the
- * fabric's revision and (for a revision above 0) last_updated.  IBP_EIO when the database
- * fails. */
+ * fabric's revision and (for a revision above 0) last_updated.  IBP_EIO when
+ * the database fails. */
 int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err);
 /* What became of revision rev: its state, and the reason of a failure
@@ -326,10 +326,15 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err);
  * *json malloc'd.  IBP_ENOENT without an opensm.conf or a topology. */
 int ibp_service_posture_json(ibp_service *s, char **json, ibp_error *err);
 
-/* GET /resources/ports: the topology's CA ports in UFM's shape (an
- * array; empty without a topology); *json malloc'd.  IBP_EPARSE when
- * the topology does not load. */
+/* GET /resources/ports: the topology's CA ports and cabled switch ports
+ * in UFM's shape (an array of objects with UFM's port and peer fields;
+ * empty without a topology), LIDs numbered from the service's SM port;
+ * *json malloc'd.  IBP_EPARSE when the topology does not load. */
 int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
+/* The same for UFM's ?sys_type=: "Computer" (CA ports), "Switch" (switch
+ * ports), any other value nothing; NULL: all. */
+int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
+			      ibp_error *err);
 
 /* The line that starts the generated section of a partitions file the
  * service manages. */

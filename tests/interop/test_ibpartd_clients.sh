@@ -159,6 +159,12 @@ want 200
 live_ok "NICo: Ready on {}, monitor calls, bind + QoS (smpquery: 0x82fb on node-d), unbind, Deleting ends on {}"
 
 # ---- NCM (profile not_found=404): create, add, set, remove, delete
+# its GUID discovery: a host port's peer switch and port name the cable
+as ncm GET /ufmRest/resources/ports
+want 200 'map(select(.guid == "'$GD'"))|map([.number, .label, .node_description, .system_name, .peer_node_name, .peer_port_dname, .peer_node_description])' \
+	'[[1,"1","node-d","node-d","leaf-2","6","leaf-2"]]'
+want 200 'map(select(.description == "Switch IB Port" and .system_name == "leaf-2" and .number == 6))|map(.peer_guid)' \
+	'["'$GD'"]'
 as ncm GET /ufmRest/resources/pkeys # validate_pkey_available
 want 200 'has("0x5")' false
 as ncm POST /ufmRest/resources/pkeys/add '{"pkey": "0x0005", "ip_over_ib": true}'
