@@ -94,11 +94,12 @@ interop-long: build
 	  bash tests/interop/test_opensm_sequences.sh
 
 # The demo runs on the built-in simulated fabric: it needs only the build
-# packages (no OpenSM, ibsim or browser), and only the program.
+# packages (no OpenSM, ibsim or browser), and only the programs (ibpart
+# runs it; ibpartd is built beside it, docs/runbook.md's next step).
 demo:
 	@bash scripts/deps.sh demo
 	@$(call configure,$(BUILD),$(CMAKE_ARGS) -DBUILD_TESTING=$(BUILD_TESTING))
-	@cmake --build $(BUILD) -j $(JOBS) --target ibpart
+	@cmake --build $(BUILD) -j $(JOBS) --target ibpart ibpartd
 	@./$(BUILD)/ibpart demo
 
 bench: build

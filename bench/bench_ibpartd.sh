@@ -17,7 +17,7 @@ source "$IBP_SRC/tests/interop/live_lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 ibp_require curl openssl
 live_init
-trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
+trap 'rc=$?; set +e; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
 export IBPART_LOCK_DIR=$LIVE_DIR/lock
 ms() { date +%s%3N; }
 N=${BENCH_IBPARTD_N:-2000}

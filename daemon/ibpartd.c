@@ -282,6 +282,22 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		daemon_log("ibpartd: %s", err.message);
 		return CLI_EXIT_SYSTEM;
 	}
+	if (d->topology) { /* the guard's fabric: read now, not at a change */
+		struct cli_op op;
+		ibp_fabric *f = NULL;
+		if (cli_op_begin(&op))
+			return CLI_EXIT_SYSTEM;
+		rc = ibp_fabric_load(d->topology, NULL, &f, op.diags);
+		if (rc)
+			ibp_error_set(&op.err, rc,
+				      "%s: cannot read the topology the "
+				      "isolation guard audits changes on "
+				      "(ibnetdiscover > %s makes one)",
+				      d->topology, d->topology);
+		ibp_fabric_free(f);
+		if (cli_op_end(&op, rc, CLI_OP_SERIOUS | CLI_OP_ERROR))
+			return CLI_EXIT_USAGE; /* a file it was given */
+	}
 	struct stat st;
 	if (d->key && !stat(d->key, &st) && (st.st_mode & 077))
 		return cli_usage_error(
@@ -357,6 +373,7 @@ out:
 int main(int argc, char **argv)
 {
 	cli_program = ""; /* usage errors: "ibpartd: ..." */
+	cli_name = "ibpartd"; /* and the others: "ibpartd: error: ..." */
 	if (argc > 1 && !strcmp(argv[1], "adopt"))
 		return adopt_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);

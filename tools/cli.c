@@ -70,7 +70,7 @@ void cli_print_error(const ibp_error *err)
 {
 	char buf[1024];
 	ibp_error_format(err, buf, sizeof(buf));
-	cli_print_message("ibpart", buf);
+	cli_print_message(cli_name, buf);
 }
 
 bool cli_wants_help(int argc, char **argv)
@@ -170,6 +170,7 @@ void cli_progress(void *ctx, long elapsed_ms, const char *msg)
  * library's (which keeps no globals). */
 struct cli_common cli_common = {.max_errors = 20};
 const char *cli_program = "ibpart ";
+const char *cli_name = "ibpart";
 
 static ibp_progress_printer progress_printer;
 

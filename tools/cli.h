@@ -99,6 +99,9 @@ int cli_take_severity(const char *cmd, void *dest, const char *val);
  * "ibpart " is cli_program, which ibpartd empties: its NAMEs ("ibpartd",
  * "ibpartd adopt") are whole commands. */
 extern const char *cli_program;
+/* The name other errors start with ("ibpart: error: ..."); ibpartd's
+ * "ibpartd". */
+extern const char *cli_name;
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -40,6 +40,9 @@ chmod 600 "$IBPD_USERS"
 # HTTPS is the default: without --http it needs --cert and --key
 expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "needs --cert and --key" err
+# the guard's topology is read at start: a missing one is exit 2, named
+expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF" --topology "$T/no.topo"
+expect_grep "ibpartd: error: $T/no.topo: cannot read the topology the isolation guard audits" err
 expect_status 0 "$IBPARTD" --help
 expect_grep "opensm-pidfile FILE" out
 

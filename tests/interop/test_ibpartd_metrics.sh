@@ -21,7 +21,7 @@ ibp_require curl openssl jq prometheus promtool python3
 live_init
 PROM_PID=""
 prom_stop() { [[ -z $PROM_PID ]] || ibp_stop_pid "$PROM_PID"; PROM_PID=""; }
-trap 'rc=$?; prom_stop; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
+trap 'rc=$?; set +e; prom_stop; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
 
 live_ibsim "$IBP_SRC/examples/seed/seed.topo" H-506b4b0300a1b2ff
 ibpd_init "$LIVE_DIR"
@@ -39,19 +39,16 @@ ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" \
 
 # Prometheus on a free loopback port of its own, its storage here
 PROM_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$LIVE_DIR/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: ibpartd
-    metrics_path: /metrics
-    basic_auth:
-      username: admin
-      password: secret
-    static_configs:
-      - targets: ['127.0.0.1:$IBPD_PORT']
-EOF
+# with the scrape job the packages ship (examples/prometheus/ibpartd.yml),
+# pointed at this daemon: plain HTTP, its admin user, every second
+printf secret >"$LIVE_DIR/ibpartd.password"
+sed -e 's/scheme: https/scheme: http/' -e 's/scrape_interval: 30s/scrape_interval: 1s/' \
+	-e 's/scrape_timeout: 10s/scrape_timeout: 1s/' -e 's/username: prometheus/username: admin/' \
+	-e "s|/etc/prometheus/ibpartd.password|$LIVE_DIR/ibpartd.password|" \
+	-e '/tls_config:/d' -e '/ca_file:/d' -e "s|sm-host.example:8443|127.0.0.1:$IBPD_PORT|" \
+	"$IBP_SRC/examples/prometheus/ibpartd.yml" >"$LIVE_DIR/prometheus.yml"
+promtool check config "$LIVE_DIR/prometheus.yml" >"$LIVE_DIR/promtool.out" 2>&1 ||
+	live_fail "promtool refuses the shipped scrape job: $(cat "$LIVE_DIR/promtool.out")"
 prometheus --config.file="$LIVE_DIR/prometheus.yml" \
 	--web.listen-address="127.0.0.1:$PROM_PORT" \
 	--storage.tsdb.path="$LIVE_DIR/prom-data" >"$LIVE_DIR/prometheus.log" 2>&1 &

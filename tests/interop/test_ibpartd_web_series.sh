@@ -19,7 +19,7 @@ source "$(dirname "$0")/live_lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 ibp_require curl openssl jq
 live_init
-trap 'rc=$?; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
+trap 'rc=$?; set +e; ibpd_cleanup; (exit $rc); ibp_cleanup' EXIT
 
 live_ibsim "$IBP_SRC/examples/seed/seed.topo" H-506b4b0300a1b2ff
 ibpd_init "$LIVE_DIR"
