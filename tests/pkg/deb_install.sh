@@ -47,9 +47,18 @@ LD_LIBRARY_PATH=$lib expect_status 0 "$sbin" --version
 expect_grep "^ibpartd $version" out
 ! grep -q 'RPATH\|RUNPATH' <<<"$(readelf -d "$sbin")" || fail "ibpartd has an RPATH"
 [[ -s $R/etc/ibpart/ibpartd.conf ]] || fail "no /etc/ibpart/ibpartd.conf"
-sed "s|/etc/ibpart/users|$T/no-users|" "$R/etc/ibpart/ibpartd.conf" >ibpartd.conf
+# the guard's topology is set: a missing one is the first complaint
+LD_LIBRARY_PATH=$lib expect_status 2 "$sbin" --config "$R/etc/ibpart/ibpartd.conf"
+expect_grep "/etc/ibpart/fabric.topo: cannot read the topology the isolation guard audits" err
+sed -e "s|/etc/ibpart/users|$T/no-users|" -e "s|/etc/ibpart/fabric.topo|$IBP_SRC/examples/seed/seed.topo|" \
+  "$R/etc/ibpart/ibpartd.conf" >ibpartd.conf
 LD_LIBRARY_PATH=$lib expect_status 2 "$sbin" --config ibpartd.conf
 expect_grep "no-users: error: cannot read the users file" err
+# the operator's documents, where Debian keeps them
+for f in ibpartd/runbook.md ibpartd/ibpartd.md ibpartd/ufm-api.md ibpart/README.md ibpart/live.md \
+  ibpart/examples/prometheus/ibpartd.yml; do
+  [[ -s $R/usr/share/doc/$f || -s $R/usr/share/doc/$f.gz ]] || fail "no /usr/share/doc/$f"
+done
 [[ $(stat -c %a "$R/var/lib/ibpartd") == 700 ]] || fail "/var/lib/ibpartd is not 0700"
 [[ -s $R/usr/share/man/man8/ibpartd.8.gz ]] || fail "no man8/ibpartd.8.gz"
 dpkg-deb -e "$debs/ibpartd_${version}"_*.deb ctld
