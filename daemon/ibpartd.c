@@ -65,17 +65,31 @@ static void config_free(void)
 }
 
 /* The keys a config file may set: the long options, without "--". */
-static const char *const config_keys[] = {"listen",	 "http",
-					  "cert",	 "key",
-					  "users",	 "db",
-					  "partitions",	 "opensm-pidfile",
-					  "opensm-log",	 "Ca",
-					  "Port",	 "topology",
-					  "sm-port",	 "wait",
-					  "threads",	 "metrics-no-auth",
-					  "opensm-unit", "monitor-interval",
-					  "mkey-file",	 "opensm-conf",
-					  "client-ca"};
+static const char *const config_keys[] = {"listen",
+					  "http",
+					  "cert",
+					  "key",
+					  "users",
+					  "db",
+					  "partitions",
+					  "opensm-pidfile",
+					  "opensm-log",
+					  "Ca",
+					  "Port",
+					  "topology",
+					  "sm-port",
+					  "wait",
+					  "threads",
+					  "metrics-no-auth",
+					  "opensm-unit",
+					  "monitor-interval",
+					  "mkey-file",
+					  "opensm-conf",
+					  "client-ca",
+					  "max-connections",
+					  "per-ip-connections",
+					  "request-timeout",
+					  "login-failures"};
 
 static bool config_key(const char *k)
 {
@@ -219,6 +233,19 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
 		   "HTTP worker threads (default 4)"),
+	    CLI_NUM("--max-connections", &d->max_connections, 16, 1000000, "N",
+		    "connections at once, all clients together (default "
+		    "1024; kept 64 below the descriptors the process may "
+		    "open)"),
+	    CLI_NUM("--per-ip-connections", &d->per_ip_connections, 1, 1000000,
+		    "N", "connections at once from one address (default 32)"),
+	    CLI_NUM("--request-timeout", &d->request_timeout, 1, 3600, "S",
+		    "a request's headers and body must arrive within S "
+		    "seconds, however slowly they trickle; an idle "
+		    "connection is closed after S seconds (default 30)"),
+	    CLI_NUM("--login-failures", &d->login_failures, 0, 1000000, "N",
+		    "failed logins a minute from one address, or for one "
+		    "user name, before 429 (default 10; 0: no limit)"),
 	    CLI_NUM("--monitor-interval", &d->monitor_interval, 0, 86400, "S",
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
@@ -284,6 +311,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 static int run(int argc, char **argv)
 {
 	struct ibpartd d = {.threads = 4,
+			    .max_connections = 1024,
+			    .per_ip_connections = 32,
+			    .request_timeout = 30,
+			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -292,6 +323,10 @@ static int run(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (users_load(d.users_path, &d.users))
 		return CLI_EXIT_USAGE;
+	if (!(d.logins = login_limit_new(d.login_failures))) {
+		users_free(d.users);
+		return CLI_EXIT_SYSTEM;
+	}
 	/* every thread started from here on leaves these to sigwait */
 	sigset_t set;
 	sigemptyset(&set);
@@ -311,6 +346,7 @@ static int run(int argc, char **argv)
 	if (ibp_service_open(&so, &d.svc, &err)) {
 		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
+		login_limit_free(d.logins);
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
 	}
@@ -335,6 +371,7 @@ out:
 	collector_stop(&d);
 	ibp_service_close(d.svc);
 	users_free(d.users);
+	login_limit_free(d.logins);
 	return rc;
 }
 
