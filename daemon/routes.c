@@ -314,7 +314,6 @@ static bool pkey_allowed(struct request *q, struct response *r,
 				     400);
 		return false;
 	}
-	pk &= 0x7fff; /* the membership bit */
 	for (size_t i = 0; i < q->who->nranges; i++)
 		if (pk >= q->who->ranges[i].lo && pk <= q->who->ranges[i].hi)
 			return true;
