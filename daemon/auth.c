@@ -207,14 +207,11 @@ static int add_user(struct users *us, const char *path, unsigned line,
 	    .name = strdup(text), .hash = strdup(hash), .role = ROLE_ADMIN};
 	if (!u->name || !u->hash)
 		return -1;
-	for (char *p = rest, *save = NULL; p;) {
-		char *kv = strtok_r(p, " \t", &save);
-		p = NULL;
-		if (!kv)
-			break;
+	char *save = NULL;
+	for (char *kv = rest ? strtok_r(rest, " \t", &save) : NULL; kv;
+	     kv = strtok_r(NULL, " \t", &save))
 		if (!add_attr(u, path, line, (unsigned)(kv - text) + 1, kv))
 			return -1;
-	}
 	return 0;
 }
 

@@ -166,6 +166,9 @@ static bool authenticate(struct ibpartd *d, struct MHD_Connection *c,
 	bool token = prefixes[k->prefix].token;
 	char *user = NULL, *pass = NULL;
 	int rc = token ? 1 : basic_credentials(c, &user, &pass);
+	/* no credentials at all is no failed login */
+	bool tried =
+	    token ? header(c, MHD_HTTP_HEADER_AUTHORIZATION) != NULL : rc == 0;
 	bool ok = false;
 	if (rc < 0) {
 		why->status = 400;
@@ -181,8 +184,9 @@ static bool authenticate(struct ibpartd *d, struct MHD_Connection *c,
 				      header(c, MHD_HTTP_HEADER_AUTHORIZATION),
 				      &k->who)
 			 : auth_basic(d->users, user, pass, &k->who);
-		if (!ok) {
+		if (!ok && tried)
 			login_failed(d->logins, k->addr, user);
+		if (!ok) {
 			why->status = 401;
 			why->why = token ? "a valid token is needed "
 					   "(Authorization: Basic <token>)"
@@ -266,9 +270,10 @@ static unsigned long long content_length(struct MHD_Connection *c)
 /* Everything known before the body: true to read it, else the refusal
  * into *why. */
 static bool admit(struct ibpartd *d, struct MHD_Connection *c, const char *url,
-		  const char *method, struct conn *k, struct refusal *why)
+		  const char *method, const char *version, struct conn *k,
+		  struct refusal *why)
 {
-	if (!request_check_framing(c, k->raw_uri, why))
+	if (!request_check_framing(c, method, version, k->raw_uri, why))
 		return false;
 	size_t i = 0;
 	for (; i < 2; i++) {
@@ -389,7 +394,6 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			       const char *version, const char *upload,
 			       size_t *upload_size, void **con_cls)
 {
-	(void)version;
 	struct ibpartd *d = cls;
 	struct conn *k = *con_cls;
 	if (!k)
@@ -397,7 +401,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 	if (!k->admitted) {
 		k->admitted = true;
 		struct refusal why = {0};
-		if (!admit(d, c, url, method, k, &why))
+		if (!admit(d, c, url, method, version, k, &why))
 			return refuse(d, c, url, method, k, &why);
 		return MHD_YES;
 	}

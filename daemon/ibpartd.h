@@ -166,7 +166,8 @@ struct refusal {
  * in a header name or value, Content-Length with Transfer-Encoding, two
  * Content-Lengths, or one not a number (400).
  * true when it may go on, else *r says why not. */
-bool request_check_framing(struct MHD_Connection *c, const char *raw_uri,
+bool request_check_framing(struct MHD_Connection *c, const char *method,
+			   const char *version, const char *raw_uri,
 			   struct refusal *r);
 /* A state-changing request (not GET/HEAD) from a browser page of
  * another origin (an Origin or Sec-Fetch-Site saying so): 403. */

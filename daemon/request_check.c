@@ -16,6 +16,7 @@
 struct framing {
 	unsigned lengths, encodings;
 	bool nul, bad_length;
+	size_t bytes; /* the headers as "Key: value\r\n" */
 };
 
 static enum MHD_Result look(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -24,6 +25,7 @@ static enum MHD_Result look(void *cls, enum MHD_ValueKind kind, const char *key,
 {
 	(void)kind;
 	struct framing *f = cls;
+	f->bytes += key_size + 2 + (value ? value_size : 0) + 2;
 	if (memchr(key, 0, key_size) ||
 	    (value && memchr(value, 0, value_size)) ||
 	    strlen(key) != key_size || (value && strlen(value) != value_size))
@@ -46,7 +48,8 @@ static bool refuse(struct refusal *r, unsigned status, const char *why)
 	return false;
 }
 
-bool request_check_framing(struct MHD_Connection *c, const char *raw_uri,
+bool request_check_framing(struct MHD_Connection *c, const char *method,
+			   const char *version, const char *raw_uri,
 			   struct refusal *r)
 {
 	size_t n = raw_uri ? strlen(raw_uri) : 0;
@@ -60,8 +63,18 @@ bool request_check_framing(struct MHD_Connection *c, const char *raw_uri,
 				      "a NUL (%00) in the request target");
 	struct framing f = {0};
 	MHD_get_connection_values_n(c, MHD_HEADER_KIND, look, &f);
+	/* libmicrohttpd ends a header value at a NUL: the bytes it read
+	 * for the request line and headers then outnumber those it kept
+	 * (one space after each colon allowed, as every client sends) */
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+	size_t line = strlen(method) + 1 + n + 1 + strlen(version) + 2;
+	if (ci && ci->header_size > line + f.bytes + 2)
+		f.nul = true;
 	if (f.nul)
-		return refuse(r, 400, "a NUL byte in a header");
+		return refuse(r, 400,
+			      "a NUL byte (or stray bytes) in the request "
+			      "line or a header");
 	if (f.lengths > 1)
 		return refuse(r, 400, "more than one Content-Length");
 	if (f.bad_length)
