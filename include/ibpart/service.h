@@ -330,9 +330,9 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 /* GET /app/tokens: user's tokens (every user's when user is NULL),
  * oldest first, as UFM's objects without the secret: [{"token_id" (the
  * public part a token starts with), "revoked", "issued_at",
- * "expires_in" (seconds left then; 0: never expires), "username",
- * "role", "last_used" (0: never)}]; *json malloc'd.  IBP_EIO when the
- * database fails. */
+ * "expires_in" (its lifetime in seconds, as UFM's; 0: none),
+ * "username", "role", "last_used" (0: never), "expires_at" (0: never)}];
+ * *json malloc'd.  IBP_EIO when the database fails. */
 int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			    ibp_error *err);
 

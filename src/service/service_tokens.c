@@ -141,7 +141,6 @@ int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			   "role, last_used FROM tokens WHERE ?1 IS NULL OR "
 			   "user=?1 ORDER BY issued_at, id",
 			   -1, &st, NULL) == SQLITE_OK;
-	long now = (long)time(NULL);
 	if (ok) {
 		if (user)
 			sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
@@ -150,22 +149,24 @@ int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			long exp = (long)sqlite3_column_int64(st, 2);
 			json_array_append_new(
 			    a,
-			    json_pack("{s:s, s:b, s:I, s:I, s:s, s:s, s:I}",
-				      "token_id",
-				      (const char *)sqlite3_column_text(st, 0),
-				      "revoked", sqlite3_column_int(st, 3) != 0,
-				      "issued_at",
-				      (json_int_t)sqlite3_column_int64(st, 1),
-				      "expires_in",
-				      (json_int_t)(exp == 0    ? 0
-						   : exp > now ? exp - now
-							       : -1),
-				      "username",
-				      (const char *)sqlite3_column_text(st, 4),
-				      "role",
-				      (const char *)sqlite3_column_text(st, 5),
-				      "last_used",
-				      (json_int_t)sqlite3_column_int64(st, 6)));
+			    json_pack(
+				"{s:s, s:b, s:I, s:I, s:s, s:s, s:I, s:I}",
+				"token_id",
+				(const char *)sqlite3_column_text(st, 0),
+				"revoked", sqlite3_column_int(st, 3) != 0,
+				"issued_at",
+				(json_int_t)sqlite3_column_int64(st, 1),
+				"expires_in",
+				(json_int_t)(exp ? exp - sqlite3_column_int64(
+							     st, 1)
+						 : 0),
+				"username",
+				(const char *)sqlite3_column_text(st, 4),
+				"role",
+				(const char *)sqlite3_column_text(st, 5),
+				"last_used",
+				(json_int_t)sqlite3_column_int64(st, 6),
+				"expires_at", (json_int_t)exp));
 		}
 		ok = r == SQLITE_DONE;
 	}
