@@ -576,12 +576,12 @@ int http_start(struct ibpartd *d)
 	}
 	/* the TLS options last: without TLS they end the list early */
 	mhd = MHD_start_daemon(
-	    flags, 0, NULL, NULL, handler, d, MHD_OPTION_SOCK_ADDR,
-	    (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned)d->threads, MHD_OPTION_NOTIFY_COMPLETED, completed, d,
+	    flags, 0, NULL, NULL, handler, d, MHD_OPTION_EXTERNAL_LOGGER,
+	    mhd_log, d, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)d->threads,
+	    MHD_OPTION_NOTIFY_COMPLETED, completed, d,
 	    MHD_OPTION_URI_LOG_CALLBACK, uri_log, d,
 	    MHD_OPTION_NOTIFY_CONNECTION, conn_watch_event, d,
-	    MHD_OPTION_EXTERNAL_LOGGER, mhd_log, d,
 	    MHD_OPTION_CONNECTION_TIMEOUT, d->request_timeout,
 	    MHD_OPTION_CONNECTION_LIMIT, limit,
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, d->per_ip_connections,
