@@ -35,7 +35,9 @@ static const char usage[] =
     "\n"
     "ibpartd adopt --db FILE --partitions FILE PKEY...: hand operator's\n"
     "P_Keys to the API while the daemon is stopped (ibpartd adopt "
-    "--help).\n";
+    "--help).\n"
+    "ibpartd token --db FILE list | revoke ID...: the API's tokens, also\n"
+    "while the daemon runs (ibpartd token --help).\n";
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
@@ -380,6 +382,8 @@ int main(int argc, char **argv)
 	cli_program = ""; /* usage errors: "ibpartd: ..." */
 	if (argc > 1 && !strcmp(argv[1], "adopt"))
 		return adopt_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "token"))
+		return token_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);
 	if (!rc)
 		rc = run(argc, argv);

@@ -263,6 +263,10 @@ void daemon_nap(struct ibpartd *d, unsigned ms);
 /* `ibpartd adopt ...` (argv[0] is "adopt"): the exit status. */
 int adopt_main(int argc, char **argv);
 
+/* ---- token_cmd.c ---- */
+/* `ibpartd token ...` (argv[0] is "token"): the exit status. */
+int token_main(int argc, char **argv);
+
 /* ---- collector.c ---- */
 /* Start the thread that sweeps the monitor's counters every
  * --monitor-interval seconds (none when 0); collector_stop joins it. */

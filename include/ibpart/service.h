@@ -336,6 +336,14 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			    ibp_error *err);
 
+/* The same on the database at db_path, while a daemon holds it (`ibpartd
+ * token`): revoke token id (any user's), or every token as JSON.
+ * IBP_ENOENT: no such token; IBP_EIO: the database fails. */
+int ibp_service_db_token_revoke(const char *db_path, const char *id,
+				ibp_error *err);
+int ibp_service_db_tokens_json(const char *db_path, char **json,
+			       ibp_error *err);
+
 /* Who makes the changes the calling thread makes next (service_audit.c):
  * each revision it commits records user, via ("basic", "token:ID",
  * "cert:CN"), client (the address) and request ("METHOD PATH" and the

@@ -181,3 +181,54 @@ int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 }
+
+/* A service holding only the database at path (no flock, no plan): the
+ * tokens can be changed while the daemon runs, SQLite serialising the
+ * writes (WAL, a busy timeout). */
+static int tokens_only(const char *path, ibp_service *s, ibp_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+	s->lock_fd = -1;
+	s->db_path = (char *)path;
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		int rc = ibp_error_set(err, IBP_EIO, "%s: %s", path,
+				       s->db ? sqlite3_errmsg(s->db)
+					     : "cannot open the database");
+		sqlite3_close(s->db);
+		pthread_mutex_destroy(&s->lock);
+		return rc;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	return IBP_OK;
+}
+
+static void tokens_only_close(ibp_service *s)
+{
+	sqlite3_close(s->db);
+	pthread_mutex_destroy(&s->lock);
+}
+
+int ibp_service_db_token_revoke(const char *db_path, const char *id,
+				ibp_error *err)
+{
+	ibp_service s;
+	int rc = tokens_only(db_path, &s, err);
+	if (rc)
+		return rc;
+	rc = ibp_service_token_revoke(&s, id, NULL, err);
+	tokens_only_close(&s);
+	return rc;
+}
+
+int ibp_service_db_tokens_json(const char *db_path, char **json, ibp_error *err)
+{
+	ibp_service s;
+	int rc = tokens_only(db_path, &s, err);
+	if (rc)
+		return rc;
+	rc = ibp_service_tokens_json(&s, NULL, json, err);
+	tokens_only_close(&s);
+	return rc;
+}

@@ -219,6 +219,18 @@ KT=$(jq -r .access_token <<<"$BODY"); KID=$(jq -r .token_id <<<"$BODY")
 as "Authorization: Basic $KT" GET /ufmRestV3/resources/pkeys; want 200
 req DELETE "/ufmRest/app/tokens/$KID"; want 200 '.revoked' true
 as "Authorization: Basic $KT" GET /ufmRestV3/resources/pkeys; want 401
+# the command, while the daemon runs: listed (last use, never the
+# secret), revoked, refused at the next request
+req POST /ufmRest/app/tokens; want 200
+CT=$(jq -r .access_token <<<"$BODY"); CID=$(jq -r .token_id <<<"$BODY")
+as "Authorization: Basic $CT" GET /ufmRestV3/resources/pkeys; want 200
+expect_status 0 "$IBPARTD" token --db "$IBPD_DB" list
+[[ $(jq -c --arg id "$CID" '[.[] | select(.token_id == $id) | .username, .revoked, (.last_used > 0)]' out) == '["admin",false,true]' ]] ||
+	fail "ibpartd token list: $(cat out)"
+grep -q "$CT" out && fail "ibpartd token list shows a secret"
+expect_status 0 "$IBPARTD" token --db "$IBPD_DB" revoke "$CID"
+as "Authorization: Basic $CT" GET /ufmRestV3/resources/pkeys; want 401
+expect_status 2 "$IBPARTD" token --db "$IBPD_DB" revoke 0000000000000000
 # expiry (1 s): works now, refused once it has passed (wait for it)
 req POST /ufmRest/app/tokens '{"expires_in":1}'; want 200
 ET=$(jq -r .access_token <<<"$BODY")
