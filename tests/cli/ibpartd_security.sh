@@ -165,6 +165,9 @@ REQ="text/plain"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H 'C
 	--data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 415
 REQ="a form"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret \
 	--data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 415
+# a DELETE's body is not read: ufm_sdk's {} needs no Content-Type
+REQ="DELETE with a form body"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -X DELETE \
+	--data-binary '{}' "$IBPD_URL/ufmRest/resources/pkeys/0x7e"); BODY=$(cat resp); want 404
 REQ="Origin elsewhere"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H 'Content-Type: application/json' \
 	-H 'Origin: https://evil.example' --data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 403
 REQ="Sec-Fetch-Site cross-site"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H 'Content-Type: application/json' \
