@@ -47,6 +47,7 @@ struct users {
 	size_t n;
 	struct user *u;
 	char dummy_token[128]; /* a token hash no token matches */
+	const char *dummy_pw;  /* a user's hash, for the users not there */
 };
 
 static const char *const role_names[] = {"read", "change", "admin"};
@@ -351,6 +352,11 @@ int users_load(const char *path, struct users **out)
 		daemon_log("%s: error: no users", path);
 		rc = -1;
 	}
+	for (size_t i = 0; !rc && i < u->n && !u->dummy_pw; i++)
+		if (u->u[i].hash[0] == '$')
+			u->dummy_pw = u->u[i].hash;
+	if (!rc && !u->dummy_pw)
+		u->dummy_pw = u->dummy_token;
 	if (rc) {
 		users_free(u);
 		return -1;
@@ -397,9 +403,10 @@ bool auth_basic(const struct users *u, const char *user, const char *pass,
 	if (!user || !pass)
 		return false;
 	const struct user *hit = find_user(u, user);
-	/* a user not there costs one crypt(3) too, with a real user's
-	 * settings, and fails */
-	bool ok = crypt_match(pass, hit ? hit->hash : u->u[0].hash) && hit;
+	/* a user not there, or one without a password ("*"), costs one
+	 * crypt(3) too, with a real user's settings, and fails */
+	bool real = hit && hit->hash[0] == '$';
+	bool ok = crypt_match(pass, real ? hit->hash : u->dummy_pw) && real;
 	if (ok)
 		principal_of(hit, "basic", p);
 	return ok;
