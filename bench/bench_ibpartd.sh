@@ -25,7 +25,8 @@ N=${BENCH_IBPARTD_N:-2000}
 # --- requests per second, no fabric (the applier only writes the file)
 ibpd_init "$LIVE_DIR"
 printf 'Default=0x7fff : ALL=limited, SELF=full ;\n' >"$IBPD_CONF"
-ibpd_start
+# 100 clients from one address: over the default 32 per address
+ibpd_start --per-ip-connections 128
 K=$LIVE_DIR/curl.get
 : >"$K"
 for ((i = 0; i < N; i++)); do
@@ -36,7 +37,7 @@ P=$LIVE_DIR/curl.post
 : >"$P"
 for ((i = 0; i < N; i++)); do
 	((i)) && echo next >>"$P"
-	printf 'url = "%s/ufmRest/resources/pkeys"\nuser = "admin:secret"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\ndata = "{\\"pkey\\":\\"0x%x\\",\\"guids\\":[\\"00000000%08x\\"]}"\n' \
+	printf 'url = "%s/ufmRest/resources/pkeys"\nuser = "admin:secret"\nheader = "Content-Type: application/json"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\ndata = "{\\"pkey\\":\\"0x%x\\",\\"guids\\":[\\"00000000%08x\\"]}"\n' \
 		"$IBPD_URL" $((i % 64 + 1)) $((i + 1)) >>"$P"
 done
 t0=$(ms)

@@ -1,37 +1,56 @@
 /*
- * http.c - ibpartd's HTTP side, on libmicrohttpd with its own thread
- * pool (HTTPS through its GnuTLS unless --http): the body of a request
- * gathered (at most 1 MiB), the credentials
- * checked for the prefix (/ufmRest and /ibpart/v1: Basic user:password
- * from the users file; /ufmRestV3: Basic <token>; on any prefix a
- * client certificate --client-ca signed, verified with GnuTLS, as
- * NICo's mTLS presents it), UFM's query flags
- * read, the request routed (routes.c), the JSON answer sent, and one
- * access-log line per request on stderr (the journal under systemd).
+ * http.c - ibpartd's HTTP side, on libmicrohttpd (epoll, or poll where
+ * there is no epoll) with its own thread pool (HTTPS through its GnuTLS
+ * unless --http).  Credentials come first (issue 28): the first call of
+ * a request - its headers read, none of its body - checks the framing
+ * and the bytes (request_check.c), the failed-login limit
+ * (login_limit.c), the credentials for the prefix (/ufmRest and
+ * /ibpart/v1: Basic user:password from the users file; /ufmRestV3:
+ * Basic <token>; on any prefix a client certificate --client-ca
+ * signed, verified with GnuTLS, as NICo's mTLS presents it), the
+ * route's role, Origin and Content-Type, and the route's body limit
+ * against Content-Length; a refusal is answered there, before a byte of
+ * the body is kept.  Only then is the body gathered (never past the
+ * route's limit), the request routed (routes.c) and the JSON answer
+ * sent.  Every request, refused or not, is one access-log line on
+ * stderr (the journal under systemd) with the client's address; what
+ * libmicrohttpd refuses itself (the connection limits, a request too
+ * large for its buffer) is logged through its logger.
  */
 #include <arpa/inet.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
-#include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "ibpart/escape.h"
 #include "ibpartd.h"
 
-#define BODY_MAX (1u << 20)
-
 static struct MHD_Daemon *mhd;
 
+/* One request, from the URI log callback (the raw request target) to
+ * the completed notification. */
 struct conn {
+	char *raw_uri;
+	bool admitted, too_big, busy;
+	struct timespec t0;
+	size_t prefix; /* index into prefixes[] */
+	struct route_info route;
+	struct principal who;
+	char addr[INET6_ADDRSTRLEN];
 	char *body;
 	size_t len;
-	bool too_big;
 };
+
+static const struct {
+	const char *prefix;
+	bool token;
+} prefixes[] = {{"/ufmRestV3", true}, {"/ufmRest", false}, {"", false}};
 
 static bool flag(struct MHD_Connection *c, const char *name)
 {
@@ -41,8 +60,23 @@ static bool flag(struct MHD_Connection *c, const char *name)
 	return v && (!*v || !strcasecmp(v, "true") || !strcmp(v, "1"));
 }
 
+static const char *header(struct MHD_Connection *c, const char *name)
+{
+	return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+/* A browser's request: a Basic challenge would make it ask for (and
+ * then keep sending) credentials, which another site's page could then
+ * ride on; API clients send theirs unasked. */
+static bool from_browser(struct MHD_Connection *c)
+{
+	const char *accept = header(c, MHD_HTTP_HEADER_ACCEPT);
+	return header(c, "Sec-Fetch-Mode") || header(c, "Origin") ||
+	       (accept && strstr(accept, "text/html"));
+}
+
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
-				 char *body, const char *type)
+				 char *body, const char *type, bool challenge)
 {
 	const char *b = body ? body : "{}";
 	struct MHD_Response *r = MHD_create_response_from_buffer(
@@ -52,9 +86,11 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
 		return MHD_NO;
 	MHD_add_response_header(r, "Content-Type",
 				type ? type : "application/json");
-	if (status == 401)
+	if (status == 401 && challenge)
 		MHD_add_response_header(r, "WWW-Authenticate",
 					"Basic realm=\"ibpartd\"");
+	if (status == 429)
+		MHD_add_response_header(r, "Retry-After", "60");
 	enum MHD_Result ok = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -62,8 +98,8 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
 
 /* A client certificate verified against --client-ca (libmicrohttpd
  * asks for one in the handshake when it has a trust list): true and
- * "cert:" + its subject's CN (printable ASCII only) into who. */
-static bool client_cert(struct MHD_Connection *c, char *who, size_t who_size)
+ * its subject's CN (printable ASCII only) into cn. */
+static bool client_cert(struct MHD_Connection *c, char *cn, size_t cn_size)
 {
 	const union MHD_ConnectionInfo *ci =
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
@@ -75,37 +111,93 @@ static bool client_cert(struct MHD_Connection *c, char *who, size_t who_size)
 	gnutls_x509_crt_t crt;
 	if (!peers || !n || gnutls_x509_crt_init(&crt))
 		return false;
-	char cn[128] = "";
-	size_t len = sizeof(cn);
+	size_t len = cn_size;
 	if (gnutls_x509_crt_import(crt, &peers[0], GNUTLS_X509_FMT_DER) ||
 	    gnutls_x509_crt_get_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0,
 					  0, cn, &len))
-		snprintf(cn, sizeof(cn), "-");
+		snprintf(cn, cn_size, "-");
 	gnutls_x509_crt_deinit(crt);
 	for (char *p = cn; *p; p++)
 		if (*p < 0x21 || *p > 0x7e)
 			*p = '?';
-	snprintf(who, who_size, "cert:%s", cn);
 	return true;
 }
 
-/* The credentials for the prefix; the user's name into who. */
-static bool authenticated(struct ibpartd *d, struct MHD_Connection *c,
-			  bool token, char *who, size_t who_size)
+/* HTTP Basic's user and password, decoded with GnuTLS's base64: 0, 1
+ * when there is no Basic header, -1 when it is malformed or holds a
+ * NUL (then nothing to free). */
+static int basic_credentials(struct MHD_Connection *c, char **user, char **pass)
 {
-	if (d->client_ca && client_cert(c, who, who_size))
+	const char *h = header(c, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (!h || strncasecmp(h, "Basic ", 6))
+		return 1;
+	h += 6 + strspn(h + 6, " ");
+	gnutls_datum_t in = {(unsigned char *)h, (unsigned)strlen(h)}, out;
+	if (gnutls_base64_decode2(&in, &out))
+		return -1;
+	char *colon = memchr(out.data, ':', out.size);
+	if (!colon || memchr(out.data, 0, out.size)) {
+		gnutls_free(out.data);
+		return -1;
+	}
+	size_t ul = (size_t)(colon - (char *)out.data);
+	*user = strndup((char *)out.data, ul);
+	*pass = strndup(colon + 1, out.size - ul - 1);
+	memset(out.data, 0, out.size);
+	gnutls_free(out.data);
+	if (!*user || !*pass) {
+		free(*user);
+		free(*pass);
+		return -1;
+	}
+	return 0;
+}
+
+/* The credentials for the prefix into k->who; the refusal when they
+ * fail (401, 429 past the failed-login limit, 400 malformed). */
+static bool authenticate(struct ibpartd *d, struct MHD_Connection *c,
+			 struct conn *k, struct refusal *why)
+{
+	char cn[128];
+	if (d->client_ca && client_cert(c, cn, sizeof(cn))) {
+		auth_cert(d->users, cn, &k->who);
 		return true;
-	if (token)
-		return auth_token(
-		    d->svc,
-		    MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						MHD_HTTP_HEADER_AUTHORIZATION),
-		    who, who_size);
-	char *pass = NULL;
-	char *user = MHD_basic_auth_get_username_password(c, &pass);
-	bool ok = auth_basic(d->users, user, pass, who, who_size);
-	MHD_free(user);
-	MHD_free(pass);
+	}
+	bool token = prefixes[k->prefix].token;
+	char *user = NULL, *pass = NULL;
+	int rc = token ? 1 : basic_credentials(c, &user, &pass);
+	/* no credentials at all is no failed login */
+	bool tried =
+	    token ? header(c, MHD_HTTP_HEADER_AUTHORIZATION) != NULL : rc == 0;
+	bool ok = false;
+	if (rc < 0) {
+		why->status = 400;
+		why->why = "malformed Basic credentials (base64 of "
+			   "user:password, no NUL)";
+	} else if (login_limited(d->logins, k->addr, user)) {
+		why->status = 429;
+		why->why = "too many failed logins from this address or for "
+			   "this user (--login-failures a minute)";
+	} else {
+		ok = token
+			 ? auth_token(d->svc, d->users,
+				      header(c, MHD_HTTP_HEADER_AUTHORIZATION),
+				      &k->who)
+			 : auth_basic(d->users, user, pass, &k->who);
+		if (!ok && tried)
+			login_failed(d->logins, k->addr, user);
+		if (!ok) {
+			why->status = 401;
+			why->why = token ? "a valid token is needed "
+					   "(Authorization: Basic <token>)"
+					 : "valid credentials are needed (HTTP "
+					   "Basic)";
+		}
+	}
+	if (pass)
+		memset(pass, 0, strlen(pass));
+	free(user);
+	free(pass);
 	return ok;
 }
 
@@ -131,70 +223,172 @@ static long ms_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* The access-log line, the status counted for /metrics, the answer
+ * queued. */
+static enum MHD_Result answer(struct ibpartd *d, struct MHD_Connection *c,
+			      const char *url, const char *method,
+			      struct conn *k, struct response *r)
+{
+	const char *who = k->who.name[0] ? k->who.name : "-";
+	daemon_log("ibpartd: access: %s %s %u user=%s via=%s from=%s %ldms",
+		   method, url, r->status, who,
+		   k->who.via[0] ? k->who.via : "-", k->addr, ms_since(&k->t0));
+	atomic_fetch_add(&d->requests[r->status >= 100 && r->status < 600
+					  ? r->status / 100 - 1
+					  : 5],
+			 1);
+	bool challenge = r->status == 401 && k->prefix < 2 && !from_browser(c);
+	return send_json(c, r->status, r->body, r->content_type, challenge);
+}
+
+static enum MHD_Result refuse(struct ibpartd *d, struct MHD_Connection *c,
+			      const char *url, const char *method,
+			      struct conn *k, const struct refusal *why)
+{
+	struct response r = {why->status, json_error(why->why, why->status),
+			     NULL};
+	return answer(d, c, url, method, k, &r);
+}
+
+/* The path after the prefix, one trailing slash dropped (IBK, NCM, OSK
+ * send one); malloc'd. */
+static char *route_path(const char *url, size_t prefix_len)
+{
+	char *p = strdup(url + prefix_len);
+	size_t n = p ? strlen(p) : 0;
+	if (n > 1 && p[n - 1] == '/')
+		p[n - 1] = 0;
+	return p;
+}
+
+static unsigned long long content_length(struct MHD_Connection *c)
+{
+	const char *v = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+/* Everything known before the body: true to read it, else the refusal
+ * into *why. */
+static bool admit(struct ibpartd *d, struct MHD_Connection *c, const char *url,
+		  const char *method, const char *version, struct conn *k,
+		  struct refusal *why)
+{
+	if (!request_check_framing(c, method, version, k->raw_uri, why))
+		return false;
+	size_t i = 0;
+	for (; i < 2; i++) {
+		size_t n = strlen(prefixes[i].prefix);
+		if (!strncmp(url, prefixes[i].prefix, n) && url[n] == '/')
+			break;
+	}
+	k->prefix = i;
+	char *path = route_path(url, strlen(prefixes[i].prefix));
+	unsigned found =
+	    path ? routes_lookup(prefixes[i].prefix, method, path, &k->route)
+		 : 404;
+	free(path);
+	if (!request_check_origin(c, method, why))
+		return false;
+	if (!(d->metrics_no_auth && !strcmp(url, "/metrics")) &&
+	    !authenticate(d, c, k, why))
+		return false;
+	bool has_body = content_length(c) > 0 ||
+			header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+	if (found != 200) {
+		why->status = found;
+		why->why = found == 405 ? "method not allowed here"
+					: "no such endpoint";
+		return false;
+	}
+	if (k->who.name[0] && k->who.role < k->route.role) {
+		why->status = 403;
+		why->why = k->route.role == ROLE_ADMIN
+			       ? "this needs the role admin"
+			       : "this needs the role change or admin";
+		return false;
+	}
+	if (content_length(c) > k->route.body_max) {
+		why->status = 413;
+		why->why = k->route.body_max >= (1u << 20)
+			       ? "the request body is over 1 MiB (the limit)"
+			   : k->route.body_max
+			       ? "the request body is over 4 KiB (this "
+				 "endpoint's limit)"
+			       : "this endpoint takes no request body";
+		return false;
+	}
+	return !(has_body && k->route.json && !request_check_json(c, why));
+}
+
 static enum MHD_Result serve(struct ibpartd *d, struct MHD_Connection *c,
 			     const char *url, const char *method,
 			     struct conn *k)
 {
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	static const struct {
-		const char *prefix;
-		bool token;
-	} prefixes[] = {{"/ufmRestV3", true}, {"/ufmRest", false}, {"", false}};
 	struct response r = {0};
-	char who[128] = "-";
-	size_t i = 0;
-	for (; i < 3; i++) {
-		size_t n = strlen(prefixes[i].prefix);
-		if (!strncmp(url, prefixes[i].prefix, n) &&
-		    (url[n] == '/' || !n))
-			break;
-	}
-	const char *path = url + strlen(prefixes[i].prefix);
+	const char *pfx = prefixes[k->prefix].prefix;
+	char *path = route_path(url, strlen(pfx));
 	if (k->too_big) {
-		r.status = 413;
-		r.body = json_error("the request body is over 1 MiB", 413);
-	} else if (!(d->metrics_no_auth && !strcmp(url, "/metrics")) &&
-		   !authenticated(d, c, prefixes[i].token, who, sizeof(who))) {
-		r.status = 401;
-		r.body = json_error(prefixes[i].token
-					? "a valid token is needed "
-					  "(Authorization: Basic <token>)"
-					: "valid credentials are needed (HTTP "
-					  "Basic)",
-				    401);
-		snprintf(who, sizeof(who), "-");
-	} else {
-		/* one trailing slash is the same path (IBK, NCM, OSK) */
-		char p[1024];
-		snprintf(p, sizeof(p), "%s", path);
-		size_t n = strlen(p);
-		if (n > 1 && p[n - 1] == '/')
-			p[n - 1] = 0;
-		struct request q = {
-		    .method = method,
-		    .path = p,
-		    .body = k->body,
-		    .body_len = k->len,
-		    .guids_data = flag(c, "guids_data"),
-		    .qos_conf = flag(c, "qos_conf"),
-		    .sys_type = MHD_lookup_connection_value(
-			c, MHD_GET_ARGUMENT_KIND, "sys_type"),
-		    .user = who,
-		    .d = d,
-		};
-		if (!routes_dispatch(prefixes[i].prefix, &q, &r)) {
-			r.status = 404;
-			r.body = json_error("no such endpoint", 404);
-		}
+		struct refusal why = {413, k->route.body_max
+					       ? "the request body is over "
+						 "this endpoint's limit"
+					       : "this endpoint takes no "
+						 "request body"};
+		return refuse(d, c, url, method, k, &why);
 	}
-	daemon_log("ibpartd: access: %s %s %u user=%s %ldms", method, url,
-		   r.status, who, ms_since(&t0));
-	atomic_fetch_add(
-	    &d->requests[r.status >= 100 && r.status < 600 ? r.status / 100 - 1
-							   : 5],
-	    1);
-	return send_json(c, r.status, r.body, r.content_type);
+	const char *query = k->raw_uri ? strchr(k->raw_uri, '?') : NULL;
+	struct request q = {
+	    .method = method,
+	    .path = path ? path : "",
+	    .body = k->body,
+	    .body_len = k->len,
+	    .guids_data = flag(c, "guids_data"),
+	    .qos_conf = flag(c, "qos_conf"),
+	    .sys_type = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+						    "sys_type"),
+	    .user = k->who.name,
+	    .who = &k->who,
+	    .client = k->addr,
+	    .query = query ? query + 1 : "",
+	    .d = d,
+	};
+	if (!path || !routes_dispatch(pfx, &q, &r)) {
+		r.status = 404;
+		r.body = json_error("no such endpoint", 404);
+	}
+	free(path);
+	return answer(d, c, url, method, k, &r);
+}
+
+static void *uri_log(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	struct conn *k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &k->t0);
+	/* libmicrohttpd's buffer bounds it; past IBPD_URL_MAX only its
+	 * length matters (414) */
+	size_t n = strlen(uri);
+	k->raw_uri = strndup(uri, n > IBPD_URL_MAX ? IBPD_URL_MAX + 1 : n);
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	snprintf(k->addr, sizeof(k->addr), "-");
+	if (sa && sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  k->addr, sizeof(k->addr));
+	else if (sa && sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)sa)->sin6_addr,
+			  k->addr, sizeof(k->addr));
+	return k;
+}
+
+static void *socket_context(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
@@ -202,16 +396,23 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 			       const char *version, const char *upload,
 			       size_t *upload_size, void **con_cls)
 {
-	(void)version;
+	struct ibpartd *d = cls;
 	struct conn *k = *con_cls;
-	if (!k) {
-		k = calloc(1, sizeof(*k));
-		*con_cls = k;
-		return k ? MHD_YES : MHD_NO;
+	if (!k)
+		return MHD_NO; /* out of memory in uri_log */
+	if (!k->admitted) {
+		k->admitted = true;
+		struct refusal why = {0};
+		if (!admit(d, c, url, method, version, k, &why))
+			return refuse(d, c, url, method, k, &why);
+		return MHD_YES;
 	}
 	if (*upload_size) {
-		if (k->len + *upload_size > BODY_MAX) {
-			k->too_big = true;
+		if (k->too_big || k->len + *upload_size > k->route.body_max) {
+			k->too_big = true; /* the rest is read, not kept */
+			free(k->body);
+			k->body = NULL;
+			k->len = 0;
 		} else {
 			char *b = realloc(k->body, k->len + *upload_size + 1);
 			if (!b)
@@ -224,7 +425,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c,
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	return serve(cls, c, url, method, k);
+	void *sc = socket_context(c);
+	conn_watch_busy(sc, true);
+	enum MHD_Result rc = serve(d, c, url, method, k);
+	conn_watch_busy(sc, false);
+	return rc;
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -235,10 +440,50 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	(void)toe;
 	struct conn *k = *con_cls;
 	if (k) {
+		free(k->raw_uri);
 		free(k->body);
 		free(k);
 	}
 	*con_cls = NULL;
+}
+
+/* libmicrohttpd's own messages (a connection over a limit, a request
+ * too large for its buffer): the daemon's log, marked as refusals. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char *line = NULL;
+	if (vasprintf(&line, fmt, ap) < 0)
+		return;
+	line[strcspn(line, "\r\n")] = 0;
+	daemon_log("ibpartd: refused by libmicrohttpd: %s", line);
+	free(line);
+}
+
+/* libmicrohttpd's buffer for a connection's request line, headers and
+ * answer headers: the longest request target (IBPD_URL_MAX) and room
+ * for the headers; what a connection without credentials can make the
+ * daemon hold (with its struct) before it is refused. */
+#define CONN_MEMORY (24u << 10)
+
+/* --max-connections, below the descriptors the process may open (its
+ * soft limit raised to the hard one): 64 kept for the database, the
+ * files, the fabric's sockets. */
+static unsigned connection_limit(struct ibpartd *d)
+{
+	struct rlimit rl;
+	unsigned limit = d->max_connections;
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit + 64u)
+			limit =
+			    rl.rlim_cur > 128 ? (unsigned)rl.rlim_cur - 64 : 64;
+	}
+	return limit;
 }
 
 /* ADDR:PORT or [ADDR6]:PORT */
@@ -304,10 +549,16 @@ int http_start(struct ibpartd *d)
 			   d->listen);
 		return -1;
 	}
-	unsigned flags =
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+	/* epoll (poll without it): select's FD_SETSIZE (1,024) once made
+	 * idle sockets lock every other client out */
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+			 MHD_USE_ITC |
+			 (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES
+			      ? MHD_USE_EPOLL
+			      : MHD_USE_POLL);
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	unsigned limit = connection_limit(d);
 	char *cert = NULL, *key = NULL, *trust = NULL;
 	if (!d->http) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
@@ -327,10 +578,17 @@ int http_start(struct ibpartd *d)
 	}
 	/* the TLS options last: without TLS they end the list early */
 	mhd = MHD_start_daemon(
-	    flags, 0, NULL, NULL, handler, d, MHD_OPTION_SOCK_ADDR,
-	    (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned)d->threads, MHD_OPTION_NOTIFY_COMPLETED, completed, d,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    flags, 0, NULL, NULL, handler, d, MHD_OPTION_EXTERNAL_LOGGER,
+	    mhd_log, d, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)d->threads,
+	    MHD_OPTION_NOTIFY_COMPLETED, completed, d,
+	    MHD_OPTION_URI_LOG_CALLBACK, uri_log, d,
+	    MHD_OPTION_NOTIFY_CONNECTION, conn_watch_event, d,
+	    MHD_OPTION_CONNECTION_TIMEOUT, d->request_timeout,
+	    MHD_OPTION_CONNECTION_LIMIT, limit,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, d->per_ip_connections,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+	    MHD_OPTION_LISTEN_BACKLOG_SIZE, 128u,
 	    cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 	    MHD_OPTION_HTTPS_MEM_KEY, key,
 	    trust ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, trust,
@@ -348,11 +606,21 @@ int http_start(struct ibpartd *d)
 	const union MHD_DaemonInfo *info =
 	    MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_BIND_PORT);
 	d->bound_port = info ? info->port : 0;
+	daemon_log("ibpartd: limits: %u connections (%u per address), a "
+		   "request within %u s, 1 MiB bodies, %d-byte targets, %u "
+		   "failed logins a minute",
+		   limit, d->per_ip_connections, d->request_timeout,
+		   IBPD_URL_MAX, d->login_failures);
+	if (conn_watch_start(d)) {
+		http_stop();
+		return -1;
+	}
 	return 0;
 }
 
 void http_stop(void)
 {
+	conn_watch_stop();
 	if (mhd) {
 		MHD_quiesce_daemon(mhd);
 		MHD_stop_daemon(mhd);

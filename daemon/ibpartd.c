@@ -35,7 +35,9 @@ static const char usage[] =
     "\n"
     "ibpartd adopt --db FILE --partitions FILE PKEY...: hand operator's\n"
     "P_Keys to the API while the daemon is stopped (ibpartd adopt "
-    "--help).\n";
+    "--help).\n"
+    "ibpartd token --db FILE list | revoke ID...: the API's tokens, also\n"
+    "while the daemon runs (ibpartd token --help).\n";
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
@@ -65,17 +67,31 @@ static void config_free(void)
 }
 
 /* The keys a config file may set: the long options, without "--". */
-static const char *const config_keys[] = {"listen",	 "http",
-					  "cert",	 "key",
-					  "users",	 "db",
-					  "partitions",	 "opensm-pidfile",
-					  "opensm-log",	 "Ca",
-					  "Port",	 "topology",
-					  "sm-port",	 "wait",
-					  "threads",	 "metrics-no-auth",
-					  "opensm-unit", "monitor-interval",
-					  "mkey-file",	 "opensm-conf",
-					  "client-ca"};
+static const char *const config_keys[] = {"listen",
+					  "http",
+					  "cert",
+					  "key",
+					  "users",
+					  "db",
+					  "partitions",
+					  "opensm-pidfile",
+					  "opensm-log",
+					  "Ca",
+					  "Port",
+					  "topology",
+					  "sm-port",
+					  "wait",
+					  "threads",
+					  "metrics-no-auth",
+					  "opensm-unit",
+					  "monitor-interval",
+					  "mkey-file",
+					  "opensm-conf",
+					  "client-ca",
+					  "max-connections",
+					  "per-ip-connections",
+					  "request-timeout",
+					  "login-failures"};
 
 static bool config_key(const char *k)
 {
@@ -219,13 +235,27 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
 		   "HTTP worker threads (default 4)"),
-	    CLI_FN("--profile", d, profile_take, "USER:SETTINGS",
-		   "how USER (* for every other user) is served, repeatable: "
+	    CLI_FN("--profile", d, profile_take, "NAME:SETTINGS",
+		   "a profile (users with profile=NAME in the users file, "
+		   "else the user NAME, else * for everyone), repeatable: "
 		   "not_found=empty-200|404 (GET of an unknown P_Key: UFM's "
 		   "200 {}, the default, or 404), warn=CODE+CODE (audit "
 		   "findings that "
 		   "only warn for USER instead of refusing, * for all; e.g. "
 		   "Slurm's shared nodes: warn=tenant-bridge)"),
+	    CLI_NUM("--max-connections", &d->max_connections, 16, 1000000, "N",
+		    "connections at once, all clients together (default "
+		    "1024; kept 64 below the descriptors the process may "
+		    "open)"),
+	    CLI_NUM("--per-ip-connections", &d->per_ip_connections, 1, 1000000,
+		    "N", "connections at once from one address (default 32)"),
+	    CLI_NUM("--request-timeout", &d->request_timeout, 1, 3600, "S",
+		    "a request's headers and body must arrive within S "
+		    "seconds, however slowly they trickle; an idle "
+		    "connection is closed after S seconds (default 30)"),
+	    CLI_NUM("--login-failures", &d->login_failures, 0, 1000000, "N",
+		    "failed logins a minute from one address, or for one "
+		    "user name, before 429 (default 10; 0: no limit)"),
 	    CLI_NUM("--monitor-interval", &d->monitor_interval, 0, 86400, "S",
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
@@ -311,6 +341,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 static int run(int argc, char **argv)
 {
 	struct ibpartd d = {.threads = 4,
+			    .max_connections = 1024,
+			    .per_ip_connections = 32,
+			    .request_timeout = 30,
+			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -320,6 +354,11 @@ static int run(int argc, char **argv)
 	if (rc) {
 		profiles_free(&d);
 		return rc < 0 ? 0 : rc;
+	}
+	if (!(d.logins = login_limit_new(d.login_failures))) {
+		users_free(d.users);
+		profiles_free(&d);
+		return CLI_EXIT_SYSTEM;
 	}
 	/* every thread started from here on leaves these to sigwait */
 	sigset_t set;
@@ -341,6 +380,7 @@ static int run(int argc, char **argv)
 		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
 		profiles_free(&d);
+		login_limit_free(d.logins);
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
 	}
@@ -367,15 +407,18 @@ out:
 	ibp_service_close(d.svc);
 	users_free(d.users);
 	profiles_free(&d);
+	login_limit_free(d.logins);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	cli_program = ""; /* usage errors: "ibpartd: ..." */
+	cli_program = "";     /* usage errors: "ibpartd: ..." */
 	cli_name = "ibpartd"; /* and the others: "ibpartd: error: ..." */
 	if (argc > 1 && !strcmp(argv[1], "adopt"))
 		return adopt_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "token"))
+		return token_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);
 	if (!rc)
 		rc = run(argc, argv);

@@ -7,6 +7,7 @@
 #ifndef IBPARTD_H
 #define IBPARTD_H
 
+#include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -20,7 +21,29 @@
 #include "ibpart/service.h"
 #include "ibpart/verify.h"
 
-struct users; /* the users file (auth.c) */
+struct users;	    /* the users file (auth.c) */
+struct login_limit; /* failed logins per address and user (login_limit.c) */
+
+/* What a credential allows (docs/ibpartd.md, "Security"): read the
+ * GETs; change the UFM P_Key operations; admin also adopt, tokens of
+ * others, OpenSM's keys. */
+enum role { ROLE_READ, ROLE_CHANGE, ROLE_ADMIN };
+
+/* A P_Key range a user may change, both ends included. */
+struct pkey_range {
+	uint16_t lo, hi;
+};
+
+/* Who a request is: the user (a token's owner, the user a certificate's
+ * CN names, or "cert:CN"), how it proved it, its role and its P_Key
+ * ranges (none: every P_Key). */
+struct principal {
+	char name[128];
+	char via[160]; /* "basic", "token:ID" or "cert:CN" */
+	enum role role;
+	const struct pkey_range *ranges;
+	size_t nranges;
+};
 
 /* One API user's profile (profile.c). */
 struct profile {
@@ -39,6 +62,12 @@ struct ibpartd {
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
 	unsigned threads;
+	/* the limits (docs/ibpartd.md, "Security") */
+	unsigned max_connections;    /* --max-connections */
+	unsigned per_ip_connections; /* --per-ip-connections */
+	unsigned request_timeout;    /* --request-timeout, seconds */
+	unsigned login_failures;     /* --login-failures per minute */
+	struct login_limit *logins;
 	unsigned wait_ms;	   /* for OpenSM to take a file */
 	unsigned monitor_interval; /* seconds between sweeps; 0: none */
 	const char *mkey_file;	   /* the M_Key of every SMP (--mkey-file) */
@@ -78,19 +107,91 @@ struct ibpartd {
 };
 
 /* ---- auth.c ---- */
-/* Read the users file (name:crypt-hash lines); refuse one that group or
- * others may read.  0, or -1 after printing why. */
+/* Read the users file: "name:hash[:key=value ...]" lines (the hash as
+ * crypt(3) makes it; role=read|change|admin, pkeys=RANGES, profile=...
+ * kept for later).  Refuses a file group or others may read, one the
+ * daemon's user does not own, one reached through a directory others
+ * may write, and a line longer than it reads whole.  0, or -1 after
+ * printing why. */
 int users_load(const char *path, struct users **out);
 void users_free(struct users *u);
-/* Are user and pass (HTTP Basic) those of the users file?  The name
- * into who. */
+/* Are user and pass (HTTP Basic, lengths given: a NUL inside is a
+ * failure) those of the users file?  The user's principal into p.
+ * crypt(3) runs the same whether or not the user exists. */
 bool auth_basic(const struct users *u, const char *user, const char *pass,
-		char *who, size_t who_size);
-/* Does it carry a valid token (Basic <token>, /ufmRestV3)? */
-bool auth_token(ibp_service *svc, const char *header, char *who,
-		size_t who_size);
-/* A new token for user, stored hashed; the token (malloc'd) or NULL. */
-char *auth_token_issue(ibp_service *svc, const char *user, long *issued_at);
+		struct principal *p);
+/* Does header carry a valid, unexpired token (Basic <token>,
+ * /ufmRestV3) of a user still in the users file?  Its principal (the
+ * token's role, the user's ranges) into p; its last use recorded. */
+bool auth_token(ibp_service *svc, const struct users *u, const char *header,
+		struct principal *p);
+/* The principal of a certificate with common name cn: the user of that
+ * name when the users file has one, else "cert:CN" with role change. */
+void auth_cert(const struct users *u, const char *cn, struct principal *p);
+/* A new token for p's user with role (at most p's) living lifetime
+ * seconds, stored hashed; the token (malloc'd) or NULL. */
+char *auth_token_issue(ibp_service *svc, const struct principal *p,
+		       enum role role, long lifetime, long *issued_at);
+/* The value of key (role, pkeys, profile) on user's line of the users
+ * file; NULL when it has none or there is no such user.  profile=
+ * names the --profile the user is served by (profile.c). */
+const char *auth_user_attr(const struct users *u, const char *user,
+			   const char *key);
+/* "read", "change" or "admin"; role_parse the other way (false: none
+ * of them). */
+const char *role_name(enum role r);
+bool role_parse(const char *s, enum role *r);
+
+/* ---- login_limit.c ---- */
+/* Failed logins counted per client address and per user name (existing
+ * or not) in one-minute windows: after max of either, login_limited
+ * says so until the window ends.  NULL on ENOMEM. */
+struct login_limit *login_limit_new(unsigned max);
+void login_limit_free(struct login_limit *l);
+/* Is addr or user (may be NULL) over the limit now? */
+bool login_limited(struct login_limit *l, const char *addr, const char *user);
+/* Count a failed login of user (may be NULL) from addr. */
+void login_failed(struct login_limit *l, const char *addr, const char *user);
+
+/* ---- conn_watch.c ---- */
+/* The slow-client deadline: a request (its headers and body) must
+ * arrive within --request-timeout seconds of the connection's start or
+ * the previous answer, however slowly its bytes trickle; the watcher
+ * shuts a late connection's socket down.  conn_watch_event is
+ * libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback. */
+int conn_watch_start(struct ibpartd *d);
+void conn_watch_stop(void);
+void conn_watch_event(void *cls, struct MHD_Connection *c,
+		      void **socket_context,
+		      enum MHD_ConnectionNotificationCode toe);
+/* The handler is working on the connection's request (busy: no
+ * deadline), or has queued its answer (the clock starts again). */
+void conn_watch_busy(void *socket_context, bool busy);
+
+/* ---- request_check.c ---- */
+/* A refusal before the body is read: status and why (a constant). */
+struct refusal {
+	unsigned status;
+	const char *why;
+};
+/* The framing and bytes of a request, before anything else: the raw
+ * request target (NUL as %00: 400; over IBPD_URL_MAX bytes: 414), a NUL
+ * in a header name or value, Content-Length with Transfer-Encoding, two
+ * Content-Lengths, or one not a number (400).
+ * true when it may go on, else *r says why not. */
+bool request_check_framing(struct MHD_Connection *c, const char *method,
+			   const char *version, const char *raw_uri,
+			   struct refusal *r);
+/* A state-changing request (not GET/HEAD) from a browser page of
+ * another origin (an Origin or Sec-Fetch-Site saying so): 403. */
+bool request_check_origin(struct MHD_Connection *c, const char *method,
+			  struct refusal *r);
+/* A request with a body to a JSON route must say Content-Type:
+ * application/json (or a +json type): 415 otherwise. */
+bool request_check_json(struct MHD_Connection *c, struct refusal *r);
+/* The request target's longest length (the path and the query, as
+ * sent): 8 KiB, 480 GUIDs in one DELETE path. */
+#define IBPD_URL_MAX 8192
 
 /* ---- profile.c ---- */
 /* --profile's reader (an IBP_ARG_FN on the struct ibpartd): 0, or -1
@@ -121,7 +222,10 @@ struct request {
 	const char *args[2]; /* the {…} segments of the pattern */
 	bool guids_data, qos_conf;
 	const char *sys_type; /* ?sys_type= (GET /resources/ports); NULL */
-	const char *user;
+	const char *user;     /* who->name */
+	const struct principal *who;
+	const char *client; /* the client's address */
+	const char *query;  /* the raw query string, "" when none */
 	struct ibpartd *d;
 };
 /* What a handler answers: status and a malloc'd JSON body. */
@@ -130,10 +234,21 @@ struct response {
 	char *body;
 	const char *content_type; /* NULL: application/json */
 };
+/* What a route allows, known before the body is read. */
+struct route_info {
+	size_t body_max; /* the largest body it takes (0: none) */
+	enum role role;	 /* the least role that may call it */
+	bool json;	 /* a body is JSON */
+};
 /* {"error": msg, "status": status} (malloc'd; NULL on ENOMEM). */
 char *json_error(const char *msg, unsigned status);
-/* Route one authenticated request (prefix "/ufmRest", "/ufmRestV3" or
- * "" for /ibpart/v1): fills r.  false when no route matches. */
+/* The route of method and path under prefix ("/ufmRest", "/ufmRestV3"
+ * or "" for /ibpart/v1): 200 and its limits into *ri, 404 when no
+ * route's path matches, 405 when one does for another method. */
+unsigned routes_lookup(const char *prefix, const char *method, const char *path,
+		       struct route_info *ri);
+/* Route one authenticated request: fills r.  false when no route
+ * matches. */
 bool routes_dispatch(const char *prefix, struct request *q, struct response *r);
 
 /* ---- applier.c ---- */
@@ -169,6 +284,10 @@ void daemon_nap(struct ibpartd *d, unsigned ms);
 /* ---- adopt.c ---- */
 /* `ibpartd adopt ...` (argv[0] is "adopt"): the exit status. */
 int adopt_main(int argc, char **argv);
+
+/* ---- token_cmd.c ---- */
+/* `ibpartd token ...` (argv[0] is "token"): the exit status. */
+int token_main(int argc, char **argv);
 
 /* ---- collector.c ---- */
 /* Start the thread that sweeps the monitor's counters every

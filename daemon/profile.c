@@ -1,7 +1,8 @@
 /*
- * profile.c - how ibpartd serves each API user: the operator's
- * per-user profile (--profile USER:SETTINGS, repeatable; USER "*" for
- * every user no other profile names).  UFM's clients disagree where UFM
+ * profile.c - how ibpartd serves each API user: the operator's profiles
+ * (--profile NAME:SETTINGS, repeatable).  A user is served by the one its
+ * users-file line names (profile=NAME), else by the one named after the
+ * user, else by "*"'s.  UFM's clients disagree where UFM
  * is silent (an unknown P_Key: NICo wants 200 with "{}", NCM and
  * OpenStack 404), and a Slurm user's shared node is the operator's
  * choice where a Kubernetes user's bridge is not: both are said here, per
@@ -124,13 +125,13 @@ int profile_take(const char *cmd, void *dest, const char *val)
 	const char *colon = strchr(val, ':');
 	if (!colon || colon == val)
 		return usage(cmd,
-			     "USER:KEY=VALUE[,...] (USER * for every other "
-			     "user), not '%s'",
+			     "NAME:KEY=VALUE[,...] (NAME a profile= of the "
+			     "users file, a user, or *), not '%s'",
 			     val);
 	for (size_t i = 0; i < d->nprofiles; i++)
 		if (strlen(d->profiles[i].user) == (size_t)(colon - val) &&
 		    !strncmp(d->profiles[i].user, val, (size_t)(colon - val)))
-			return usage(cmd, "user '%.*s' has a profile already",
+			return usage(cmd, "'%.*s' is defined already",
 				     (int)(colon - val), val);
 	struct profile p = {.user = strndup(val, (size_t)(colon - val))};
 	char *settings = strdup(colon + 1);
@@ -155,8 +156,12 @@ const struct profile *profile_of(const struct ibpartd *d, const char *user)
 {
 	static const struct profile none = {0};
 	const struct profile *any = &none;
+	/* the users file's profile=NAME first, else the user's own name */
+	const char *named =
+	    user ? auth_user_attr(d->users, user, "profile") : NULL;
+	const char *want = named ? named : user;
 	for (size_t i = 0; i < d->nprofiles; i++) {
-		if (user && !strcmp(d->profiles[i].user, user))
+		if (want && !strcmp(d->profiles[i].user, want))
 			return &d->profiles[i];
 		if (!strcmp(d->profiles[i].user, "*"))
 			any = &d->profiles[i];

@@ -124,35 +124,138 @@ static void h_version(struct request *q, struct response *r)
 	r->status = 200;
 }
 
-/* UFM's token lifetime (ten years, as its POST answers). */
-#define TOKEN_LIFETIME 315360000
+/* UFM's token lifetime (ten years, as its POST answers) when the
+ * request names none. */
+#define TOKEN_LIFETIME 315360000L
 
+/* POST /app/tokens [{"expires_in": S, "role": R}]: a token for the
+ * caller, living S seconds (UFM's ten years without), with role R (the
+ * caller's without; never more).  A token may not make tokens unless it
+ * is admin: a stolen one cannot outlive itself. */
 static void h_token(struct request *q, struct response *r)
 {
+	long life = TOKEN_LIFETIME;
+	enum role role = q->who->role;
+	json_t *o = NULL;
+	const char *bad = NULL;
+	if (q->body_len) {
+		json_error_t je;
+		o = json_loadb(q->body, q->body_len, JSON_REJECT_DUPLICATES,
+			       &je);
+		json_t *e = json_object_get(o, "expires_in");
+		json_t *ro = json_object_get(o, "role");
+		if (!json_is_object(o))
+			bad = "body: a JSON object such as {\"expires_in\": "
+			      "3600} is needed";
+		else if (e &&
+			 (!json_is_integer(e) || json_integer_value(e) < 1 ||
+			  json_integer_value(e) > TOKEN_LIFETIME))
+			bad = "expires_in: seconds, 1 to 315360000";
+		else if (ro && !role_parse(json_string_value(ro), &role))
+			bad = "role: read, change or admin";
+		else if (e)
+			life = (long)json_integer_value(e);
+	}
+	json_decref(o);
+	if (!bad && !strncmp(q->who->via, "token:", 6) &&
+	    q->who->role < ROLE_ADMIN) {
+		r->status = 403;
+		r->body = json_error("a token cannot make tokens (log in with "
+				     "the user's password or certificate)",
+				     403);
+		return;
+	}
+	if (bad) {
+		r->status = 400;
+		r->body = json_error(bad, 400);
+		return;
+	}
+	if (role > q->who->role)
+		role = q->who->role;
 	long at = 0;
-	char *t = auth_token_issue(q->d->svc, q->user, &at);
+	char *t = auth_token_issue(q->d->svc, q->who, role, life, &at);
 	if (!t) {
 		r->status = 500;
 		r->body = json_error("cannot issue a token", 500);
 		return;
 	}
-	json_t *o =
-	    json_pack("{s:s, s:b, s:I, s:I, s:s}", "access_token", t, "revoked",
-		      0, "issued_at", (json_int_t)at, "expires_in",
-		      (json_int_t)TOKEN_LIFETIME, "username", q->user);
+	o = json_pack("{s:s, s:b, s:I, s:I, s:s, s:s, s:s%}", "access_token", t,
+		      "revoked", 0, "issued_at", (json_int_t)at, "expires_in",
+		      (json_int_t)life, "username", q->user, "role",
+		      role_name(role), "token_id", t, (size_t)16);
 	free(t);
+	daemon_log("ibpartd: token issued: user=%s role=%s expires_in=%ld "
+		   "client=%s",
+		   q->user, role_name(role), life, q->client);
 	r->status = 200;
 	r->body = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 }
 
-/* GET /app/tokens: the caller's tokens, never their secret. */
+/* GET /app/tokens: the caller's tokens, never their secret (an
+ * admin's ?all=true: everyone's). */
 static void h_tokens(struct request *q, struct response *r)
 {
 	char *j = NULL;
 	ibp_error err;
-	if (ibp_service_tokens_json(q->d->svc, q->user, TOKEN_LIFETIME, &j,
+	bool all = q->who->role == ROLE_ADMIN && strstr(q->query, "all=true");
+	if (ibp_service_tokens_json(q->d->svc, all ? NULL : q->user, &j,
 				    &err)) {
+		r->status = 500;
+		r->body = json_error(err.message, 500);
+	} else {
+		ok_json(r, j);
+	}
+}
+
+/* DELETE /app/tokens/{id}: revoke one of the caller's tokens (an
+ * admin: anyone's). */
+static void h_token_revoke(struct request *q, struct response *r)
+{
+	ibp_error err;
+	int rc = ibp_service_token_revoke(
+	    q->d->svc, q->args[0], q->who->role == ROLE_ADMIN ? NULL : q->user,
+	    &err);
+	if (rc) {
+		r->status = rc == IBP_ENOENT ? 404 : 500;
+		r->body =
+		    json_error(rc == IBP_ENOENT ? "no such token" : err.message,
+			       r->status);
+		return;
+	}
+	daemon_log("ibpartd: token revoked: %s by user=%s client=%s",
+		   q->args[0], q->user, q->client);
+	r->status = 200;
+	if (asprintf(&r->body, "{\"token_id\":\"%s\",\"revoked\":true}",
+		     q->args[0]) < 0)
+		r->body = NULL;
+}
+
+/* GET /ibpart/v1/revisions[?user=NAME][&limit=N]: who changed what. */
+static void h_revisions(struct request *q, struct response *r)
+{
+	char user[128] = "";
+	unsigned long limit = 100;
+	const char *u = strstr(q->query, "user=");
+	if (u && (u == q->query || u[-1] == '&')) {
+		size_t n = strcspn(u + 5, "&");
+		snprintf(user, sizeof(user), "%.*s", (int)n, u + 5);
+		MHD_http_unescape(user);
+	}
+	const char *l = strstr(q->query, "limit=");
+	if (l && (l == q->query || l[-1] == '&')) {
+		char *end;
+		limit = strtoul(l + 6, &end, 10);
+		if ((*end && *end != '&') || limit < 1 || limit > 10000) {
+			r->status = 400;
+			r->body = json_error("limit: 1 to 10000", 400);
+			return;
+		}
+	}
+	char *j = NULL;
+	ibp_error err;
+	if (ibp_service_revisions_json(q->d->svc, user[0] ? user : NULL,
+				       (unsigned)limit, &j, &err)) {
 		r->status = 500;
 		r->body = json_error(err.message, 500);
 	} else {
@@ -163,7 +266,8 @@ static void h_tokens(struct request *q, struct response *r)
 /* GET /app/smconf: OpenSM's keys as NICo reads them (strings, hex),
  * from --opensm-conf, else OpenSM's own defaults (what an OpenSM started
  * without an options file runs with): NICo's fabric check calls it every
- * cycle and fails on anything but 200. */
+ * cycle and fails on anything but 200.  m_key, sm_key and sa_key only to
+ * the role admin. */
 static void h_smconf(struct request *q, struct response *r)
 {
 	const struct ibpartd *d = q->d;
@@ -173,10 +277,15 @@ static void h_smconf(struct request *q, struct response *r)
 	for (int i = 0; i < 4; i++)
 		snprintf(v[i], sizeof(v[i]), "0x%llx",
 			 (unsigned long long)k[i]);
+	/* the keys only to admin: NICo reads subnet_prefix and the keys
+	 * to build its SMPs; a read or change client gets the rest */
 	json_t *o =
-	    json_pack("{s:s, s:s, s:s, s:s, s:b}", "subnet_prefix", v[0],
-		      "m_key", v[1], "sm_key", v[2], "sa_key", v[3],
-		      "m_key_per_port", (int)d->osm.m_key_per_port);
+	    q->who->role == ROLE_ADMIN
+		? json_pack("{s:s, s:s, s:s, s:s, s:b}", "subnet_prefix", v[0],
+			    "m_key", v[1], "sm_key", v[2], "sa_key", v[3],
+			    "m_key_per_port", (int)d->osm.m_key_per_port)
+		: json_pack("{s:s, s:b}", "subnet_prefix", v[0],
+			    "m_key_per_port", (int)d->osm.m_key_per_port);
 	r->status = 200;
 	r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
@@ -223,8 +332,64 @@ static void h_last_updated(struct request *q, struct response *r)
 	}
 }
 
+/* A P_Key as the service reads one ("0x1f", "31", or a JSON integer);
+ * false when it is not one (the service then says why). */
+static bool pkey_value(const json_t *v, const char *text, unsigned long *out)
+{
+	if (v && json_is_integer(v)) {
+		*out = (unsigned long)json_integer_value(v);
+		return json_integer_value(v) >= 0;
+	}
+	const char *t = v ? json_string_value(v) : text;
+	if (!t || !*t || *t == '-' || *t == '+' || *t == ' ')
+		return false;
+	char *end;
+	bool hex = t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+	*out = strtoul(hex ? t + 2 : t, &end, hex ? 16 : 10);
+	return !*end && end != (hex ? t + 2 : t);
+}
+
+/* May the caller change P_Key (the body's "pkey" when text is NULL)?
+ * true, or false with a 403 (400 when a range-limited caller names no
+ * P_Key the daemon can read) in r. */
+static bool pkey_allowed(struct request *q, struct response *r,
+			 const char *text)
+{
+	if (!q->who->nranges)
+		return true;
+	json_t *o = NULL;
+	if (!text) {
+		json_error_t je;
+		o = json_loadb(q->body ? q->body : "", q->body_len, 0, &je);
+	}
+	unsigned long pk = 0;
+	bool ok =
+	    pkey_value(text ? NULL : json_object_get(o, "pkey"), text, &pk);
+	json_decref(o);
+	if (!ok) {
+		r->status = 400;
+		r->body = json_error("pkey: a P_Key such as \"0x10\" is "
+				     "needed",
+				     400);
+		return false;
+	}
+	for (size_t i = 0; i < q->who->nranges; i++)
+		if (pk >= q->who->ranges[i].lo && pk <= q->who->ranges[i].hi)
+			return true;
+	r->status = 403;
+	r->body = json_error("pkey: outside the P_Keys this user may change "
+			     "(pkeys= in the users file)",
+			     403);
+	daemon_log("ibpartd: refused (403): P_Key 0x%lx outside user %s's "
+		   "ranges",
+		   pk, q->user);
+	return false;
+}
+
 static void change(struct request *q, struct response *r, ibp_service_op op)
 {
+	if (!pkey_allowed(q, r, NULL))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
@@ -262,6 +427,8 @@ static void h_remove(struct request *q, struct response *r)
 
 static void h_delete(struct request *q, struct response *r)
 {
+	if (!pkey_allowed(q, r, q->args[0]))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
@@ -305,6 +472,8 @@ static void put_json(struct response *r, json_t *o)
 /* As a change answers, with UFM's job in it (the revision's). */
 static void h_add_hosts(struct request *q, struct response *r)
 {
+	if (!pkey_allowed(q, r, NULL))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
@@ -335,6 +504,8 @@ static void h_job(struct request *q, struct response *r)
 
 static void h_delete_hosts(struct request *q, struct response *r)
 {
+	if (!pkey_allowed(q, r, q->args[0]))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
@@ -346,6 +517,8 @@ static void h_delete_hosts(struct request *q, struct response *r)
 
 static void h_delete_guids(struct request *q, struct response *r)
 {
+	if (!pkey_allowed(q, r, q->args[0]))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	uint64_t rev = 0;
@@ -462,6 +635,8 @@ static void h_web(struct request *q, struct response *r)
 
 static void h_adopt(struct request *q, struct response *r)
 {
+	if (!pkey_allowed(q, r, NULL))
+		return;
 	struct ibp_service_error e;
 	ibp_service_error_init(&e);
 	json_error_t je;
@@ -540,57 +715,69 @@ static void h_metrics(struct request *q, struct response *r)
 }
 
 enum scope { UFM, IBPART };
+#define KIB4 (4u << 10)
+#define MIB1 (1u << 20)
 static const struct route {
 	enum scope scope;
 	const char *method, *pattern;
 	void (*fn)(struct request *q, struct response *r);
+	size_t body_max; /* 0: no body */
+	enum role role;
 } routes[] = {
-    {UFM, "GET", "/app/ufm_version", h_version},
-    {UFM, "POST", "/app/tokens", h_token},
-    {UFM, "GET", "/app/tokens", h_tokens},
-    {UFM, "GET", "/app/smconf", h_smconf},
-    {UFM, "GET", "/resources/pkeys", h_list},
-    {UFM, "GET", "/resources/pkeys/last_updated", h_last_updated},
-    {UFM, "GET", "/resources/pkeys/{}", h_get},
-    {UFM, "POST", "/resources/pkeys", h_add},
-    {UFM, "PUT", "/resources/pkeys", h_set},
-    {UFM, "POST", "/resources/pkeys/add", h_create},
-    {UFM, "PUT", "/resources/pkeys/qos_conf", h_qos},
-    {UFM, "POST", "/resources/pkeys/qos_conf", h_qos},
-    {UFM, "DELETE", "/resources/pkeys/{}", h_delete},
-    {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids},
-    {UFM, "POST", "/resources/pkeys/hosts", h_add_hosts},
-    {UFM, "DELETE", "/resources/pkeys/{}/hosts/{}", h_delete_hosts},
-    {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove},
-    {UFM, "GET", "/resources/ports", h_ports},
-    {UFM, "GET", "/jobs/{}", h_job},
-    {IBPART, "GET", "/ibpart/v1/status", h_status},
-    {IBPART, "GET", "/ibpart/v1/audit", h_audit},
-    {IBPART, "GET", "/ibpart/v1/plan", h_plan},
-    {IBPART, "GET", "/ibpart/v1/tables", h_tables},
-    {IBPART, "GET", "/ibpart/v1/matrix", h_matrix},
-    {IBPART, "GET", "/ibpart/v1/verify", h_verify},
-    {IBPART, "POST", "/ibpart/v1/adopt", h_adopt},
-    {IBPART, "GET", "/metrics", h_metrics},
-    {IBPART, "GET", "/", h_web},
+    {UFM, "GET", "/app/ufm_version", h_version, 0, ROLE_READ},
+    {UFM, "POST", "/app/tokens", h_token, KIB4, ROLE_READ},
+    {UFM, "GET", "/app/tokens", h_tokens, 0, ROLE_READ},
+    {UFM, "DELETE", "/app/tokens/{}", h_token_revoke, KIB4, ROLE_READ},
+    {UFM, "GET", "/app/smconf", h_smconf, 0, ROLE_READ},
+    {UFM, "GET", "/resources/pkeys", h_list, 0, ROLE_READ},
+    {UFM, "GET", "/resources/pkeys/last_updated", h_last_updated, 0, ROLE_READ},
+    {UFM, "GET", "/resources/pkeys/{}", h_get, 0, ROLE_READ},
+    {UFM, "POST", "/resources/pkeys", h_add, MIB1, ROLE_CHANGE},
+    {UFM, "PUT", "/resources/pkeys", h_set, MIB1, ROLE_CHANGE},
+    {UFM, "POST", "/resources/pkeys/add", h_create, KIB4, ROLE_CHANGE},
+    {UFM, "PUT", "/resources/pkeys/qos_conf", h_qos, KIB4, ROLE_CHANGE},
+    {UFM, "POST", "/resources/pkeys/qos_conf", h_qos, KIB4, ROLE_CHANGE},
+    {UFM, "DELETE", "/resources/pkeys/{}", h_delete, KIB4, ROLE_CHANGE},
+    {UFM, "DELETE", "/resources/pkeys/{}/guids/{}", h_delete_guids, KIB4,
+     ROLE_CHANGE},
+    {UFM, "POST", "/resources/pkeys/hosts", h_add_hosts, MIB1, ROLE_CHANGE},
+    {UFM, "DELETE", "/resources/pkeys/{}/hosts/{}", h_delete_hosts, KIB4,
+     ROLE_CHANGE},
+    {UFM, "POST", "/actions/remove_guids_from_pkey", h_remove, MIB1,
+     ROLE_CHANGE},
+    {UFM, "GET", "/resources/ports", h_ports, 0, ROLE_READ},
+    {UFM, "GET", "/jobs/{}", h_job, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/status", h_status, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/revisions", h_revisions, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/audit", h_audit, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/plan", h_plan, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/tables", h_tables, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/matrix", h_matrix, 0, ROLE_READ},
+    {IBPART, "GET", "/ibpart/v1/verify", h_verify, 0, ROLE_READ},
+    {IBPART, "POST", "/ibpart/v1/adopt", h_adopt, KIB4, ROLE_ADMIN},
+    {IBPART, "GET", "/metrics", h_metrics, 0, ROLE_READ},
+    {IBPART, "GET", "/", h_web, 0, ROLE_READ},
 };
+#define NROUTES (sizeof(routes) / sizeof(routes[0]))
 
-/* Does path match pattern?  The {} segments into args. */
+/* Does path match pattern?  The {} segments into args, cut out of
+ * store (a copy of path as long as it). */
 static bool match(const char *pattern, const char *path, const char *args[2],
-		  char store[2][512])
+		  char *store)
 {
 	size_t na = 0;
+	const char *base = path;
 	while (*pattern && *path) {
 		if (*pattern++ != '/' || *path++ != '/')
 			return false;
 		size_t pl = strcspn(pattern, "/"), ql = strcspn(path, "/");
 		if (pl == 2 && !strncmp(pattern, "{}", 2)) {
-			if (!ql || ql >= 512 || na == 2)
+			if (!ql || na == 2)
 				return false;
-			memcpy(store[na], path, ql);
-			store[na][ql] = 0;
-			args[na] = store[na];
-			na++;
+			char *seg = store + (path - base);
+			memcpy(seg, path, ql);
+			seg[ql] = 0;
+			args[na++] = seg;
 		} else if (pl != ql || strncmp(pattern, path, pl)) {
 			return false;
 		}
@@ -600,33 +787,77 @@ static bool match(const char *pattern, const char *path, const char *args[2],
 	return !*pattern && !*path;
 }
 
-bool routes_dispatch(const char *prefix, struct request *q, struct response *r)
+/* The route for the request (NULL: none); *path_known when some
+ * route's path matches. */
+static const struct route *find(const char *prefix, const char *method,
+				const char *path, const char *args[2],
+				char *store, bool *path_known)
 {
 	enum scope scope = *prefix ? UFM : IBPART;
-	static __thread char store[2][512];
-	bool path_known = false;
-	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
-		const char *args[2] = {NULL, NULL};
+	*path_known = false;
+	for (size_t i = 0; i < NROUTES; i++) {
+		args[0] = args[1] = NULL;
 		if (routes[i].scope != scope ||
-		    !match(routes[i].pattern, q->path, args, store))
+		    !match(routes[i].pattern, path, args, store))
 			continue;
-		path_known = true;
+		*path_known = true;
 		/* HEAD is every GET without its body (RFC 9110 9.3.2;
 		 * libmicrohttpd leaves the body out): ib-kubernetes reads the
 		 * server's clock from HEAD /app/ufm_version's Date header */
-		bool head = !strcmp(q->method, "HEAD") &&
-			    !strcmp(routes[i].method, "GET");
-		if (!head && strcmp(routes[i].method, q->method))
-			continue;
+		if (!strcmp(routes[i].method, method) ||
+		    (!strcmp(method, "HEAD") &&
+		     !strcmp(routes[i].method, "GET")))
+			return &routes[i];
+	}
+	return NULL;
+}
+
+unsigned routes_lookup(const char *prefix, const char *method, const char *path,
+		       struct route_info *ri)
+{
+	*ri = (struct route_info){0, ROLE_READ, false};
+	char *store = strdup(path);
+	bool known = false;
+	const char *args[2];
+	const struct route *rt =
+	    store ? find(prefix, method, path, args, store, &known) : NULL;
+	free(store);
+	if (!rt)
+		return known ? 405 : 404;
+	/* a DELETE's body is not read (ufm_sdk sends {}, its type unsaid);
+	 * a browser cannot send a DELETE to another origin unasked */
+	*ri = (struct route_info){rt->body_max, rt->role,
+				  rt->body_max > 0 && strcmp(method, "DELETE")};
+	return 200;
+}
+
+bool routes_dispatch(const char *prefix, struct request *q, struct response *r)
+{
+	char *store = strdup(q->path);
+	bool known = false;
+	const char *args[2];
+	const struct route *rt =
+	    store ? find(prefix, q->method, q->path, args, store, &known)
+		  : NULL;
+	if (rt) {
 		q->args[0] = args[0];
 		q->args[1] = args[1];
-		routes[i].fn(q, r);
-		return true;
-	}
-	if (path_known) {
+		/* the author of a change this makes (the audit trail) */
+		char *what = NULL;
+		if (asprintf(&what, "%s %s%s%.*s%.*s", q->method, prefix,
+			     q->path, q->body_len ? 1 : 0, " ",
+			     (int)(q->body_len > 4096 ? 4096 : q->body_len),
+			     q->body ? q->body : "") < 0)
+			what = NULL;
+		ibp_service_actor a = {q->user, q->who->via, q->client, what};
+		ibp_service_actor_set(&a);
+		rt->fn(q, r);
+		ibp_service_actor_set(NULL);
+		free(what);
+	} else if (known) {
 		r->status = 405;
 		r->body = json_error("method not allowed here", 405);
-		return true;
 	}
-	return false;
+	free(store);
+	return rt || known;
 }

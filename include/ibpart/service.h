@@ -346,24 +346,65 @@ int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
  * read. */
 bool ibp_service_manages_file(const char *path);
 
-/* Tokens: id is the public part a client's token starts with, hash the
- * caller's hash of the whole token (crypt(3) output), user its owner.
- * IBP_EIO when the database fails. */
-int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
-			  const char *user, long issued_at, ibp_error *err);
-/* The hash and user of token id into hash/user (NUL-terminated, cut to
- * the sizes given); IBP_ENOENT when there is none. */
-int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
-			   size_t hash_size, char *user, size_t user_size,
-			   ibp_error *err);
+/* A token of /ufmRestV3 as the service stores it (service_tokens.c):
+ * never its secret, only the caller's crypt(3) hash of it.  id is the
+ * public part a client's token starts with; role "read", "change" or
+ * "admin"; expires_at and last_used 0 when never. */
+typedef struct ibp_service_token {
+	char id[32];
+	char hash[256];
+	char user[128];
+	char role[16];
+	long issued_at, expires_at, last_used;
+	bool revoked;
+} ibp_service_token;
 
-/* GET /app/tokens: user's tokens, oldest first, as UFM's objects
- * without the secret (the service keeps only its hash): [{"token_id"
- * (the public part a token starts with), "revoked": false, "issued_at",
- * "expires_in": lifetime, "username"}]; *json malloc'd.  IBP_EIO when
- * the database fails. */
-int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
-			    char **json, ibp_error *err);
+/* Store token t.  IBP_EIO when the database fails. */
+int ibp_service_token_add(ibp_service *s, const ibp_service_token *t,
+			  ibp_error *err);
+/* Token id into *t; IBP_ENOENT when there is none. */
+int ibp_service_token_find(ibp_service *s, const char *id, ibp_service_token *t,
+			   ibp_error *err);
+/* Record that token id was used at when (seconds since the epoch). */
+int ibp_service_token_touch(ibp_service *s, const char *id, long when,
+			    ibp_error *err);
+/* Revoke token id - of user only, unless user is NULL.  IBP_ENOENT when
+ * there is no such token (of that user). */
+int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
+			     ibp_error *err);
+/* GET /app/tokens: user's tokens (every user's when user is NULL),
+ * oldest first, as UFM's objects without the secret: [{"token_id" (the
+ * public part a token starts with), "revoked", "issued_at",
+ * "expires_in" (its lifetime in seconds, as UFM's; 0: none),
+ * "username", "role", "last_used" (0: never), "expires_at" (0: never)}];
+ * *json malloc'd.  IBP_EIO when the database fails. */
+int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
+			    ibp_error *err);
+
+/* The same on the database at db_path, while a daemon holds it (`ibpartd
+ * token`): revoke token id (any user's), or every token as JSON.
+ * IBP_ENOENT: no such token; IBP_EIO: the database fails. */
+int ibp_service_db_token_revoke(const char *db_path, const char *id,
+				ibp_error *err);
+int ibp_service_db_tokens_json(const char *db_path, char **json,
+			       ibp_error *err);
+
+/* Who makes the changes the calling thread makes next (service_audit.c):
+ * each revision it commits records user, via ("basic", "token:ID",
+ * "cert:CN"), client (the address) and request ("METHOD PATH" and the
+ * body, cut to 4 KiB).  NULL clears it (then the fields stay empty). */
+typedef struct ibp_service_actor {
+	const char *user, *via, *client, *request;
+} ibp_service_actor;
+/* Name a (its strings must outlive the change; per thread, the one
+ * piece of state the library keeps outside its objects) or clear it. */
+void ibp_service_actor_set(const ibp_service_actor *a);
+/* GET /ibpart/v1/revisions: the newest limit revisions (of user only
+ * when user is not NULL), newest first: {"revisions": [{"revision",
+ * "time", "op", "pkey", "state", "reason"?, "user", "via", "client",
+ * "request"}]}; *json malloc'd.  IBP_EIO when the database fails. */
+int ibp_service_revisions_json(ibp_service *s, const char *user, unsigned limit,
+			       char **json, ibp_error *err);
 
 IBP_END_DECLS
 #endif

@@ -248,7 +248,9 @@ static int read_qos(json_t *o, struct req *r, struct ibp_service_error *e)
 {
 	json_t *v = json_object_get(o, "mtu_limit");
 	if (v && !json_is_null(v)) {
-		if (!json_is_integer(v) ||
+		/* range first: 4294967298 must not become 2 */
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 4 ||
 		    !svc_mtu_code((unsigned)json_integer_value(v)))
 			return svc_fail(e, IBP_EINVAL, "mtu_limit",
 					"mtu_limit: 2 or 4 (KiB)");

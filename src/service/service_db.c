@@ -4,7 +4,8 @@
  * what became of it on the fabric), tokens (hashed), a meta table, and
  * (schema version 2) OpenSM's index memory as the service last recorded
  * it with the PartitionCap of each node discovery read (service_memory.c
- * keeps them; the guard's table-overflow judgment reads them).
+ * keeps them; the guard's table-overflow judgment reads them), and
+ * (version 3) the tokens' roles and lives and each revision's author.
  * WAL with synchronous=FULL, so a change is on disk when its transaction
  * commits - before the client hears 200.  One service at a time holds
  * it (flock on the file, kept until the service closes): a second one
@@ -57,6 +58,27 @@ static const char migrate_2[] =
     "');"
     "COMMIT;";
 
+/* Version 3 (issue 28): tokens with a role, an expiry, a revocation and
+ * their last use; revisions with who made them (user, how they proved
+ * it, from where, the request).  Tokens of version 2 keep working with
+ * their user's role and UFM's ten years from their issue. */
+#define SCHEMA_VERSION_3 "3"
+static const char migrate_3[] =
+    "BEGIN IMMEDIATE;"
+    "ALTER TABLE tokens ADD COLUMN role TEXT NOT NULL DEFAULT 'admin';"
+    "ALTER TABLE tokens ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE tokens ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE tokens ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE tokens SET expires_at = issued_at + 315360000;"
+    "ALTER TABLE revisions ADD COLUMN user TEXT;"
+    "ALTER TABLE revisions ADD COLUMN via TEXT;"
+    "ALTER TABLE revisions ADD COLUMN client TEXT;"
+    "ALTER TABLE revisions ADD COLUMN request TEXT;"
+    "CREATE INDEX IF NOT EXISTS revisions_user ON revisions(user);"
+    "INSERT OR REPLACE INTO meta VALUES('schema_version', '" SCHEMA_VERSION_3
+    "');"
+    "COMMIT;";
+
 static int db_fail(ibp_service *s, ibp_error *err, const char *what)
 {
 	return ibp_error_set(err, IBP_EIO, "%s: %s: %s", s->db_path, what,
@@ -77,6 +99,20 @@ static int db_take(ibp_service *s, const char *path, ibp_error *err)
 				     "process (ibpartd running?)",
 				     path);
 	return IBP_OK;
+}
+
+static uint64_t meta_u64(ibp_service *s, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	uint64_t v = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = (uint64_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return v;
 }
 
 int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
@@ -107,26 +143,19 @@ int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 				     "%s: not an ibpartd database of schema "
 				     "%s",
 				     path, SCHEMA_ID);
-	if (sqlite3_exec(s->db, migrate_2, NULL, NULL, NULL) != SQLITE_OK) {
+	if (meta_u64(s, "schema_version") < 2 &&
+	    sqlite3_exec(s->db, migrate_2, NULL, NULL, NULL) != SQLITE_OK) {
 		rc = db_fail(s, err, "cannot migrate to schema version 2");
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return IBP_OK;
-}
-
-static uint64_t meta_u64(ibp_service *s, const char *key)
-{
-	sqlite3_stmt *st = NULL;
-	uint64_t v = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
-			       &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			v = (uint64_t)sqlite3_column_int64(st, 0);
+	if (meta_u64(s, "schema_version") < 3 &&
+	    sqlite3_exec(s->db, migrate_3, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(s, err, "cannot migrate to schema version 3");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
 	}
-	sqlite3_finalize(st);
-	return v;
+	return IBP_OK;
 }
 
 int svc_db_load(ibp_service *s, ibp_error *err)
@@ -236,14 +265,23 @@ static bool exec_revision(sqlite3 *db, uint64_t rev, const char *op,
 {
 	sqlite3_stmt *st = NULL;
 	bool ok = sqlite3_prepare_v2(db,
-				     "INSERT INTO revisions VALUES(?, ?, ?, ?, "
-				     "'pending', NULL)",
+				     "INSERT INTO revisions(rev, time, op, "
+				     "pkey, state, reason, user, via, client, "
+				     "request) VALUES(?, ?, ?, ?, 'pending', "
+				     "NULL, ?, ?, ?, ?)",
 				     -1, &st, NULL) == SQLITE_OK;
 	if (ok) {
+		const ibp_service_actor *a = svc_actor();
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)rev);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
 		sqlite3_bind_text(st, 3, op, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 4, pkey);
+		if (a) {
+			sqlite3_bind_text(st, 5, a->user, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 6, a->via, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 7, a->client, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 8, a->request, -1, SQLITE_STATIC);
+		}
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	sqlite3_finalize(st);

@@ -136,6 +136,9 @@ int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
 
+/* The calling thread's actor (service_audit.c); NULL when none. */
+const ibp_service_actor *svc_actor(void);
+
 /* OpenSM's index memory (service_memory.c): the state JSON (state_file.h)
  * after revision rev as OpenSM opensm_pid loaded it, and the PartitionCap
  * of each node discovery read (ncaps 0: none read, the last kept); one

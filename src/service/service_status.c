@@ -1,8 +1,8 @@
 /*
  * service_status.c - what became of each revision on the fabric (the
  * applier records it; GET /ibpart/v1/status and UFM's last_updated read
- * it), waiting for a new revision, and the tokens of /ufmRestV3 (stored
- * as the caller's hash).  All in the database, under the service's lock.
+ * it) and waiting for a new revision.  All in the database, under the
+ * service's lock (the tokens: service_tokens.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -236,91 +236,6 @@ int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err)
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S UTC %Y", &tm);
 	json_t *o = json_pack("{s:s?}", "last_updated", when[0] ? when : NULL);
 	return svc_json_take(o, json)
-		   ? IBP_OK
-		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
-}
-
-int ibp_service_token_add(ibp_service *s, const char *id, const char *hash,
-			  const char *user, long issued_at, ibp_error *err)
-{
-	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = NULL;
-	bool ok =
-	    sqlite3_prepare_v2(s->db, "INSERT INTO tokens VALUES(?, ?, ?, ?)",
-			       -1, &st, NULL) == SQLITE_OK;
-	if (ok) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, user, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, issued_at);
-		ok = sqlite3_step(st) == SQLITE_DONE;
-	}
-	sqlite3_finalize(st);
-	int rc = ok ? IBP_OK
-		    : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
-				    sqlite3_errmsg(s->db));
-	pthread_mutex_unlock(&s->lock);
-	return rc;
-}
-
-int ibp_service_token_find(ibp_service *s, const char *id, char *hash,
-			   size_t hash_size, char *user, size_t user_size,
-			   ibp_error *err)
-{
-	pthread_mutex_lock(&s->lock);
-	sqlite3_stmt *st = NULL;
-	int rc = IBP_ENOENT;
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT hash, user FROM tokens WHERE id=?", -1,
-			       &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			snprintf(hash, hash_size, "%s",
-				 (const char *)sqlite3_column_text(st, 0));
-			snprintf(user, user_size, "%s",
-				 (const char *)sqlite3_column_text(st, 1));
-			rc = IBP_OK;
-		}
-	}
-	sqlite3_finalize(st);
-	pthread_mutex_unlock(&s->lock);
-	return rc ? ibp_error_set(err, rc, "no such token") : IBP_OK;
-}
-
-int ibp_service_tokens_json(ibp_service *s, const char *user, long lifetime,
-			    char **json, ibp_error *err)
-{
-	pthread_mutex_lock(&s->lock);
-	json_t *a = json_array();
-	sqlite3_stmt *st = NULL;
-	bool ok = a && sqlite3_prepare_v2(s->db,
-					  "SELECT id, issued_at FROM tokens "
-					  "WHERE user=? ORDER BY issued_at, id",
-					  -1, &st, NULL) == SQLITE_OK;
-	if (ok) {
-		sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
-		int r;
-		while ((r = sqlite3_step(st)) == SQLITE_ROW)
-			json_array_append_new(
-			    a,
-			    json_pack("{s:s, s:b, s:I, s:I, s:s}", "token_id",
-				      (const char *)sqlite3_column_text(st, 0),
-				      "revoked", 0, "issued_at",
-				      (json_int_t)sqlite3_column_int64(st, 1),
-				      "expires_in", (json_int_t)lifetime,
-				      "username", user));
-		ok = r == SQLITE_DONE;
-	}
-	sqlite3_finalize(st);
-	int rc = ok ? IBP_OK
-		    : ibp_error_set(err, IBP_EIO, "%s: %s", s->db_path,
-				    sqlite3_errmsg(s->db));
-	pthread_mutex_unlock(&s->lock);
-	if (rc) {
-		json_decref(a);
-		return rc;
-	}
-	return svc_json_take(a, json)
 		   ? IBP_OK
 		   : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 }

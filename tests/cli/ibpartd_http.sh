@@ -186,7 +186,7 @@ pids=()
 for i in $(seq 1 24); do
 	g=$(printf '00000000000a%04x' "$i")
 	curl -s -o /dev/null -w '%{http_code}\n' -u admin:secret -X POST \
-		--data-binary "{\"pkey\":\"0x0020\",\"guids\":[\"$g\"]}" \
+		-H 'Content-Type: application/json' --data-binary "{\"pkey\":\"0x0020\",\"guids\":[\"$g\"]}" \
 		"$IBPD_URL/ufmRest/resources/pkeys" >"code.$i" &
 	pids+=($!)
 done

@@ -87,6 +87,20 @@ CODE=$(curl -s --cacert fabric-ca.crt -o /dev/null -w '%{http_code}' -u admin:se
 [[ $CODE == 200 ]] || fail "Basic without a certificate: $CODE"
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 
+# a certificate whose CN names a user of the users file has its role
+# (issue 28): carbide as read may look, not change; "*" is no password
+printf 'carbide:*:role=read\n' >>"$IBPD_USERS"
+ibpd_start || { fail "ibpartd did not start"; finish; }
+nico carbide GET /ufmRest/resources/pkeys
+[[ $CODE == 200 ]] || fail "read with the cert of a read user: $CODE $BODY"
+nico carbide POST /ufmRest/resources/pkeys '{"pkey":"0x7","membership":"full","guids":["1070fd0300176627"]}'
+[[ $CODE == 403 ]] || fail "a change with the cert of a read user: $CODE $BODY"
+grep -q 'access: POST /ufmRest/resources/pkeys 403 user=carbide via=cert:carbide ' "$IBPD_LOG" ||
+	fail "the access log does not say how carbide came: $(grep access: "$IBPD_LOG" | tail -1)"
+CODE=$(curl -s --cacert fabric-ca.crt -o /dev/null -w '%{http_code}' -u 'carbide:*' "$IBPD_URL/ufmRest/app/ufm_version")
+[[ $CODE == 401 ]] || fail "Basic with the password '*': $CODE"
+ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+
 # a config-file key too
 printf 'client-ca fabric-ca.crt\ncert server.crt\nkey server.key\n' >mtls.conf
 IBPD_TRANSPORT=(--config mtls.conf)

@@ -36,12 +36,16 @@ req POST /ufmRest/resources/pkeys/hosts '{"hosts_names": "node01", "pkey": "0x5"
 want 400 '.field' '"hosts_names"'
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 
+# OpenSM's keys only to the role admin (issue 28)
+printf 'op:%s:role=change\n' "$(openssl passwd -6 secret)" >>"$IBPD_USERS"
 printf 'subnet_prefix 0xfe80000000000abc\nm_key 0x8a3c5e7f91b2d4e6\nm_key_protection_level 2\nsm_key 0x5ec2e7\nm_key_per_port TRUE\n' >opensm.conf
 ibpd_start --topology "$TOPO" --opensm-conf opensm.conf || { fail "ibpartd did not start"; finish; }
 
 # smconf: NICo parses each key as hex when 0x-prefixed
 req GET /ufmRest/app/smconf
 want 200 '.' '{"subnet_prefix":"0xfe80000000000abc","m_key":"0x8a3c5e7f91b2d4e6","sm_key":"0x5ec2e7","sa_key":"0x1","m_key_per_port":true}'
+REQ="smconf as change"; ibpd_req_as "-u op:secret" GET /ufmRest/app/smconf
+want 200 '.' '{"subnet_prefix":"0xfe80000000000abc","m_key_per_port":true}'
 
 # tokens: two issued; the list has both, by their public part only
 req POST /ufmRest/app/tokens; want 200

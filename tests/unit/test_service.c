@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
@@ -264,6 +265,12 @@ static void test_bad_input(void **state)
 		400, "rate_limit");
 	refused(s, IBP_SERVICE_CREATE, "{\"pkey\":\"0x5\",\"mtu_limit\":3}",
 		400, "mtu_limit");
+	/* out of range is refused, never truncated (2^32 + 2 is not 2) */
+	refused(s, IBP_SERVICE_CREATE,
+		"{\"pkey\":\"0x5\",\"mtu_limit\":4294967298}", 400,
+		"mtu_limit");
+	refused(s, IBP_SERVICE_CREATE, "{\"pkey\":\"0x5\",\"mtu_limit\":-2}",
+		400, "mtu_limit");
 	refused(s, IBP_SERVICE_CREATE,
 		"{\"pkey\":\"0x5\",\"service_level\":16}", 400,
 		"service_level");
@@ -379,6 +386,126 @@ static void test_remove_and_reopen(void **state)
 /* The guard on live-2sw.topo: a port made full in a second tenant's
  * partition bridges them (tenant-bridge, high): 409 with the findings;
  * limited is the storage pattern and passes. */
+/* Issue 28: each revision records who made it (the thread's actor),
+ * queryable by user, kept across a reopen; tokens keep a role, an
+ * expiry, a revocation and their last use. */
+static void test_audit_and_tokens(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	ibp_service_actor a = {"k8s", "token:0123456789abcdef", "10.0.0.7",
+			       "POST /ufmRest/resources/pkeys {}"};
+	ibp_service_actor_set(&a);
+	uint64_t r1 = change(s, IBP_SERVICE_ADD_GUIDS,
+			     "{\"pkey\":\"0x5\",\"guids\":"
+			     "[\"1070fd0300176625\"]}");
+	ibp_service_actor_set(NULL);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x6\",\"guids\":[\"1070fd0300176626\"]}");
+	ibp_service_token t = {.id = "0123456789abcdef",
+			       .hash = "$6$x$y",
+			       .user = "k8s",
+			       .role = "change",
+			       .issued_at = 100,
+			       .expires_at = 200};
+	ibp_error err;
+	assert_int_equal(ibp_service_token_add(s, &t, &err), IBP_OK);
+	assert_int_equal(ibp_service_token_touch(s, t.id, 150, &err), IBP_OK);
+	assert_int_equal(ibp_service_token_revoke(s, t.id, "other", &err),
+			 IBP_ENOENT);
+	assert_int_equal(ibp_service_token_revoke(s, t.id, "k8s", &err),
+			 IBP_OK);
+	ibp_service_close(s);
+	s = open_svc(false);
+	char *j = NULL;
+	assert_int_equal(ibp_service_revisions_json(s, "k8s", 10, &j, &err),
+			 IBP_OK);
+	char want[256];
+	snprintf(want, sizeof(want), "{\"revisions\":[{\"revision\":%llu,",
+		 (unsigned long long)r1);
+	assert_memory_equal(j, want, strlen(want));
+	assert_non_null(strstr(j, "\"user\":\"k8s\",\"via\":\"token:"
+				  "0123456789abcdef\",\"client\":\"10.0.0.7\","
+				  "\"request\":\"POST /ufmRest/resources/pkeys "
+				  "{}\"}]}"));
+	free(j);
+	assert_int_equal(ibp_service_revisions_json(s, NULL, 10, &j, &err),
+			 IBP_OK);
+	assert_non_null(strstr(j, "\"user\":null"));
+	free(j);
+	ibp_service_token u;
+	assert_int_equal(ibp_service_token_find(s, t.id, &u, &err), IBP_OK);
+	assert_true(u.revoked);
+	assert_int_equal(u.last_used, 150);
+	assert_int_equal(u.expires_at, 200);
+	assert_string_equal(u.role, "change");
+	assert_int_equal(ibp_service_tokens_json(s, "k8s", &j, &err), IBP_OK);
+	assert_non_null(strstr(j, "\"revoked\":true"));
+	assert_non_null(strstr(j, "\"last_used\":150"));
+	free(j);
+	ibp_service_close(s);
+}
+
+/* A database of schema version 2 (before issue 28) opens: its tokens
+ * keep working with UFM's ten years and the role admin, its revisions
+ * stay, without an author. */
+static void test_migrate_v2(void **state)
+{
+	(void)state;
+	sqlite3 *h = NULL;
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_exec(
+		h,
+		"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+		"CREATE TABLE partitions(pkey INTEGER PRIMARY KEY,"
+		" name TEXT NOT NULL, ipoib INTEGER, index0 INTEGER,"
+		" created_empty INTEGER, has_qos INTEGER, mtu_limit INTEGER,"
+		" rate_limit REAL, sl INTEGER);"
+		"CREATE TABLE members(pkey INTEGER, guid INTEGER,"
+		" full INTEGER, index0 INTEGER, PRIMARY KEY(pkey, guid))"
+		" WITHOUT ROWID;"
+		"CREATE TABLE revisions(rev INTEGER PRIMARY KEY,"
+		" time INTEGER, op TEXT, pkey INTEGER, state TEXT, reason "
+		"TEXT);"
+		"CREATE TABLE tokens(id TEXT PRIMARY KEY, hash TEXT,"
+		" user TEXT, issued_at INTEGER);"
+		"CREATE TABLE opensm_memory(id INTEGER PRIMARY KEY"
+		" CHECK(id = 1), rev INTEGER NOT NULL, opensm_pid INTEGER,"
+		" recorded_at INTEGER, state TEXT NOT NULL);"
+		"CREATE TABLE fabric_caps(node_guid INTEGER PRIMARY KEY,"
+		" partition_cap INTEGER NOT NULL) WITHOUT ROWID;"
+		"INSERT INTO meta VALUES('schema', 'ibpartd-1');"
+		"INSERT INTO meta VALUES('schema_version', '2');"
+		"INSERT INTO revisions VALUES(1, 5, 'add', 5, 'verified', "
+		"NULL);"
+		"INSERT INTO tokens VALUES('00112233445566aa', '$6$h', 'ops', "
+		"1000);",
+		NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(h);
+	ibp_service *s = open_svc(false);
+	ibp_service_token t;
+	ibp_error err;
+	assert_int_equal(
+	    ibp_service_token_find(s, "00112233445566aa", &t, &err), IBP_OK);
+	assert_string_equal(t.user, "ops");
+	assert_string_equal(t.role, "admin");
+	assert_int_equal(t.expires_at, 1000 + 315360000L);
+	assert_false(t.revoked);
+	char *j = NULL;
+	assert_int_equal(ibp_service_revisions_json(s, NULL, 10, &j, &err),
+			 IBP_OK);
+	assert_non_null(strstr(j, "\"revision\":1,"));
+	assert_non_null(strstr(j, "\"user\":null"));
+	free(j);
+	assert_int_equal(ibp_service_revision(s), 1);
+	ibp_service_close(s);
+	/* and once more: the migration does not run twice */
+	s = open_svc(false);
+	ibp_service_close(s);
+}
+
 static void test_guard(void **state)
 {
 	(void)state;
@@ -417,6 +544,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_remove_and_reopen, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_guard, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_audit_and_tokens, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
