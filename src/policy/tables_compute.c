@@ -162,6 +162,13 @@ static int osm_options(const ibp_tables_compute_options *o,
 		so.part_enforce = o->policy.part_enforce;
 		so.no_partition_enforcement = false;
 	}
+	/* OpenSM's check of its options writes "off" into the part_enforce
+	 * string it shares with what it read from the file: that string
+	 * stays "off" once no_partition_enforcement was TRUE, until a
+	 * part_enforce line reads another value (docs/opensm-behaviour.md,
+	 * rule 26a) */
+	if (so.no_partition_enforcement)
+		so.part_enforce = IBP_ENFORCE_OFF;
 	r->opensm = so;
 	po->allow_both_pkeys = so.allow_both_pkeys;
 	po->compact_pkey_indexes = so.compact_pkey_indexes;

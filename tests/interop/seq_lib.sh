@@ -25,16 +25,24 @@ SEQ_BAD_SEQS=0
 SEQ_BAD_STEPS=0
 SEQ_PORTS=0
 
-# seq_compare OURS THEIRS: the ports that differ, one line each.
+# seq_compare OURS THEIRS HELD: the ports that differ, one line each.  A
+# port ibpart does not program (a switch port under part_enforce off)
+# must hold what it held before the sweep (HELD, from the state file) or,
+# never programmed, ibsim's initial 0xffff.
 seq_compare()
 {
 	awk '
-		NR == FNR { k = $1 " " $2; ours[k] = $0; next }
+		FILENAME == ARGV[1] { k = $1 " " $2; ours[k] = $0; next }
+		FILENAME == ARGV[2] { k = $1 " " $2; held[k] = $0; next }
 		{
 			k = $1 " " $2; seen[k] = 1
 			if (!(k in ours)) {
-				print "  port " k ": OpenSM " substr($0, length(k) + 2) " | ibpart: not programmed"
-				bad = 1
+				was = (k in held) ? held[k] : k " 0xffff"
+				if ($0 != was) {
+					print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+					      " | ibpart: not programmed, holds " substr(was, length(k) + 2)
+					bad = 1
+				}
 			} else if (ours[k] != $0) {
 				print "  port " k ": OpenSM " substr($0, length(k) + 2) \
 				      " | ibpart " substr(ours[k], length(k) + 2)
@@ -47,7 +55,7 @@ seq_compare()
 				bad = 1
 			}
 			exit bad
-		}' "$1" "$2"
+		}' "$1" "$3" "$2"
 }
 
 # seq_traps: how many trap 128 (link state change) lines OpenSM logged.
@@ -88,6 +96,13 @@ seq_console_sweep()
 seq_sweep()
 {
 	local tag=$1 stopo=$2 fn=$3 rc
+	: >"$w/$tag.held"
+	if [ -f "$state" ]; then
+		jq -r '.ports[] | select(.pkeys) |
+			([.port_guid, (.port|tostring)] + .pkeys) | join(" ")' \
+			"$state" >"$w/$tag.held" ||
+			ibp_fail "$name sweep $tag: the state file does not read"
+	fi
 	"$IBPART" tables -t "$stopo" --format json --state "$state" \
 		--opensm-conf "$osmconf" "${iargs[@]}" "$conf" \
 		>"$w/$tag.json" 2>"$w/$tag.err"
@@ -105,7 +120,7 @@ seq_sweep()
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
 	SEQ_STEPS=$((SEQ_STEPS + 1))
-	if ! seq_compare "$w/$tag.ours" "$w/$tag.osm" >"$w/$tag.diff"; then
+	if ! seq_compare "$w/$tag.ours" "$w/$tag.osm" "$w/$tag.held" >"$w/$tag.diff"; then
 		SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
 		{
 			echo "SEQUENCE $name ($args) differs at sweep $tag:"
@@ -165,12 +180,15 @@ seq_run()
 	return 0
 }
 
-# seq_run_all BASE_TOPO DIR: every sequence under DIR, in name order.
+# seq_run_all BASE_TOPO DIR: every sequence under DIR, in name order
+# (only those whose name matches the glob IBP_SEQ_ONLY when it is set).
 seq_run_all()
 {
 	local topo=$1 d
 	for d in "$2"/*/; do
 		[ -f "$d/seq.args" ] || continue
+		# shellcheck disable=SC2053
+		[[ $(basename "$d") == ${IBP_SEQ_ONLY:-*} ]] || continue
 		seq_run "$topo" "${d%/}"
 	done
 }

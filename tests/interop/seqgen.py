@@ -423,6 +423,24 @@ def cases(topo, outdir):
            "keep_pkey_indexes line removed: stays FALSE",
            osmconf="# nothing\n"),
     ])
+    # 5. no_partition_enforcement TRUE, then FALSE by SIGHUP: OpenSM's
+    # check of its options wrote "off" into the part_enforce string, so
+    # enforcement stays off until a part_enforce line says otherwise
+    write_seq(outdir, "case5-enforce-off-sticks", "", [
+        st("A=0x0001 : %s=full ;\n" % a, "no_partition_enforcement TRUE",
+           osmconf="no_partition_enforcement TRUE\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\n" % (a, a),
+           "no_partition_enforcement FALSE: still off",
+           osmconf="no_partition_enforcement FALSE\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\n" % (a, a),
+           "part_enforce off: the same value, still off",
+           osmconf="no_partition_enforcement FALSE\npart_enforce off\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=limited ;\n" % (a, a),
+           "part_enforce both: mirrored again",
+           osmconf="part_enforce both\n"),
+        st("A=0x0001 : %s=full ;\n" % a, "the line removed: still both",
+           osmconf="# nothing\n"),
+    ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [
         st("A=0x0010, indx0 : %s=full ;\nthis line is broken\n" % a,

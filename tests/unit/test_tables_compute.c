@@ -3,7 +3,9 @@
  * (tables_compute.h): the seed plan on the seed topology gives the tables
  * the policy gives for the same inputs; an SM port given by name wins; a
  * --state file round trip keeps what OpenSM remembers; missing inputs and
- * a topology that does not load are errors with nothing left allocated.
+ * a topology that does not load are errors with nothing left allocated;
+ * no_partition_enforcement TRUE then FALSE on a running OpenSM leaves
+ * enforcement off until a part_enforce line says otherwise.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,12 +124,82 @@ static void test_errors(void **state)
 	ibp_diags_free(d);
 }
 
+/* One `tables --state` run with opensm.conf text conf; the part_enforce
+ * OpenSM uses after it, and whether the seed's leaf port 3 (facing
+ * tenantA-node-01) got a table. */
+static ibp_part_enforce run_conf(const char *dir, const char *conf,
+				 bool *mirrored)
+{
+	char cpath[128], spath[128];
+	snprintf(cpath, sizeof(cpath), "%s/opensm.conf", dir);
+	snprintf(spath, sizeof(spath), "%s/st.json", dir);
+	FILE *f = fopen(cpath, "w");
+	assert_non_null(f);
+	fputs(conf, f);
+	fclose(f);
+	ibp_tables_compute_options o;
+	seed_options(&o);
+	o.state_path = spath;
+	o.opensm_conf_path = cpath;
+	ibp_tables_result r;
+	ibp_error err;
+	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_OK);
+	assert_int_equal(ibp_tables_result_write_state(&r, spath, &err), 0);
+	size_t n;
+	assert_int_equal(
+	    ibp_fabric_find_node_guid(r.fabric, 0x506b4b0300a1b100ull, &n),
+	    IBP_OK);
+	*mirrored = ibp_tables_get(r.tables, n, 3) != NULL;
+	ibp_part_enforce pe = r.opensm.part_enforce;
+	ibp_tables_result_free(&r);
+	unlink(cpath);
+	return pe;
+}
+
+static void test_enforcement_off_sticks(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ibp-tc-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	bool m;
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement TRUE\n", &m),
+			 IBP_ENFORCE_OFF);
+	assert_false(m);
+	/* SIGHUP with FALSE: OpenSM's part_enforce string now reads "off" */
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement FALSE\n", &m),
+			 IBP_ENFORCE_OFF);
+	assert_false(m);
+	/* a part_enforce line of the same value changes nothing */
+	assert_int_equal(run_conf(tmpl,
+				  "no_partition_enforcement FALSE\n"
+				  "part_enforce off\n",
+				  &m),
+			 IBP_ENFORCE_OFF);
+	/* another value is read again */
+	assert_int_equal(run_conf(tmpl,
+				  "no_partition_enforcement FALSE\n"
+				  "part_enforce both\n",
+				  &m),
+			 IBP_ENFORCE_BOTH);
+	assert_true(m);
+	char spath[128];
+	snprintf(spath, sizeof(spath), "%s/st.json", tmpl);
+	unlink(spath);
+	/* a fresh OpenSM started with FALSE enforces */
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement FALSE\n", &m),
+			 IBP_ENFORCE_BOTH);
+	assert_true(m);
+	unlink(spath);
+	rmdir(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seed),
 	    cmocka_unit_test(test_sm_port_and_state),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_enforcement_off_sticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
