@@ -194,7 +194,9 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *                              port's enforcement off (ERR 0507)
  *   warning "no-lid"           end ports past the subnet's last usable
  *                              LID (ibp_fabric_lidless_count): no LID,
- *                              so no table (one finding for them all)
+ *                              a table all the same (OpenSM programs
+ *                              them by directed route; one finding for
+ *                              them all)
  *   note    "sm-port-default"  the SM port was not given: the one assumed
  *                              (ibp_fabric_default_sm_port) and why
  * (the two "-full" findings are also recorded, as data, in

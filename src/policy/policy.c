@@ -112,7 +112,13 @@ static int collect_end_ports(struct pol *P)
 			if (guid == P->sm_guid) {
 				/* always programmed */
 			} else if (lids) {
-				if (!ibp_fabric_port_lid(f, n, p))
+				/* reached from the SM: a LID, or none because
+				 * the LIDs ran out - OpenSM sets P_KeyTables by
+				 * directed route on every port it discovered,
+				 * LID or not (docs/opensm-behaviour.md, rule
+				 * 1a) */
+				if (!ibp_fabric_port_lid(f, n, p) &&
+				    !ibp_fabric_port_is_lidless(f, n, p))
 					continue;
 			} else if (t != IBP_NODE_SWITCH &&
 				   !ibp_fabric_port_peer(f, n, p, NULL, NULL)) {
