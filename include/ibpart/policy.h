@@ -63,6 +63,7 @@
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/index_memory.h"
+#include "ibpart/opensm_partitions.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -168,6 +169,12 @@ typedef struct ibp_policy_options {
 	ibp_policy_unplaced *unplaced;
 	/* "computing tables" (ports) while it runs; NULL: none. */
 	const ibp_progress *progress;
+	/* NULL: not recorded.  Otherwise emptied, then filled with the
+	 * partition objects OpenSM holds after this sweep: those with at
+	 * least one member port in the fabric, in visiting order (OpenSM
+	 * deletes the others once the file is read); the input of the next
+	 * plan's reading (conf.h, ibp_conf_options.opensm_partitions). */
+	ibp_osm_partitions *partitions_out;
 } ibp_policy_options;
 
 /* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot

@@ -69,20 +69,35 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	return ibp_fabric_assign_lids(r->fabric, r->sm_port_guid, err);
 }
 
-/* The plan, read as the policy will apply it; its own findings are not
- * reported. */
+/* The plan, read as the policy will apply it - by a running OpenSM
+ * (the state records one), with the partitions it still holds.  Its own
+ * findings are not reported, but for those that say the plan means
+ * something else to this OpenSM than to a fresh one, which go to out. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		     const ibp_policy_options *po, ibp_error *err)
+		     const ibp_policy_options *po, ibp_diags *out,
+		     ibp_error *err)
 {
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = o->max_input_size;
+	ibp_state_opensm so;
+	if (r->state && ibp_state_file_opensm(r->state, &so))
+		co.opensm_partitions = ibp_state_file_partitions(r->state);
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc = ibp_conf_parse_file(o->plan_path, &co, &r->conf, d, err);
+	for (size_t i = 0; !rc && i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (strcmp(x->code, "opensm-earlier-partition"))
+			continue;
+		if (ibp_diags_add(out, x->severity, x->code, x->file, x->line,
+				  x->col, "%s", x->message))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		r->nfound++;
+	}
 	ibp_diags_free(d);
 	return rc;
 }
@@ -181,7 +196,7 @@ static int osm_options(const ibp_tables_compute_options *o,
  * ports held (a port not programmed keeps its table: a card that left
  * the fabric for a sweep still holds it), OpenSM's memory, options. */
 static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		      ibp_error *err)
+		      const ibp_osm_partitions *prtns, ibp_error *err)
 {
 	ibp_state_file *s = r->state;
 	ibp_tables *t = ibp_state_file_tables_mut(s);
@@ -203,6 +218,9 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	if (!rc) {
 		ibp_state_file_set_memory(s, m);
 		ibp_state_file_set_opensm(s, &r->opensm);
+		rc = ibp_state_file_set_partitions(s, prtns);
+	}
+	if (!rc) {
 		ibp_state_file_set_sm_port(s, r->sm_port_guid);
 		rc = ibp_state_file_set_mode(
 		    s, ibp_policy_mode_str(o->policy.mode));
@@ -210,24 +228,12 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	return rc ? ibp_error_set(err, rc, "out of memory") : 0;
 }
 
-/* The policy, its findings into d and counted. */
-static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
+/* After the policy of a --state run: the old one-P_Key-per-index view
+ * of what OpenSM remembers, for existing callers, and the next state. */
+static int place_state(const ibp_tables_compute_options *o,
+		       ibp_tables_result *r, ibp_policy_options *po,
+		       const ibp_osm_partitions *prtns, ibp_error *err)
 {
-	if (r->state) {
-		po->previous = ibp_state_file_tables(r->state);
-		po->memory = ibp_state_file_memory(r->state);
-	}
-	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
-			ibp_diags_count_severity(d, IBP_SEV_ERROR);
-	int rc =
-	    ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
-				      r->state ? &r->memory : NULL, d, err);
-	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
-		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
-	if (rc || !r->state)
-		return rc;
-	/* the old one-P_Key-per-index view, for existing callers */
 	r->remembered = ibp_tables_new(r->fabric);
 	if (!r->remembered)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -257,7 +263,34 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	/* previous borrowed the state's tables, which next_state changes */
 	po->previous = NULL;
 	po->memory = NULL;
-	return next_state(o, r, err);
+	return next_state(o, r, prtns, err);
+}
+
+/* The policy, its findings into d and counted; with a state, the
+ * partition objects OpenSM keeps go into the next one. */
+static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
+		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
+{
+	if (r->state) {
+		po->previous = ibp_state_file_tables(r->state);
+		po->memory = ibp_state_file_memory(r->state);
+	}
+	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
+			ibp_diags_count_severity(d, IBP_SEV_ERROR);
+	ibp_osm_partitions prtns;
+	ibp_osm_partitions_init(&prtns);
+	if (r->state)
+		po->partitions_out = &prtns;
+	int rc =
+	    ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
+				      r->state ? &r->memory : NULL, d, err);
+	po->partitions_out = NULL;
+	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
+		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
+	if (!rc && r->state)
+		rc = place_state(o, r, po, &prtns, err);
+	ibp_osm_partitions_clear(&prtns);
+	return rc;
 }
 
 int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
@@ -294,7 +327,7 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		rc = osm_options(o, out, &po, d, err);
 	out->nfound = ibp_diags_count_severity(d, IBP_SEV_WARNING) - before;
 	if (!rc)
-		rc = read_plan(o, out, &po, err);
+		rc = read_plan(o, out, &po, d, err);
 	if (!rc)
 		rc = place(o, out, &po, d, err);
 	if (d != diags)

@@ -441,6 +441,24 @@ def cases(topo, outdir):
         st("A=0x0001 : %s=full ;\n" % a, "the line removed: still both",
            osmconf="# nothing\n"),
     ])
+    # 6. partitions outlive their statements: OpenSM keeps its partition
+    # objects across SIGHUPs, empties them, reads the file, and only then
+    # deletes those still empty
+    c = who(g[5])
+    write_seq(outdir, "case6-partitions-outlive", "", [
+        st("Default=0x1234 : %s=full ;\n" % a,
+           "a partition named Default with P_Key 0x1234"),
+        st("Default : ALL_CAS=full ;\n",
+           "'Default :' finds the stale 0x1234 first: every CA 0x9234"),
+        st("B=0x0080 : %s=full ;\n" % b2, "0x0080 created as B"),
+        st("Default=0x0080 : %s=full ;\nDefault : ALL_CAS=full ;\n"
+           "X=0x0001 : %s=full ;\n" % (c, a),
+           "0x0080 keeps the name B: 'Default :' is 0x7fff"),
+        st("N : %s=full ;\n" % b2,
+           "N generated: 0x0001 still held (X), so 0x0002"),
+        st("N : %s=full ;\n" % c,
+           "N found by name from the previous plan: 0x0002"),
+    ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [
         st("A=0x0010, indx0 : %s=full ;\nthis line is broken\n" % a,
