@@ -14,11 +14,19 @@
  * (state_file.h) into the reading of the next plan (conf.h,
  * ibp_conf_options.opensm_partitions).
  *
+ * Each object also lists the multicast groups it tracks (created or
+ * found for its mgid= items).  OpenSM frees a group when it deletes a
+ * partition that tracks it, though another partition may track the same
+ * group: that one then points at freed memory, and OpenSM dies when it
+ * deletes it in turn (opensm_prtn_sweep.h).  A reference says whether the
+ * group it points at was freed.
+ *
  * Threads: no global state; a list is changed by one thread at a time.
  */
 #ifndef IBPART_OPENSM_PARTITIONS_H
 #define IBPART_OPENSM_PARTITIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,11 +37,20 @@ IBP_BEGIN_DECLS
 /* OpenSM keeps 31 characters of a partition's name (osm_prtn_t). */
 #define IBP_OSM_PARTITION_NAME_MAX 31
 
-/* One partition object: its P_Key (without the membership bit) and the
- * name it was created with. */
+/* A multicast group a partition object tracks: its MGID (scope set as
+ * OpenSM created it) and whether OpenSM has freed it since. */
+typedef struct ibp_osm_mgroup {
+	uint8_t mgid[16];
+	bool freed;
+} ibp_osm_mgroup;
+
+/* One partition object: its P_Key (without the membership bit), the
+ * name it was created with, the multicast groups it tracks. */
 typedef struct ibp_osm_partition {
 	uint16_t pkey;
 	char name[IBP_OSM_PARTITION_NAME_MAX + 1];
+	ibp_osm_mgroup *mgroups;
+	size_t nmgroups;
 } ibp_osm_partition;
 
 /* The partition objects, in the order they were added. */
@@ -53,6 +70,14 @@ void ibp_osm_partitions_clear(ibp_osm_partitions *l);
  * its first name.  IBP_EINVAL for P_Key 0 or a NULL argument, IBP_ENOMEM. */
 int ibp_osm_partitions_add(ibp_osm_partitions *l, uint16_t pkey,
 			   const char *name);
+
+/* The partition of pkey (which must be listed) tracks one more group.
+ * IBP_EINVAL when pkey is not listed, IBP_ENOMEM. */
+int ibp_osm_partitions_track(ibp_osm_partitions *l, uint16_t pkey,
+			     const uint8_t mgid[16], bool freed);
+
+/* Remove the partition of pkey (nothing when it is not listed). */
+void ibp_osm_partitions_remove(ibp_osm_partitions *l, uint16_t pkey);
 
 /* *out (emptied first) gets a copy of l.  IBP_ENOMEM. */
 int ibp_osm_partitions_copy(const ibp_osm_partitions *l,

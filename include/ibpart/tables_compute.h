@@ -109,7 +109,10 @@ typedef struct ibp_tables_result {
  * are `ibpart check`'s business and are not reported, but for
  * opensm-earlier-partition (conf.h: with a state that records a running
  * OpenSM, the plan is read with the partitions that OpenSM still holds,
- * opensm_partitions.h, and a statement they change is reported).  Returns 0;
+ * opensm_partitions.h, and a statement they change is reported), and
+ * opensm-crash (error: the sweep kills OpenSM, opensm_prtn_sweep.h; the
+ * tables are then those the ports held, and the next state has no
+ * running OpenSM).  Returns 0;
  * IBP_EINVAL without a topology or a plan; the topology's failure
  * (IBP_EPARSE, IBP_EIO; err holds its first error, also in diags);
  * IBP_ENOENT for an SM port not in the fabric; the plan's, the state

@@ -6,6 +6,7 @@
  * `--rollback` (live.h's ibp_state_save/ibp_state_load and
  * tables_json.h's state functions are wrappers over it).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -292,12 +293,24 @@ static json_t *state_json(const ibp_state_file *s)
 			if (!a)
 				goto fail;
 			for (size_t i = 0; i < s->prtns.n; i++) {
+				const ibp_osm_partition *p = &s->prtns.v[i];
 				char k[8];
-				snprintf(k, sizeof(k), "0x%04x",
-					 s->prtns.v[i].pkey);
-				json_array_append_new(
-				    a, json_pack("{s:s,s:s}", "pkey", k, "name",
-						 s->prtns.v[i].name));
+				snprintf(k, sizeof(k), "0x%04x", p->pkey);
+				json_t *e = json_pack("{s:s,s:s}", "pkey", k,
+						      "name", p->name);
+				json_t *g = p->nmgroups ? json_array() : NULL;
+				for (size_t j = 0; g && j < p->nmgroups; j++) {
+					char t[INET6_ADDRSTRLEN];
+					inet_ntop(AF_INET6, p->mgroups[j].mgid,
+						  t, sizeof(t));
+					json_array_append_new(
+					    g, json_pack("{s:s,s:b}", "mgid", t,
+							 "freed",
+							 p->mgroups[j].freed));
+				}
+				if (g)
+					json_object_set_new(e, "mgroups", g);
+				json_array_append_new(a, e);
 			}
 			json_object_set_new(o, "partitions", a);
 		}
@@ -604,6 +617,31 @@ static int read_partitions(struct rd *r, json_t *a)
 					   json_string_value(n)))
 			return ibp_error_set(r->err, IBP_ENOMEM,
 					     "out of memory");
+		json_t *g = json_object_get(e, "mgroups");
+		if (g && !json_is_array(g))
+			return BAD(r,
+				   "\"opensm\".partitions[%zu].mgroups: an "
+				   "array expected",
+				   i);
+		size_t j;
+		json_t *m;
+		json_array_foreach(g, j, m)
+		{
+			json_t *t = json_object_get(m, "mgid");
+			json_t *fr = json_object_get(m, "freed");
+			uint8_t raw[16];
+			if (!json_is_string(t) || !json_is_boolean(fr) ||
+			    inet_pton(AF_INET6, json_string_value(t), raw) != 1)
+				return BAD(r,
+					   "\"opensm\".partitions[%zu]."
+					   "mgroups[%zu]: {\"mgid\": \"ff..\", "
+					   "\"freed\": false} expected",
+					   i, j);
+			if (ibp_osm_partitions_track(&r->s->prtns, pk, raw,
+						     json_is_true(fr)))
+				return ibp_error_set(r->err, IBP_ENOMEM,
+						     "out of memory");
+		}
 	}
 	return 0;
 }

@@ -3,10 +3,12 @@
  * include/ibpart/tables_compute.h): topology, SM port and LIDs, plan,
  * state file, policy.
  */
+#include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ibpart/tables_compute.h"
+#include "ibpart/opensm_prtn_sweep.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/tables_json.h"
 
@@ -196,7 +198,8 @@ static int osm_options(const ibp_tables_compute_options *o,
  * ports held (a port not programmed keeps its table: a card that left
  * the fabric for a sweep still holds it), OpenSM's memory, options. */
 static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		      const ibp_osm_partitions *prtns, ibp_error *err)
+		      const ibp_osm_partitions *prtns, bool dead,
+		      ibp_error *err)
 {
 	ibp_state_file *s = r->state;
 	ibp_tables *t = ibp_state_file_tables_mut(s);
@@ -217,8 +220,9 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		rc = IBP_ENOMEM;
 	if (!rc) {
 		ibp_state_file_set_memory(s, m);
-		ibp_state_file_set_opensm(s, &r->opensm);
-		rc = ibp_state_file_set_partitions(s, prtns);
+		/* an OpenSM that died runs no more: the next is a fresh one */
+		ibp_state_file_set_opensm(s, dead ? NULL : &r->opensm);
+		rc = ibp_state_file_set_partitions(s, dead ? NULL : prtns);
 	}
 	if (!rc) {
 		ibp_state_file_set_sm_port(s, r->sm_port_guid);
@@ -232,7 +236,8 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
  * of what OpenSM remembers, for existing callers, and the next state. */
 static int place_state(const ibp_tables_compute_options *o,
 		       ibp_tables_result *r, ibp_policy_options *po,
-		       const ibp_osm_partitions *prtns, ibp_error *err)
+		       const ibp_osm_partitions *prtns, bool dead,
+		       ibp_error *err)
 {
 	r->remembered = ibp_tables_new(r->fabric);
 	if (!r->remembered)
@@ -263,7 +268,52 @@ static int place_state(const ibp_tables_compute_options *o,
 	/* previous borrowed the state's tables, which next_state changes */
 	po->previous = NULL;
 	po->memory = NULL;
-	return next_state(o, r, prtns, err);
+	return next_state(o, r, prtns, dead, err);
+}
+
+/* OpenSM's partition objects through this sweep (opensm_prtn_sweep.h),
+ * from those the state says the running OpenSM holds.  When the sweep
+ * kills OpenSM: the finding, and the tables are those the ports held
+ * (it dies before programming any), OpenSM remembering nothing. */
+static int sweep_partitions(const ibp_tables_compute_options *o,
+			    ibp_tables_result *r,
+			    const ibp_osm_partitions *kept,
+			    ibp_osm_partitions *after, bool *dead, ibp_diags *d,
+			    ibp_error *err)
+{
+	ibp_state_opensm so;
+	const ibp_osm_partitions *before =
+	    ibp_state_file_opensm(r->state, &so)
+		? ibp_state_file_partitions(r->state)
+		: NULL;
+	ibp_osm_crash c;
+	int rc = ibp_osm_partitions_sweep(before, r->conf, kept, after, &c);
+	*dead = c.crash;
+	if (rc || !c.crash)
+		return rc ? ibp_error_set(err, rc, "out of memory") : 0;
+	char g[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(AF_INET6, c.mgid, g, sizeof(g));
+	ibp_diags_add(d, IBP_SEV_ERROR, "opensm-crash", o->plan_path, 0, 0,
+		      "OpenSM deletes partition '%s' (0x%04x), emptied by this "
+		      "plan, which still points at multicast group %s that "
+		      "OpenSM freed when it deleted another partition tracking "
+		      "it: OpenSM 3.3.23 reads freed memory and dies "
+		      "(segfault) before it programs any table, so every port "
+		      "keeps the table it holds (shown); restart OpenSM",
+		      c.name, c.pkey, g);
+	r->nfound++;
+	ibp_tables *held = ibp_tables_copy(ibp_state_file_tables(r->state));
+	ibp_index_memory *none = ibp_index_memory_new(r->fabric);
+	if (!held || !none) {
+		ibp_tables_free(held);
+		ibp_index_memory_free(none);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	ibp_tables_free(r->tables);
+	r->tables = held;
+	ibp_index_memory_free(r->memory);
+	r->memory = none;
+	return 0;
 }
 
 /* The policy, its findings into d and counted; with a state, the
@@ -287,8 +337,16 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	po->partitions_out = NULL;
 	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
 		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
+	ibp_osm_partitions after;
+	ibp_osm_partitions_init(&after);
+	bool dead = false;
+	if (!rc && r->state && po->mode == IBP_POLICY_OPENSM)
+		rc = sweep_partitions(o, r, &prtns, &after, &dead, d, err);
 	if (!rc && r->state)
-		rc = place_state(o, r, po, &prtns, err);
+		rc = place_state(
+		    o, r, po, po->mode == IBP_POLICY_OPENSM ? &after : &prtns,
+		    dead, err);
+	ibp_osm_partitions_clear(&after);
 	ibp_osm_partitions_clear(&prtns);
 	return rc;
 }

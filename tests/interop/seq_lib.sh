@@ -10,7 +10,8 @@
 # the step (Unlink, ReLink) and with the step's opensm.conf and
 # partitions.conf in place (a step with NN.restart stops OpenSM and
 # starts a new one instead, and ibpart's state loses what OpenSM
-# remembered, as an `apply --state` file has it); ibpart gets the step's
+# remembered, as an `apply --state` file has it; a step with NN.crash is
+# one OpenSM dies on, and the next starts a new one); ibpart gets the step's
 # topology (the fabric as OpenSM sees it in that sweep), the same
 # opensm.conf and the state file of the previous step.  A step that
 # unlinks or relinks a CA is two sweeps: the one OpenSM runs on the
@@ -24,6 +25,7 @@ SEQ_STEPS=0
 SEQ_BAD_SEQS=0
 SEQ_BAD_STEPS=0
 SEQ_PORTS=0
+SEQ_CRASHES=0
 
 # seq_compare OURS THEIRS HELD: the ports that differ, one line each.  A
 # port ibpart does not program (a switch port under part_enforce off)
@@ -89,6 +91,30 @@ seq_console_sweep()
 	return 0
 }
 
+# seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
+# so (opensm-crash); SIGHUP, then wait (with a deadline) for OpenSM to
+# end, by a signal.  The ports then hold what they held.
+seq_crash()
+{
+	local tag=$1 i st=0
+	local err
+	err=$(cat "$w/$tag.err")
+	[[ $err == *"[opensm-crash]"* ]] ||
+		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies: $err"
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
+		kill -0 "$IBP_OSM_PID" 2>/dev/null || break
+		sleep 0.02
+	done
+	kill -0 "$IBP_OSM_PID" 2>/dev/null &&
+		ibp_fail "$name sweep $tag: OpenSM still runs ${IBP_OSM_TIMEOUT}s after the SIGHUP"
+	wait "$IBP_OSM_PID" || st=$?
+	IBP_OSM_PID=""
+	[ "$st" -gt 128 ] ||
+		ibp_fail "$name sweep $tag: OpenSM ended with status $st, not by a signal"
+	SEQ_CRASHES=$((SEQ_CRASHES + 1))
+}
+
 # seq_sweep NAME TOPO: predict a sweep with ibpart (the partitions.conf
 # and opensm.conf in place, the state carried), let FN run it (start,
 # hup, or nothing when OpenSM already swept), read the fabric, compare.
@@ -117,6 +143,7 @@ seq_sweep()
 		# shellcheck disable=SC2086
 		ibp_osm_start "$conf" -F "$osmconf" $args ;;
 	hup) ibp_osm_hup ;;
+	crash) seq_crash "$tag" ;;
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
 	SEQ_STEPS=$((SEQ_STEPS + 1))
@@ -168,7 +195,10 @@ seq_run()
 			jq 'del(.ports[].remembered) | del(.opensm)' "$state" >"$state.new" &&
 				mv "$state.new" "$state"
 		fi
-		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ]; then
+		if [ -f "$d/$n.crash" ]; then
+			seq_sweep "$n" "$d/$n.topo" crash || { bad=1; break; }
+		elif [ "$n" = 00 ] || [ -f "$d/$n.restart" ] || [ -z "$IBP_OSM_PID" ]; then
+			# (no OpenSM: it died on the step before)
 			seq_sweep "$n" "$d/$n.topo" start || { bad=1; break; }
 		else
 			seq_sweep "$n" "$d/$n.topo" hup || { bad=1; break; }
@@ -195,7 +225,7 @@ seq_run_all()
 
 seq_done()
 {
-	local what="$SEQ_SEQS sequences, $SEQ_STEPS steps ($SEQ_PORTS ports)"
+	local what="$SEQ_SEQS sequences, $SEQ_STEPS steps ($SEQ_PORTS ports, OpenSM crashes predicted: $SEQ_CRASHES)"
 	if [ "$SEQ_BAD_SEQS" -ne 0 ]; then
 		ibp_fail "$SEQ_BAD_SEQS of $SEQ_SEQS sequences differ ($SEQ_BAD_STEPS steps; $what)"
 	fi

@@ -278,6 +278,8 @@ def write_seq(outdir, name, args, steps):
         base = os.path.join(d, "%02d" % i)
         if len(step) > 5 and step[5]:
             open(base + ".restart", "w").close()
+        if len(step) > 6 and step[6]:
+            open(base + ".crash", "w").close()
         for ext, body in ((".conf", conf), (".topo", topo),
                           (".console", "".join(c + "\n" for c in console)),
                           (".osmconf", osmconf), (".what", what + "\n")):
@@ -302,9 +304,10 @@ def cases(topo, outdir):
     sw = who(sws[0])
     full_text = text
 
-    def st(conf, what, console=(), unlinked=(), osmconf="", restart=False):
+    def st(conf, what, console=(), unlinked=(), osmconf="", restart=False,
+           crash=False):
         return ("# issue 10\n" + conf, topo_without(full_text, unlinked),
-                list(console), osmconf, what, restart)
+                list(console), osmconf, what, restart, crash)
 
     # 1. several P_Keys remembered at one index
     write_seq(outdir, "case1-accumulated", "", [
@@ -458,6 +461,26 @@ def cases(topo, outdir):
            "N generated: 0x0001 still held (X), so 0x0002"),
         st("N : %s=full ;\n" % c,
            "N found by name from the previous plan: 0x0002"),
+    ])
+    # 7. two partitions tracking one multicast group: deleting the first
+    # frees it, deleting the second reads it and OpenSM dies
+    write_seq(outdir, "case7-opensm-crash", "", [
+        st("S=0x11da : %s=limited, mgid=ff15::1, rate=3 ;\n" % a,
+           "S (0x11da) creates ff12::1 (no scope: link-local)"),
+        st("S=0x0010 : %s=limited, mgid=ff15::1, rate=3 ;\n" % a,
+           "0x0010 tracks ff12::1 too; 0x11da deleted frees it"),
+        st("U=0x0020 : %s ;\n" % a,
+           "0x0010 deleted: freed group read, OpenSM dies", crash=True),
+        st("U=0x0020 : %s ;\n" % a, "a new OpenSM on the held tables"),
+    ])
+    # the same with the MGID written as OpenSM creates it (scope 2): the
+    # second partition finds the group as written and does not track it
+    write_seq(outdir, "case7-no-crash-scoped", "", [
+        st("S=0x11da : %s=limited, mgid=ff12::1, rate=3 ;\n" % a,
+           "S (0x11da) creates ff12::1"),
+        st("S=0x0010 : %s=limited, mgid=ff12::1, rate=3 ;\n" % a,
+           "ff12::1 exists as written: 0x0010 does not track it"),
+        st("U=0x0020 : %s ;\n" % a, "0x0010 deleted: OpenSM survives"),
     ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [

@@ -128,6 +128,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(ibp_osm_partitions_add(&pl, 0x1234, "Other"), 0);
 	assert_int_equal(ibp_osm_partitions_add(&pl, 0x0080, "B"), 0);
 	assert_int_equal(pl.n, 2); /* 0x1234 keeps its first name */
+	const uint8_t g12[16] = {0xff, 0x12, [15] = 1};
+	assert_int_equal(ibp_osm_partitions_track(&pl, 0x1234, g12, true), 0);
 	assert_int_equal(ibp_state_file_set_partitions(s, &pl), 0);
 	ibp_osm_partitions_clear(&pl);
 	char *js = ibp_state_file_to_json(s);
@@ -155,6 +157,11 @@ static void test_round_trip(void **state)
 	assert_string_equal(ibp_osm_partitions_find(bp, 0x1234)->name,
 			    "Default");
 	assert_string_equal(ibp_osm_partitions_find(bp, 0x8080)->name, "B");
+	const ibp_osm_partition *bg = ibp_osm_partitions_find(bp, 0x1234);
+	assert_int_equal(bg->nmgroups, 1);
+	assert_true(bg->mgroups[0].freed);
+	assert_memory_equal(bg->mgroups[0].mgid, g12, 16);
+	assert_non_null(strstr(js, "\"ff12::1\""));
 	bool in = false, out = true;
 	assert_true(ibp_tables_get_enforcement(ibp_state_file_tables(b), 0, 1,
 					       &in, &out));
