@@ -91,6 +91,29 @@ seq_console_sweep()
 	return 0
 }
 
+# seq_hup: ibp_osm_hup, but an OpenSM that dies on the SIGHUP (which
+# ibpart did not say) is a difference of this sequence, reported, not the
+# end of the run.
+seq_hup()
+{
+	local n i
+	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
+		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -gt "$n" ] && return 0
+		if ! kill -0 "$IBP_OSM_PID" 2>/dev/null; then
+			wait "$IBP_OSM_PID" 2>/dev/null
+			IBP_OSM_PID=""
+			SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
+			SEQ_STEPS=$((SEQ_STEPS + 1))
+			echo "SEQUENCE $name ($args) sweep $tag: OpenSM died, ibpart did not say so" >&2
+			return 1
+		fi
+		sleep 0.02
+	done
+	ibp_fail "OpenSM not up after ${IBP_OSM_TIMEOUT}s"
+}
+
 # seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
 # so (opensm-crash); SIGHUP, then wait (with a deadline) for OpenSM to
 # end, by a signal.  The ports then hold what they held.
@@ -138,11 +161,19 @@ seq_sweep()
 		ibp_fail "$name sweep $tag: ibpart tables failed (exit $rc)"
 	fi
 	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
+	# a sweep ibpart says OpenSM dies in (rule 29); a step written to
+	# show one (NN.crash) must be one
+	if [ "$fn" = hup ] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
+		fn=crash
+	fi
+	if [ -f "$d/$tag.crash" ] && [ "$fn" != crash ]; then
+		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies here"
+	fi
 	case $fn in
 	start)
 		# shellcheck disable=SC2086
 		ibp_osm_start "$conf" -F "$osmconf" $args ;;
-	hup) ibp_osm_hup ;;
+	hup) seq_hup || return 1 ;;
 	crash) seq_crash "$tag" ;;
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
@@ -195,9 +226,7 @@ seq_run()
 			jq 'del(.ports[].remembered) | del(.opensm)' "$state" >"$state.new" &&
 				mv "$state.new" "$state"
 		fi
-		if [ -f "$d/$n.crash" ]; then
-			seq_sweep "$n" "$d/$n.topo" crash || { bad=1; break; }
-		elif [ "$n" = 00 ] || [ -f "$d/$n.restart" ] || [ -z "$IBP_OSM_PID" ]; then
+		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ] || [ -z "$IBP_OSM_PID" ]; then
 			# (no OpenSM: it died on the step before)
 			seq_sweep "$n" "$d/$n.topo" start || { bad=1; break; }
 		else

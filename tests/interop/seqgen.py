@@ -14,10 +14,14 @@ over months: a member flips between full and limited, leaves, comes
 back; a partition is removed and re-added (its P_Key comes back);
 indx0 moves to another P_Key; the default partition flips; many
 partitions name the switch, so its port 0 (8 entries) is full and
-OpenSM reuses indexes; a CA is unlinked for a sweep and linked again;
-a broken line makes OpenSM reject the whole file (with an indx0 line
-read before the error); opensm.conf's keep_pkey_indexes goes FALSE and
-back.  Some sequences run OpenSM with -W (allow_both_pkeys).
+OpenSM reuses indexes; a CA is unlinked for a sweep and linked again,
+or its link flaps (down for one step, back the next); one P_Key gets
+full and limited members at once; partitions get mgid= items (MGIDs
+shared by several partitions, written with scope 2 or 5: the shape
+OpenSM 3.3.23 dies on when they are deleted, opensm-behaviour.md rule
+29); a broken line makes OpenSM reject the whole file (with an indx0
+line read before the error); opensm.conf's keep_pkey_indexes goes FALSE
+and back.  Some sequences run OpenSM with -W (allow_both_pkeys).
 
 --cases writes the fixed sequences of issue 10 instead (each the
 shortest plan history that shows one OpenSM rule).
@@ -101,7 +105,8 @@ class Plan:
     def copy(self):
         p = Plan()
         p.parts = {k: {"members": dict(v["members"]),
-                       "indx0": set(v["indx0"])} for k, v in
+                       "indx0": set(v["indx0"]),
+                       "mgids": list(v.get("mgids", []))} for k, v in
                    self.parts.items()}
         p.default = list(self.default) if self.default else None
         return p
@@ -117,9 +122,13 @@ class Plan:
                      if w not in v["indx0"]]
             ix = [(w, m) for w, m in v["members"].items()
                   if w in v["indx0"]]
-            if plain:
-                lines.append("P%04x=0x%04x : %s ;" % (k, k, ", ".join(
-                    "%s=%s" % (w, m) for w, m in plain)))
+            # mgid= items last, each followed by a flag (an mgid item
+            # ending a statement reads memory OpenSM never set)
+            mg = "".join(", mgid=%s, rate=3" % g for g in v.get("mgids", []))
+            if plain or mg:
+                items = ", ".join("%s=%s" % (w, m) for w, m in plain)
+                lines.append("P%04x=0x%04x : %s ;" % (
+                    k, k, (items + mg) if items else mg[2:]))
             if ix:
                 lines.append("P%04x=0x%04x, indx0 : %s ;" % (k, k,
                              ", ".join("%s=%s" % (w, m) for w, m in ix)))
@@ -146,6 +155,7 @@ class Gen:
         self.allow_both = self.r.random() < 0.3
         self.plan = Plan()
         self.unlinked = set()
+        self.flapped = None  # a CA unlinked for one step only
         self.keep = True
 
     def rand_memb(self):
@@ -168,14 +178,15 @@ class Gen:
         mem = {}
         for w in self.r.sample(pool, n):
             mem[w] = self.rand_memb()
-        self.plan.parts[k] = {"members": mem, "indx0": set()}
+        self.plan.parts[k] = {"members": mem, "indx0": set(), "mgids": []}
         return "add 0x%04x" % k
 
     def mutate(self):
         """One change of the plan; returns what it did."""
         r = self.r
         ops = ["flip", "flip", "remove-member", "add-member", "add",
-               "add", "remove", "indx0", "default", "switch-fill"]
+               "add", "remove", "indx0", "default", "switch-fill", "mix",
+               "mgid"]
         op = r.choice(ops)
         parts = self.plan.parts
         if op == "flip" and parts:
@@ -221,10 +232,31 @@ class Gen:
                        [("ALL", "both")]]
             self.plan.default = r.choice(choices)
             return "default %s" % (self.plan.default,)
+        if op == "mix" and parts:
+            # one P_Key with full and limited members at once (with
+            # keep_pkey_indexes FALSE every table is packed again)
+            k = r.choice(sorted(parts))
+            ws = r.sample(self.member_pool(), 2)
+            parts[k]["members"][ws[0]] = "full"
+            parts[k]["members"][ws[1]] = "limited"
+            return "0x%04x: %s full, %s limited" % (k, ws[0], ws[1])
+        if op == "mgid" and parts:
+            # a multicast group item: written with another scope than the
+            # one OpenSM creates (2) it can end up tracked by two
+            # partitions, and OpenSM dies deleting the second
+            k = r.choice(sorted(parts))
+            g = "ff1%d::%d" % (r.choice([2, 5]), r.randint(1, 2))
+            mg = parts[k].setdefault("mgids", [])
+            if g in mg:
+                mg.remove(g)
+                return "0x%04x: mgid %s removed" % (k, g)
+            mg.append(g)
+            return "0x%04x: mgid %s" % (k, g)
         if op == "switch-fill":
             # the switch in many partitions: its port 0 holds 8
             for k in r.sample(POOL, r.randint(6, len(POOL))):
-                v = parts.setdefault(k, {"members": {}, "indx0": set()})
+                v = parts.setdefault(k, {"members": {}, "indx0": set(),
+                                     "mgids": []})
                 v["members"]["ALL_SWITCHES"] = r.choice(MEMB)
                 if len(v["members"]) == 1:
                     v["members"][who(r.choice(self.hosts))] = "full"
@@ -243,14 +275,29 @@ class Gen:
             for _ in range(r.randint(1, 3)):
                 what.append(self.mutate())
             x = r.random()
-            if x < 0.12 and len(self.unlinked) < 2:
+            if self.flapped is not None:
+                # the flap's other half: the CA's link comes back
+                g = self.flapped
+                self.flapped = None
+                self.unlinked.discard(g)
+                console.append('ReLink "%s"' % self.node_of[g])
+                what.append("link of %s back" % who(g))
+            elif x < 0.08 and len(self.unlinked) < 2:
+                # a flap: the CA's link goes down for one step
+                g = r.choice([h for h in self.hosts
+                              if h not in self.unlinked])
+                self.unlinked.add(g)
+                self.flapped = g
+                console.append('Unlink "%s"' % self.node_of[g])
+                what.append("link of %s down (a flap)" % who(g))
+            elif x < 0.12 and len(self.unlinked) < 2:
                 g = r.choice([h for h in self.hosts
                               if h not in self.unlinked])
                 self.unlinked.add(g)
                 console.append('Unlink "%s"' % self.node_of[g])
                 what.append("unlink %s" % who(g))
-            elif x < 0.30 and self.unlinked:
-                g = r.choice(sorted(self.unlinked))
+            elif x < 0.30 and self.unlinked - {self.flapped}:
+                g = r.choice(sorted(self.unlinked - {self.flapped}))
                 self.unlinked.discard(g)
                 console.append('ReLink "%s"' % self.node_of[g])
                 what.append("relink %s" % who(g))
@@ -481,6 +528,18 @@ def cases(topo, outdir):
         st("S=0x0010 : %s=limited, mgid=ff12::1, rate=3 ;\n" % a,
            "ff12::1 exists as written: 0x0010 does not track it"),
         st("U=0x0020 : %s ;\n" % a, "0x0010 deleted: OpenSM survives"),
+    ])
+    # 8. a CA's link flaps
+    na = node[g[2]]
+    write_seq(outdir, "case8-flap-ca", "", [
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a in 0x0010 and 0x0020"),
+        st("P20=0x0020 : %s=full ;\n" % a, "0x0010 removed: a hole"),
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a unlinked, 0x0010 back", console=['Unlink "%s"' % na],
+           unlinked=[na]),
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a linked again", console=['ReLink "%s"' % na]),
     ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [
