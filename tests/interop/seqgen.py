@@ -15,7 +15,9 @@ back; a partition is removed and re-added (its P_Key comes back);
 indx0 moves to another P_Key; the default partition flips; many
 partitions name the switch, so its port 0 (8 entries) is full and
 OpenSM reuses indexes; a CA is unlinked for a sweep and linked again,
-or its link flaps (down for one step, back the next); one P_Key gets
+or its link flaps (down for one step, back the next), or - on a fabric
+with several switches - one or all of the links between two switches
+flap (what they cut off leaves the fabric for that step); one P_Key gets
 full and limited members at once; partitions get mgid= items (MGIDs
 shared by several partitions, written with scope 2 or 5: the shape
 OpenSM 3.3.23 dies on when they are deleted, opensm-behaviour.md rule
@@ -65,6 +67,52 @@ def read_topo(path):
         if m and cur:
             cas.append((cur, int(m.group(1), 16)))
     return text, cas, sws
+
+
+def switch_links(text):
+    """The links between switches: (switch id, port, peer id, peer port),
+    each once, in file order."""
+    links = []
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r'^\s*Switch\s+\d+\s+"([^"]+)"', line)
+        if m:
+            cur = m.group(1)
+            continue
+        if re.match(r'^\s*(Ca|Hca|Rt)\s', line):
+            cur = None
+            continue
+        m = re.match(r'^\[(\d+)\][^"]*"(S-[^"]+)"\[(\d+)\]', line)
+        if m and cur:
+            a, p, b, q = cur, int(m.group(1)), m.group(2), int(m.group(3))
+            if (b, q, a, p) not in links:
+                links.append((a, p, b, q))
+    return links
+
+
+def topo_without_links(text, links):
+    """The topology with the given switch links removed (both ends); the
+    nodes they cut off stay in the file, unreached: ibpart programs only
+    what the SM's port reaches, as OpenSM does."""
+    if not links:
+        return text
+    ends = set()
+    for a, p, b, q in links:
+        ends.add((a, p))
+        ends.add((b, q))
+    out = []
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r'^\s*Switch\s+\d+\s+"([^"]+)"', line)
+        if m:
+            cur = m.group(1)
+        elif re.match(r'^\s*(Ca|Hca|Rt)\s', line):
+            cur = None
+        m = re.match(r'^\[(\d+)\]', line)
+        if m and cur and (cur, int(m.group(1))) in ends:
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def topo_without(text, node_ids):
@@ -156,6 +204,8 @@ class Gen:
         self.plan = Plan()
         self.unlinked = set()
         self.flapped = None  # a CA unlinked for one step only
+        self.swlinks = switch_links(self.text)
+        self.cut = []  # switch links down for this step (a flap)
         self.keep = True
 
     def rand_memb(self):
@@ -275,7 +325,28 @@ class Gen:
             for _ in range(r.randint(1, 3)):
                 what.append(self.mutate())
             x = r.random()
-            if self.flapped is not None:
+            if self.cut:
+                # the switch links come back
+                for a, p, b, q in self.cut:
+                    console.append('ReLink "%s"[%d]' % (a, p))
+                what.append("switch link(s) back")
+                self.cut = []
+                x = 1.0  # nothing else this step
+            elif self.swlinks and x < 0.06:
+                # a flap of the links between two switches: one of them
+                # (the others carry the traffic) or all (what is behind
+                # them leaves the fabric for a step)
+                a, _, b, _ = r.choice(self.swlinks)
+                pair = [l for l in self.swlinks if {l[0], l[2]} == {a, b}]
+                self.cut = pair if r.random() < 0.5 else [r.choice(pair)]
+                for la, lp, _, _ in self.cut:
+                    console.append('Unlink "%s"[%d]' % (la, lp))
+                what.append("%d link(s) %s-%s down (a flap)" %
+                            (len(self.cut), a, b))
+                x = 1.0
+            if x >= 1.0:
+                pass
+            elif self.flapped is not None:
                 # the flap's other half: the CA's link comes back
                 g = self.flapped
                 self.flapped = None
@@ -309,8 +380,9 @@ class Gen:
                 what.append("keep_pkey_indexes %s" %
                             ("TRUE" if self.keep else "FALSE"))
         conf = self.plan.text(broken)
-        topo = topo_without(self.text,
-                            [self.node_of[g] for g in self.unlinked])
+        topo = topo_without_links(
+            topo_without(self.text, [self.node_of[g] for g in self.unlinked]),
+            self.cut)
         osmconf = "" if self.keep else "keep_pkey_indexes FALSE\n"
         return conf, topo, console, osmconf, "; ".join(what)
 
