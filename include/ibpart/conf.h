@@ -56,6 +56,7 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
+#include "ibpart/opensm_partitions.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
 
@@ -156,6 +157,14 @@ typedef struct ibp_conf_options {
 	/* ibp_conf_parse_file() reads at most this many bytes (0:
 	 * IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
 	size_t max_input_size;
+	/* The partitions a running OpenSM still holds from its previous
+	 * sweep (opensm_partitions.h; NULL: a fresh OpenSM).  OpenSM reads
+	 * the file before it deletes them: a statement without a P_Key
+	 * finds one by name, a P_Key defined again keeps its old name, a
+	 * generated P_Key skips theirs; each such reading is the warning
+	 * "opensm-earlier-partition" (the plan means something else on a
+	 * fresh OpenSM).  Only read during the call. */
+	const ibp_osm_partitions *opensm_partitions;
 } ibp_conf_options;
 
 /* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */

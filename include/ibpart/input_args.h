@@ -82,8 +82,8 @@ struct ibp_input_args {
 	    "--lft-cap", lft, 2, 65535, "N",                                   \
 	    "the switches' SwitchInfo LinearFDBCap (default 49152: LIDs "      \
 	    "up to 0xBFFF; ibsim's switches have 30720): the subnet's "        \
-	    "last LID is N-1, end ports past it get no LID and no table "      \
-	    "(finding no-lid, exit 1)"),                                       \
+	    "last LID is N-1, end ports past it get no LID (a table all the "  \
+	    "same: finding no-lid, exit 1)"),                                  \
 	    IBP_ARG_NUM("--mft-cap", mft, 1, 65535, "N",                       \
 			"the switches' MulticastFDBCap (default 1024): the "   \
 			"multicast groups (MLIDs) they forward"),              \

@@ -22,6 +22,9 @@
  * while running - keep_pkey_indexes, part_enforce and
  * no_partition_enforcement here, never allow_both_pkeys - and only the
  * keys the file has (a line removed leaves the option as it was).
+ * no_partition_enforcement TRUE also writes "off" into OpenSM's
+ * part_enforce itself, so a later FALSE leaves enforcement off until a
+ * part_enforce line with another value is read (tables_compute.c).
  */
 #ifndef IBPART_OPENSM_CONF_H
 #define IBPART_OPENSM_CONF_H

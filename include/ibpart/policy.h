@@ -63,6 +63,7 @@
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/index_memory.h"
+#include "ibpart/opensm_partitions.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -168,6 +169,12 @@ typedef struct ibp_policy_options {
 	ibp_policy_unplaced *unplaced;
 	/* "computing tables" (ports) while it runs; NULL: none. */
 	const ibp_progress *progress;
+	/* NULL: not recorded.  Otherwise emptied, then filled with the
+	 * partition objects OpenSM holds after this sweep: those with at
+	 * least one member port in the fabric, in visiting order (OpenSM
+	 * deletes the others once the file is read); the input of the next
+	 * plan's reading (conf.h, ibp_conf_options.opensm_partitions). */
+	ibp_osm_partitions *partitions_out;
 } ibp_policy_options;
 
 /* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot
@@ -194,7 +201,9 @@ const char *ibp_policy_mode_str(ibp_policy_mode m);
  *                              port's enforcement off (ERR 0507)
  *   warning "no-lid"           end ports past the subnet's last usable
  *                              LID (ibp_fabric_lidless_count): no LID,
- *                              so no table (one finding for them all)
+ *                              a table all the same (OpenSM programs
+ *                              them by directed route; one finding for
+ *                              them all)
  *   note    "sm-port-default"  the SM port was not given: the one assumed
  *                              (ibp_fabric_default_sm_port) and why
  * (the two "-full" findings are also recorded, as data, in

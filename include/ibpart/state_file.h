@@ -9,7 +9,8 @@
  *    "mode": "opensm", "sm_port_guid": "0x…",
  *    "opensm": {"allow_both_pkeys": false, "keep_pkey_indexes": true,
  *               "part_enforce": "both",
- *               "no_partition_enforcement": false},
+ *               "no_partition_enforcement": false,
+ *               "partitions": [{"pkey": "0x7fff", "name": "Default"}, …]},
  *    "ports": [{"node_guid", "port_guid", "port", "node_type",
  *               "node_desc", "capacity", "pkeys": ["0x7fff", …],
  *               "enforcement": "both"|"in"|"out"|"off",
@@ -47,6 +48,7 @@
 
 #include "ibpart/error.h"
 #include "ibpart/index_memory.h"
+#include "ibpart/opensm_partitions.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
@@ -99,6 +101,14 @@ void ibp_state_file_set_memory(ibp_state_file *s, ibp_index_memory *m);
  * setter records o (NULL: none). */
 bool ibp_state_file_opensm(const ibp_state_file *s, ibp_state_opensm *out);
 void ibp_state_file_set_opensm(ibp_state_file *s, const ibp_state_opensm *o);
+
+/* The partition objects the running OpenSM holds after its last sweep
+ * (opensm_partitions.h; "opensm"."partitions", written only with the
+ * options; never NULL, empty when none are recorded). */
+const ibp_osm_partitions *ibp_state_file_partitions(const ibp_state_file *s);
+/* Replace them with a copy of l (NULL: none); IBP_ENOMEM. */
+int ibp_state_file_set_partitions(ibp_state_file *s,
+				  const ibp_osm_partitions *l);
 
 /* "mode" (NULL: none; a string owned by the state) and "sm_port_guid"
  * (0: none).  set_mode copies m (NULL clears); IBP_ENOMEM. */

@@ -106,7 +106,13 @@ typedef struct ibp_tables_result {
  * policy's (policy.h: opensm-fallback, pkey-table-full,
  * enforcement-table-full, sm-port-default, opensm-index-overwrite,
  * opensm-fallback-indx0, opensm-indeterminate); the plan's own findings
- * are `ibpart check`'s business and are not reported.  Returns 0;
+ * are `ibpart check`'s business and are not reported, but for
+ * opensm-earlier-partition (conf.h: with a state that records a running
+ * OpenSM, the plan is read with the partitions that OpenSM still holds,
+ * opensm_partitions.h, and a statement they change is reported), and
+ * opensm-crash (error: the sweep kills OpenSM, opensm_prtn_sweep.h; the
+ * tables are then those the ports held, and the next state has no
+ * running OpenSM).  Returns 0;
  * IBP_EINVAL without a topology or a plan; the topology's failure
  * (IBP_EPARSE, IBP_EIO; err holds its first error, also in diags);
  * IBP_ENOENT for an SM port not in the fabric; the plan's, the state

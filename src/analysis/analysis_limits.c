@@ -35,18 +35,19 @@ static int lidless(ibp_findings *out, const ibp_fabric *f)
 	ibp_fabric_lidless_message(f, 4, msg, sizeof(msg));
 	size_t sw;
 	ibp_fabric_max_unicast_lid(f, &sw);
-	snprintf(
-	    fix, sizeof(fix), "%s%s  No partition plan reaches these ports.",
-	    sw != SIZE_MAX
-		? "The subnet is bigger than its switches can address: "
-		  "use switches whose LinearFDBCap covers every LID the "
-		  "subnet needs (--lft-cap N when the topology does not "
-		  "say), or split the fabric into subnets (each its own "
-		  "SM)."
-		: "The subnet is bigger than the unicast LID space "
-		  "(49,151 LIDs): split the fabric into subnets (each its "
-		  "own SM).",
-	    ibp_fabric_lmc(f) ? "  With LMC 0 each port takes one LID." : "");
+	snprintf(fix, sizeof(fix),
+		 "%s%s  No partition plan gives these ports traffic.",
+		 sw != SIZE_MAX
+		     ? "The subnet is bigger than its switches can address: "
+		       "use switches whose LinearFDBCap covers every LID the "
+		       "subnet needs (--lft-cap N when the topology does not "
+		       "say), or split the fabric into subnets (each its own "
+		       "SM)."
+		     : "The subnet is bigger than the unicast LID space "
+		       "(49,151 LIDs): split the fabric into subnets (each its "
+		       "own SM).",
+		 ibp_fabric_lmc(f) ? "  With LMC 0 each port takes one LID."
+				   : "");
 	int rc = ibp_findings_add(out, "no-lid", IBP_AUDIT_HIGH, g, n, NULL, 0,
 				  fix, "%s.", msg);
 	free(g);

@@ -139,12 +139,13 @@ static bool is_endpoint(const ibp_tables *ts, const ibp_fabric *f, size_t n,
 		return false;
 	size_t pn;
 	unsigned pp;
+	/* a port the subnet has no LID for has a table but no address:
+	 * it reaches no one (the `no-lid` finding says so) */
+	if (ibp_fabric_port_is_lidless(f, n, p))
+		return false;
 	if (ibp_tables_get(ts, n, p))
 		return true;
-	/* a port the subnet has no LID for is not on the subnet at all
-	 * (the `no-lid` finding says so), not a port of no partition */
-	return ibp_fabric_port_peer(f, n, p, &pn, &pp) &&
-	       !ibp_fabric_port_is_lidless(f, n, p);
+	return ibp_fabric_port_peer(f, n, p, &pn, &pp);
 }
 
 struct build {

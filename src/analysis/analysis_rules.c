@@ -30,7 +30,7 @@ static const ibp_audit_rule rules[] = {
     {"capacity-overflow", IBP_AUDIT_HIGH,
      "a port's P_KeyTable cannot hold its entries"},
     {"no-lid", IBP_AUDIT_HIGH,
-     "end ports past the subnet's last LID get none, so no table at all"},
+     "end ports past the subnet's last LID get none: tables, no traffic"},
     {"part-enforce-off", IBP_AUDIT_HIGH,
      "switch partition enforcement off on leaf ports (--opensm-conf)"},
     {"mkey-not-set", IBP_AUDIT_HIGH,

@@ -79,6 +79,7 @@ struct ibp_conf_group {
 	const ibp_conf_member *members; /* the plan's members array */
 	bool indexed;			/* built by conf_finish */
 	bool allow_both;
+	bool earlier; /* a partition OpenSM holds from its previous sweep */
 };
 
 struct ibp_conf {

@@ -97,6 +97,18 @@ void conf_semantics_init(ibp_conf *c)
 	c->gen_counter = 0;
 	/* OpenSM creates the default partition before reading the file */
 	new_group(c, IBP_CONF_DEFAULT_PKEY, "Default");
+	/* and a running OpenSM still holds the previous plan's partitions
+	 * (emptied; deleted after the file is read if still empty) */
+	const ibp_osm_partitions *l = c->opts.opensm_partitions;
+	for (size_t i = 0; l && i < l->n; i++) {
+		uint16_t k = l->v[i].pkey & 0x7fff;
+		if (!k || c->group_of_pkey[k] >= 0)
+			continue;
+		int g = new_group(c, k, l->v[i].name);
+		if (g >= 0)
+			c->groups[g]->earlier = true;
+	}
+	c->opts.opensm_partitions = NULL; /* borrowed for the call only */
 }
 
 void conf_semantics_free(ibp_conf *c)
@@ -166,14 +178,38 @@ int conf_assign_pkey(ibp_conf *c, struct ibp_conf_partition *p,
 	if (!pkey) {
 		if (name && (g = find_by_name(c, name)) >= 0) {
 			p->by_name = true;
+			if (c->groups[g]->earlier && !c->groups[g]->nparts)
+				conf_diag(c, IBP_SEV_WARNING,
+					  "opensm-earlier-partition", p->pos,
+					  false,
+					  "'%s' has no P_Key here: the running "
+					  "OpenSM finds partition 0x%04x of an "
+					  "earlier plan by this name and adds "
+					  "these members to it (a fresh OpenSM "
+					  "would not): the plan's meaning "
+					  "depends on the plans before it",
+					  name, c->groups[g]->pkey);
 			goto merge;
 		}
 		while (c->gen_counter < 0x7ffe) {
 			uint16_t k = (uint16_t)++c->gen_counter;
-			if (c->group_of_pkey[k] < 0) {
+			int held = c->group_of_pkey[k];
+			if (held < 0) {
 				pkey = k;
 				break;
 			}
+			if (c->groups[held]->earlier &&
+			    !c->groups[held]->nparts)
+				conf_diag(c, IBP_SEV_WARNING,
+					  "opensm-earlier-partition", p->pos,
+					  false,
+					  "the P_Key OpenSM generates for "
+					  "'%s' skips 0x%04x, which it still "
+					  "holds from an earlier plan (a fresh "
+					  "OpenSM would give that one): the "
+					  "plan's meaning depends on the plans "
+					  "before it",
+					  name && *name ? name : "?", k);
 		}
 		if (!pkey)
 			return -1;
@@ -190,6 +226,17 @@ int conf_assign_pkey(ibp_conf *c, struct ibp_conf_partition *p,
 		const struct ibp_conf_partition *first =
 		    grp->nparts ? grp->parts[0] : NULL;
 		const char *nm = name && *name ? name : "";
+		if (!first && grp->earlier && strcmp(grp->name, nm) &&
+		    strncmp(grp->name, nm, OSM_NAME_MAX))
+			conf_diag(
+			    c, IBP_SEV_WARNING, "opensm-earlier-partition",
+			    p->pos, false,
+			    "P_Key 0x%04x keeps the name '%s' the running "
+			    "OpenSM gave it in an earlier plan, so '%s' "
+			    "does not name it (a statement without a "
+			    "P_Key finds it only as '%s'): the plan's "
+			    "meaning depends on the plans before it",
+			    pkey, grp->name, *nm ? nm : "(none)", grp->name);
 		if (first && first->generated && !p->by_name &&
 		    strcmp(first->name, nm))
 			conf_diag(c, IBP_SEV_ERROR, "pkey-collision", p->pos,

@@ -6,6 +6,7 @@
  * `--rollback` (live.h's ibp_state_save/ibp_state_load and
  * tables_json.h's state functions are wrappers over it).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct ibp_state_file {
 	ibp_index_memory *memory;
 	bool have_osm;
 	ibp_state_opensm osm;
+	ibp_osm_partitions prtns; /* OpenSM's partition objects */
 	char *mode;
 	uint64_t sm;
 	int version;
@@ -58,6 +60,7 @@ void ibp_state_file_free(ibp_state_file *s)
 	ibp_tables_free(s->tables);
 	ibp_index_memory_free(s->memory);
 	json_decref(s->absent);
+	ibp_osm_partitions_clear(&s->prtns);
 	free(s->mode);
 	free(s);
 }
@@ -123,6 +126,21 @@ void ibp_state_file_set_opensm(ibp_state_file *s, const ibp_state_opensm *o)
 	s->have_osm = o != NULL;
 	if (o)
 		s->osm = *o;
+}
+
+const ibp_osm_partitions *ibp_state_file_partitions(const ibp_state_file *s)
+{
+	return &s->prtns;
+}
+
+int ibp_state_file_set_partitions(ibp_state_file *s,
+				  const ibp_osm_partitions *l)
+{
+	if (!l) {
+		ibp_osm_partitions_clear(&s->prtns);
+		return IBP_OK;
+	}
+	return ibp_osm_partitions_copy(l, &s->prtns);
 }
 
 const char *ibp_state_file_mode(const ibp_state_file *s)
@@ -270,6 +288,32 @@ static json_t *state_json(const ibp_state_file *s)
 		json_object_set_new(
 		    o, "no_partition_enforcement",
 		    json_boolean(s->osm.no_partition_enforcement));
+		if (s->prtns.n) {
+			json_t *a = json_array();
+			if (!a)
+				goto fail;
+			for (size_t i = 0; i < s->prtns.n; i++) {
+				const ibp_osm_partition *p = &s->prtns.v[i];
+				char k[8];
+				snprintf(k, sizeof(k), "0x%04x", p->pkey);
+				json_t *e = json_pack("{s:s,s:s}", "pkey", k,
+						      "name", p->name);
+				json_t *g = p->nmgroups ? json_array() : NULL;
+				for (size_t j = 0; g && j < p->nmgroups; j++) {
+					char t[INET6_ADDRSTRLEN];
+					inet_ntop(AF_INET6, p->mgroups[j].mgid,
+						  t, sizeof(t));
+					json_array_append_new(
+					    g, json_pack("{s:s,s:b}", "mgid", t,
+							 "freed",
+							 p->mgroups[j].freed));
+				}
+				if (g)
+					json_object_set_new(e, "mgroups", g);
+				json_array_append_new(a, e);
+			}
+			json_object_set_new(o, "partitions", a);
+		}
 		json_object_set_new(root, "opensm", o);
 	}
 	size_t nn = ibp_fabric_node_count(s->f);
@@ -548,6 +592,60 @@ static int read_port(struct rd *r, json_t *po, size_t i)
 	return 0;
 }
 
+/* "partitions": [{"pkey": "0x0001", "name": "A"}, …] */
+static int read_partitions(struct rd *r, json_t *a)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return BAD(r, "\"opensm\".partitions: an array expected");
+	size_t i;
+	json_t *e;
+	json_array_foreach(a, i, e)
+	{
+		json_t *k = json_object_get(e, "pkey");
+		json_t *n = json_object_get(e, "name");
+		uint16_t pk = 0;
+		if (!json_is_object(e) || !json_is_string(n) ||
+		    ibp_pkey_parse(json_string_value(k), &pk, NULL) ||
+		    !(pk & 0x7fff))
+			return BAD(r,
+				   "\"opensm\".partitions[%zu]: {\"pkey\": "
+				   "\"0x....\", \"name\": \"...\"} expected",
+				   i);
+		if (ibp_osm_partitions_add(&r->s->prtns, pk,
+					   json_string_value(n)))
+			return ibp_error_set(r->err, IBP_ENOMEM,
+					     "out of memory");
+		json_t *g = json_object_get(e, "mgroups");
+		if (g && !json_is_array(g))
+			return BAD(r,
+				   "\"opensm\".partitions[%zu].mgroups: an "
+				   "array expected",
+				   i);
+		size_t j;
+		json_t *m;
+		json_array_foreach(g, j, m)
+		{
+			json_t *t = json_object_get(m, "mgid");
+			json_t *fr = json_object_get(m, "freed");
+			uint8_t raw[16];
+			if (!json_is_string(t) || !json_is_boolean(fr) ||
+			    inet_pton(AF_INET6, json_string_value(t), raw) != 1)
+				return BAD(r,
+					   "\"opensm\".partitions[%zu]."
+					   "mgroups[%zu]: {\"mgid\": \"ff..\", "
+					   "\"freed\": false} expected",
+					   i, j);
+			if (ibp_osm_partitions_track(&r->s->prtns, pk, raw,
+						     json_is_true(fr)))
+				return ibp_error_set(r->err, IBP_ENOMEM,
+						     "out of memory");
+		}
+	}
+	return 0;
+}
+
 static int read_opensm(struct rd *r, json_t *o)
 {
 	if (!o)
@@ -558,8 +656,8 @@ static int read_opensm(struct rd *r, json_t *o)
 	json_t *np = json_object_get(o, "no_partition_enforcement");
 	ibp_state_opensm so = {false, false, IBP_ENFORCE_BOTH, false};
 	static const char *const fields[] = {
-	    "allow_both_pkeys", "keep_pkey_indexes", "part_enforce",
-	    "no_partition_enforcement", NULL};
+	    "allow_both_pkeys",		"keep_pkey_indexes", "part_enforce",
+	    "no_partition_enforcement", "partitions",	     NULL};
 	char msg[160];
 	if (json_is_object(o) &&
 	    tables_json_known(o, "opensm", fields, msg, sizeof(msg)))
@@ -579,7 +677,7 @@ static int read_opensm(struct rd *r, json_t *o)
 	so.compact_pkey_indexes = kp && json_is_false(kp);
 	so.no_partition_enforcement = np && json_is_true(np);
 	ibp_state_file_set_opensm(r->s, &so);
-	return 0;
+	return read_partitions(r, json_object_get(o, "partitions"));
 }
 
 static int read_root(struct rd *r, json_t *root)

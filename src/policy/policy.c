@@ -112,7 +112,13 @@ static int collect_end_ports(struct pol *P)
 			if (guid == P->sm_guid) {
 				/* always programmed */
 			} else if (lids) {
-				if (!ibp_fabric_port_lid(f, n, p))
+				/* reached from the SM: a LID, or none because
+				 * the LIDs ran out - OpenSM sets P_KeyTables by
+				 * directed route on every port it discovered,
+				 * LID or not (docs/opensm-behaviour.md, rule
+				 * 1a) */
+				if (!ibp_fabric_port_lid(f, n, p) &&
+				    !ibp_fabric_port_is_lidless(f, n, p))
 					continue;
 			} else if (t != IBP_NODE_SWITCH &&
 				   !ibp_fabric_port_peer(f, n, p, NULL, NULL)) {
@@ -341,16 +347,23 @@ static int build_pending(struct pol *P)
 	}
 	P->ngrp = n;
 	int rc = 0;
+	if (P->o.partitions_out)
+		ibp_osm_partitions_clear(P->o.partitions_out);
 	for (size_t k = 0; k < n && !rc; k++) {
 		P->grp_conf[k] = gs[k].conf_group;
-		if (gs[k].conf_group < 0)
+		const ibp_conf_group *g =
+		    gs[k].conf_group < 0
+			? NULL
+			: ibp_conf_group_at(P->conf, (size_t)gs[k].conf_group);
+		if (!g)
 			rc = implicit_default(P);
 		else
-			rc = group_members(
-			    P,
-			    ibp_conf_group_at(P->conf,
-					      (size_t)gs[k].conf_group),
-			    gs[k].base);
+			rc = group_members(P, g, gs[k].base);
+		/* OpenSM keeps the partition objects that got a member */
+		if (!rc && P->o.partitions_out && P->ntouched)
+			rc = ibp_osm_partitions_add(
+			    P->o.partitions_out, gs[k].base,
+			    g ? ibp_conf_group_name(g) : "Default");
 		for (int phase = 0; phase < 2 && !rc; phase++)
 			for (size_t t = 0; t < P->ntouched && !rc; t++) {
 				uint32_t ep = P->touched[t];

@@ -3,10 +3,12 @@
  * include/ibpart/tables_compute.h): topology, SM port and LIDs, plan,
  * state file, policy.
  */
+#include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ibpart/tables_compute.h"
+#include "ibpart/opensm_prtn_sweep.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/tables_json.h"
 
@@ -69,20 +71,35 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	return ibp_fabric_assign_lids(r->fabric, r->sm_port_guid, err);
 }
 
-/* The plan, read as the policy will apply it; its own findings are not
- * reported. */
+/* The plan, read as the policy will apply it - by a running OpenSM
+ * (the state records one), with the partitions it still holds.  Its own
+ * findings are not reported, but for those that say the plan means
+ * something else to this OpenSM than to a fresh one, which go to out. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		     const ibp_policy_options *po, ibp_error *err)
+		     const ibp_policy_options *po, ibp_diags *out,
+		     ibp_error *err)
 {
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = o->max_input_size;
+	ibp_state_opensm so;
+	if (r->state && ibp_state_file_opensm(r->state, &so))
+		co.opensm_partitions = ibp_state_file_partitions(r->state);
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc = ibp_conf_parse_file(o->plan_path, &co, &r->conf, d, err);
+	for (size_t i = 0; !rc && i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (strcmp(x->code, "opensm-earlier-partition"))
+			continue;
+		if (ibp_diags_add(out, x->severity, x->code, x->file, x->line,
+				  x->col, "%s", x->message))
+			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		r->nfound++;
+	}
 	ibp_diags_free(d);
 	return rc;
 }
@@ -162,6 +179,13 @@ static int osm_options(const ibp_tables_compute_options *o,
 		so.part_enforce = o->policy.part_enforce;
 		so.no_partition_enforcement = false;
 	}
+	/* OpenSM's check of its options writes "off" into the part_enforce
+	 * string it shares with what it read from the file: that string
+	 * stays "off" once no_partition_enforcement was TRUE, until a
+	 * part_enforce line reads another value (docs/opensm-behaviour.md,
+	 * rule 26a) */
+	if (so.no_partition_enforcement)
+		so.part_enforce = IBP_ENFORCE_OFF;
 	r->opensm = so;
 	po->allow_both_pkeys = so.allow_both_pkeys;
 	po->compact_pkey_indexes = so.compact_pkey_indexes;
@@ -174,6 +198,7 @@ static int osm_options(const ibp_tables_compute_options *o,
  * ports held (a port not programmed keeps its table: a card that left
  * the fabric for a sweep still holds it), OpenSM's memory, options. */
 static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
+		      const ibp_osm_partitions *prtns, bool dead,
 		      ibp_error *err)
 {
 	ibp_state_file *s = r->state;
@@ -195,7 +220,11 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		rc = IBP_ENOMEM;
 	if (!rc) {
 		ibp_state_file_set_memory(s, m);
-		ibp_state_file_set_opensm(s, &r->opensm);
+		/* an OpenSM that died runs no more: the next is a fresh one */
+		ibp_state_file_set_opensm(s, dead ? NULL : &r->opensm);
+		rc = ibp_state_file_set_partitions(s, dead ? NULL : prtns);
+	}
+	if (!rc) {
 		ibp_state_file_set_sm_port(s, r->sm_port_guid);
 		rc = ibp_state_file_set_mode(
 		    s, ibp_policy_mode_str(o->policy.mode));
@@ -203,24 +232,13 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	return rc ? ibp_error_set(err, rc, "out of memory") : 0;
 }
 
-/* The policy, its findings into d and counted. */
-static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
+/* After the policy of a --state run: the old one-P_Key-per-index view
+ * of what OpenSM remembers, for existing callers, and the next state. */
+static int place_state(const ibp_tables_compute_options *o,
+		       ibp_tables_result *r, ibp_policy_options *po,
+		       const ibp_osm_partitions *prtns, bool dead,
+		       ibp_error *err)
 {
-	if (r->state) {
-		po->previous = ibp_state_file_tables(r->state);
-		po->memory = ibp_state_file_memory(r->state);
-	}
-	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
-			ibp_diags_count_severity(d, IBP_SEV_ERROR);
-	int rc =
-	    ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
-				      r->state ? &r->memory : NULL, d, err);
-	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
-		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
-	if (rc || !r->state)
-		return rc;
-	/* the old one-P_Key-per-index view, for existing callers */
 	r->remembered = ibp_tables_new(r->fabric);
 	if (!r->remembered)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -250,7 +268,87 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	/* previous borrowed the state's tables, which next_state changes */
 	po->previous = NULL;
 	po->memory = NULL;
-	return next_state(o, r, err);
+	return next_state(o, r, prtns, dead, err);
+}
+
+/* OpenSM's partition objects through this sweep (opensm_prtn_sweep.h),
+ * from those the state says the running OpenSM holds.  When the sweep
+ * kills OpenSM: the finding, and the tables are those the ports held
+ * (it dies before programming any), OpenSM remembering nothing. */
+static int sweep_partitions(const ibp_tables_compute_options *o,
+			    ibp_tables_result *r,
+			    const ibp_osm_partitions *kept,
+			    ibp_osm_partitions *after, bool *dead, ibp_diags *d,
+			    ibp_error *err)
+{
+	ibp_state_opensm so;
+	const ibp_osm_partitions *before =
+	    ibp_state_file_opensm(r->state, &so)
+		? ibp_state_file_partitions(r->state)
+		: NULL;
+	ibp_osm_crash c;
+	int rc = ibp_osm_partitions_sweep(before, r->conf, kept, after, &c);
+	*dead = c.crash;
+	if (rc || !c.crash)
+		return rc ? ibp_error_set(err, rc, "out of memory") : 0;
+	char g[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(AF_INET6, c.mgid, g, sizeof(g));
+	ibp_diags_add(d, IBP_SEV_ERROR, "opensm-crash", o->plan_path, 0, 0,
+		      "OpenSM deletes partition '%s' (0x%04x), emptied by this "
+		      "plan, which still points at multicast group %s that "
+		      "OpenSM freed when it deleted another partition tracking "
+		      "it: OpenSM 3.3.23 reads freed memory and dies "
+		      "(segfault) before it programs any table, so every port "
+		      "keeps the table it holds (shown); restart OpenSM",
+		      c.name, c.pkey, g);
+	r->nfound++;
+	ibp_tables *held = ibp_tables_copy(ibp_state_file_tables(r->state));
+	ibp_index_memory *none = ibp_index_memory_new(r->fabric);
+	if (!held || !none) {
+		ibp_tables_free(held);
+		ibp_index_memory_free(none);
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	}
+	ibp_tables_free(r->tables);
+	r->tables = held;
+	ibp_index_memory_free(r->memory);
+	r->memory = none;
+	return 0;
+}
+
+/* The policy, its findings into d and counted; with a state, the
+ * partition objects OpenSM keeps go into the next one. */
+static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
+		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
+{
+	if (r->state) {
+		po->previous = ibp_state_file_tables(r->state);
+		po->memory = ibp_state_file_memory(r->state);
+	}
+	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING) +
+			ibp_diags_count_severity(d, IBP_SEV_ERROR);
+	ibp_osm_partitions prtns;
+	ibp_osm_partitions_init(&prtns);
+	if (r->state)
+		po->partitions_out = &prtns;
+	int rc =
+	    ibp_policy_compute_memory(r->conf, r->fabric, po, &r->tables,
+				      r->state ? &r->memory : NULL, d, err);
+	po->partitions_out = NULL;
+	r->nfound += ibp_diags_count_severity(d, IBP_SEV_WARNING) +
+		     ibp_diags_count_severity(d, IBP_SEV_ERROR) - before;
+	ibp_osm_partitions after;
+	ibp_osm_partitions_init(&after);
+	bool dead = false;
+	if (!rc && r->state && po->mode == IBP_POLICY_OPENSM)
+		rc = sweep_partitions(o, r, &prtns, &after, &dead, d, err);
+	if (!rc && r->state)
+		rc = place_state(
+		    o, r, po, po->mode == IBP_POLICY_OPENSM ? &after : &prtns,
+		    dead, err);
+	ibp_osm_partitions_clear(&after);
+	ibp_osm_partitions_clear(&prtns);
+	return rc;
 }
 
 int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
@@ -287,7 +385,7 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		rc = osm_options(o, out, &po, d, err);
 	out->nfound = ibp_diags_count_severity(d, IBP_SEV_WARNING) - before;
 	if (!rc)
-		rc = read_plan(o, out, &po, err);
+		rc = read_plan(o, out, &po, d, err);
 	if (!rc)
 		rc = place(o, out, &po, d, err);
 	if (d != diags)

@@ -208,8 +208,10 @@ bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
 	}
 	if (f->nlidless > first)
 		PUT(" and %zu more", f->nlidless - first);
-	PUT(".  OpenSM assigns them none, so the SM never configures them: "
-	    "no P_KeyTable, no partition, no traffic");
+	PUT(".  OpenSM assigns them none (ERR 0307) and never brings the "
+	    "subnet up, but still programs their P_KeyTables and their "
+	    "switch ports' by directed route: they are in their "
+	    "partitions, and no unicast traffic reaches them without a LID");
 #undef PUT
 	if (o >= len)
 		buf[len - 1] = 0;

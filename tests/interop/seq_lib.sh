@@ -10,7 +10,8 @@
 # the step (Unlink, ReLink) and with the step's opensm.conf and
 # partitions.conf in place (a step with NN.restart stops OpenSM and
 # starts a new one instead, and ibpart's state loses what OpenSM
-# remembered, as an `apply --state` file has it); ibpart gets the step's
+# remembered, as an `apply --state` file has it; a step with NN.crash is
+# one OpenSM dies on, and the next starts a new one); ibpart gets the step's
 # topology (the fabric as OpenSM sees it in that sweep), the same
 # opensm.conf and the state file of the previous step.  A step that
 # unlinks or relinks a CA is two sweeps: the one OpenSM runs on the
@@ -24,17 +25,26 @@ SEQ_STEPS=0
 SEQ_BAD_SEQS=0
 SEQ_BAD_STEPS=0
 SEQ_PORTS=0
+SEQ_CRASHES=0
 
-# seq_compare OURS THEIRS: the ports that differ, one line each.
+# seq_compare OURS THEIRS HELD: the ports that differ, one line each.  A
+# port ibpart does not program (a switch port under part_enforce off)
+# must hold what it held before the sweep (HELD, from the state file) or,
+# never programmed, ibsim's initial 0xffff.
 seq_compare()
 {
 	awk '
-		NR == FNR { k = $1 " " $2; ours[k] = $0; next }
+		FILENAME == ARGV[1] { k = $1 " " $2; ours[k] = $0; next }
+		FILENAME == ARGV[2] { k = $1 " " $2; held[k] = $0; next }
 		{
 			k = $1 " " $2; seen[k] = 1
 			if (!(k in ours)) {
-				print "  port " k ": OpenSM " substr($0, length(k) + 2) " | ibpart: not programmed"
-				bad = 1
+				was = (k in held) ? held[k] : k " 0xffff"
+				if ($0 != was) {
+					print "  port " k ": OpenSM " substr($0, length(k) + 2) \
+					      " | ibpart: not programmed, holds " substr(was, length(k) + 2)
+					bad = 1
+				}
 			} else if (ours[k] != $0) {
 				print "  port " k ": OpenSM " substr($0, length(k) + 2) \
 				      " | ibpart " substr(ours[k], length(k) + 2)
@@ -47,7 +57,7 @@ seq_compare()
 				bad = 1
 			}
 			exit bad
-		}' "$1" "$2"
+		}' "$1" "$3" "$2"
 }
 
 # seq_traps: how many trap 128 (link state change) lines OpenSM logged.
@@ -81,6 +91,53 @@ seq_console_sweep()
 	return 0
 }
 
+# seq_hup: ibp_osm_hup, but an OpenSM that dies on the SIGHUP (which
+# ibpart did not say) is a difference of this sequence, reported, not the
+# end of the run.
+seq_hup()
+{
+	local n i
+	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
+		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -gt "$n" ] && return 0
+		if ! kill -0 "$IBP_OSM_PID" 2>/dev/null; then
+			wait "$IBP_OSM_PID" 2>/dev/null
+			IBP_OSM_PID=""
+			SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
+			SEQ_STEPS=$((SEQ_STEPS + 1))
+			echo "SEQUENCE $name ($args) sweep $tag: OpenSM died, ibpart did not say so" >&2
+			return 1
+		fi
+		sleep 0.02
+	done
+	ibp_fail "OpenSM not up after ${IBP_OSM_TIMEOUT}s"
+}
+
+# seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
+# so (opensm-crash); SIGHUP, then wait (with a deadline) for OpenSM to
+# end, by a signal.  The ports then hold what they held.
+seq_crash()
+{
+	local tag=$1 i st=0
+	local err
+	err=$(cat "$w/$tag.err")
+	[[ $err == *"[opensm-crash]"* ]] ||
+		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies: $err"
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
+		kill -0 "$IBP_OSM_PID" 2>/dev/null || break
+		sleep 0.02
+	done
+	kill -0 "$IBP_OSM_PID" 2>/dev/null &&
+		ibp_fail "$name sweep $tag: OpenSM still runs ${IBP_OSM_TIMEOUT}s after the SIGHUP"
+	wait "$IBP_OSM_PID" || st=$?
+	IBP_OSM_PID=""
+	[ "$st" -gt 128 ] ||
+		ibp_fail "$name sweep $tag: OpenSM ended with status $st, not by a signal"
+	SEQ_CRASHES=$((SEQ_CRASHES + 1))
+}
+
 # seq_sweep NAME TOPO: predict a sweep with ibpart (the partitions.conf
 # and opensm.conf in place, the state carried), let FN run it (start,
 # hup, or nothing when OpenSM already swept), read the fabric, compare.
@@ -88,6 +145,13 @@ seq_console_sweep()
 seq_sweep()
 {
 	local tag=$1 stopo=$2 fn=$3 rc
+	: >"$w/$tag.held"
+	if [ -f "$state" ]; then
+		jq -r '.ports[] | select(.pkeys) |
+			([.port_guid, (.port|tostring)] + .pkeys) | join(" ")' \
+			"$state" >"$w/$tag.held" ||
+			ibp_fail "$name sweep $tag: the state file does not read"
+	fi
 	"$IBPART" tables -t "$stopo" --format json --state "$state" \
 		--opensm-conf "$osmconf" "${iargs[@]}" "$conf" \
 		>"$w/$tag.json" 2>"$w/$tag.err"
@@ -97,15 +161,24 @@ seq_sweep()
 		ibp_fail "$name sweep $tag: ibpart tables failed (exit $rc)"
 	fi
 	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
+	# a sweep ibpart says OpenSM dies in (rule 29); a step written to
+	# show one (NN.crash) must be one
+	if [ "$fn" = hup ] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
+		fn=crash
+	fi
+	if [ -f "$d/$tag.crash" ] && [ "$fn" != crash ]; then
+		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies here"
+	fi
 	case $fn in
 	start)
 		# shellcheck disable=SC2086
 		ibp_osm_start "$conf" -F "$osmconf" $args ;;
-	hup) ibp_osm_hup ;;
+	hup) seq_hup || return 1 ;;
+	crash) seq_crash "$tag" ;;
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
 	SEQ_STEPS=$((SEQ_STEPS + 1))
-	if ! seq_compare "$w/$tag.ours" "$w/$tag.osm" >"$w/$tag.diff"; then
+	if ! seq_compare "$w/$tag.ours" "$w/$tag.osm" "$w/$tag.held" >"$w/$tag.diff"; then
 		SEQ_BAD_STEPS=$((SEQ_BAD_STEPS + 1))
 		{
 			echo "SEQUENCE $name ($args) differs at sweep $tag:"
@@ -153,7 +226,8 @@ seq_run()
 			jq 'del(.ports[].remembered) | del(.opensm)' "$state" >"$state.new" &&
 				mv "$state.new" "$state"
 		fi
-		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ]; then
+		if [ "$n" = 00 ] || [ -f "$d/$n.restart" ] || [ -z "$IBP_OSM_PID" ]; then
+			# (no OpenSM: it died on the step before)
 			seq_sweep "$n" "$d/$n.topo" start || { bad=1; break; }
 		else
 			seq_sweep "$n" "$d/$n.topo" hup || { bad=1; break; }
@@ -165,19 +239,22 @@ seq_run()
 	return 0
 }
 
-# seq_run_all BASE_TOPO DIR: every sequence under DIR, in name order.
+# seq_run_all BASE_TOPO DIR: every sequence under DIR, in name order
+# (only those whose name matches the glob IBP_SEQ_ONLY when it is set).
 seq_run_all()
 {
 	local topo=$1 d
 	for d in "$2"/*/; do
 		[ -f "$d/seq.args" ] || continue
+		# shellcheck disable=SC2053
+		[[ $(basename "$d") == ${IBP_SEQ_ONLY:-*} ]] || continue
 		seq_run "$topo" "${d%/}"
 	done
 }
 
 seq_done()
 {
-	local what="$SEQ_SEQS sequences, $SEQ_STEPS steps ($SEQ_PORTS ports)"
+	local what="$SEQ_SEQS sequences, $SEQ_STEPS steps ($SEQ_PORTS ports, OpenSM crashes predicted: $SEQ_CRASHES)"
 	if [ "$SEQ_BAD_SEQS" -ne 0 ]; then
 		ibp_fail "$SEQ_BAD_SEQS of $SEQ_SEQS sequences differ ($SEQ_BAD_STEPS steps; $what)"
 	fi

@@ -14,10 +14,16 @@ over months: a member flips between full and limited, leaves, comes
 back; a partition is removed and re-added (its P_Key comes back);
 indx0 moves to another P_Key; the default partition flips; many
 partitions name the switch, so its port 0 (8 entries) is full and
-OpenSM reuses indexes; a CA is unlinked for a sweep and linked again;
-a broken line makes OpenSM reject the whole file (with an indx0 line
-read before the error); opensm.conf's keep_pkey_indexes goes FALSE and
-back.  Some sequences run OpenSM with -W (allow_both_pkeys).
+OpenSM reuses indexes; a CA is unlinked for a sweep and linked again,
+or its link flaps (down for one step, back the next), or - on a fabric
+with several switches - one or all of the links between two switches
+flap (what they cut off leaves the fabric for that step); one P_Key gets
+full and limited members at once; partitions get mgid= items (MGIDs
+shared by several partitions, written with scope 2 or 5: the shape
+OpenSM 3.3.23 dies on when they are deleted, opensm-behaviour.md rule
+29); a broken line makes OpenSM reject the whole file (with an indx0
+line read before the error); opensm.conf's keep_pkey_indexes goes FALSE
+and back.  Some sequences run OpenSM with -W (allow_both_pkeys).
 
 --cases writes the fixed sequences of issue 10 instead (each the
 shortest plan history that shows one OpenSM rule).
@@ -63,6 +69,52 @@ def read_topo(path):
     return text, cas, sws
 
 
+def switch_links(text):
+    """The links between switches: (switch id, port, peer id, peer port),
+    each once, in file order."""
+    links = []
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r'^\s*Switch\s+\d+\s+"([^"]+)"', line)
+        if m:
+            cur = m.group(1)
+            continue
+        if re.match(r'^\s*(Ca|Hca|Rt)\s', line):
+            cur = None
+            continue
+        m = re.match(r'^\[(\d+)\][^"]*"(S-[^"]+)"\[(\d+)\]', line)
+        if m and cur:
+            a, p, b, q = cur, int(m.group(1)), m.group(2), int(m.group(3))
+            if (b, q, a, p) not in links:
+                links.append((a, p, b, q))
+    return links
+
+
+def topo_without_links(text, links):
+    """The topology with the given switch links removed (both ends); the
+    nodes they cut off stay in the file, unreached: ibpart programs only
+    what the SM's port reaches, as OpenSM does."""
+    if not links:
+        return text
+    ends = set()
+    for a, p, b, q in links:
+        ends.add((a, p))
+        ends.add((b, q))
+    out = []
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r'^\s*Switch\s+\d+\s+"([^"]+)"', line)
+        if m:
+            cur = m.group(1)
+        elif re.match(r'^\s*(Ca|Hca|Rt)\s', line):
+            cur = None
+        m = re.match(r'^\[(\d+)\]', line)
+        if m and cur and (cur, int(m.group(1))) in ends:
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def topo_without(text, node_ids):
     """The topology with the given CAs left out (their section and the
     switch lines that point at them)."""
@@ -101,7 +153,8 @@ class Plan:
     def copy(self):
         p = Plan()
         p.parts = {k: {"members": dict(v["members"]),
-                       "indx0": set(v["indx0"])} for k, v in
+                       "indx0": set(v["indx0"]),
+                       "mgids": list(v.get("mgids", []))} for k, v in
                    self.parts.items()}
         p.default = list(self.default) if self.default else None
         return p
@@ -117,9 +170,13 @@ class Plan:
                      if w not in v["indx0"]]
             ix = [(w, m) for w, m in v["members"].items()
                   if w in v["indx0"]]
-            if plain:
-                lines.append("P%04x=0x%04x : %s ;" % (k, k, ", ".join(
-                    "%s=%s" % (w, m) for w, m in plain)))
+            # mgid= items last, each followed by a flag (an mgid item
+            # ending a statement reads memory OpenSM never set)
+            mg = "".join(", mgid=%s, rate=3" % g for g in v.get("mgids", []))
+            if plain or mg:
+                items = ", ".join("%s=%s" % (w, m) for w, m in plain)
+                lines.append("P%04x=0x%04x : %s ;" % (
+                    k, k, (items + mg) if items else mg[2:]))
             if ix:
                 lines.append("P%04x=0x%04x, indx0 : %s ;" % (k, k,
                              ", ".join("%s=%s" % (w, m) for w, m in ix)))
@@ -146,6 +203,9 @@ class Gen:
         self.allow_both = self.r.random() < 0.3
         self.plan = Plan()
         self.unlinked = set()
+        self.flapped = None  # a CA unlinked for one step only
+        self.swlinks = switch_links(self.text)
+        self.cut = []  # switch links down for this step (a flap)
         self.keep = True
 
     def rand_memb(self):
@@ -168,14 +228,15 @@ class Gen:
         mem = {}
         for w in self.r.sample(pool, n):
             mem[w] = self.rand_memb()
-        self.plan.parts[k] = {"members": mem, "indx0": set()}
+        self.plan.parts[k] = {"members": mem, "indx0": set(), "mgids": []}
         return "add 0x%04x" % k
 
     def mutate(self):
         """One change of the plan; returns what it did."""
         r = self.r
         ops = ["flip", "flip", "remove-member", "add-member", "add",
-               "add", "remove", "indx0", "default", "switch-fill"]
+               "add", "remove", "indx0", "default", "switch-fill", "mix",
+               "mgid"]
         op = r.choice(ops)
         parts = self.plan.parts
         if op == "flip" and parts:
@@ -221,10 +282,31 @@ class Gen:
                        [("ALL", "both")]]
             self.plan.default = r.choice(choices)
             return "default %s" % (self.plan.default,)
+        if op == "mix" and parts:
+            # one P_Key with full and limited members at once (with
+            # keep_pkey_indexes FALSE every table is packed again)
+            k = r.choice(sorted(parts))
+            ws = r.sample(self.member_pool(), 2)
+            parts[k]["members"][ws[0]] = "full"
+            parts[k]["members"][ws[1]] = "limited"
+            return "0x%04x: %s full, %s limited" % (k, ws[0], ws[1])
+        if op == "mgid" and parts:
+            # a multicast group item: written with another scope than the
+            # one OpenSM creates (2) it can end up tracked by two
+            # partitions, and OpenSM dies deleting the second
+            k = r.choice(sorted(parts))
+            g = "ff1%d::%d" % (r.choice([2, 5]), r.randint(1, 2))
+            mg = parts[k].setdefault("mgids", [])
+            if g in mg:
+                mg.remove(g)
+                return "0x%04x: mgid %s removed" % (k, g)
+            mg.append(g)
+            return "0x%04x: mgid %s" % (k, g)
         if op == "switch-fill":
             # the switch in many partitions: its port 0 holds 8
             for k in r.sample(POOL, r.randint(6, len(POOL))):
-                v = parts.setdefault(k, {"members": {}, "indx0": set()})
+                v = parts.setdefault(k, {"members": {}, "indx0": set(),
+                                     "mgids": []})
                 v["members"]["ALL_SWITCHES"] = r.choice(MEMB)
                 if len(v["members"]) == 1:
                     v["members"][who(r.choice(self.hosts))] = "full"
@@ -243,14 +325,50 @@ class Gen:
             for _ in range(r.randint(1, 3)):
                 what.append(self.mutate())
             x = r.random()
-            if x < 0.12 and len(self.unlinked) < 2:
+            if self.cut:
+                # the switch links come back
+                for a, p, b, q in self.cut:
+                    console.append('ReLink "%s"[%d]' % (a, p))
+                what.append("switch link(s) back")
+                self.cut = []
+                x = 1.0  # nothing else this step
+            elif self.swlinks and x < 0.06:
+                # a flap of the links between two switches: one of them
+                # (the others carry the traffic) or all (what is behind
+                # them leaves the fabric for a step)
+                a, _, b, _ = r.choice(self.swlinks)
+                pair = [l for l in self.swlinks if {l[0], l[2]} == {a, b}]
+                self.cut = pair if r.random() < 0.5 else [r.choice(pair)]
+                for la, lp, _, _ in self.cut:
+                    console.append('Unlink "%s"[%d]' % (la, lp))
+                what.append("%d link(s) %s-%s down (a flap)" %
+                            (len(self.cut), a, b))
+                x = 1.0
+            if x >= 1.0:
+                pass
+            elif self.flapped is not None:
+                # the flap's other half: the CA's link comes back
+                g = self.flapped
+                self.flapped = None
+                self.unlinked.discard(g)
+                console.append('ReLink "%s"' % self.node_of[g])
+                what.append("link of %s back" % who(g))
+            elif x < 0.08 and len(self.unlinked) < 2:
+                # a flap: the CA's link goes down for one step
+                g = r.choice([h for h in self.hosts
+                              if h not in self.unlinked])
+                self.unlinked.add(g)
+                self.flapped = g
+                console.append('Unlink "%s"' % self.node_of[g])
+                what.append("link of %s down (a flap)" % who(g))
+            elif x < 0.12 and len(self.unlinked) < 2:
                 g = r.choice([h for h in self.hosts
                               if h not in self.unlinked])
                 self.unlinked.add(g)
                 console.append('Unlink "%s"' % self.node_of[g])
                 what.append("unlink %s" % who(g))
-            elif x < 0.30 and self.unlinked:
-                g = r.choice(sorted(self.unlinked))
+            elif x < 0.30 and self.unlinked - {self.flapped}:
+                g = r.choice(sorted(self.unlinked - {self.flapped}))
                 self.unlinked.discard(g)
                 console.append('ReLink "%s"' % self.node_of[g])
                 what.append("relink %s" % who(g))
@@ -262,8 +380,9 @@ class Gen:
                 what.append("keep_pkey_indexes %s" %
                             ("TRUE" if self.keep else "FALSE"))
         conf = self.plan.text(broken)
-        topo = topo_without(self.text,
-                            [self.node_of[g] for g in self.unlinked])
+        topo = topo_without_links(
+            topo_without(self.text, [self.node_of[g] for g in self.unlinked]),
+            self.cut)
         osmconf = "" if self.keep else "keep_pkey_indexes FALSE\n"
         return conf, topo, console, osmconf, "; ".join(what)
 
@@ -278,6 +397,8 @@ def write_seq(outdir, name, args, steps):
         base = os.path.join(d, "%02d" % i)
         if len(step) > 5 and step[5]:
             open(base + ".restart", "w").close()
+        if len(step) > 6 and step[6]:
+            open(base + ".crash", "w").close()
         for ext, body in ((".conf", conf), (".topo", topo),
                           (".console", "".join(c + "\n" for c in console)),
                           (".osmconf", osmconf), (".what", what + "\n")):
@@ -302,9 +423,10 @@ def cases(topo, outdir):
     sw = who(sws[0])
     full_text = text
 
-    def st(conf, what, console=(), unlinked=(), osmconf="", restart=False):
+    def st(conf, what, console=(), unlinked=(), osmconf="", restart=False,
+           crash=False):
         return ("# issue 10\n" + conf, topo_without(full_text, unlinked),
-                list(console), osmconf, what, restart)
+                list(console), osmconf, what, restart, crash)
 
     # 1. several P_Keys remembered at one index
     write_seq(outdir, "case1-accumulated", "", [
@@ -422,6 +544,74 @@ def cases(topo, outdir):
         st("A=0x0001 : %s=both ;\nB=0x0002 : %s=full ;\n" % (a, b2),
            "keep_pkey_indexes line removed: stays FALSE",
            osmconf="# nothing\n"),
+    ])
+    # 5. no_partition_enforcement TRUE, then FALSE by SIGHUP: OpenSM's
+    # check of its options wrote "off" into the part_enforce string, so
+    # enforcement stays off until a part_enforce line says otherwise
+    write_seq(outdir, "case5-enforce-off-sticks", "", [
+        st("A=0x0001 : %s=full ;\n" % a, "no_partition_enforcement TRUE",
+           osmconf="no_partition_enforcement TRUE\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\n" % (a, a),
+           "no_partition_enforcement FALSE: still off",
+           osmconf="no_partition_enforcement FALSE\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=full ;\n" % (a, a),
+           "part_enforce off: the same value, still off",
+           osmconf="no_partition_enforcement FALSE\npart_enforce off\n"),
+        st("A=0x0001 : %s=full ;\nB=0x0002 : %s=limited ;\n" % (a, a),
+           "part_enforce both: mirrored again",
+           osmconf="part_enforce both\n"),
+        st("A=0x0001 : %s=full ;\n" % a, "the line removed: still both",
+           osmconf="# nothing\n"),
+    ])
+    # 6. partitions outlive their statements: OpenSM keeps its partition
+    # objects across SIGHUPs, empties them, reads the file, and only then
+    # deletes those still empty
+    c = who(g[5])
+    write_seq(outdir, "case6-partitions-outlive", "", [
+        st("Default=0x1234 : %s=full ;\n" % a,
+           "a partition named Default with P_Key 0x1234"),
+        st("Default : ALL_CAS=full ;\n",
+           "'Default :' finds the stale 0x1234 first: every CA 0x9234"),
+        st("B=0x0080 : %s=full ;\n" % b2, "0x0080 created as B"),
+        st("Default=0x0080 : %s=full ;\nDefault : ALL_CAS=full ;\n"
+           "X=0x0001 : %s=full ;\n" % (c, a),
+           "0x0080 keeps the name B: 'Default :' is 0x7fff"),
+        st("N : %s=full ;\n" % b2,
+           "N generated: 0x0001 still held (X), so 0x0002"),
+        st("N : %s=full ;\n" % c,
+           "N found by name from the previous plan: 0x0002"),
+    ])
+    # 7. two partitions tracking one multicast group: deleting the first
+    # frees it, deleting the second reads it and OpenSM dies
+    write_seq(outdir, "case7-opensm-crash", "", [
+        st("S=0x11da : %s=limited, mgid=ff15::1, rate=3 ;\n" % a,
+           "S (0x11da) creates ff12::1 (no scope: link-local)"),
+        st("S=0x0010 : %s=limited, mgid=ff15::1, rate=3 ;\n" % a,
+           "0x0010 tracks ff12::1 too; 0x11da deleted frees it"),
+        st("U=0x0020 : %s ;\n" % a,
+           "0x0010 deleted: freed group read, OpenSM dies", crash=True),
+        st("U=0x0020 : %s ;\n" % a, "a new OpenSM on the held tables"),
+    ])
+    # the same with the MGID written as OpenSM creates it (scope 2): the
+    # second partition finds the group as written and does not track it
+    write_seq(outdir, "case7-no-crash-scoped", "", [
+        st("S=0x11da : %s=limited, mgid=ff12::1, rate=3 ;\n" % a,
+           "S (0x11da) creates ff12::1"),
+        st("S=0x0010 : %s=limited, mgid=ff12::1, rate=3 ;\n" % a,
+           "ff12::1 exists as written: 0x0010 does not track it"),
+        st("U=0x0020 : %s ;\n" % a, "0x0010 deleted: OpenSM survives"),
+    ])
+    # 8. a CA's link flaps
+    na = node[g[2]]
+    write_seq(outdir, "case8-flap-ca", "", [
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a in 0x0010 and 0x0020"),
+        st("P20=0x0020 : %s=full ;\n" % a, "0x0010 removed: a hole"),
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a unlinked, 0x0010 back", console=['Unlink "%s"' % na],
+           unlinked=[na]),
+        st("P10=0x0010 : %s=full ;\nP20=0x0020 : %s=full ;\n" % (a, a),
+           "a linked again", console=['ReLink "%s"' % na]),
     ])
     # 4. a rejected file's indx0
     write_seq(outdir, "case4-rejected-indx0", "", [

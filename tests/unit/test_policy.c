@@ -761,6 +761,62 @@ static void test_indeterminate(void **state)
 	ibp_fabric_free(x.f);
 }
 
+/* Rule 1a: LIDs run out (LinearFDBCap 4: LIDs 1..3 for 5 end ports);
+ * OpenSM still programs the ports left without one, by directed route,
+ * and mirrors them onto their switch ports. */
+static void test_lidless_ports_programmed(void **state)
+{
+	(void)state;
+	struct fx x;
+	ibp_fabric_options o;
+	ibp_fabric_options_init(&o);
+	o.linear_fdb_cap = 4;
+	x.f = ibp_fabric_new(&o);
+	assert_non_null(x.f);
+	assert_int_equal(
+	    ibp_fabric_add_node(x.f, IBP_NODE_SWITCH, SW, 6, "sw", &x.sw, NULL),
+	    0);
+	uint64_t g[] = {SM - 1, A - 1, B - 1, C - 1};
+	size_t *ns[] = {&x.sm, &x.a, &x.b, &x.c};
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(ibp_fabric_add_node(x.f, IBP_NODE_CA, g[i], 1,
+						     "ca", ns[i], NULL),
+				 0);
+		assert_int_equal(
+		    ibp_fabric_set_port_guid(x.f, *ns[i], 1, g[i] + 1, NULL),
+		    0);
+		assert_int_equal(
+		    ibp_fabric_link(x.f, x.sw, i + 1, *ns[i], 1, NULL), 0);
+	}
+	ibp_error err;
+	assert_int_equal(ibp_fabric_assign_lids(x.f, SM, &err), 0);
+	assert_int_equal(ibp_fabric_lidless_count(x.f), 2);
+	ibp_policy_options po;
+	ibp_policy_options_init(&po);
+	po.sm_port_guid = SM;
+	ibp_diags *d = ibp_diags_new();
+	ibp_tables *ts = run(&x, "P=0x0010 : ALL_CAS=full ;\n", &po, d);
+	size_t *cas[] = {&x.sm, &x.a, &x.b, &x.c};
+	unsigned nlidless = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		size_t n = *cas[i];
+		nlidless += ibp_fabric_port_is_lidless(x.f, n, 1);
+		assert_string_equal(tab(ts, n, 1),
+				    i == 0 ? "0xffff 0x8010" : "0x7fff 0x8010");
+		assert_string_equal(tab(ts, x.sw, i + 1),
+				    i == 0 ? "0xffff 0x8010" : "0x7fff 0x8010");
+	}
+	assert_int_equal(nlidless, 2);
+	assert_int_equal(count_code(d, "no-lid"), 1);
+	for (size_t i = 0; i < ibp_diags_count(d); i++)
+		if (!strcmp(ibp_diags_get(d, i)->code, "no-lid"))
+			assert_null(strstr(ibp_diags_get(d, i)->message,
+					   "no P_KeyTable"));
+	ibp_tables_free(ts);
+	ibp_diags_free(d);
+	ibp_fabric_free(x.f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -784,6 +840,7 @@ int main(void)
 	    cmocka_unit_test(test_fallback_indx0),
 	    cmocka_unit_test(test_indeterminate),
 	    cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_lidless_ports_programmed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,6 +121,17 @@ static void test_round_trip(void **state)
 	ibp_state_file_set_memory(s, m);
 	ibp_state_opensm o = {true, true, IBP_ENFORCE_IN, true};
 	ibp_state_file_set_opensm(s, &o);
+	/* OpenSM's partition objects: P_Key and first name */
+	ibp_osm_partitions pl;
+	ibp_osm_partitions_init(&pl);
+	assert_int_equal(ibp_osm_partitions_add(&pl, 0x9234, "Default"), 0);
+	assert_int_equal(ibp_osm_partitions_add(&pl, 0x1234, "Other"), 0);
+	assert_int_equal(ibp_osm_partitions_add(&pl, 0x0080, "B"), 0);
+	assert_int_equal(pl.n, 2); /* 0x1234 keeps its first name */
+	const uint8_t g12[16] = {0xff, 0x12, [15] = 1};
+	assert_int_equal(ibp_osm_partitions_track(&pl, 0x1234, g12, true), 0);
+	assert_int_equal(ibp_state_file_set_partitions(s, &pl), 0);
+	ibp_osm_partitions_clear(&pl);
 	char *js = ibp_state_file_to_json(s);
 	assert_non_null(js);
 	assert_non_null(strstr(js, "\"version\": 2"));
@@ -141,6 +152,16 @@ static void test_round_trip(void **state)
 	assert_true(bo.compact_pkey_indexes);
 	assert_int_equal(bo.part_enforce, IBP_ENFORCE_IN);
 	assert_true(bo.no_partition_enforcement);
+	const ibp_osm_partitions *bp = ibp_state_file_partitions(b);
+	assert_int_equal(bp->n, 2);
+	assert_string_equal(ibp_osm_partitions_find(bp, 0x1234)->name,
+			    "Default");
+	assert_string_equal(ibp_osm_partitions_find(bp, 0x8080)->name, "B");
+	const ibp_osm_partition *bg = ibp_osm_partitions_find(bp, 0x1234);
+	assert_int_equal(bg->nmgroups, 1);
+	assert_true(bg->mgroups[0].freed);
+	assert_memory_equal(bg->mgroups[0].mgid, g12, 16);
+	assert_non_null(strstr(js, "\"ff12::1\""));
 	bool in = false, out = true;
 	assert_true(ibp_tables_get_enforcement(ibp_state_file_tables(b), 0, 1,
 					       &in, &out));
@@ -246,6 +267,11 @@ static void test_refused(void **state)
 	     "\"remembered\": [\"0x7fff\"]}]}"),
 	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"opensm\": "
 	     "{\"allow_both_pkeys\": \"yes\"}, \"ports\": []}"),
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"opensm\": "
+	     "{\"partitions\": [{\"pkey\": \"0x8000\", \"name\": \"A\"}]}, "
+	     "\"ports\": []}"),
+	    ("{\"format\": \"ibpart-state\", \"version\": 2, \"opensm\": "
+	     "{\"partitions\": {\"A\": 1}}, \"ports\": []}"),
 	    "{\"ports\": [], \"ports\": []}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)

@@ -3,7 +3,10 @@
  * (tables_compute.h): the seed plan on the seed topology gives the tables
  * the policy gives for the same inputs; an SM port given by name wins; a
  * --state file round trip keeps what OpenSM remembers; missing inputs and
- * a topology that does not load are errors with nothing left allocated.
+ * a topology that does not load are errors with nothing left allocated;
+ * no_partition_enforcement TRUE then FALSE on a running OpenSM leaves
+ * enforcement off until a part_enforce line says otherwise; OpenSM's
+ * partition objects outlive the plan that made them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,12 +125,164 @@ static void test_errors(void **state)
 	ibp_diags_free(d);
 }
 
+/* One `tables --state` run with opensm.conf text conf; the part_enforce
+ * OpenSM uses after it, and whether the seed's leaf port 3 (facing
+ * tenantA-node-01) got a table. */
+static ibp_part_enforce run_conf(const char *dir, const char *conf,
+				 bool *mirrored)
+{
+	char cpath[128], spath[128];
+	snprintf(cpath, sizeof(cpath), "%s/opensm.conf", dir);
+	snprintf(spath, sizeof(spath), "%s/st.json", dir);
+	FILE *f = fopen(cpath, "w");
+	assert_non_null(f);
+	fputs(conf, f);
+	fclose(f);
+	ibp_tables_compute_options o;
+	seed_options(&o);
+	o.state_path = spath;
+	o.opensm_conf_path = cpath;
+	ibp_tables_result r;
+	ibp_error err;
+	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_OK);
+	assert_int_equal(ibp_tables_result_write_state(&r, spath, &err), 0);
+	size_t n;
+	assert_int_equal(
+	    ibp_fabric_find_node_guid(r.fabric, 0x506b4b0300a1b100ull, &n),
+	    IBP_OK);
+	*mirrored = ibp_tables_get(r.tables, n, 3) != NULL;
+	ibp_part_enforce pe = r.opensm.part_enforce;
+	ibp_tables_result_free(&r);
+	unlink(cpath);
+	return pe;
+}
+
+static void test_enforcement_off_sticks(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ibp-tc-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	bool m;
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement TRUE\n", &m),
+			 IBP_ENFORCE_OFF);
+	assert_false(m);
+	/* SIGHUP with FALSE: OpenSM's part_enforce string now reads "off" */
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement FALSE\n", &m),
+			 IBP_ENFORCE_OFF);
+	assert_false(m);
+	/* a part_enforce line of the same value changes nothing */
+	assert_int_equal(run_conf(tmpl,
+				  "no_partition_enforcement FALSE\n"
+				  "part_enforce off\n",
+				  &m),
+			 IBP_ENFORCE_OFF);
+	/* another value is read again */
+	assert_int_equal(run_conf(tmpl,
+				  "no_partition_enforcement FALSE\n"
+				  "part_enforce both\n",
+				  &m),
+			 IBP_ENFORCE_BOTH);
+	assert_true(m);
+	char spath[128];
+	snprintf(spath, sizeof(spath), "%s/st.json", tmpl);
+	unlink(spath);
+	/* a fresh OpenSM started with FALSE enforces */
+	assert_int_equal(run_conf(tmpl, "no_partition_enforcement FALSE\n", &m),
+			 IBP_ENFORCE_BOTH);
+	assert_true(m);
+	unlink(spath);
+	rmdir(tmpl);
+}
+
+/* One `tables --state` run of plan text on the seed: the table of
+ * tenantA-node-02's port (0x…b201) as "0x7fff 0x9234", and how many
+ * opensm-earlier-partition findings the run gave. */
+static const char *run_plan(const char *dir, const char *plan, size_t *nearly)
+{
+	static char out[256];
+	char ppath[128], spath[128];
+	snprintf(ppath, sizeof(ppath), "%s/p.conf", dir);
+	snprintf(spath, sizeof(spath), "%s/st.json", dir);
+	FILE *f = fopen(ppath, "w");
+	assert_non_null(f);
+	fputs(plan, f);
+	fclose(f);
+	ibp_tables_compute_options o;
+	seed_options(&o);
+	o.plan_path = ppath;
+	o.state_path = spath;
+	ibp_diags *d = ibp_diags_new();
+	ibp_tables_result r;
+	ibp_error err;
+	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_OK);
+	assert_int_equal(ibp_tables_result_write_state(&r, spath, &err), 0);
+	*nearly = 0;
+	for (size_t i = 0; i < ibp_diags_count(d); i++)
+		*nearly += !strcmp(ibp_diags_get(d, i)->code,
+				   "opensm-earlier-partition");
+	size_t n;
+	unsigned p;
+	assert_int_equal(
+	    ibp_fabric_find_port_guid(r.fabric, 0x506b4b0300a1b201ull, &n, &p),
+	    IBP_OK);
+	const ibp_pkey_table *t = ibp_tables_get(r.tables, n, p);
+	assert_non_null(t);
+	out[0] = 0;
+	for (unsigned i = 0; i < ibp_pkey_table_used(t); i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out),
+			 "%s0x%04x", i ? " " : "", ibp_pkey_table_get(t, i));
+	ibp_tables_result_free(&r);
+	ibp_diags_free(d);
+	unlink(ppath);
+	return out;
+}
+
+static void test_partitions_outlive(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ibp-tc-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	size_t w;
+	assert_string_equal(
+	    run_plan(tmpl, "Default=0x1234 : 0x506b4b0300a1b200=full ;\n", &w),
+	    "0x7fff");
+	assert_int_equal(w, 0);
+	/* the stale 0x1234 named Default comes first in OpenSM's table */
+	assert_string_equal(run_plan(tmpl, "Default : ALL_CAS=full ;\n", &w),
+			    "0x7fff 0x9234");
+	assert_int_equal(w, 1);
+	/* 0x0080 first made as B keeps that name */
+	assert_string_equal(
+	    run_plan(tmpl, "B=0x0080 : 0x506b4b0300a1b200=full ;\n", &w),
+	    "0x7fff");
+	assert_string_equal(run_plan(tmpl,
+				     "Default=0x0080 : 0x506b4b0300a1b200 ;\n"
+				     "Default : ALL_CAS=full ;\n",
+				     &w),
+			    "0xffff");
+	assert_int_equal(w, 1);
+	/* the same plan on a fresh OpenSM: 'Default :' is 0x0080 */
+	char spath[128];
+	snprintf(spath, sizeof(spath), "%s/st.json", tmpl);
+	unlink(spath);
+	assert_string_equal(run_plan(tmpl,
+				     "Default=0x0080 : 0x506b4b0300a1b200 ;\n"
+				     "Default : ALL_CAS=full ;\n",
+				     &w),
+			    "0x7fff 0x8080");
+	assert_int_equal(w, 0);
+	unlink(spath);
+	rmdir(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seed),
 	    cmocka_unit_test(test_sm_port_and_state),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_enforcement_off_sticks),
+	    cmocka_unit_test(test_partitions_outlive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
