@@ -5,10 +5,13 @@
  * as POST /ibpart/v1/adopt runs it in the daemon).  The service holds a
  * lock on its database for its life, so with the daemon running this
  * refuses and says to use the API: two services on one database would
- * each hold a plan the other changes behind it.
+ * each hold a plan the other changes behind it.  Each revision records
+ * the local user who ran it (via "command", from "local").
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ibpartd.h"
@@ -100,9 +103,18 @@ int adopt_main(int argc, char **argv)
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
 						: CLI_EXIT_SYSTEM;
 	}
+	/* the audit trail: the local user who ran the command */
+	const struct passwd *pw = getpwuid(geteuid());
+	char user[128], request[512];
+	snprintf(user, sizeof(user), "%s", pw ? pw->pw_name : "?");
 	rc = CLI_EXIT_OK;
 	for (int i = a.next; i < argc; i++) {
+		snprintf(request, sizeof(request), "ibpartd adopt %.400s",
+			 argv[i]);
+		ibp_service_actor actor = {user, "command", "local", request};
+		ibp_service_actor_set(&actor);
 		int one = adopt_one(svc, argv[i]);
+		ibp_service_actor_set(NULL);
 		if (one > rc)
 			rc = one;
 	}

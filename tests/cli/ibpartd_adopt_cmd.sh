@@ -79,5 +79,10 @@ want 200
 req GET /ibpart/v1/status
 [[ $(jq -c '[.revisions[] | .op + " " + .pkey]' <<<"$BODY") == '["add_guids 0x10","adopt 0x11","adopt 0x10"]' ]] ||
 	fail "revisions: $(jq -c .revisions <<<"$BODY")"
+# the audit trail names who ran the command (issue 28)
+req GET '/ibpart/v1/revisions?user='"$(id -un)"
+[[ $(jq -c '[.revisions[] | [.revision, .via, .client, .request]]' <<<"$BODY") == \
+	'[[2,"command","local","ibpartd adopt 0x0011"],[1,"command","local","ibpartd adopt 0x10"]]' ]] ||
+	fail "the command's revisions: $BODY"
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 finish

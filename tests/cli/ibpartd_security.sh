@@ -71,23 +71,24 @@ pw=$(openssl passwd -6 secret)
 chmod 600 "$IBPD_USERS"
 
 # an attribute it does not know, a bad role, a bad range: refused, located
+# (each start bounded: a daemon that took the file would run on)
 cp "$IBPD_USERS" good.users
 printf 'x:%s:rol=read\n' "$pw" >>"$IBPD_USERS"
-expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "unknown attribute 'rol'" err
 cp good.users "$IBPD_USERS"
 printf 'x:%s:role=root\n' "$pw" >>"$IBPD_USERS"
-expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "the role is read, change or admin" err
 cp good.users "$IBPD_USERS"
 printf 'x:%s:pkeys=0x200-0x100\n' "$pw" >>"$IBPD_USERS"
-expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "P_Keys are ranges" err
 cp good.users "$IBPD_USERS"
 # owned by another user: refused
 if [[ $(id -u) == 0 ]]; then
 	chown nobody "$IBPD_USERS"
-	expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
+	expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" --partitions "$IBPD_CONF"
 	expect_grep "not by the daemon's user" err
 	chown 0 "$IBPD_USERS"
 fi
@@ -95,11 +96,11 @@ fi
 mkdir -m 0777 open
 chmod 0777 open
 ln -s "$IBPD_USERS" open/users
-expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users open/users --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users open/users --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "symlink another user could have made" err
 # the file itself inside such a directory: refused too
 cp "$IBPD_USERS" open/users2 && chmod 600 open/users2
-expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users open/users2 --db "$IBPD_DB" --partitions "$IBPD_CONF"
+expect_status 2 timeout 10 "$IBPARTD" --listen 127.0.0.1:0 --http --users open/users2 --db "$IBPD_DB" --partitions "$IBPD_CONF"
 expect_grep "writable by others" err
 
 ibpd_start --login-failures 5 || { fail "ibpartd did not start"; finish; }
@@ -172,7 +173,8 @@ REQ="Origin elsewhere"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret
 	-H 'Origin: https://evil.example' --data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 403
 REQ="Sec-Fetch-Site cross-site"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H 'Content-Type: application/json' \
 	-H 'Sec-Fetch-Site: cross-site' --data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 403
-req GET /ufmRest/resources/pkeys/0x22; want 200 "." "{}" # none: UFM's not-found
+# (the list, not GET of the P_Key: a profile may answer that 200 {})
+req GET /ufmRest/resources/pkeys; want 200 'has("0x22")' false
 REQ="same Origin"; CODE=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H 'Content-Type: application/json' \
 	-H "Origin: http://127.0.0.1:$IBPD_PORT" --data-binary "$body" "$IBPD_URL/ufmRest/resources/pkeys"); BODY=$(cat resp); want 200
 # no Basic challenge on / nor to a browser; API clients still get one
@@ -186,7 +188,7 @@ grep -qi '^WWW-Authenticate: Basic' <<<"$hdrs" || fail "an API client is no long
 # ---- numbers ----
 req POST /ufmRest/resources/pkeys/add '{"pkey":"0x23","mtu_limit":4294967298}'
 want 400 '.field' '"mtu_limit"'
-req GET /ufmRest/resources/pkeys/0x23; want 200 "." "{}"
+req GET /ufmRest/resources/pkeys; want 200 'has("0x23")' false
 
 # ---- roles and ranges ----
 as "-u reader:secret" GET /ufmRest/resources/pkeys; want 200
