@@ -91,16 +91,28 @@ seq_console_sweep()
 	return 0
 }
 
-# seq_hup: ibp_osm_hup, but an OpenSM that dies on the SIGHUP (which
-# ibpart did not say) is a difference of this sequence, reported, not the
-# end of the run.
-seq_hup()
+# seq_start: ibp_osm_start for the step, but an OpenSM that dies before
+# SUBNET UP is a difference of this sequence, reported, not the end of
+# the run (seq_hup's rule): lib.sh's wait is swapped for seq_wait_up
+# while OpenSM starts.
+seq_start()
 {
-	local n i
-	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
-	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	local saved rc=0
+	saved=$(declare -f ibp_osm_wait_up)
+	ibp_osm_wait_up() { seq_wait_up "$@"; }
+	# shellcheck disable=SC2086
+	ibp_osm_start "$conf" -F "$osmconf" $args || rc=$?
+	eval "$saved"
+	return "$rc"
+}
+
+# seq_wait_up N: wait (with a deadline) for N "SUBNET UP" lines; 1 when
+# OpenSM died first (counted and reported as a difference).
+seq_wait_up()
+{
+	local n=${1:-1} i
 	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
-		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -gt "$n" ] && return 0
+		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -ge "$n" ] && return 0
 		if ! kill -0 "$IBP_OSM_PID" 2>/dev/null; then
 			wait "$IBP_OSM_PID" 2>/dev/null
 			IBP_OSM_PID=""
@@ -112,6 +124,15 @@ seq_hup()
 		sleep 0.02
 	done
 	ibp_fail "OpenSM not up after ${IBP_OSM_TIMEOUT}s"
+}
+
+# seq_hup: ibp_osm_hup, with seq_wait_up's rule.
+seq_hup()
+{
+	local n
+	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	seq_wait_up $((n + 1))
 }
 
 # seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
@@ -170,9 +191,7 @@ seq_sweep()
 		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies here"
 	fi
 	case $fn in
-	start)
-		# shellcheck disable=SC2086
-		ibp_osm_start "$conf" -F "$osmconf" $args ;;
+	start) seq_start || return 1 ;;
 	hup) seq_hup || return 1 ;;
 	crash) seq_crash "$tag" ;;
 	esac
