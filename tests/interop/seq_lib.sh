@@ -67,7 +67,8 @@ seq_traps() { grep -c 'trap 128' "$IBP_OSM_LOG" 2>/dev/null || true; }
 # that goes down or comes up makes the switch send trap 128, on which
 # OpenSM runs a heavy sweep of its own - with the partitions.conf and
 # opensm.conf still in place.  Waits until that sweep is over (no new
-# trap for 0.5 s after the last SUBNET UP); returns 1 when no trap came.
+# trap for 0.5 s after the last SUBNET UP); returns 1 when no trap came,
+# 2 when OpenSM died in that sweep (seq_wait_up: counted, reported).
 seq_console_sweep()
 {
 	local t0 n0 i line
@@ -83,7 +84,7 @@ seq_console_sweep()
 	[ "$(seq_traps)" -gt "$t0" ] || return 1
 	while :; do
 		t0=$(seq_traps)
-		ibp_osm_wait_up $((n0 + 1))
+		seq_wait_up $((n0 + 1)) || return 2
 		sleep 0.5
 		[ "$(seq_traps)" = "$t0" ] && break
 		n0=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
@@ -233,8 +234,13 @@ seq_run()
 		# a link change first: OpenSM sweeps on its trap with the
 		# previous plan, on the fabric as it now is - one more sweep
 		# to predict
-		if [ -s "$d/$n.console" ] && seq_console_sweep "$d/$n.console"; then
-			seq_sweep "$n-trap" "$d/$n.topo" none || { bad=1; break; }
+		if [ -s "$d/$n.console" ]; then
+			local tag="$n-trap" rc=0
+			seq_console_sweep "$d/$n.console" || rc=$?
+			[ $rc = 2 ] && { bad=1; break; }
+			if [ $rc = 0 ]; then
+				seq_sweep "$n-trap" "$d/$n.topo" none || { bad=1; break; }
+			fi
 		fi
 		cp "$d/$n.conf" "$conf"
 		cp "$d/$n.osmconf" "$osmconf"
