@@ -137,16 +137,23 @@ seq_hup()
 }
 
 # seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
-# so (opensm-crash); SIGHUP, then wait (with a deadline) for OpenSM to
-# end, by a signal.  The ports then hold what they held.
+# so (opensm-crash); SIGHUP (or, given a console FILE, its link change),
+# then wait (with a deadline) for OpenSM to end, by a signal.  The ports
+# then hold what they held.
 seq_crash()
 {
-	local tag=$1 i st=0
+	local tag=$1 console=${2:-} i st=0 line
 	local err
 	err=$(cat "$w/$tag.err")
 	[[ $err == *"[opensm-crash]"* ]] ||
 		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies: $err"
-	kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	if [ -n "$console" ]; then
+		while IFS= read -r line; do
+			[ -n "$line" ] && ibp_sim_console "$line"
+		done <"$console"
+	else
+		kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	fi
 	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
 		kill -0 "$IBP_OSM_PID" 2>/dev/null || break
 		sleep 0.02
@@ -160,13 +167,16 @@ seq_crash()
 	SEQ_CRASHES=$((SEQ_CRASHES + 1))
 }
 
-# seq_sweep NAME TOPO: predict a sweep with ibpart (the partitions.conf
-# and opensm.conf in place, the state carried), let FN run it (start,
-# hup, or nothing when OpenSM already swept), read the fabric, compare.
-# 1 on a difference (reported).
+# seq_sweep NAME TOPO FN [CONSOLE]: predict a sweep with ibpart (the
+# partitions.conf and opensm.conf in place, the state carried), let FN
+# run it (start, hup, or console: the link change of the file CONSOLE,
+# on whose trap OpenSM sweeps with the plan in place - the prediction is
+# dropped when no trap comes), read the fabric, compare.  A sweep ibpart
+# says OpenSM dies in is awaited as such.  1 on a difference (reported).
 seq_sweep()
 {
-	local tag=$1 stopo=$2 fn=$3 rc
+	local tag=$1 stopo=$2 fn=$3 console=${4:-} rc crc=0
+	[ "$fn" = console ] && cp "$state" "$w/$tag.state-before"
 	: >"$w/$tag.held"
 	if [ -f "$state" ]; then
 		jq -r '.ports[] | select(.pkeys) |
@@ -185,16 +195,26 @@ seq_sweep()
 	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
 	# a sweep ibpart says OpenSM dies in (rule 29); a step written to
 	# show one (NN.crash) must be one
-	if [ "$fn" = hup ] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
-		fn=crash
+	if [[ $fn == @(hup|console) ]] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
+		fn=crash-$fn
 	fi
-	if [ -f "$d/$tag.crash" ] && [ "$fn" != crash ]; then
+	if [ -f "$d/$tag.crash" ] && [[ $fn != crash-* ]]; then
 		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies here"
 	fi
 	case $fn in
 	start) seq_start || return 1 ;;
 	hup) seq_hup || return 1 ;;
-	crash) seq_crash "$tag" ;;
+	console)
+		seq_console_sweep "$console" || crc=$?
+		[ $crc = 2 ] && return 1
+		if [ $crc = 1 ]; then
+			# no trap, no sweep: nothing happened to predict
+			mv "$w/$tag.state-before" "$state"
+			return 0
+		fi
+		;;
+	crash-hup) seq_crash "$tag" ;;
+	crash-console) seq_crash "$tag" "$console" ;;
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
 	SEQ_STEPS=$((SEQ_STEPS + 1))
@@ -235,12 +255,8 @@ seq_run()
 		# previous plan, on the fabric as it now is - one more sweep
 		# to predict
 		if [ -s "$d/$n.console" ]; then
-			local tag="$n-trap" rc=0
-			seq_console_sweep "$d/$n.console" || rc=$?
-			[ $rc = 2 ] && { bad=1; break; }
-			if [ $rc = 0 ]; then
-				seq_sweep "$n-trap" "$d/$n.topo" none || { bad=1; break; }
-			fi
+			seq_sweep "$n-trap" "$d/$n.topo" console "$d/$n.console" ||
+				{ bad=1; break; }
 		fi
 		cp "$d/$n.conf" "$conf"
 		cp "$d/$n.osmconf" "$osmconf"
