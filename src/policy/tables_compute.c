@@ -302,8 +302,24 @@ static int sweep_partitions(const ibp_tables_compute_options *o,
 		      "keeps the table it holds (shown); restart OpenSM",
 		      c.name, c.pkey, g);
 	r->nfound++;
-	ibp_tables *held = ibp_tables_copy(ibp_state_file_tables(r->state));
+	/* the ports this sweep would have programmed, as they are: what
+	 * they held, or nothing listed when they were never programmed */
+	const ibp_tables *st = ibp_state_file_tables(r->state);
+	ibp_tables *held = ibp_tables_new(r->fabric);
 	ibp_index_memory *none = ibp_index_memory_new(r->fabric);
+	size_t cnt = ibp_tables_count(r->tables);
+	for (size_t i = 0; held && none && i < cnt; i++) {
+		size_t n;
+		unsigned p;
+		ibp_tables_at(r->tables, i, &n, &p);
+		const ibp_pkey_table *t = ibp_tables_get(st, n, p);
+		ibp_pkey_table *tc = t ? ibp_pkey_table_copy(t) : NULL;
+		if (t && (!tc || ibp_tables_put(held, n, p, tc, NULL))) {
+			ibp_pkey_table_free(tc);
+			ibp_tables_free(held);
+			held = NULL;
+		}
+	}
 	if (!held || !none) {
 		ibp_tables_free(held);
 		ibp_index_memory_free(none);

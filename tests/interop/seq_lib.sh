@@ -67,7 +67,8 @@ seq_traps() { grep -c 'trap 128' "$IBP_OSM_LOG" 2>/dev/null || true; }
 # that goes down or comes up makes the switch send trap 128, on which
 # OpenSM runs a heavy sweep of its own - with the partitions.conf and
 # opensm.conf still in place.  Waits until that sweep is over (no new
-# trap for 0.5 s after the last SUBNET UP); returns 1 when no trap came.
+# trap for 0.5 s after the last SUBNET UP); returns 1 when no trap came,
+# 2 when OpenSM died in that sweep (seq_wait_up: counted, reported).
 seq_console_sweep()
 {
 	local t0 n0 i line
@@ -83,7 +84,7 @@ seq_console_sweep()
 	[ "$(seq_traps)" -gt "$t0" ] || return 1
 	while :; do
 		t0=$(seq_traps)
-		ibp_osm_wait_up $((n0 + 1))
+		seq_wait_up $((n0 + 1)) || return 2
 		sleep 0.5
 		[ "$(seq_traps)" = "$t0" ] && break
 		n0=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
@@ -91,16 +92,28 @@ seq_console_sweep()
 	return 0
 }
 
-# seq_hup: ibp_osm_hup, but an OpenSM that dies on the SIGHUP (which
-# ibpart did not say) is a difference of this sequence, reported, not the
-# end of the run.
-seq_hup()
+# seq_start: ibp_osm_start for the step, but an OpenSM that dies before
+# SUBNET UP is a difference of this sequence, reported, not the end of
+# the run (seq_hup's rule): lib.sh's wait is swapped for seq_wait_up
+# while OpenSM starts.
+seq_start()
 {
-	local n i
-	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
-	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	local saved rc=0
+	saved=$(declare -f ibp_osm_wait_up)
+	ibp_osm_wait_up() { seq_wait_up "$@"; }
+	# shellcheck disable=SC2086
+	ibp_osm_start "$conf" -F "$osmconf" $args || rc=$?
+	eval "$saved"
+	return "$rc"
+}
+
+# seq_wait_up N: wait (with a deadline) for N "SUBNET UP" lines; 1 when
+# OpenSM died first (counted and reported as a difference).
+seq_wait_up()
+{
+	local n=${1:-1} i
 	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
-		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -gt "$n" ] && return 0
+		[ "$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")" -ge "$n" ] && return 0
 		if ! kill -0 "$IBP_OSM_PID" 2>/dev/null; then
 			wait "$IBP_OSM_PID" 2>/dev/null
 			IBP_OSM_PID=""
@@ -114,17 +127,33 @@ seq_hup()
 	ibp_fail "OpenSM not up after ${IBP_OSM_TIMEOUT}s"
 }
 
+# seq_hup: ibp_osm_hup, with seq_wait_up's rule.
+seq_hup()
+{
+	local n
+	n=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
+	kill -HUP "$IBP_OSM_PID" || ibp_fail "OpenSM not running"
+	seq_wait_up $((n + 1))
+}
+
 # seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
-# so (opensm-crash); SIGHUP, then wait (with a deadline) for OpenSM to
-# end, by a signal.  The ports then hold what they held.
+# so (opensm-crash); SIGHUP (or, given a console FILE, its link change),
+# then wait (with a deadline) for OpenSM to end, by a signal.  The ports
+# then hold what they held.
 seq_crash()
 {
-	local tag=$1 i st=0
+	local tag=$1 console=${2:-} i st=0 line
 	local err
 	err=$(cat "$w/$tag.err")
 	[[ $err == *"[opensm-crash]"* ]] ||
 		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies: $err"
-	kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	if [ -n "$console" ]; then
+		while IFS= read -r line; do
+			[ -n "$line" ] && ibp_sim_console "$line"
+		done <"$console"
+	else
+		kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
+	fi
 	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
 		kill -0 "$IBP_OSM_PID" 2>/dev/null || break
 		sleep 0.02
@@ -138,13 +167,16 @@ seq_crash()
 	SEQ_CRASHES=$((SEQ_CRASHES + 1))
 }
 
-# seq_sweep NAME TOPO: predict a sweep with ibpart (the partitions.conf
-# and opensm.conf in place, the state carried), let FN run it (start,
-# hup, or nothing when OpenSM already swept), read the fabric, compare.
-# 1 on a difference (reported).
+# seq_sweep NAME TOPO FN [CONSOLE]: predict a sweep with ibpart (the
+# partitions.conf and opensm.conf in place, the state carried), let FN
+# run it (start, hup, or console: the link change of the file CONSOLE,
+# on whose trap OpenSM sweeps with the plan in place - the prediction is
+# dropped when no trap comes), read the fabric, compare.  A sweep ibpart
+# says OpenSM dies in is awaited as such.  1 on a difference (reported).
 seq_sweep()
 {
-	local tag=$1 stopo=$2 fn=$3 rc
+	local tag=$1 stopo=$2 fn=$3 console=${4:-} rc crc=0
+	[ "$fn" = console ] && cp "$state" "$w/$tag.state-before"
 	: >"$w/$tag.held"
 	if [ -f "$state" ]; then
 		jq -r '.ports[] | select(.pkeys) |
@@ -163,18 +195,26 @@ seq_sweep()
 	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
 	# a sweep ibpart says OpenSM dies in (rule 29); a step written to
 	# show one (NN.crash) must be one
-	if [ "$fn" = hup ] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
-		fn=crash
+	if [[ $fn == @(hup|console) ]] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
+		fn=crash-$fn
 	fi
-	if [ -f "$d/$tag.crash" ] && [ "$fn" != crash ]; then
+	if [ -f "$d/$tag.crash" ] && [[ $fn != crash-* ]]; then
 		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies here"
 	fi
 	case $fn in
-	start)
-		# shellcheck disable=SC2086
-		ibp_osm_start "$conf" -F "$osmconf" $args ;;
+	start) seq_start || return 1 ;;
 	hup) seq_hup || return 1 ;;
-	crash) seq_crash "$tag" ;;
+	console)
+		seq_console_sweep "$console" || crc=$?
+		[ $crc = 2 ] && return 1
+		if [ $crc = 1 ]; then
+			# no trap, no sweep: nothing happened to predict
+			mv "$w/$tag.state-before" "$state"
+			return 0
+		fi
+		;;
+	crash-hup) seq_crash "$tag" ;;
+	crash-console) seq_crash "$tag" "$console" ;;
 	esac
 	ibp_read_pkeys '^(CA|RT) | (CA|RT|self)$' >"$w/$tag.osm"
 	SEQ_STEPS=$((SEQ_STEPS + 1))
@@ -214,8 +254,9 @@ seq_run()
 		# a link change first: OpenSM sweeps on its trap with the
 		# previous plan, on the fabric as it now is - one more sweep
 		# to predict
-		if [ -s "$d/$n.console" ] && seq_console_sweep "$d/$n.console"; then
-			seq_sweep "$n-trap" "$d/$n.topo" none || { bad=1; break; }
+		if [ -s "$d/$n.console" ]; then
+			seq_sweep "$n-trap" "$d/$n.topo" console "$d/$n.console" ||
+				{ bad=1; break; }
 		fi
 		cp "$d/$n.conf" "$conf"
 		cp "$d/$n.osmconf" "$osmconf"
