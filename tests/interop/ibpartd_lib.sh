@@ -101,6 +101,18 @@ ibpd_kill() {
 	IBPD_PID=""
 }
 
+# ibpd_wait_start: until the daemon's start has verified the fabric
+# (20 s at most); 1 with its last lines otherwise.
+ibpd_wait_start() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		grep -q 'verified over SMPs' "$IBPD_LOG" && return 0
+		sleep 0.1
+	done
+	echo "start: no verification: $(tail -3 "$IBPD_LOG")" >&2
+	return 1
+}
+
 ibpd_wait_fabric() {
 	local rev=$1 secs=${2:-40} i
 	for ((i = 0; i < secs * 5; i++)); do

@@ -34,11 +34,7 @@ ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" \
 	--topology "$D/live-2sw.topo" --wait 20000 \
 	--profile written-for-404:not_found=404 --profile slurm:warn=tenant-bridge ||
 	live_fail "ibpartd did not start"
-for ((i = 0; i < 200; i++)); do
-	grep -q 'verified over SMPs' "$IBPD_LOG" && break
-	sleep 0.1
-done
-grep -q 'verified over SMPs' "$IBPD_LOG" || live_fail "start: no verification: $(tail -3 "$IBPD_LOG")"
+ibpd_wait_start || live_fail "start: no verification"
 
 # directed routes from the SM host (spine port 3) to each CA
 A="0,1,4 1" B="0,1,1,3 1" C="0,1,1,4 1" DD="0,1,1,6 1"

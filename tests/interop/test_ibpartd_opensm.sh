@@ -18,11 +18,7 @@ B="0,1,1,3 1" C="0,1,1,4 1" # node-b, node-c (leaf-2 ports 3, 4)
 
 ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" \
 	--topology "$D/live-2sw.topo" --wait 20000 || live_fail "ibpartd did not start"
-for ((i = 0; i < 200; i++)); do
-	grep -q 'verified over SMPs' "$IBPD_LOG" && break
-	sleep 0.1
-done
-grep -q 'verified over SMPs' "$IBPD_LOG" || live_fail "start: no verification: $(tail -3 "$IBPD_LOG")"
+ibpd_wait_start || live_fail "start: no verification"
 live_ok "start: file reconciled, OpenSM signalled, fabric verified"
 
 # NICo's port list: the topology's CA ports, LIDs as OpenSM gave them
