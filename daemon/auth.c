@@ -444,6 +444,16 @@ bool auth_token(ibp_service *svc, const struct users *u, const char *header,
 	return true;
 }
 
+bool auth_krb(const struct users *u, const char *name, struct principal *p)
+{
+	const struct user *hit = find_user(u, name);
+	char via[160];
+	snprintf(via, sizeof(via), "krb:%.120s", name);
+	if (hit)
+		principal_of(hit, via, p);
+	return hit != NULL;
+}
+
 void auth_cert(const struct users *u, const char *cn, struct principal *p)
 {
 	const struct user *hit = find_user(u, cn);

@@ -6,7 +6,8 @@
  * and the bytes (request_check.c), the failed-login limit
  * (login_limit.c), the credentials for the prefix (/ufmRest and
  * /ibpart/v1: Basic user:password from the users file; /ufmRestV3:
- * Basic <token>; on any prefix a client certificate --client-ca
+ * Basic <token>; /ufmRestKrb: Negotiate <Kerberos token>, krb.c; on
+ * any prefix a client certificate --client-ca
  * signed, verified with GnuTLS, as NICo's mTLS presents it), the
  * route's role, Origin and Content-Type, and the route's body limit
  * against Content-Length; a refusal is answered there, before a byte of
@@ -45,12 +46,21 @@ struct conn {
 	char addr[INET6_ADDRSTRLEN];
 	char *body;
 	size_t len;
+	char *krb_reply; /* Negotiate's mutual-authentication token */
 };
 
+/* How a prefix's requests authenticate. */
+enum scheme { SCHEME_BASIC, SCHEME_TOKEN, SCHEME_KRB };
+
+/* UFM's prefixes first (UFM_PREFIXES of them), then ibpart's own. */
 static const struct {
 	const char *prefix;
-	bool token;
-} prefixes[] = {{"/ufmRestV3", true}, {"/ufmRest", false}, {"", false}};
+	enum scheme scheme;
+} prefixes[] = {{"/ufmRestV3", SCHEME_TOKEN},
+		{"/ufmRestKrb", SCHEME_KRB},
+		{"/ufmRest", SCHEME_BASIC},
+		{"", SCHEME_BASIC}};
+#define UFM_PREFIXES 3
 
 static bool flag(struct MHD_Connection *c, const char *name)
 {
@@ -75,8 +85,11 @@ static bool from_browser(struct MHD_Connection *c)
 	       (accept && strstr(accept, "text/html"));
 }
 
+/* The answer; challenge: the WWW-Authenticate value of a 401 (NULL:
+ * none), krb_reply: Negotiate's token for a success (NULL: none). */
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
-				 char *body, const char *type, bool challenge)
+				 char *body, const char *type,
+				 const char *challenge, const char *krb_reply)
 {
 	const char *b = body ? body : "{}";
 	struct MHD_Response *r = MHD_create_response_from_buffer(
@@ -87,8 +100,13 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status,
 	MHD_add_response_header(r, "Content-Type",
 				type ? type : "application/json");
 	if (status == 401 && challenge)
-		MHD_add_response_header(r, "WWW-Authenticate",
-					"Basic realm=\"ibpartd\"");
+		MHD_add_response_header(r, "WWW-Authenticate", challenge);
+	if (status < 400 && krb_reply) {
+		char *v = NULL;
+		if (asprintf(&v, "Negotiate %s", krb_reply) > 0)
+			MHD_add_response_header(r, "WWW-Authenticate", v);
+		free(v);
+	}
 	if (status == 429)
 		MHD_add_response_header(r, "Retry-After", "60");
 	enum MHD_Result ok = MHD_queue_response(c, status, r);
@@ -153,6 +171,42 @@ static int basic_credentials(struct MHD_Connection *c, char **user, char **pass)
 	return 0;
 }
 
+/* A Negotiate token into k->who (krb.c); the refusal when it fails:
+ * 401 without one or refused, 429 past the failed-login limit, 403
+ * for a principal the users file does not name. */
+static bool authenticate_krb(struct ibpartd *d, struct MHD_Connection *c,
+			     struct conn *k, struct refusal *why)
+{
+	static _Thread_local char err[320];
+	char name[128];
+	const char *h = header(c, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (login_limited(d->logins, k->addr, NULL)) {
+		why->status = 429;
+		why->why = "too many failed logins from this address "
+			   "(--login-failures a minute)";
+		return false;
+	}
+	int rc = krb_accept(d->krb, h, name, sizeof(name), &k->krb_reply, err,
+			    sizeof(err));
+	if (rc) {
+		if (rc < 0)
+			login_failed(d->logins, k->addr, NULL);
+		why->status = 401;
+		why->why = err;
+		return false;
+	}
+	if (!auth_krb(d->users, name, &k->who)) {
+		snprintf(err, sizeof(err),
+			 "the Kerberos principal %s has no line in the users "
+			 "file",
+			 name);
+		why->status = 403;
+		why->why = err;
+		return false;
+	}
+	return true;
+}
+
 /* The credentials for the prefix into k->who; the refusal when they
  * fail (401, 429 past the failed-login limit, 400 malformed). */
 static bool authenticate(struct ibpartd *d, struct MHD_Connection *c,
@@ -163,7 +217,9 @@ static bool authenticate(struct ibpartd *d, struct MHD_Connection *c,
 		auth_cert(d->users, cn, &k->who);
 		return true;
 	}
-	bool token = prefixes[k->prefix].token;
+	if (prefixes[k->prefix].scheme == SCHEME_KRB)
+		return authenticate_krb(d, c, k, why);
+	bool token = prefixes[k->prefix].scheme == SCHEME_TOKEN;
 	char *user = NULL, *pass = NULL;
 	int rc = token ? 1 : basic_credentials(c, &user, &pass);
 	/* no credentials at all is no failed login */
@@ -237,8 +293,13 @@ static enum MHD_Result answer(struct ibpartd *d, struct MHD_Connection *c,
 					  ? r->status / 100 - 1
 					  : 5],
 			 1);
-	bool challenge = r->status == 401 && k->prefix < 2 && !from_browser(c);
-	return send_json(c, r->status, r->body, r->content_type, challenge);
+	const char *challenge = NULL;
+	if (k->prefix < UFM_PREFIXES && !from_browser(c))
+		challenge = prefixes[k->prefix].scheme == SCHEME_KRB
+				? "Negotiate"
+				: "Basic realm=\"ibpartd\"";
+	return send_json(c, r->status, r->body, r->content_type, challenge,
+			 k->krb_reply);
 }
 
 static enum MHD_Result refuse(struct ibpartd *d, struct MHD_Connection *c,
@@ -276,9 +337,11 @@ static bool admit(struct ibpartd *d, struct MHD_Connection *c, const char *url,
 	if (!request_check_framing(c, method, version, k->raw_uri, why))
 		return false;
 	size_t i = 0;
-	for (; i < 2; i++) {
+	for (; i < UFM_PREFIXES; i++) {
 		size_t n = strlen(prefixes[i].prefix);
-		if (!strncmp(url, prefixes[i].prefix, n) && url[n] == '/')
+		/* /ufmRestKrb exists only with --krb-keytab */
+		if (!strncmp(url, prefixes[i].prefix, n) && url[n] == '/' &&
+		    (prefixes[i].scheme != SCHEME_KRB || d->krb))
 			break;
 	}
 	k->prefix = i;
@@ -442,6 +505,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (k) {
 		free(k->raw_uri);
 		free(k->body);
+		free(k->krb_reply);
 		free(k);
 	}
 	*con_cls = NULL;

@@ -88,6 +88,7 @@ static const char *const config_keys[] = {"listen",
 					  "mkey-file",
 					  "opensm-conf",
 					  "client-ca",
+					  "krb-keytab",
 					  "max-connections",
 					  "per-ip-connections",
 					  "request-timeout",
@@ -195,6 +196,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "HTTPS: a client certificate this CA (PEM) signed "
 		    "authenticates the request on every prefix, whatever its "
 		    "Authorization header (NICo's mTLS sends it empty)"),
+	    CLI_STR("--krb-keytab", &d->krb_keytab, "FILE",
+		    "HTTPS: serve /ufmRestKrb, Kerberos (Negotiate) with "
+		    "this keytab's HTTP/host key; the principal's local name "
+		    "is its users-file line"),
 	    CLI_STR("--users", &d->users_path, "FILE",
 		    "name:hash lines, the hash as crypt(3) makes it (openssl "
 		    "passwd -6); must not be readable by group or others"),
@@ -290,6 +295,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (d->http && d->client_ca)
 		return cli_usage_error("ibpartd",
 				       "--client-ca needs HTTPS, not --http");
+	if (d->http && d->krb_keytab) /* a token is replayable: krb.c */
+		return cli_usage_error("ibpartd",
+				       "--krb-keytab needs HTTPS, not --http");
 	if (!d->http && (!d->cert || !d->key))
 		return cli_usage_error(
 		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
@@ -335,6 +343,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "%s: group or others may access the private key "
 		    "(mode %03o): chmod 600 it",
 		    d->key, (unsigned)(st.st_mode & 0777));
+	char why[400];
+	if (d->krb_keytab && krb_open(d->krb_keytab, &d->krb, why, sizeof(why)))
+		return cli_usage_error("ibpartd", "%s", why);
 	return 0;
 }
 
@@ -352,11 +363,13 @@ static int run(int argc, char **argv)
 	if (!rc && users_load(d.users_path, &d.users))
 		rc = CLI_EXIT_USAGE;
 	if (rc) {
+		krb_close(d.krb);
 		profiles_free(&d);
 		return rc < 0 ? 0 : rc;
 	}
 	if (!(d.logins = login_limit_new(d.login_failures))) {
 		users_free(d.users);
+		krb_close(d.krb);
 		profiles_free(&d);
 		return CLI_EXIT_SYSTEM;
 	}
@@ -379,6 +392,7 @@ static int run(int argc, char **argv)
 	if (ibp_service_open(&so, &d.svc, &err)) {
 		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
+		krb_close(d.krb);
 		profiles_free(&d);
 		login_limit_free(d.logins);
 		return err.status == IBP_EINVAL ? CLI_EXIT_USAGE
@@ -406,6 +420,7 @@ out:
 	collector_stop(&d);
 	ibp_service_close(d.svc);
 	users_free(d.users);
+	krb_close(d.krb);
 	profiles_free(&d);
 	login_limit_free(d.logins);
 	return rc;

@@ -57,7 +57,9 @@ struct ibpartd {
 	const char *listen, *users_path, *db, *partitions, *topology;
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
-	const char *client_ca; /* HTTPS: client certificates it signed */
+	const char *client_ca;	/* HTTPS: client certificates it signed */
+	const char *krb_keytab; /* HTTPS: /ufmRestKrb's acceptor key */
+	struct krb *krb;	/* from it (krb.c); NULL: no /ufmRestKrb */
 	int port;
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
@@ -125,6 +127,9 @@ bool auth_basic(const struct users *u, const char *user, const char *pass,
  * token's role, the user's ranges) into p; its last use recorded. */
 bool auth_token(ibp_service *svc, const struct users *u, const char *header,
 		struct principal *p);
+/* The principal of a Kerberos principal whose local name is name:
+ * false when the users file has no line for it. */
+bool auth_krb(const struct users *u, const char *name, struct principal *p);
 /* The principal of a certificate with common name cn: the user of that
  * name when the users file has one, else "cert:CN" with role change. */
 void auth_cert(const struct users *u, const char *cn, struct principal *p);
@@ -141,6 +146,19 @@ const char *auth_user_attr(const struct users *u, const char *user,
  * of them). */
 const char *role_name(enum role r);
 bool role_parse(const char *s, enum role *r);
+
+/* ---- krb.c ---- */
+struct krb;
+/* The acceptor's credential from keytab (no replay cache: krb.c says
+ * why); 0, or -1 and the reason into err. */
+int krb_open(const char *keytab, struct krb **out, char *err, size_t n);
+void krb_close(struct krb *k);
+/* Accept the Negotiate token of header: 0 and the principal's local
+ * name into name (*reply: the mutual-authentication token to send back
+ * as "WWW-Authenticate: Negotiate <reply>", malloc'd, or NULL); 1 when
+ * there is no token, -1 when it is refused (the reason into err). */
+int krb_accept(struct krb *k, const char *header, char *name, size_t n,
+	       char **reply, char *err, size_t errn);
 
 /* ---- login_limit.c ---- */
 /* Failed logins counted per client address and per user name (existing

@@ -27,6 +27,7 @@ build=(
   libsqlite3-dev                                         # the service's store
   libmicrohttpd-dev libsystemd-dev libcrypt-dev          # ibpartd: HTTP, sd_notify, crypt(3)
   libgnutls28-dev                                        # ibpartd: client certificates
+  libkrb5-dev                                            # ibpartd: Kerberos (/ufmRestKrb)
 )
 case $profile in
 build | demo) pkgs=("${build[@]}") ;;
@@ -39,6 +40,7 @@ test)
     jq python3                                           # JSON in shell tests
     prometheus                                           # promtool parses the exposition
     curl openssl                                         # ibpartd's tests: HTTP, passwd -6
+    krb5-kdc krb5-admin-server krb5-user                   # a KDC on loopback, kinit
     chromium                                             # looks at the HTML report
     debhelper lintian bash-completion                    # make deb, the completion test
   ) ;;
