@@ -10,7 +10,9 @@ S=$IBP_SRC/examples/seed
 export IBPART_STATE_DIR=$T/state IBPART_LOCK_DIR=$T/lock
 mkdir -p "$IBPART_STATE_DIR" "$IBPART_LOCK_DIR"
 RANDOM=20261204
-N=${ARGV_RANDOM_RUNS:-400}
+# 400 argument vectors; 200 under ASan+UBSan (each run costs ten times
+# as much there, and the plain tree runs the 400)
+N=${ARGV_RANDOM_RUNS:-$([[ ${IBP_SANITIZE:-0} == 1 ]] && echo 200 || echo 400)}
 cmds=(check convert tables matrix audit sim demo discover verify apply gen monitor help nosuch)
 opts=(-t -c --mode --format --part-enforce --enforce --max-errors --max-input-size
 	--explain --form --grid-limit --lft-cap --mft-cap --lmc --ca-partition-cap
