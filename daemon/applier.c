@@ -188,6 +188,22 @@ static int unit_pid(const char *unit, pid_t *pid, char *why, size_t why_size)
 	return r < 0 || !p ? -1 : 0;
 }
 
+int daemon_opensm_pid(struct ibpartd *d, pid_t *pid)
+{
+	char why[300];
+	ibp_error err;
+	*pid = 0;
+	if (d->opensm_unit)
+		return unit_pid(d->opensm_unit, pid, why, sizeof(why)) ||
+			       !is_opensm(*pid)
+			   ? -1
+			   : 0;
+	if (!d->opensm_pidfile ||
+	    ibp_read_pidfile(d->opensm_pidfile, pid, &err))
+		return -1;
+	return is_opensm(*pid) ? 0 : -1;
+}
+
 /* SIGHUP to OpenSM and the wait for its SUBNET UP; 0 or -1 with why. */
 static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
 		  size_t why_size)
@@ -219,6 +235,27 @@ static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
 	return 0;
 }
 
+/* With --store, while this host's OpenSM is not the master: the file
+ * only, so that it holds the plan when this SM becomes master (OpenSM
+ * reads it on its first heavy sweep as master); the master's ibpartd
+ * signals and verifies.  0, or -1 with the reason. */
+static int standby_cycle(struct ibpartd *d, uint64_t *rev, char *why,
+			 size_t why_size)
+{
+	ibp_error err;
+	if (ibp_service_write_partitions(d->svc, rev, &err)) {
+		snprintf(why, why_size, "writing %s: %s", d->partitions,
+			 err.message);
+		return -1;
+	}
+	if (atomic_exchange(&d->file_rev, *rev) != *rev)
+		daemon_log("ibpartd: revision %llu written to %s (OpenSM here "
+			   "is %s: the master's ibpartd signals and verifies)",
+			   (unsigned long long)*rev, d->partitions,
+			   ha_sm_state_name(atomic_load(&d->sm_state)));
+	return 0;
+}
+
 /* One cycle for the newest revision; 0, or -1 with the reason. */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 {
@@ -226,6 +263,8 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	ibp_live *l = NULL;
 	ibp_live_lock *lock = NULL;
 	bool opensm = d->opensm_pidfile || d->opensm_unit;
+	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER)
+		return standby_cycle(d, rev, why, why_size);
 	if (opensm && daemon_open_fabric(d, &l, &lock, why, why_size))
 		return -1;
 	int rc = -1;
@@ -234,7 +273,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	if (ibp_service_write_partitions(d->svc, rev, &err)) {
 		snprintf(why, why_size, "writing %s: %s", d->partitions,
 			 err.message);
-	} else if (!opensm) {
+	} else if ((atomic_store(&d->file_rev, *rev), !opensm)) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
 		/* the end of it: UFM's clients wait for last_updated */
 		if (*rev)
@@ -264,6 +303,10 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 		    "verified over SMPs",
 		    (unsigned long long)*rev, (long)pid,
 		    up ? "logged SUBNET UP" : "said nothing in its log");
+	if (!rc && pid && atomic_exchange(&d->failover_pending, false))
+		daemon_log("ibpartd: failover done: this host's OpenSM is "
+			   "master and the fabric holds revision %llu",
+			   (unsigned long long)*rev);
 	return rc;
 }
 
@@ -281,7 +324,8 @@ static void *run(void *arg)
 	unsigned backoff = 500;
 	while (!atomic_load(&d->stopping)) {
 		uint64_t newest = ibp_service_wait(d->svc, done, 200);
-		if (reconciled && newest <= done)
+		if (reconciled && newest <= done &&
+		    !atomic_exchange(&d->force_cycle, false))
 			continue;
 		daemon_nap(d, 50); /* let a burst of changes land: one reload */
 		uint64_t rev = 0;

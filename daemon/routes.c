@@ -708,6 +708,7 @@ static void h_metrics(struct request *q, struct response *r)
 		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
 			atomic_load(&d->requests[i]));
 	collector_metrics(d, f);
+	ha_metrics(d, f);
 	fclose(f);
 	r->status = 200;
 	r->body = text;
