@@ -189,6 +189,24 @@ int svc_store_commit(ibp_service *s, const struct svc_plan *plan,
 int svc_store_end(ibp_service *s, bool commit, ibp_error *err);
 /* The status's "store" object, under the lock. */
 json_t *svc_store_status(ibp_service *s);
+/* Connected to the store, or reconnected once: true when it is. */
+bool svc_store_connected(ibp_service *s);
+
+/* ---- service_store_tokens.c: the tokens in the shared store ---- */
+/* Each a no-op without a store; under the lock.  Add t to the store
+ * (IBP_EIO: it failed, issue nothing). */
+int svc_store_token_add(ibp_service *s, const ibp_service_token *t,
+			ibp_error *err);
+/* Revoke id (of user, when not NULL) in the store; IBP_ENOENT: no such
+ * token there, IBP_EIO: the store failed. */
+int svc_store_token_revoke(ibp_service *s, const char *id, const char *user,
+			   ibp_error *err);
+/* The store's rows of token id (NULL: every token) into the local
+ * database; nothing when the store cannot be read. */
+void svc_store_token_pull(ibp_service *s, const char *id);
+/* One token row into the local database, its last use kept
+ * (service_tokens.c). */
+void svc_db_token_put(ibp_service *s, const ibp_service_token *t);
 
 /* The calling thread's actor (service_audit.c); NULL when none. */
 const ibp_service_actor *svc_actor(void);

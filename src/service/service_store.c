@@ -124,14 +124,17 @@ static bool query_u64(PGconn *c, const char *sql, uint64_t *v)
 
 PGconn *svc_pg_connect(const char *url)
 {
-	PGconn *c = PQconnectdb(url);
+	/* a store that does not answer must not hold a request long: a
+	 * connect_timeout of its own unless the URL gives one */
+	const char *const keys[] = {"connect_timeout", "dbname", NULL};
+	const char *const vals[] = {"3", url, NULL};
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	if (c && PQstatus(c) == CONNECTION_OK)
 		exec_sql(c, "SET client_min_messages = warning");
 	return c;
 }
 
-/* Connected, or reconnected once. */
-static bool store_ready(ibp_service *s)
+bool svc_store_connected(ibp_service *s)
 {
 	if (s->pg && PQstatus(s->pg) == CONNECTION_OK)
 		return true;
@@ -332,7 +335,7 @@ int svc_store_open(ibp_service *s, const char *url, const char *host,
 	if (!(s->store_url = strdup(url)) ||
 	    !(s->host = strdup(host ? host : "")))
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	if (!store_ready(s))
+	if (!svc_store_connected(s))
 		return store_fail(s, err, "cannot connect");
 	int rc = svc_store_schema(s->pg, err);
 	if (!rc)
@@ -355,7 +358,7 @@ int svc_store_begin(ibp_service *s, ibp_error *err)
 {
 	if (!s->store_url)
 		return IBP_OK;
-	if (!store_ready(s))
+	if (!svc_store_connected(s))
 		return store_fail(s, err, "unreachable");
 	if (!exec_sql(s->pg, "BEGIN") || !exec_sql(s->pg, SVC_STORE_LOCK)) {
 		int rc = store_fail(s, err, "unreachable");
@@ -560,7 +563,7 @@ int ibp_service_store_report_host(ibp_service *s,
 	const char *v[] = {s->host, h->sm_state, pid, file, fab, fo, now};
 	pthread_mutex_lock(&s->lock);
 	int rc = IBP_OK;
-	if (!store_ready(s) ||
+	if (!svc_store_connected(s) ||
 	    !svc_pg_exec(s->pg,
 			 "INSERT INTO hosts VALUES($1, $2, $3, $4, $5, $6, $7) "
 			 "ON CONFLICT(host) DO UPDATE SET sm_state=$2, "
@@ -581,7 +584,7 @@ json_t *svc_store_status(ibp_service *s)
 			      "host", s->host, "synced", s->store_synced);
 	PGresult *r = NULL;
 	json_t *hosts = json_array();
-	if (store_ready(s) &&
+	if (svc_store_connected(s) &&
 	    svc_pg_exec(s->pg,
 			"SELECT host, sm_state, opensm_pid, file_rev, "
 			"fabric_rev, failovers, updated_at FROM hosts ORDER "

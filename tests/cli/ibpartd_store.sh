@@ -9,6 +9,9 @@
 #    one revision sequence without a gap, every GUID in both hosts'
 #    partitions files (LISTEN/NOTIFY), none lost;
 #  - a GUID removed through one instance leaves the other's file;
+#  - a token issued by one instance works on the other (the store holds
+#    its hash only), and revoked through the other stops working on the
+#    first;
 #  - the store stopped: a change answers 503 with the reason and leaves
 #    the file as it is; the store back: changes work again without a
 #    restart and reach the other host's file.
@@ -109,6 +112,18 @@ curl -s -o /dev/null -u admin:secret -H "$H" -X POST \
 	--data-binary '{"pkey":"0x20","guids":["0000000000000105"]}' \
 	"$B_URL/ufmRest/actions/remove_guids_from_pkey"
 wait_file a.conf "0x0000000000000105" absent
+
+# a token issued through a works on b; revoked through b, a refuses it
+tok=$(curl -s -u admin:secret -X POST "$A_URL/ufmRest/app/tokens")
+TK=$(jq -r .access_token <<<"$tok") TID=$(jq -r .token_id <<<"$tok")
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Basic $TK" "$B_URL/ufmRestV3/resources/pkeys")
+[[ $code == 200 ]] || fail "a's token on b: HTTP $code"
+[[ $(pg_sql "SELECT count(*) FROM tokens WHERE id = '$TID' AND hash NOT LIKE '%$TK%'") == 1 ]] ||
+	fail "the store does not hold the token hashed"
+code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:secret -X DELETE "$B_URL/ufmRest/app/tokens/$TID")
+[[ $code == 200 ]] || fail "revoking a's token through b: HTTP $code"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Basic $TK" "$A_URL/ufmRestV3/resources/pkeys")
+[[ $code == 401 ]] || fail "a's token revoked through b still works on a: HTTP $code"
 
 # the store down: 503, the file left alone; back: it recovers by itself
 before=$(md5sum <a.conf)
