@@ -381,6 +381,13 @@ int applier_reconcile_file(struct ibpartd *d)
 {
 	ibp_error err;
 	uint64_t rev = 0;
+	if (!ibp_service_store_synced(d->svc)) { /* ha.c catches up first */
+		daemon_log("ibpartd: the shared store is unreachable: %s is "
+			   "left as it is and changes are refused until it is "
+			   "reached",
+			   d->partitions);
+		return 0;
+	}
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
 		daemon_log("ibpartd: error: %s: %s", d->partitions,
 			   err.message);

@@ -395,6 +395,7 @@ bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
 }
 
 int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
+		   const uint16_t *pkeys, size_t npkeys,
 		   const struct svc_rev_row *rows, size_t nrows,
 		   uint64_t newest, ibp_error *err)
 {
@@ -402,13 +403,18 @@ int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
 	    SQLITE_OK)
 		return db_fail(s, err, "cannot begin a transaction");
 	char sql[96];
-	snprintf(sql, sizeof(sql),
-		 "DELETE FROM partitions; DELETE FROM members; DELETE FROM "
-		 "revisions WHERE rev > %llu;",
+	snprintf(sql, sizeof(sql), "%sDELETE FROM revisions WHERE rev > %llu;",
+		 pkeys ? "" : "DELETE FROM partitions; DELETE FROM members; ",
 		 (unsigned long long)newest);
 	bool ok = sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK;
-	for (size_t i = 0; ok && i < plan->n; i++)
+	for (size_t i = 0; ok && !pkeys && i < plan->n; i++)
 		ok = exec_part(s->db, &plan->p[i]);
+	for (size_t i = 0; ok && pkeys && i < npkeys; i++) {
+		const struct svc_part *p =
+		    svc_plan_find((struct svc_plan *)plan, pkeys[i]);
+		ok =
+		    exec_delete(s->db, pkeys[i]) && (!p || exec_part(s->db, p));
+	}
 	sqlite3_stmt *st = NULL;
 	ok = ok && sqlite3_prepare_v2(s->db,
 				      "INSERT OR REPLACE INTO revisions(rev, "

@@ -87,6 +87,7 @@ struct ibp_service {
 	PGconn *pg_listen; /* LISTEN: ibp_service_store_poll's caller only */
 	bool store_txn;	   /* a transaction of pg is open */
 	bool store_synced; /* the cache has caught up at least once */
+	bool store_schema; /* the store's schema checked (and migrated) */
 	char store_error[256]; /* why the store failed last ("": fine) */
 };
 
@@ -152,8 +153,10 @@ struct svc_rev_row {
 	const char *op, *state, *reason, *user, *via, *client, *request;
 };
 /* One transaction: the local database's partitions and members made
- * plan's, its revisions after newest dropped, rows added. */
+ * plan's (all of them, or those of the npkeys P_Keys listed when pkeys
+ * is not NULL), its revisions after newest dropped, rows added. */
 int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
+		   const uint16_t *pkeys, size_t npkeys,
 		   const struct svc_rev_row *rows, size_t nrows,
 		   uint64_t newest, ibp_error *err);
 

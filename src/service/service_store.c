@@ -195,15 +195,17 @@ int svc_store_schema(PGconn *c, ibp_error *err)
 
 /* ------------------------------------------------------ catching up */
 
-/* The store's plan into *plan; false on a store failure (or ENOMEM). */
-static bool load_plan(PGconn *c, struct svc_plan *plan)
+/* The store's partitions (pk NULL: all; else only P_Key pk, "16") into
+ * *plan; false on a store failure (or ENOMEM). */
+static bool load_plan(PGconn *c, struct svc_plan *plan, const char *pk)
 {
 	PGresult *r = NULL;
+	const char *v[] = {pk};
 	if (!svc_pg_exec(c,
 			 "SELECT pkey, name, ipoib, index0, created_empty, "
 			 "has_qos, mtu_limit, rate_limit, sl FROM partitions "
-			 "ORDER BY pkey",
-			 0, NULL, &r))
+			 "WHERE $1::int IS NULL OR pkey = $1 ORDER BY pkey",
+			 1, v, &r))
 		return false;
 	bool ok = true;
 	for (int i = 0; ok && i < PQntuples(r); i++) {
@@ -223,8 +225,8 @@ static bool load_plan(PGconn *c, struct svc_plan *plan)
 	PQclear(r);
 	if (!ok || !svc_pg_exec(c,
 				"SELECT pkey, guid, \"full\", index0 FROM "
-				"members",
-				0, NULL, &r))
+				"members WHERE $1::int IS NULL OR pkey = $1",
+				1, v, &r))
 		return false;
 	for (int i = 0; ok && i < PQntuples(r); i++) {
 		struct svc_part *p =
@@ -301,13 +303,39 @@ static int catch_up(ibp_service *s, ibp_error *err)
 	struct svc_rev_row *rows = NULL;
 	size_t n = 0;
 	PGresult *keep = NULL;
-	uint64_t from = newest < s->rev ? 0 : s->rev;
-	int rc = IBP_OK;
-	if (!load_plan(s->pg, &plan) ||
-	    !load_revisions(s->pg, from, &rows, &n, &keep))
+	/* ahead of a cache that has caught up: only the P_Keys the new
+	 * revisions changed (each revision changes one), else all */
+	bool some = s->store_synced && newest > s->rev;
+	uint16_t *pkeys = NULL;
+	size_t npk = 0;
+	uint64_t from = some || newest >= s->rev ? s->rev : 0;
+	int rc = load_revisions(s->pg, from, &rows, &n, &keep)
+		     ? IBP_OK
+		     : store_fail(s, err, "reading its revisions");
+	if (!rc && some &&
+	    (svc_plan_clone(&s->plan, &plan) ||
+	     !(pkeys = calloc(n ? n : 1, sizeof(*pkeys)))))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && some && i < n; i++) {
+		uint16_t pk = (uint16_t)rows[i].pkey;
+		bool seen = false;
+		for (size_t k = 0; k < npk && !seen; k++)
+			seen = pkeys[k] == pk;
+		if (seen)
+			continue;
+		pkeys[npk++] = pk;
+		char t[8];
+		snprintf(t, sizeof(t), "%u", pk);
+		svc_plan_remove(&plan, pk);
+		if (!load_plan(s->pg, &plan, t))
+			rc = store_fail(s, err, "reading its plan");
+	}
+	if (!rc && !some && !load_plan(s->pg, &plan, NULL))
 		rc = store_fail(s, err, "reading its plan");
 	if (!rc)
-		rc = svc_db_replace(s, &plan, rows, n, newest, err);
+		rc = svc_db_replace(s, &plan, some ? pkeys : NULL, npk, rows, n,
+				    newest, err);
+	free(pkeys);
 	if (!rc) {
 		svc_plan_free(&s->plan);
 		s->plan = plan;
@@ -335,11 +363,15 @@ int svc_store_open(ibp_service *s, const char *url, const char *host,
 	if (!(s->store_url = strdup(url)) ||
 	    !(s->host = strdup(host ? host : "")))
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	if (!svc_store_connected(s))
-		return store_fail(s, err, "cannot connect");
-	int rc = svc_store_schema(s->pg, err);
-	if (!rc)
-		rc = svc_store_begin(s, err);
+	/* unreachable now: the service starts on its cache, refuses
+	 * changes and leaves the file alone until the store is reached
+	 * (ibp_service_store_synced); a store that answers wrongly (its
+	 * schema, its plan) fails the start */
+	if (!svc_store_connected(s)) {
+		store_fail(s, NULL, "unreachable since the start");
+		return IBP_OK;
+	}
+	int rc = svc_store_begin(s, err);
 	if (!rc)
 		rc = svc_store_end(s, true, err);
 	svc_store_end(s, false, NULL);
@@ -360,6 +392,12 @@ int svc_store_begin(ibp_service *s, ibp_error *err)
 		return IBP_OK;
 	if (!svc_store_connected(s))
 		return store_fail(s, err, "unreachable");
+	if (!s->store_schema) { /* once per service: the versioned schema */
+		int rc = svc_store_schema(s->pg, err);
+		if (rc)
+			return rc;
+		s->store_schema = true;
+	}
 	if (!exec_sql(s->pg, "BEGIN") || !exec_sql(s->pg, SVC_STORE_LOCK)) {
 		int rc = store_fail(s, err, "unreachable");
 		exec_sql(s->pg, "ROLLBACK");

@@ -14,17 +14,19 @@
 #    first;
 #  - the store stopped: a change answers 503 with the reason and leaves
 #    the file as it is; the store back: changes work again without a
-#    restart and reach the other host's file.
+#    restart and reach the other host's file; an instance started while
+#    the store is down serves, refuses changes (503) and writes its file
+#    only once it has caught up.
 source "$(dirname "$0")/lib.sh"
 source "$IBP_SRC/tests/interop/ibpartd_lib.sh"
 source "$IBP_SRC/tests/interop/pg_lib.sh"
 for t in curl openssl jq python3; do
 	command -v $t >/dev/null || { echo "SKIP: $t is needed" >&2; exit 77; }
 done
-A_PID="" B_PID=""
+A_PID="" B_PID="" C_PID=""
 stop_all() {
 	local p
-	for p in $A_PID $B_PID; do kill -KILL "$p" 2>/dev/null || true; done
+	for p in $A_PID $B_PID $C_PID; do kill -KILL "$p" 2>/dev/null || true; done
 	ibpd_cleanup
 	pg_cleanup
 }
@@ -133,7 +135,17 @@ code=$(curl -s -o resp -w '%{http_code}' -u admin:secret -H "$H" -X POST \
 [[ $code == 503 ]] || fail "a change with the store down: HTTP $code, want 503"
 expect_grep "shared store" resp
 [[ $(md5sum <a.conf) == "$before" ]] || fail "a.conf changed while the store was down"
+# an instance that starts while the store is down serves, refuses
+# changes, and leaves its file alone until it has caught up
+printf 'Default=0x7fff, ipoib : ALL=full ;\n' >c.conf
+cbefore=$(md5sum <c.conf)
+start c
+expect_grep "left as it is" c.log
+code=$(post "$C_URL" 0x31 0002c90000000300)
+[[ $code == 503 ]] || fail "a change through the instance started without its store: HTTP $code"
+[[ $(md5sum <c.conf) == "$cbefore" ]] || fail "c.conf written before c reached the store"
 pg_start || fail "PostgreSQL did not restart"
+wait_file c.conf "0x000000000000020c"
 code=000
 for ((i = 0; i < 50 && code != 200; i++)); do
 	code=$(post "$A_URL" 0x30 0002c90000000300)
@@ -143,5 +155,5 @@ done
 wait_file b.conf "0x0030"
 IBPD_URL=$A_URL ibpd_req GET /ibpart/v1/status
 hosts=$(jq -c '[.store.hosts[].host]' <<<"$BODY")
-[[ $hosts == '["host-a","host-b"]' ]] || fail "status lists hosts $hosts"
+[[ $hosts == '["host-a","host-b","host-c"]' ]] || fail "status lists hosts $hosts"
 finish

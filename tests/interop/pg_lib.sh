@@ -65,7 +65,7 @@ pg_stop() {
 }
 
 pg_sql_db() {
-	"$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U ibpart -d "$1" -c "$2"
+	PGOPTIONS="-c client_min_messages=warning" "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U ibpart -d "$1" -c "$2"
 }
 
 pg_sql() { pg_sql_db ibpart "$1"; }
