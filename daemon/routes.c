@@ -450,9 +450,9 @@ static json_t *job(struct ibpartd *d, uint64_t rev, const char *operation)
 	if (ibp_service_revision_state(d->svc, rev, &st, reason, sizeof(reason),
 				       &err))
 		return NULL;
-	bool opensm = d->opensm_pidfile || d->opensm_unit;
-	bool done = st == IBP_SERVICE_VERIFIED ||
-		    (!opensm && st == IBP_SERVICE_APPLIED);
+	/* every end but failed: applied (signalled, or written with no
+	 * OpenSM named), verified, applied-partially, drifted since */
+	bool done = st != IBP_SERVICE_PENDING && st != IBP_SERVICE_FAILED;
 	snprintf(id, sizeof(id), "%llu", (unsigned long long)rev);
 	json_t *o = json_pack("{s:I, s:s, s:s, s:s}", "revision",
 			      (json_int_t)rev, "id", id, "operation", operation,
