@@ -72,7 +72,7 @@ kinit_as() { # kinit_as PRINCIPAL PASSWORD
 	kinit "$1" <<<"$2" >"$K/kinit.out" 2>&1
 }
 for ((try = 0; try < 5; try++)); do
-	kport=$((20000 + RANDOM % 30000))
+	kport=$((10000 + RANDOM % 20000)) # below the ephemeral range
 	write_conf $kport
 	krb5kdc -n -r $realm 2>>"$K/kdc.err" &
 	KDC_PID=$!
@@ -83,7 +83,9 @@ for ((try = 0; try < 5; try++)); do
 		sleep 0.05
 	done
 	((up)) && break
-	kill "$KDC_PID" 2>/dev/null; wait "$KDC_PID" 2>/dev/null; KDC_PID=
+	kill "$KDC_PID" 2>/dev/null || true
+	wait "$KDC_PID" 2>/dev/null || true
+	KDC_PID=
 done
 ((up)) || { cat "$K/kdc.err" "$K/kinit.out" >&2; fail "the KDC did not start"; finish; }
 
