@@ -372,16 +372,38 @@ void daemon_nap(struct ibpartd *d, unsigned ms)
 		usleep(50000);
 }
 
+/* Log one line when what keeps the partitions file from being written
+ * appears, changes or is resolved (an operator's edit between revisions
+ * too): last holds what was logged. */
+static void watch_file(struct ibpartd *d, char *last, size_t size)
+{
+	char problem[512];
+	ibp_service_file_problem(d->svc, problem, sizeof(problem));
+	if (!strncmp(problem, last, size - 1))
+		return;
+	if (problem[0])
+		daemon_log("ibpartd: error: the partitions file is not written "
+			   "until this is resolved: %s",
+			   problem);
+	else
+		daemon_log("ibpartd: the partitions file can be written again");
+	snprintf(last, size, "%s", problem);
+}
+
 static void *run(void *arg)
 {
 	struct ibpartd *d = arg;
 	uint64_t done = 0;
 	bool reconciled = false;
-	unsigned backoff = 500;
+	unsigned backoff = 500, idle = 0;
+	char problem[512] = "";
 	while (!atomic_load(&d->stopping)) {
 		uint64_t newest = ibp_service_wait(d->svc, done, 200);
-		if (reconciled && newest <= done)
+		if (reconciled && newest <= done) {
+			if (++idle % 10 == 0) /* every 2 s */
+				watch_file(d, problem, sizeof(problem));
 			continue;
+		}
 		daemon_nap(d, 50); /* let a burst of changes land: one reload */
 		uint64_t rev = 0;
 		char why[600] = "";

@@ -217,8 +217,18 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 		       ibp_error *err);
 /* Render and install it as the partitions file, atomically (the old one
- * kept as FILE.bak); the revision written in *rev (may be NULL). */
+ * kept as FILE.bak); the revision written in *rev (may be NULL).
+ * IBP_EBUSY, the file left as it is, when it cannot be written safely
+ * (ibp_service_file_problem says why). */
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
+/* What keeps the partitions file from being written, into problem
+ * (size bytes; "" when nothing) - true when something does: the file
+ * missing or unreadable, or without the generated section's marker line,
+ * once the service has seen it (the operator's lines last seen are kept
+ * in the database and still define the operator's P_Keys to the API),
+ * or a P_Key both the operator's lines and the API define (OpenSM would
+ * merge the two partitions).  It lasts until the file is mended. */
+bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
  * each is reported). */

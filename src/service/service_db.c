@@ -416,3 +416,34 @@ bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
 	sqlite3_finalize(st);
 	return hit;
 }
+
+char *svc_db_meta(const ibp_service *s, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL)
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int svc_db_meta_set(ibp_service *s, const char *key, const char *value,
+		    size_t len, ibp_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(s->db,
+				     "INSERT OR REPLACE INTO meta VALUES(?, ?)",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, value, (int)len, SQLITE_STATIC);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return ok ? IBP_OK : db_fail(s, err, "writing meta");
+}

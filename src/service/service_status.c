@@ -250,6 +250,16 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		json_object_set_new(o, "warnings", warned);
 	else
 		json_decref(warned);
+	char problem[512];
+	bool bad = ibp_service_file_problem(s, problem, sizeof(problem));
+	if (o)
+		json_object_set_new(o, "partitions_file",
+				    bad ? json_pack("{s:s, s:b, s:s}", "path",
+						    s->partitions_path, "ok", 0,
+						    "problem", problem)
+					: json_pack("{s:s, s:b}", "path",
+						    s->partitions_path, "ok",
+						    1));
 	if (o && s->opensm_conf_path)
 		json_object_set_new(o, "posture", posture(s));
 	return svc_json_take(o, json)
