@@ -832,24 +832,13 @@ int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 		 (unsigned long long)ibp_service_fabric_revision(s),
 		 problem[0] ? "; the partitions file is NOT WRITTEN: " : "",
 		 problem);
+	ibp_findings *f = NULL;
 	if (!rc)
-		rc = svc_web_html(s, text, tlen, status, more, html, len, err);
-	free(text);
-	return rc;
-}
-
-int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
-			       ibp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	char problem[8];
-	*out = NULL;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, problem, sizeof(problem), err);
-	pthread_mutex_unlock(&s->lock);
+		rc = svc_audit_text(s, text, tlen, &f, NULL, err);
 	if (!rc)
-		rc = svc_audit(s, text, len, out, err);
+		rc = svc_web_html(s, text, tlen, status, more, f, html, len,
+				  err);
+	ibp_findings_free(f);
 	free(text);
 	return rc;
 }
