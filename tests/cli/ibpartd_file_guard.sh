@@ -69,6 +69,17 @@ grep -q '^api_pkey_0x30=0x0030' "$IBPD_CONF" || fail "0x30 not written: $(cat "$
 until_ok file_ok true || fail "still a problem: $BODY"
 req GET /metrics
 [[ $BODY == *$'\nibpartd_partitions_file_problem 0\n'* ]] || fail "metrics after: $(grep partitions_file <<<"$BODY")"
+# a clash the API resolves: the operator's ops=0x30, the API's 0x30
+# deleted (a 200, not "the operator's P_Key"), then the file is written
+sed -i "/^$marker\$/i ops=0x0030 : 0x0002c90000000201=full ;" "$IBPD_CONF"
+until_ok file_ok false || fail "the second clash: $BODY"
+req DELETE /ufmRest/resources/pkeys/0x30
+want 200
+rev=$(jq .revision <<<"$BODY")
+until_ok state_is "$rev" applied || fail "after the API gave 0x30 up: $ST"
+grep -q '^ops=0x0030' "$IBPD_CONF" || fail "the operator's ops line is lost"
+! grep -q '^api_pkey_0x30=' "$IBPD_CONF" || fail "the API's 0x30 still written"
+sed -i '/^ops=0x0030/d' "$IBPD_CONF"
 
 # 2. the file deleted
 cp "$IBPD_CONF" before-rm.conf
