@@ -507,7 +507,9 @@ int applier_reconcile_file(struct ibpartd *d)
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
 		daemon_log("ibpartd: error: %s: %s", d->partitions,
 			   err.message);
-		return -1;
+		/* a file that cannot be trusted is reported, and the service
+		 * runs to report it (status, /metrics, the page) */
+		return err.status == IBP_EBUSY ? 0 : -1;
 	}
 	return 0;
 }

@@ -95,6 +95,12 @@ until_ok state_is "$rev" failed || fail "missing file: revision $rev $ST"
 [[ ! -e $IBPD_CONF ]] || fail "written without the operator's lines: $(cat "$IBPD_CONF")"
 ibpd_req GET /ibpart/v1/status
 [[ $(jq -r .partitions_file.problem <<<"$BODY") == *missing* ]] || fail "status: $BODY"
+# a restart while it is missing: the service runs, and says so
+ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+ibpd_start --topology "$IBP_SRC/tests/interop/data/live-2sw.topo" || fail "no start with the file missing: $(tail -2 "$IBPD_LOG")"
+ibpd_req GET /ibpart/v1/status
+[[ $(jq -r .partitions_file.problem <<<"$BODY") == *missing* ]] || fail "status after a restart: $BODY"
+[[ ! -e $IBPD_CONF ]] || fail "written at start without the operator's lines"
 cp before-rm.conf "$IBPD_CONF"
 until_ok state_is "$rev" applied || fail "after the file is back: $ST"
 grep -qx 'storage=0x0010, ipoib : 0x0002c90000000201=full ;' "$IBPD_CONF" || fail "the operator's storage is lost"
