@@ -240,11 +240,21 @@ int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
  * page read (service_guard.c). */
 int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err);
-/* The web view of text on the topology with its findings and a status
- * line, *html malloc'd (service_web.c); IBP_ENOENT without a topology. */
+/* The web view of text on the topology with findings (the audit's,
+ * svc_audit_text) and a status line, *html malloc'd (service_web.c);
+ * IBP_ENOENT without a topology. */
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, const ibp_web_extras *more, char **html,
-		 size_t *hlen, ibp_error *err);
+		 const char *status, const ibp_web_extras *more,
+		 const ibp_findings *findings, char **html, size_t *hlen,
+		 ibp_error *err);
+/* The one audit of the service (service_views.c): text on the topology
+ * with the service's opensm.conf, as `ibpart audit --opensm-conf
+ * --format json`; *posture_codes (may be NULL) the rules only an
+ * opensm.conf enables.  Every view of the audit is this result.
+ * IBP_ENOENT without a topology. */
+int svc_audit_text(const ibp_service *s, const char *text, size_t len,
+		   ibp_findings **f, const char **posture_codes,
+		   ibp_error *err);
 /* The audit of text on the topology (service_guard.c); IBP_ENOENT
  * without a topology. */
 int svc_audit(const ibp_service *s, const char *text, size_t len,
