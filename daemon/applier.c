@@ -1,21 +1,31 @@
 /*
  * applier.c - the thread that makes the fabric hold the database's
  * newest revision: revisions that arrive together are coalesced into
- * one reload (it takes the newest when it starts a cycle); a cycle
- * renders partitions.conf atomically, sends SIGHUP to OpenSM (its pid
- * file checked to name a process whose /proc comm is opensm), waits for
- * the "SUBNET UP" OpenSM logs after it (OpenSM found by its pid file or
- * as a systemd unit's main PID), then reads every P_KeyTable over
- * SMPs (libibumad, -C/-P) and compares it with the file (ibp_verify).
+ * one reload (it takes the newest when it starts a cycle).  A cycle
+ * renders partitions.conf atomically - always, whether or not the
+ * fabric can be read - then, with OpenSM named (--opensm-pidfile, or
+ * --opensm-unit's main PID over D-Bus), reads every P_KeyTable over SMPs
+ * (libibumad, -C/-P) against the new file to know whether this revision
+ * changes the fabric, and has the library's ibp_opensm_reload (the one
+ * way ibpart drives OpenSM: the process checked, SIGHUP, the wait for
+ * SUBNET UP in --opensm-log or for the fabric to hold the tables) make
+ * OpenSM take it, then reads every table again (ibp_verify).
  * The whole cycle holds the CLI's apply lock for the local port, so an
  * `ibpart apply` never runs between a SIGHUP and its verification.
  * What OpenSM now remembers of each port's P_Key indexes is recorded
  * from what verify read (ibp_service_note_opensm), for the guard's
  * table-overflow judgment.
- * The revision is then applied and verified - only then does UFM's
- * last_updated move - or failed with the reason, and the cycle is tried
- * again with a doubling backoff.  The first cycle runs at start whatever
- * the database says: the file and the fabric are reconciled to it.
+ * The revision ends (docs/ibpartd.md, "States"): verified when OpenSM
+ * demonstrably took it (its log, or the fabric changing as predicted)
+ * and every port holds it; applied-partially the same with GUIDs the
+ * fabric has no port of (recorded per revision); applied when OpenSM
+ * was signalled but that it took the revision cannot be shown (nothing
+ * logged and no table changes, or no port to read: the reason says
+ * which); failed, with the reason, when it could not be written or
+ * signalled or the fabric does not hold it - and the cycle is tried
+ * again with a doubling backoff.  Only an end other than failed moves
+ * UFM's last_updated.  The first cycle runs at start whatever the
+ * database says: the file and the fabric are reconciled to it.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -26,21 +36,10 @@
 
 #include <systemd/sd-bus.h>
 
+#include "ibpart/apply.h"
 #include "ibpart/live.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
-
-static bool is_opensm(pid_t pid)
-{
-	char path[64], comm[32] = "";
-	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	bool ok = fgets(comm, sizeof(comm), f) && !strcmp(comm, "opensm\n");
-	fclose(f);
-	return ok;
-}
 
 /* One session of the daemon's open at a time (the applier's, the
  * collector's): ibsim's libumad2sim names a process's client by its pid,
@@ -92,8 +91,9 @@ void daemon_close_fabric(ibp_live *l, ibp_live_lock *lock)
 	pthread_mutex_unlock(&fabric_mutex);
 }
 
-int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
-		  char *why, size_t why_size)
+/* ibp_verify of the partitions file on l, the result not noted. */
+static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
+		       char *why, size_t why_size)
 {
 	ibp_error err;
 	ibp_error_clear(&err);
@@ -107,6 +107,14 @@ int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 		snprintf(why, why_size, "verify: %s", err.message);
 		return -1;
 	}
+	return 0;
+}
+
+int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
+		  char *why, size_t why_size)
+{
+	if (verify_file(d, l, r, why, why_size))
+		return -1;
 	collector_note_verify(d, *r);
 	return 0;
 }
@@ -130,29 +138,6 @@ static void note_opensm(struct ibpartd *d, uint64_t rev, pid_t pid,
 		daemon_log("ibpartd: OpenSM's index memory taken from the "
 			   "tables the ports hold (revision %llu)",
 			   (unsigned long long)rev);
-}
-
-/* Compare the fabric with the file: 0 when it holds it, else -1 with
- * the reason. */
-static int verify(struct ibpartd *d, ibp_live *l, uint64_t rev, pid_t pid,
-		  char *why, size_t why_size)
-{
-	ibp_verify_result *r = NULL;
-	int rc = daemon_verify(d, l, &r, why, why_size);
-	if (!rc) {
-		size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
-		if (n) {
-			snprintf(why, why_size,
-				 "drift: %zu differences on %zu ports after "
-				 "OpenSM took the file",
-				 n, ports);
-			rc = -1;
-		} else {
-			note_opensm(d, rev, pid, r);
-		}
-	}
-	ibp_verify_result_free(r);
-	return rc;
 }
 
 /* The main PID of a systemd unit (Debian runs OpenSM as
@@ -195,86 +180,226 @@ int daemon_opensm_pid(struct ibpartd *d, pid_t *pid)
 	*pid = 0;
 	if (d->opensm_unit)
 		return unit_pid(d->opensm_unit, pid, why, sizeof(why)) ||
-			       !is_opensm(*pid)
+			       !ibp_opensm_is_process(*pid)
 			   ? -1
 			   : 0;
 	if (!d->opensm_pidfile ||
 	    ibp_read_pidfile(d->opensm_pidfile, pid, &err))
 		return -1;
-	return is_opensm(*pid) ? 0 : -1;
+	return ibp_opensm_is_process(*pid) ? 0 : -1;
 }
 
-/* SIGHUP to OpenSM and the wait for its SUBNET UP; 0 or -1 with why. */
-static int reload(struct ibpartd *d, pid_t *pid, bool *up, char *why,
-		  size_t why_size)
+/* OpenSM's pid: --opensm-unit's main PID, or 0 (the pid file is
+ * ibp_opensm_reload's to read); 0 or -1 with why. */
+static int opensm_pid(struct ibpartd *d, pid_t *pid, char *why, size_t why_size)
 {
+	*pid = 0;
+	return d->opensm_unit ? unit_pid(d->opensm_unit, pid, why, why_size)
+			      : 0;
+}
+
+/* What a cycle saw: the session (NULL when the port cannot be opened:
+ * nofab says why), whether the revision changes the fabric, how OpenSM
+ * took it. */
+struct seen {
+	ibp_live *l;
+	ibp_live_lock *lock;
+	char nofab[600];
+	ibp_verify_result *before;
+	size_t moving; /* differences before the signal */
+	struct ibp_apply_opensm_result took;
+	int reload_rc;
+	char reload_why[600];
+};
+
+/* The GUIDs the revision names that the fabric has no port of, recorded
+ * with the revision; their count. */
+static size_t note_absent(struct ibpartd *d, uint64_t rev,
+			  const ibp_verify_result *r)
+{
+	size_t n = ibp_verify_result_absent_count(r);
+	struct ibp_service_absent *a = calloc(n ? n : 1, sizeof(*a));
+	if (!a)
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		const struct ibp_absent_member *m =
+		    ibp_verify_result_absent_at(r, i);
+		a[i].guid = m->guid;
+		a[i].kind = m->hint[0] ? "node-guid" : "unknown";
+		a[i].hint = m->hint;
+	}
 	ibp_error err;
-	if (d->opensm_unit) {
-		if (unit_pid(d->opensm_unit, pid, why, why_size))
+	if (ibp_service_note_absent(d->svc, rev, a, n, &err))
+		daemon_log("ibpartd: revision %llu: its absent GUIDs not "
+			   "recorded: %s",
+			   (unsigned long long)rev, err.message);
+	free(a);
+	return n;
+}
+
+/* --repair-drift: OpenSM took the file but ports do not hold it - a
+ * change made behind its back, which its SIGHUP does not undo (it
+ * programs a port only where its own copy of the table differs) - so
+ * the differing blocks are pushed to what OpenSM already believes they
+ * hold (ibp_apply, as `ibpart apply --direct --force`).  0, or -1 with
+ * why. */
+static int push_drift(struct ibpartd *d, ibp_live *l, char *why,
+		      size_t why_size)
+{
+	struct ibp_apply_options o;
+	ibp_apply_options_init(&o);
+	o.conf_path = d->partitions;
+	o.force = true;
+	o.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
+	o.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
+	struct ibp_apply_run_options ro;
+	ibp_apply_run_options_init(&ro);
+	ibp_apply *a = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_apply_plan(l, &o, &a, NULL, &err);
+	if (!rc)
+		rc = ibp_apply_run(a, &ro, &err);
+	size_t n = a ? ibp_apply_port_count(a) : 0;
+	ibp_apply_free(a);
+	if (rc) {
+		snprintf(why, why_size, "--repair-drift: %s", err.message);
+		return -1;
+	}
+	daemon_log("ibpartd: --repair-drift: %zu ports set back to what "
+		   "OpenSM programmed",
+		   n);
+	return 0;
+}
+
+/* The end of a revision OpenSM was signalled for: 0 with *st and why
+ * (the reason, "" when none), or -1 (failed, why). */
+static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
+		 ibp_service_state *st, char *why, size_t why_size)
+{
+	bool logged = v->took.seen == IBP_OPENSM_SUBNET_UP;
+	if (v->reload_rc && v->reload_rc != IBP_ETIMEDOUT) {
+		snprintf(why, why_size, "%s", v->reload_why);
+		return -1;
+	}
+	if (!v->l) {
+		*st = IBP_SERVICE_APPLIED;
+		snprintf(why, why_size,
+			 "OpenSM %ld signalled%s; not verified: %.400s",
+			 (long)v->took.pid,
+			 logged ? " and logged SUBNET UP" : "", v->nofab);
+		return 0;
+	}
+	ibp_verify_result *r = NULL;
+	if (daemon_verify(d, v->l, &r, why, why_size))
+		return -1;
+	size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
+	if (n && d->repair_drift && v->reload_rc == 0 &&
+	    !push_drift(d, v->l, why, why_size)) {
+		ibp_verify_result_free(r);
+		r = NULL;
+		if (daemon_verify(d, v->l, &r, why, why_size))
 			return -1;
-	} else if (ibp_read_pidfile(d->opensm_pidfile, pid, &err)) {
-		snprintf(why, why_size, "%s: %s", d->opensm_pidfile,
-			 err.message);
-		return -1;
+		n = ibp_verify_result_differences(r, &ports);
 	}
-	if (!is_opensm(*pid)) {
-		snprintf(why, why_size, "process %ld (%s) is not OpenSM",
-			 (long)*pid,
-			 d->opensm_unit ? d->opensm_unit : d->opensm_pidfile);
-		return -1;
+	size_t absent = note_absent(d, rev, r);
+	int rc = 0;
+	if (n) {
+		if (v->reload_rc)
+			snprintf(why, why_size,
+				 "%.400s: %zu differences on %zu ports",
+				 v->reload_why, n, ports);
+		else
+			snprintf(why, why_size,
+				 "drift: %zu differences on %zu ports after "
+				 "OpenSM took the file",
+				 n, ports);
+		rc = -1;
+	} else if (logged || v->took.seen == IBP_OPENSM_FABRIC_HOLDS) {
+		*st = absent ? IBP_SERVICE_APPLIED_PARTIALLY
+			     : IBP_SERVICE_VERIFIED;
+		note_opensm(d, rev, v->took.pid, r);
+		why[0] = 0;
+		if (absent)
+			snprintf(why, why_size,
+				 "%zu GUIDs it names are not ports of the "
+				 "fabric: OpenSM programs the others",
+				 absent);
+	} else {
+		*st = IBP_SERVICE_APPLIED;
+		snprintf(why, why_size,
+			 "not demonstrated: OpenSM %ld %s, and this revision "
+			 "changes no P_KeyTable; the ports hold it",
+			 (long)v->took.pid,
+			 d->opensm_log ? "logged no SUBNET UP in time"
+				       : "was signalled (no --opensm-log)");
 	}
-	long off = d->opensm_log ? ibp_file_size(d->opensm_log) : 0;
-	if (ibp_signal_reread(*pid, &err)) {
-		snprintf(why, why_size, "SIGHUP to OpenSM %ld: %s", (long)*pid,
-			 err.message);
-		return -1;
-	}
-	long ms = 0;
-	*up = d->opensm_log && !ibp_wait_log(d->opensm_log, off, "SUBNET UP",
-					     (int)d->wait_ms, &ms, &err);
-	return 0;
+	ibp_verify_result_free(r);
+	return rc;
 }
 
-/* With --store, while this host's OpenSM is not the master: the file
- * only, so that it holds the plan when this SM becomes master (OpenSM
- * reads it on its first heavy sweep as master); the master's ibpartd
- * signals and verifies.  0, or -1 with the reason. */
-static int standby_cycle(struct ibpartd *d, uint64_t *rev, char *why,
-			 size_t why_size)
+/* Signal OpenSM for the file just written and wait (the library's
+ * reload), having read whether the revision changes the fabric. */
+static int reload(struct ibpartd *d, struct seen *v, char *why, size_t why_size)
 {
-	ibp_error err;
-	if (ibp_service_write_partitions(d->svc, rev, &err)) {
-		snprintf(why, why_size, "writing %s: %s", d->partitions,
-			 err.message);
+	pid_t pid = 0;
+	if (opensm_pid(d, &pid, why, why_size))
 		return -1;
-	}
-	if (atomic_exchange(&d->file_rev, *rev) != *rev)
-		daemon_log("ibpartd: revision %llu written to %s (OpenSM here "
-			   "is %s: the master's ibpartd signals and verifies)",
-			   (unsigned long long)*rev, d->partitions,
-			   ha_sm_state_name(atomic_load(&d->sm_state)));
+	if (daemon_open_fabric(d, &v->l, &v->lock, v->nofab, sizeof(v->nofab)))
+		v->l = NULL;
+	char bwhy[600];
+	if (v->l && !verify_file(d, v->l, &v->before, bwhy, sizeof(bwhy)))
+		v->moving = ibp_verify_result_differences(v->before, NULL);
+	struct ibp_opensm_reload_options o;
+	ibp_opensm_reload_options_init(&o);
+	o.partitions = d->partitions;
+	o.pid = pid;
+	o.pidfile = d->opensm_pidfile;
+	o.log = d->opensm_log;
+	o.want = v->moving ? ibp_verify_result_want(v->before) : NULL;
+	o.wait_ms = (int)d->wait_ms;
+	ibp_error err;
+	ibp_error_clear(&err);
+	v->reload_rc = ibp_opensm_reload(v->l, &o, &v->took, &err);
+	snprintf(v->reload_why, sizeof(v->reload_why), "%s", err.message);
 	return 0;
 }
 
-/* One cycle for the newest revision; 0, or -1 with the reason. */
+static void seen_free(struct seen *v)
+{
+	ibp_verify_result_free(v->before); /* before the session closes */
+	daemon_close_fabric(v->l, v->lock);
+}
+
+/* One cycle for the newest revision: 0 (its end recorded), or -1 with
+ * the reason (*rev the revision it was for). */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 {
 	ibp_error err;
-	ibp_live *l = NULL;
-	ibp_live_lock *lock = NULL;
 	bool opensm = d->opensm_pidfile || d->opensm_unit;
-	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER)
-		return standby_cycle(d, rev, why, why_size);
-	if (opensm && daemon_open_fabric(d, &l, &lock, why, why_size))
-		return -1;
-	int rc = -1;
-	pid_t pid = 0;
-	bool up = false;
+	*rev = ibp_service_revision(d->svc);
 	if (ibp_service_write_partitions(d->svc, rev, &err)) {
 		snprintf(why, why_size, "writing %s: %s", d->partitions,
 			 err.message);
-	} else if ((atomic_store(&d->file_rev, *rev), !opensm)) {
-		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
+		return -1;
+	}
+	/* with --store, while this host's OpenSM is not the master: the
+	 * file only, so that it holds the plan when this SM becomes master
+	 * (it reads the file on its first heavy sweep as master); the
+	 * master's ibpartd signals and verifies (ha.c) */
+	bool news = atomic_exchange(&d->file_rev, *rev) != *rev;
+	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER) {
+		if (news)
+			daemon_log("ibpartd: revision %llu written to %s "
+				   "(OpenSM here is %s: the master's ibpartd "
+				   "signals and verifies)",
+				   (unsigned long long)*rev, d->partitions,
+				   ha_sm_state_name(atomic_load(&d->sm_state)));
+		return 0;
+	}
+	if (!opensm) {
+		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED,
+				 "written; no OpenSM named to signal", &err);
 		/* the end of it: UFM's clients wait for last_updated */
 		if (*rev)
 			ibp_service_touch_last_updated(d->svc, &err);
@@ -282,32 +407,42 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 		daemon_log("ibpartd: revision %llu written to %s (no "
 			   "--opensm-pidfile: OpenSM not signalled)",
 			   (unsigned long long)*rev, d->partitions);
-		rc = 0;
-	} else if (!reload(d, &pid, &up, why, why_size)) {
-		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED, NULL, &err);
-		if (!verify(d, l, *rev, pid, why, why_size)) {
-			rc = ibp_service_mark(d->svc, *rev,
-					      IBP_SERVICE_VERIFIED, NULL, &err)
-				 ? -1
-				 : 0;
-			if (rc)
-				snprintf(why, why_size, "%s", err.message);
-			else
-				atomic_store(&d->done_rev, *rev);
-		}
+		return 0;
 	}
-	daemon_close_fabric(l, lock);
-	if (!rc && pid)
-		daemon_log(
-		    "ibpartd: revision %llu on the fabric: OpenSM %ld %s, "
-		    "verified over SMPs",
-		    (unsigned long long)*rev, (long)pid,
-		    up ? "logged SUBNET UP" : "said nothing in its log");
-	if (!rc && pid && atomic_exchange(&d->failover_pending, false))
+	struct seen v = {0};
+	ibp_service_state st = IBP_SERVICE_APPLIED;
+	int rc = reload(d, &v, why, why_size);
+	if (!rc)
+		rc = judge(d, &v, *rev, &st, why, why_size);
+	seen_free(&v);
+	if (rc)
+		return -1;
+	if (ibp_service_mark(d->svc, *rev, st, why[0] ? why : NULL, &err)) {
+		snprintf(why, why_size, "%s", err.message);
+		return -1;
+	}
+	if (st == IBP_SERVICE_APPLIED && *rev)
+		ibp_service_touch_last_updated(d->svc, &err);
+	else if (st != IBP_SERVICE_APPLIED) /* a drifted one held again */
+		ibp_service_note_drift(d->svc, *rev, 0, NULL, NULL, &err);
+	atomic_store(&d->done_rev, *rev);
+	if (st == IBP_SERVICE_APPLIED)
+		daemon_log("ibpartd: revision %llu applied: %s",
+			   (unsigned long long)*rev, why);
+	else
+		daemon_log("ibpartd: revision %llu on the fabric: OpenSM %ld "
+			   "%s, verified over SMPs%s%s",
+			   (unsigned long long)*rev, (long)v.took.pid,
+			   v.took.seen == IBP_OPENSM_SUBNET_UP
+			       ? "logged SUBNET UP"
+			       : "said nothing in its log, the fabric changed "
+				 "as predicted",
+			   why[0] ? "; " : "", why);
+	if (atomic_exchange(&d->failover_pending, false))
 		daemon_log("ibpartd: failover done: this host's OpenSM is "
 			   "master and the fabric holds revision %llu",
 			   (unsigned long long)*rev);
-	return rc;
+	return 0;
 }
 
 void daemon_nap(struct ibpartd *d, unsigned ms)
@@ -316,17 +451,39 @@ void daemon_nap(struct ibpartd *d, unsigned ms)
 		usleep(50000);
 }
 
+/* Log one line when what keeps the partitions file from being written
+ * appears, changes or is resolved (an operator's edit between revisions
+ * too): last holds what was logged. */
+static void watch_file(struct ibpartd *d, char *last, size_t size)
+{
+	char problem[512];
+	ibp_service_file_problem(d->svc, problem, sizeof(problem));
+	if (!strncmp(problem, last, size - 1))
+		return;
+	if (problem[0])
+		daemon_log("ibpartd: error: the partitions file is not written "
+			   "until this is resolved: %s",
+			   problem);
+	else
+		daemon_log("ibpartd: the partitions file can be written again");
+	snprintf(last, size, "%s", problem);
+}
+
 static void *run(void *arg)
 {
 	struct ibpartd *d = arg;
 	uint64_t done = 0;
 	bool reconciled = false;
-	unsigned backoff = 500;
+	unsigned backoff = 500, idle = 0;
+	char problem[512] = "";
 	while (!atomic_load(&d->stopping)) {
 		uint64_t newest = ibp_service_wait(d->svc, done, 200);
 		if (reconciled && newest <= done &&
-		    !atomic_exchange(&d->force_cycle, false))
+		    !atomic_exchange(&d->reapply, false)) {
+			if (++idle % 10 == 0) /* every 2 s */
+				watch_file(d, problem, sizeof(problem));
 			continue;
+		}
 		daemon_nap(d, 50); /* let a burst of changes land: one reload */
 		uint64_t rev = 0;
 		char why[600] = "";
@@ -391,7 +548,9 @@ int applier_reconcile_file(struct ibpartd *d)
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
 		daemon_log("ibpartd: error: %s: %s", d->partitions,
 			   err.message);
-		return -1;
+		/* a file that cannot be trusted is reported, and the service
+		 * runs to report it (status, /metrics, the page) */
+		return err.status == IBP_EBUSY ? 0 : -1;
 	}
 	return 0;
 }

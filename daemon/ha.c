@@ -139,7 +139,7 @@ static void *run(void *arg)
 					   "OpenSM became master; verifying "
 					   "the fabric");
 				atomic_store(&d->failover_pending, true);
-				atomic_store(&d->force_cycle, true);
+				atomic_store(&d->reapply, true);
 			}
 		}
 		if (!down)

@@ -66,6 +66,7 @@ struct ibpartd {
 	int port;
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
+	bool repair_drift;    /* --repair-drift: drift found is re-applied */
 	unsigned threads;
 	/* the limits (docs/ibpartd.md, "Security") */
 	unsigned max_connections;    /* --max-connections */
@@ -96,6 +97,9 @@ struct ibpartd {
 	 * OpenSM to signal): a call that changes nothing at or below it
 	 * moves UFM's last_updated (routes.c) */
 	atomic_ullong done_rev;
+	/* the collector found the fabric no longer holds done_rev and
+	 * --repair-drift asks the applier to apply it again */
+	atomic_bool reapply;
 	/* the fabric's part of /metrics (collector.c), under metrics_lock */
 	pthread_t collector;
 	atomic_bool collector_started;
@@ -113,7 +117,6 @@ struct ibpartd {
 	pthread_t ha;
 	atomic_bool ha_started;
 	atomic_int sm_state;	      /* enum sm_state, this host's OpenSM */
-	atomic_bool force_cycle;      /* the applier runs a cycle now */
 	atomic_bool failover_pending; /* the next verified cycle ends one */
 	atomic_bool store_up;	      /* the last poll reached the store */
 	atomic_ulong failovers;	      /* this host's SM became master */

@@ -450,9 +450,9 @@ static json_t *job(struct ibpartd *d, uint64_t rev, const char *operation)
 	if (ibp_service_revision_state(d->svc, rev, &st, reason, sizeof(reason),
 				       &err))
 		return NULL;
-	bool opensm = d->opensm_pidfile || d->opensm_unit;
-	bool done = st == IBP_SERVICE_VERIFIED ||
-		    (!opensm && st == IBP_SERVICE_APPLIED);
+	/* every end but failed: applied (signalled, or written with no
+	 * OpenSM named), verified, applied-partially, drifted since */
+	bool done = st != IBP_SERVICE_PENDING && st != IBP_SERVICE_FAILED;
 	snprintf(id, sizeof(id), "%llu", (unsigned long long)rev);
 	json_t *o = json_pack("{s:I, s:s, s:s, s:s}", "revision",
 			      (json_int_t)rev, "id", id, "operation", operation,
@@ -671,6 +671,33 @@ static void h_plan(struct request *q, struct response *r)
 	json_decref(o);
 }
 
+/* The newest revision's state (docs/ibpartd.md, States) and whether
+ * the partitions file can be written, as /metrics gauges. */
+static void metrics_state(struct ibpartd *d, FILE *f)
+{
+	ibp_service_state st = IBP_SERVICE_PENDING;
+	char reason[8], problem[512];
+	ibp_error err;
+	uint64_t rev = ibp_service_revision(d->svc);
+	bool known = rev && !ibp_service_revision_state(
+				d->svc, rev, &st, reason, sizeof(reason), &err);
+	fputs("# HELP ibpartd_revision_state The state of the newest "
+	      "revision (1 for the one it is in).\n"
+	      "# TYPE ibpartd_revision_state gauge\n",
+	      f);
+	for (int i = IBP_SERVICE_PENDING; i <= IBP_SERVICE_DRIFTED; i++)
+		fprintf(f, "ibpartd_revision_state{state=\"%s\"} %d\n",
+			ibp_service_state_str((ibp_service_state)i),
+			known && (int)st == i);
+	fprintf(f,
+		"# HELP ibpartd_partitions_file_problem 1 while the partitions "
+		"file cannot be written (missing, no marker, a P_Key of both "
+		"the operator and the API; GET /ibpart/v1/status says why).\n"
+		"# TYPE ibpartd_partitions_file_problem gauge\n"
+		"ibpartd_partitions_file_problem %d\n",
+		ibp_service_file_problem(d->svc, problem, sizeof(problem)));
+}
+
 /* Prometheus' text format (version 0.0.4): the daemon's own families,
  * then the collector's (the fabric's). */
 static void h_metrics(struct request *q, struct response *r)
@@ -707,6 +734,7 @@ static void h_metrics(struct request *q, struct response *r)
 	for (int i = 0; i < 6; i++)
 		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
 			atomic_load(&d->requests[i]));
+	metrics_state(d, f);
 	collector_metrics(d, f);
 	ha_metrics(d, f);
 	fclose(f);

@@ -226,8 +226,10 @@ int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
 typedef enum ibp_opensm_seen {
 	IBP_OPENSM_NOT_ASKED = 0, /* a dry run */
 	IBP_OPENSM_SUBNET_UP,	  /* its log said SUBNET UP */
-	IBP_OPENSM_FABRIC_HOLDS	  /* no word in the log (buffered?), but
+	IBP_OPENSM_FABRIC_HOLDS,  /* no word in the log (buffered?), but
 				     the fabric holds the plan */
+	IBP_OPENSM_NO_WITNESS	  /* signalled, with neither a log nor
+				     tables to wait for (ibp_opensm_reload) */
 } ibp_opensm_seen;
 
 struct ibp_apply_opensm_result {
@@ -260,6 +262,52 @@ void ibp_apply_opensm_result_print(const struct ibp_apply_opensm_result *r,
 int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
 			 ibp_error *err);
+
+/* ------------------------------------------------ OpenSM's reload */
+
+/* The one way the library and ibpartd make a running OpenSM take a
+ * partition file: ibp_apply_via_opensm (above) and ibpartd's applier
+ * both call it. */
+#define IBP_OPENSM_RELOAD_OPTIONS_VERSION 1
+struct ibp_opensm_reload_options {
+	unsigned version;	/* IBP_OPENSM_RELOAD_OPTIONS_VERSION */
+	const char *partitions; /* OpenSM's partition file (required) */
+	const char *text;	/* its new content, installed atomically
+				   (FILE.bak kept); NULL: already in
+				   place, only signal and wait */
+	size_t len;		/* of text */
+	pid_t pid;		/* the OpenSM to signal; or */
+	const char *pidfile;	/* its pid file */
+	const char *log;	/* its log; NULL: no log to wait for */
+	const ibp_tables *want; /* the tables the fabric holds once it
+				   took the file (index-only
+				   differences aside); NULL: wait for
+				   the log only */
+	int wait_ms;		/* for either witness (default 60000) */
+};
+/* Set version and wait_ms 60000; everything else 0/NULL.  Cannot
+ * fail. */
+void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o);
+
+/* The process named by o->pid or o->pidfile checked (alive, its /proc
+ * comm "opensm": a stale pid file's reused pid gets no signal), the file
+ * installed (when o->text), SIGHUP, then the wait for OpenSM's log to
+ * say SUBNET UP after the offset it had before the signal or - l open
+ * and o->want given - for the fabric to hold o->want (read once a
+ * second).  r->pid, r->seen and r->ms are set (r->text is not touched):
+ * IBP_OPENSM_NO_WITNESS when there was nothing to wait for.  IBP_EINVAL
+ * (the file left unchanged) when there is no such process or it is not
+ * OpenSM or the pid file is bad; the system's status when the file
+ * cannot be installed or the signal sent (the message says the file is
+ * installed); IBP_ETIMEDOUT when neither witness came in o->wait_ms;
+ * IBP_ECANCELED when l's cancel callback said so.  l may be NULL. */
+int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
+		      struct ibp_apply_opensm_result *r, ibp_error *err);
+
+/* Is process pid an OpenSM (alive, its /proc comm "opensm")?  How
+ * ibp_opensm_reload checks the process it signals; ibpartd's SM pair
+ * (docs/ha.md) tells a dead SM from its pid file the same way. */
+bool ibp_opensm_is_process(pid_t pid);
 
 IBP_END_DECLS
 #endif

@@ -226,17 +226,39 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 		       ibp_error *err);
 /* Render and install it as the partitions file, atomically (the old one
- * kept as FILE.bak); the revision written in *rev (may be NULL). */
+ * kept as FILE.bak); the revision written in *rev (may be NULL).
+ * IBP_EBUSY, the file left as it is, when it cannot be written safely
+ * (ibp_service_file_problem says why). */
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
+/* What keeps the partitions file from being written, into problem
+ * (size bytes; "" when nothing) - true when something does: the file
+ * missing or unreadable, or without the generated section's marker line,
+ * once the service has seen it (the operator's lines last seen are kept
+ * in the database and still define the operator's P_Keys to the API),
+ * or a P_Key both the operator's lines and the API define (OpenSM would
+ * merge the two partitions).  It lasts until the file is mended. */
+bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
 
-/* What became of a revision on the fabric. */
+/* What became of a revision on the fabric (docs/ibpartd.md says when
+ * each is reported). */
 typedef enum ibp_service_state {
-	IBP_SERVICE_PENDING = 0, /* recorded, not yet on the fabric */
-	IBP_SERVICE_APPLIED,	 /* OpenSM has the file and took it */
-	IBP_SERVICE_VERIFIED,	 /* the fabric's tables hold it */
-	IBP_SERVICE_FAILED	 /* applying or verifying it failed */
+	IBP_SERVICE_PENDING = 0,       /* recorded, not yet on the fabric */
+	IBP_SERVICE_APPLIED,	       /* OpenSM has the file and was signalled,
+					  but that it took this revision is not
+					  demonstrated (the reason says why) */
+	IBP_SERVICE_VERIFIED,	       /* OpenSM took it (its log, or the fabric
+					  changing as predicted) and every port
+					  holds what it predicts */
+	IBP_SERVICE_FAILED,	       /* applying or verifying it failed */
+	IBP_SERVICE_APPLIED_PARTIALLY, /* taken and held, but it names
+					  GUIDs the fabric has no port of
+					  (its "absent" list): OpenSM
+					  programs only the others */
+	IBP_SERVICE_DRIFTED /* it was held; a later reading of the fabric
+			       found ports that no longer hold it */
 } ibp_service_state;
-/* "pending", "applied", "verified", "failed". */
+/* "pending", "applied", "verified", "failed", "applied-partially",
+ * "drifted". */
 const char *ibp_service_state_str(ibp_service_state st);
 
 /* The newest revision recorded (0: none yet). */
@@ -246,12 +268,37 @@ uint64_t ibp_service_fabric_revision(ibp_service *s);
 /* Wait up to ms milliseconds for a revision newer than after; returns
  * the newest revision then (at once when it already is newer). */
 uint64_t ibp_service_wait(ibp_service *s, uint64_t after, int ms);
-/* Record what became of every revision up to rev not yet verified:
- * state, and the reason (failed; may be NULL).  VERIFIED also moves the
- * fabric's revision and (for a revision above 0) last_updated.  IBP_EIO when
- * the database fails. */
+/* Record what became of every revision up to rev not yet verified (nor
+ * applied-partially or drifted): state, and the reason (may be NULL).
+ * VERIFIED and APPLIED_PARTIALLY also move the fabric's revision and
+ * (for a revision above 0) last_updated, and record for revision rev
+ * the plan's fields SMPs cannot verify (the status's "not_verifiable").
+ * IBP_EIO when the database fails. */
 int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err);
+/* A GUID a revision names that the fabric has no port of. */
+struct ibp_service_absent {
+	uint64_t guid;
+	const char *kind; /* "node-guid": a node's GUID given where its
+			     port GUID belongs; "unknown": nothing of the
+			     fabric has it (further kinds may come) */
+	const char *hint; /* may be NULL: how it is probably meant */
+};
+/* Record, for revision rev, the n GUIDs it names that the fabric has no
+ * port of (verify's absent list; n 0 clears it): the status's
+ * "absent" of that revision.  IBP_ENOENT when there is no such
+ * revision, IBP_EIO when the database fails. */
+int ibp_service_note_absent(ibp_service *s, uint64_t rev,
+			    const struct ibp_service_absent *a, size_t n,
+			    ibp_error *err);
+/* A reading of the fabric against revision rev (the collector's): when
+ * rev is the fabric's revision and held (verified or applied-partially),
+ * ports > 0 makes it DRIFTED with detail (the ports) as its reason;
+ * when it is DRIFTED and ports is 0 it is held again (verified, or
+ * applied-partially when it has absent GUIDs).  *changed (may be NULL)
+ * says whether the state moved.  IBP_EIO when the database fails. */
+int ibp_service_note_drift(ibp_service *s, uint64_t rev, size_t ports,
+			   const char *detail, bool *changed, ibp_error *err);
 /* What became of revision rev: its state, and the reason of a failure
  * into reason (cut to reason_size; "" when none).  IBP_ENOENT when the
  * database has no such revision. */
@@ -259,8 +306,9 @@ int ibp_service_revision_state(ibp_service *s, uint64_t rev,
 			       ibp_service_state *st, char *reason,
 			       size_t reason_size, ibp_error *err);
 /* GET /ibpart/v1/status: {"revision", "fabric_revision", "state",
- * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time"}]}
- * (the newest 50); *json malloc'd. */
+ * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time",
+ * "absent"?: [{"guid", "kind", "hint"?}], "not_verifiable"?: [{"pkey",
+ * "fields"}]}]} (the newest 50); *json malloc'd. */
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
 /* OpenSM has loaded the partitions file as it is now (revision rev)
  * and the fabric was verified to hold it: record, durably, what OpenSM

@@ -79,44 +79,69 @@ static bool fabric_holds(ibp_live *l, const ibp_tables *want)
 	return held;
 }
 
+void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o)
+{
+	*o = (struct ibp_opensm_reload_options){0};
+	o->version = IBP_OPENSM_RELOAD_OPTIONS_VERSION;
+	o->wait_ms = 60000;
+}
+
+/* One witness of OpenSM taking the file: its log within up to a second,
+ * else the fabric holding want (l and want given); waits a fifth of a
+ * second when there is neither a log nor tables. */
+static ibp_opensm_seen witness(ibp_live *l,
+			       const struct ibp_opensm_reload_options *o,
+			       long off, long left)
+{
+	long waited = 0;
+	ibp_error e;
+	long slice = left < 1000 ? (left > 0 ? left : 0) : 1000;
+	if (o->log) {
+		if (ibp_wait_log(o->log, off, "SUBNET UP", (int)slice, &waited,
+				 &e) == IBP_OK)
+			return IBP_OPENSM_SUBNET_UP;
+	} else {
+		struct timespec nap = {0, 200000000};
+		nanosleep(&nap, NULL);
+	}
+	if (l && o->want && fabric_holds(l, o->want))
+		return IBP_OPENSM_FABRIC_HOLDS;
+	return IBP_OPENSM_NOT_ASKED;
+}
+
 static int wait_for_opensm(ibp_live *l,
-			   const struct ibp_apply_opensm_options *o, long off,
-			   const ibp_tables *want,
+			   const struct ibp_opensm_reload_options *o, long off,
 			   struct ibp_apply_opensm_result *r, ibp_error *err)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!o->log && !(l && o->want)) {
+		r->seen = IBP_OPENSM_NO_WITNESS;
+		return IBP_OK;
+	}
 	for (;;) {
-		long left = o->wait_ms - ms_since(&t0);
-		long waited = 0;
-		ibp_error e;
-		if (ibp_wait_log(o->opensm_log, off, "SUBNET UP",
-				 left < 1000 ? (left > 0 ? left : 0) : 1000,
-				 &waited, &e) == IBP_OK) {
-			r->seen = IBP_OPENSM_SUBNET_UP;
-			r->ms = ms_since(&t0);
+		r->seen = witness(l, o, off, o->wait_ms - ms_since(&t0));
+		r->ms = ms_since(&t0);
+		if (r->seen != IBP_OPENSM_NOT_ASKED)
 			return IBP_OK;
-		}
-		if (fabric_holds(l, want)) {
-			r->seen = IBP_OPENSM_FABRIC_HOLDS;
-			r->ms = ms_since(&t0);
-			return IBP_OK;
-		}
-		if (ibp_live_cancelled(l))
+		if (l && ibp_live_cancelled(l))
 			return ibp_error_set(err, IBP_ECANCELED,
 					     "cancelled while waiting for "
 					     "OpenSM; the new file is "
 					     "installed, the old one is %s.bak",
-					     o->opensm_conf);
-		if (ms_since(&t0) >= o->wait_ms)
+					     o->partitions);
+		if (r->ms >= o->wait_ms)
 			return ibp_error_set(
 			    err, IBP_ETIMEDOUT,
 			    "after %d ms OpenSM (pid %ld) has not reported "
-			    "SUBNET UP in %s and the fabric does not hold the "
-			    "plan; the new file is installed, the old one is "
-			    "%s.bak",
-			    o->wait_ms, (long)r->pid, o->opensm_log,
-			    o->opensm_conf);
+			    "SUBNET UP%s%s%s; the new file is installed, the "
+			    "old one is %s.bak",
+			    o->wait_ms, (long)r->pid, o->log ? " in " : "",
+			    o->log ? o->log : "",
+			    l && o->want ? " and the fabric does not hold "
+					   "the plan"
+					 : "",
+			    o->partitions);
 	}
 }
 
@@ -173,6 +198,70 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
+bool ibp_opensm_is_process(pid_t pid)
+{
+	return is_opensm(pid);
+}
+
+/* pid is a live OpenSM (the file path for the message); 0 or
+ * IBP_EINVAL. */
+static int check_opensm(pid_t pid, const char *file, ibp_error *err)
+{
+	/* the process must exist before its file is replaced: a stale pid
+	 * file changes nothing */
+	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "no OpenSM process %ld (a stale pid "
+				     "file?); %s left unchanged",
+				     (long)pid, file);
+	/* and it must be OpenSM: a pid file left behind and its pid reused
+	 * by another program must not get our SIGHUP */
+	if (!is_opensm(pid))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "process %ld is not OpenSM (a stale pid "
+				     "file?); %s left unchanged",
+				     (long)pid, file);
+	return IBP_OK;
+}
+
+int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
+		      struct ibp_apply_opensm_result *r, ibp_error *err)
+{
+	r->seen = IBP_OPENSM_NOT_ASKED;
+	r->ms = 0;
+	r->pid = o->pid;
+	if (!o->partitions)
+		return ibp_error_set(err, IBP_EINVAL, "no partition file");
+	if (!r->pid) {
+		if (!o->pidfile)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "no OpenSM pid or pid file");
+		int rc = ibp_read_pidfile(o->pidfile, &r->pid, err);
+		if (rc)
+			return rc == IBP_ENOMEM ? rc : IBP_EINVAL;
+	}
+	if (check_opensm(r->pid, o->partitions, err))
+		return IBP_EINVAL;
+	long off = o->log ? ibp_file_size(o->log) : 0;
+	if (o->text) {
+		int rc = ibp_write_file_atomic(o->partitions, o->text, o->len,
+					       true, err);
+		if (rc)
+			return rc;
+	}
+	int rc = ibp_signal_reread(r->pid, err);
+	if (rc && err) { /* say what was done: the file is OpenSM's now */
+		char why[sizeof(err->message)];
+		snprintf(why, sizeof(why), "%s", err->message);
+		ibp_error_set(err, rc,
+			      "installed %s (the old one is %s.bak) but could "
+			      "not signal OpenSM: %s; it reads the file at its "
+			      "next SIGHUP or restart",
+			      o->partitions, o->partitions, why);
+	}
+	return rc ? rc : wait_for_opensm(l, o, off, r, err);
+}
+
 int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
 			 ibp_error *err)
@@ -199,42 +288,26 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 		if (rc)
 			return rc == IBP_ENOMEM ? rc : IBP_EINVAL;
 	}
-	/* the process must exist before its file is replaced: a stale pid
-	 * file changes nothing */
-	if (!o->dry_run && (r->pid <= 0 || (kill(r->pid, 0) && errno == ESRCH)))
-		return ibp_error_set(err, IBP_EINVAL,
-				     "no OpenSM process %ld (a stale pid "
-				     "file?); %s left unchanged",
-				     (long)r->pid, o->opensm_conf);
-	/* and it must be OpenSM: a pid file left behind and its pid reused
-	 * by another program must not get our SIGHUP */
-	if (!o->dry_run && !is_opensm(r->pid))
-		return ibp_error_set(err, IBP_EINVAL,
-				     "process %ld is not OpenSM (a stale pid "
-				     "file?); %s left unchanged",
-				     (long)r->pid, o->opensm_conf);
+	/* checked before the plan is made: a missing OpenSM is the
+	 * caller's input (exit 2), found before any SMP is sent */
+	if (!o->dry_run && check_opensm(r->pid, o->opensm_conf, err))
+		return IBP_EINVAL;
 	ibp_tables *want = NULL;
 	int rc = make_text(l, o, &want, r, diags, err);
 	if (rc || o->dry_run)
 		goto out;
-	long off = ibp_file_size(o->opensm_log);
-	rc = ibp_write_file_atomic(o->opensm_conf, r->text, r->len, true, err);
-	if (rc)
-		goto out;
-	ibp_live_progress(l, "installed %s (old file kept as %s.bak)",
+	struct ibp_opensm_reload_options ro;
+	ibp_opensm_reload_options_init(&ro);
+	ro.partitions = o->opensm_conf;
+	ro.text = r->text;
+	ro.len = r->len;
+	ro.pid = r->pid;
+	ro.log = o->opensm_log;
+	ro.want = want;
+	ro.wait_ms = o->wait_ms;
+	ibp_live_progress(l, "installing %s (old file kept as %s.bak)",
 			  o->opensm_conf, o->opensm_conf);
-	rc = ibp_signal_reread(r->pid, err);
-	if (rc && err) { /* say what was done: the file is OpenSM's now */
-		char why[sizeof(err->message)];
-		snprintf(why, sizeof(why), "%s", err->message);
-		ibp_error_set(err, rc,
-			      "installed %s (the old one is %s.bak) but could "
-			      "not signal OpenSM: %s; it reads the file at its "
-			      "next SIGHUP or restart",
-			      o->opensm_conf, o->opensm_conf, why);
-	}
-	if (!rc)
-		rc = wait_for_opensm(l, o, off, want, r, err);
+	rc = ibp_opensm_reload(l, &ro, r, err);
 	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
 		rc = IBP_EIO; /* past the plan: the system's fault */
 		if (err)

@@ -344,11 +344,13 @@ static const char *const op_names[] = {
 };
 #define OP_DELETE "delete"
 
-/* The operator's file as OpenSM reads it (its own lines only). */
-static int operator_conf(ibp_service *s, char **text, size_t *len,
-			 ibp_conf **conf, ibp_error *err)
+/* The operator's lines as OpenSM reads them (the text last seen when
+ * the file cannot be trusted: svc_operator_text). */
+static int operator_lines(ibp_service *s, char **text, size_t *len,
+			  ibp_conf **conf, ibp_error *err)
 {
-	int rc = svc_operator_text(s->partitions_path, text, len, err);
+	char problem[8];
+	int rc = svc_operator_text(s, text, len, problem, sizeof(problem), err);
 	if (!rc)
 		rc = svc_parse_conf(s, s->partitions_path, *text, *len, conf,
 				    err);
@@ -463,6 +465,23 @@ static int check_name(const ibp_conf *opc, const struct svc_plan *np,
 	return IBP_OK;
 }
 
+/* Is after (NULL: deleted) before (the API's, not NULL) with members
+ * removed only? */
+static bool only_removes(const struct svc_part *before,
+			 const struct svc_part *after)
+{
+	if (!before || !after)
+		return before != NULL;
+	for (size_t i = 0, j = 0; i < after->n; i++, j++) {
+		while (j < before->n && before->m[j].guid != after->m[i].guid)
+			j++;
+		if (j == before->n || before->m[j].full != after->m[i].full ||
+		    before->m[j].index0 != after->m[i].index0)
+			return false;
+	}
+	return after->n < before->n;
+}
+
 /* The warnings c's change (revision s->rev) was let through with, kept
  * for the status (the oldest dropped); under the lock. */
 static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
@@ -505,12 +524,17 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	char *optext = NULL, *before = NULL, *after = NULL;
 	size_t oplen = 0, blen = 0, alen = 0;
 	ibp_conf *opc = NULL;
-	int rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	if (rc) {
 		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
 		goto out;
 	}
-	if (ibp_conf_group_find(opc, pkey)) {
+	/* the operator's P_Key is theirs - but where the API holds it too
+	 * (a clash: the file is not written), the API may give it up or
+	 * remove its members */
+	bool gives_up = only_removes(svc_plan_find(&s->plan, pkey),
+				     svc_plan_find(np, pkey));
+	if (ibp_conf_group_find(opc, pkey) && !gives_up) {
 		e->conflict = true;
 		rc = svc_fail(e, IBP_EINVAL, "pkey",
 			      "pkey: 0x%x is defined by the operator's own "
@@ -600,7 +624,7 @@ static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
 	char *optext = NULL;
 	size_t oplen = 0;
 	ibp_conf *opc = NULL;
-	bool operators = !operator_conf(s, &optext, &oplen, &opc, NULL) &&
+	bool operators = !operator_lines(s, &optext, &oplen, &opc, NULL) &&
 			 ibp_conf_group_find(opc, *pkey);
 	ibp_conf_free(opc);
 	free(optext);
@@ -704,7 +728,7 @@ int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
 	size_t oplen = 0;
 	ibp_conf *opc = NULL;
 	pthread_mutex_lock(&s->lock);
-	int rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	json_t *o = rc ? NULL : json_object();
 	/* in P_Key order: the API's and the operator's merged */
 	for (unsigned pk = 1; o && pk <= 0x7fff; pk++) {
@@ -744,7 +768,7 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 	ibp_conf *opc = NULL;
 	json_t *v = NULL;
 	pthread_mutex_lock(&s->lock);
-	rc = operator_conf(s, &optext, &oplen, &opc, &e->err);
+	rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	if (!rc) {
 		const ibp_conf_group *g = ibp_conf_group_find(opc, pk);
 		struct svc_part *p = svc_plan_find(&s->plan, pk);
@@ -767,23 +791,50 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 
 /* ------------------------------------------------------ the file */
 
+/* The file for the plan: the operator's lines (last seen, when the
+ * file cannot be trusted) and the generated section; problem says what
+ * keeps it from being written ("" when nothing). */
 static int render_locked(ibp_service *s, char **text, size_t *len,
-			 ibp_error *err)
+			 char *problem, size_t psize, ibp_error *err)
 {
 	char *optext = NULL;
 	size_t oplen = 0;
-	int rc = svc_operator_text(s->partitions_path, &optext, &oplen, err);
+	ibp_conf *opc = NULL;
+	ibp_error pe;
+	ibp_error_clear(&pe);
+	int rc = svc_operator_text(s, &optext, &oplen, problem, psize, err);
+	/* an operator's file OpenSM cannot read is OpenSM's problem to
+	 * report, as before: written all the same */
+	if (!rc &&
+	    !svc_parse_conf(s, s->partitions_path, optext, oplen, &opc, &pe))
+		svc_file_problem(s, opc, problem, psize);
+	ibp_conf_free(opc);
 	if (!rc && svc_render(optext, oplen, &s->plan, text, len))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	free(optext);
 	return rc;
 }
 
+bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size)
+{
+	char *text = NULL;
+	size_t len = 0;
+	ibp_error err;
+	pthread_mutex_lock(&s->lock);
+	int rc = render_locked(s, &text, &len, problem, size, &err);
+	pthread_mutex_unlock(&s->lock);
+	free(text);
+	if (rc)
+		snprintf(problem, size, "%s", err.message);
+	return problem[0] != 0;
+}
+
 int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 		       ibp_error *err)
 {
+	char problem[8];
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, text, len, err);
+	int rc = render_locked(s, text, len, problem, sizeof(problem), err);
 	if (rev)
 		*rev = s->rev;
 	pthread_mutex_unlock(&s->lock);
@@ -792,16 +843,19 @@ int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 {
-	char *text = NULL;
+	char *text = NULL, problem[512];
 	size_t len = 0;
 	pthread_mutex_lock(&s->lock);
-	int rc = s->store_url && !s->store_synced
-		     ? ibp_error_set(err, IBP_EIO,
-				     "the shared store has not been reached "
-				     "since the start: the file is left as it "
-				     "is (%s)",
-				     s->store_error)
-		     : render_locked(s, &text, &len, err);
+	int rc =
+	    s->store_url && !s->store_synced
+		? ibp_error_set(err, IBP_EIO,
+				"the shared store has not been reached "
+				"since the start: the file is left as it "
+				"is (%s)",
+				s->store_error)
+		: render_locked(s, &text, &len, problem, sizeof(problem), err);
+	if (!rc && problem[0]) /* the last good file stays */
+		rc = ibp_error_set(err, IBP_EBUSY, "%s", problem);
 	if (!rc)
 		rc = ibp_write_file_atomic(s->partitions_path, text, len, true,
 					   err);
@@ -821,33 +875,33 @@ int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
 int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 				char **html, size_t *len, ibp_error *err)
 {
-	char *text = NULL;
+	char *text = NULL, problem[512];
 	size_t tlen = 0;
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &tlen, err);
+	int rc = render_locked(s, &text, &tlen, problem, sizeof(problem), err);
 	pthread_mutex_unlock(&s->lock);
-	char status[160];
+	uint64_t rev = ibp_service_revision(s);
+	ibp_service_state st = IBP_SERVICE_PENDING;
+	char reason[300] = "", status[1000];
+	ibp_error e2;
+	if (rev)
+		ibp_service_revision_state(s, rev, &st, reason, sizeof(reason),
+					   &e2);
 	snprintf(status, sizeof(status),
-		 "revision %llu in the database, %llu verified on the fabric",
-		 (unsigned long long)ibp_service_revision(s),
-		 (unsigned long long)ibp_service_fabric_revision(s));
+		 "revision %llu in the database (%s%s%s), %llu verified on the "
+		 "fabric%s%s",
+		 (unsigned long long)rev, rev ? ibp_service_state_str(st) : "",
+		 reason[0] ? ": " : "", reason,
+		 (unsigned long long)ibp_service_fabric_revision(s),
+		 problem[0] ? "; the partitions file is NOT WRITTEN: " : "",
+		 problem);
+	ibp_findings *f = NULL;
 	if (!rc)
-		rc = svc_web_html(s, text, tlen, status, more, html, len, err);
-	free(text);
-	return rc;
-}
-
-int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
-			       ibp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	*out = NULL;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, err);
-	pthread_mutex_unlock(&s->lock);
+		rc = svc_audit_text(s, text, tlen, &f, NULL, err);
 	if (!rc)
-		rc = svc_audit(s, text, len, out, err);
+		rc = svc_web_html(s, text, tlen, status, more, f, html, len,
+				  err);
+	ibp_findings_free(f);
 	free(text);
 	return rc;
 }

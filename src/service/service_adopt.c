@@ -133,7 +133,11 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	ibp_conf *opc = NULL;
 	struct svc_plan np = {0};
 	pthread_mutex_lock(&s->lock);
-	rc = svc_operator_text(s->partitions_path, &optext, &oplen, &e->err);
+	char problem[512];
+	rc = svc_operator_text(s, &optext, &oplen, problem, sizeof(problem),
+			       &e->err);
+	if (!rc && problem[0])
+		rc = ibp_error_set(&e->err, IBP_EIO, "%s", problem);
 	if (!rc)
 		rc = svc_parse_conf(s, s->partitions_path, optext, oplen, &opc,
 				    &e->err);

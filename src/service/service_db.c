@@ -5,7 +5,9 @@
  * (schema version 2) OpenSM's index memory as the service last recorded
  * it with the PartitionCap of each node discovery read (service_memory.c
  * keeps them; the guard's table-overflow judgment reads them), and
- * (version 3) the tokens' roles and lives and each revision's author.
+ * (version 3) the tokens' roles and lives and each revision's author,
+ * and (version 4) what each revision's fabric showed: the GUIDs it names
+ * that the fabric has no port of, and the fields SMPs cannot verify.
  * WAL with synchronous=FULL, so a change is on disk when its transaction
  * commits - before the client hears 200.  One service at a time holds
  * it (flock on the file, kept until the service closes): a second one
@@ -76,6 +78,21 @@ static const char migrate_3[] =
     "ALTER TABLE revisions ADD COLUMN request TEXT;"
     "CREATE INDEX IF NOT EXISTS revisions_user ON revisions(user);"
     "INSERT OR REPLACE INTO meta VALUES('schema_version', '" SCHEMA_VERSION_3
+    "');"
+    "COMMIT;";
+
+/* Version 4 (issue 26): per revision, what its verification found
+ * beyond the P_KeyTables - absent, a JSON array of the GUIDs it names
+ * that the fabric has no port of ({"guid", "kind", "hint"?}: OpenSM
+ * programs the others), and not_verifiable, a JSON array of the
+ * partitions whose fields SMPs cannot show ({"pkey", "fields"}).  NULL
+ * until the applier verified the revision. */
+#define SCHEMA_VERSION_4 "4"
+static const char migrate_4[] =
+    "BEGIN IMMEDIATE;"
+    "ALTER TABLE revisions ADD COLUMN absent TEXT;"
+    "ALTER TABLE revisions ADD COLUMN not_verifiable TEXT;"
+    "INSERT OR REPLACE INTO meta VALUES('schema_version', '" SCHEMA_VERSION_4
     "');"
     "COMMIT;";
 
@@ -152,6 +169,12 @@ int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 	if (meta_u64(s, "schema_version") < 3 &&
 	    sqlite3_exec(s->db, migrate_3, NULL, NULL, NULL) != SQLITE_OK) {
 		rc = db_fail(s, err, "cannot migrate to schema version 3");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	if (meta_u64(s, "schema_version") < 4 &&
+	    sqlite3_exec(s->db, migrate_4, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(s, err, "cannot migrate to schema version 4");
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
@@ -444,4 +467,35 @@ int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
 	int rc = db_fail(s, err, "the shared store's plan was not cached");
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+char *svc_db_meta(const ibp_service *s, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key=?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL)
+			v = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int svc_db_meta_set(ibp_service *s, const char *key, const char *value,
+		    size_t len, ibp_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = sqlite3_prepare_v2(s->db,
+				     "INSERT OR REPLACE INTO meta VALUES(?, ?)",
+				     -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, value, (int)len, SQLITE_STATIC);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return ok ? IBP_OK : db_fail(s, err, "writing meta");
 }

@@ -211,6 +211,15 @@ void svc_store_token_pull(ibp_service *s, const char *id);
  * (service_tokens.c). */
 void svc_db_token_put(ibp_service *s, const ibp_service_token *t);
 
+/* A text of the meta table (malloc'd; NULL when none), and setting one
+ * (len bytes of value). */
+char *svc_db_meta(const ibp_service *s, const char *key);
+int svc_db_meta_set(ibp_service *s, const char *key, const char *value,
+		    size_t len, ibp_error *err);
+/* The meta key of the operator's text last seen in the partitions file
+ * (up to the marker line), kept so a missing file erases nothing. */
+#define SVC_META_OPERATOR "operator_text"
+
 /* The calling thread's actor (service_audit.c); NULL when none. */
 const ibp_service_actor *svc_actor(void);
 
@@ -266,10 +275,22 @@ int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
 			  ibp_error *err);
 
 /* ---- service_render.c ---- */
-/* Read the partitions file and keep the operator's part (up to the
- * marker); a missing file is an empty operator part. */
-int svc_operator_text(const char *path, char **text, size_t *len,
-		      ibp_error *err);
+/* The operator's part of the partitions file (its lines up to the
+ * marker) into *text (malloc'd), recorded in the database as the text
+ * last seen when it changed.  When the file cannot be trusted - missing
+ * or unreadable once the service has seen its marker, or a file with
+ * content but without the marker line once it has - *text is the
+ * operator's text last seen and problem (psize bytes) says why; else
+ * problem is "".  Before the service ever saw the file, a missing one is
+ * an empty operator part and a file without the marker is all the
+ * operator's.  Errors: IBP_ENOMEM, IBP_EIO (the database). */
+int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
+		      size_t psize, ibp_error *err);
+/* What keeps the service from writing the partitions file, into problem
+ * (""  when nothing): the file's own problem (svc_operator_text), or a
+ * P_Key both the operator's lines (opc) and the API's plan define. */
+void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
+		      size_t psize);
 /* The whole file: operator text + marker + the plan's statements. */
 int svc_render(const char *operator_text, size_t oplen,
 	       const struct svc_plan *plan, char **text, size_t *len);
@@ -294,11 +315,21 @@ int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
  * page read (service_guard.c). */
 int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err);
-/* The web view of text on the topology with its findings and a status
- * line, *html malloc'd (service_web.c); IBP_ENOENT without a topology. */
+/* The web view of text on the topology with findings (the audit's,
+ * svc_audit_text) and a status line, *html malloc'd (service_web.c);
+ * IBP_ENOENT without a topology. */
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, const ibp_web_extras *more, char **html,
-		 size_t *hlen, ibp_error *err);
+		 const char *status, const ibp_web_extras *more,
+		 const ibp_findings *findings, char **html, size_t *hlen,
+		 ibp_error *err);
+/* The one audit of the service (service_views.c): text on the topology
+ * with the service's opensm.conf, as `ibpart audit --opensm-conf
+ * --format json`; *posture_codes (may be NULL) the rules only an
+ * opensm.conf enables.  Every view of the audit is this result.
+ * IBP_ENOENT without a topology. */
+int svc_audit_text(const ibp_service *s, const char *text, size_t len,
+		   ibp_findings **f, const char **posture_codes,
+		   ibp_error *err);
 /* The audit of text on the topology (service_guard.c); IBP_ENOENT
  * without a topology. */
 int svc_audit(const ibp_service *s, const char *text, size_t len,

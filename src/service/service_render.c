@@ -32,27 +32,97 @@ static const char *find_marker(const char *text)
 	return NULL;
 }
 
-int svc_operator_text(const char *path, char **text, size_t *len,
-		      ibp_error *err)
+/* The text last seen (the database's), "" when none, into *text. */
+static int last_seen(ibp_service *s, char **text, size_t *len, ibp_error *err)
 {
+	*text = svc_db_meta(s, SVC_META_OPERATOR);
+	if (!*text)
+		*text = strdup("");
+	*len = *text ? strlen(*text) : 0;
+	return *text ? IBP_OK : ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
+int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
+		      size_t psize, ibp_error *err)
+{
+	problem[0] = 0;
+	char *seen = svc_db_meta(s, SVC_META_OPERATOR);
+	bool known = seen != NULL;
 	ibp_error e;
-	int rc = ibp_file_read_all(path, 0, text, len, &e);
-	if (rc == IBP_EIO && errno == ENOENT) {
+	int rc = ibp_file_read_all(s->partitions_path, 0, text, len, &e);
+	int erno = errno;
+	if (rc && !known && rc == IBP_EIO && erno == ENOENT) {
+		/* never seen: nothing of the operator's to lose */
 		*text = strdup("");
 		*len = 0;
-		return *text ? IBP_OK : ibp_error_set(err, IBP_ENOMEM, "oom");
+		return *text ? IBP_OK
+			     : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	if (rc) {
-		if (err)
-			*err = e;
-		return rc;
+	const char *m = rc ? NULL : find_marker(*text);
+	if (rc || (!m && known)) {
+		if (rc)
+			snprintf(problem, psize,
+				 "%s: %s; the operator's lines last seen are "
+				 "kept in the database, the file is not "
+				 "written until it is back",
+				 s->partitions_path,
+				 erno == ENOENT ? "missing" : e.message);
+		else
+			snprintf(problem, psize,
+				 "%s: the marker line of ibpartd's generated "
+				 "section is missing: the operator's lines and "
+				 "the API's cannot be told apart; the file is "
+				 "not written until the marker is back",
+				 s->partitions_path);
+		free(seen);
+		if (!rc)
+			free(*text);
+		return last_seen(s, text, len, err);
 	}
-	const char *m = find_marker(*text);
 	if (m) {
 		*len = (size_t)(m - *text);
 		(*text)[*len] = 0;
 	}
-	return IBP_OK;
+	rc = IBP_OK;
+	if (m && (!seen || strcmp(seen, *text)))
+		rc = svc_db_meta_set(s, SVC_META_OPERATOR, *text, *len, err);
+	free(seen);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
+		      size_t psize)
+{
+	if (problem[0] || !opc)
+		return;
+	size_t n = 0, at = 0;
+	for (size_t i = 0; i < s->plan.n; i++) {
+		const ibp_conf_group *g =
+		    ibp_conf_group_find(opc, s->plan.p[i].pkey);
+		if (!g)
+			continue;
+		if (!n++)
+			at = (size_t)snprintf(
+			    problem, psize,
+			    "P_Keys defined both by the operator's lines of %s "
+			    "and by the API (OpenSM would merge their members "
+			    "into one partition):",
+			    s->partitions_path);
+		if (at < psize)
+			at += (size_t)snprintf(problem + at, psize - at,
+					       " 0x%04x (the operator's %s)",
+					       s->plan.p[i].pkey,
+					       ibp_conf_group_name(g));
+	}
+	if (n && at < psize)
+		snprintf(problem + at, psize - at,
+			 "; the file is not written until one side gives it "
+			 "up (edit the operator's lines, or DELETE it through "
+			 "the API)");
 }
 
 bool ibp_service_manages_file(const char *path)

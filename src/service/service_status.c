@@ -12,12 +12,49 @@
 
 #include "service/service_internal.h"
 
-static const char *const state_names[] = {"pending", "applied", "verified",
-					  "failed"};
+static const char *const state_names[] = {
+    "pending", "applied", "verified", "failed", "applied-partially", "drifted"};
+#define NSTATES (sizeof(state_names) / sizeof(state_names[0]))
 
 const char *ibp_service_state_str(ibp_service_state st)
 {
-	return (unsigned)st < 4 ? state_names[st] : "unknown";
+	return (unsigned)st < NSTATES ? state_names[st] : "unknown";
+}
+
+/* The fields of the plan SMPs cannot show, per partition: OpenSM puts
+ * the QoS (mtu, rate, sl) and IPoIB's broadcast group into the SA's
+ * records (MCMemberRecord, PathRecord), not into any attribute a port's
+ * SMA holds; a JSON array, NULL when none.  Under the lock. */
+static char *not_verifiable(const ibp_service *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < s->plan.n; i++) {
+		const struct svc_part *p = &s->plan.p[i];
+		if (!p->has_qos && !p->ipoib)
+			continue;
+		json_t *f = json_array();
+		if (p->has_qos) {
+			json_array_append_new(f, json_string("mtu"));
+			json_array_append_new(f, json_string("rate"));
+			json_array_append_new(f, json_string("sl"));
+		}
+		if (p->ipoib)
+			json_array_append_new(f, json_string("ipoib"));
+		char pk[8];
+		svc_pkey_str(p->pkey, pk);
+		json_array_append_new(
+		    a, json_pack("{s:s, s:o}", "pkey", pk, "fields", f));
+	}
+	char *text =
+	    a && json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+	json_decref(a);
+	return text;
+}
+
+static bool held(ibp_service_state st)
+{
+	return st == IBP_SERVICE_VERIFIED ||
+	       st == IBP_SERVICE_APPLIED_PARTIALLY;
 }
 
 uint64_t ibp_service_revision(ibp_service *s)
@@ -78,10 +115,19 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 	pthread_mutex_lock(&s->lock);
 	int rc = exec_bound(s,
 			    "UPDATE revisions SET state=?1, reason=?2 WHERE "
-			    "rev<=?3 AND state!='verified'",
+			    "rev<=?3 AND state NOT IN ('verified', "
+			    "'applied-partially', 'drifted')",
 			    ibp_service_state_str(st), reason,
 			    (sqlite3_int64)rev, err);
-	if (!rc && st == IBP_SERVICE_VERIFIED) {
+	if (!rc && (held(st) || st == IBP_SERVICE_APPLIED)) {
+		char *nv = not_verifiable(s);
+		rc = exec_bound(s,
+				"UPDATE revisions SET not_verifiable=?1 "
+				"WHERE rev=?3",
+				nv, NULL, (sqlite3_int64)rev, err);
+		free(nv);
+	}
+	if (!rc && held(st)) {
 		char now[32], r[32];
 		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
 		snprintf(r, sizeof(r), "%llu", (unsigned long long)rev);
@@ -114,6 +160,18 @@ static char *meta_text(ibp_service *s, const char *key)
 	return v;
 }
 
+/* r's key: the JSON text of column col, when it has one. */
+static void add_json_column(json_t *r, const char *key, sqlite3_stmt *st,
+			    int col)
+{
+	const char *t = (const char *)sqlite3_column_text(st, col);
+	json_t *v = t ? json_loads(t, 0, NULL) : NULL;
+	if (r && v)
+		json_object_set_new(r, key, v);
+	else
+		json_decref(v);
+}
+
 /* The status's "posture": the opensm.conf's findings on the current
  * plan (service_views.c), or why there are none. */
 static json_t *posture(ibp_service *s)
@@ -141,8 +199,9 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 	sqlite3_stmt *st = NULL;
 	const char *newest = "verified";
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT rev, state, reason, op, pkey, time FROM "
-			       "revisions ORDER BY rev DESC LIMIT 50",
+			       "SELECT rev, state, reason, op, pkey, time, "
+			       "absent, not_verifiable FROM revisions ORDER "
+			       "BY rev DESC LIMIT 50",
 			       -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			char pk[8], when[32];
@@ -162,6 +221,8 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 				    json_string(
 					(const char *)sqlite3_column_text(st,
 									  2)));
+			add_json_column(r, "absent", st, 6);
+			add_json_column(r, "not_verifiable", st, 7);
 			if (!json_array_size(revs))
 				newest = json_string_value(
 				    json_object_get(r, "state"));
@@ -191,6 +252,16 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		json_object_set_new(o, "warnings", warned);
 	else
 		json_decref(warned);
+	char problem[512];
+	bool bad = ibp_service_file_problem(s, problem, sizeof(problem));
+	if (o)
+		json_object_set_new(o, "partitions_file",
+				    bad ? json_pack("{s:s, s:b, s:s}", "path",
+						    s->partitions_path, "ok", 0,
+						    "problem", problem)
+					: json_pack("{s:s, s:b}", "path",
+						    s->partitions_path, "ok",
+						    1));
 	if (o && s->opensm_conf_path)
 		json_object_set_new(o, "posture", posture(s));
 	return svc_json_take(o, json)
@@ -259,7 +330,7 @@ int ibp_service_revision_state(ibp_service *s, uint64_t rev,
 			const char *name =
 			    (const char *)sqlite3_column_text(q, 0);
 			*st = IBP_SERVICE_PENDING;
-			for (int i = 0; i < 4; i++)
+			for (size_t i = 0; i < NSTATES; i++)
 				if (name && !strcmp(name, state_names[i]))
 					*st = (ibp_service_state)i;
 			if (reason_size &&
@@ -275,4 +346,79 @@ int ibp_service_revision_state(ibp_service *s, uint64_t rev,
 	return rc ? ibp_error_set(err, rc, "no revision %llu",
 				  (unsigned long long)rev)
 		  : IBP_OK;
+}
+
+int ibp_service_note_absent(ibp_service *s, uint64_t rev,
+			    const struct ibp_service_absent *a, size_t n,
+			    ibp_error *err)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; arr && i < n; i++) {
+		char g[24];
+		snprintf(g, sizeof(g), "0x%016llx",
+			 (unsigned long long)a[i].guid);
+		json_t *o = json_pack("{s:s, s:s}", "guid", g, "kind",
+				      a[i].kind ? a[i].kind : "unknown");
+		if (o && a[i].hint && a[i].hint[0])
+			json_object_set_new(o, "hint", json_string(a[i].hint));
+		json_array_append_new(arr, o);
+	}
+	char *text = arr && n ? json_dumps(arr, JSON_COMPACT) : NULL;
+	json_decref(arr);
+	if (n && !text)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	pthread_mutex_lock(&s->lock);
+	int rc = exec_bound(s, "UPDATE revisions SET absent=?1 WHERE rev=?3",
+			    text, NULL, (sqlite3_int64)rev, err);
+	if (!rc && !sqlite3_changes(s->db))
+		rc = ibp_error_set(err, IBP_ENOENT, "no revision %llu",
+				   (unsigned long long)rev);
+	pthread_mutex_unlock(&s->lock);
+	free(text);
+	return rc;
+}
+
+int ibp_service_note_drift(ibp_service *s, uint64_t rev, size_t ports,
+			   const char *detail, bool *changed, ibp_error *err)
+{
+	if (changed)
+		*changed = false;
+	pthread_mutex_lock(&s->lock);
+	int rc = IBP_OK;
+	sqlite3_stmt *q = NULL;
+	char *state = NULL;
+	bool absent = false;
+	if (rev && rev == s->fabric_rev &&
+	    sqlite3_prepare_v2(s->db,
+			       "SELECT state, absent FROM revisions WHERE "
+			       "rev=?",
+			       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)rev);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			const char *t = (const char *)sqlite3_column_text(q, 0);
+			state = t ? strdup(t) : NULL;
+			absent = sqlite3_column_type(q, 1) != SQLITE_NULL;
+		}
+	}
+	sqlite3_finalize(q);
+	const char *to = NULL, *why = NULL;
+	bool drifted = state && !strcmp(state, "drifted");
+	if (state && ports &&
+	    (drifted || !strcmp(state, "verified") ||
+	     !strcmp(state, "applied-partially"))) {
+		to = "drifted";
+		why = detail;
+	} else if (drifted && !ports) {
+		to = absent ? "applied-partially" : "verified";
+	}
+	if (to)
+		rc = exec_bound(s,
+				"UPDATE revisions SET state=?1, reason=?2 "
+				"WHERE rev=?3",
+				to, why, (sqlite3_int64)rev, err);
+	if (!rc && to && changed)
+		*changed = strcmp(to, state) != 0;
+	free(state);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
 }

@@ -64,6 +64,11 @@ static const char *const migrations[] = {
     "CREATE TABLE hosts(host TEXT PRIMARY KEY, sm_state TEXT,"
     " opensm_pid BIGINT, file_rev BIGINT, fabric_rev BIGINT,"
     " failovers BIGINT, updated_at BIGINT);",
+    /* 3: the local schema's version 4 (what a host's verification found
+     * of a revision; kept for `ibpartd migrate`, the hosts' own are in
+     * their caches) */
+    "ALTER TABLE revisions ADD COLUMN absent TEXT,"
+    " ADD COLUMN not_verifiable TEXT;",
 };
 #define NMIGRATIONS (sizeof(migrations) / sizeof(migrations[0]))
 

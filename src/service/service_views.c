@@ -7,7 +7,10 @@
  * --format json`), the audit with the opensm.conf (`ibpart audit
  * --opensm-conf --format json`), and the posture findings alone (the
  * audit's rules that only opensm.conf enables: M_Key, SM_Key, SA_Key,
- * switch enforcement) for GET /ibpart/v1/status.
+ * switch enforcement) for GET /ibpart/v1/status.  The audit is one
+ * function (svc_audit_text, with the opensm.conf when there is one):
+ * GET /ibpart/v1/audit, the status's posture, the page's findings and
+ * /metrics' ibpart_audit_findings all are its result (issue 26).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,17 +153,12 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err)
 	return rc;
 }
 
-/* The audit of the current plan with the service's opensm.conf, and
- * the rules that only run with one (the codes, comma-separated; NULL
- * when the input checks them all anyway). */
-static int audit_current(ibp_service *s, ibp_findings **f,
-			 const char **posture_codes, ibp_error *err)
+int svc_audit_text(const ibp_service *s, const char *text, size_t len,
+		   ibp_findings **f, const char **posture_codes, ibp_error *err)
 {
 	*f = NULL;
-	char *text = NULL;
-	size_t len = 0;
 	ibp_analysis_input *in = NULL;
-	int rc = plan_text(s, &text, &len, err);
+	int rc = no_topology(s, err);
 	if (!rc)
 		rc = svc_analysis_input(s, text, len, &in, err);
 	if (!rc) {
@@ -173,8 +171,27 @@ static int audit_current(ibp_service *s, ibp_findings **f,
 	if (!rc && posture_codes)
 		*posture_codes = ibp_analysis_input_unchecked(in, NULL);
 	ibp_analysis_input_free(in);
+	return rc;
+}
+
+/* The one audit (svc_audit_text) of the current plan. */
+static int audit_current(ibp_service *s, ibp_findings **f,
+			 const char **posture_codes, ibp_error *err)
+{
+	*f = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = plan_text(s, &text, &len, err);
+	if (!rc)
+		rc = svc_audit_text(s, text, len, f, posture_codes, err);
 	free(text);
 	return rc;
+}
+
+int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
+			       ibp_error *err)
+{
+	return audit_current(s, out, NULL, err);
 }
 
 int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)

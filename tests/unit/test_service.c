@@ -534,6 +534,76 @@ static void test_guard(void **state)
 	ibp_service_close(s);
 }
 
+/* Issue 26: what a revision's fabric showed.  A revision naming a GUID
+ * the fabric has no port of ends applied-partially with the GUID (and
+ * counts as on the fabric: UFM's clients see it done); the QoS and
+ * IPoIB fields are listed as not verifiable over SMPs; drift moves the
+ * held revision to drifted with the ports and back once gone. */
+static void test_fabric_states(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	uint64_t r1 = change(s, IBP_SERVICE_ADD_GUIDS,
+			     "{\"pkey\":\"0x5\",\"guids\":"
+			     "[\"0002c90000000300\"]}");
+	uint64_t r2 =
+	    change(s, IBP_SERVICE_QOS, "{\"pkey\":\"0x5\",\"mtu_limit\":4}");
+	ibp_error err;
+	struct ibp_service_absent a = {0x0002c90000000300ull, "node-guid",
+				       "the node GUID of node-b"};
+	assert_int_equal(ibp_service_note_absent(s, r2, &a, 1, &err), IBP_OK);
+	assert_int_equal(ibp_service_note_absent(s, 99, &a, 1, &err),
+			 IBP_ENOENT);
+	assert_int_equal(
+	    ibp_service_mark(s, r2, IBP_SERVICE_APPLIED_PARTIALLY, NULL, &err),
+	    IBP_OK);
+	assert_int_equal(ibp_service_fabric_revision(s), r2);
+	char *j = NULL;
+	assert_int_equal(ibp_service_status_json(s, &j, &err), IBP_OK);
+	assert_non_null(strstr(j, "\"state\":\"applied-partially\""));
+	assert_non_null(
+	    strstr(j, "\"absent\":[{\"guid\":\"0x0002c90000000300\",\"kind\":"
+		      "\"node-guid\",\"hint\":\"the node GUID of node-b\"}]"));
+	assert_non_null(
+	    strstr(j, "\"not_verifiable\":[{\"pkey\":\"0x5\",\"fields\":"
+		      "[\"mtu\",\"rate\",\"sl\",\"ipoib\"]}]"));
+	free(j);
+	ibp_service_state st;
+	char why[200];
+	assert_int_equal(
+	    ibp_service_revision_state(s, r1, &st, why, sizeof(why), &err),
+	    IBP_OK);
+	assert_int_equal(st, IBP_SERVICE_APPLIED_PARTIALLY);
+	/* drift of another revision than the fabric's: nothing */
+	bool changed = true;
+	assert_int_equal(ibp_service_note_drift(s, r1, 2, "x", &changed, &err),
+			 IBP_OK);
+	assert_false(changed);
+	assert_int_equal(
+	    ibp_service_note_drift(s, r2, 2, "2 ports: a, b", &changed, &err),
+	    IBP_OK);
+	assert_true(changed);
+	assert_int_equal(
+	    ibp_service_revision_state(s, r2, &st, why, sizeof(why), &err),
+	    IBP_OK);
+	assert_int_equal(st, IBP_SERVICE_DRIFTED);
+	assert_string_equal(why, "2 ports: a, b");
+	assert_int_equal(
+	    ibp_service_note_drift(s, r2, 2, "2 ports: a, b", &changed, &err),
+	    IBP_OK);
+	assert_false(changed);
+	assert_int_equal(ibp_service_note_drift(s, r2, 0, NULL, &changed, &err),
+			 IBP_OK);
+	assert_true(changed);
+	assert_int_equal(
+	    ibp_service_revision_state(s, r2, &st, why, sizeof(why), &err),
+	    IBP_OK);
+	assert_int_equal(st, IBP_SERVICE_APPLIED_PARTIALLY);
+	assert_string_equal(ibp_service_state_str(IBP_SERVICE_DRIFTED),
+			    "drifted");
+	ibp_service_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +617,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_audit_and_tokens, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fabric_states, setup,
+					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,8 +260,9 @@ static void test_migrate_v1(void **state)
 			       -1, &st, NULL),
 	    SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	/* through version 2 to 3 (issue 28's tokens and authors) */
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), "3");
+	/* through version 2 to 3 (issue 28's tokens and authors) and 4
+	 * (issue 26: what each revision's fabric showed) */
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "4");
 	assert_int_equal(sqlite3_column_int(st, 1), 1);
 	assert_int_equal(sqlite3_column_int(st, 2), 1);
 	sqlite3_finalize(st);
