@@ -109,13 +109,13 @@ wait_verified() {
 }
 
 osm a H-0002c90000000100 $SM_A 10
-wait_log "$W/a.osm.log" "SUBNET UP"
+wait_log "$W/a.osm.log" "Entering MASTER state"
 osm b H-0002c90000000600 $SM_B 5
 wait_log "$W/b.osm.log" "Entering STANDBY state"
 ibpd a H-0002c90000000100
 ibpd b H-0002c90000000600
-wait_log "$W/a.ibpd.log" "verified over SMPs"
-wait_log "$W/b.ibpd.log" "OpenSM here is STANDBY"
+wait_log "$W/a.ibpd.log" "verified over SMPs" 60
+wait_log "$W/b.ibpd.log" "OpenSM here is STANDBY" 30
 live_ok "two OpenSMs (a MASTER, b STANDBY, as their logs say), an ibpartd on each host"
 
 # the tenants: node-a, node-b, node-c, dual-host's two ports
@@ -158,7 +158,7 @@ code=$(post "$B_URL" /ufmRest/resources/pkeys "{\"pkey\":\"0x15\",\"guids\":[\"$
 [[ $code == 200 ]] || live_fail "a change during the failover: HTTP $code"
 wait_log "$W/b.osm.log" "Entering MASTER state" 30
 t_osm=$((($(date +%s%N) - t0) / 1000000))
-wait_log "$W/b.ibpd.log" "failover done" 40
+wait_log "$W/b.ibpd.log" "failover done" 60
 t_ibpd=$((($(date +%s%N) - t0) / 1000000))
 echo "failover: OpenSM's own takeover in $t_osm ms, verified by ibpartd in $t_ibpd ms"
 [[ $(status_of "$B_URL" '.store.hosts[] | select(.host == "sm-b") | .sm_state') == MASTER ]] ||
