@@ -83,6 +83,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	s->lock_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->topo_lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);
@@ -115,6 +116,9 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	if (s->topo)
+		svc_topology_put(s, s->topo);
+	pthread_mutex_destroy(&s->topo_lock);
 	for (size_t i = 0; i < SVC_WARNINGS_KEPT; i++)
 		free(s->warnings[i].json);
 	svc_plan_free(&s->plan);

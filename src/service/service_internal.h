@@ -73,6 +73,8 @@ struct ibp_service {
 	uint64_t rev, fabric_rev;
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
+	pthread_mutex_t topo_lock; /* service_topology.c: */
+	struct svc_topology *topo; /* the topology held, or NULL */
 	/* the last changes let through with warnings (a caller's policy,
 	 * unknown Slurm hosts), newest at warn_next - 1, for the status */
 	struct svc_warning {
@@ -265,6 +267,16 @@ void svc_record_free(struct svc_record *r);
 int svc_record_get(const ibp_service *s, const ibp_fabric **f,
 		   uint64_t *sm_guid, const ibp_state_file **st,
 		   ibp_error *err);
+
+/* ---- service_topology.c: the one topology the service holds ---- */
+/* A reference to the topology as loaded now (OpenSM's LIDs from the
+ * SM's port), loaded again first when the file changed; the caller
+ * drops it with svc_topology_put.  IBP_ENOENT without --topology,
+ * IBP_EIO/IBP_EPARSE when it does not load, IBP_ENOMEM.  Any thread. */
+struct svc_topology;
+int svc_topology_get(ibp_service *s, struct svc_topology **t, ibp_error *err);
+void svc_topology_put(ibp_service *s, struct svc_topology *t);
+const ibp_fabric *svc_topology_fabric(const struct svc_topology *t);
 
 /* ---- service_capacity.c: the guard's table-overflow judgment ---- */
 /* The capacity-overflow findings (high) the change from before to after
