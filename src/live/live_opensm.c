@@ -199,6 +199,11 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
+bool ibp_opensm_is_process(pid_t pid)
+{
+	return is_opensm(pid);
+}
+
 /* pid is a live OpenSM (the file path for the message); 0 or
  * IBP_EINVAL. */
 static int check_opensm(pid_t pid, const char *file, ibp_error *err)

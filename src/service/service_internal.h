@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "ibpart/analysis_input.h"
@@ -71,6 +72,8 @@ struct ibp_service {
 	uint64_t rev, fabric_rev;
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
+	pthread_mutex_t topo_lock; /* service_topology.c: */
+	struct svc_topology *topo; /* the topology held, or NULL */
 	/* the last changes let through with warnings (a caller's policy,
 	 * unknown Slurm hosts), newest at warn_next - 1, for the status */
 	struct svc_warning {
@@ -79,6 +82,14 @@ struct ibp_service {
 		char *json; /* the caller's warnings array */
 	} warnings[SVC_WARNINGS_KEPT];
 	size_t nwarnings, warn_next;
+	/* the shared store (service_store.c); store_url NULL: none */
+	char *store_url, *host;
+	PGconn *pg;	   /* changes, catch-up, status: under the lock */
+	PGconn *pg_listen; /* LISTEN: ibp_service_store_poll's caller only */
+	bool store_txn;	   /* a transaction of pg is open */
+	bool store_synced; /* the cache has caught up at least once */
+	bool store_schema; /* the store's schema checked (and migrated) */
+	char store_error[256]; /* why the store failed last ("": fine) */
 };
 
 /* ---- service_input.c: request values ---- */
@@ -135,6 +146,72 @@ int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
 
+/* One revision as the shared store gives it to the local cache. */
+struct svc_rev_row {
+	uint64_t rev;
+	long long time;
+	int pkey;
+	const char *op, *state, *reason, *user, *via, *client, *request;
+};
+/* One transaction: the local database's partitions and members made
+ * plan's (all of them, or those of the npkeys P_Keys listed when pkeys
+ * is not NULL), its revisions after newest dropped, rows added. */
+int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
+		   const uint16_t *pkeys, size_t npkeys,
+		   const struct svc_rev_row *rows, size_t nrows,
+		   uint64_t newest, ibp_error *err);
+
+/* ---- service_store.c: the shared store (PostgreSQL) ---- */
+/* A URL --store takes (postgresql:// or postgres://). */
+bool svc_store_url(const char *url);
+/* The writers' lock of the shared store, held to the transaction's end
+ * (its key spells "ibpa"). */
+#define SVC_STORE_LOCK "SELECT pg_advisory_xact_lock(1768058977)"
+/* A connection to url (check PQstatus); client notices off. */
+PGconn *svc_pg_connect(const char *url);
+/* Run sql with n text parameters (NULL: SQL NULL); true when it did
+ * (a command, or rows: into *out when out, the caller's to PQclear). */
+bool svc_pg_exec(PGconn *c, const char *sql, int n, const char *const *v,
+		 PGresult **out);
+/* The store's schema brought to this ibpartd's version, one transaction
+ * under the writers' lock (ibpartd_schema: the versions applied). */
+int svc_store_schema(PGconn *c, ibp_error *err);
+/* Connect, migrate, catch the local database up. */
+int svc_store_open(ibp_service *s, const char *url, const char *host,
+		   ibp_error *err);
+void svc_store_close(ibp_service *s);
+/* Under the lock, before a change is computed: a transaction holding
+ * the writers' lock, the service caught up to the store's newest
+ * revision.  No-op without a store; IBP_EIO: the store failed. */
+int svc_store_begin(ibp_service *s, ibp_error *err);
+/* The change written into the open transaction and committed (no-op
+ * without a store). */
+int svc_store_commit(ibp_service *s, const struct svc_plan *plan,
+		     const uint16_t *pkeys, size_t npkeys, uint64_t rev,
+		     const char *op, ibp_error *err);
+/* Commit (or roll back) the open transaction; no-op when none. */
+int svc_store_end(ibp_service *s, bool commit, ibp_error *err);
+/* The status's "store" object, under the lock. */
+json_t *svc_store_status(ibp_service *s);
+/* Connected to the store, or reconnected once: true when it is. */
+bool svc_store_connected(ibp_service *s);
+
+/* ---- service_store_tokens.c: the tokens in the shared store ---- */
+/* Each a no-op without a store; under the lock.  Add t to the store
+ * (IBP_EIO: it failed, issue nothing). */
+int svc_store_token_add(ibp_service *s, const ibp_service_token *t,
+			ibp_error *err);
+/* Revoke id (of user, when not NULL) in the store; IBP_ENOENT: no such
+ * token there, IBP_EIO: the store failed. */
+int svc_store_token_revoke(ibp_service *s, const char *id, const char *user,
+			   ibp_error *err);
+/* The store's rows of token id (NULL: every token) into the local
+ * database; nothing when the store cannot be read. */
+void svc_store_token_pull(ibp_service *s, const char *id);
+/* One token row into the local database, its last use kept
+ * (service_tokens.c). */
+void svc_db_token_put(ibp_service *s, const ibp_service_token *t);
+
 /* A text of the meta table (malloc'd; NULL when none), and setting one
  * (len bytes of value). */
 char *svc_db_meta(const ibp_service *s, const char *key);
@@ -189,6 +266,16 @@ void svc_record_free(struct svc_record *r);
 int svc_record_get(const ibp_service *s, const ibp_fabric **f,
 		   uint64_t *sm_guid, const ibp_state_file **st,
 		   ibp_error *err);
+
+/* ---- service_topology.c: the one topology the service holds ---- */
+/* A reference to the topology as loaded now (OpenSM's LIDs from the
+ * SM's port), loaded again first when the file changed; the caller
+ * drops it with svc_topology_put.  IBP_ENOENT without --topology,
+ * IBP_EIO/IBP_EPARSE when it does not load, IBP_ENOMEM.  Any thread. */
+struct svc_topology;
+int svc_topology_get(ibp_service *s, struct svc_topology **t, ibp_error *err);
+void svc_topology_put(ibp_service *s, struct svc_topology *t);
+const ibp_fabric *svc_topology_fabric(const struct svc_topology *t);
 
 /* ---- service_capacity.c: the guard's table-overflow judgment ---- */
 /* The capacity-overflow findings (high) the change from before to after
