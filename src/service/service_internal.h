@@ -20,6 +20,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
 #include "ibpart/state_file.h"
+#include "conf/partitions_marker.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"
@@ -27,9 +28,7 @@
 #define SVC_BY_OPENSM	"opensm"
 
 /* The marker line that starts the generated section. */
-#define SVC_MARKER                                                             \
-	"# ---- ibpartd: generated section, managed through its API; "         \
-	"do not edit below this line ----"
+#define SVC_MARKER IBP_PARTITIONS_MARKER
 
 struct svc_member {
 	uint64_t guid;
