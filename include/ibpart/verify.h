@@ -46,12 +46,15 @@ struct ibp_verify_options {
 	const char *conf_path; /* the plan (required) */
 	const char *mode;      /* "opensm" (default) or "strict" */
 	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
-	const ibp_tables *previous; /* the ports' tables before the plan was
-				       applied (borrowed); NULL: unknown */
-	bool matrix;		    /* also build the matrix of `have` */
-	bool audit;		    /* also audit `have` */
-	bool compact_pkey_indexes;  /* opensm.conf keep_pkey_indexes FALSE */
-	size_t max_input_size;	    /* of the plan (0: limits.h) */
+	const ibp_tables *previous;   /* the ports' tables before the plan was
+					 applied (borrowed); NULL: unknown */
+	bool matrix;		      /* also build the matrix of `have` */
+	bool audit;		      /* also audit `have` */
+	bool compact_pkey_indexes;    /* opensm.conf keep_pkey_indexes FALSE */
+	size_t max_input_size;	      /* of the plan (0: limits.h) */
+	const char *alias_guids_path; /* the fabric's alias GUIDs (alias_map.h,
+					 may be NULL): their GUIDs are absent
+					 of kind "alias" */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */

@@ -140,6 +140,7 @@ static int plan(ibp_live *l, const struct ibp_verify_options *o,
 	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
+	    .alias_guids_path = o->alias_guids_path,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = r->unplaced,
 	};
