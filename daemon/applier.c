@@ -221,6 +221,41 @@ static size_t note_absent(struct ibpartd *d, uint64_t rev,
 	return n;
 }
 
+/* --repair-drift: OpenSM took the file but ports do not hold it - a
+ * change made behind its back, which its SIGHUP does not undo (it
+ * programs a port only where its own copy of the table differs) - so
+ * the differing blocks are pushed to what OpenSM already believes they
+ * hold (ibp_apply, as `ibpart apply --direct --force`).  0, or -1 with
+ * why. */
+static int push_drift(struct ibpartd *d, ibp_live *l, char *why,
+		      size_t why_size)
+{
+	struct ibp_apply_options o;
+	ibp_apply_options_init(&o);
+	o.conf_path = d->partitions;
+	o.force = true;
+	o.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
+	o.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
+	struct ibp_apply_run_options ro;
+	ibp_apply_run_options_init(&ro);
+	ibp_apply *a = NULL;
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = ibp_apply_plan(l, &o, &a, NULL, &err);
+	if (!rc)
+		rc = ibp_apply_run(a, &ro, &err);
+	size_t n = a ? ibp_apply_port_count(a) : 0;
+	ibp_apply_free(a);
+	if (rc) {
+		snprintf(why, why_size, "--repair-drift: %s", err.message);
+		return -1;
+	}
+	daemon_log("ibpartd: --repair-drift: %zu ports set back to what "
+		   "OpenSM programmed",
+		   n);
+	return 0;
+}
+
 /* The end of a revision OpenSM was signalled for: 0 with *st and why
  * (the reason, "" when none), or -1 (failed, why). */
 static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
@@ -243,6 +278,14 @@ static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
 	if (daemon_verify(d, v->l, &r, why, why_size))
 		return -1;
 	size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
+	if (n && d->repair_drift && v->reload_rc == 0 &&
+	    !push_drift(d, v->l, why, why_size)) {
+		ibp_verify_result_free(r);
+		r = NULL;
+		if (daemon_verify(d, v->l, &r, why, why_size))
+			return -1;
+		n = ibp_verify_result_differences(r, &ports);
+	}
 	size_t absent = note_absent(d, rev, r);
 	int rc = 0;
 	if (n) {
@@ -350,6 +393,8 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	}
 	if (st == IBP_SERVICE_APPLIED && *rev)
 		ibp_service_touch_last_updated(d->svc, &err);
+	else if (st != IBP_SERVICE_APPLIED) /* a drifted one held again */
+		ibp_service_note_drift(d->svc, *rev, 0, NULL, NULL, &err);
 	atomic_store(&d->done_rev, *rev);
 	if (st == IBP_SERVICE_APPLIED)
 		daemon_log("ibpartd: revision %llu applied: %s",
@@ -399,7 +444,8 @@ static void *run(void *arg)
 	char problem[512] = "";
 	while (!atomic_load(&d->stopping)) {
 		uint64_t newest = ibp_service_wait(d->svc, done, 200);
-		if (reconciled && newest <= done) {
+		if (reconciled && newest <= done &&
+		    !atomic_exchange(&d->reapply, false)) {
 			if (++idle % 10 == 0) /* every 2 s */
 				watch_file(d, problem, sizeof(problem));
 			continue;
@@ -461,7 +507,9 @@ int applier_reconcile_file(struct ibpartd *d)
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
 		daemon_log("ibpartd: error: %s: %s", d->partitions,
 			   err.message);
-		return -1;
+		/* a file that cannot be trusted is reported, and the service
+		 * runs to report it (status, /metrics, the page) */
+		return err.status == IBP_EBUSY ? 0 : -1;
 	}
 	return 0;
 }

@@ -113,6 +113,53 @@ void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r)
 	keep_drift(d, r);
 }
 
+/* The drift of r, the verification of the file of revision done_rev
+ * (no newer one waiting: the file is that revision's), in the
+ * revision's state: drifted with the ports, or held again; one log line
+ * when the state moves, and with --repair-drift the applier asked to
+ * apply it again. */
+static void note_drift(struct ibpartd *d, const ibp_verify_result *r)
+{
+	uint64_t rev = atomic_load(&d->done_rev);
+	if (!rev || ibp_service_revision(d->svc) != rev)
+		return;
+	size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
+	char detail[600] = "";
+	ibp_web_drift *rows = NULL;
+	size_t nrows = 0, at = 0;
+	ibp_error err;
+	if (n && !ibp_verify_result_web_drift(r, &rows, &nrows, &err)) {
+		at =
+		    (size_t)snprintf(detail, sizeof(detail),
+				     "%zu differences on %zu ports:", n, ports);
+		for (size_t i = 0; i < nrows && at < sizeof(detail); i++)
+			at += (size_t)snprintf(
+			    detail + at, sizeof(detail) - at,
+			    "%s 0x%016llx port %u %s", i ? "," : "",
+			    (unsigned long long)rows[i].port_guid, rows[i].port,
+			    rows[i].kind ? rows[i].kind : "");
+		ibp_web_drift_free(rows, nrows);
+	}
+	bool moved = false;
+	if (ibp_service_note_drift(d->svc, rev, ports, detail, &moved, &err))
+		daemon_log("ibpartd: monitor: the drift not recorded: %s",
+			   err.message);
+	if (!moved)
+		return;
+	if (ports)
+		daemon_log(
+		    "ibpartd: drift: the fabric no longer holds revision "
+		    "%llu: %s%s",
+		    (unsigned long long)rev, detail,
+		    d->repair_drift ? "; applying it again"
+				    : " (--repair-drift re-applies)");
+	else
+		daemon_log("ibpartd: the fabric holds revision %llu again",
+			   (unsigned long long)rev);
+	if (ports && d->repair_drift)
+		atomic_store(&d->reapply, true);
+}
+
 /* One sweep and the verification of the fabric's P_KeyTables against
  * the plan (the drift, *p) under the apply lock.  0, or -1 with the
  * reason. */
@@ -141,8 +188,10 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 	if (!rc)
 		rc = ibp_monitor_posture_compute(l, &o, p, &verified, NULL,
 						 &err);
-	if (verified) /* it borrows the session's fabric: before closing */
+	if (verified) { /* it borrows the session's fabric: before closing */
 		collector_note_verify(d, verified);
+		note_drift(d, verified);
+	}
 	ibp_verify_result_free(verified);
 	daemon_close_fabric(l, lock);
 	ibp_diags_free(diags);

@@ -265,6 +265,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
 		    "off)"),
+	    CLI_FLAG("--repair-drift", &d->repair_drift,
+		     "when a monitor sweep finds the fabric no longer holds "
+		     "the revision (status drifted), apply it again: the file "
+		     "rewritten, OpenSM signalled, the fabric verified"),
 	    CLI_FLAG("--metrics-no-auth", &d->metrics_no_auth,
 		     "serve /metrics without credentials (every other "
 		     "endpoint still needs them)"),

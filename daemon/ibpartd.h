@@ -63,6 +63,7 @@ struct ibpartd {
 	int port;
 	bool http;
 	bool metrics_no_auth; /* /metrics open without credentials */
+	bool repair_drift;    /* --repair-drift: drift found is re-applied */
 	unsigned threads;
 	/* the limits (docs/ibpartd.md, "Security") */
 	unsigned max_connections;    /* --max-connections */
@@ -93,6 +94,9 @@ struct ibpartd {
 	 * OpenSM to signal): a call that changes nothing at or below it
 	 * moves UFM's last_updated (routes.c) */
 	atomic_ullong done_rev;
+	/* the collector found the fabric no longer holds done_rev and
+	 * --repair-drift asks the applier to apply it again */
+	atomic_bool reapply;
 	/* the fabric's part of /metrics (collector.c), under metrics_lock */
 	pthread_t collector;
 	atomic_bool collector_started;

@@ -67,6 +67,11 @@ typedef struct ibp_analysis_input_options {
 	 * node-name-map, plan, tables): a longer one is IBP_ERANGE.  0: the
 	 * defaults of limits.h. */
 	size_t max_input_size;
+	/* The plan as plan_len bytes in memory instead of a file (a
+	 * service's rendering): plan_path then only names it in messages
+	 * (NULL: "<plan>"), and counts as given.  NULL: read plan_path. */
+	const char *plan_text;
+	size_t plan_len;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

@@ -13,7 +13,8 @@
  * lists as port GUIDs), service_views.c (the plan's tables, matrix,
  * audit and posture as the CLI prints them), service_memory.c (OpenSM's
  * index memory, recorded), service_capacity.c (the guard's table-overflow
- * judgment); private service_internal.h.  Depends on util, topo, conf,
+ * judgment), service_topology.c (the topology held, reloaded when its
+ * file changes); private service_internal.h.  Depends on util, topo, conf,
  * pkey (the state file), policy (OpenSM's placement), analysis (the
  * audit), SQLite and jansson.
  *

@@ -35,8 +35,9 @@ typedef struct ibp_tables_compute_options {
 	 * node-name-map). */
 	const char *topology_path;
 	ibp_fabric_options fabric;
-	/* The partition plan (required): partitions.conf or the seed's
-	 * dialect, read with policy.allow_both_pkeys. */
+	/* The partition plan (required, or plan_text below):
+	 * partitions.conf or the seed's dialect, read with
+	 * policy.allow_both_pkeys. */
 	const char *plan_path;
 	/* The fabric's alias GUIDs (alias_map.h; may be NULL): the plan's
 	 * aliases are reported guid-alias-ignored. */
@@ -73,6 +74,11 @@ typedef struct ibp_tables_compute_options {
 	 * (the topology: fabric.max_input_size); 0: the defaults of
 	 * limits.h.  A longer file is IBP_ERANGE. */
 	size_t max_input_size;
+	/* The plan as plan_len bytes in memory instead of a file (a
+	 * service's rendering): plan_path then only names it in messages
+	 * (NULL: "<plan>").  NULL: read plan_path. */
+	const char *plan_text;
+	size_t plan_len;
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults

@@ -196,7 +196,12 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	co.fabric = in->fabric;
 	co.alias_guids_path = o->alias_guids_path;
 	co.max_input_size = o->max_input_size;
-	int rc = ibp_conf_parse_file(o->plan_path, &co, &in->conf, diags, err);
+	const char *name = o->plan_path ? o->plan_path : "<plan>";
+	int rc =
+	    o->plan_text
+		? ibp_conf_parse_buffer(name, o->plan_text, o->plan_len, &co,
+					&in->conf, diags, err)
+		: ibp_conf_parse_file(o->plan_path, &co, &in->conf, diags, err);
 	if (rc)
 		return rc;
 	bool strict = o->mode == IBP_POLICY_STRICT;
@@ -206,7 +211,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	if (strict && v->rejected &&
 	    ibp_conf_get_dialect(in->conf) != IBP_CONF_DIALECT_SEED)
 		return ibp_error_set_at(
-		    err, IBP_EPARSE, o->plan_path, v->pos.line, v->pos.col,
+		    err, IBP_EPARSE, name, v->pos.line, v->pos.col,
 		    "does not parse (%s); strict mode refuses it (OpenSM "
 		    "would fall back to ALL=full: see --mode opensm)",
 		    v->reason ? v->reason : "rejected");
@@ -234,7 +239,7 @@ int ibp_analysis_input_load(const ibp_analysis_input_options *o,
 	if (!o || (!o->topology_path == !o->fabric))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "give a topology or a fabric");
-	if (!o->plan_path == !o->tables_path)
+	if (!(o->plan_path || o->plan_text) == !o->tables_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "give either a plan or a tables file");
 	ibp_analysis_input *in = calloc(1, sizeof(*in));

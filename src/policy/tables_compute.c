@@ -92,7 +92,11 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	int rc = ibp_conf_parse_file(o->plan_path, &co, &r->conf, d, err);
+	int rc = o->plan_text
+		     ? ibp_conf_parse_buffer(
+			   o->plan_path ? o->plan_path : "<plan>", o->plan_text,
+			   o->plan_len, &co, &r->conf, d, err)
+		     : ibp_conf_parse_file(o->plan_path, &co, &r->conf, d, err);
 	for (size_t i = 0; !rc && i < ibp_diags_count(d); i++) {
 		const ibp_diag *x = ibp_diags_get(d, i);
 		if (strcmp(x->code, "opensm-earlier-partition") &&
@@ -383,7 +387,7 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags, ibp_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (!o->topology_path || !o->plan_path)
+	if (!o->topology_path || !(o->plan_path || o->plan_text))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "a topology and a plan are required");
 	ibp_diags *d = diags ? diags : ibp_diags_new();

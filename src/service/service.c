@@ -81,6 +81,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	s->lock_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->topo_lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);
@@ -110,6 +111,9 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	if (s->topo)
+		svc_topology_put(s, s->topo);
+	pthread_mutex_destroy(&s->topo_lock);
 	for (size_t i = 0; i < SVC_WARNINGS_KEPT; i++)
 		free(s->warnings[i].json);
 	svc_plan_free(&s->plan);
@@ -460,6 +464,23 @@ static int check_name(const ibp_conf *opc, const struct svc_plan *np,
 	return IBP_OK;
 }
 
+/* Is after (NULL: deleted) before (the API's, not NULL) with members
+ * removed only? */
+static bool only_removes(const struct svc_part *before,
+			 const struct svc_part *after)
+{
+	if (!before || !after)
+		return before != NULL;
+	for (size_t i = 0, j = 0; i < after->n; i++, j++) {
+		while (j < before->n && before->m[j].guid != after->m[i].guid)
+			j++;
+		if (j == before->n || before->m[j].full != after->m[i].full ||
+		    before->m[j].index0 != after->m[i].index0)
+			return false;
+	}
+	return after->n < before->n;
+}
+
 /* The warnings c's change (revision s->rev) was let through with, kept
  * for the status (the oldest dropped); under the lock. */
 static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
@@ -490,7 +511,12 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
 		goto out;
 	}
-	if (ibp_conf_group_find(opc, pkey)) {
+	/* the operator's P_Key is theirs - but where the API holds it too
+	 * (a clash: the file is not written), the API may give it up or
+	 * remove its members */
+	bool gives_up = only_removes(svc_plan_find(&s->plan, pkey),
+				     svc_plan_find(np, pkey));
+	if (ibp_conf_group_find(opc, pkey) && !gives_up) {
 		e->conflict = true;
 		rc = svc_fail(e, IBP_EINVAL, "pkey",
 			      "pkey: 0x%x is defined by the operator's own "
@@ -832,24 +858,13 @@ int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 		 (unsigned long long)ibp_service_fabric_revision(s),
 		 problem[0] ? "; the partitions file is NOT WRITTEN: " : "",
 		 problem);
+	ibp_findings *f = NULL;
 	if (!rc)
-		rc = svc_web_html(s, text, tlen, status, more, html, len, err);
-	free(text);
-	return rc;
-}
-
-int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
-			       ibp_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	char problem[8];
-	*out = NULL;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, problem, sizeof(problem), err);
-	pthread_mutex_unlock(&s->lock);
+		rc = svc_audit_text(s, text, tlen, &f, NULL, err);
 	if (!rc)
-		rc = svc_audit(s, text, len, out, err);
+		rc = svc_web_html(s, text, tlen, status, more, f, html, len,
+				  err);
+	ibp_findings_free(f);
 	free(text);
 	return rc;
 }

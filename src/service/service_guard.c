@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "ibpart/analysis_input.h"
 #include "service/service_internal.h"
@@ -34,30 +32,20 @@ static int conf_errors(const ibp_service *s, const char *text, size_t len,
 	return IBP_OK;
 }
 
-/* The analysis input of text on the topology (the plan handed over in a
- * memfd, as a path the analysis input reads): the audit's and the web
- * page's (service_web.c). */
+/* The analysis input of text on the topology (the plan handed over as
+ * the buffer it is): the audit's and the web page's (service_web.c). */
 int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err)
 {
 	*in = NULL;
-	int fd = memfd_create("ibpartd-plan", MFD_CLOEXEC);
-	if (fd < 0)
-		return ibp_error_set(err, IBP_EIO, "memfd_create failed");
-	if (write(fd, text, len) != (ssize_t)len) {
-		close(fd);
-		return ibp_error_set(err, IBP_EIO, "memfd write failed");
-	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o);
 	o.topology_path = s->topology_path;
-	o.plan_path = path;
+	o.plan_path = s->partitions_path; /* names it in messages */
+	o.plan_text = text;
+	o.plan_len = len;
 	o.sm_port = s->sm_port;
-	int rc = ibp_analysis_input_load(&o, in, NULL, err);
-	close(fd);
-	return rc;
+	return ibp_analysis_input_load(&o, in, NULL, err);
 }
 
 static int audit(const ibp_service *s, const char *text, size_t len,

@@ -197,7 +197,7 @@ static size_t cas_of_host(const struct ca *v, size_t n, const char *host,
  * as one host is known: a Slurm job list with a host the fabric lacks
  * still gives the others their partition, as UFM's host resolution
  * must. */
-static int hosts_guids(const ibp_service *s, const char *list, char **csv,
+static int hosts_guids(ibp_service *s, const char *list, char **csv,
 		       json_t **unknown, struct ibp_service_error *e)
 {
 	*csv = NULL;
@@ -207,11 +207,12 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 				"hosts_names: host names need the fabric: "
 				"ibpartd was started without --topology");
 	struct names h = {0};
-	ibp_fabric *f = NULL;
+	struct svc_topology *t = NULL;
 	int rc = hostlist(list, &h, e);
-	if (!rc && (rc = ibp_fabric_load(s->topology_path, NULL, &f, NULL)))
-		svc_fail(e, IBP_EIO, NULL, "%s: cannot load the topology",
-			 s->topology_path);
+	ibp_error te;
+	if (!rc && (rc = svc_topology_get(s, &t, &te)))
+		svc_fail(e, IBP_EIO, NULL, "%s", te.message);
+	const ibp_fabric *f = t ? svc_topology_fabric(t) : NULL;
 	size_t len = 0, nguids = 0;
 	struct ca *ix = NULL;
 	size_t nix = 0, *cas = NULL;
@@ -254,7 +255,8 @@ static int hosts_guids(const ibp_service *s, const char *list, char **csv,
 	}
 	free(cas);
 	free(ix);
-	ibp_fabric_free(f);
+	if (t)
+		svc_topology_put(s, t);
 	names_free(&h);
 	return rc;
 }

@@ -72,6 +72,8 @@ struct ibp_service {
 	uint64_t rev, fabric_rev;
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
+	pthread_mutex_t topo_lock; /* service_topology.c: */
+	struct svc_topology *topo; /* the topology held, or NULL */
 	/* the last changes let through with warnings (a caller's policy,
 	 * unknown Slurm hosts), newest at warn_next - 1, for the status */
 	struct svc_warning {
@@ -191,6 +193,16 @@ int svc_record_get(const ibp_service *s, const ibp_fabric **f,
 		   uint64_t *sm_guid, const ibp_state_file **st,
 		   ibp_error *err);
 
+/* ---- service_topology.c: the one topology the service holds ---- */
+/* A reference to the topology as loaded now (OpenSM's LIDs from the
+ * SM's port), loaded again first when the file changed; the caller
+ * drops it with svc_topology_put.  IBP_ENOENT without --topology,
+ * IBP_EIO/IBP_EPARSE when it does not load, IBP_ENOMEM.  Any thread. */
+struct svc_topology;
+int svc_topology_get(ibp_service *s, struct svc_topology **t, ibp_error *err);
+void svc_topology_put(ibp_service *s, struct svc_topology *t);
+const ibp_fabric *svc_topology_fabric(const struct svc_topology *t);
+
 /* ---- service_capacity.c: the guard's table-overflow judgment ---- */
 /* The capacity-overflow findings (high) the change from before to after
  * introduces on the topology, with the PartitionCaps discovery read and
@@ -240,11 +252,21 @@ int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
  * page read (service_guard.c). */
 int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err);
-/* The web view of text on the topology with its findings and a status
- * line, *html malloc'd (service_web.c); IBP_ENOENT without a topology. */
+/* The web view of text on the topology with findings (the audit's,
+ * svc_audit_text) and a status line, *html malloc'd (service_web.c);
+ * IBP_ENOENT without a topology. */
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, const ibp_web_extras *more, char **html,
-		 size_t *hlen, ibp_error *err);
+		 const char *status, const ibp_web_extras *more,
+		 const ibp_findings *findings, char **html, size_t *hlen,
+		 ibp_error *err);
+/* The one audit of the service (service_views.c): text on the topology
+ * with the service's opensm.conf, as `ibpart audit --opensm-conf
+ * --format json`; *posture_codes (may be NULL) the rules only an
+ * opensm.conf enables.  Every view of the audit is this result.
+ * IBP_ENOENT without a topology. */
+int svc_audit_text(const ibp_service *s, const char *text, size_t len,
+		   ibp_findings **f, const char **posture_codes,
+		   ibp_error *err);
 /* The audit of text on the topology (service_guard.c); IBP_ENOENT
  * without a topology. */
 int svc_audit(const ibp_service *s, const char *text, size_t len,

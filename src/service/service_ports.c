@@ -9,7 +9,8 @@
  * peer_node_description: its GUID discovery joins a host port to the
  * cabling by its peer switch and port), with UFM's other peer fields.
  * LIDs are OpenSM's, numbered from the SM's port (--sm-port, else the
- * master SM as the policy finds it).  The states are what the topology
+ * master SM as the policy finds it): the topology the service holds
+ * (service_topology.c).  The states are what the topology
  * says (a linked port: "Link Up", "Active"), not read live.  Without a
  * topology the list is empty.
  */
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ibpart/policy.h"
 #include "ibpart/topo.h"
 #include "service/service_internal.h"
 
@@ -84,27 +84,6 @@ static json_t *port_obj(const ibp_fabric *f, size_t n, unsigned p)
 	return o;
 }
 
-/* OpenSM's LIDs, numbered from the SM's port: --sm-port when the
- * service has one, else the master SM the policy finds. */
-static int assign_lids(const ibp_service *s, ibp_fabric *f, ibp_error *err)
-{
-	ibp_policy_options po;
-	ibp_policy_options_init(&po);
-	int rc = IBP_OK;
-	if (s->sm_port) {
-		size_t n;
-		unsigned p;
-		if ((rc = ibp_fabric_assign_lids(f, 0, err)) ||
-		    (rc = ibp_fabric_resolve_port(f, s->sm_port, &n, &p, err)))
-			return rc;
-		po.sm_port_guid = ibp_fabric_port_guid(f, n, p);
-	}
-	uint64_t sm = 0;
-	if ((rc = ibp_policy_sm_port(f, &po, &sm, err)))
-		return rc;
-	return ibp_fabric_assign_lids(f, sm, err);
-}
-
 int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err)
 {
 	return ibp_service_ports_json_of(s, NULL, json, err);
@@ -118,18 +97,13 @@ int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
 	bool switches = !sys_type || !strcasecmp(sys_type, "Switch");
 	json_t *a = json_array();
 	if (s->topology_path && (cas || switches)) {
-		ibp_fabric *f = NULL;
-		int rc = ibp_fabric_load(s->topology_path, NULL, &f, NULL);
-		if (rc)
-			ibp_error_set(err, rc, "%s: cannot load the topology",
-				      s->topology_path);
-		if (!rc)
-			rc = assign_lids(s, f, err);
+		struct svc_topology *t = NULL;
+		int rc = svc_topology_get(s, &t, err);
 		if (rc) {
-			ibp_fabric_free(f);
 			json_decref(a);
 			return rc;
 		}
+		const ibp_fabric *f = svc_topology_fabric(t);
 		for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
 			bool sw = ibp_fabric_node_type(f, n) == IBP_NODE_SWITCH;
 			if (sw ? !switches : !cas)
@@ -146,14 +120,14 @@ int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
 					continue;
 				json_t *o = port_obj(f, n, p);
 				if (!o || json_array_append_new(a, o)) {
-					ibp_fabric_free(f);
+					svc_topology_put(s, t);
 					json_decref(a);
 					return ibp_error_set(err, IBP_ENOMEM,
 							     "out of memory");
 				}
 			}
 		}
-		ibp_fabric_free(f);
+		svc_topology_put(s, t);
 	}
 	return svc_json_take(a, json)
 		   ? IBP_OK

@@ -7,12 +7,14 @@
  * --format json`), the audit with the opensm.conf (`ibpart audit
  * --opensm-conf --format json`), and the posture findings alone (the
  * audit's rules that only opensm.conf enables: M_Key, SM_Key, SA_Key,
- * switch enforcement) for GET /ibpart/v1/status.
+ * switch enforcement) for GET /ibpart/v1/status.  The audit is one
+ * function (svc_audit_text, with the opensm.conf when there is one):
+ * GET /ibpart/v1/audit, the status's posture, the page's findings and
+ * /metrics' ibpart_audit_findings all are its result (issue 26).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ibpart/analysis.h"
@@ -36,23 +38,6 @@ static int plan_text(ibp_service *s, char **text, size_t *len, ibp_error *err)
 	*text = NULL;
 	int rc = no_topology(s, err);
 	return rc ? rc : ibp_service_render(s, text, len, NULL, err);
-}
-
-/* text in a memfd, *path naming it for a reader that takes paths; the
- * caller closes *fd. */
-static int text_fd(const char *text, size_t len, int *fd, char path[64],
-		   ibp_error *err)
-{
-	*fd = memfd_create("ibpartd-plan", MFD_CLOEXEC);
-	if (*fd < 0)
-		return ibp_error_set(err, IBP_EIO, "memfd_create failed");
-	if (write(*fd, text, len) != (ssize_t)len) {
-		close(*fd);
-		*fd = -1;
-		return ibp_error_set(err, IBP_EIO, "memfd write failed");
-	}
-	snprintf(path, 64, "/proc/self/fd/%d", *fd);
-	return IBP_OK;
 }
 
 /* What fn writes to a memory stream, as *out (malloc'd). */
@@ -84,18 +69,17 @@ static int write_tables(const void *ctx, FILE *f, ibp_error *err)
 int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 {
 	*json = NULL;
-	char *text = NULL, path[64];
+	char *text = NULL;
 	size_t len = 0;
-	int fd = -1;
 	int rc = plan_text(s, &text, &len, err);
-	if (!rc)
-		rc = text_fd(text, len, &fd, path, err);
 	ibp_tables_result r = {0};
 	if (!rc) {
 		ibp_tables_compute_options o;
 		ibp_tables_compute_options_init(&o);
 		o.topology_path = s->topology_path;
-		o.plan_path = path;
+		o.plan_path = s->partitions_path; /* names it in messages */
+		o.plan_text = text;
+		o.plan_len = len;
 		o.sm_port = s->sm_port;
 		o.opensm_conf_path = s->opensm_conf_path;
 		o.policy.allow_both_pkeys = s->allow_both_pkeys;
@@ -105,8 +89,6 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 	if (!rc)
 		rc = capture(write_tables, &r, json, err);
 	ibp_tables_result_free(&r);
-	if (fd >= 0)
-		close(fd);
 	free(text);
 	return rc;
 }
@@ -150,17 +132,12 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err)
 	return rc;
 }
 
-/* The audit of the current plan with the service's opensm.conf, and
- * the rules that only run with one (the codes, comma-separated; NULL
- * when the input checks them all anyway). */
-static int audit_current(ibp_service *s, ibp_findings **f,
-			 const char **posture_codes, ibp_error *err)
+int svc_audit_text(const ibp_service *s, const char *text, size_t len,
+		   ibp_findings **f, const char **posture_codes, ibp_error *err)
 {
 	*f = NULL;
-	char *text = NULL;
-	size_t len = 0;
 	ibp_analysis_input *in = NULL;
-	int rc = plan_text(s, &text, &len, err);
+	int rc = no_topology(s, err);
 	if (!rc)
 		rc = svc_analysis_input(s, text, len, &in, err);
 	if (!rc) {
@@ -173,8 +150,27 @@ static int audit_current(ibp_service *s, ibp_findings **f,
 	if (!rc && posture_codes)
 		*posture_codes = ibp_analysis_input_unchecked(in, NULL);
 	ibp_analysis_input_free(in);
+	return rc;
+}
+
+/* The one audit (svc_audit_text) of the current plan. */
+static int audit_current(ibp_service *s, ibp_findings **f,
+			 const char **posture_codes, ibp_error *err)
+{
+	*f = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = plan_text(s, &text, &len, err);
+	if (!rc)
+		rc = svc_audit_text(s, text, len, f, posture_codes, err);
 	free(text);
 	return rc;
+}
+
+int ibp_service_audit_findings(ibp_service *s, ibp_findings **out,
+			       ibp_error *err)
+{
+	return audit_current(s, out, NULL, err);
 }
 
 int ibp_service_audit_json(ibp_service *s, char **json, ibp_error *err)

@@ -4,8 +4,9 @@
  * the newest revision renders and the service's topology, with its audit
  * findings and a status line (the revisions in the database and on the
  * fabric), and what its caller adds (ibpartd: the drift and violation
- * series its collector kept).  Built on each request from the same analysis
- * input the audit reads, so the page never disagrees with GET /ibpart/v1/audit.
+ * series its collector kept).  Its findings are the service's one audit
+ * (svc_audit_text, the opensm.conf's posture included) of the same
+ * text, so the page never disagrees with GET /ibpart/v1/audit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,9 @@
 #include "service/service_internal.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
-		 const char *status, const ibp_web_extras *more, char **html,
-		 size_t *hlen, ibp_error *err)
+		 const char *status, const ibp_web_extras *more,
+		 const ibp_findings *findings, char **html, size_t *hlen,
+		 ibp_error *err)
 {
 	*html = NULL;
 	*hlen = 0;
@@ -25,10 +27,7 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 				     "without --topology");
 	ibp_analysis_input *in = NULL;
 	ibp_matrix *m = NULL;
-	ibp_findings *f = NULL;
 	int rc = svc_analysis_input(s, text, len, &in, err);
-	if (!rc)
-		rc = ibp_analysis_input_audit(in, NULL, NULL, &f, err);
 	ibp_matrix_options mo = {0};
 	if (!rc)
 		rc = ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m,
@@ -41,7 +40,7 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		ibp_web_extras_init(&web);
 		if (more) /* the caller's drift and series */
 			web = *more;
-		web.findings = f;
+		web.findings = findings;
 		web.status = status;
 		ibp_matrix_report_options ro = {
 		    .mode = ibp_analysis_input_mode(in),
@@ -57,7 +56,6 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		}
 	}
 	ibp_matrix_free(m);
-	ibp_findings_free(f);
 	ibp_analysis_input_free(in);
 	return rc;
 }

@@ -69,6 +69,17 @@ grep -q '^api_pkey_0x30=0x0030' "$IBPD_CONF" || fail "0x30 not written: $(cat "$
 until_ok file_ok true || fail "still a problem: $BODY"
 req GET /metrics
 [[ $BODY == *$'\nibpartd_partitions_file_problem 0\n'* ]] || fail "metrics after: $(grep partitions_file <<<"$BODY")"
+# a clash the API resolves: the operator's ops=0x30, the API's 0x30
+# deleted (a 200, not "the operator's P_Key"), then the file is written
+sed -i "/^$marker\$/i ops=0x0030 : 0x0002c90000000201=full ;" "$IBPD_CONF"
+until_ok file_ok false || fail "the second clash: $BODY"
+req DELETE /ufmRest/resources/pkeys/0x30
+want 200
+rev=$(jq .revision <<<"$BODY")
+until_ok state_is "$rev" applied || fail "after the API gave 0x30 up: $ST"
+grep -q '^ops=0x0030' "$IBPD_CONF" || fail "the operator's ops line is lost"
+! grep -q '^api_pkey_0x30=' "$IBPD_CONF" || fail "the API's 0x30 still written"
+sed -i '/^ops=0x0030/d' "$IBPD_CONF"
 
 # 2. the file deleted
 cp "$IBPD_CONF" before-rm.conf
@@ -84,6 +95,12 @@ until_ok state_is "$rev" failed || fail "missing file: revision $rev $ST"
 [[ ! -e $IBPD_CONF ]] || fail "written without the operator's lines: $(cat "$IBPD_CONF")"
 ibpd_req GET /ibpart/v1/status
 [[ $(jq -r .partitions_file.problem <<<"$BODY") == *missing* ]] || fail "status: $BODY"
+# a restart while it is missing: the service runs, and says so
+ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+ibpd_start --topology "$IBP_SRC/tests/interop/data/live-2sw.topo" || fail "no start with the file missing: $(tail -2 "$IBPD_LOG")"
+ibpd_req GET /ibpart/v1/status
+[[ $(jq -r .partitions_file.problem <<<"$BODY") == *missing* ]] || fail "status after a restart: $BODY"
+[[ ! -e $IBPD_CONF ]] || fail "written at start without the operator's lines"
 cp before-rm.conf "$IBPD_CONF"
 until_ok state_is "$rev" applied || fail "after the file is back: $ST"
 grep -qx 'storage=0x0010, ipoib : 0x0002c90000000201=full ;' "$IBPD_CONF" || fail "the operator's storage is lost"

@@ -63,6 +63,15 @@ seq_compare()
 # seq_traps: how many trap 128 (link state change) lines OpenSM logged.
 seq_traps() { grep -c 'trap 128' "$IBP_OSM_LOG" 2>/dev/null || true; }
 
+# seq_type_console FILE: type FILE's ibsim console lines.
+seq_type_console()
+{
+	local line
+	while IFS= read -r line; do
+		[ -n "$line" ] && ibp_sim_console "$line"
+	done <"$1"
+}
+
 # seq_console_sweep FILE: type the ibsim console lines of FILE; a link
 # that goes down or comes up makes the switch send trap 128, on which
 # OpenSM runs a heavy sweep of its own - with the partitions.conf and
@@ -71,12 +80,10 @@ seq_traps() { grep -c 'trap 128' "$IBP_OSM_LOG" 2>/dev/null || true; }
 # 2 when OpenSM died in that sweep (seq_wait_up: counted, reported).
 seq_console_sweep()
 {
-	local t0 n0 i line
+	local t0 n0 i
 	t0=$(seq_traps)
 	n0=$(grep -c 'SUBNET UP' "$IBP_OSM_LOG")
-	while IFS= read -r line; do
-		[ -n "$line" ] && ibp_sim_console "$line"
-	done <"$1"
+	seq_type_console "$1"
 	for ((i = 0; i < 150; i++)); do
 		[ "$(seq_traps)" -gt "$t0" ] && break
 		sleep 0.02
@@ -136,30 +143,56 @@ seq_hup()
 	seq_wait_up $((n + 1))
 }
 
-# seq_crash TAG: a step OpenSM dies on (NN.crash): ibpart must have said
-# so (opensm-crash); SIGHUP (or, given a console FILE, its link change),
-# then wait (with a deadline) for OpenSM to end, by a signal.  The ports
-# then hold what they held.
+# seq_crash TAG [CONSOLE]: a sweep OpenSM dies in (NN.crash, or ibpart's
+# opensm-crash): ibpart must have said so; SIGHUP (or, given a console
+# FILE, its link change), then seq_death.  The ports then hold what
+# they held.
 seq_crash()
 {
-	local tag=$1 console=${2:-} i st=0 line
-	local err
-	err=$(cat "$w/$tag.err")
-	[[ $err == *"[opensm-crash]"* ]] ||
-		ibp_fail "$name sweep $tag: ibpart does not say OpenSM dies: $err"
+	local tag=$1 console=${2:-}
+	seq_said_crash "$tag"
 	if [ -n "$console" ]; then
-		while IFS= read -r line; do
-			[ -n "$line" ] && ibp_sim_console "$line"
-		done <"$console"
+		seq_type_console "$console"
 	else
 		kill -HUP "$IBP_OSM_PID" || ibp_fail "$name sweep $tag: OpenSM not running"
 	fi
+	seq_death "$tag"
+}
+
+# seq_crash_start TAG: a fresh OpenSM that dies in its first sweep (the
+# file it starts on is one ibpart says kills it: rule 29 within one
+# sweep), started as seq_start does, then seq_death.
+seq_crash_start()
+{
+	local tag=$1 saved
+	seq_said_crash "$tag"
+	saved=$(declare -f ibp_osm_wait_up)
+	ibp_osm_wait_up() { :; }
+	# shellcheck disable=SC2086
+	ibp_osm_start "$conf" -F "$osmconf" $args
+	eval "$saved"
+	seq_death "$tag"
+}
+
+seq_said_crash()
+{
+	local err
+	err=$(cat "$w/$1.err")
+	[[ $err == *"[opensm-crash]"* ]] ||
+		ibp_fail "$name sweep $1: ibpart does not say OpenSM dies: $err"
+}
+
+# seq_death TAG: wait (with a deadline) for OpenSM to end, by a signal,
+# without a SUBNET UP after the signal or start; counted.
+seq_death()
+{
+	local tag=$1 i st=0
 	for ((i = 0; i < IBP_OSM_TIMEOUT * 50; i++)); do
 		kill -0 "$IBP_OSM_PID" 2>/dev/null || break
 		sleep 0.02
 	done
 	kill -0 "$IBP_OSM_PID" 2>/dev/null &&
-		ibp_fail "$name sweep $tag: OpenSM still runs ${IBP_OSM_TIMEOUT}s after the SIGHUP"
+		ibp_fail "$name sweep $tag: OpenSM still runs ${IBP_OSM_TIMEOUT}s after the sweep began"
 	wait "$IBP_OSM_PID" || st=$?
 	IBP_OSM_PID=""
 	[ "$st" -gt 128 ] ||
@@ -195,7 +228,7 @@ seq_sweep()
 	ibp_json_tables_normalize <"$w/$tag.json" >"$w/$tag.ours"
 	# a sweep ibpart says OpenSM dies in (rule 29); a step written to
 	# show one (NN.crash) must be one
-	if [[ $fn == @(hup|console) ]] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
+	if [[ $fn == @(start|hup|console) ]] && [[ $(cat "$w/$tag.err") == *"[opensm-crash]"* ]]; then
 		fn=crash-$fn
 	fi
 	if [ -f "$d/$tag.crash" ] && [[ $fn != crash-* ]]; then
@@ -213,6 +246,7 @@ seq_sweep()
 			return 0
 		fi
 		;;
+	crash-start) seq_crash_start "$tag" ;;
 	crash-hup) seq_crash "$tag" ;;
 	crash-console) seq_crash "$tag" "$console" ;;
 	esac
@@ -254,7 +288,11 @@ seq_run()
 		# a link change first: OpenSM sweeps on its trap with the
 		# previous plan, on the fabric as it now is - one more sweep
 		# to predict
-		if [ -s "$d/$n.console" ]; then
+		if [ -s "$d/$n.console" ] && [ -z "$IBP_OSM_PID" ]; then
+			# no OpenSM (it died on the step before): the link
+			# changes with nobody to sweep; the next start sees it
+			seq_type_console "$d/$n.console"
+		elif [ -s "$d/$n.console" ]; then
 			seq_sweep "$n-trap" "$d/$n.topo" console "$d/$n.console" ||
 				{ bad=1; break; }
 		fi

@@ -57,6 +57,12 @@ absent=$(jq -c --argjson r "$rev" '.revisions[] | select(.revision == $r) | [.ab
 [[ $(live_smp_pkeys $B) != *0x800a* ]] || live_fail "node-b: [$(live_smp_pkeys $B)]"
 ibpd_req GET /ufmRest/resources/pkeys/0xa
 [[ $CODE == 200 ]] || live_fail "UFM's get: $CODE"
+ibpd_req GET /metrics
+[[ $BODY == *$'\nibpartd_revision_state{state="applied-partially"} 1\n'* ]] ||
+	live_fail "metrics: $(grep revision_state <<<"$BODY")"
+ibpd_req GET /
+[[ $BODY == *"(applied-partially: 1 GUIDs it names are not ports of the fabric"* ]] ||
+	live_fail "the page's status line: $(grep -o 'revision [0-9]* in the database[^<]*' <<<"$BODY")"
 live_ok "a node GUID as a member: applied-partially, absent $absent; smpquery: node-c in 0x800a, node-b not"
 
 # OpenSM stopped: a QoS change cannot be shown to be taken

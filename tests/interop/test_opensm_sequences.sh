@@ -24,6 +24,6 @@ if [ "${IBP_SEQ_CASES:-1}" != 0 ]; then
 fi
 R=${IBP_SEQ_TOPO:-$T}
 python3 "$G" "$R" "$IBP_WORK/random" "${IBP_SEQ_SEED:-1}" \
-	"${IBP_SEQ_COUNT:-6}" "${IBP_SEQ_STEPS:-6}" || ibp_fail "seqgen"
+	"${IBP_SEQ_COUNT:-4}" "${IBP_SEQ_STEPS:-6}" || ibp_fail "seqgen"
 seq_run_all "$R" "$IBP_WORK/random"
 seq_done

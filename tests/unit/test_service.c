@@ -604,6 +604,45 @@ static void test_fabric_states(void **state)
 	ibp_service_close(s);
 }
 
+/* Issue 24: the service holds one topology, loaded again when the file
+ * changes: /resources/ports gives the new NodeDescription once the file
+ * is rewritten, and the same list while it is not. */
+static void test_topology_reload(void **state)
+{
+	(void)state;
+	char copy[400], cmd[1200];
+	snprintf(copy, sizeof(copy), "%s/fabric.topo", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", topo, copy);
+	assert_int_equal(system(cmd), 0);
+	struct ibp_service_options o;
+	ibp_service_options_init(&o);
+	o.db_path = db;
+	o.partitions_path = conf;
+	o.topology_path = copy;
+	ibp_service *s = NULL;
+	ibp_error err;
+	assert_int_equal(ibp_service_open(&o, &s, &err), IBP_OK);
+	char *a = NULL, *b = NULL, *c = NULL;
+	assert_int_equal(ibp_service_ports_json_of(s, "Computer", &a, &err),
+			 IBP_OK);
+	assert_non_null(strstr(a, "\"node-b\""));
+	assert_int_equal(ibp_service_ports_json_of(s, "Computer", &b, &err),
+			 IBP_OK);
+	assert_string_equal(a, b);
+	/* node-b renamed, the file's size changes with it */
+	snprintf(cmd, sizeof(cmd),
+		 "sed -i 's/# \"node-b\"/# \"node-b-renamed\"/' '%s'", copy);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(ibp_service_ports_json_of(s, "Computer", &c, &err),
+			 IBP_OK);
+	assert_null(strstr(c, "\"node-b\""));
+	assert_non_null(strstr(c, "node-b-renamed"));
+	free(a);
+	free(b);
+	free(c);
+	ibp_service_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +657,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fabric_states, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_topology_reload, setup,
 					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
