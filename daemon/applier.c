@@ -100,6 +100,7 @@ static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo);
 	vo.conf_path = d->partitions;
+	vo.alias_guids_path = d->alias_guids;
 	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
 	vo.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
 	*r = NULL;
@@ -225,7 +226,7 @@ static size_t note_absent(struct ibpartd *d, uint64_t rev,
 		const struct ibp_absent_member *m =
 		    ibp_verify_result_absent_at(r, i);
 		a[i].guid = m->guid;
-		a[i].kind = m->hint[0] ? "node-guid" : "unknown";
+		a[i].kind = ibp_guid_kind_str(m->kind);
 		a[i].hint = m->hint;
 	}
 	ibp_error err;

@@ -239,6 +239,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "the fabric (ibnetdiscover) the isolation guard audits "
 		    "each change on; without it only OpenSM's reading of the "
 		    "file is checked"),
+	    CLI_STR("--alias-guids", &d->alias_guids, "FILE",
+		    "the fabric's alias GUIDs (VFs) as `ibpart discover` "
+		    "writes them: a revision naming one ends "
+		    "applied-partially, its kind alias"),
 	    CLI_STR("--mkey-file", &d->mkey_file, "FILE",
 		    "the M_Key every SMP of the verification and the monitor "
 		    "carries, from a file only its owner reads (as ibpart's "

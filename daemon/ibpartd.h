@@ -55,6 +55,7 @@ struct profile {
 struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
+	const char *alias_guids; /* the fabric's alias GUIDs (alias_map.h) */
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
 	const char *store;	/* --store: the shared store's URL; NULL:

@@ -281,8 +281,9 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 struct ibp_service_absent {
 	uint64_t guid;
 	const char *kind; /* "node-guid": a node's GUID given where its
-			     port GUID belongs; "unknown": nothing of the
-			     fabric has it (further kinds may come) */
+			     port GUID belongs; "alias": a VF's alias GUID
+			     of a port of the fabric; "unknown": nothing
+			     of the fabric has it (alias_map.h) */
 	const char *hint; /* may be NULL: how it is probably meant */
 };
 /* Record, for revision rev, the n GUIDs it names that the fabric has no
