@@ -123,7 +123,12 @@ static void test_state_default_path(void **state)
 	write_file(a, "{}", 0600);
 	assert_int_equal(ibp_state_default_path(sd, b, sizeof(b), &e), IBP_OK);
 	assert_string_not_equal(a, b);
-	assert_non_null(strstr(b, "-2.json"));
+	/* the same second: the same name with -2; the clock may have moved
+	 * on to the next second between the calls (a loaded machine): then
+	 * a new stamp is enough */
+	size_t stem = strlen(a) - 5;
+	if (!strncmp(a, b, stem))
+		assert_string_equal(b + stem, "-2.json");
 	unlink(a);
 	/* a path that does not fit, a directory that cannot be made */
 	char small[16];
