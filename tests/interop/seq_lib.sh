@@ -99,15 +99,16 @@ seq_console_sweep()
 	return 0
 }
 
-# seq_start: ibp_osm_start for the step, but an OpenSM that dies before
-# SUBNET UP is a difference of this sequence, reported, not the end of
-# the run (seq_hup's rule): lib.sh's wait is swapped for seq_wait_up
+# seq_start [WAITER]: ibp_osm_start for the step, but an OpenSM that
+# dies before SUBNET UP is a difference of this sequence, reported, not
+# the end of the run (seq_hup's rule): lib.sh's wait is swapped for
+# WAITER (default seq_wait_up; `true` for a start awaited otherwise)
 # while OpenSM starts.
 seq_start()
 {
-	local saved rc=0
+	local waiter=${1:-seq_wait_up} saved rc=0
 	saved=$(declare -f ibp_osm_wait_up)
-	ibp_osm_wait_up() { seq_wait_up "$@"; }
+	ibp_osm_wait_up() { "$waiter" "$@"; }
 	# shellcheck disable=SC2086
 	ibp_osm_start "$conf" -F "$osmconf" $args || rc=$?
 	eval "$saved"
@@ -164,14 +165,9 @@ seq_crash()
 # sweep), started as seq_start does, then seq_death.
 seq_crash_start()
 {
-	local tag=$1 saved
-	seq_said_crash "$tag"
-	saved=$(declare -f ibp_osm_wait_up)
-	ibp_osm_wait_up() { :; }
-	# shellcheck disable=SC2086
-	ibp_osm_start "$conf" -F "$osmconf" $args
-	eval "$saved"
-	seq_death "$tag"
+	seq_said_crash "$1"
+	seq_start true
+	seq_death "$1"
 }
 
 seq_said_crash()
