@@ -100,6 +100,7 @@ static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo);
 	vo.conf_path = d->partitions;
+	vo.alias_guids_path = d->alias_guids;
 	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
 	vo.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
 	*r = NULL;
@@ -173,6 +174,22 @@ static int unit_pid(const char *unit, pid_t *pid, char *why, size_t why_size)
 	return r < 0 || !p ? -1 : 0;
 }
 
+int daemon_opensm_pid(struct ibpartd *d, pid_t *pid)
+{
+	char why[300];
+	ibp_error err;
+	*pid = 0;
+	if (d->opensm_unit)
+		return unit_pid(d->opensm_unit, pid, why, sizeof(why)) ||
+			       !ibp_opensm_is_process(*pid)
+			   ? -1
+			   : 0;
+	if (!d->opensm_pidfile ||
+	    ibp_read_pidfile(d->opensm_pidfile, pid, &err))
+		return -1;
+	return ibp_opensm_is_process(*pid) ? 0 : -1;
+}
+
 /* OpenSM's pid: --opensm-unit's main PID, or 0 (the pid file is
  * ibp_opensm_reload's to read); 0 or -1 with why. */
 static int opensm_pid(struct ibpartd *d, pid_t *pid, char *why, size_t why_size)
@@ -209,7 +226,7 @@ static size_t note_absent(struct ibpartd *d, uint64_t rev,
 		const struct ibp_absent_member *m =
 		    ibp_verify_result_absent_at(r, i);
 		a[i].guid = m->guid;
-		a[i].kind = m->hint[0] ? "node-guid" : "unknown";
+		a[i].kind = ibp_guid_kind_str(m->kind);
 		a[i].hint = m->hint;
 	}
 	ibp_error err;
@@ -367,6 +384,20 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 			 err.message);
 		return -1;
 	}
+	/* with --store, while this host's OpenSM is not the master: the
+	 * file only, so that it holds the plan when this SM becomes master
+	 * (it reads the file on its first heavy sweep as master); the
+	 * master's ibpartd signals and verifies (ha.c) */
+	bool news = atomic_exchange(&d->file_rev, *rev) != *rev;
+	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER) {
+		if (news)
+			daemon_log("ibpartd: revision %llu written to %s "
+				   "(OpenSM here is %s: the master's ibpartd "
+				   "signals and verifies)",
+				   (unsigned long long)*rev, d->partitions,
+				   ha_sm_state_name(atomic_load(&d->sm_state)));
+		return 0;
+	}
 	if (!opensm) {
 		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED,
 				 "written; no OpenSM named to signal", &err);
@@ -408,6 +439,10 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 			       : "said nothing in its log, the fabric changed "
 				 "as predicted",
 			   why[0] ? "; " : "", why);
+	if (atomic_exchange(&d->failover_pending, false))
+		daemon_log("ibpartd: failover done: this host's OpenSM is "
+			   "master and the fabric holds revision %llu",
+			   (unsigned long long)*rev);
 	return 0;
 }
 
@@ -504,6 +539,13 @@ int applier_reconcile_file(struct ibpartd *d)
 {
 	ibp_error err;
 	uint64_t rev = 0;
+	if (!ibp_service_store_synced(d->svc)) { /* ha.c catches up first */
+		daemon_log("ibpartd: the shared store is unreachable: %s is "
+			   "left as it is and changes are refused until it is "
+			   "reached",
+			   d->partitions);
+		return 0;
+	}
 	if (ibp_service_write_partitions(d->svc, &rev, &err)) {
 		daemon_log("ibpartd: error: %s: %s", d->partitions,
 			   err.message);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
@@ -37,7 +38,9 @@ static const char usage[] =
     "P_Keys to the API while the daemon is stopped (ibpartd adopt "
     "--help).\n"
     "ibpartd token --db FILE list | revoke ID...: the API's tokens, also\n"
-    "while the daemon runs (ibpartd token --help).\n";
+    "while the daemon runs (ibpartd token --help).\n"
+    "ibpartd migrate --from sqlite:FILE --to postgresql://...: move a\n"
+    "host's database into the shared store (ibpartd migrate --help).\n";
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
@@ -92,7 +95,9 @@ static const char *const config_keys[] = {"listen",
 					  "max-connections",
 					  "per-ip-connections",
 					  "request-timeout",
-					  "login-failures"};
+					  "login-failures",
+					  "store",
+					  "host-name"};
 
 static bool config_key(const char *k)
 {
@@ -205,6 +210,16 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "passwd -6); must not be readable by group or others"),
 	    CLI_STR("--db", &d->db, "FILE",
 		    "the service's SQLite database (created if missing)"),
+	    CLI_STR("--store", &d->store, "URL",
+		    "the shared store of every SM host's ibpartd: "
+		    "postgresql://USER@HOST/DB (libpq's URL; a password in "
+		    "~/.pgpass or PGPASSFILE); --db is then this host's cache "
+		    "of it.  Every host writes the newest revision into its "
+		    "--partitions; only the one whose OpenSM is MASTER (from "
+		    "--opensm-log) signals it and verifies (docs/ha.md)"),
+	    CLI_STR("--host-name", &d->host_name, "NAME",
+		    "this host in the store's list of hosts (default: the "
+		    "host name)"),
 	    CLI_STR("--partitions", &d->partitions, "FILE",
 		    "OpenSM's partitions.conf: the operator's lines are kept, "
 		    "the API's go in a generated section at its end"),
@@ -224,6 +239,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "the fabric (ibnetdiscover) the isolation guard audits "
 		    "each change on; without it only OpenSM's reading of the "
 		    "file is checked"),
+	    CLI_STR("--alias-guids", &d->alias_guids, "FILE",
+		    "the fabric's alias GUIDs (VFs) as `ibpart discover` "
+		    "writes them: a revision naming one ends "
+		    "applied-partially, its kind alias"),
 	    CLI_STR("--mkey-file", &d->mkey_file, "FILE",
 		    "the M_Key every SMP of the verification and the monitor "
 		    "carries, from a file only its owner reads (as ibpart's "
@@ -290,6 +309,10 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	if (!d->listen || !d->users_path || !d->db || !d->partitions)
 		return cli_usage_error("ibpartd", "--listen, --users, --db and "
 						  "--partitions are required");
+	if (d->store && (d->opensm_pidfile || d->opensm_unit) && !d->opensm_log)
+		return cli_usage_error("ibpartd",
+				       "--store needs --opensm-log: OpenSM's "
+				       "state (MASTER or not) is read there");
 	if (d->opensm_pidfile && d->opensm_unit)
 		return cli_usage_error("ibpartd", "--opensm-pidfile or "
 						  "--opensm-unit, not both");
@@ -392,6 +415,11 @@ static int run(int argc, char **argv)
 	so.sm_port = d.sm_port;
 	so.opensm_conf_path = d.opensm_conf;
 	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
+	char host[256] = "";
+	if (!d.host_name && !gethostname(host, sizeof(host) - 1))
+		d.host_name = host;
+	so.store_url = d.store;
+	so.host_name = d.host_name;
 	ibp_error err;
 	if (ibp_service_open(&so, &d.svc, &err)) {
 		daemon_log("ibpartd: error: %s", err.message);
@@ -404,7 +432,7 @@ static int run(int argc, char **argv)
 	}
 	atomic_store(&d.done_rev, ibp_service_fabric_revision(d.svc));
 	rc = CLI_EXIT_SYSTEM;
-	if (applier_reconcile_file(&d) || applier_start(&d) ||
+	if (applier_reconcile_file(&d) || ha_start(&d) || applier_start(&d) ||
 	    collector_start(&d) || http_start(&d))
 		goto out;
 	daemon_log("ibpartd %s: listening on port %u (%s), database %s at "
@@ -420,6 +448,7 @@ static int run(int argc, char **argv)
 	rc = 0;
 out:
 	http_stop();
+	ha_stop(&d);
 	applier_stop(&d);
 	collector_stop(&d);
 	ibp_service_close(d.svc);
@@ -438,6 +467,8 @@ int main(int argc, char **argv)
 		return adopt_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "token"))
 		return token_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "migrate"))
+		return migrate_main(argc - 1, argv + 1);
 	int rc = with_config(argc, argv, &argc, &argv);
 	if (!rc)
 		rc = run(argc, argv);

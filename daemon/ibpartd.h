@@ -55,8 +55,12 @@ struct profile {
 struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
+	const char *alias_guids; /* the fabric's alias GUIDs (alias_map.h) */
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
+	const char *store;	/* --store: the shared store's URL; NULL:
+				   --db alone (one host) */
+	const char *host_name;	/* --host-name (default: gethostname) */
 	const char *client_ca;	/* HTTPS: client certificates it signed */
 	const char *krb_keytab; /* HTTPS: /ufmRestKrb's acceptor key */
 	struct krb *krb;	/* from it (krb.c); NULL: no /ufmRestKrb */
@@ -110,6 +114,25 @@ struct ibpartd {
 	ibp_monitor_history *history;
 	/* the last verification's drifted ports, for GET / (collector.c) */
 	struct drift_rows *drift_rows;
+	/* the SM pair (ha.c), with --store */
+	pthread_t ha;
+	atomic_bool ha_started;
+	atomic_int sm_state;	      /* enum sm_state, this host's OpenSM */
+	atomic_bool failover_pending; /* the next verified cycle ends one */
+	atomic_bool store_up;	      /* the last poll reached the store */
+	atomic_ulong failovers;	      /* this host's SM became master */
+	atomic_ullong file_rev;	      /* the revision the file holds */
+	long ha_log_off;	      /* how far OpenSM's log is read */
+};
+
+/* This host's OpenSM's state (IBA 14.4.1), as ha.c learns it. */
+enum sm_state {
+	SM_UNKNOWN,
+	SM_DOWN,
+	SM_NOT_ACTIVE,
+	SM_DISCOVERING,
+	SM_STANDBY,
+	SM_MASTER
 };
 
 /* ---- auth.c ---- */
@@ -302,6 +325,23 @@ int daemon_verify(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 		  char *why, size_t why_size);
 /* Sleep ms milliseconds, or less when the daemon is stopping. */
 void daemon_nap(struct ibpartd *d, unsigned ms);
+/* OpenSM's pid from --opensm-pidfile or --opensm-unit, checked to be
+ * OpenSM's; 0, or -1 (none given, not running, not OpenSM). */
+int daemon_opensm_pid(struct ibpartd *d, pid_t *pid);
+
+/* ---- ha.c: the SM pair's host (--store) ---- */
+/* Start the thread that follows the shared store and this host's
+ * OpenSM (nothing without --store); ha_stop joins it. */
+int ha_start(struct ibpartd *d);
+void ha_stop(struct ibpartd *d);
+/* "MASTER", "STANDBY", ..., "down", "unknown". */
+const char *ha_sm_state_name(int st);
+/* The pair's families of /metrics (nothing without --store). */
+void ha_metrics(struct ibpartd *d, FILE *f);
+
+/* ---- migrate_cmd.c ---- */
+/* `ibpartd migrate ...` (argv[0] is "migrate"): the exit status. */
+int migrate_main(int argc, char **argv);
 
 /* ---- adopt.c ---- */
 /* `ibpartd adopt ...` (argv[0] is "adopt"): the exit status. */

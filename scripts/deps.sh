@@ -25,6 +25,7 @@ build=(
   build-essential cmake pkg-config                       # toolchain (cc, make, binutils)
   libjansson-dev libibumad-dev libibmad-dev              # JSON, MADs on a real port
   libsqlite3-dev                                         # the service's store
+  libpq-dev                                              # the service's shared store (PostgreSQL, --store)
   libmicrohttpd-dev libsystemd-dev libcrypt-dev          # ibpartd: HTTP, sd_notify, crypt(3)
   libgnutls28-dev                                        # ibpartd: client certificates
   libkrb5-dev                                            # ibpartd: Kerberos (/ufmRestKrb)
@@ -38,6 +39,7 @@ test)
     clang clang-format                                   # fuzzing, style
     opensm ibsim-utils libumad2sim0 infiniband-diags     # the real peers in tests
     jq python3                                           # JSON in shell tests
+    postgresql                                           # the shared store's tests (--store)
     prometheus                                           # promtool parses the exposition
     curl openssl                                         # ibpartd's tests: HTTP, passwd -6
     krb5-kdc krb5-admin-server krb5-user                   # a KDC on loopback, kinit

@@ -87,8 +87,9 @@ bool cli_wants_help(int argc, char **argv)
 int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
 		  const ibp_conf_options *co, ibp_plan *p)
 {
-	const char *inputs[] = {in->topo, in->node_name_map, path};
-	if (cli_stdin_once(cmd, inputs, 3))
+	const char *inputs[] = {in->topo, in->node_name_map, in->alias_guids,
+				path};
+	if (cli_stdin_once(cmd, inputs, 4))
 		return CLI_EXIT_USAGE;
 	ibp_plan_read_options o;
 	ibp_plan_read_options_init(&o);
@@ -96,6 +97,7 @@ int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
 	o.node_name_map = in->node_name_map;
 	o.plan_path = path;
 	o.conf = *co;
+	o.conf.alias_guids_path = in->alias_guids;
 	o.max_input_size = cli_common.max_input_size;
 	struct cli_op op;
 	if (cli_op_begin(&op))

@@ -61,6 +61,7 @@ struct cli_cmd {
 #define CLI_TOPO    IBP_ARG_TOPO
 #define CLI_CONF    IBP_ARG_CONF
 #define CLI_NNM	    IBP_ARG_NNM
+#define CLI_ALIASES IBP_ARG_ALIAS_GUIDS
 #define CLI_DIALECT IBP_ARG_DIALECT
 #define CLI_SM_PORT IBP_ARG_SM_PORT
 #define CLI_MODE    IBP_ARG_MODE

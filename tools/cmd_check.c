@@ -78,6 +78,7 @@ static int run(int argc, char **argv)
 		     "ibnetdiscover/ibsim topology: resolves node names (seed "
 		     "dialect), checks GUIDs"),
 	    CLI_NNM(&in),
+	    CLI_ALIASES(&in),
 	    CLI_DIALECT(&in),
 	    CLI_WORD("--format", &format, "text|json",
 		     "findings as text (stderr) or JSON (stdout)"),

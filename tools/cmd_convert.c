@@ -34,7 +34,9 @@ static int run(int argc, char **argv)
 	ibp_conf_options_init(&co);
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&in),
-	    CLI_TOPO(&in, "topology for names and GUID comments"), CLI_NNM(&in),
+	    CLI_TOPO(&in, "topology for names and GUID comments"),
+	    CLI_NNM(&in),
+	    CLI_ALIASES(&in),
 	    CLI_DIALECT(&in),
 	    CLI_STR("-o|--output", &outp, "OUT",
 		    "write OUT atomically (default: stdout)")};

@@ -62,6 +62,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),
 	    CLI_CONF(&a->in),
 	    CLI_NNM(&a->in),
+	    CLI_ALIASES(&a->in),
 	    CLI_SM_PORT(&a->in),
 	    CLI_MODE(&a->in),
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
@@ -110,6 +111,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		ibp_policy_mode_parse(a->in.mode, &a->to.policy.mode);
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
+	a->to.alias_guids_path = a->in.alias_guids;
 	a->to.fabric.max_input_size = a->to.max_input_size =
 	    cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;
@@ -122,8 +124,9 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		    "tables", "--state needs a file (it is rewritten), "
 			      "not -");
 	const char *inputs[] = {a->in.topo, a->in.node_name_map,
-				a->to.plan_path, a->to.opensm_conf_path};
-	return cli_stdin_once("tables", inputs, 4);
+				a->in.alias_guids, a->to.plan_path,
+				a->to.opensm_conf_path};
+	return cli_stdin_once("tables", inputs, 5);
 }
 
 /* The tables on stdout, then the --state file: 0 or an exit status. */

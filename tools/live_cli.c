@@ -134,6 +134,7 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.matrix = matrix;
 	vo.audit = audit;
 	vo.max_input_size = cli_common.max_input_size;
+	vo.alias_guids_path = c->in.alias_guids;
 	struct cli_op op;
 	ibp_verify_result *r = NULL;
 	if (cli_op_begin(&op))

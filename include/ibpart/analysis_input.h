@@ -41,6 +41,8 @@ typedef struct ibp_analysis_input_options {
 	 * (it must outlive the input) and used with the LIDs it has. */
 	const char *topology_path;
 	const char *node_name_map;
+	/* The fabric's alias GUIDs (alias_map.h; may be NULL). */
+	const char *alias_guids_path;
 	const ibp_fabric *fabric;
 	/* The tables: the plan (a partitions.conf, or the seed's dialect)
 	 * as the SM programs it, or - instead - a tables JSON file. */

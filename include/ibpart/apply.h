@@ -304,5 +304,10 @@ void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o);
 int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
 		      struct ibp_apply_opensm_result *r, ibp_error *err);
 
+/* Is process pid an OpenSM (alive, its /proc comm "opensm")?  How
+ * ibp_opensm_reload checks the process it signals; ibpartd's SM pair
+ * (docs/ha.md) tells a dead SM from its pid file the same way. */
+bool ibp_opensm_is_process(pid_t pid);
+
 IBP_END_DECLS
 #endif

@@ -54,6 +54,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/opensm_partitions.h"
@@ -150,6 +151,16 @@ typedef struct ibp_conf_options {
 	/* The fabric: resolves names (seed dialect) and enables the
 	 * "GUID not in the topology" warnings.  May be NULL. */
 	const ibp_fabric *fabric;
+	/* The fabric's alias GUIDs (alias_map.h; may be NULL): with a
+	 * fabric, every GUID member is classified and the GUIDs OpenSM
+	 * 3.3.23 will skip are summed up in the warnings "guid-unknown"
+	 * and "guid-alias-ignored" (counts and the first GUIDs). */
+	const ibp_alias_map *aliases;
+	/* An alias map file (alias_map.h) read for the call when aliases
+	 * is NULL and there is a fabric (`--alias-guids FILE`); a file that
+	 * does not read fails the call (IBP_EPARSE, IBP_EIO, located in
+	 * err).  May be NULL. */
+	const char *alias_guids_path;
 	/* OpenSM options that change the reading (both off by default,
 	 * as in OpenSM). */
 	bool qos;

@@ -6,6 +6,7 @@
  *   -t, --topo, --topology TOPO   IBP_ARG_TOPO(in, help)
  *   -c, --conf CONF               IBP_ARG_CONF(in)
  *   --node-name-map FILE          IBP_ARG_NNM(in)
+ *   --alias-guids FILE            IBP_ARG_ALIAS_GUIDS(in)
  *   --dialect auto|opensm|seed    IBP_ARG_DIALECT(in)
  *   --sm-port PORT                IBP_ARG_SM_PORT(in)
  *   --mode opensm|strict          IBP_ARG_MODE(in)
@@ -30,8 +31,9 @@ IBP_BEGIN_DECLS
 /* The values of the shared input options (pointing into argv). */
 struct ibp_input_args {
 	const char *topo, *conf, *node_name_map, *sm_port;
-	const char *mode; /* "opensm" or "strict" */
-	int dialect;	  /* an ibp_conf_dialect */
+	const char *alias_guids; /* the alias map (alias_map.h) */
+	const char *mode;	 /* "opensm" or "strict" */
+	int dialect;		 /* an ibp_conf_dialect */
 };
 #define IBP_ARG_TOPO(in, help)                                                 \
 	IBP_ARG_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
@@ -42,6 +44,12 @@ struct ibp_input_args {
 #define IBP_ARG_NNM(in)                                                        \
 	IBP_ARG_STR("--node-name-map", &(in)->node_name_map, "FILE",           \
 		    "rdma-core node-name-map for the topology")
+#define IBP_ARG_ALIAS_GUIDS(in)                                                \
+	IBP_ARG_STR("--alias-guids", &(in)->alias_guids, "FILE",               \
+		    "the fabric's alias GUIDs (VFs): lines ALIAS-GUID "        \
+		    "PORT-GUID INDEX, as `discover` writes them; their GUIDs " \
+		    "in the plan are reported guid-alias-ignored, not "        \
+		    "guid-unknown")
 #define IBP_ARG_DIALECT(in)                                                    \
 	IBP_ARG_INDEX(                                                         \
 	    "--dialect", &(in)->dialect, "auto|opensm|seed",                   \
@@ -104,8 +112,8 @@ int ibp_input_args_conf_path(const struct ibp_input_args *in,
 int ibp_input_args_take_conf(struct ibp_input_args *in,
 			     const struct ibp_args *a, ibp_error *err);
 
-/* Set o's topology, node-name-map, SM port, plan and mode (mode_given
- * when --mode was given) from in; o's other fields are left as they
+/* Set o's topology, node-name-map, alias map, SM port, plan and mode
+ * (mode_given when --mode was given) from in; o's other fields are left as they
  * are. */
 void ibp_input_args_analysis(const struct ibp_input_args *in,
 			     ibp_analysis_input_options *o);

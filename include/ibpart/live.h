@@ -329,6 +329,8 @@ struct ibp_live_plan_options {
 	struct ibp_policy_unplaced *unplaced;
 	size_t max_input_size; /* read at most this many bytes of the plan
 				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
+	const char *alias_guids_path; /* the fabric's alias map (alias_map.h):
+					 conf.h's alias_guids_path */
 };
 
 /* Parse the plan against fabric f and compute its tables.  Every finding

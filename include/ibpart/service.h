@@ -83,6 +83,12 @@ struct ibp_service_options {
 					 the audit's posture rules (M_Key,
 					 SM_Key, SA_Key, enforcement); NULL:
 					 none */
+	const char *store_url;	      /* the shared store of every SM host:
+					 postgresql://...; NULL: db_path
+					 alone (one host).  With it, db_path
+					 is this host's cache of the store */
+	const char *host_name;	      /* this host in the store's list of
+					 hosts (NULL: none) */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o);
@@ -97,19 +103,22 @@ void ibp_service_close(ibp_service *s);
 
 /* Why a call failed. */
 struct ibp_service_error {
-	ibp_error err;	/* status and message */
-	char field[64]; /* the request field at fault ("pkey", "guids[2]",
-			   "rate_limit"), "" when none */
-	bool conflict;	/* refused: the guard or an operator's P_Key */
-	char *findings; /* a conflict's findings, a JSON array (malloc'd),
-			   or NULL */
+	ibp_error err;	  /* status and message */
+	char field[64];	  /* the request field at fault ("pkey", "guids[2]",
+			     "rate_limit"), "" when none */
+	bool conflict;	  /* refused: the guard or an operator's P_Key */
+	bool unavailable; /* the shared store could not be reached:
+			     nothing changed, try again (503) */
+	char *findings;	  /* a conflict's findings, a JSON array (malloc'd),
+			     or NULL */
 };
 /* Zero e.  Cannot fail. */
 void ibp_service_error_init(struct ibp_service_error *e);
 /* Free e->findings and zero e. */
 void ibp_service_error_clear(struct ibp_service_error *e);
 /* The HTTP status e means: 400 for IBP_EINVAL, 404 for IBP_ENOENT, 409
- * for a conflict, 500 otherwise. */
+ * for a conflict, 503 when the shared store is unavailable, 500
+ * otherwise. */
 int ibp_service_error_http(const struct ibp_service_error *e);
 /* The JSON body of an error response: {"error", "status", "field"?,
  * "findings"?}.  A malloc'd string, NULL on ENOMEM. */
@@ -272,8 +281,9 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 struct ibp_service_absent {
 	uint64_t guid;
 	const char *kind; /* "node-guid": a node's GUID given where its
-			     port GUID belongs; "unknown": nothing of the
-			     fabric has it (further kinds may come) */
+			     port GUID belongs; "alias": a VF's alias GUID
+			     of a port of the fabric; "unknown": nothing
+			     of the fabric has it (alias_map.h) */
 	const char *hint; /* may be NULL: how it is probably meant */
 };
 /* Record, for revision rev, the n GUIDs it names that the fabric has no
@@ -454,6 +464,41 @@ void ibp_service_actor_set(const ibp_service_actor *a);
  * "request"}]}; *json malloc'd.  IBP_EIO when the database fails. */
 int ibp_service_revisions_json(ibp_service *s, const char *user, unsigned limit,
 			       char **json, ibp_error *err);
+
+/* ---- the shared store of an SM pair (service_store.c, docs/ha.md) ---- */
+
+/* Wait up to ms for the store to announce a revision (LISTEN/NOTIFY),
+ * then bring the service to the store's newest revision (the periodic
+ * catch-up: call it in a loop from one thread).  No-op without a store.
+ * IBP_EIO: the store is unreachable (the plan and the file stay as they
+ * are; the next call reconnects). */
+int ibp_service_store_poll(ibp_service *s, int ms, ibp_error *err);
+/* false while a service with a store has not yet caught up with it: the
+ * file must not be written from a plan that may be old. */
+bool ibp_service_store_synced(ibp_service *s);
+
+/* What one host reports of itself into the store's list of hosts. */
+struct ibp_service_host {
+	const char *sm_state;	 /* its OpenSM: "MASTER", "STANDBY",
+				    "DISCOVERING", "NOT ACTIVE", "down" */
+	long opensm_pid;	 /* 0: not running */
+	uint64_t file_rev;	 /* the revision its partitions file holds */
+	uint64_t fabric_rev;	 /* the revision it verified on the fabric */
+	unsigned long failovers; /* times its OpenSM became master */
+};
+/* Record h as this host's row (the options' host_name).  No-op without
+ * a store; IBP_EIO when the store fails. */
+int ibp_service_store_report_host(ibp_service *s,
+				  const struct ibp_service_host *h,
+				  ibp_error *err);
+
+/* `ibpartd migrate`: copy the records of the SQLite database at
+ * sqlite_path (partitions, members, revisions, tokens, OpenSM's index
+ * memory, PartitionCaps) into the empty shared store at url, in one
+ * transaction; *rows the number of rows copied.  IBP_EINVAL: the store
+ * already holds revisions; IBP_EIO: either database fails. */
+int ibp_service_store_migrate(const char *sqlite_path, const char *url,
+			      size_t *rows, ibp_error *err);
 
 IBP_END_DECLS
 #endif

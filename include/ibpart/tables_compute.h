@@ -39,6 +39,9 @@ typedef struct ibp_tables_compute_options {
 	 * partitions.conf or the seed's dialect, read with
 	 * policy.allow_both_pkeys. */
 	const char *plan_path;
+	/* The fabric's alias GUIDs (alias_map.h; may be NULL): the plan's
+	 * aliases are reported guid-alias-ignored. */
+	const char *alias_guids_path;
 	/* The SM's port as a user types it (port GUID, node GUID, node
 	 * description or LID; a LID is read against the numbering from the
 	 * default SM port); NULL: the first CA port. */

@@ -17,8 +17,9 @@
  * partition enforcement bits are not the session's part_enforce is
  * drift (IBP_DRIFT_ENFORCEMENT), where the switch implements the bits.
  *
- * A GUID the plan names that the fabric does not have is listed as
- * absent, not drift: OpenSM skips it too.
+ * A GUID the plan names that is no port GUID of the fabric (unknown, a
+ * node GUID, or a VF's alias GUID) is listed as absent, not drift:
+ * OpenSM skips it too.
  *
  * Threads: a result is plain data once made; one session is used by one
  * thread at a time (live.h).
@@ -31,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/analysis.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
@@ -46,12 +48,15 @@ struct ibp_verify_options {
 	const char *conf_path; /* the plan (required) */
 	const char *mode;      /* "opensm" (default) or "strict" */
 	bool allow_both_pkeys; /* OpenSM's allow_both_pkeys (-W) */
-	const ibp_tables *previous; /* the ports' tables before the plan was
-				       applied (borrowed); NULL: unknown */
-	bool matrix;		    /* also build the matrix of `have` */
-	bool audit;		    /* also audit `have` */
-	bool compact_pkey_indexes;  /* opensm.conf keep_pkey_indexes FALSE */
-	size_t max_input_size;	    /* of the plan (0: limits.h) */
+	const ibp_tables *previous;   /* the ports' tables before the plan was
+					 applied (borrowed); NULL: unknown */
+	bool matrix;		      /* also build the matrix of `have` */
+	bool audit;		      /* also audit `have` */
+	bool compact_pkey_indexes;    /* opensm.conf keep_pkey_indexes FALSE */
+	size_t max_input_size;	      /* of the plan (0: limits.h) */
+	const char *alias_guids_path; /* the fabric's alias GUIDs (alias_map.h,
+					 may be NULL): their GUIDs are absent
+					 of kind "alias" */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */
@@ -64,8 +69,13 @@ struct ibp_absent_member {
 	bool by_name;	       /* the plan named it (node-name-map) */
 	const char *conf_file; /* where */
 	unsigned conf_line;
-	char hint[160]; /* "" or why it is probably wrong (a CA's node
-			   GUID where its port GUID belongs) */
+	char hint[160];	    /* "" or why it is probably wrong (a CA's node
+			       GUID where its port GUID belongs), or which VF
+			       of which port an alias is */
+	ibp_guid_kind kind; /* NODE, ALIAS (with the options' alias map)
+			       or UNKNOWN (alias_map.h) */
+	uint64_t port_guid; /* ALIAS: its physical port's GUID */
+	unsigned vf;	    /* ALIAS: its GUIDInfo index (the VF) */
 };
 
 typedef struct ibp_verify_result ibp_verify_result;

@@ -194,6 +194,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = in->fabric;
+	co.alias_guids_path = o->alias_guids_path;
 	co.max_input_size = o->max_input_size;
 	const char *name = o->plan_path ? o->plan_path : "<plan>";
 	int rc =

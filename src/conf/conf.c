@@ -317,9 +317,45 @@ int conf_parse_buffer_fast(const char *name, const char *text, size_t len,
 	return parse_text(name, text, len, o, out, diags, err, fastline, false);
 }
 
+static int parse_read(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped);
+
+/* The alias map o names by path (alias_guids_path, with a fabric and no
+ * map given) is read for the call only: its failure is the call's (in
+ * err, located), and the plan keeps no pointer to it. */
+static int parse_text(const char *name, const char *text, size_t len,
+		      const ibp_conf_options *o, ibp_conf **out,
+		      ibp_diags *diags, ibp_error *err, bool fastline,
+		      bool mapped)
+{
+	if (!o || !o->alias_guids_path || o->aliases || !o->fabric)
+		return parse_read(name, text, len, o, out, diags, err, fastline,
+				  mapped);
+	ibp_conf_options oo = *o;
+	ibp_alias_map *m;
+	int rc = ibp_alias_map_load(o->alias_guids_path, o->max_input_size, &m,
+				    NULL, err);
+	if (rc) {
+		if (out)
+			*out = NULL;
+		return rc;
+	}
+	oo.aliases = m;
+	rc =
+	    parse_read(name, text, len, &oo, out, diags, err, fastline, mapped);
+	if (out && *out) {
+		(*out)->opts.aliases = NULL;
+		(*out)->opts.alias_guids_path = NULL;
+	}
+	ibp_alias_map_free(m);
+	return rc;
+}
+
 /* mapped: text is a file mapping of ours (ibp_file_map), whose pages
  * the reader gives back as it passes them (conf_parser.c). */
-static int parse_text(const char *name, const char *text, size_t len,
+static int parse_read(const char *name, const char *text, size_t len,
 		      const ibp_conf_options *o, ibp_conf **out,
 		      ibp_diags *diags, ibp_error *err, bool fastline,
 		      bool mapped)

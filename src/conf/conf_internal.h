@@ -133,6 +133,10 @@ ibp_conf_mgid *conf_add_mgid(ibp_conf *c, struct ibp_conf_partition *p);
 void conf_fix_members(ibp_conf *c);
 void conf_flags_default(ibp_conf_flags *f);
 
+/* The warnings "guid-unknown" and "guid-alias-ignored": the plan's GUIDs
+ * OpenSM skips, counted (conf_guids.c; with a fabric only). */
+void conf_guid_summary(ibp_conf *c);
+
 /* ---- diagnostics (conf_diag.c) ---- */
 /* Report a finding.  misreading: also list it in OpenSM's verdict as a
  * silent misreading. */

@@ -578,15 +578,14 @@ static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 			}
 			if (!c->opts.fabric || !m->guid)
 				continue;
-			size_t n;
-			unsigned port;
-			if (ibp_fabric_find_port_guid(c->opts.fabric, m->guid,
-						      &n, &port) == 0) {
+			struct ibp_guid_class gc;
+			ibp_guid_kind k = ibp_guid_classify(
+			    c->opts.fabric, c->opts.aliases, m->guid, &gc);
+			if (k == IBP_GUID_PORT) {
 				any_in_fabric = true;
-			} else if (ibp_fabric_find_node_guid(
-				       c->opts.fabric, m->guid, &n) == 0) {
-				node_guid_diag(c, m, n);
-			} else {
+			} else if (k == IBP_GUID_NODE) {
+				node_guid_diag(c, m, gc.node);
+			} else if (k == IBP_GUID_UNKNOWN) {
 				conf_diag(c, IBP_SEV_WARNING, "unknown-guid",
 					  m->pos, false,
 					  "port GUID %s is not in the "
@@ -631,5 +630,7 @@ int conf_finish(ibp_conf *c)
 			rc = index_group(c, g);
 	}
 	free(t.slots);
+	if (!rc)
+		conf_guid_summary(c);
 	return rc;
 }

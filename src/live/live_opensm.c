@@ -2,8 +2,9 @@
  * live_opensm.c - apply through a running OpenSM (see include/ibpart/
  * apply.h): the plan validated and written in OpenSM's canonical syntax,
  * installed atomically as its partition file, SIGHUP, and the wait for
- * OpenSM to take it.  A partition file ibpartd manages (service.h) is
- * refused: its generated section is the service's database.
+ * OpenSM to take it.  A partition file ibpartd manages (its marker line,
+ * conf/partitions_marker.h) is refused: its generated section is the
+ * service's database.
  *
  * The wait has two witnesses: OpenSM's log saying SUBNET UP after the
  * offset it had before the signal, or - for a log OpenSM buffers (no -d 2,
@@ -20,7 +21,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/atomic_file.h"
-#include "ibpart/service.h"
+#include "conf/partitions_marker.h"
 
 void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
 {
@@ -198,6 +199,11 @@ static bool is_opensm(pid_t pid)
 	return ok;
 }
 
+bool ibp_opensm_is_process(pid_t pid)
+{
+	return is_opensm(pid);
+}
+
 /* pid is a live OpenSM (the file path for the message); 0 or
  * IBP_EINVAL. */
 static int check_opensm(pid_t pid, const char *file, ibp_error *err)
@@ -266,7 +272,7 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 		return ibp_error_set(err, IBP_EINVAL, "no plan (conf_path)");
 	/* a file ibpartd manages is its database's rendering: replacing it
 	 * would lose the API's partitions at the next change */
-	if (ibp_service_manages_file(o->opensm_conf))
+	if (ibp_partitions_file_managed(o->opensm_conf))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "%s is managed by ibpartd (it has its "
 				     "generated section): change partitions "

@@ -75,9 +75,37 @@ static bool seen_guid(const ibp_verify_result *r, uint64_t g)
 	return false;
 }
 
-/* GUIDs the plan names that the fabric does not have (unplugged, link
- * down, or a GUID that never existed), each once. */
-static int find_absent(ibp_verify_result *r, ibp_error *err)
+/* One absent GUID's kind and hint: a CA's node GUID where a port GUID
+ * belongs says which port GUID was probably meant; an alias which VF of
+ * which port it is. */
+static void classify_absent(const ibp_verify_result *r, const ibp_alias_map *am,
+			    struct ibp_absent_member *a)
+{
+	struct ibp_guid_class gc;
+	a->kind = ibp_guid_classify(r->f, am, a->guid, &gc);
+	if (a->kind == IBP_GUID_NODE)
+		snprintf(
+		    a->hint, sizeof(a->hint),
+		    "it is the node GUID of %s, whose port 1 is "
+		    "0x%016llx (OpenSM matches port GUIDs)",
+		    ibp_fabric_node_desc(r->f, gc.node),
+		    (unsigned long long)ibp_fabric_port_guid(r->f, gc.node, 1));
+	else if (a->kind == IBP_GUID_ALIAS) {
+		a->port_guid = gc.port_guid;
+		a->vf = gc.index;
+		snprintf(a->hint, sizeof(a->hint),
+			 "an alias GUID: VF %u of %s port %u (0x%016llx); "
+			 "OpenSM adds port GUIDs only",
+			 gc.index, ibp_fabric_node_desc(r->f, gc.node), gc.port,
+			 (unsigned long long)gc.port_guid);
+	}
+}
+
+/* GUIDs the plan names that are no port of the fabric (unplugged, link
+ * down, a GUID that never existed, a node GUID, a VF's alias), each
+ * once. */
+static int find_absent(ibp_verify_result *r, const ibp_alias_map *am,
+		       ibp_error *err)
 {
 	const ibp_conf *conf = r->conf;
 	for (size_t i = 0; i < ibp_conf_partition_count(conf); i++) {
@@ -109,19 +137,26 @@ static int find_absent(ibp_verify_result *r, ibp_error *err)
 			    .conf_file = ibp_conf_file(conf),
 			    .conf_line = m->pos.line,
 			};
-			/* A CA's node GUID where a port GUID belongs: say
-			 * which port GUID was probably meant. */
-			if (!ibp_fabric_find_node_guid(r->f, m->guid, &nn))
-				snprintf(a->hint, sizeof(a->hint),
-					 "it is the node GUID of %s, whose "
-					 "port 1 is 0x%016llx (OpenSM matches "
-					 "port GUIDs)",
-					 ibp_fabric_node_desc(r->f, nn),
-					 (unsigned long long)
-					     ibp_fabric_port_guid(r->f, nn, 1));
+			classify_absent(r, am, a);
 		}
 	}
 	return IBP_OK;
+}
+
+/* find_absent with the options' alias map, read for the call. */
+static int find_absent_aliases(ibp_verify_result *r,
+			       const struct ibp_verify_options *o,
+			       ibp_error *err)
+{
+	ibp_alias_map *am = NULL;
+	int rc = o->alias_guids_path
+		     ? ibp_alias_map_load(o->alias_guids_path,
+					  o->max_input_size, &am, NULL, err)
+		     : IBP_OK;
+	if (!rc)
+		rc = find_absent(r, am, err);
+	ibp_alias_map_free(am);
+	return rc;
 }
 
 static int plan(ibp_live *l, const struct ibp_verify_options *o,
@@ -140,6 +175,7 @@ static int plan(ibp_live *l, const struct ibp_verify_options *o,
 	    .compact_pkey_indexes = o->compact_pkey_indexes,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
+	    .alias_guids_path = o->alias_guids_path,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = r->unplaced,
 	};
@@ -226,7 +262,7 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 	if (!rc)
 		rc = analyse(o, r, err);
 	if (!rc)
-		rc = find_absent(r, err);
+		rc = find_absent_aliases(r, o, err);
 	if (rc) {
 		ibp_verify_result_free(r);
 		return rc;
@@ -353,6 +389,8 @@ static json_t *absent_json(const ibp_verify_result *r)
 		 * anything: kept, as UTF-8 plus the exact bytes */
 		json_text_set(o, "conf_file", a->conf_file);
 		json_object_set_new(o, "conf_line", json_integer(a->conf_line));
+		json_object_set_new(o, "kind",
+				    json_string(ibp_guid_kind_str(a->kind)));
 		if (a->hint[0])
 			json_text_set(o, "hint", a->hint);
 		json_array_append_new(abs, o);

@@ -74,7 +74,8 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
 /* The plan, read as the policy will apply it - by a running OpenSM
  * (the state records one), with the partitions it still holds.  Its own
  * findings are not reported, but for those that say the plan means
- * something else to this OpenSM than to a fresh one, which go to out. */
+ * something else to this OpenSM than to a fresh one, and those that say
+ * which of its GUIDs OpenSM skips (conf_guids.c), which go to out. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		     const ibp_policy_options *po, ibp_diags *out,
 		     ibp_error *err)
@@ -82,6 +83,7 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co);
 	co.fabric = r->fabric;
+	co.alias_guids_path = o->alias_guids_path;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = o->max_input_size;
 	ibp_state_opensm so;
@@ -97,7 +99,9 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		     : ibp_conf_parse_file(o->plan_path, &co, &r->conf, d, err);
 	for (size_t i = 0; !rc && i < ibp_diags_count(d); i++) {
 		const ibp_diag *x = ibp_diags_get(d, i);
-		if (strcmp(x->code, "opensm-earlier-partition"))
+		if (strcmp(x->code, "opensm-earlier-partition") &&
+		    strcmp(x->code, "guid-unknown") &&
+		    strcmp(x->code, "guid-alias-ignored"))
 			continue;
 		if (ibp_diags_add(out, x->severity, x->code, x->file, x->line,
 				  x->col, "%s", x->message))

@@ -37,6 +37,8 @@ int ibp_service_error_http(const struct ibp_service_error *e)
 {
 	if (e->conflict)
 		return 409;
+	if (e->unavailable)
+		return 503;
 	switch (e->err.status) {
 	case IBP_EINVAL:
 		return 400;
@@ -95,6 +97,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		     : svc_db_open(s, o->db_path, err);
 	if (!rc)
 		rc = svc_db_load(s, err);
+	if (!rc && o->store_url)
+		rc = svc_store_open(s, o->store_url, o->host_name, err);
 	if (rc) {
 		ibp_service_close(s);
 		return rc;
@@ -107,6 +111,7 @@ void ibp_service_close(ibp_service *s)
 {
 	if (!s)
 		return;
+	svc_store_close(s);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -498,6 +503,23 @@ static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
 		s->nwarnings++;
 }
 
+/* Under the lock, before a change is computed on the plan: the shared
+ * store's transaction begun and the plan caught up with it (no-op
+ * without a store); the store unreachable is a 503 that changes
+ * nothing. */
+static int store_begin(ibp_service *s, struct ibp_service_error *e)
+{
+	ibp_error err;
+	ibp_error_clear(&err);
+	int rc = svc_store_begin(s, &err);
+	if (rc) {
+		e->unavailable = true;
+		svc_fail(e, IBP_EIO, NULL, "%s; nothing was changed",
+			 err.message);
+	}
+	return rc;
+}
+
 /* Under the lock: everything after the request was read. */
 static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			 const char *op, uint16_t pkey, struct svc_plan *np,
@@ -540,6 +562,10 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	}
 	if ((rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
 		goto out;
+	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
+		e->unavailable = true;
+		goto out;
+	}
 	if ((rc = svc_db_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err)))
 		goto out;
 	s->rev++;
@@ -577,12 +603,14 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 		return rc;
 	}
 	pthread_mutex_lock(&s->lock);
-	struct svc_plan np;
-	rc = svc_plan_clone(&s->plan, &np)
-		 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
-		 : mutate(&np, op, &r, e);
+	struct svc_plan np = {0};
+	if (!(rc = store_begin(s, e)))
+		rc = svc_plan_clone(&s->plan, &np)
+			 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
+			 : mutate(&np, op, &r, e);
 	if (!rc)
 		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, e);
+	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
 	req_free(&r);
@@ -621,13 +649,16 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 	uint16_t pk;
 	struct svc_plan np = {0};
 	pthread_mutex_lock(&s->lock);
-	int rc = path_pkey(s, pkey, &pk, e);
+	int rc = store_begin(s, e);
+	if (!rc)
+		rc = path_pkey(s, pkey, &pk, e);
 	if (!rc && svc_plan_clone(&s->plan, &np))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc) {
 		svc_plan_remove(&np, pk);
 		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, e);
 	}
+	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -663,6 +694,8 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 	struct svc_plan np = {0};
 	pthread_mutex_lock(&s->lock);
 	if (!rc)
+		rc = store_begin(s, e);
+	if (!rc)
 		rc = path_pkey(s, pkey, &pk, e);
 	if (rc == IBP_ENOENT) { /* already gone: done, as the POST answers */
 		ibp_service_error_clear(e);
@@ -675,6 +708,7 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 	if (!rc)
 		rc = commit_locked(s, NULL, op_names[IBP_SERVICE_REMOVE_GUIDS],
 				   pk, &np, rev, e);
+	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
 	req_free(&r);
@@ -816,7 +850,14 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 	char *text = NULL, problem[512];
 	size_t len = 0;
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, problem, sizeof(problem), err);
+	int rc =
+	    s->store_url && !s->store_synced
+		? ibp_error_set(err, IBP_EIO,
+				"the shared store has not been reached "
+				"since the start: the file is left as it "
+				"is (%s)",
+				s->store_error)
+		: render_locked(s, &text, &len, problem, sizeof(problem), err);
 	if (!rc && problem[0]) /* the last good file stays */
 		rc = ibp_error_set(err, IBP_EBUSY, "%s", problem);
 	if (!rc)

@@ -417,6 +417,58 @@ bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
 	return hit;
 }
 
+int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
+		   const uint16_t *pkeys, size_t npkeys,
+		   const struct svc_rev_row *rows, size_t nrows,
+		   uint64_t newest, ibp_error *err)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return db_fail(s, err, "cannot begin a transaction");
+	char sql[96];
+	snprintf(sql, sizeof(sql), "%sDELETE FROM revisions WHERE rev > %llu;",
+		 pkeys ? "" : "DELETE FROM partitions; DELETE FROM members; ",
+		 (unsigned long long)newest);
+	bool ok = sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK;
+	for (size_t i = 0; ok && !pkeys && i < plan->n; i++)
+		ok = exec_part(s->db, &plan->p[i]);
+	for (size_t i = 0; ok && pkeys && i < npkeys; i++) {
+		const struct svc_part *p =
+		    svc_plan_find((struct svc_plan *)plan, pkeys[i]);
+		ok =
+		    exec_delete(s->db, pkeys[i]) && (!p || exec_part(s->db, p));
+	}
+	sqlite3_stmt *st = NULL;
+	ok = ok && sqlite3_prepare_v2(s->db,
+				      "INSERT OR REPLACE INTO revisions(rev, "
+				      "time, op, pkey, state, reason, user, "
+				      "via, client, request) VALUES(?, ?, ?, "
+				      "?, ?, ?, ?, ?, ?, ?)",
+				      -1, &st, NULL) == SQLITE_OK;
+	for (size_t i = 0; ok && i < nrows; i++) {
+		const struct svc_rev_row *r = &rows[i];
+		const char *t[] = {r->op,  r->state,  r->reason, r->user,
+				   r->via, r->client, r->request};
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)r->rev);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)r->time);
+		sqlite3_bind_int(st, 4, r->pkey);
+		for (int k = 0; k < 7; k++)
+			if (t[k])
+				sqlite3_bind_text(st, k < 1 ? 3 : k + 4, t[k],
+						  -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, k < 1 ? 3 : k + 4);
+		ok = sqlite3_step(st) == SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return IBP_OK;
+	int rc = db_fail(s, err, "the shared store's plan was not cached");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 char *svc_db_meta(const ibp_service *s, const char *key)
 {
 	sqlite3_stmt *st = NULL;

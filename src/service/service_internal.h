@@ -13,12 +13,14 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
 #include "ibpart/service.h"
 #include "ibpart/state_file.h"
+#include "conf/partitions_marker.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"
@@ -26,9 +28,7 @@
 #define SVC_BY_OPENSM	"opensm"
 
 /* The marker line that starts the generated section. */
-#define SVC_MARKER                                                             \
-	"# ---- ibpartd: generated section, managed through its API; "         \
-	"do not edit below this line ----"
+#define SVC_MARKER IBP_PARTITIONS_MARKER
 
 struct svc_member {
 	uint64_t guid;
@@ -82,6 +82,14 @@ struct ibp_service {
 		char *json; /* the caller's warnings array */
 	} warnings[SVC_WARNINGS_KEPT];
 	size_t nwarnings, warn_next;
+	/* the shared store (service_store.c); store_url NULL: none */
+	char *store_url, *host;
+	PGconn *pg;	   /* changes, catch-up, status: under the lock */
+	PGconn *pg_listen; /* LISTEN: ibp_service_store_poll's caller only */
+	bool store_txn;	   /* a transaction of pg is open */
+	bool store_synced; /* the cache has caught up at least once */
+	bool store_schema; /* the store's schema checked (and migrated) */
+	char store_error[256]; /* why the store failed last ("": fine) */
 };
 
 /* ---- service_input.c: request values ---- */
@@ -137,6 +145,72 @@ int svc_db_load(ibp_service *s, ibp_error *err);
 int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
+
+/* One revision as the shared store gives it to the local cache. */
+struct svc_rev_row {
+	uint64_t rev;
+	long long time;
+	int pkey;
+	const char *op, *state, *reason, *user, *via, *client, *request;
+};
+/* One transaction: the local database's partitions and members made
+ * plan's (all of them, or those of the npkeys P_Keys listed when pkeys
+ * is not NULL), its revisions after newest dropped, rows added. */
+int svc_db_replace(ibp_service *s, const struct svc_plan *plan,
+		   const uint16_t *pkeys, size_t npkeys,
+		   const struct svc_rev_row *rows, size_t nrows,
+		   uint64_t newest, ibp_error *err);
+
+/* ---- service_store.c: the shared store (PostgreSQL) ---- */
+/* A URL --store takes (postgresql:// or postgres://). */
+bool svc_store_url(const char *url);
+/* The writers' lock of the shared store, held to the transaction's end
+ * (its key spells "ibpa"). */
+#define SVC_STORE_LOCK "SELECT pg_advisory_xact_lock(1768058977)"
+/* A connection to url (check PQstatus); client notices off. */
+PGconn *svc_pg_connect(const char *url);
+/* Run sql with n text parameters (NULL: SQL NULL); true when it did
+ * (a command, or rows: into *out when out, the caller's to PQclear). */
+bool svc_pg_exec(PGconn *c, const char *sql, int n, const char *const *v,
+		 PGresult **out);
+/* The store's schema brought to this ibpartd's version, one transaction
+ * under the writers' lock (ibpartd_schema: the versions applied). */
+int svc_store_schema(PGconn *c, ibp_error *err);
+/* Connect, migrate, catch the local database up. */
+int svc_store_open(ibp_service *s, const char *url, const char *host,
+		   ibp_error *err);
+void svc_store_close(ibp_service *s);
+/* Under the lock, before a change is computed: a transaction holding
+ * the writers' lock, the service caught up to the store's newest
+ * revision.  No-op without a store; IBP_EIO: the store failed. */
+int svc_store_begin(ibp_service *s, ibp_error *err);
+/* The change written into the open transaction and committed (no-op
+ * without a store). */
+int svc_store_commit(ibp_service *s, const struct svc_plan *plan,
+		     const uint16_t *pkeys, size_t npkeys, uint64_t rev,
+		     const char *op, ibp_error *err);
+/* Commit (or roll back) the open transaction; no-op when none. */
+int svc_store_end(ibp_service *s, bool commit, ibp_error *err);
+/* The status's "store" object, under the lock. */
+json_t *svc_store_status(ibp_service *s);
+/* Connected to the store, or reconnected once: true when it is. */
+bool svc_store_connected(ibp_service *s);
+
+/* ---- service_store_tokens.c: the tokens in the shared store ---- */
+/* Each a no-op without a store; under the lock.  Add t to the store
+ * (IBP_EIO: it failed, issue nothing). */
+int svc_store_token_add(ibp_service *s, const ibp_service_token *t,
+			ibp_error *err);
+/* Revoke id (of user, when not NULL) in the store; IBP_ENOENT: no such
+ * token there, IBP_EIO: the store failed. */
+int svc_store_token_revoke(ibp_service *s, const char *id, const char *user,
+			   ibp_error *err);
+/* The store's rows of token id (NULL: every token) into the local
+ * database; nothing when the store cannot be read. */
+void svc_store_token_pull(ibp_service *s, const char *id);
+/* One token row into the local database, its last use kept
+ * (service_tokens.c). */
+void svc_db_token_put(ibp_service *s, const ibp_service_token *t);
 
 /* A text of the meta table (malloc'd; NULL when none), and setting one
  * (len bytes of value). */

@@ -15,23 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf/partitions_marker.h"
 #include "service/service_internal.h"
 #include "util/file_read.h"
 
 /* Where the marker line starts in text, or NULL. */
-static const char *find_marker(const char *text)
-{
-	const char *m = text;
-	size_t ml = strlen(SVC_MARKER);
-	while ((m = strstr(m, SVC_MARKER))) {
-		if ((m == text || m[-1] == '\n') &&
-		    (m[ml] == '\n' || m[ml] == 0))
-			return m;
-		m += ml;
-	}
-	return NULL;
-}
-
 /* The text last seen (the database's), "" when none, into *text. */
 static int last_seen(ibp_service *s, char **text, size_t *len, ibp_error *err)
 {
@@ -58,7 +46,7 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 		return *text ? IBP_OK
 			     : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	const char *m = rc ? NULL : find_marker(*text);
+	const char *m = rc ? NULL : ibp_partitions_marker_find(*text);
 	if (rc || (!m && known)) {
 		if (rc)
 			snprintf(problem, psize,
@@ -127,12 +115,7 @@ void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
 
 bool ibp_service_manages_file(const char *path)
 {
-	char *text = NULL;
-	size_t len = 0;
-	bool yes =
-	    !ibp_file_read_all(path, 0, &text, &len, NULL) && find_marker(text);
-	free(text);
-	return yes;
+	return ibp_partitions_file_managed(path);
 }
 
 /* The header of one statement: name, P_Key and flags. */

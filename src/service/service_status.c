@@ -234,6 +234,8 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err)
 		      "fabric_revision", (json_int_t)s->fabric_rev, "state",
 		      newest, "revisions", revs);
 	sqlite3_finalize(st);
+	if (o && s->store_url) /* every SM host's state (service_store.c) */
+		json_object_set_new(o, "store", svc_store_status(s));
 	json_t *warned = json_array(); /* newest first */
 	for (size_t i = 1; i <= s->nwarnings; i++) {
 		const struct svc_warning *w =

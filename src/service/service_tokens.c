@@ -18,10 +18,26 @@ static int db_error(ibp_service *s, ibp_error *err)
 			     sqlite3_errmsg(s->db));
 }
 
+/* t's id, hash, user, issued_at, role, expires_at as parameters 1-6. */
+static void bind_token(sqlite3_stmt *st, const ibp_service_token *t)
+{
+	sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, t->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, t->user, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, t->issued_at);
+	sqlite3_bind_text(st, 5, t->role, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, t->expires_at);
+}
+
 int ibp_service_token_add(ibp_service *s, const ibp_service_token *t,
 			  ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
+	int rc = svc_store_token_add(s, t, err); /* the store first */
+	if (rc) {
+		pthread_mutex_unlock(&s->lock);
+		return rc;
+	}
 	sqlite3_stmt *st = NULL;
 	bool ok = sqlite3_prepare_v2(s->db,
 				     "INSERT INTO tokens(id, hash, user, "
@@ -30,18 +46,34 @@ int ibp_service_token_add(ibp_service *s, const ibp_service_token *t,
 				     "0)",
 				     -1, &st, NULL) == SQLITE_OK;
 	if (ok) {
-		sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, t->hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, t->user, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, t->issued_at);
-		sqlite3_bind_text(st, 5, t->role, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 6, t->expires_at);
+		bind_token(st, t);
 		ok = sqlite3_step(st) == SQLITE_DONE;
 	}
 	sqlite3_finalize(st);
-	int rc = ok ? IBP_OK : db_error(s, err);
+	rc = ok ? IBP_OK : db_error(s, err);
 	pthread_mutex_unlock(&s->lock);
 	return rc;
+}
+
+void svc_db_token_put(ibp_service *s, const ibp_service_token *t)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(
+		s->db,
+		"INSERT INTO tokens(id, hash, user, issued_at, "
+		"role, expires_at, revoked, last_used) VALUES(?, "
+		"?, ?, ?, ?, ?, ?, 0) ON CONFLICT(id) DO UPDATE "
+		"SET hash=excluded.hash, user=excluded.user, "
+		"issued_at=excluded.issued_at, "
+		"role=excluded.role, "
+		"expires_at=excluded.expires_at, "
+		"revoked=max(revoked, excluded.revoked)",
+		-1, &st, NULL) == SQLITE_OK) {
+		bind_token(st, t);
+		sqlite3_bind_int(st, 7, t->revoked);
+		sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
 }
 
 static void copy(char *dst, size_t size, sqlite3_stmt *st, int col)
@@ -55,6 +87,7 @@ int ibp_service_token_find(ibp_service *s, const char *id, ibp_service_token *t,
 {
 	memset(t, 0, sizeof(*t));
 	pthread_mutex_lock(&s->lock);
+	svc_store_token_pull(s, id); /* a revocation on another host */
 	sqlite3_stmt *st = NULL;
 	int rc = IBP_ENOENT;
 	if (sqlite3_prepare_v2(s->db,
@@ -114,6 +147,12 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 			     ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
+	svc_store_token_pull(s, id);
+	int rc = svc_store_token_revoke(s, id, user, err);
+	if (rc) {
+		pthread_mutex_unlock(&s->lock);
+		return rc;
+	}
 	int n = user ? update(s,
 			      "UPDATE tokens SET revoked=1 WHERE id=?1 AND "
 			      "user=?2",
@@ -122,9 +161,9 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 			      "UPDATE tokens SET revoked=1 WHERE id=?1 AND "
 			      "?2 = 0",
 			      id, NULL, 0);
-	int rc = n < 0	  ? db_error(s, err)
-		 : n == 0 ? ibp_error_set(err, IBP_ENOENT, "no such token")
-			  : IBP_OK;
+	rc = n < 0    ? db_error(s, err)
+	     : n == 0 ? ibp_error_set(err, IBP_ENOENT, "no such token")
+		      : IBP_OK;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
@@ -133,6 +172,7 @@ int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			    ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
+	svc_store_token_pull(s, NULL); /* those other hosts issued */
 	json_t *a = json_array();
 	sqlite3_stmt *st = NULL;
 	bool ok = a && sqlite3_prepare_v2(

@@ -31,6 +31,7 @@ void ibp_input_args_analysis(const struct ibp_input_args *in,
 {
 	o->topology_path = in->topo;
 	o->node_name_map = in->node_name_map;
+	o->alias_guids_path = in->alias_guids;
 	o->sm_port = in->sm_port;
 	o->plan_path = in->conf;
 	o->mode_given = in->mode != NULL;

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""check-module-cycles.py - the library's modules form no cycle.
+
+A module is a folder of src/ (docs/ARCHITECTURE.md).  Module A depends on
+module B when a file of A (src/A/*.c, src/A/*.h, or a public header A owns)
+includes a private header of B ("B/x.h") or a public header B owns
+("ibpart/x.h").  Which module owns each public header is the table below:
+a header missing from it fails the check, so a new header is placed on
+purpose.  Exit 1 naming each cycle found, 0 when there is none.
+"""
+import os
+import re
+import sys
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..")
+
+# public header (include/ibpart/, include/ibpart/sys/) -> owning module
+OWNER = {
+    "export.h": "util", "error.h": "util", "diag.h": "util",
+    "escape.h": "util", "atomic_file.h": "util", "limits.h": "util",
+    "progress.h": "util", "suggest.h": "util", "args.h": "util",
+    "version.h": "util",
+    "mad.h": "wire", "sa.h": "wire", "perfmgt.h": "wire",
+    "transport.h": "wire", "transport_umad.h": "wire",
+    "topo.h": "topo", "fabric_gen.h": "topo", "node_name_map.h": "topo",
+    "conf.h": "conf", "plan.h": "conf",
+    "pkey.h": "pkey", "pkey_table.h": "pkey", "tables.h": "pkey",
+    "tables_json.h": "pkey", "state_file.h": "pkey",
+    "index_memory.h": "pkey", "opensm_partitions.h": "pkey",
+    "policy.h": "policy", "opensm_conf.h": "policy",
+    "opensm_prtn_sweep.h": "policy", "tables_compute.h": "policy",
+    "sm.h": "sm",
+    "sim.h": "sim", "sim_action.h": "sim", "sim_demo.h": "sim",
+    "sim_session.h": "sim", "transport_sim.h": "sim",
+    "analysis.h": "analysis", "analysis_input.h": "analysis",
+    "matrix_view.h": "analysis", "input_args.h": "analysis",
+    "live.h": "live", "live_connect.h": "live", "apply.h": "live",
+    "verify.h": "live",
+    "monitor.h": "monitor",
+    "service.h": "service",
+    "report.h": "report",
+}
+
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def header_module(path, modules):
+    """The module an include "path" names, or None (a system header)."""
+    parts = path.split("/")
+    if parts[0] == "ibpart":
+        return OWNER.get(parts[-1], "?" + path)
+    if parts[0] in modules:
+        return parts[0]
+    return None
+
+
+def main():
+    src = os.path.join(ROOT, "src")
+    inc = os.path.join(ROOT, "include", "ibpart")
+    modules = sorted(d for d in os.listdir(src)
+                     if os.path.isdir(os.path.join(src, d)))
+    files = []  # (module, path)
+    for m in modules:
+        for dp, _, fs in os.walk(os.path.join(src, m)):
+            files += [(m, os.path.join(dp, f)) for f in fs
+                      if f.endswith((".c", ".h"))]
+    for dp, _, fs in os.walk(inc):
+        for f in fs:
+            if f.endswith((".h", ".h.in")):
+                name = f[:-3] if f.endswith(".in") else f
+                files.append((OWNER.get(name, "?" + name),
+                              os.path.join(dp, f)))
+    bad = sorted({m for m, _ in files if m.startswith("?")} |
+                 {m for m in modules if m not in OWNER.values()})
+    edges = {}  # (a, b) -> first file giving it
+    for m, path in files:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for h in INC.findall(text):
+            b = header_module(h, modules)
+            if b is None or b == m:
+                continue
+            if b.startswith("?"):
+                bad.append("%s includes %s, which no module owns" %
+                           (os.path.relpath(path, ROOT), h))
+                continue
+            edges.setdefault((m, b), "%s includes %s" %
+                             (os.path.relpath(path, ROOT), h))
+    for b in bad:
+        print("module table: %s (scripts/check-module-cycles.py OWNER)" % b)
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+    # the strongly connected components of more than one module (Tarjan)
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+
+    def strong(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                sccs.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    for comp in sccs:
+        print("cycle among modules: " + ", ".join(comp))
+        for (a, b), why in sorted(edges.items()):
+            if a in comp and b in comp:
+                print("  %s -> %s: %s" % (a, b, why))
+    cycles = sccs
+    if cycles or bad:
+        return 1
+    order = []  # a layering, lowest first, for the record
+    left = set(modules)
+    while left:
+        low = sorted(m for m in left
+                     if not (graph.get(m, set()) & left))
+        order.append(" ".join(low))
+        left -= set(low)
+    print("no module cycle; layers, lowest first: " + " | ".join(order))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
