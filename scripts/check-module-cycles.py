@@ -24,6 +24,7 @@ OWNER = {
     "mad.h": "wire", "sa.h": "wire", "perfmgt.h": "wire",
     "transport.h": "wire", "transport_umad.h": "wire",
     "topo.h": "topo", "fabric_gen.h": "topo", "node_name_map.h": "topo",
+    "alias_map.h": "topo",
     "conf.h": "conf", "plan.h": "conf",
     "pkey.h": "pkey", "pkey_table.h": "pkey", "tables.h": "pkey",
     "tables_json.h": "pkey", "state_file.h": "pkey",

@@ -38,13 +38,21 @@ posture=$(jq -r '.posture.findings[] | "\(.severity) \(.code)"' <<<"$BODY" | sor
 	fail "the posture is not the audit's: $posture"
 [[ $posture == *"high mkey-not-set"* ]] || fail "posture: $posture"
 
-# /metrics: the collector's counts, once it has run (it needs no port
-# for the audit)
-for ((i = 0; i < 100; i++)); do
+# /metrics: the collector's counts of a sweep that began after the
+# changes above (it audits each sweep; it needs no port for the audit).
+# Its cycles, swept or failed (-C no_such_hca), are counted: two more
+# than now means one began after now.
+cycles() {
 	ibpd_req GET /metrics
-	grep -q '^ibpart_audit_findings{severity="high"}' <<<"$BODY" && break
+	awk '/^ibpartd_monitor_sweep(s|_failures)_total /{n += $2} END{print n + 0}' <<<"$BODY"
+}
+c0=$(cycles)
+for ((i = 0; i < 150; i++)); do
+	(($(cycles) >= c0 + 2)) && break
 	sleep 0.1
 done
+(($(cycles) >= c0 + 2)) || fail "the collector did not run two cycles in 15 s"
+ibpd_req GET /metrics
 for sev in critical high medium info; do
 	want=$(grep -c "^$sev " <<<"$audit" || true)
 	have=$(sed -n "s/^ibpart_audit_findings{severity=\"$sev\"} //p" <<<"$BODY")
