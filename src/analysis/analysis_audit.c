@@ -462,18 +462,20 @@ static int rule_shared(struct audit *a)
 		}
 		if (nr < 2)
 			continue;
-		/* which partitions take part in an isolated pair with the
-		 * same membership on both sides: full-full is a bridge,
-		 * limited-limited the storage pattern.  (Full in one and
-		 * limited in the other is a client of a service partition:
-		 * not flagged.) */
-		bool in_pair[PART_MAX] = {false};
-		bool full_pair = false;
+		/* which partitions take part in an isolated pair: judged
+		 * on reach, as the matrix does.  Full on either side is a
+		 * bridge (a limited membership reaching the full members
+		 * of a second group reaches what a full one would: the
+		 * client of a service partition is not flagged because its
+		 * peers reach the service too, so no pair is isolated);
+		 * limited-limited is the storage pattern. */
+		bool in_pair[PART_MAX] = {false}, in_bridge[PART_MAX] = {false};
+		bool full_pair = false, mixed = false;
 		for (size_t i = 0; i < nr; i++)
 			for (size_t j = i + 1; j < nr; j++) {
-				if (r[i].full != r[j].full)
-					continue;
-				if (in_pair[i] && in_pair[j])
+				bool bridge = r[i].full || r[j].full;
+				bool *seen = bridge ? in_bridge : in_pair;
+				if (seen[i] && seen[j])
 					continue;
 				bool hit = false;
 				for (size_t e = 0; e < r[i].n && !hit; e++)
@@ -484,15 +486,17 @@ static int rule_shared(struct audit *a)
 						    r[j].cls[f], r[j].ten[f]);
 				if (!hit)
 					continue;
-				in_pair[i] = in_pair[j] = true;
-				if (r[i].full)
+				seen[i] = seen[j] = true;
+				if (bridge) {
 					full_pair = true;
+					mixed |= r[i].full != r[j].full;
+				}
 			}
 		size_t np = 0;
 		char list[256] = "", pb[32], msg[2048];
 		size_t lo = 0;
 		for (size_t i = 0; i < nr; i++) {
-			if (!in_pair[i] || (full_pair && !r[i].full))
+			if (!(full_pair ? in_bridge[i] : in_pair[i]))
 				continue;
 			parts[np++] = r[i].base;
 			if (lo < sizeof(list))
@@ -504,7 +508,15 @@ static int rule_shared(struct audit *a)
 		if (np < 2)
 			continue;
 		const char *who = a->in->tenants ? " of different tenants" : "";
-		if (full_pair) {
+		if (full_pair && mixed) {
+			snprintf(msg, sizeof(msg),
+				 "%s reaches, through %zu partitions%s (%s), "
+				 "ports that cannot reach each other, as a "
+				 "full member of some and a limited member of "
+				 "others: its reach is a full bridge's, so it "
+				 "bridges groups that are otherwise isolated.",
+				 epname(a, ep), np, who, list);
+		} else if (full_pair) {
 			snprintf(msg, sizeof(msg),
 				 "%s is a full member of %zu partitions%s "
 				 "(%s) whose other members cannot reach each "
@@ -512,6 +524,8 @@ static int rule_shared(struct audit *a)
 				 "so it bridges groups that are otherwise "
 				 "isolated.",
 				 epname(a, ep), np, who, list);
+		}
+		if (full_pair) {
 			rc =
 			    add_eps(a, "tenant-bridge", IBP_AUDIT_HIGH, &ep, 1,
 				    parts, np,

@@ -560,7 +560,7 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, c, before, blen, after, alen, e)))
+	if ((rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
 		goto out;
 	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
 		e->unavailable = true;

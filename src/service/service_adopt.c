@@ -172,7 +172,7 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, NULL, before, blen, after, alen, e)) ||
+	if ((rc = svc_guard(s, NULL, false, before, blen, after, alen, e)) ||
 	    (rc = svc_db_commit(s, &np, &pk, 1, s->rev + 1, "adopt", &e->err)))
 		goto out;
 	s->rev++;

@@ -173,9 +173,36 @@ static int refuse_findings(const ibp_findings *before,
 	return rc;
 }
 
+/* A change that only removes (members, or the whole P_Key) can only
+ * reduce reach: never refused.  The high findings left in the plan after
+ * it go to c's warnings (the answer's extra fields), so an orchestrator
+ * revoking access learns that bridges remain without looping on a 409. */
+static int report_remaining(const ibp_findings *after,
+			    struct ibp_service_caller *c,
+			    struct ibp_service_error *e)
+{
+	ibp_findings *high = ibp_findings_new();
+	if (!high)
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; after && i < ibp_findings_count(after); i++) {
+		const ibp_finding *f = ibp_findings_get(after, i);
+		if (f->severity >= IBP_AUDIT_HIGH)
+			ibp_findings_add(high, f->code, f->severity, f->ports,
+					 f->nports, f->partitions,
+					 f->npartitions, f->fix, "%s",
+					 f->message);
+	}
+	int rc = IBP_OK;
+	if (ibp_findings_count(high) &&
+	    svc_caller_warn(c, findings_array(high)))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	ibp_findings_free(high);
+	return rc;
+}
+
 int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
-	      const char *before, size_t blen, const char *after, size_t alen,
-	      struct ibp_service_error *e)
+	      bool removes_only, const char *before, size_t blen,
+	      const char *after, size_t alen, struct ibp_service_error *e)
 {
 	size_t be = 0, ae = 0;
 	bool brej = false, arej = false;
@@ -195,6 +222,12 @@ int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
 		return IBP_OK;
 	ibp_findings *fb = NULL, *fa = NULL, *fc = NULL;
 	ibp_error ignore;
+	if (removes_only) {
+		audit(s, after, alen, &fa, &ignore);
+		rc = report_remaining(fa, c, e);
+		ibp_findings_free(fa);
+		return rc;
+	}
 	audit(s, before, blen, &fb, &ignore); /* a bad before blocks nothing */
 	rc = audit(s, after, alen, &fa, &e->err);
 	if (!rc)

@@ -312,10 +312,12 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 /* ---- service_guard.c ---- */
 /* Refuse (conflict, with the findings) what after introduces at high
  * or above that before does not have; a finding whose code c's policy
- * only warns of (c may be NULL) is appended to c->warnings instead. */
+ * only warns of (c may be NULL) is appended to c->warnings instead.  A
+ * change that only removes (removes_only) can only reduce reach: never
+ * refused by the audit, the high findings that remain go to c->warnings. */
 int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
-	      const char *before, size_t blen, const char *after, size_t alen,
-	      struct ibp_service_error *e);
+	      bool removes_only, const char *before, size_t blen,
+	      const char *after, size_t alen, struct ibp_service_error *e);
 /* Append the findings of JSON array arr (stolen) to c->warnings (c may
  * be NULL: arr is dropped).  0, or IBP_ENOMEM. */
 int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);

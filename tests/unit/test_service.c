@@ -506,6 +506,20 @@ static void test_migrate_v2(void **state)
 	ibp_service_close(s);
 }
 
+/* A change the guard refuses as a tenant bridge: 409 with the finding. */
+static void refused_bridge(ibp_service *s, const char *body)
+{
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	assert_int_not_equal(ibp_service_change(s, IBP_SERVICE_ADD_GUIDS, body,
+						strlen(body), NULL, &e),
+			     IBP_OK);
+	assert_int_equal(ibp_service_error_http(&e), 409);
+	assert_non_null(e.findings);
+	assert_non_null(strstr(e.findings, "tenant-bridge"));
+	ibp_service_error_clear(&e);
+}
+
 static void test_guard(void **state)
 {
 	(void)state;
@@ -516,21 +530,41 @@ static void test_guard(void **state)
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000601\","
 	       "\"0002c90000000502\"]}");
-	struct ibp_service_error e;
-	ibp_service_error_init(&e);
 	const char *bridge = "{\"pkey\":\"0x40\",\"guids\":"
 			     "[\"0002c90000000301\"]}";
-	assert_int_not_equal(ibp_service_change(s, IBP_SERVICE_ADD_GUIDS,
-						bridge, strlen(bridge), NULL,
-						&e),
-			     IBP_OK);
-	assert_int_equal(ibp_service_error_http(&e), 409);
-	assert_non_null(e.findings);
-	assert_non_null(strstr(e.findings, "tenant-bridge"));
-	ibp_service_error_clear(&e);
+	refused_bridge(s, bridge);
+	/* issue 26: limited in 0x40, 0301 reaches its full members 0601 and
+	 * 0502 as a full member would (the matrix's reach): the same bridge */
+	refused_bridge(s, "{\"pkey\":\"0x40\",\"membership\":\"limited\","
+			  "\"guids\":[\"0002c90000000301\"]}");
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	/* issue 26: 0301 made full in 0x30 and 0x40 while 0x70 joins every
+	 * port of both (no isolated pair, no bridge); then taking 0401 out
+	 * of 0x70 and deleting 0x70 only reduce reach, but leave 0301
+	 * bridging in the remaining plan: never refused, the bridge that
+	 * remains said in the answer's warnings */
 	change(s, IBP_SERVICE_ADD_GUIDS,
-	       "{\"pkey\":\"0x40\",\"membership\":\"limited\",\"guids\":"
-	       "[\"0002c90000000301\"]}");
+	       "{\"pkey\":\"0x70\",\"guids\":[\"0002c90000000301\","
+	       "\"0002c90000000401\",\"0002c90000000601\","
+	       "\"0002c90000000502\"]}");
+	change(s, IBP_SERVICE_ADD_GUIDS, bridge);
+	struct ibp_service_caller plain = {IBP_SERVICE_CALLER_VERSION, "k8s",
+					   NULL, NULL};
+	const char *rm = "{\"pkey\":\"0x70\",\"guids\":"
+			 "[\"0002c90000000401\"]}";
+	int rc = ibp_service_change_as(s, &plain, IBP_SERVICE_REMOVE_GUIDS, rm,
+				       strlen(rm), NULL, &e);
+	if (rc)
+		fprintf(stderr, "remove: %s\n", e.err.message);
+	assert_int_equal(rc, IBP_OK);
+	assert_non_null(plain.warnings);
+	assert_non_null(strstr(plain.warnings, "tenant-bridge"));
+	free(plain.warnings);
+	rc = ibp_service_delete_pkey(s, "0x70", NULL, &e);
+	if (rc)
+		fprintf(stderr, "delete: %s\n", e.err.message);
+	assert_int_equal(rc, IBP_OK);
 	ibp_service_close(s);
 }
 
