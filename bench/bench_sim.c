@@ -18,9 +18,9 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sim.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_sim.h"
 
 static double now(void)
 {

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "ibpart/live.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "live_cli.h"
 
 static const char usage[] =

@@ -4,7 +4,7 @@
  * commands on it.  Several actions may follow one another on the command
  * line; they run in order on the same fabric, so `pingpong A B counters`
  * shows what the pingpong did to the counters.  The session and its
- * commands are the library's (ibpart/sim_session.h); here their
+ * commands are the library's (ibpart/sys/sim_session.h); here their
  * findings, errors and results are printed and turned into exit
  * statuses.
  */
@@ -13,8 +13,8 @@
 
 #include "cli.h"
 #include "sim_cli.h"
-#include "ibpart/sim_action.h"
-#include "ibpart/sim_session.h"
+#include "front/sim_action.h"
+#include "ibpart/sys/sim_session.h"
 
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode opensm|strict]\n"

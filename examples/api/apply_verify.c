@@ -18,9 +18,9 @@
 #include <ibpart/apply.h>
 #include <ibpart/diag.h>
 #include <ibpart/live.h>
-#include <ibpart/sim.h>
+#include <ibpart/sys/sim.h>
 #include <ibpart/topo.h>
-#include <ibpart/transport_sim.h>
+#include <ibpart/sys/transport_sim.h>
 #include <ibpart/verify.h>
 #include <ibpart/version.h>
 

@@ -40,7 +40,7 @@
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/export.h"
 

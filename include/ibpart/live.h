@@ -40,7 +40,7 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 struct ibp_sm;

@@ -105,8 +105,8 @@
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpart/export.h"
 

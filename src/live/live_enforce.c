@@ -20,7 +20,7 @@
  */
 #include <stdlib.h>
 
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "live/live_enforce.h"
 
 /* The switch ports the plan left unenforced (ERR 0507), sorted for a

@@ -13,8 +13,8 @@
 #include <time.h>
 
 #include "ibpart/live.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_umad.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_umad.h"
 
 struct ibp_live {
 	struct ibp_live_options o;

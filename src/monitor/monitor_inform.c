@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ibpart/sa.h"
+#include "ibpart/sys/sa.h"
 #include "monitor/monitor_priv.h"
 
 /* The LID of the master SM's port, where its SA answers (0: unknown). */

@@ -11,7 +11,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ibpart/atomic_file.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/transport_sim.h"
 #include "monitor/monitor_priv.h"
 
 void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o)

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "ibpart/mad.h"
-#include "ibpart/perfmgt.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/perfmgt.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport.h"
 #include "monitor/monitor_priv.h"
 
 #define CHUNK_PORTS 2048 /* ports per batch: bounds the MAD buffers */

@@ -1,6 +1,6 @@
 /*
  * sim_demo.c - the seed document's walkthrough on a sim session (see
- * include/ibpart/sim_demo.h): two sessions on the seed's own files, one
+ * include/ibpart/sys/sim_demo.h): two sessions on the seed's own files, one
  * in the asked mode told in full, one in the other mode for what
  * changes, each check recorded in the result.  The narrative goes to the
  * caller's FILE *; the library prints nothing elsewhere.
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/sim_demo.h"
-#include "ibpart/sim_session.h"
+#include "ibpart/sys/sim_demo.h"
+#include "ibpart/sys/sim_session.h"
 
 #define NSEED 7
 

@@ -1,6 +1,6 @@
 /*
  * sim_session.c - bringing a sim session up and down (see
- * include/ibpart/sim_session.h): the topology, the SM's port, LIDs, the
+ * include/ibpart/sys/sim_session.h): the topology, the SM's port, LIDs, the
  * plan's tables, the simulator with its transport and SM, and the SM's
  * push; the getters and port resolution the commands share.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ibpart/escape.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/transport_sim.h"
 #include "sim/sim_session_priv.h"
 
 /* Every line the session prints goes through here: it quotes node

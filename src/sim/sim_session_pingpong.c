@@ -2,7 +2,7 @@
  * sim_session_pingpong.c - an ibv_rc_pingpong-like RC exchange between
  * two ports of a sim session, through the data plane (ibp_sim_send): what
  * both sides print, the latency model, and the counters and traps before
- * and after (see include/ibpart/sim_session.h).
+ * and after (see include/ibpart/sys/sim_session.h).
  */
 #include <string.h>
 

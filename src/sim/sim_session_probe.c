@@ -2,7 +2,7 @@
  * sim_session_probe.c - the probe matrix of a sim session: a packet
  * between every ordered pair of host ports through the data plane, on
  * each valid entry of the sender's table until one gets through, printed
- * as the seed's markdown table (see include/ibpart/sim_session.h).
+ * as the seed's markdown table (see include/ibpart/sys/sim_session.h).
  */
 #include <stdlib.h>
 #include <string.h>

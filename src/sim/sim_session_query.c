@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
 

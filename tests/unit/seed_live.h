@@ -14,8 +14,8 @@
 
 #include "ibpart/live.h"
 #include "ibpart/monitor.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 
 /* The seed fabric into *ss (its plan's path into conf) and the
  * simulator's transport at its SM's port into *sim; 0, or -1 with the

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "ibpart/diag.h"
-#include "ibpart/sim.h"
+#include "ibpart/sys/sim.h"
 #include "ibpart/topo.h"
 
 static inline ibp_fabric *fixture_seed_fabric(void)

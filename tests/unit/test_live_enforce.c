@@ -22,7 +22,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/transport_sim.h"
 #include "ibpart/verify.h"
 #include "sim_fixture.h"
 

@@ -28,8 +28,8 @@
 
 #include "ibpart/monitor.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
 
 struct fx {

@@ -21,11 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "ibpart/monitor.h"
-#include "ibpart/sa.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sa.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
 
 struct sa {

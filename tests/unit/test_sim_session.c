@@ -1,6 +1,6 @@
 /*
  * test_sim_session.c - the sim session through its public API
- * (ibpart/sim_session.h), on the seed's fabric and plan (examples/seed/
+ * (ibpart/sys/sim_session.h), on the seed's fabric and plan (examples/seed/
  * through IBP_EXAMPLES): the port's table the SM pushed, pingpong inside
  * a partition (completes), across partitions (the fabric drops it) and on
  * an empty P_Key index (refused), the probe matrix, progress reported
@@ -20,7 +20,7 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim_session.h"
+#include "ibpart/sys/sim_session.h"
 
 static const char *example(const char *rel)
 {

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "ibpart/fabric_gen.h"
-#include "ibpart/mad.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_sim.h"
 #include "sim_fixture.h"
 
 struct fx {

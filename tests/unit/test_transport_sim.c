@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ibpart/transport_sim.h"
-#include "ibpart/mad.h"
+#include "ibpart/sys/transport_sim.h"
+#include "ibpart/sys/mad.h"
 #include "sim_fixture.h"
 
 struct fx {

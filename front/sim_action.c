@@ -1,12 +1,12 @@
 /*
  * sim_action.c - the seed's commands read from words and replayed on a
- * simulated fabric (ibpart/sim_action.h): the action language of
- * `ibpart sim`, kept with the session it drives.
+ * simulated fabric (front/sim_action.h): the action language of
+ * `ibpart sim`, over the session's calls (ibpart/sys/sim_session.h).
  */
 #include <string.h>
 
-#include "ibpart/args.h"
-#include "ibpart/sim_action.h"
+#include "front/args.h"
+#include "front/sim_action.h"
 
 /* smpquery's flags, "pkeys", ADDR and an optional PORT. */
 static int parse_smpquery(int argc, char **argv, int *k,

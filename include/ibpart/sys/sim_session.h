@@ -36,8 +36,8 @@
 #include "ibpart/error.h"
 #include "ibpart/export.h"
 #include "ibpart/policy.h"
-#include "ibpart/sim.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sim.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 

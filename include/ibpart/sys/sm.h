@@ -34,11 +34,11 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
-#include "ibpart/mad.h"	   /* struct ibp_notice */
-#include "ibpart/policy.h" /* ibp_part_enforce: OpenSM's part_enforce */
+#include "ibpart/sys/mad.h" /* struct ibp_notice */
+#include "ibpart/policy.h"  /* ibp_part_enforce: OpenSM's part_enforce */
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
