@@ -21,6 +21,8 @@
 #include "ibpart/sys/sim.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static double now(void)
 {

@@ -109,13 +109,7 @@ void ibp_apply_free(ibp_apply *a);
 /* The tables planned (keyed by ibp_live_fabric()); the ports to change;
  * the plan ports that could not be read (ibp_apply_run refuses while
  * there are any). */
-const ibp_tables *ibp_apply_want(const ibp_apply *a);
 size_t ibp_apply_port_count(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_port_at(const ibp_apply *a, size_t i);
-size_t ibp_apply_unreadable_count(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
-						     size_t i);
-bool ibp_apply_is_rollback(const ibp_apply *a);
 
 #define IBP_APPLY_RUN_OPTIONS_VERSION 2
 struct ibp_apply_run_options {
@@ -154,7 +148,6 @@ bool ibp_apply_complete(const ibp_apply *a);
 bool ibp_apply_pushed(const ibp_apply *a);
 const struct ibp_sm_report *ibp_apply_report(const ibp_apply *a);
 const char *ibp_apply_state_file(const ibp_apply *a);
-size_t ibp_apply_not_reached_count(const ibp_apply *a);
 
 /* SMPs and time: in all, SubnSets (blocks + enforcement), of the push,
  * of the discovery and the reads, timeouts and retries of the push and

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
+#include "analysis/analysis_lib.h"
+#include "policy/opensm_conf_lib.h"
 
 int ibp_analysis_input_audit(const ibp_analysis_input *in,
 			     const ibp_tenant_map *tenants,

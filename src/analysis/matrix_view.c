@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "ibpart/matrix_view.h"
+#include "analysis/analysis_lib.h"
+#include "analysis/analysis_input_lib.h"
 
 void ibp_matrix_view_options_init(ibp_matrix_view_options *o)
 {

@@ -25,9 +25,12 @@
 #include <time.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
+#include "pkey/tables_lib.h"
 
 #define PORT_VIEW_LIMIT 64   /* up to this many end ports: a cell each */
 #define MATRIX_MAX	60   /* classes in the matrix (the largest) */

@@ -20,10 +20,15 @@
 #include <jansson.h>
 
 #include "ibpart/apply.h"
+#include "live/apply_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
+#include "live/live_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_apply {
 	ibp_live *l;

@@ -7,6 +7,7 @@
 #include "topo/topo_load.h"
 
 #include "ibpart/live_connect.h"
+#include "live/live_connect_lib.h"
 
 void ibp_live_connect_options_init(struct ibp_live_connect_options *o)
 {

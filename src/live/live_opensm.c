@@ -21,7 +21,9 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "conf/partitions_marker.h"
+#include "live/live_lib.h"
 
 void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
 {

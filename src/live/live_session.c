@@ -13,8 +13,11 @@
 #include <time.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_umad.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_live {
 	struct ibp_live_options o;

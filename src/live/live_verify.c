@@ -20,11 +20,18 @@
 #include <jansson.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "ibpart/verify.h"
+#include "live/verify_lib.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
 #include "util/json_text.h"
+#include "topo/alias_map_lib.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_verify_result {
 	const ibp_fabric *f;

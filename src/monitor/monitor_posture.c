@@ -12,7 +12,11 @@
 #include <string.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "monitor/monitor_priv.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "live/verify_lib.h"
 
 void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
 					const ibp_findings *f)

@@ -11,8 +11,12 @@
 #include <string.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "ibpart/sys/transport_sim.h"
 #include "monitor/monitor_priv.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "monitor/monitor_lib.h"
 
 void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o)
 {

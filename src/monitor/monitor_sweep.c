@@ -18,6 +18,10 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport.h"
 #include "monitor/monitor_priv.h"
+#include "live/live_lib.h"
+#include "monitor/monitor_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define CHUNK_PORTS 2048 /* ports per batch: bounds the MAD buffers */
 

@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "service/service_internal.h"
+#include "conf/conf_lib.h"
+#include "service/service_lib.h"
 
 void ibp_service_options_init(struct ibp_service_options *o)
 {

@@ -18,10 +18,13 @@
 #include <unistd.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
 #include "service/service_internal.h"
+#include "service/service_lib.h"
 
 static int no_topology(const ibp_service *s, ibp_error *err)
 {

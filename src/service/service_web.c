@@ -12,7 +12,9 @@
 #include <stdlib.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "service/service_internal.h"
+#include "analysis/analysis_input_lib.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		 const char *status, const ibp_web_extras *more,

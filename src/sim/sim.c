@@ -10,6 +10,8 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/sys/sim.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct sim_port {
 	struct ibp_sim_port_info pi;

@@ -16,6 +16,8 @@
 #include "ibpart/pkey.h"
 #include "ibpart/sys/sim_demo.h"
 #include "ibpart/sys/sim_session.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define NSEED 7
 

@@ -10,6 +10,8 @@
 #include "ibpart/escape.h"
 #include "ibpart/sys/transport_sim.h"
 #include "sim/sim_session_priv.h"
+#include "util/diag_lib.h"
+#include "topo/topo_lib.h"
 
 /* Every line the session prints goes through here: it quotes node
  * descriptions, which a tenant's HCA sets to anything, so each line is

@@ -8,6 +8,8 @@
 
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* The latency model (not a measurement): a one-way message costs the
  * sender's and the receiver's HCA, a cut-through delay per switch, the

@@ -9,6 +9,8 @@
 
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 void ibp_sim_probe_result_free(struct ibp_sim_probe_result *r)
 {

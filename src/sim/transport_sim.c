@@ -13,6 +13,8 @@
 #include "ibpart/sys/transport_sim.h"
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/perfmgt.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* What this SMA reports about itself (ibsim-like values). */
 #define SIM_VENDOR_ID	   0x0002c9u

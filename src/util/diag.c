@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ibpart/diag.h"
+#include "util/diag_lib.h"
 #include "ibpart/error.h"
 #include "ibpart/escape.h"
 #include "util/diag_source.h"

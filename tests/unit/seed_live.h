@@ -14,6 +14,7 @@
 
 #include "ibpart/live.h"
 #include "ibpart/monitor.h"
+#include "monitor/monitor_lib.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport_sim.h"
 

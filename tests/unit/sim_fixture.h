@@ -12,6 +12,7 @@
 #include "ibpart/diag.h"
 #include "ibpart/sys/sim.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static inline ibp_fabric *fixture_seed_fabric(void)
 {

@@ -19,9 +19,12 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
 
 #include "word_list.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ibpart/diag.h"
+#include "util/diag_lib.h"
 #include "ibpart/error.h"
 
 static void test_print_and_json(void **state)

@@ -21,10 +21,14 @@
 #include <cmocka.h>
 
 #include "ibpart/apply.h"
+#include "live/apply_lib.h"
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/sys/transport_sim.h"
 #include "ibpart/verify.h"
+#include "live/verify_lib.h"
 #include "sim_fixture.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_fabric *f;

@@ -18,6 +18,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 
 static char dir[] = "/tmp/ibp-live-local-XXXXXX";
 

@@ -27,10 +27,13 @@
 #include <unistd.h>
 
 #include "ibpart/monitor.h"
+#include "monitor/monitor_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_sim_session *ss;

@@ -23,10 +23,12 @@
 
 #include "ibpart/sys/mad.h"
 #include "ibpart/monitor.h"
+#include "monitor/monitor_lib.h"
 #include "ibpart/sys/sa.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
+#include "util/diag_lib.h"
 
 struct sa {
 	ibp_transport *sim;		   /* the simulated fabric's */

@@ -23,7 +23,9 @@
 #include <sqlite3.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/service.h"
+#include "service/service_lib.h"
 #include "service_fixture.h"
 
 static const char operator_text[] =

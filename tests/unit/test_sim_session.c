@@ -21,6 +21,9 @@
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/sys/sim_session.h"
+#include "util/diag_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static const char *example(const char *rel)
 {

@@ -20,6 +20,8 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
 #include "sim_fixture.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_fabric *f;
