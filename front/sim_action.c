@@ -61,7 +61,8 @@ int ibp_sim_action_parse(int argc, char **argv, int *k,
 {
 	ibp_error_clear(err);
 	memset(a, 0, sizeof(*a));
-	ibp_sim_pingpong_options_init(&a->pingpong);
+	ibp_sim_pingpong_options_init(&a->pingpong,
+				      IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	const char *act = argv[*k];
 	if (!strcmp(act, "smpquery")) {
 		a->kind = IBP_SIM_ACTION_SMPQUERY;

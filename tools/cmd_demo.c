@@ -37,7 +37,7 @@ static const char tail[] =
 static int run(int argc, char **argv)
 {
 	struct ibp_sim_demo_options o;
-	ibp_sim_demo_options_init(&o);
+	ibp_sim_demo_options_init(&o, IBP_SIM_DEMO_OPTIONS_VERSION);
 	const struct cli_opt opts[] = {
 	    CLI_WORD("--mode", &o.mode, "opensm|strict",
 		     "strict (default): the seed's model, whose matrix must "

@@ -230,7 +230,7 @@ static int parse_action(int argc, char **argv, int *k, struct ibp_sim_action *a)
 static int run(int argc, char **argv)
 {
 	struct ibp_sim_session_options o;
-	ibp_sim_session_options_init(&o);
+	ibp_sim_session_options_init(&o, IBP_SIM_SESSION_OPTIONS_VERSION);
 	o.max_input_size = cli_common.max_input_size;
 	bool quiet = false;
 	int first = 0;

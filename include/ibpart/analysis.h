@@ -189,7 +189,7 @@ typedef struct ibp_web_extras {
 } ibp_web_extras;
 
 /* Every field empty, version set. */
-void ibp_web_extras_init(ibp_web_extras *x);
+void ibp_web_extras_init(ibp_web_extras *x, unsigned version);
 
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */

@@ -129,7 +129,8 @@ struct ibp_audit_files_options {
 	size_t max_input_size;	      /* of each (0: limits.h) */
 };
 /* Set the version, everything else NULL/0.  Cannot fail. */
-void ibp_audit_files_options_init(struct ibp_audit_files_options *o);
+void ibp_audit_files_options_init(struct ibp_audit_files_options *o,
+				  unsigned version);
 /* ibp_analysis_input_audit() with the tenants map
  * (ibp_tenant_map_load_limit) and opensm.conf
  * (ibp_osm_conf_load_limit_diags) read from o's files, as `ibpart audit`

@@ -63,7 +63,7 @@ struct ibp_apply_options {
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false.  Cannot fail. */
-void ibp_apply_options_init(struct ibp_apply_options *o);
+void ibp_apply_options_init(struct ibp_apply_options *o, unsigned version);
 
 /* What happened to a port the plan changes. */
 typedef enum ibp_apply_port_state {
@@ -126,7 +126,8 @@ struct ibp_apply_run_options {
 };
 /* Set version; no state file, state_always and state_default false.
  * Cannot fail. */
-void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
+void ibp_apply_run_options_init(struct ibp_apply_run_options *o,
+				unsigned version);
 
 /* Push the plan: save the state (when a path is given and a port
  * changes, or always with state_always), then SubnSet the blocks that
@@ -203,7 +204,8 @@ struct ibp_apply_opensm_options {
  * opensm_log /var/log/opensm.log, wait_ms 60000 (static strings), the
  * rest 0/NULL/false (no pid: one of opensm_pid or opensm_pidfile must be
  * given for a real run).  Cannot fail. */
-void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o);
+void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o,
+				   unsigned version);
 
 /* Which partition file o names (o->opensm_conf): given when not NULL
  * (the caller's --opensm-partitions), else the partition_config_file of
@@ -280,7 +282,8 @@ struct ibp_opensm_reload_options {
 };
 /* Set version and wait_ms 60000; everything else 0/NULL.  Cannot
  * fail. */
-void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o);
+void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o,
+				    unsigned version);
 
 /* The process named by o->pid or o->pidfile checked (alive, its /proc
  * comm "opensm": a stale pid file's reused pid gets no signal), the file

@@ -95,7 +95,7 @@ typedef struct ibp_diags_print_options {
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;
 /* The defaults: 20 errors, a 100-byte window, this version. */
-void ibp_diags_print_options_init(ibp_diags_print_options *o);
+void ibp_diags_print_options_init(ibp_diags_print_options *o, unsigned version);
 /* "file:line:col: error: message [code]", then the source line (a
  * window around the column) and a caret under it when the file's text is
  * known.  File names, messages and quoted lines are escaped for a

@@ -140,7 +140,7 @@ struct ibp_live_options {
 };
 /* Set version, retries -1 and enforce IBP_ENFORCE_BOTH, everything else
  * 0/NULL/false (the SM's defaults).  Cannot fail. */
-void ibp_live_options_init(struct ibp_live_options *o);
+void ibp_live_options_init(struct ibp_live_options *o, unsigned version);
 
 /* An M_Key written as a number, decimal or 0x hex, 0..2^64-1: IBP_OK and
  * *mkey, or IBP_EINVAL (*mkey untouched).  Pure, safe from any thread. */

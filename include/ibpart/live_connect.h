@@ -44,7 +44,8 @@ struct ibp_live_connect_options {
 };
 /* Fill o with the defaults (ibp_live_options_init()'s, no topology, no
  * SM port).  o must not be NULL. */
-void ibp_live_connect_options_init(struct ibp_live_connect_options *o);
+void ibp_live_connect_options_init(struct ibp_live_connect_options *o,
+				   unsigned version);
 
 /* Which step failed. */
 typedef enum ibp_live_connect_step {

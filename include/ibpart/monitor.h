@@ -146,7 +146,7 @@ struct ibp_monitor_options {
 };
 /* Set version, retries -1 and sa_key 1; everything else 0/NULL/false
  * (the defaults above).  Cannot fail. */
-void ibp_monitor_options_init(struct ibp_monitor_options *o);
+void ibp_monitor_options_init(struct ibp_monitor_options *o, unsigned version);
 
 /* The counters a sweep reads on each port. */
 typedef enum ibp_monitor_counter {
@@ -350,7 +350,8 @@ struct ibp_monitor_run_options {
 };
 /* Defaults: sweep's _init with audit and drift, posture true, format
  * "prometheus".  Cannot fail. */
-void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o);
+void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o,
+				  unsigned version);
 struct ibp_monitor_run_result {
 	bool found;	    /* a constraint error or P_Key violation counted,
 			       or a port unread (`ibpart monitor` exits 1) */

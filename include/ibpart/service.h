@@ -91,7 +91,7 @@ struct ibp_service_options {
 					 hosts (NULL: none) */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
-void ibp_service_options_init(struct ibp_service_options *o);
+void ibp_service_options_init(struct ibp_service_options *o, unsigned version);
 
 /* Open (or create) the database and load the plan.  IBP_EINVAL when a
  * path is missing, IBP_EIO when the database cannot be opened or is not

@@ -60,7 +60,7 @@ struct ibp_verify_options {
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */
-void ibp_verify_options_init(struct ibp_verify_options *o);
+void ibp_verify_options_init(struct ibp_verify_options *o, unsigned version);
 
 /* A GUID the plan names that is not a port of the fabric. */
 struct ibp_absent_member {

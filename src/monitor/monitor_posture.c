@@ -122,8 +122,11 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	memset(p, 0, sizeof(*p));
 	if (verified)
 		*verified = NULL;
-	if (!o || o->version < 3 || o->version > IBP_MONITOR_OPTIONS_VERSION ||
-	    !o->conf_path)
+	struct ibp_monitor_options own;
+	if (monitor_options_take(&own, o, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (o->version < 3 || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "monitor posture: bad options (version, "
 				     "the plan's path)");
@@ -131,7 +134,7 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	if (rc || !o->drift)
 		return rc;
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = o->conf_path;
 	if (o->mode)
 		vo.mode = o->mode;

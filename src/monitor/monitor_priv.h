@@ -152,4 +152,10 @@ struct ibp_monitor_series {
  * before writing it; NULL on ENOMEM. */
 json_t *monitor_sweep_json_obj(const ibp_monitor_sweep *s);
 
+/* The caller's monitor options over the defaults, as far as their
+ * version goes (util/options_version.h); IBP_EINVAL for a version this
+ * library does not read. */
+int monitor_options_take(struct ibp_monitor_options *own,
+			 const struct ibp_monitor_options *o, ibp_error *err);
+
 #endif

@@ -29,7 +29,7 @@ static inline int seed_sim_open(char *conf, size_t len, ibp_sim_session **ss,
 	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", ex ? ex : "examples");
 	snprintf(conf, len, "%s/seed/partitions.conf", ex ? ex : "examples");
 	struct ibp_sim_session_options so;
-	ibp_sim_session_options_init(&so);
+	ibp_sim_session_options_init(&so, IBP_SIM_SESSION_OPTIONS_VERSION);
 	so.topo_path = topo;
 	so.conf_path = conf;
 	ibp_error err;
@@ -55,7 +55,7 @@ static inline int seed_live_open(ibp_sim_session *ss, ibp_transport *t,
 	unsigned p;
 	ibp_sim_session_sm_port(ss, &n, &p);
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	ibp_error err;
 	return ibp_live_open_transport(
 		   &lo, t,

@@ -359,7 +359,7 @@ static void test_audit_files(void **state)
 	fputs("part_enforce both\n", fp);
 	fclose(fp);
 	struct ibp_audit_files_options o;
-	ibp_audit_files_options_init(&o);
+	ibp_audit_files_options_init(&o, IBP_AUDIT_FILES_OPTIONS_VERSION);
 	o.tenants_path = tenants;
 	o.opensm_conf_path = osm;
 	ibp_findings *f = NULL;

@@ -535,7 +535,7 @@ static void test_html_extras(void **state)
 				.times = t,
 				.n = 3}};
 	ibp_web_extras x;
-	ibp_web_extras_init(&x);
+	ibp_web_extras_init(&x, IBP_WEB_EXTRAS_VERSION);
 	assert_int_equal(x.version, IBP_WEB_EXTRAS_VERSION);
 	x.findings = fs;
 	x.drift = d;

@@ -155,7 +155,7 @@ static ibp_monitor_sweep *sweep(struct fx *x, bool subscribe, const char *log,
 				ibp_diags *diags)
 {
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = x->conf;
 	o.subscribe = subscribe;
 	o.opensm_log_path = log;
