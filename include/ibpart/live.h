@@ -1,11 +1,17 @@
 /*
  * Module live (src/live/): the library half of the live commands
- * (discover, verify, apply).  Owns the session, a libibumad port with the
- * SM over it (live_session.c), the plan read fail-closed and turned into
- * tables or an OpenSM file (live_plan.c), drift (live_drift.c), and the
- * rollback state file and OpenSM's pid file, SIGHUP and log
- * (live_files.c).  Depends on sm, wire (transport_umad), policy, conf,
- * pkey, topo, util and jansson.
+ * (discover, verify, apply).  Owns the session, a libibumad port or any
+ * transport with the SM over it (live_session.c; made ready in one call
+ * by live_connect.c, live_connect.h), the plan read fail-closed and
+ * turned into tables or an OpenSM file (live_plan.c), drift
+ * (live_drift.c), verify (live_verify.c, verify.h), apply direct
+ * (live_apply.c, apply.h) or through OpenSM - the one way to drive it,
+ * ibp_opensm_reload (live_opensm.c) - their reports (live_report.c,
+ * live_json.c), switch enforcement (live_enforce.c), the rollback state
+ * file and OpenSM's pid file, SIGHUP and log (live_files.c,
+ * live_state_dir.c), M_Keys (live_mkey.c) and the port lock
+ * (live_lock.c).  Depends on sm, wire, analysis, policy, conf, pkey,
+ * topo, util and jansson.
  *
  * live.h - what the live-fabric commands (discover, verify, apply) need
  * beyond the SM itself: drift between the tables a plan implies and the

@@ -1,7 +1,7 @@
 /*
  * options_version.h - how the library reads an options struct of any
- * version a caller was built with (docs/ARCHITECTURE.md, "Versioned
- * options").
+ * version a caller was built with (docs/ARCHITECTURE.md, "Two tiers of
+ * API").
  *
  * Every versioned options struct starts with `unsigned version`.  A
  * caller fills it with ibp_X_options_init(&o, IBP_X_OPTIONS_VERSION),
