@@ -59,7 +59,7 @@ static void generate(size_t hosts, ibp_fabric **fo, ibp_tables **to,
 		     size_t *nparts)
 {
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = ibp_fabric_new(&o);
 	size_t leaves = (hosts + 35) / 36;
 	size_t tenants = hosts / 12 ? hosts / 12 : 1;

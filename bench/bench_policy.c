@@ -50,7 +50,7 @@ struct input {
 static int make_input(unsigned cas, unsigned parts, struct input *in)
 {
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = cas;
 	o.partitions = parts;
 	o.storage = 4;
@@ -71,7 +71,7 @@ static int make_input(unsigned cas, unsigned parts, struct input *in)
 	}
 	fclose(m);
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	if (ibp_conf_parse_buffer("bench.conf", buf, len, &co, &in->c, NULL,
 				  &err)) {
 		fprintf(stderr, "conf: %s\n", err.message);

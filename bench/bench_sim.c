@@ -138,7 +138,7 @@ static ibp_tables *plan(const ibp_fabric *f, unsigned tenants,
 static ibp_fabric *build_clos(unsigned cas, unsigned *nsw)
 {
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = ibp_fabric_new(&o);
 	const unsigned H = 18, L = 18, A = 18, C = 18;
 	unsigned pods = (cas + H * L - 1) / (H * L);
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 	       cas + nsw, cas, nsw, ibp_tables_count(want), tsetup);
 
 	struct ibp_sm_options so;
-	ibp_sm_options_init(&so);
+	ibp_sm_options_init(&so, IBP_SM_OPTIONS_VERSION);
 	ibp_sm *sm;
 	ibp_sm_new(t, &so, &sm, NULL);
 	t0 = now();

@@ -73,7 +73,7 @@ int main(void)
 	if (env)
 		cas = (unsigned)strtoul(env, NULL, 0);
 	ibp_fabric_gen_options go;
-	ibp_fabric_gen_options_init(&go);
+	ibp_fabric_gen_options_init(&go, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	go.cas = cas;
 	go.radix = 64;
 	go.force = true;

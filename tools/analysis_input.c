@@ -26,7 +26,8 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 		return cli_usage_error(cmd,
 				       "give either CONF or --tables FILE");
 	ibp_analysis_input_options lo;
-	ibp_analysis_input_options_init(&lo);
+	ibp_analysis_input_options_init(&lo,
+					IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	ibp_input_args_analysis(c, &lo);
 	lo.tables_path = o->tables_json;
 	lo.max_input_size = cli_common.max_input_size;

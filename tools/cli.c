@@ -116,7 +116,7 @@ int cli_load_fabric(const char *path, const ibp_fabric_options *o,
 	if (o)
 		fo = *o;
 	else
-		ibp_fabric_options_init(&fo);
+		ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	if (!fo.max_input_size)
 		fo.max_input_size = cli_common.max_input_size;
 	int rc = ibp_fabric_load(path, &fo, out, d);

@@ -71,7 +71,7 @@ static int run(int argc, char **argv)
 	bool opensm = false;
 	struct cli_input in = {0};
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&in),
 	    CLI_TOPO(&in,

@@ -52,7 +52,7 @@ static const char tail[] =
 static int print_fabric(const char *topo, bool lids, const char *sm)
 {
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f;
 	int rc = cli_load_fabric(topo, &fo, &f);
 	if (rc)
@@ -122,7 +122,7 @@ static int generate(struct gen_args *a)
 	const char *conf = a->conf;
 	if (a->rewrite) { /* hidden: load a topology and write it again */
 		ibp_fabric_options fo;
-		ibp_fabric_options_init(&fo);
+		ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 		int lrc = cli_load_fabric(a->rewrite, &fo, &f);
 		if (lrc)
 			return lrc;
@@ -154,7 +154,7 @@ static int generate(struct gen_args *a)
 static int run(int argc, char **argv)
 {
 	struct gen_args a = {0};
-	ibp_fabric_gen_options_init(&a.go);
+	ibp_fabric_gen_options_init(&a.go, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	a.go.cas = 0; /* --cas is required: 0 is no fabric */
 	int rc = parse_args(argc, argv, &a);
 	if (rc)

@@ -56,7 +56,8 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	memset(a, 0, sizeof(*a));
 	a->format = "smpquery";
 	a->enforce = -1;
-	ibp_tables_compute_options_init(&a->to);
+	ibp_tables_compute_options_init(&a->to,
+					IBP_TABLES_COMPUTE_OPTIONS_VERSION);
 	ibp_policy_options *po = &a->to.policy;
 	const struct cli_opt opts[] = {
 	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),

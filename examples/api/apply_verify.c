@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 	printf("libibpart %s (headers %s)\n", ibp_version(NULL, NULL, NULL),
 	       IBP_VERSION_STRING);
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = NULL;
 	ibp_diags *d = ibp_diags_new();
 	int rc = ibp_fabric_load(argv[1], &fo, &f, d);

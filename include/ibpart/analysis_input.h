@@ -34,7 +34,10 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_analysis_input ibp_analysis_input;
 
+#define IBP_ANALYSIS_INPUT_OPTIONS_VERSION 1
 typedef struct ibp_analysis_input_options {
+	unsigned
+	    version; /* IBP_ANALYSIS_INPUT_OPTIONS_VERSION (set by _init) */
 	/* The fabric: an ibnetdiscover/ibsim topology file (with an
 	 * rdma-core node-name-map, may be NULL), LIDs assigned as OpenSM
 	 * does from the SM port; or instead an existing fabric, borrowed
@@ -75,7 +78,8 @@ typedef struct ibp_analysis_input_options {
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */
-void ibp_analysis_input_options_init(ibp_analysis_input_options *o);
+void ibp_analysis_input_options_init(ibp_analysis_input_options *o,
+				     unsigned version);
 
 /* Load the input o describes into *out (free with
  * ibp_analysis_input_free; NULL on failure).  Findings of the topology

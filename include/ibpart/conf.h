@@ -145,7 +145,9 @@ typedef struct ibp_conf ibp_conf;
 typedef struct ibp_conf_partition ibp_conf_partition;
 typedef struct ibp_conf_group ibp_conf_group;
 
+#define IBP_CONF_OPTIONS_VERSION 1
 typedef struct ibp_conf_options {
+	unsigned version;	  /* IBP_CONF_OPTIONS_VERSION (set by _init) */
 	ibp_conf_dialect dialect; /* AUTO: seed if the file has a
 				     "PartitionConfig {" block */
 	/* The fabric: resolves names (seed dialect) and enables the
@@ -179,7 +181,7 @@ typedef struct ibp_conf_options {
 } ibp_conf_options;
 
 /* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */
-void ibp_conf_options_init(ibp_conf_options *o);
+void ibp_conf_options_init(ibp_conf_options *o, unsigned version);
 
 /*
  * Parse.  Every finding goes to diags (may be NULL), located.  Returns 0

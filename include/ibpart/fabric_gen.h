@@ -48,7 +48,9 @@ IBP_BEGIN_DECLS
 #define IBP_GEN_SWITCH_GUID_BASE 0xe41d2d0400000000ULL
 #define IBP_GEN_MAX_CAS		 100000u
 
+#define IBP_FABRIC_GEN_OPTIONS_VERSION 1
 typedef struct ibp_fabric_gen_options {
+	unsigned version;    /* IBP_FABRIC_GEN_OPTIONS_VERSION (set by _init) */
 	unsigned cas;	     /* CA ports in all (mgmt + storage + tenants) */
 	unsigned radix;	     /* switch ports, default 36 */
 	unsigned uplinks;    /* leaf ports up to spines, 0 = radix / 2 */
@@ -78,7 +80,7 @@ typedef struct ibp_fabric_gen_shape {
 } ibp_fabric_gen_shape;
 
 /* The defaults of `ibpart gen` (see the fields). */
-void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o);
+void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o, unsigned version);
 
 /* Build the fat tree.  IBP_EINVAL/IBP_ERANGE for impossible options
  * (fewer CAs than management + storage hosts, radix < 4, more CAs than

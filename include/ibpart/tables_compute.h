@@ -29,7 +29,10 @@
 
 IBP_BEGIN_DECLS
 
+#define IBP_TABLES_COMPUTE_OPTIONS_VERSION 1
 typedef struct ibp_tables_compute_options {
+	unsigned
+	    version; /* IBP_TABLES_COMPUTE_OPTIONS_VERSION (set by _init) */
 	/* The ibnetdiscover/ibsim topology (required), loaded with `fabric`
 	 * (PartitionCap and PartitionEnforcementCap overrides, the
 	 * node-name-map). */
@@ -83,7 +86,8 @@ typedef struct ibp_tables_compute_options {
 
 /* Defaults: nothing given; the fabric's and the policy's defaults
  * (ibp_fabric_options_init, ibp_policy_options_init). */
-void ibp_tables_compute_options_init(ibp_tables_compute_options *o);
+void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
+				     unsigned version);
 
 /* What a computation gives; every pointer is owned by the result. */
 typedef struct ibp_tables_result {

@@ -56,7 +56,9 @@ typedef enum ibp_node_type {
 #define IBP_MAX_UNICAST_LID	      0xBFFFu /* IBA vol. 1, 4.1.3 */
 #define IBP_MAX_LMC		      7u
 
+#define IBP_FABRIC_OPTIONS_VERSION 1
 typedef struct ibp_fabric_options {
+	unsigned version; /* IBP_FABRIC_OPTIONS_VERSION (set by _init) */
 	unsigned ca_partition_cap; /* NodeInfo PartitionCap of CAs/routers */
 	unsigned switch_partition_cap; /* a switch's PartitionCap (port 0) */
 	unsigned enforcement_cap;      /* SwitchInfo PartitionEnforcementCap */
@@ -81,7 +83,7 @@ typedef struct ibp_fabric ibp_fabric;
 
 /* The defaults: the capacities of today's HCAs and switches (see the
  * fields), no node-name-map, the default input limit. */
-void ibp_fabric_options_init(ibp_fabric_options *o);
+void ibp_fabric_options_init(ibp_fabric_options *o, unsigned version);
 
 /* Read an ibnetdiscover/ibsim topology file.  Every problem goes to diags
  * (file:line:col); returns IBP_EPARSE when there was an error, and then

@@ -23,6 +23,7 @@
 #include "policy/policy_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 struct ibp_analysis_input {
 	ibp_fabric *owned; /* loaded here, or NULL (borrowed) */
@@ -38,10 +39,24 @@ struct ibp_analysis_input {
 	char *names[0x8000]; /* partition names by base */
 };
 
-void ibp_analysis_input_options_init(ibp_analysis_input_options *o)
+IBP_OPTIONS_LAYOUT(analysis_input_options_layout, "analysis input options",
+		   IBP_ANALYSIS_INPUT_OPTIONS_VERSION,
+		   sizeof(ibp_analysis_input_options));
+
+/* The library's defaults, a whole current struct. */
+static void analysis_input_options_defaults(ibp_analysis_input_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = IBP_POLICY_OPENSM;
+	o->version = IBP_ANALYSIS_INPUT_OPTIONS_VERSION;
+}
+
+void ibp_analysis_input_options_init(ibp_analysis_input_options *o,
+				     unsigned version)
+{
+	ibp_analysis_input_options d;
+	analysis_input_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &analysis_input_options_layout);
 }
 
 static int oom(ibp_error *err)
@@ -55,7 +70,7 @@ static int load_fabric(const ibp_analysis_input_options *o,
 		       ibp_analysis_input *in, ibp_diags *diags, ibp_error *err)
 {
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	fo.node_name_map = o->node_name_map;
 	fo.max_input_size = o->max_input_size;
 	if (o->linear_fdb_cap)
@@ -200,7 +215,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 			    ibp_error *err)
 {
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = in->fabric;
 	co.alias_guids_path = o->alias_guids_path;
 	co.max_input_size = o->max_input_size;
@@ -244,7 +259,12 @@ int ibp_analysis_input_load(const ibp_analysis_input_options *o,
 			    ibp_error *err)
 {
 	*out = NULL;
-	if (!o || (!o->topology_path == !o->fabric))
+	ibp_analysis_input_options own;
+	analysis_input_options_defaults(&own);
+	if (ibp_options_take(&own, o, &analysis_input_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!o->topology_path == !o->fabric)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "give a topology or a fabric");
 	if (!(o->plan_path || o->plan_text) == !o->tables_path)

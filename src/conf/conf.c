@@ -17,6 +17,7 @@
 #include "topo/alias_map_lib.h"
 #include "conf/conf_lib.h"
 #include "util/diag_lib.h"
+#include "util/options_version.h"
 
 /* ---- arena ---- */
 void *conf_arena_alloc(struct conf_arena *a, size_t n)
@@ -94,10 +95,22 @@ bool conf_prefix_of(const char *word, const char *full)
 	return strncmp(word, full, strlen(word)) == 0;
 }
 
-void ibp_conf_options_init(ibp_conf_options *o)
+IBP_OPTIONS_LAYOUT(conf_options_layout, "plan options",
+		   IBP_CONF_OPTIONS_VERSION, sizeof(ibp_conf_options));
+
+/* The library's defaults, a whole current struct. */
+static void conf_options_defaults(ibp_conf_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->dialect = IBP_CONF_DIALECT_AUTO;
+	o->version = IBP_CONF_OPTIONS_VERSION;
+}
+
+void ibp_conf_options_init(ibp_conf_options *o, unsigned version)
+{
+	ibp_conf_options d;
+	conf_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &conf_options_layout);
 }
 
 void conf_flags_default(ibp_conf_flags *f)
@@ -179,7 +192,7 @@ ibp_conf *conf_new(const char *file, const ibp_conf_options *o)
 	if (o)
 		c->opts = *o;
 	else
-		ibp_conf_options_init(&c->opts);
+		ibp_conf_options_init(&c->opts, IBP_CONF_OPTIONS_VERSION);
 	c->dialect = IBP_CONF_DIALECT_OPENSM;
 	conf_semantics_init(c);
 	return c;
@@ -333,7 +346,15 @@ static int parse_text(const char *name, const char *text, size_t len,
 		      ibp_diags *diags, ibp_error *err, bool fastline,
 		      bool mapped)
 {
-	if (!o || !o->alias_guids_path || o->aliases || !o->fabric)
+	ibp_conf_options own;
+	conf_options_defaults(&own);
+	if (ibp_options_take(&own, o, &conf_options_layout, err)) {
+		if (out)
+			*out = NULL;
+		return IBP_EINVAL;
+	}
+	o = &own;
+	if (!o->alias_guids_path || o->aliases || !o->fabric)
 		return parse_read(name, text, len, o, out, diags, err, fastline,
 				  mapped);
 	ibp_conf_options oo = *o;
@@ -372,7 +393,7 @@ static int parse_read(const char *name, const char *text, size_t len,
 		text = "";
 	ibp_conf_options defo;
 	if (!o) {
-		ibp_conf_options_init(&defo);
+		ibp_conf_options_init(&defo, IBP_CONF_OPTIONS_VERSION);
 		o = &defo;
 	}
 	ibp_conf_dialect dialect = o->dialect;
@@ -445,6 +466,11 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 	if (!path || !out)
 		return ibp_error_set(err, IBP_EINVAL, "conf: bad argument");
 	*out = NULL;
+	ibp_conf_options own;
+	conf_options_defaults(&own);
+	if (ibp_options_take(&own, o, &conf_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	struct ibp_file_text t;
 	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, err);
 	if (rrc)

@@ -19,7 +19,7 @@ static void plan_read_options_defaults(ibp_plan_read_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_PLAN_READ_OPTIONS_VERSION;
-	ibp_conf_options_init(&o->conf);
+	ibp_conf_options_init(&o->conf, IBP_CONF_OPTIONS_VERSION);
 }
 
 void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version)
@@ -44,7 +44,7 @@ static int load_fabric(const ibp_plan_read_options *o, ibp_plan *p,
 		       ibp_diags *topo_diags, ibp_error *err)
 {
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	fo.node_name_map = o->node_name_map;
 	fo.max_input_size = o->max_input_size;
 	return topo_load_reported(o->topology_path, &fo, &p->fabric, topo_diags,

@@ -45,7 +45,7 @@ static int load_topology(const struct ibp_live_connect_options *o,
 			 ibp_fabric **out, ibp_diags *diags, ibp_error *err)
 {
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	fo.max_input_size = o->max_input_size;
 	ibp_diags *d = ibp_diags_new();
 	if (!d)

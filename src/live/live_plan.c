@@ -64,7 +64,7 @@ int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
 	if (conf_out)
 		*conf_out = NULL;
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = f;
 	co.alias_guids_path = po->alias_guids_path;
 	co.allow_both_pkeys = po->allow_both_pkeys;
@@ -148,7 +148,7 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 	/* Read the text back the way OpenSM will and insist on the same
 	 * meaning: never hand OpenSM a file it would reject or misread. */
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = f;
 	co.dialect = IBP_CONF_DIALECT_OPENSM;
 	co.allow_both_pkeys = po->allow_both_pkeys;

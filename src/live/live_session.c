@@ -59,7 +59,7 @@ static int start_sm(ibp_live *l, ibp_error *err)
 {
 	const struct ibp_live_options *o = &l->o;
 	struct ibp_sm_options so;
-	ibp_sm_options_init(&so);
+	ibp_sm_options_init(&so, IBP_SM_OPTIONS_VERSION);
 	if (o->timeout_ms > 0)
 		so.timeout_ms = o->timeout_ms;
 	if (o->retries >= 0)
@@ -100,7 +100,7 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 	if (!l)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	ibp_umad_options uo;
-	ibp_umad_options_init(&uo);
+	ibp_umad_options_init(&uo, IBP_UMAD_OPTIONS_VERSION);
 	uo.ca = o->ca;
 	uo.port = o->port;
 	uo.mkey = o->mkey;

@@ -94,7 +94,8 @@ static int audit(ibp_live *l, const struct ibp_monitor_options *o,
 	char sm[24];
 	snprintf(sm, sizeof(sm), "0x%016" PRIx64, ibp_live_sm_port_guid(l));
 	ibp_analysis_input_options ao;
-	ibp_analysis_input_options_init(&ao);
+	ibp_analysis_input_options_init(&ao,
+					IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	ao.fabric = ibp_live_fabric(l);
 	ao.plan_path = o->conf_path;
 	ao.sm_port = sm;

@@ -19,12 +19,27 @@
 #include "pkey/state_file_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "util/options_version.h"
 
-void ibp_tables_compute_options_init(ibp_tables_compute_options *o)
+IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
+		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,
+		   sizeof(ibp_tables_compute_options));
+
+/* The library's defaults, a whole current struct. */
+static void tables_compute_options_defaults(ibp_tables_compute_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	ibp_fabric_options_init(&o->fabric);
+	ibp_fabric_options_init(&o->fabric, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_policy_options_init(&o->policy);
+	o->version = IBP_TABLES_COMPUTE_OPTIONS_VERSION;
+}
+
+void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
+				     unsigned version)
+{
+	ibp_tables_compute_options d;
+	tables_compute_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &tables_compute_options_layout);
 }
 
 void ibp_tables_result_free(ibp_tables_result *r)
@@ -89,7 +104,7 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		     ibp_error *err)
 {
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = r->fabric;
 	co.alias_guids_path = o->alias_guids_path;
 	co.allow_both_pkeys = po->allow_both_pkeys;
@@ -395,6 +410,11 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags, ibp_error *err)
 {
 	memset(out, 0, sizeof(*out));
+	ibp_tables_compute_options own;
+	tables_compute_options_defaults(&own);
+	if (ibp_options_take(&own, o, &tables_compute_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (!o->topology_path || !(o->plan_path || o->plan_text))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "a topology and a plan are required");

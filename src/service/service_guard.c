@@ -41,7 +41,7 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 {
 	*in = NULL;
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = s->topology_path;
 	o.plan_path = s->partitions_path; /* names it in messages */
 	o.plan_text = text;

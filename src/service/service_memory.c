@@ -42,7 +42,7 @@ int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
 				     "no topology: ibpartd was started "
 				     "without --topology");
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_diags *d = ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

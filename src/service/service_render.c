@@ -196,7 +196,7 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 		   size_t len, ibp_conf **out, ibp_error *err)
 {
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.dialect = IBP_CONF_DIALECT_OPENSM;
 	o.allow_both_pkeys = s->allow_both_pkeys;
 	return ibp_conf_parse_buffer(name, text, len, &o, out, NULL, err);

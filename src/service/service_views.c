@@ -78,7 +78,8 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 	ibp_tables_result r = {0};
 	if (!rc) {
 		ibp_tables_compute_options o;
-		ibp_tables_compute_options_init(&o);
+		ibp_tables_compute_options_init(
+		    &o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
 		o.topology_path = s->topology_path;
 		o.plan_path = s->partitions_path; /* names it in messages */
 		o.plan_text = text;

@@ -85,7 +85,7 @@ static int load_topology(const char *path, size_t max_input_size,
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	fo.max_input_size = max_input_size;
 	int rc = ibp_fabric_load(path, &fo, out, d);
 	ibp_diags_sort(d);
@@ -138,7 +138,7 @@ static int bring_up(ibp_sim_session *s, const struct ibp_sim_session_options *o,
 				   err);
 	if (rc != IBP_OK)
 		return rc;
-	ibp_sm_options_init(&s->so);
+	ibp_sm_options_init(&s->so, IBP_SM_OPTIONS_VERSION);
 	s->so.enforce = o->enforce;
 	if (o->mad_loss > 0)
 		s->so.retries = 10; /* the lost MADs are the point */

@@ -27,7 +27,7 @@ int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 	po.sm_port_guid = smg;
 	po.part_enforce = enforce;
 	ibp_conf_options co;
-	ibp_conf_options_init(&co);
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = f;
 	co.max_input_size = max_input_size;
 	ibp_conf *c = NULL;

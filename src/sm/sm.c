@@ -15,28 +15,42 @@
 #include <string.h>
 
 #include "sm/sm_priv.h"
+#include "util/options_version.h"
 
-void ibp_sm_options_init(struct ibp_sm_options *o)
+IBP_OPTIONS_LAYOUT(sm_options_layout, "SM options", IBP_SM_OPTIONS_VERSION,
+		   sizeof(struct ibp_sm_options));
+
+/* The library's defaults, a whole current struct. */
+static void sm_options_defaults(struct ibp_sm_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = 100;
 	o->retries = 3;
 	o->enforce = IBP_ENFORCE_BOTH;
 	o->max_wire_smps = 4;
+	o->version = IBP_SM_OPTIONS_VERSION;
+}
+
+void ibp_sm_options_init(struct ibp_sm_options *o, unsigned version)
+{
+	struct ibp_sm_options d;
+	sm_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &sm_options_layout);
 }
 
 int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 	       ibp_error *err)
 {
 	*out = NULL;
+	struct ibp_sm_options own;
+	sm_options_defaults(&own);
+	if (ibp_options_take(&own, o, &sm_options_layout, err))
+		return IBP_EINVAL;
 	ibp_sm *sm = calloc(1, sizeof(*sm));
 	if (!sm)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	sm->t = t;
-	if (o)
-		sm->o = *o;
-	else
-		ibp_sm_options_init(&sm->o);
+	sm->o = own;
 	sm->tid = 0x1b9a000000000000ull;
 	*out = sm;
 	return IBP_OK;
@@ -44,7 +58,10 @@ int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 
 void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o)
 {
-	sm->o = *o;
+	struct ibp_sm_options own; /* a version it cannot read: unchanged */
+	sm_options_defaults(&own);
+	if (o && !ibp_options_take(&own, o, &sm_options_layout, NULL))
+		sm->o = own;
 }
 
 void sm_free_nodes(ibp_sm *sm)

@@ -390,7 +390,7 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 	ibp_fabric_free(sm->fabric);
 	sm->nbeyond = 0;
 	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo);
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	sm->fabric = ibp_fabric_new(&fo);
 	if (!sm->fabric)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

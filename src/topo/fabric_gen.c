@@ -14,15 +14,40 @@
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "util/options_version.h"
 
-void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o)
+IBP_OPTIONS_LAYOUT(fabric_gen_options_layout, "fabric generator options",
+		   IBP_FABRIC_GEN_OPTIONS_VERSION,
+		   sizeof(ibp_fabric_gen_options));
+
+/* The library's defaults, a whole current struct. */
+static void fabric_gen_options_defaults(ibp_fabric_gen_options *o)
 {
 	if (!o)
 		return;
 	memset(o, 0, sizeof(*o));
 	o->radix = 36;
 	o->mgmt = 1;
-	ibp_fabric_options_init(&o->fabric);
+	ibp_fabric_options_init(&o->fabric, IBP_FABRIC_OPTIONS_VERSION);
+	o->version = IBP_FABRIC_GEN_OPTIONS_VERSION;
+}
+
+void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o, unsigned version)
+{
+	ibp_fabric_gen_options d;
+	fabric_gen_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &fabric_gen_options_layout);
+}
+
+/* The caller's options as far as their version goes, over the defaults;
+ * NULL for a version this library does not read (err says why). */
+static const ibp_fabric_gen_options *take(ibp_fabric_gen_options *own,
+					  const ibp_fabric_gen_options *o,
+					  ibp_error *err)
+{
+	fabric_gen_options_defaults(own);
+	return ibp_options_take(own, o, &fabric_gen_options_layout, err) ? NULL
+									 : own;
 }
 
 static unsigned uplinks_of(const ibp_fabric_gen_options *o)
@@ -285,6 +310,9 @@ int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err)
 {
 	*out = NULL;
+	ibp_fabric_gen_options own;
+	if (!(o = take(&own, o, err)))
+		return IBP_EINVAL;
 	int rc = check(o, err);
 	if (rc)
 		return rc;
@@ -391,6 +419,9 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
 					 char *buf, size_t len)
 {
+	ibp_fabric_gen_options own;
+	if (!(o = take(&own, o, NULL)))
+		return false;
 	unsigned most;
 	unsigned over = ibp_partition_plan_overfull(o, &most);
 	if (!over)
@@ -421,6 +452,11 @@ void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
 			    const char *topo_path, const char *conf_path,
 			    char *buf, size_t len)
 {
+	ibp_fabric_gen_options own;
+	if (!(o = take(&own, o, NULL))) {
+		snprintf(buf, len, "%s: bad generator options", topo_path);
+		return;
+	}
 	ibp_fabric_gen_shape sh;
 	ibp_fabric_gen_shape_of(o, &sh);
 	snprintf(buf, len,
@@ -434,6 +470,9 @@ void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
 bool ibp_fabric_gen_lid_message(const ibp_fabric_gen_options *o, char *buf,
 				size_t len)
 {
+	ibp_fabric_gen_options own;
+	if (!(o = take(&own, o, NULL)))
+		return false;
 	ibp_fabric_gen_shape sh;
 	ibp_fabric_gen_shape_of(o, &sh);
 	if (sh.lids <= sh.max_lid)
@@ -449,6 +488,9 @@ int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
 			       const ibp_fabric *f, const char *topo_path,
 			       const char *conf_path, ibp_error *err)
 {
+	ibp_fabric_gen_options own;
+	if (!(o = take(&own, o, err)))
+		return IBP_EINVAL;
 	ibp_atomic_file *ft = NULL, *fc = NULL;
 	FILE *fpt, *fpc = NULL;
 	int rc;

@@ -19,6 +19,7 @@
 #include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
 #include "util/hash_seed.h"
+#include "util/options_version.h"
 
 /* ---- hash tables ---- */
 
@@ -219,7 +220,11 @@ static int rebuild_strmap(ibp_fabric *f, struct topo_mapstr *m, bool desc)
 
 /* ---- construction ---- */
 
-void ibp_fabric_options_init(ibp_fabric_options *o)
+IBP_OPTIONS_LAYOUT(fabric_options_layout, "fabric options",
+		   IBP_FABRIC_OPTIONS_VERSION, sizeof(ibp_fabric_options));
+
+/* The library's defaults, a whole current struct. */
+static void fabric_options_defaults(ibp_fabric_options *o)
 {
 	if (!o)
 		return;
@@ -229,17 +234,32 @@ void ibp_fabric_options_init(ibp_fabric_options *o)
 	o->enforcement_cap = IBP_DEFAULT_ENFORCEMENT_CAP;
 	o->linear_fdb_cap = IBP_DEFAULT_LINEAR_FDB_CAP;
 	o->multicast_fdb_cap = IBP_DEFAULT_MULTICAST_FDB_CAP;
+	o->version = IBP_FABRIC_OPTIONS_VERSION;
+}
+
+void ibp_fabric_options_init(ibp_fabric_options *o, unsigned version)
+{
+	ibp_fabric_options d;
+	fabric_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &fabric_options_layout);
+}
+
+int topo_fabric_options_take(ibp_fabric_options *own,
+			     const ibp_fabric_options *o, ibp_error *err)
+{
+	fabric_options_defaults(own);
+	return ibp_options_take(own, o, &fabric_options_layout, err);
 }
 
 ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o)
 {
+	ibp_fabric_options own;
+	if (topo_fabric_options_take(&own, o, NULL))
+		return NULL;
 	ibp_fabric *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	if (o)
-		f->opts = *o;
-	else
-		ibp_fabric_options_init(&f->opts);
+	f->opts = own;
 	f->opts.node_name_map = NULL; /* applied by the reader, not kept */
 	f->opts.progress = NULL;
 	return f;

@@ -148,4 +148,11 @@ void topo_port_index(const ibp_fabric *f);
  * not one (topo_model.c). */
 bool topo_link_rate_parse(const char *p, size_t n, ibp_port_link *link);
 
+/* The caller's fabric options over the defaults, as far as their version
+ * goes (util/options_version.h); NULL o: the defaults.  IBP_EINVAL, with
+ * err saying why, for a version this library does not read
+ * (topo_model.c). */
+int topo_fabric_options_take(ibp_fabric_options *own,
+			     const ibp_fabric_options *o, ibp_error *err);
+
 #endif

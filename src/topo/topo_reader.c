@@ -986,13 +986,16 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 			   ibp_diags *diags)
 {
 	*out = NULL;
-	ibp_fabric_options defaults;
-	if (!o) {
-		ibp_fabric_options_init(&defaults);
-		o = &defaults;
-	}
 	if (!name)
 		name = "<topology>";
+	ibp_fabric_options own;
+	ibp_error e;
+	if (topo_fabric_options_take(&own, o, &e)) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "bad-options", name, 0, 0,
+			      "%s", e.message);
+		return IBP_EINVAL;
+	}
+	o = &own;
 	ibp_node_name_map *map = NULL;
 	if (o->node_name_map) {
 		int rc = ibp_node_name_map_load_limit(
@@ -1043,6 +1046,13 @@ int ibp_fabric_load(const char *path, const ibp_fabric_options *o,
 		return IBP_EINVAL;
 	ibp_error e;
 	ibp_error_clear(&e);
+	ibp_fabric_options own;
+	if (topo_fabric_options_take(&own, o, &e)) {
+		ibp_diags_add(diags, IBP_SEV_ERROR, "bad-options", path, 0, 0,
+			      "%s", e.message);
+		return IBP_EINVAL;
+	}
+	o = &own;
 	struct ibp_file_text t;
 	int rrc = ibp_file_map(path, o ? o->max_input_size : 0, &t, &e);
 	if (rrc == IBP_ERANGE) {

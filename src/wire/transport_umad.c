@@ -20,6 +20,7 @@
 #include <infiniband/umad.h>
 
 #include "ibpart/sys/transport_umad.h"
+#include "util/options_version.h"
 
 #define SMP_CLASS_LID	 0x01
 #define SMP_CLASS_DR	 0x81
@@ -50,9 +51,21 @@ struct ibp_umad {
 	unsigned long traps_dropped;
 };
 
-void ibp_umad_options_init(ibp_umad_options *o)
+IBP_OPTIONS_LAYOUT(umad_options_layout, "umad options",
+		   IBP_UMAD_OPTIONS_VERSION, sizeof(ibp_umad_options));
+
+/* The library's defaults, a whole current struct. */
+static void umad_options_defaults(ibp_umad_options *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->version = IBP_UMAD_OPTIONS_VERSION;
+}
+
+void ibp_umad_options_init(ibp_umad_options *o, unsigned version)
+{
+	ibp_umad_options d;
+	umad_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &umad_options_layout);
 }
 
 static long long now_ms(void)
@@ -501,12 +514,12 @@ static int do_open(ibp_umad *u, const ibp_umad_options *o, ibp_error *err)
 int ibp_transport_umad_open(const ibp_umad_options *o, ibp_transport **out,
 			    ibp_umad **umad_out, ibp_error *err)
 {
-	ibp_umad_options defaults;
-	if (!o) {
-		ibp_umad_options_init(&defaults);
-		o = &defaults;
-	}
 	*out = NULL;
+	ibp_umad_options own;
+	umad_options_defaults(&own);
+	if (ibp_options_take(&own, o, &umad_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (umad_out)
 		*umad_out = NULL;
 	ibp_umad *u = calloc(1, sizeof(*u));

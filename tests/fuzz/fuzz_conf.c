@@ -43,7 +43,7 @@ static void round_trip(const ibp_conf *c)
 	fclose(m);
 	if (rc == 0) {
 		ibp_conf_options o;
-		ibp_conf_options_init(&o);
+		ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 		o.dialect = IBP_CONF_DIALECT_OPENSM;
 		ibp_conf *back = NULL;
 		if (ibp_conf_parse_buffer("out", buf, len, &o, &back, NULL,
@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	for (int d = 0; d < 2; d++) {
 		ibp_conf_options o;
-		ibp_conf_options_init(&o);
+		ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 		o.fabric = fabric();
 		o.allow_both_pkeys = size && (data[0] & 1);
 		ibp_diags *diags = ibp_diags_new();

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char *read_once(const uint8_t *data, size_t size, bool fast)
 {
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.dialect = IBP_CONF_DIALECT_OPENSM;
 	o.allow_both_pkeys = size && (data[0] & 1);
 	ibp_diags *d = ibp_diags_new();

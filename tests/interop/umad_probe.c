@@ -205,7 +205,7 @@ static int trap259(ibp_transport *t, char **a, uint64_t mkey, ibp_error *err)
 int main(int argc, char **argv)
 {
 	ibp_umad_options o;
-	ibp_umad_options_init(&o);
+	ibp_umad_options_init(&o, IBP_UMAD_OPTIONS_VERSION);
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--mkey") && i + 1 < argc)

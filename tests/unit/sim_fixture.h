@@ -20,7 +20,7 @@ static inline ibp_fabric *fixture_seed_fabric(void)
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/seed/seed.topo", ex ? ex : "examples");
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = NULL;
 	ibp_diags *d = ibp_diags_new();
 	if (ibp_fabric_load(path, &o, &f, d) != IBP_OK) {

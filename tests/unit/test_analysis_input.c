@@ -67,7 +67,7 @@ static void remove_temp(const char *path)
 static ibp_analysis_input *load_plan(ibp_policy_mode mode)
 {
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = path_of("IBP_EXAMPLES", "seed/seed.topo");
 	o.plan_path = path_of("IBP_EXAMPLES", "seed/partitions.conf");
 	o.mode = mode;
@@ -135,7 +135,7 @@ static void test_from_buffer(void **state)
 	size_t len = fread(text, 1, sizeof(text), f);
 	fclose(f);
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = path_of("IBP_EXAMPLES", "seed/seed.topo");
 	o.plan_text = text;
 	o.plan_len = len;
@@ -182,7 +182,7 @@ static void test_from_tables_json(void **state)
 	assert_int_equal(
 	    ibp_tables_write_json_path(ts, "strict", SM, path, &err), IBP_OK);
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.fabric = ibp_analysis_input_fabric(plan); /* borrowed */
 	o.tables_path = path;
 	ibp_analysis_input *in = NULL;
@@ -210,7 +210,7 @@ static int load_tables_text(const char *text, ibp_analysis_input **in,
 {
 	char *path = temp_file(text);
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = path_of("IBP_EXAMPLES", "seed/seed.topo");
 	o.tables_path = path;
 	int rc = ibp_analysis_input_load(&o, in, NULL, err);
@@ -252,7 +252,7 @@ static void test_bad_tables_json(void **state)
 	remove_temp(path);
 	/* options: no fabric; both a plan and tables */
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.plan_path = "x.conf";
 	assert_int_equal(ibp_analysis_input_load(&o, &in, NULL, &err),
 			 IBP_EINVAL);
@@ -267,7 +267,7 @@ static void test_strict_rejected(void **state)
 {
 	(void)state;
 	ibp_analysis_input_options o;
-	ibp_analysis_input_options_init(&o);
+	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = path_of("IBP_TESTDATA", "audit/seed.topo");
 	o.plan_path = path_of("IBP_TESTDATA", "audit/rejected.conf");
 	o.mode = IBP_POLICY_STRICT;

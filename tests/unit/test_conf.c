@@ -361,7 +361,7 @@ static void test_seed_dialect(void **state)
 	(void)state;
 	ibp_fabric *f = seed_fabric();
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.fabric = f;
 	ibp_diags *d = ibp_diags_new();
 	ibp_conf *c = NULL;
@@ -440,7 +440,7 @@ static void test_writer_round_trip(void **state)
 	(void)state;
 	ibp_fabric *f = seed_fabric();
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.fabric = f;
 	ibp_conf *c = NULL;
 	assert_int_equal(
@@ -512,7 +512,7 @@ static void test_keywords_and_membership(void **state)
 {
 	(void)state;
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.allow_both_pkeys = true;
 	const char *txt = "P=0x5 : ALL_SWITCHES=full, ALL_CAS=limited, "
 			  "SELF=both, ALL_ROUTERS, NONE ;\n"

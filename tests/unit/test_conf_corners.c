@@ -104,7 +104,7 @@ static void check_file(const ibp_fabric *f, const char *path)
 	text[len] = 0;
 
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.fabric = f;
 	ibp_diags *d = ibp_diags_new();
 	ibp_conf *c = NULL;

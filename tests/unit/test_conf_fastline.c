@@ -27,7 +27,7 @@
 static char *read_with(const char *text, size_t len, bool fast)
 {
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.dialect = IBP_CONF_DIALECT_OPENSM;
 	ibp_diags *d = ibp_diags_new();
 	ibp_conf *c = NULL;

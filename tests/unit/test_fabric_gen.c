@@ -105,7 +105,7 @@ static void test_hops(void **state)
 	};
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		ibp_fabric_gen_options o;
-		ibp_fabric_gen_options_init(&o);
+		ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 		o.cas = shapes[i][0];
 		o.radix = shapes[i][1];
 		ibp_fabric_gen_shape sh;
@@ -125,7 +125,7 @@ static void test_hops(void **state)
 	}
 	/* one more CA than three tiers of radix 36 hold: refused */
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = 22681;
 	ibp_fabric *f;
 	ibp_error err;
@@ -140,7 +140,7 @@ static void test_lid_budget(void **state)
 {
 	(void)state;
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = 48000;
 	o.radix = 64;
 	ibp_fabric *f;
@@ -194,7 +194,7 @@ static void test_small(void **state)
 {
 	(void)state;
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = 10;
 	o.partitions = 3;
 	o.storage = 2;
@@ -242,7 +242,7 @@ static void test_fat_tree(void **state)
 	};
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		ibp_fabric_gen_options o;
-		ibp_fabric_gen_options_init(&o);
+		ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 		o.cas = shapes[i][0];
 		o.radix = shapes[i][1];
 		o.uplinks = shapes[i][2];
@@ -274,7 +274,7 @@ static void test_fat_tree(void **state)
 	/* 648 = 36 * 36 / 2: a full-bisection two-level tree: 36 leaves,
 	 * 18 spines */
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = 648;
 	unsigned leaves, spines;
 	ibp_fabric_gen_counts(&o, &leaves, &spines);
@@ -288,7 +288,7 @@ static void test_bad_options(void **state)
 	ibp_fabric_gen_options o;
 	ibp_fabric *f;
 	ibp_error err;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
 	o.cas = 5;
 	o.storage = 5;
@@ -310,7 +310,7 @@ static void test_scale(void **state)
 {
 	(void)state;
 	ibp_fabric_gen_options o;
-	ibp_fabric_gen_options_init(&o);
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	o.cas = 48000;
 	o.radix = 48;
 	o.uplinks = 16; /* 1500 leaves, 47 pods of 16 spines, 256 cores */
@@ -393,7 +393,7 @@ static void test_plan_overfull(void **state)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ibp_fabric_gen_options o;
-		ibp_fabric_gen_options_init(&o);
+		ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
 		o.cas = cases[i].cas;
 		o.partitions = cases[i].partitions;
 		o.storage = cases[i].storage;

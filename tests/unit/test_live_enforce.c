@@ -74,7 +74,7 @@ static int setup_fabric(void **state, bool mixed)
 		snprintf(path, sizeof(path), "%s/interop/mixed.topo",
 			 td ? td : "tests/data");
 		ibp_fabric_options fo;
-		ibp_fabric_options_init(&fo);
+		ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 		assert_int_equal(ibp_fabric_load(path, &fo, &x->f, NULL),
 				 IBP_OK);
 		assert_int_equal(ibp_fabric_assign_lids(x->f, 0, NULL), IBP_OK);

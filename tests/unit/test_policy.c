@@ -49,7 +49,7 @@ static void build(struct fx *x, unsigned ca_cap, unsigned sw_cap,
 		  unsigned enf_cap)
 {
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	if (ca_cap)
 		o.ca_partition_cap = ca_cap;
 	if (sw_cap)
@@ -85,7 +85,7 @@ static void build(struct fx *x, unsigned ca_cap, unsigned sw_cap,
 static ibp_conf *conf(const char *text, bool allow_both)
 {
 	ibp_conf_options o;
-	ibp_conf_options_init(&o);
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
 	o.allow_both_pkeys = allow_both;
 	ibp_conf *c = NULL;
 	assert_int_equal(ibp_conf_parse_buffer("t.conf", text, strlen(text), &o,
@@ -776,7 +776,7 @@ static void test_lidless_ports_programmed(void **state)
 	(void)state;
 	struct fx x;
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	o.linear_fdb_cap = 4;
 	x.f = ibp_fabric_new(&o);
 	assert_non_null(x.f);

@@ -306,7 +306,7 @@ static void test_route_across_switches(void **state)
 {
 	(void)state;
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = ibp_fabric_new(&o);
 	size_t s1, s2, c1, c2;
 	assert_int_equal(

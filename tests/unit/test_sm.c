@@ -87,7 +87,7 @@ static ibp_sm *new_sm(struct fx *x, double loss, unsigned retries,
 	assert_int_equal(
 	    ibp_transport_sim_new(x->s, x->sm_node, 1, &to, t, NULL), IBP_OK);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.retries = retries;
 	ibp_sm *sm;
 	assert_int_equal(ibp_sm_new(*t, &o, &sm, NULL), IBP_OK);
@@ -120,7 +120,7 @@ static unsigned long discover_and_check(struct fx *x, unsigned window,
 	ibp_transport *t;
 	ibp_sm *sm = new_sm(x, loss, loss > 0 ? 20 : 0, &t);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.retries = loss > 0 ? 20 : 0;
 	o.max_wire_smps = window;
 	ibp_sm_set_options(sm, &o);
@@ -276,7 +276,7 @@ static void test_dry_run_writes_nothing(void **state)
 	assert_int_equal(
 	    ibp_transport_sim_new(x->s, x->sm_node, 1, &to, &t, NULL), IBP_OK);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.dry_run = true;
 	ibp_sm *sm;
 	ibp_sm_new(t, &o, &sm, NULL);
@@ -306,7 +306,7 @@ static void test_enforce_modes(void **state)
 	assert_int_equal(
 	    ibp_transport_sim_new(x->s, x->sm_node, 1, NULL, &t, NULL), IBP_OK);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.enforce = IBP_ENFORCE_OUT;
 	ibp_sm *sm;
 	ibp_sm_new(t, &o, &sm, NULL);
@@ -421,7 +421,7 @@ static void test_enforcement_set_as_opensm(void **state)
 	ibp_sm_report_free(&rep);
 	/* in only: one bit differs on each port, a Set each, outbound off */
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.enforce = IBP_ENFORCE_IN;
 	ibp_sm_set_options(sm, &o);
 	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
@@ -505,7 +505,7 @@ static void test_enforcement_read_and_rolled_back(void **state)
 	assert_true(ibp_sim_port_info(x->s, leaf, 4)->part_enforce_in);
 
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.keep_enforcement = true;
 	ibp_sm_set_options(sm, &o);
 	assert_int_equal(ibp_sm_push(sm, before, &rep, NULL), IBP_OK);
@@ -588,7 +588,7 @@ static int discover_chain(unsigned nsw, unsigned window, ibp_error *err,
 	assert_int_equal(ibp_transport_sim_new(s, 0, 1, NULL, &t, NULL),
 			 IBP_OK);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.max_wire_smps = window;
 	ibp_sm *sm;
 	assert_int_equal(ibp_sm_new(t, &o, &sm, NULL), IBP_OK);
@@ -629,7 +629,7 @@ static void test_discover_40k_fat_tree(void **state)
 {
 	(void)state;
 	ibp_fabric_gen_options go;
-	ibp_fabric_gen_options_init(&go);
+	ibp_fabric_gen_options_init(&go, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	go.cas = 40000;
 	go.radix = 64;
 	ibp_fabric *f;
@@ -642,7 +642,7 @@ static void test_discover_40k_fat_tree(void **state)
 	assert_int_equal(ibp_transport_sim_new(s, 0, 1, NULL, &t, NULL),
 			 IBP_OK);
 	struct ibp_sm_options o;
-	ibp_sm_options_init(&o);
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.max_wire_smps = 16;
 	ibp_sm *sm;
 	assert_int_equal(ibp_sm_new(t, &o, &sm, NULL), IBP_OK);

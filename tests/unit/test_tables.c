@@ -20,7 +20,7 @@
 static ibp_fabric *two_node_fabric(void)
 {
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	ibp_fabric *f = ibp_fabric_new(&o);
 	size_t sw, ca;
 	assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_SWITCH, 0x100, 8,

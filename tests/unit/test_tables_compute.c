@@ -41,7 +41,7 @@ static char *path_of(const char *env, const char *rel)
 
 static void seed_options(ibp_tables_compute_options *o)
 {
-	ibp_tables_compute_options_init(o);
+	ibp_tables_compute_options_init(o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
 	o->topology_path = path_of("IBP_EXAMPLES", "seed/seed.topo");
 	o->plan_path = path_of("IBP_EXAMPLES", "seed/partitions.conf");
 }
@@ -113,7 +113,7 @@ static void test_errors(void **state)
 {
 	(void)state;
 	ibp_tables_compute_options o;
-	ibp_tables_compute_options_init(&o);
+	ibp_tables_compute_options_init(&o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
 	ibp_tables_result r;
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_EINVAL);

@@ -110,7 +110,7 @@ static void test_builder(void **state)
 {
 	(void)state;
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	o.ca_partition_cap = 128;
 	o.switch_partition_cap = 16;
 	o.enforcement_cap = 32;
@@ -214,7 +214,7 @@ static void test_name_map(void **state)
 	fputs("0x506b4b0300a1b100 \"core switch\"\n", fp);
 	fclose(fp);
 	ibp_fabric_options o;
-	ibp_fabric_options_init(&o);
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
 	o.node_name_map = tmpl;
 	ibp_fabric *f;
 	assert_int_equal(

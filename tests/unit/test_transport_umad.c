@@ -20,7 +20,7 @@ static void test_options_init(void **state)
 	(void)state;
 	ibp_umad_options o;
 	memset(&o, 0xa5, sizeof(o));
-	ibp_umad_options_init(&o);
+	ibp_umad_options_init(&o, IBP_UMAD_OPTIONS_VERSION);
 	assert_null(o.ca);
 	assert_int_equal(o.port, 0);
 	assert_true(o.mkey == 0);
@@ -31,7 +31,7 @@ static void test_missing_ca(void **state)
 {
 	(void)state;
 	ibp_umad_options o;
-	ibp_umad_options_init(&o);
+	ibp_umad_options_init(&o, IBP_UMAD_OPTIONS_VERSION);
 	o.ca = "no-such-ca-xyz";
 	o.port = 1;
 	ibp_transport *t = (ibp_transport *)1;

@@ -46,7 +46,9 @@
 
 IBP_BEGIN_DECLS
 
+#define IBP_SM_OPTIONS_VERSION 1
 struct ibp_sm_options {
+	unsigned version;	  /* IBP_SM_OPTIONS_VERSION (set by _init) */
 	int timeout_ms;		  /* per SMP (default 100) */
 	unsigned retries;	  /* re-sends after a timeout (default 3) */
 	ibp_part_enforce enforce; /* PortInfo bits on switch leaf ports
@@ -65,7 +67,7 @@ struct ibp_sm_options {
 };
 /* Fill o with the defaults above (100 ms, 3 retries, both, 4 SMPs on the
  * wire, M_Key 0, everything else 0/false/NULL).  Cannot fail. */
-void ibp_sm_options_init(struct ibp_sm_options *o);
+void ibp_sm_options_init(struct ibp_sm_options *o, unsigned version);
 
 /* A port the push touched, planned to touch, or failed on. */
 struct ibp_sm_port {

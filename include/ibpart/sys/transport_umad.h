@@ -38,11 +38,13 @@
 
 IBP_BEGIN_DECLS
 
+#define IBP_UMAD_OPTIONS_VERSION 1
 typedef struct ibp_umad_options {
-	const char *ca;	 /* CA name (-C); NULL: libibumad's default CA */
-	int port;	 /* port number (-P); 0: the first active port */
-	uint64_t mkey;	 /* M_Key for every SMP sent; 0: leave the SMP's */
-	bool want_traps; /* also ask for unsolicited Trap/TrapRepress MADs */
+	unsigned version; /* IBP_UMAD_OPTIONS_VERSION (set by _init) */
+	const char *ca;	  /* CA name (-C); NULL: libibumad's default CA */
+	int port;	  /* port number (-P); 0: the first active port */
+	uint64_t mkey;	  /* M_Key for every SMP sent; 0: leave the SMP's */
+	bool want_traps;  /* also ask for unsolicited Trap/TrapRepress MADs */
 } ibp_umad_options;
 
 /* What the opened port is (from libibumad's view of sysfs). */
@@ -66,7 +68,7 @@ typedef struct ibp_umad ibp_umad;
 
 /* Every field 0/NULL/false: the default CA, its first active port, no
  * M_Key, no traps.  Cannot fail. */
-void ibp_umad_options_init(ibp_umad_options *o);
+void ibp_umad_options_init(ibp_umad_options *o, unsigned version);
 
 /* Open the port and register the SMP agents.  On success *out is a
  * transport that owns the port (ibp_transport_close releases it) and, when
