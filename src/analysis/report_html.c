@@ -767,89 +767,10 @@ static void put_ports(const struct page *p)
 	fputs("</tbody></table></section>\n", p->out);
 }
 
-static const char style[] =
-    "body{font:14px/1.4 system-ui,sans-serif;margin:16px "
-    "24px;color:#1d2330;background:#f7f8fa}"
-    "h1{font-size:20px;margin:0 0 4px}h2{font-size:17px;margin:22px 0 "
-    "6px}"
-    ".sub,.note{color:#5b6475}"
-    ".cards{display:flex;gap:12px;flex-wrap:wrap;margin:10px 0}"
-    ".card{background:#fff;border:1px solid #dde1e8;border-radius:6px;"
-    "padding:6px 14px;min-width:100px}"
-    ".card b{display:block;font-size:20px}.card span{color:#5b6475;"
-    "font-size:12px}"
-    "nav a{margin-right:12px}"
-    "#searchbar{position:sticky;top:0;background:#f7f8fa;padding:6px 0;"
-    "z-index:3}#q{width:360px;padding:5px 8px;font:inherit}"
-    "#qcount{margin-left:10px;color:#5b6475}"
-    "table{border-collapse:collapse;background:#fff;font-size:13px}"
-    "td,th{border:1px solid #dde1e8;padding:2px 6px;text-align:left;"
-    "vertical-align:top}"
-    "#ports-table td:nth-child(3),#ports-table td:nth-child(6){font-family:"
-    "ui-monospace,monospace}"
-    "details{background:#fff;border:1px solid #dde1e8;border-radius:4px;"
-    "margin:3px 0;padding:3px 8px}details table{margin:4px 0}"
-    "summary{cursor:pointer}details ul{margin:4px 0;columns:3}"
-    ".ovfb{background:#ffe1a8;color:#6b3d00;border-radius:3px;padding:0 "
-    "4px}tr.ovf td{background:#fff4dc}"
-    ".sev-critical td:first-child,.sev-high td:first-child{color:#b3261e;"
-    "font-weight:bold}"
-    ".mxwrap{overflow:auto;max-height:80vh;border:1px solid #dde1e8}"
-    "table.mx td{width:14px;height:14px;padding:0;text-align:center;"
-    "font-size:11px;color:#fff}"
-    "table.mx th.col{vertical-align:bottom;padding:2px}"
-    "table.mx thead th.g span{writing-mode:vertical-rl;transform:rotate("
-    "180deg);display:inline-block;max-height:90px;overflow:hidden}"
-    "table.mx th.col span{writing-mode:vertical-rl;transform:rotate(180deg)"
-    ";display:inline-block;max-height:160px;overflow:hidden;white-space:"
-    "nowrap;font-weight:normal}"
-    "table.mx th.row{white-space:nowrap;font-weight:normal;max-width:"
-    "420px;overflow:hidden;text-overflow:ellipsis}"
-    "table.mx th.g{background:#eef1f6;white-space:nowrap}"
-    ".y1{background:#c7e9c0}.y2{background:#a1d99b}.y3{background:#74c476}"
-    ".y4{background:#41ab5d}.y5{background:#238b45}.n{background:#fbe3e0}"
-    ".d{background:#c9ced8}"
-    ".legend{margin:6px 0;font-size:13px;color:#5b6475}"
-    ".sw{display:inline-block;width:12px;height:12px;vertical-align:"
-    "middle;margin:0 4px 0 12px;border:1px solid #999}"
-    "svg.spark polyline{fill:none;stroke:#b3261e;stroke-width:1.5}"
-    "svg.spark circle{fill:#b3261e}td.up{color:#b3261e;font-weight:bold}"
-    "[hidden]{display:none!important}";
-
-/* Filters only: every element of class f is hidden unless its text
- * holds the query, or it carries (data-k, a port row's P_KeyTable) a
- * partition whose name or number holds it.  "#q=TEXT" sets the query,
- * "#cN"/"#p-XXXX" opens that class or tenant. */
-static const char script[] =
-    "(function(){\n"
-    "var q=document.getElementById('q'),qc=document.getElementById('qcount'"
-    ");\n"
-    "var F=[].slice.call(document.querySelectorAll('.f,#ports-table "
-    "tbody tr'));\n"
-    "var N={};[].forEach.call(document.querySelectorAll('details.tenant'),"
-    "function(d){N[d.dataset.b]=d.querySelector('summary').textContent."
-    "toLowerCase();});\n"
-    "function keys(r){var s=r.dataset.k;if(s===undefined&&r.tagName==="
-    "'TR'&&r.closest('#ports-table'))s=r.lastElementChild.textContent;"
-    "return (s||'').match(/[0-9a-f]{4}\\b/g)||[];}\n"
-    "function run(v){v=v.toLowerCase();if(!v.trim())v='';var "
-    "B={},any=0;if(v)for(var "
-    "b in N)if(N[b].indexOf(v)>=0){B[b]=1;any=1;}\n"
-    " var shown=0;F.forEach(function(r){var ok=!v||r.textContent."
-    "toLowerCase().indexOf(v)>=0;\n"
-    "  if(!ok&&any)ok=keys(r).some(function(k){return "
-    "B[parseInt(k,16)&0x7fff];});\n"
-    "  r.hidden=!ok;if(ok)shown++;});\n"
-    " qc.textContent=v?shown+' of '+F.length+' rows and sections "
-    "match':'';}\n"
-    "function hash(){var h=decodeURIComponent(location.hash.slice(1));"
-    "if(h.slice(0,2)==='q='){q.value=h.slice(2);run(q.value);}"
-    "else if(h){var e=document.getElementById(h);if(e&&e.tagName==="
-    "'DETAILS')e.open=true;}}\n"
-    "q.addEventListener('input',function(){run(q.value);history."
-    "replaceState(null,'','#q='+encodeURIComponent(q.value));});\n"
-    "window.addEventListener('hashchange',hash);hash();\n"
-    "})();\n";
+/* The page's style and its one script: web/report.css and web/report.js,
+ * embedded at build time (cmake/embed.cmake). */
+#include "analysis/ibp_report_css.h"
+#include "analysis/ibp_report_js.h"
 
 static void put_page(struct page *p, const ibp_matrix_report_options *o)
 {
@@ -865,7 +786,7 @@ static void put_page(struct page *p, const ibp_matrix_report_options *o)
 		"</title>\n<style>%s</style>\n<noscript><style>#searchbar{"
 		"display:none}</style></noscript></head><body>\n<h1 "
 		"id=title>",
-		style);
+		ibp_report_css);
 	esc(out, title);
 	fputs("</h1>\n<div class=sub>Data-plane reachability by the IBA "
 	      "P_Key match rule (vol. 1, 10.9.3): two end ports talk iff they "
@@ -913,7 +834,7 @@ static void put_page(struct page *p, const ibp_matrix_report_options *o)
 	put_tenants(p);
 	put_classes(p);
 	put_ports(p);
-	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
+	fprintf(out, "<script>%s</script>\n</body></html>\n", ibp_report_js);
 }
 
 int ibp_matrix_report_html(const ibp_matrix *m,
