@@ -61,9 +61,16 @@ static int verify(ibp_live *l, const char *conf, size_t *differences)
 		return fail("verify", &err, rc);
 	size_t ports = 0;
 	*differences = ibp_verify_result_differences(r, &ports);
+	const ibp_drift *dr = ibp_verify_result_drift(r);
 	printf("verify: %zu ports checked, %zu differences on %zu ports\n",
-	       ibp_drift_ports_checked(ibp_verify_result_drift(r)),
-	       *differences, ports);
+	       ibp_drift_ports_checked(dr), *differences, ports);
+	/* the first few differences, item by item */
+	for (size_t i = 0; i < ibp_drift_count(dr) && i < 3; i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(dr, i);
+		printf("  node %zu port %u: %s (want 0x%04x, have 0x%04x)\n",
+		       it->node, it->port, ibp_drift_kind_str(it->kind),
+		       it->want_pkey, it->have_pkey);
+	}
 	ibp_verify_result_free(r);
 	return 0;
 }

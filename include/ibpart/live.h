@@ -82,6 +82,12 @@ struct ibp_drift_item {
 
 typedef struct ibp_drift ibp_drift;
 
+/* The differences, in (node, port) order, then by index: a drift a
+ * verification returned (ibp_verify_result_drift) is read item by item
+ * with these.  The kind's name: "missing", ..., "enforcement". */
+size_t ibp_drift_count(const ibp_drift *d);
+const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
+const char *ibp_drift_kind_str(ibp_drift_kind k);
 /* Ports compared, and how many of them drifted. */
 size_t ibp_drift_ports_checked(const ibp_drift *d);
 void ibp_drift_free(ibp_drift *d);

@@ -16,13 +16,9 @@
  * unreachable.  Items come in (node, port) order, then by index. */
 int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
 		      ibp_drift **out, ibp_error *err);
-size_t ibp_drift_count(const ibp_drift *d);
-const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
 
 /* Ports compared, and how many of them drifted. */
 size_t ibp_drift_ports_drifted(const ibp_drift *d);
-const char *ibp_drift_kind_str(ibp_drift_kind k); /* "missing", ...,
-							"enforcement" */
 
 /* Whether item it counts under sel: every item for ALL, the index items
  * only for INDEX_ONLY, the others for NO_INDEX.  Pure. */

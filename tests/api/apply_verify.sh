@@ -14,6 +14,8 @@ diffs=$(sed -n 's/^verify: \([0-9]*\) ports checked, \([0-9]*\) differences.*/\2
 before=${diffs%%$'\n'*}
 after=${diffs##*$'\n'}
 [[ "$before" -gt 0 ]] || fail "a fresh simulated fabric showed no drift before the apply ($before)"
+# the differences read item by item through the drift's accessors
+expect_grep '^  node [0-9]* port [0-9]*: \(missing\|extra\|membership\|index\)' run.out
 [[ "$after" == 0 ]] || fail "drift after the apply: $after"
 expect_grep '^apply: [1-9][0-9]* ports changed, [1-9][0-9]* SubnSet, complete: yes$' run.out
 expect_grep '^the fabric holds the plan' run.out
