@@ -113,9 +113,6 @@ int ibp_state_load_limit(const ibp_fabric *f, const char *path,
 
 /* ------------------------------------------ files and OpenSM hand-over */
 
-/* Writing files whole or not at all: ibp_write_file_atomic(),
- * include/ibpart/atomic_file.h. */
-
 /* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
  * does not hold a positive number, IBP_EIO when it cannot be read. */
 int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
