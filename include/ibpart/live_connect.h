@@ -72,6 +72,8 @@ typedef struct ibp_live_connection {
 int ibp_live_connect(const struct ibp_live_connect_options *o,
 		     ibp_live_connection *out, ibp_diags *topo_diags,
 		     ibp_live_connect_step *step, ibp_error *err);
+/* Close the session and free the topology; c zeroed.  NULL is fine. */
+void ibp_live_disconnect(ibp_live_connection *c);
 
 IBP_END_DECLS
 #endif

@@ -119,6 +119,20 @@ size_t ibp_fabric_node_count(const ibp_fabric *f);
 
 /* Port GUID of (n, port); 0 when the port does not exist. */
 uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port);
+/* LID of an end port (a switch's external ports answer its port 0 LID);
+ * 0 before assignment. */
+uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
+
+/* Resolve what a user typed for a port: a port GUID ("0x…"), a node GUID
+ * (its first linked port), a node description or file id ("H-…"), either
+ * of those or a node GUID followed by "/N" (port N of that node), or a
+ * LID (decimal, after assignment).  A description that is itself the
+ * whole text wins over reading a "/N" off its end.  A bare name of a node
+ * with several linked end ports (a dual-port CA) is IBP_EINVAL, the
+ * message listing the "name/N" choices; a single-port node is named
+ * without "/N". */
+int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
+			    unsigned *port, ibp_error *err);
 
 /* Assign LIDs the way OpenSM 3.3.23 does on a fresh fabric with LMC 0:
  * the SM's port gets LID 1, then every other end port (CA/router port,

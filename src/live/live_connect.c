@@ -7,7 +7,6 @@
 #include "topo/topo_load.h"
 
 #include "ibpart/live_connect.h"
-#include "live/live_connect_lib.h"
 #include "util/options_version.h"
 
 IBP_OPTIONS_LAYOUT(live_connect_options_layout, "live connect options",

@@ -117,9 +117,6 @@ size_t ibp_fabric_lids_needed(const ibp_fabric *f);
  * answer for its port 0). */
 bool ibp_fabric_port_is_lidless(const ibp_fabric *f, size_t n, unsigned port);
 
-/* LID of an end port (a switch's external ports answer its port 0 LID);
- * 0 before assignment. */
-uint16_t ibp_fabric_port_lid(const ibp_fabric *f, size_t n, unsigned port);
 int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
 			unsigned *port);
 
@@ -139,17 +136,6 @@ unsigned ibp_fabric_node_linked_end_ports(const ibp_fabric *f, size_t n);
  * (written into buf, len bytes).  Returns buf or the description. */
 const char *ibp_fabric_port_name(const ibp_fabric *f, size_t n, unsigned port,
 				 char *buf, size_t len);
-
-/* Resolve what a user typed for a port: a port GUID ("0x…"), a node GUID
- * (its first linked port), a node description or file id ("H-…"), either
- * of those or a node GUID followed by "/N" (port N of that node), or a
- * LID (decimal, after assignment).  A description that is itself the
- * whole text wins over reading a "/N" off its end.  A bare name of a node
- * with several linked end ports (a dual-port CA) is IBP_EINVAL, the
- * message listing the "name/N" choices; a single-port node is named
- * without "/N". */
-int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
-			    unsigned *port, ibp_error *err);
 
 /* Write the fabric in ibnetdiscover's format (what ibsim and our reader
  * load). */
