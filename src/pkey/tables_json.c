@@ -175,16 +175,28 @@ static int put_port(FILE *out, const ibp_fabric *f, size_t n, unsigned p,
 	    put_text(out, "node_desc", ibp_fabric_node_desc(f, n)))
 		return -1;
 	unsigned used = t ? ibp_pkey_table_used(t) : 0;
-	if (fprintf(out, ",\n   \"capacity\": %u,\n   \"pkeys\": %s",
-		    ibp_pkey_table_capacity(t), used ? "[" : "[]") < 0)
-		return -1;
+	o = buf + sprintf(buf, ",\n   \"capacity\": %u,\n   \"pkeys\": %s",
+			  ibp_pkey_table_capacity(t), used ? "[" : "[]");
+	static const char hex[] = "0123456789abcdef";
 	for (unsigned k = 0; k < used; k++) {
-		char pk[7];
-		if (fprintf(out, "%s\n    \"%s\"", k ? "," : "",
-			    ibp_pkey_format(ibp_pkey_table_get(t, k), pk)) < 0)
-			return -1;
+		if (o - buf > (long)sizeof(buf) - 16) { /* ",\n    \"0x…\"" */
+			if (fwrite(buf, 1, (size_t)(o - buf), out) !=
+			    (size_t)(o - buf))
+				return -1;
+			o = buf;
+		}
+		uint16_t pk = ibp_pkey_table_get(t, k);
+		if (k)
+			*o++ = ',';
+		memcpy(o, "\n    \"0x", 8);
+		o += 8;
+		for (int i = 12; i >= 0; i -= 4)
+			*o++ = hex[(pk >> i) & 15];
+		*o++ = '"';
 	}
-	return fputs(used ? "\n   ]\n  }" : "\n  }", out) == EOF ? -1 : 0;
+	o += sprintf(o, "%s", used ? "\n   ]\n  }" : "\n  }");
+	return fwrite(buf, 1, (size_t)(o - buf), out) == (size_t)(o - buf) ? 0
+									   : -1;
 }
 
 static int write_stream(const ibp_tables *ts, const char *mode,

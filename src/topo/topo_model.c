@@ -18,6 +18,7 @@
 #include "ibpart/topo.h"
 #include "topo/topo_priv.h"
 #include "util/hash_seed.h"
+#include "util/huge_pages.h"
 
 /* ---- hash tables ---- */
 
@@ -69,6 +70,8 @@ static int map64_grow(struct topo_map64 *m, size_t n)
 	size_t cap = map_cap_for(m->cap, n);
 	uint64_t *keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
+	ibp_huge_pages(keys, cap * sizeof(*keys));
+	ibp_huge_pages(vals, cap * sizeof(*vals));
 	if (!keys || !vals) {
 		free(keys);
 		free(vals);
@@ -152,6 +155,9 @@ static int mapstr_grow(struct topo_mapstr *m, size_t n)
 	const char **keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
 	uint32_t *hashes = malloc(cap * sizeof(*hashes));
+	ibp_huge_pages(keys, cap * sizeof(*keys));
+	ibp_huge_pages(vals, cap * sizeof(*vals));
+	ibp_huge_pages(hashes, cap * sizeof(*hashes));
 	if (!keys || !vals || !hashes) {
 		free(keys);
 		free(vals);
@@ -241,6 +247,7 @@ int topo_reserve(ibp_fabric *f, size_t nodes, size_t ports)
 			return IBP_ENOMEM;
 		f->nodes = p;
 		f->cap_nodes = nodes;
+		ibp_huge_pages(p, nodes * sizeof(*p));
 	}
 	if (ports > f->cap_ports) {
 		struct topo_port *p = realloc(f->ports, ports * sizeof(*p));
@@ -248,6 +255,7 @@ int topo_reserve(ibp_fabric *f, size_t nodes, size_t ports)
 			return IBP_ENOMEM;
 		f->ports = p;
 		f->cap_ports = ports;
+		ibp_huge_pages(p, ports * sizeof(*p));
 	}
 	if (topo_map64_reserve(&f->by_node_guid, nodes) ||
 	    (nodes * 2 > f->by_desc.cap && mapstr_grow(&f->by_desc, nodes)) ||

@@ -36,6 +36,7 @@
 #include "ibpart/topo.h"
 #include "util/diag_source.h"
 #include "util/file_read.h"
+#include "util/huge_pages.h"
 #include "topo/topo_priv.h"
 
 #define IBSIM_CA_GUID_BASE     0x100000ULL
@@ -102,10 +103,17 @@ static char *keep_str(struct reader *r, const char *s, size_t n)
 {
 	struct str_block *b = r->strs;
 	if (!b || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > 65000 ? n + 1 : 65536 - sizeof(*b);
+		/* blocks of 64 KiB, doubling to 4 MiB (in huge pages) */
+		size_t whole = b ? (sizeof(*b) + b->cap) * 2 : 65536;
+		if (whole > (4u << 20))
+			whole = 4u << 20;
+		size_t cap = whole - sizeof(*b);
+		if (cap < n + 1)
+			cap = n + 1;
 		b = malloc(sizeof(*b) + cap);
 		if (!b)
 			return NULL;
+		ibp_huge_pages(b, sizeof(*b) + cap);
 		b->cap = cap;
 		b->used = 0;
 		b->next = r->strs;
@@ -251,6 +259,7 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t size)
 	void *p = realloc(arr, c * size);
 	if (p)
 		*cap = c;
+	ibp_huge_pages(p, c * size);
 	return p;
 }
 
@@ -648,8 +657,10 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 	 * bytes): pages never touched cost nothing, and the array is not
 	 * copied as it grows (grow() takes over when the guess is short) */
 	size_t guess = len / 40 + 64;
-	if ((r->links = malloc(guess * sizeof(*r->links))))
+	if ((r->links = malloc(guess * sizeof(*r->links)))) {
 		r->cap_l = guess;
+		ibp_huge_pages(r->links, guess * sizeof(*r->links));
+	}
 	bool have = next_line(r, &pos, end);
 	size_t lines = 0;
 	while (have) {
@@ -837,6 +848,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 	}
 	/* index the port lines by fabric port */
 	size_t *line_of = malloc((f->nports + 1) * sizeof(*line_of));
+	ibp_huge_pages(line_of, (f->nports + 1) * sizeof(*line_of));
 	if (!line_of) {
 		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
 		free(hdr);
