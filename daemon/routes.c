@@ -694,8 +694,13 @@ static void metrics_state(struct ibpartd *d, FILE *f)
 		"file cannot be written (missing, no marker, a P_Key of both "
 		"the operator and the API; GET /ibpart/v1/status says why).\n"
 		"# TYPE ibpartd_partitions_file_problem gauge\n"
-		"ibpartd_partitions_file_problem %d\n",
-		ibp_service_file_problem(d->svc, problem, sizeof(problem)));
+		"ibpartd_partitions_file_problem %d\n"
+		"# HELP ibpartd_partitions_file_reads_total Times the "
+		"partitions file was read whole: once per change of it.\n"
+		"# TYPE ibpartd_partitions_file_reads_total counter\n"
+		"ibpartd_partitions_file_reads_total %lu\n",
+		ibp_service_file_problem(d->svc, problem, sizeof(problem)),
+		ibp_service_partitions_file_reads(d->svc));
 }
 
 /* Prometheus' text format (version 0.0.4): the daemon's own families,

@@ -239,6 +239,11 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
  * or a P_Key both the operator's lines and the API define (OpenSM would
  * merge the two partitions).  It lasts until the file is mended. */
 bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
+/* How many times the service read the partitions file whole since it
+ * was opened: once per change of the file (its inode, size, mtime or
+ * ctime), not once per request (ibpartd's
+ * ibpartd_partitions_file_reads_total). */
+unsigned long ibp_service_partitions_file_reads(ibp_service *s);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
  * each is reported). */

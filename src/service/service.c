@@ -92,7 +92,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	s->record = svc_record_new();
-	int rc = !s->db_path || !s->partitions_path || !s->record
+	s->opfile = svc_opfile_new();
+	int rc = !s->db_path || !s->partitions_path || !s->record || !s->opfile
 		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
 		     : svc_db_open(s, o->db_path, err);
 	if (!rc)
@@ -116,6 +117,7 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	svc_opfile_free(s->opfile);
 	if (s->topo)
 		svc_topology_put(s, s->topo);
 	pthread_mutex_destroy(&s->topo_lock);

@@ -66,7 +66,9 @@ struct ibp_service {
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
 	char *db_path, *partitions_path, *topology_path, *sm_port;
-	char *opensm_conf_path; /* the audit's posture rules; NULL: none */
+	char *opensm_conf_path;	   /* the audit's posture rules; NULL: none */
+	struct svc_opfile *opfile; /* service_render.c: the operator's lines
+				      as last read, by the file's stat */
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
@@ -297,6 +299,11 @@ int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
  * operator's.  Errors: IBP_ENOMEM, IBP_EIO (the database). */
 int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 		      size_t psize, ibp_error *err);
+/* The cache of the operator's lines (svc_operator_text reads the file
+ * only when its inode, size, mtime or ctime changed): new at open (NULL
+ * on ENOMEM), free at close (takes NULL). */
+struct svc_opfile *svc_opfile_new(void);
+void svc_opfile_free(struct svc_opfile *c);
 /* What keeps the service from writing the partitions file, into problem
  * (""  when nothing): the file's own problem (svc_operator_text), or a
  * P_Key both the operator's lines (opc) and the API's plan define. */
