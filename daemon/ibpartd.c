@@ -385,7 +385,9 @@ static int run(int argc, char **argv)
 			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
-			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
+			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER,
+			    .page.lock = PTHREAD_MUTEX_INITIALIZER,
+			    .status.lock = PTHREAD_MUTEX_INITIALIZER};
 	int rc = parse(&d, argc, argv);
 	if (!rc && users_load(d.users_path, &d.users))
 		rc = CLI_EXIT_USAGE;
@@ -451,6 +453,8 @@ out:
 	ha_stop(&d);
 	applier_stop(&d);
 	collector_stop(&d);
+	view_cache_free(&d.page);
+	view_cache_free(&d.status);
 	ibp_service_close(d.svc);
 	users_free(d.users);
 	krb_close(d.krb);

@@ -244,6 +244,14 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
  * ctime), not once per request (ibpartd's
  * ibpartd_partitions_file_reads_total). */
 unsigned long ibp_service_partitions_file_reads(ibp_service *s);
+/* A number that changes whenever what the status (ibp_service_status_
+ * json) and the page (ibp_service_web_html_extras, less its caller's
+ * extras) show may have: the revision, the states, absent GUIDs, drift
+ * and warnings recorded since, the partitions file, the topology and the
+ * opensm.conf (by their stat).  A caller may serve a view it rendered
+ * again while the key is the same.  0: render (a file changed too lately
+ * to be told by its times, or a shared store is in use). */
+uint64_t ibp_service_view_key(ibp_service *s);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
  * each is reported). */

@@ -501,6 +501,7 @@ static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
 	snprintf(w->user, sizeof(w->user), "%s", c->user ? c->user : "");
 	w->json = json;
 	s->warn_next = (s->warn_next + 1) % SVC_WARNINGS_KEPT;
+	s->view_gen++;
 	if (s->nwarnings < SVC_WARNINGS_KEPT)
 		s->nwarnings++;
 }

@@ -72,6 +72,9 @@ struct ibp_service {
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
+	uint64_t view_gen;	   /* service_view.c: bumped when a revision's
+				      state, absent GUIDs, drift or warnings are
+				      recorded (what the views show beside rev) */
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
 	pthread_mutex_t topo_lock; /* service_topology.c: */
