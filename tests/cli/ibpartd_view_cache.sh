@@ -23,15 +23,6 @@ metric() { # NAME: $M, the value of the metric NAME
 	M=$(sed -n "s/^$1 //p" <<<"$BODY")
 	[[ $M =~ ^[0-9]+$ ]] || { fail "/metrics has no $1"; finish; }
 }
-# until_ok CMD...: until CMD succeeds (20 s)
-until_ok() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # kept PATH NAME: asking PATH twice rendered it at most once (the
 # inputs settled: nothing changed within the last 100 ms)
 kept() {
@@ -50,12 +41,12 @@ state_is() {
 ibpd_start --topology "$IBP_SRC/tests/interop/data/live-2sw.topo" || { fail "ibpartd did not start"; finish; }
 req POST /ufmRest/resources/pkeys '{"pkey": "0x204", "guids": ["0002c90000000301"], "membership": "full"}'
 want 200
-until_ok state_is "$(jq .revision <<<"$BODY")" applied || fail "0x204 not written: $BODY"
+ibpd_until state_is "$(jq .revision <<<"$BODY")" applied || fail "0x204 not written: $BODY"
 
 # 1. asked ten times: rendered once at most, the same bytes each time
 for v in "/ ibpartd_page_renders_total" "/ibpart/v1/status ibpartd_status_renders_total"; do
 	set -- $v
-	until_ok kept "$1" "$2" || fail "$1 never settled"
+	ibpd_until kept "$1" "$2" || fail "$1 never settled"
 	metric "$2"
 	before=$M
 	req GET "$1"
@@ -91,11 +82,11 @@ metric ibpartd_page_renders_total
 ((M > page_before)) || fail "the page was not rendered again for revision $rev"
 
 # 3. the operator edits the file: the status sees it
-until_ok state_is "$rev" applied || fail "0x205 not written"
-until_ok kept /ibpart/v1/status ibpartd_status_renders_total || fail "status never settled"
+ibpd_until state_is "$rev" applied || fail "0x205 not written"
+ibpd_until kept /ibpart/v1/status ibpartd_status_renders_total || fail "status never settled"
 sed -i '1i ops=0x0030 : 0x0002c90000000201=full ;' "$IBPD_CONF"
 sed -i '1i ops2=0x0204 : 0x0002c90000000201=full ;' "$IBPD_CONF"
 file_bad() { ibpd_req GET /ibpart/v1/status; [[ $(jq .partitions_file.ok <<<"$BODY") == false ]]; }
-until_ok file_bad || fail "the operator's clash with 0x204 not in the status: $BODY"
+ibpd_until file_bad || fail "the operator's clash with 0x204 not in the status: $BODY"
 [[ $(jq -r .partitions_file.problem <<<"$BODY") == *0x0204* ]] || fail "status problem: $BODY"
 finish
