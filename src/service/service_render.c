@@ -20,6 +20,8 @@
 #include "conf/partitions_marker.h"
 #include "service/service_internal.h"
 #include "util/file_read.h"
+#include "conf/conf_lib.h"
+#include "service/service_lib.h"
 
 /* The operator's lines as last read from the partitions file, with the
  * file's identity then: a call that finds the same inode, size, mtime

@@ -14,8 +14,11 @@
 
 #include "ibpart/tables.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
+#include "pkey/tables_lib.h"
 
 #include "word_list.h"
+#include "topo/topo_lib.h"
 
 static ibp_fabric *two_node_fabric(void)
 {
