@@ -116,6 +116,7 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	svc_guard_base_free(s->guard);
 	if (s->topo)
 		svc_topology_put(s, s->topo);
 	pthread_mutex_destroy(&s->topo_lock);
@@ -555,12 +556,18 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	}
 	if ((rc = check_name(opc, np, pkey, e)))
 		goto out;
-	if (svc_render(optext, oplen, &s->plan, &before, &blen) ||
-	    svc_render(optext, oplen, np, &after, &alen)) {
+	bool judged = false;
+	if ((rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc,
+					pkey, svc_plan_find(&s->plan, pkey),
+					svc_plan_find(np, pkey), &judged, e)))
+		goto out;
+	if (!judged && (svc_render(optext, oplen, &s->plan, &before, &blen) ||
+			svc_render(optext, oplen, np, &after, &alen))) {
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
+	if (!judged &&
+	    (rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
 		goto out;
 	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
 		e->unavailable = true;
@@ -575,8 +582,11 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	*np = (struct svc_plan){0};
 	if (rev)
 		*rev = s->rev;
+	svc_guard_committed(s, true);
 	pthread_cond_broadcast(&s->changed);
 out:
+	if (rc)
+		svc_guard_committed(s, false);
 	ibp_conf_free(opc);
 	free(optext);
 	free(before);
