@@ -30,6 +30,8 @@
 #include "ibpart/analysis.h"
 #include "ibpart/pkey.h"
 #include "analysis/audit_priv.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct cls {
 	uint16_t *keys;

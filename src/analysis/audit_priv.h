@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 
 struct audit_member {
 	size_t ep;

@@ -36,9 +36,17 @@
 #include <string.h>
 
 #include "ibpart/alias_map.h"
+#include "topo/alias_map_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
 #include "service/service_internal.h"
+#include "analysis/analysis_input_lib.h"
+#include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct svc_guard_base {
 	uint64_t rev; /* the service's revision it holds */

@@ -18,6 +18,9 @@
 #include <cmocka.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
 

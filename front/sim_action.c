@@ -1,12 +1,12 @@
 /*
  * sim_action.c - the seed's commands read from words and replayed on a
- * simulated fabric (ibpart/sim_action.h): the action language of
- * `ibpart sim`, kept with the session it drives.
+ * simulated fabric (front/sim_action.h): the action language of
+ * `ibpart sim`, over the session's calls (ibpart/sys/sim_session.h).
  */
 #include <string.h>
 
-#include "ibpart/args.h"
-#include "ibpart/sim_action.h"
+#include "front/args.h"
+#include "front/sim_action.h"
 
 /* smpquery's flags, "pkeys", ADDR and an optional PORT. */
 static int parse_smpquery(int argc, char **argv, int *k,
@@ -61,7 +61,8 @@ int ibp_sim_action_parse(int argc, char **argv, int *k,
 {
 	ibp_error_clear(err);
 	memset(a, 0, sizeof(*a));
-	ibp_sim_pingpong_options_init(&a->pingpong);
+	ibp_sim_pingpong_options_init(&a->pingpong,
+				      IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	const char *act = argv[*k];
 	if (!strcmp(act, "smpquery")) {
 		a->kind = IBP_SIM_ACTION_SMPQUERY;

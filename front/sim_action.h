@@ -15,10 +15,7 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-#include "ibpart/sim_session.h"
-
-IBP_BEGIN_DECLS
+#include "ibpart/sys/sim_session.h"
 
 typedef enum ibp_sim_action_kind {
 	IBP_SIM_ACTION_SMPQUERY = 0, /* smpquery [-G|-D] pkeys ADDR [PORT] */
@@ -56,5 +53,4 @@ int ibp_sim_session_run_action(ibp_sim_session *s,
 			       struct ibp_sim_pingpong_result *res,
 			       ibp_error *err);
 
-IBP_END_DECLS
 #endif
