@@ -470,3 +470,77 @@ int svc_guard_base_findings(const ibp_service *s, ibp_findings *out)
 		ibp_findings_sort(out);
 	return rc;
 }
+
+/* The first finding of a that b lacks (both sorted), or NULL. */
+static const ibp_finding *first_missing(const ibp_findings *a,
+					const ibp_findings *b)
+{
+	for (size_t i = 0; i < ibp_findings_count(a); i++) {
+		const ibp_finding *x = ibp_findings_get(a, i);
+		bool found = false;
+		for (size_t j = 0; j < ibp_findings_count(b) && !found; j++)
+			found = ibp_finding_equal(x, ibp_findings_get(b, j));
+		if (!found)
+			return x;
+	}
+	return NULL;
+}
+
+bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
+			     unsigned long *drifts)
+{
+	why[0] = 0;
+	char *optext = NULL, *text = NULL, problem[8];
+	size_t oplen = 0, len = 0;
+	ibp_findings *kept = ibp_findings_new(), *full = NULL;
+	ibp_error err;
+	pthread_mutex_lock(&s->lock);
+	uint64_t rev = s->rev;
+	bool check = kept && s->guard && s->guard->rev == rev &&
+		     !s->guard->pending &&
+		     !svc_operator_text(s, &optext, &oplen, problem,
+					sizeof(problem), &err) &&
+		     s->guard->oplen == oplen &&
+		     !memcmp(s->guard->optext, optext, oplen) &&
+		     !svc_guard_base_findings(s, kept) &&
+		     !svc_render(optext, oplen, &s->plan, &text, &len);
+	pthread_mutex_unlock(&s->lock);
+	bool drift = false;
+	if (check && !svc_audit(s, text, len, &full, &err)) {
+		const ibp_finding *a = first_missing(full, kept);
+		const ibp_finding *b = a ? NULL : first_missing(kept, full);
+		drift = a || b ||
+			ibp_findings_count(full) != ibp_findings_count(kept);
+		if (drift)
+			snprintf(why, size,
+				 "revision %llu: the guard's kept audit %s "
+				 "%s%s%.200s",
+				 (unsigned long long)rev,
+				 a   ? "lacks"
+				 : b ? "has an extra"
+				     : "differs",
+				 a   ? a->code
+				 : b ? b->code
+				     : "in count",
+				 a || b ? ": " : "",
+				 a   ? a->message
+				 : b ? b->message
+				     : "");
+	}
+	pthread_mutex_lock(&s->lock);
+	if (drift) {
+		s->guard_drifts++;
+		if (s->guard && s->guard->rev == rev && !s->guard->pending) {
+			svc_guard_base_free(s->guard);
+			s->guard = NULL;
+		}
+	}
+	if (drifts)
+		*drifts = s->guard_drifts;
+	pthread_mutex_unlock(&s->lock);
+	ibp_findings_free(kept);
+	ibp_findings_free(full);
+	free(optext);
+	free(text);
+	return drift;
+}

@@ -94,6 +94,7 @@ struct ibp_service {
 	/* service_guard_state.c: the audit's answer for the plan, kept */
 	struct svc_guard_base *guard;
 	uint64_t guard_fast, guard_full; /* changes judged each way */
+	unsigned long guard_drifts;	 /* kept answers the check refuted */
 	ibp_conf *opc; /* service.c: the operator's lines as read, kept */
 	char *opc_text;
 	size_t opc_len;
