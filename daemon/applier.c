@@ -372,6 +372,8 @@ static void seen_free(struct seen *v)
 	daemon_close_fabric(v->l, v->lock);
 }
 
+#define GUARD_CHECK_S 10
+
 /* One cycle for the newest revision: 0 (its end recorded), or -1 with
  * the reason (*rev the revision it was for). */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
