@@ -212,6 +212,17 @@ int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
  * IBP_EBUSY, the file left as it is, when it cannot be written safely
  * (ibp_service_file_problem says why). */
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
+/* The isolation guard's kept answer (the audit's findings for the plan,
+ * updated change by change) checked against a whole audit of the plan's
+ * file, off the request path: the service's lock is held only to copy
+ * the answer and render the file.  true, with what differs first in
+ * why (size bytes), when they differ: the kept answer is then dropped
+ * (the next change builds it again from the file) and counted in
+ * *drifts (may be NULL: the count since the start).  false when they
+ * agree or there is nothing to check (no topology, no kept answer for
+ * the current revision). */
+bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
+			     unsigned long *drifts);
 /* What keeps the partitions file from being written, into problem
  * (size bytes; "" when nothing) - true when something does: the file
  * missing or unreadable, or without the generated section's marker line,

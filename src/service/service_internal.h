@@ -96,6 +96,13 @@ struct ibp_service {
 	bool store_synced; /* the cache has caught up at least once */
 	bool store_schema; /* the store's schema checked (and migrated) */
 	char store_error[256]; /* why the store failed last ("": fine) */
+	/* service_guard_state.c: the audit's answer for the plan, kept */
+	struct svc_guard_base *guard;
+	uint64_t guard_fast, guard_full; /* changes judged each way */
+	unsigned long guard_drifts;	 /* kept answers the check refuted */
+	ibp_conf *opc; /* service.c: the operator's lines as read, kept */
+	char *opc_text;
+	size_t opc_len;
 };
 
 /* ---- service_input.c: request values ---- */
@@ -326,9 +333,40 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
  * only warns of (c may be NULL) is appended to c->warnings instead.  A
  * change that only removes (removes_only) can only reduce reach: never
  * refused by the audit, the high findings that remain go to c->warnings. */
-int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
-	      bool removes_only, const char *before, size_t blen,
-	      const char *after, size_t alen, struct ibp_service_error *e);
+int svc_guard(ibp_service *s, struct ibp_service_caller *c, bool removes_only,
+	      const char *before, size_t blen, const char *after, size_t alen,
+	      struct ibp_service_error *e);
+/* The guard's two judgments on findings: refuse (a conflict naming
+ * them) what after has at high or above that before does not (capacity:
+ * more findings to judge, may be NULL); and, for a change that only
+ * removes, the high findings after it to c's warnings. */
+int svc_guard_refuse(const ibp_findings *before, const ibp_findings *after,
+		     const ibp_findings *capacity, struct ibp_service_caller *c,
+		     struct ibp_service_error *e);
+int svc_guard_remaining(const ibp_findings *after, struct ibp_service_caller *c,
+			struct ibp_service_error *e);
+
+/* ---- service_guard_state.c: the guard at the change's cost ---- */
+struct svc_guard_base;
+void svc_guard_base_free(struct svc_guard_base *b);
+/* Judge the change of P_Key pkey from before to after (either NULL) on
+ * the audit's answer kept for the plan (built first when there is none
+ * for this revision and operator's text optext/opc): *judged false when
+ * the kept answer cannot judge it exactly (svc_guard then does), else
+ * the guard's answer as svc_guard's.  The change stays applied to the
+ * kept answer until svc_guard_committed. */
+int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
+			  bool removes_only, const char *optext, size_t oplen,
+			  const ibp_conf *opc, uint16_t pkey,
+			  const struct svc_part *before,
+			  const struct svc_part *after, bool *judged,
+			  struct ibp_service_error *e);
+/* The change judged last was committed (as s->rev) or not (undone). */
+void svc_guard_committed(ibp_service *s, bool committed);
+/* Every finding of the kept answer (sorted as the audit's); IBP_ENOENT
+ * when none is kept. */
+int svc_guard_base_findings(const ibp_service *s, ibp_findings *out);
+
 /* Append the findings of JSON array arr (stolen) to c->warnings (c may
  * be NULL: arr is dropped).  0, or IBP_ENOMEM. */
 int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
