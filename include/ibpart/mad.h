@@ -288,7 +288,8 @@ int ibp_switch_info_decode(struct ibp_switch_info *si, const uint8_t *buf,
 
 /* --------------------------------------------------------- PortInfo */
 
-#define IBP_PORT_INFO_SIZE 64u /* 14.2.5.6; attribute modifier = port */
+#define IBP_GUID_INFO_BLOCK 8u	/* GUIDs per GUIDInfo block, 14.2.5.5 */
+#define IBP_PORT_INFO_SIZE  64u /* 14.2.5.6; attribute modifier = port */
 
 enum ibp_port_state { /* PortInfo LinkState */
 		      IBP_PORT_STATE_NOP = 0,
