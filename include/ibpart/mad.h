@@ -288,8 +288,7 @@ int ibp_switch_info_decode(struct ibp_switch_info *si, const uint8_t *buf,
 
 /* --------------------------------------------------------- PortInfo */
 
-#define IBP_GUID_INFO_BLOCK 8u	/* GUIDs per GUIDInfo block, 14.2.5.5 */
-#define IBP_PORT_INFO_SIZE  64u /* 14.2.5.6; attribute modifier = port */
+#define IBP_PORT_INFO_SIZE 64u /* 14.2.5.6; attribute modifier = port */
 
 enum ibp_port_state { /* PortInfo LinkState */
 		      IBP_PORT_STATE_NOP = 0,
@@ -400,6 +399,19 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
  * them).  Cannot fail. */
 void ibp_port_info_set_enforcement(struct ibp_port_info *pi, bool inbound,
 				   bool outbound);
+
+/* --------------------------------------------------------- GUIDInfo */
+
+#define IBP_GUID_INFO_BLOCK 8u	/* 14.2.5.5: 8 GUIDs per block */
+#define IBP_GUID_INFO_BYTES 64u /* attribute modifier = block number */
+
+/* One GUIDInfo block, 8 host-order GUIDs <-> 64 wire bytes (entry 0 of
+ * block 0 is the port GUID, the rest alias GUIDs, 0 when unused; a port
+ * holds PortInfo GUIDCap entries). */
+int ibp_guid_info_encode(const uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 uint8_t *buf, size_t len, ibp_error *err);
+int ibp_guid_info_decode(uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 const uint8_t *buf, size_t len, ibp_error *err);
 
 /* ------------------------------------------------------- P_KeyTable */
 

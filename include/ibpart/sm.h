@@ -1,10 +1,11 @@
 /*
- * Module sm (src/sm/, one file: sm.c): the subnet manager's partition
+ * Module sm (src/sm/): the subnet manager's partition
  * work.  Owns directed-route discovery (per switch, in pipelined rounds),
  * reading the tables of the ports it programs (one pipelined batch), the
  * block diff, SubnSet and read-back with retries, switch leaf-port
  * enforcement where SwitchInfo says it exists, the finding of the master
- * SM's port (the one LID-routed exchange), trap counting, and the push
+ * SM's port (the one LID-routed exchange), trap counting, the alias
+ * GUIDs of every port's GUIDInfo table, and the push
  * report.  Depends on wire (mad.h, transport.h), pkey (tables), topo (the
  * discovered fabric is an ibp_fabric), policy (ibp_part_enforce) and util.
  *
@@ -33,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/error.h"
 #include "ibpart/mad.h"	   /* struct ibp_notice */
 #include "ibpart/policy.h" /* ibp_part_enforce: OpenSM's part_enforce */
@@ -161,6 +163,17 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * ibp_tables_free(); it borrows ibp_sm_fabric(), so free it before the
  * next discovery or ibp_sm_free().  Errors as for discovery. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
+
+/* The alias GUIDs of the discovered fabric: PortInfo GUIDCap of every
+ * CA and router port and every switch's port 0, then each one's GUIDInfo
+ * blocks up to GUIDCap (IBA vol. 1 14.2.5.5), as two pipelined batches
+ * of directed-route Gets.  Every non-zero entry past index 0 is an alias
+ * of that port (mlx4: VF n's GUID at index n) in *out, the caller's to
+ * free with ibp_alias_map_free(); *dups (may be NULL) counts the entries
+ * left out because the same alias was seen first elsewhere.  Discovers
+ * first when nothing has been discovered.  Errors as for discovery. */
+int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
+			    ibp_error *err);
 
 /* Which PortInfo partition enforcement bits the discovered switch with
  * this node GUID implements (its SwitchInfo InboundEnforcementCap and

@@ -381,25 +381,24 @@ static uint16_t do_guid_info(ibp_sim *s, const struct dest *d,
 {
 	unsigned cap = ibp_sim_guid_cap(s, d->node, d->in_port);
 	unsigned block = smp->attr_mod;
+	uint64_t g[IBP_GUID_INFO_BLOCK];
 	if (cap == 0 || smp->attr_mod > 0xffu ||
 	    block * IBP_GUID_INFO_BLOCK >= cap)
 		return IBP_MAD_STATUS_INVALID_FIELD;
-	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
-		unsigned idx = block * IBP_GUID_INFO_BLOCK + i;
-		if (smp->method != IBP_METHOD_SET || idx == 0 || idx >= cap)
-			continue;
-		uint64_t g = 0;
-		for (unsigned b = 0; b < 8; b++)
-			g = (g << 8) | smp->data[i * 8 + b];
-		ibp_sim_set_alias_guid(s, d->node, d->in_port, idx, g, NULL);
+	if (smp->method == IBP_METHOD_SET) {
+		ibp_guid_info_decode(g, smp->data, sizeof(smp->data), NULL);
+		for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
+			unsigned idx = block * IBP_GUID_INFO_BLOCK + i;
+			if (idx != 0 && idx < cap)
+				ibp_sim_set_alias_guid(s, d->node, d->in_port,
+						       idx, g[i], NULL);
+		}
 	}
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		g[i] = ibp_sim_guid(s, d->node, d->in_port,
+				    block * IBP_GUID_INFO_BLOCK + i);
 	memset(smp->data, 0, sizeof(smp->data));
-	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
-		uint64_t g = ibp_sim_guid(s, d->node, d->in_port,
-					  block * IBP_GUID_INFO_BLOCK + i);
-		for (unsigned b = 0; b < 8; b++)
-			smp->data[i * 8 + b] = (uint8_t)(g >> (56 - 8 * b));
-	}
+	ibp_guid_info_encode(g, smp->data, sizeof(smp->data), NULL);
 	return IBP_MAD_STATUS_OK;
 }
 

@@ -1,0 +1,54 @@
+/*
+ * live_discovery.c - what `ibpart discover` writes of a discovered fabric
+ * (ibp_live_write_discovery, include/ibpart/live.h): the topology in
+ * ibnetdiscover's format and, beside it, the alias map of every port's
+ * GUIDInfo table (the GUIDs of SR-IOV virtual functions, which a
+ * topology file cannot carry; docs/virtual-functions.md).  Both files
+ * whole or not at all; nothing is written unless the aliases were read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ibpart/alias_map.h"
+#include "ibpart/atomic_file.h"
+#include "ibpart/live.h"
+#include "ibpart/sm.h"
+
+/* The alias map to path, whole or not at all. */
+static int write_aliases(const char *path, const ibp_alias_map *m,
+			 const ibp_fabric *f, ibp_error *err)
+{
+	ibp_atomic_file *a = NULL;
+	FILE *fp = NULL;
+	int rc = ibp_output_open(path, &a, &fp, err);
+	if (rc != IBP_OK)
+		return rc;
+	rc = ibp_alias_map_write(m, f, fp);
+	if (rc != IBP_OK)
+		ibp_error_set(err, rc, "%s: cannot write the alias map", path);
+	int crc = ibp_output_close(a, rc == IBP_OK, rc == IBP_OK ? err : NULL);
+	return rc != IBP_OK ? rc : crc;
+}
+
+int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
+			     const char *alias_path, ibp_diags *diags,
+			     size_t *naliases, size_t *dups, ibp_error *err)
+{
+	ibp_sm *sm = ibp_live_sm(l);
+	const ibp_fabric *f = ibp_sm_fabric(sm);
+	ibp_alias_map *m = NULL;
+	int rc = ibp_sm_read_alias_guids(sm, &m, dups, err);
+	if (rc == IBP_OK) /* findings: descriptions the format cannot hold */
+		rc = ibp_fabric_write_path_diags(f, topo_path, diags, err);
+	char *beside = NULL;
+	if (rc == IBP_OK && !alias_path && topo_path &&
+	    asprintf(&beside, "%s.aliases", topo_path) < 0)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (rc == IBP_OK && (alias_path || beside))
+		rc = write_aliases(alias_path ? alias_path : beside, m, f, err);
+	if (naliases)
+		*naliases = ibp_alias_map_count(m);
+	free(beside);
+	ibp_alias_map_free(m);
+	return rc;
+}
