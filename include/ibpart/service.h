@@ -447,6 +447,15 @@ int ibp_service_db_token_revoke(const char *db_path, const char *id,
 				ibp_error *err);
 int ibp_service_db_tokens_json(const char *db_path, char **json,
 			       ibp_error *err);
+/* The same with the shared store (a postgresql:// URL; NULL: as above)
+ * as the truth, db_path the host's cache: a revocation goes to the
+ * store first, so it holds on every host; the list is the store's
+ * tokens, each host's last use from db_path.  IBP_EINVAL: not a store
+ * URL; IBP_EIO: the store or the database fails. */
+int ibp_service_store_token_revoke(const char *store, const char *db_path,
+				   const char *id, ibp_error *err);
+int ibp_service_store_tokens_json(const char *store, const char *db_path,
+				  char **json, ibp_error *err);
 
 /* Who makes the changes the calling thread makes next (service_audit.c):
  * each revision it commits records user, via ("basic", "token:ID",

@@ -247,28 +247,60 @@ static int tokens_only(const char *path, ibp_service *s, ibp_error *err)
 static void tokens_only_close(ibp_service *s)
 {
 	sqlite3_close(s->db);
+	PQfinish(s->pg);
 	pthread_mutex_destroy(&s->lock);
+}
+
+/* With store (a postgresql:// URL, or NULL): the shared store is the
+ * truth of the tokens, db_path the host's cache as the daemon keeps it. */
+static int tokens_store(ibp_service *s, const char *store, ibp_error *err)
+{
+	if (!store)
+		return IBP_OK;
+	if (!svc_store_url(store))
+		return ibp_error_set(err, IBP_EINVAL,
+				     "--store: a postgresql:// URL");
+	s->store_url = (char *)store;
+	if (!svc_store_connected(s))
+		return ibp_error_set(err, IBP_EIO, "the shared store: %s",
+				     s->pg ? PQerrorMessage(s->pg)
+					   : "unreachable");
+	return IBP_OK;
 }
 
 int ibp_service_db_token_revoke(const char *db_path, const char *id,
 				ibp_error *err)
 {
+	return ibp_service_store_token_revoke(NULL, db_path, id, err);
+}
+
+int ibp_service_store_token_revoke(const char *store, const char *db_path,
+				   const char *id, ibp_error *err)
+{
 	ibp_service s;
 	int rc = tokens_only(db_path, &s, err);
 	if (rc)
 		return rc;
-	rc = ibp_service_token_revoke(&s, id, NULL, err);
+	if (!(rc = tokens_store(&s, store, err)))
+		rc = ibp_service_token_revoke(&s, id, NULL, err);
+	tokens_only_close(&s);
+	return rc;
+}
+
+int ibp_service_store_tokens_json(const char *store, const char *db_path,
+				  char **json, ibp_error *err)
+{
+	ibp_service s;
+	int rc = tokens_only(db_path, &s, err);
+	if (rc)
+		return rc;
+	if (!(rc = tokens_store(&s, store, err)))
+		rc = ibp_service_tokens_json(&s, NULL, json, err);
 	tokens_only_close(&s);
 	return rc;
 }
 
 int ibp_service_db_tokens_json(const char *db_path, char **json, ibp_error *err)
 {
-	ibp_service s;
-	int rc = tokens_only(db_path, &s, err);
-	if (rc)
-		return rc;
-	rc = ibp_service_tokens_json(&s, NULL, json, err);
-	tokens_only_close(&s);
-	return rc;
+	return ibp_service_store_tokens_json(NULL, db_path, json, err);
 }

@@ -11,7 +11,8 @@
 #  - a GUID removed through one instance leaves the other's file;
 #  - a token issued by one instance works on the other (the store holds
 #    its hash only), and revoked through the other stops working on the
-#    first;
+#    first; so does one revoked by `ibpartd token --store` on the other's
+#    cache;
 #  - the store stopped: a change answers 503 with the reason and leaves
 #    the file as it is; the store back: changes work again without a
 #    restart and reach the other host's file; an instance started while
@@ -126,6 +127,23 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -u admin:secret -X DELETE "$B_URL/
 [[ $code == 200 ]] || fail "revoking a's token through b: HTTP $code"
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Basic $TK" "$A_URL/ufmRestV3/resources/pkeys")
 [[ $code == 401 ]] || fail "a's token revoked through b still works on a: HTTP $code"
+# `ibpartd token --store` on b's cache revokes in the store: a refuses
+# it too (without --store only b's cache would change)
+tok=$(curl -s -u admin:secret -X POST "$A_URL/ufmRest/app/tokens")
+TK=$(jq -r .access_token <<<"$tok") TID=$(jq -r .token_id <<<"$tok")
+listed=$("$IBPARTD" token --db "$T/b.db" --store "$PG_URL" list)
+[[ $(jq --arg t "$TID" '[.[] | select(.token_id == $t and (.revoked | not))] | length' <<<"$listed") == 1 ]] ||
+	fail "token --store list on b lacks a's new token $TID: $listed"
+out=$("$IBPARTD" token --db "$T/b.db" --store "$PG_URL" revoke "$TID") || fail "token --store revoke: exit $?"
+[[ $out == "$TID: revoked" ]] || fail "token --store revoke said: $out"
+[[ $(pg_sql "SELECT revoked FROM tokens WHERE id = '$TID'") == 1 ]] || fail "the store did not take the CLI's revocation"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Basic $TK" "$A_URL/ufmRestV3/resources/pkeys")
+[[ $code == 401 ]] || fail "a's token revoked by 'token --store' on b still works on a: HTTP $code"
+set +e
+"$IBPARTD" token --db "$T/b.db" --store "sqlite:$T/b.db" list >/dev/null 2>&1
+rc=$?
+set -e
+[[ $rc == 2 ]] || fail "token --store with no postgresql:// URL: exit $rc, want 2"
 
 # the store down: 503, the file left alone; back: it recovers by itself
 before=$(md5sum <a.conf)

@@ -4,7 +4,9 @@
 # durable before the 200: the store is tested as it runs), run as an
 # unprivileged user when the test runs as root (postgres refuses root).
 # The caller's EXIT trap calls pg_cleanup, which stops it whatever
-# happened.
+# happened; a watchdog outside the test's process tree stops it too when
+# the test is killed without its trap running (CTest's timeout kills the
+# tree with SIGKILL, and pg_ctl's server is no longer in that tree).
 #
 #   pg_init DIR        initdb (skips the test, 77, without PostgreSQL)
 #   pg_start           start it, wait until it accepts connections;
@@ -53,10 +55,24 @@ pg_start() {
 		-o "-h 127.0.0.1 -p $PG_PORT -k $PG_DIR" start >/dev/null ||
 		{ cat "$PG_DIR/server.log" >&2; return 1; }
 	PG_PID_RUNNING=1
+	pg_watchdog
 	PG_URL=postgresql://ibpart@127.0.0.1:$PG_PORT/ibpart
 	local have
 	have=$(pg_sql_db postgres "SELECT count(*) FROM pg_database WHERE datname = 'ibpart'")
 	[[ $have == 1 ]] || pg_sql_db postgres "CREATE DATABASE ibpart" >/dev/null
+}
+
+# pg_watchdog: once per test, a detached process that waits for the
+# test's shell to end (by any means) and then stops the server.
+PG_WATCHING=0
+pg_watchdog() {
+	[[ $PG_WATCHING == 1 ]] && return 0
+	PG_WATCHING=1
+	local as=()
+	[[ $(id -u) == 0 ]] && as=(runuser -u nobody --)
+	setsid -f bash -c 'tail --pid="$1" -f /dev/null; shift; "$@" >/dev/null 2>&1' \
+		_ $$ "${as[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w stop \
+		</dev/null >/dev/null 2>&1
 }
 
 pg_stop() {

@@ -16,13 +16,19 @@
 # ibsim hands a request for QP0/QP1 only to the client of that port that
 # said it is an SM (SIM_SET_ISSM), so the monitor runs with it set; on
 # hardware the kernel gives the Report to the agent registered for it.
+# That flag sets IsSM in the port's CapabilityMask as libumad2sim starts
+# (trap 144, so OpenSM sweeps), and OpenSM then asks the "other SM" for
+# its SMInfo; libumad2sim (0.10) crashes on a request of a class the
+# program has not registered yet (SIGSEGV in its receiver thread, seen
+# under load).  The monitor is no SM, so OpenSM runs with -d 0 (ignore
+# other SMs) and must never send it that request.
 source "$(dirname "$0")/live_lib.sh"
 live_init
 [[ -n ${IBP_UMAD_PROBE:-} && -x $IBP_UMAD_PROBE ]] || live_fail "IBP_UMAD_PROBE not set"
 
 live_ibsim "$IBP_SRC/examples/seed/seed.topo" H-506b4b0300a1b2ff
 cp "$IBP_SRC/examples/seed/partitions.conf" "$LIVE_DIR/seed.conf"
-ibp_osm_start "$LIVE_DIR/seed.conf" -D 0x07
+ibp_osm_start "$LIVE_DIR/seed.conf" -D 0x07 -d 0
 LOG=$IBP_OSM_LOG
 MON_HOST=H-506b4b0300a1b300 # ufm-server, port GUID 0x506b4b0300a1b301
 
@@ -144,4 +150,10 @@ done
 grep -q 'no one to handle pkt: class 0x3' "$IBP_SIM_LOG" ||
 	live_fail "control: no undeliverable Report logged by ibsim: $(tail -3 "$IBP_SIM_LOG")"
 live_ok "control: after SIGKILL (no unsubscription) ibsim logs: $(grep -m1 'no one to handle pkt: class 0x3' "$IBP_SIM_LOG")"
+# the monitor's IsSM made OpenSM sweep, and -d 0 kept it from asking the
+# monitor's port for SMInfo (the request libumad2sim cannot survive)
+waitlog 'Ignoring SM on port 0x506b4b0300a1b301' 1
+! grep -q 'Requesting SMInfo from port 0x506b4b0300a1b301' "$LOG" ||
+	live_fail "OpenSM asked the monitor's port for SMInfo: $(grep -m1 'Requesting SMInfo' "$LOG")"
+live_ok "OpenSM ignored the monitor's IsSM: $(grep -c 'Ignoring SM on port 0x506b4b0300a1b301' "$LOG") sweeps, no SMInfo request"
 ibp_pass
