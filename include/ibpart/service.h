@@ -89,6 +89,10 @@ struct ibp_service_options {
 					 is this host's cache of the store */
 	const char *host_name;	      /* this host in the store's list of
 					 hosts (NULL: none) */
+	const char *alias_guids_path; /* the fabric's alias GUIDs (VFs,
+					 alias_map.h), read with the
+					 topology at each audit: the guard's
+					 shared-physical-port; NULL: none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o);

@@ -90,6 +90,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->topology_path = dup_or_null(o->topology_path);
 	s->sm_port = dup_or_null(o->sm_port);
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
+	s->alias_guids_path = dup_or_null(o->alias_guids_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	s->record = svc_record_new();
 	int rc = !s->db_path || !s->partitions_path || !s->record
@@ -129,6 +130,7 @@ void ibp_service_close(ibp_service *s)
 	free(s->topology_path);
 	free(s->sm_port);
 	free(s->opensm_conf_path);
+	free(s->alias_guids_path);
 	free(s);
 }
 

@@ -67,6 +67,7 @@ struct ibp_service {
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
 	char *db_path, *partitions_path, *topology_path, *sm_port;
 	char *opensm_conf_path; /* the audit's posture rules; NULL: none */
+	char *alias_guids_path; /* the audit's VFs (alias map); NULL: none */
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
