@@ -24,9 +24,8 @@ static const char usage[] =
     "Walk the fabric by directed-route SMPs from a local HCA port\n"
     "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
     "write its topology in ibnetdiscover's format: nodes, GUIDs, port\n"
-    "GUIDs, links, descriptions.  Needs no SM and no LIDs.  The alias\n"
-    "GUIDs (SR-IOV VFs) of every port's GUIDInfo go to an alias map that\n"
-    "-t commands read with --alias-guids (docs/virtual-functions.md).\n";
+    "GUIDs, links, descriptions.  Needs no SM and no LIDs.  Alias GUIDs\n"
+    "(SR-IOV VFs) of every GUIDInfo: an alias map (--alias-guids).\n";
 
 static const char tail[] =
     "On ibsim: LD_PRELOAD=$(dpkg -L libumad2sim0 | grep "
@@ -66,27 +65,13 @@ static int run(int argc, char **argv)
 	rc = ibp_live_open(&lo, &l, &op.err);
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &op.err);
-	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
-	size_t naliases = 0, dups = 0;
-	if (rc == IBP_OK)
+	if (rc == IBP_OK) /* the summary line unless -q */
 		rc = ibp_live_write_discovery(l, out_path, alias_path, op.diags,
-					      &naliases, &dups, &op.err);
-	if (cli_op_end(&op, rc, CLI_OP_ERROR)) {
-		ibp_live_close(l);
-		return CLI_EXIT_SYSTEM;
-	}
-	unsigned long smps, to, re;
-	ibp_sm_counters(ibp_live_sm(l), &smps, &to, &re);
-	if (lo.progress)
-		fprintf(stderr,
-			"discover: %zu nodes, %zu alias GUIDs (%zu on a second "
-			"port left out) from %s port %d, %lu SMPs (%lu timed "
-			"out, %lu retries), %ld ms\n",
-			ibp_fabric_node_count(f), naliases, dups,
-			ibp_live_local_ca(l), ibp_live_local_port(l), smps, to,
-			re, ibp_live_elapsed_ms(l));
+					      lo.progress ? stderr : NULL,
+					      &op.err);
+	int st = cli_op_end(&op, rc, CLI_OP_ERROR);
 	ibp_live_close(l);
-	return CLI_EXIT_OK;
+	return st ? CLI_EXIT_SYSTEM : CLI_EXIT_OK;
 }
 
 CLI_COMMAND(discover,

@@ -257,12 +257,12 @@ int ibp_live_discover(ibp_live *l, ibp_error *err);
  * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
  * alias_path, or when that is NULL to topo_path + ".aliases" (none when
  * both are NULL).  Each file atomic; nothing written when the aliases
- * cannot be read.  *naliases, *dups (either may be NULL): the aliases
- * found, and those left out because another port held them first.
+ * cannot be read.  On success a one-line summary (nodes, aliases and
+ * those another port held first, SMPs, time) to summary (NULL: none).
  * Errors as for discovery, IBP_EIO for a file. */
 int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 			     const char *alias_path, ibp_diags *diags,
-			     size_t *naliases, size_t *dups, ibp_error *err);
+			     FILE *summary, ibp_error *err);
 /* Milliseconds since ibp_live_open. */
 long ibp_live_elapsed_ms(const ibp_live *l);
 /* Report progress through the options' callback (nothing when NULL). */

@@ -158,6 +158,9 @@ struct ibp_sim_packet {
 	 * pkey_index goes through the host's mapping onto the port's table
 	 * (ibp_sim_set_vf_pkey_map): VFs share their port's table. */
 	uint16_t src_vf;
+	/* 0: the destination port itself; n: its VF n, whose QP matches the
+	 * packet's P_Key against the VF's mapped entries only. */
+	uint16_t dst_vf;
 	uint32_t src_qp;
 	uint32_t dest_qp; /* BTH DestQP */
 	uint8_t sl;
@@ -255,6 +258,11 @@ int ibp_sim_set_vf_pkey_map(ibp_sim *s, size_t node, unsigned port, unsigned vf,
  * when the VF has no such entry. */
 int ibp_sim_vf_pkey_index(const ibp_sim *s, size_t node, unsigned port,
 			  unsigned vf, unsigned vf_index, uint16_t *phys_index);
+/* The first entry of VF vf's P_KeyTable (through the mapping) that
+ * matches pkey by the IBA rule (10.9.3), as the receiving QP checks it;
+ * -1 when none does or the VF has no mapping. */
+int ibp_sim_vf_pkey_match(const ibp_sim *s, size_t node, unsigned port,
+			  unsigned vf, uint16_t pkey);
 
 IBP_END_DECLS
 #endif

@@ -32,12 +32,13 @@ static int write_aliases(const char *path, const ibp_alias_map *m,
 
 int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 			     const char *alias_path, ibp_diags *diags,
-			     size_t *naliases, size_t *dups, ibp_error *err)
+			     FILE *summary, ibp_error *err)
 {
 	ibp_sm *sm = ibp_live_sm(l);
 	const ibp_fabric *f = ibp_sm_fabric(sm);
 	ibp_alias_map *m = NULL;
-	int rc = ibp_sm_read_alias_guids(sm, &m, dups, err);
+	size_t dups = 0;
+	int rc = ibp_sm_read_alias_guids(sm, &m, &dups, err);
 	if (rc == IBP_OK) /* findings: descriptions the format cannot hold */
 		rc = ibp_fabric_write_path_diags(f, topo_path, diags, err);
 	char *beside = NULL;
@@ -46,8 +47,16 @@ int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (rc == IBP_OK && (alias_path || beside))
 		rc = write_aliases(alias_path ? alias_path : beside, m, f, err);
-	if (naliases)
-		*naliases = ibp_alias_map_count(m);
+	unsigned long smps, to, re;
+	ibp_sm_counters(sm, &smps, &to, &re);
+	if (rc == IBP_OK && summary)
+		fprintf(summary,
+			"discover: %zu nodes, %zu alias GUIDs (%zu on a second "
+			"port left out) from %s port %d, %lu SMPs (%lu timed "
+			"out, %lu retries), %ld ms\n",
+			ibp_fabric_node_count(f), ibp_alias_map_count(m), dups,
+			ibp_live_local_ca(l), ibp_live_local_port(l), smps, to,
+			re, ibp_live_elapsed_ms(l));
 	free(beside);
 	ibp_alias_map_free(m);
 	return rc;

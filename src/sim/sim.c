@@ -526,7 +526,11 @@ arrive:;
 	if (!smp) {
 		const ibp_pkey_table *dt =
 		    ibp_tables_get(s->tables, pk->dst_node, pk->dst_port);
-		int idx = dt ? ibp_pkey_table_match(dt, pkey) : -1;
+		int idx = pk->dst_vf ? ibp_sim_vf_pkey_match(s, pk->dst_node,
+							     pk->dst_port,
+							     pk->dst_vf, pkey)
+			  : dt	     ? ibp_pkey_table_match(dt, pkey)
+				     : -1;
 		if (idx < 0) {
 			if (dp->pi.p_key_violations < 0xffff)
 				dp->pi.p_key_violations++;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/pkey.h"
 #include "ibpart/sim.h"
 #include "sim/sim_priv.h"
 
@@ -154,4 +155,20 @@ int ibp_sim_vf_pkey_index(const ibp_sim *s, size_t node, unsigned port,
 		return IBP_ENOENT;
 	*phys_index = sp->vf_pkey_map[vf][vf_index];
 	return IBP_OK;
+}
+
+int ibp_sim_vf_pkey_match(const ibp_sim *s, size_t node, unsigned port,
+			  unsigned vf, uint16_t pkey)
+{
+	const ibp_pkey_table *t =
+	    ibp_tables_get(ibp_sim_tables((ibp_sim *)s), node, port);
+	for (unsigned i = 0; t && i < IBP_SIM_VF_PKEYS; i++) {
+		uint16_t phys;
+		if (ibp_sim_vf_pkey_index(s, node, port, vf, i, &phys) ==
+			IBP_OK &&
+		    phys < ibp_pkey_table_capacity(t) &&
+		    ibp_pkey_match(ibp_pkey_table_get(t, phys), pkey))
+			return (int)i;
+	}
+	return -1;
 }
