@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 
 static double now(void)
 {

@@ -27,7 +27,10 @@
 #include <unistd.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static double now(void)
 {

@@ -22,11 +22,16 @@
 #include <unistd.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/fabric_gen.h"
+#include "topo/fabric_gen_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static double now(void)
 {

@@ -18,9 +18,11 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sim.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_sim.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static double now(void)
 {

@@ -24,6 +24,7 @@
 
 #include "ibpart/fabric_gen.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static double now(void)
 {

@@ -57,7 +57,7 @@ static int adopt_one(ibp_service *svc, const char *pkey)
 int adopt_main(int argc, char **argv)
 {
 	struct ibp_service_options so;
-	ibp_service_options_init(&so);
+	ibp_service_options_init(&so, IBP_SERVICE_OPTIONS_VERSION);
 	const char *opensm_conf = NULL;
 	const struct cli_opt opts[] = {
 	    CLI_STR("--db", &so.db_path, "FILE",

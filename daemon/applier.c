@@ -52,7 +52,7 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 {
 	pthread_mutex_lock(&fabric_mutex);
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	lo.ca = d->ca;
 	lo.port = d->port;
 	lo.mkey = d->mkey;
@@ -98,7 +98,7 @@ static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	ibp_error err;
 	ibp_error_clear(&err);
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = d->partitions;
 	vo.alias_guids_path = d->alias_guids;
 	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
@@ -248,13 +248,13 @@ static int push_drift(struct ibpartd *d, ibp_live *l, char *why,
 		      size_t why_size)
 {
 	struct ibp_apply_options o;
-	ibp_apply_options_init(&o);
+	ibp_apply_options_init(&o, IBP_APPLY_OPTIONS_VERSION);
 	o.conf_path = d->partitions;
 	o.force = true;
 	o.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
 	o.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
 	struct ibp_apply_run_options ro;
-	ibp_apply_run_options_init(&ro);
+	ibp_apply_run_options_init(&ro, IBP_APPLY_RUN_OPTIONS_VERSION);
 	ibp_apply *a = NULL;
 	ibp_error err;
 	ibp_error_clear(&err);
@@ -352,7 +352,7 @@ static int reload(struct ibpartd *d, struct seen *v, char *why, size_t why_size)
 	if (v->l && !verify_file(d, v->l, &v->before, bwhy, sizeof(bwhy)))
 		v->moving = ibp_verify_result_differences(v->before, NULL);
 	struct ibp_opensm_reload_options o;
-	ibp_opensm_reload_options_init(&o);
+	ibp_opensm_reload_options_init(&o, IBP_OPENSM_RELOAD_OPTIONS_VERSION);
 	o.partitions = d->partitions;
 	o.pid = pid;
 	o.pidfile = d->opensm_pidfile;

@@ -177,7 +177,7 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 				       (int)d->wait_ms, &lock, &err);
 	ibp_diags *diags = ibp_diags_new();
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = d->partitions;
 	o.drift = true;
 	if (d->have_osm)

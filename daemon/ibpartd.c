@@ -410,7 +410,7 @@ static int run(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	struct ibp_service_options so;
-	ibp_service_options_init(&so);
+	ibp_service_options_init(&so, IBP_SERVICE_OPTIONS_VERSION);
 	so.db_path = d.db;
 	so.partitions_path = d.partitions;
 	so.topology_path = d.topology;

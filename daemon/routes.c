@@ -614,7 +614,7 @@ static void h_web(struct request *q, struct response *r)
 	/* the collector's kept sweeps: violations and drift over time */
 	ibp_monitor_series *xs = collector_series(q->d);
 	ibp_web_extras web;
-	ibp_web_extras_init(&web);
+	ibp_web_extras_init(&web, IBP_WEB_EXTRAS_VERSION);
 	web.series = ibp_monitor_series_get(xs, &web.nseries);
 	/* and the ports the last verification found drifted */
 	struct drift_rows *rows = NULL;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""List the public functions of include/ibpart/*.h that have no comment.
+"""List the public functions of include/ibpart/*.h and include/ibpart/sys/*.h
+that have no comment.
 
 A function (a prototype or a static inline definition between
 IBP_BEGIN_DECLS and IBP_END_DECLS, at file scope) counts as documented
@@ -10,7 +11,7 @@ macros and struct members are not functions and are not looked at.
 A comment trailing the declaration on its own lines does not count.
 
 Usage: check-header-docs.py [--count] [--skip NAME.h ...] [HEADER ...]
-With no HEADER, every include/ibpart/*.h (and version.h.in) of the tree
+With no HEADER, every include/ibpart/*.h, sys/*.h (and version.h.in) of the tree
 the script is in.
 Exit status 1 when some function is undocumented (0 with --count, which
 only prints "header: undocumented/total" per header).
@@ -184,6 +185,7 @@ def main():
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         inc = os.path.join(root, "include/ibpart")
         headers = sorted(glob.glob(os.path.join(inc, "*.h")))
+        headers += sorted(glob.glob(os.path.join(inc, "sys", "*.h")))
         headers += sorted(glob.glob(os.path.join(inc, "*.h.in")))
     bad = 0
     for h in headers:

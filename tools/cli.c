@@ -92,7 +92,7 @@ int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
 	if (cli_stdin_once(cmd, inputs, 4))
 		return CLI_EXIT_USAGE;
 	ibp_plan_read_options o;
-	ibp_plan_read_options_init(&o);
+	ibp_plan_read_options_init(&o, IBP_PLAN_READ_OPTIONS_VERSION);
 	o.topology_path = in->topo;
 	o.node_name_map = in->node_name_map;
 	o.plan_path = path;
@@ -213,7 +213,7 @@ int cli_put_json(char *s, FILE *out)
 void cli_print_diags(const ibp_diags *d)
 {
 	ibp_diags_print_options o;
-	ibp_diags_print_options_init(&o);
+	ibp_diags_print_options_init(&o, IBP_DIAGS_PRINT_OPTIONS_VERSION);
 	o.max_errors = cli_common.max_errors;
 	ibp_diags_print_ex(d, &o, stderr);
 }

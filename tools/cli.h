@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ibpart/args.h"
-#include "ibpart/input_args.h"
+#include "front/args.h"
+#include "front/input_args.h"
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
@@ -56,7 +56,7 @@ struct cli_cmd {
 #define CLI_INDEX IBP_ARG_INDEX
 #define CLI_FN	  IBP_ARG_FN
 
-/* The input options the commands share (ibpart/input_args.h). */
+/* The input options the commands share (front/input_args.h). */
 #define cli_input   ibp_input_args
 #define CLI_TOPO    IBP_ARG_TOPO
 #define CLI_CONF    IBP_ARG_CONF

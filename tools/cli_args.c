@@ -1,6 +1,6 @@
 /*
  * cli_args.c - the argv side of every subcommand (cli.h): the library's
- * option parser (ibpart/args.h) with its usage errors printed the CLI's
+ * option parser (front/args.h) with its usage errors printed the CLI's
  * way, and the option readers several commands share.
  */
 #include <stdio.h>

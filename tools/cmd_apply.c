@@ -93,7 +93,7 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 		return rc;
 	}
 	struct ibp_apply_run_options ro;
-	ibp_apply_run_options_init(&ro);
+	ibp_apply_run_options_init(&ro, IBP_APPLY_RUN_OPTIONS_VERSION);
 	ro.state_path = ao->state;
 	ro.state_always = ao->state != NULL;
 	ro.state_default = true;
@@ -214,8 +214,9 @@ static int run(int argc, char **argv)
 	struct lc c;
 	lc_init(&c, "apply");
 	struct apply_opts ao = {0};
-	ibp_apply_options_init(&ao.ap);
-	ibp_apply_opensm_options_init(&ao.osm);
+	ibp_apply_options_init(&ao.ap, IBP_APPLY_OPTIONS_VERSION);
+	ibp_apply_opensm_options_init(&ao.osm,
+				      IBP_APPLY_OPENSM_OPTIONS_VERSION);
 	ao.ap.max_input_size = ao.osm.max_input_size =
 	    cli_common.max_input_size;
 	int rc = parse_args(&c, &ao, argc, argv);

@@ -120,7 +120,7 @@ static int run(int argc, char **argv)
 	if ((rc = ai_load("audit", &a.ao, &in)))
 		return rc;
 	struct ibp_audit_files_options fo;
-	ibp_audit_files_options_init(&fo);
+	ibp_audit_files_options_init(&fo, IBP_AUDIT_FILES_OPTIONS_VERSION);
 	fo.tenants_path = a.tenants;
 	fo.opensm_conf_path = a.osmconf;
 	fo.max_input_size = cli_common.max_input_size;

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "ibpart/live.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "live_cli.h"
 
 static const char usage[] =
@@ -37,7 +37,7 @@ static const char tail[] =
 static int run(int argc, char **argv)
 {
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	lo.progress = cli_progress;
 	int env_rc = lc_mkey_env(&lo);
 	const char *out_path = NULL, *alias_path = NULL;

@@ -127,7 +127,7 @@ static int report(const struct matrix_args *a, ibp_matrix_format fmt,
 	snprintf(title, sizeof(title), "%s: P_Key reachability (%s)",
 		 slash ? slash + 1 : src, ibp_analysis_input_mode(in));
 	ibp_matrix_view_options vo;
-	ibp_matrix_view_options_init(&vo);
+	ibp_matrix_view_options_init(&vo, IBP_MATRIX_VIEW_OPTIONS_VERSION);
 	vo.title = title;
 	vo.grid_limit = (size_t)a->grid;
 	vo.form = (ibp_matrix_form)a->form;

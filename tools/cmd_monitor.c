@@ -63,7 +63,7 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 {
 	struct ibp_sim_session_options so;
-	ibp_sim_session_options_init(&so);
+	ibp_sim_session_options_init(&so, IBP_SIM_SESSION_OPTIONS_VERSION);
 	so.topo_path = m->c.in.topo, so.conf_path = m->c.in.conf;
 	so.mode = m->c.in.mode, so.sm_port = m->c.in.sm_port;
 	so.max_input_size = cli_common.max_input_size;
@@ -72,7 +72,8 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 		return rc;
 	if (m->pp_src) {
 		struct ibp_sim_pingpong_options po;
-		ibp_sim_pingpong_options_init(&po);
+		ibp_sim_pingpong_options_init(&po,
+					      IBP_SIM_PINGPONG_OPTIONS_VERSION);
 		po.pkey_index = m->pkey_index, po.iters = m->iters;
 		rc = sim_cli_pingpong(*ss, m->pp_src, m->pp_dst, &po,
 				      m->c.quiet ? NULL : stderr);
@@ -170,7 +171,7 @@ static int run(int argc, char **argv)
 {
 	struct mon m = {.iters = 1};
 	lc_init(&m.c, "monitor");
-	ibp_monitor_run_options_init(&m.o);
+	ibp_monitor_run_options_init(&m.o, IBP_MONITOR_RUN_OPTIONS_VERSION);
 	int rc = parse_args(&m, argc, argv);
 	if (rc)
 		return rc;

@@ -4,7 +4,7 @@
  * commands on it.  Several actions may follow one another on the command
  * line; they run in order on the same fabric, so `pingpong A B counters`
  * shows what the pingpong did to the counters.  The session and its
- * commands are the library's (ibpart/sim_session.h); here their
+ * commands are the library's (ibpart/sys/sim_session.h); here their
  * findings, errors and results are printed and turned into exit
  * statuses.
  */
@@ -13,8 +13,8 @@
 
 #include "cli.h"
 #include "sim_cli.h"
-#include "ibpart/sim_action.h"
-#include "ibpart/sim_session.h"
+#include "front/sim_action.h"
+#include "ibpart/sys/sim_session.h"
 
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode opensm|strict]\n"
@@ -235,7 +235,7 @@ static int parse_action(int argc, char **argv, int *k, struct ibp_sim_action *a)
 static int run(int argc, char **argv)
 {
 	struct ibp_sim_session_options o;
-	ibp_sim_session_options_init(&o);
+	ibp_sim_session_options_init(&o, IBP_SIM_SESSION_OPTIONS_VERSION);
 	o.max_input_size = cli_common.max_input_size;
 	bool quiet = false;
 	int first = 0;

@@ -17,7 +17,7 @@ void lc_init(struct lc *c, const char *cmd)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
-	ibp_live_options_init(&c->lo);
+	ibp_live_options_init(&c->lo, IBP_LIVE_OPTIONS_VERSION);
 	/* OpenSM's part_enforce default (both): set where a switch's
 	 * SwitchInfo says it implements the bits (ibsim's do not: the SM
 	 * then leaves them, as OpenSM does there). */
@@ -73,7 +73,7 @@ int lc_open(struct lc *c)
 		return lc_mkey_env_refused(c->cmd);
 	c->lo.progress = c->quiet ? NULL : cli_progress;
 	struct ibp_live_connect_options o;
-	ibp_live_connect_options_init(&o);
+	ibp_live_connect_options_init(&o, IBP_LIVE_CONNECT_OPTIONS_VERSION);
 	o.live = c->lo;
 	o.topology_path = c->in.topo;
 	o.max_input_size = cli_common.max_input_size;
@@ -125,7 +125,7 @@ void lc_close(struct lc *c)
 int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 {
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = c->in.conf;
 	vo.mode = c->in.mode;
 	vo.allow_both_pkeys = c->allow_both;

@@ -1,6 +1,6 @@
 /*
  * sim_cli.h - what `ibpart sim` and `ibpart monitor --sim` share on top
- * of the library's sim session (ibpart/sim_session.h): bringing a
+ * of the library's sim session (ibpart/sys/sim_session.h): bringing a
  * session up with its findings, errors and SM report printed the CLI's
  * way, and a pingpong with its errors printed and its outcome turned
  * into an exit status (cli.h).  Both live in cmd_sim.c.
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ibpart/sim_session.h"
+#include "ibpart/sys/sim_session.h"
 
 /* Open the session with o and push (the SM's report to log; NULL: none),
  * after printing the findings (the topology's; the plan's too unless

@@ -18,9 +18,9 @@
 #include <ibpart/apply.h>
 #include <ibpart/diag.h>
 #include <ibpart/live.h>
-#include <ibpart/sim.h>
+#include <ibpart/sys/sim.h>
 #include <ibpart/topo.h>
-#include <ibpart/transport_sim.h>
+#include <ibpart/sys/transport_sim.h>
 #include <ibpart/verify.h>
 #include <ibpart/version.h>
 
@@ -50,7 +50,7 @@ static void show(ibp_diags *d)
 static int verify(ibp_live *l, const char *conf, size_t *differences)
 {
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = conf;
 	ibp_verify_result *r = NULL;
 	ibp_error err;
@@ -71,7 +71,7 @@ static int verify(ibp_live *l, const char *conf, size_t *differences)
 static int apply(ibp_live *l, const char *conf)
 {
 	struct ibp_apply_options ao;
-	ibp_apply_options_init(&ao);
+	ibp_apply_options_init(&ao, IBP_APPLY_OPTIONS_VERSION);
 	ao.conf_path = conf;
 	/* The simulated SM port has IsSM set: the SM there is this program
 	 * itself, not another SM that would undo the push. */
@@ -99,7 +99,7 @@ static int run(ibp_fabric *f, ibp_transport *t, uint64_t sm_guid,
 	       const char *conf)
 {
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	lo.ca = "sim";
 	lo.progress = progress;
 	ibp_live *l = NULL;

@@ -46,39 +46,8 @@ struct ibp_alias {
 	unsigned index;	    /* its GUIDInfo index, 1..255 (mlx4: VF n) */
 };
 
-/* An empty map; NULL when out of memory. */
-ibp_alias_map *ibp_alias_map_new(void);
 /* Free a map (NULL is fine). */
 void ibp_alias_map_free(ibp_alias_map *m);
-/* Add an alias.  IBP_ERANGE when the alias is already in the map (the
- * map is unchanged), IBP_EINVAL for an index out of 1..255, a zero GUID
- * or an alias equal to its port GUID, IBP_ENOMEM. */
-int ibp_alias_map_add(ibp_alias_map *m, const struct ibp_alias *a);
-/* How many aliases; the i-th in the order they were added (NULL past the
- * end). */
-size_t ibp_alias_map_count(const ibp_alias_map *m);
-const struct ibp_alias *ibp_alias_map_at(const ibp_alias_map *m, size_t i);
-/* The alias entry of a GUID, or NULL when the map (may be NULL) does not
- * hold it. */
-const struct ibp_alias *ibp_alias_map_find(const ibp_alias_map *m,
-					   uint64_t alias);
-
-/* Read an alias map (the format above) from text; findings go to diags
- * (file:line:col, codes "alias-map-syntax", "alias-map-duplicate").
- * IBP_EPARSE when a line is wrong (*out NULL, the error in err located
- * at its first one), IBP_ENOMEM. */
-int ibp_alias_map_load_buffer(const char *name, const char *text, size_t len,
-			      ibp_alias_map **out, ibp_diags *diags,
-			      ibp_error *err);
-/* The same from a file ("-": the standard input) of at most max bytes
- * (0: IBP_SMALL_INPUT_MAX_DEFAULT); IBP_EIO / IBP_ERANGE when it cannot
- * be read whole. */
-int ibp_alias_map_load(const char *path, size_t max, ibp_alias_map **out,
-		       ibp_diags *diags, ibp_error *err);
-/* Write the map in the format above, with a header comment naming the
- * fabric's ports where f (may be NULL) has them.  IBP_EIO when the
- * stream fails. */
-int ibp_alias_map_write(const ibp_alias_map *m, const ibp_fabric *f, FILE *out);
 
 /* What a GUID is to a fabric (and an alias map). */
 typedef enum ibp_guid_kind {
@@ -99,12 +68,6 @@ struct ibp_guid_class {
 	uint64_t port_guid;
 	unsigned index;
 };
-/* Classify guid against fabric f and alias map m (may be NULL).  A port
- * GUID wins over an alias entry; an alias whose physical port the fabric
- * lacks is UNKNOWN (nothing the SM sees has it).  c may be NULL.
- * Returns the kind. */
-ibp_guid_kind ibp_guid_classify(const ibp_fabric *f, const ibp_alias_map *m,
-				uint64_t guid, struct ibp_guid_class *c);
 
 IBP_END_DECLS
 

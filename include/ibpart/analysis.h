@@ -79,50 +79,6 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);
 
-/* The tables it was built from (borrowed by the matrix: they, and their
- * fabric, must outlive it), and the number of end ports, 0..count-1 in
- * every function below. */
-const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
-size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
-/* (node, port) of end port i; false when i is out of range. */
-bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
-			 unsigned *port);
-uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
-/* The node description of end port i (JSON's "node_desc"). */
-const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i);
-/* How end port i is shown: its node description, or "description/port"
- * when the node has more than one end port in the matrix (a dual-port
- * CA), which ibp_fabric_resolve_port() reads back. */
-const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i);
-/* Index of the end port (node, port), or -1. */
-long ibp_matrix_find(const ibp_matrix *m, size_t node, unsigned port);
-
-/* Whether end ports i and j (i != j) can exchange data packets.  The
- * diagonal (i == j) is not a pair and answers false. */
-bool ibp_matrix_can_talk(const ibp_matrix *m, size_t i, size_t j);
-/* How many other end ports i can talk to. */
-size_t ibp_matrix_reach_count(const ibp_matrix *m, size_t i);
-/* Unordered pairs of distinct end ports that can talk. */
-uint64_t ibp_matrix_pair_count(const ibp_matrix *m);
-
-/* Classes: end ports with the same effective membership set (for each
- * partition base: none, limited or full; a full entry wins over a
- * limited one of the same base).  Numbered in order of first member. */
-size_t ibp_matrix_class_count(const ibp_matrix *m);
-size_t ibp_matrix_class_of(const ibp_matrix *m, size_t endpoint);
-size_t ibp_matrix_class_size(const ibp_matrix *m, size_t cls);
-/* The members of a class in ascending order (class_size of them). */
-const size_t *ibp_matrix_class_members(const ibp_matrix *m, size_t cls);
-/* The class's membership as P_Keys sorted by base, the full bit set for
- * a full member; *n receives the count. */
-const uint16_t *ibp_matrix_class_keys(const ibp_matrix *m, size_t cls,
-				      size_t *n);
-/* Whether a member of class a can talk to a (different) member of class
- * b; for a == b, whether two distinct members of a would talk. */
-bool ibp_matrix_class_can_talk(const ibp_matrix *m, size_t a, size_t b);
-/* Number of distinct partition bases (valid) in any end port's table. */
-size_t ibp_matrix_partition_count(const ibp_matrix *m);
-
 /* Why two end ports can or cannot talk. */
 typedef enum ibp_match_rule {
 	IBP_RULE_SAME_PORT = 0,	     /* i == j: not a pair */
@@ -149,10 +105,6 @@ typedef struct ibp_explanation {
 	ibp_explain_entry *shared;
 } ibp_explanation;
 
-/* Fill *out (free with ibp_explanation_free).  IBP_ERANGE for a bad
- * index. */
-int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
-		       ibp_explanation *out, ibp_error *err);
 /* The same for two ports named as ibp_fabric_resolve_port() reads them
  * (GUID, node description, NAME/N, LID) in the matrix's fabric.  Errors:
  * those of ibp_fabric_resolve_port (a name that is no port, or several);
@@ -162,7 +114,6 @@ int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
 			     const char *dst, ibp_explanation *out,
 			     ibp_error *err);
 void ibp_explanation_free(ibp_explanation *e);
-const char *ibp_match_rule_str(ibp_match_rule r);
 /* Human text: both tables, every shared base and the deciding rule. */
 void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out);
@@ -238,7 +189,7 @@ typedef struct ibp_web_extras {
 } ibp_web_extras;
 
 /* Every field empty, version set. */
-void ibp_web_extras_init(ibp_web_extras *x);
+void ibp_web_extras_init(ibp_web_extras *x, unsigned version);
 
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
@@ -252,31 +203,10 @@ typedef struct ibp_matrix_report_options {
 	const ibp_web_extras *web;
 } ibp_matrix_report_options;
 
-/* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
-int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
 /* The formats' and the forms' names in their enums' order, as an
  * option's words (args.h: the IBP_ARG_INDEX of a word is its value). */
 #define IBP_MATRIX_FORMAT_WORDS "text|md|csv|json|html"
 #define IBP_MATRIX_FORM_WORDS	"auto|ports|classes"
-/* Parse "auto", "ports", "classes"; IBP_EINVAL otherwise (NULL too).
- * ibp_matrix_form_of gives the form a report of m takes (AUTO
- * resolved): PORTS or CLASSES; its name by ibp_matrix_form_str ("ports",
- * "classes", "auto": static strings). */
-int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out);
-ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f);
-const char *ibp_matrix_form_str(ibp_matrix_form f);
-int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
-		      const ibp_matrix_report_options *o, FILE *out,
-		      ibp_error *err);
-/* The HTML report on its own, the web view (docs/matrix.md): one
- * self-contained page (inline style and script, no fetch), its tables
- * plain HTML readable without JavaScript (the script only filters and
- * opens sections); every name entity-escaped.  Tenants with their
- * members, the matrix grouped by tenant, the classes with their ports,
- * every port's P_KeyTable, and o->web's sections. */
-int ibp_matrix_report_html(const ibp_matrix *m,
-			   const ibp_matrix_report_options *o, FILE *out,
-			   ibp_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Audit findings (src/analysis/analysis_findings.c)                  */
@@ -306,28 +236,13 @@ typedef struct ibp_findings ibp_findings;
  * allowed, frees every finding's copies); NULL when out of memory.  The
  * ibp_finding pointers it gives out are borrowed: valid until the list
  * is freed, sorted, or added to. */
-ibp_findings *ibp_findings_new(void);
 void ibp_findings_free(ibp_findings *f);
-/* Append a finding (strings and arrays are copied; partitions are masked
- * to their base).  Returns 0 or IBP_ENOMEM. */
-int ibp_findings_add(ibp_findings *f, const char *code, ibp_audit_severity sev,
-		     const uint64_t *ports, size_t nports,
-		     const uint16_t *partitions, size_t npartitions,
-		     const char *fix, const char *fmt, ...)
-    __attribute__((format(printf, 9, 10)));
-size_t ibp_findings_count(const ibp_findings *f);
-const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
-/* Index of the first finding with this code, or -1. */
-long ibp_findings_find(const ibp_findings *f, const char *code);
 /* The highest severity present; -1 when there is none. */
 int ibp_findings_max_severity(const ibp_findings *f);
-/* Order by severity (highest first), then code; stable. */
-void ibp_findings_sort(ibp_findings *f);
 
 /* "info", "medium", "high", "critical" (a static string; "?" for a value
  * out of range), and back, case-insensitively: IBP_EINVAL (*out
  * untouched) for any other text or NULL. */
-const char *ibp_audit_severity_str(ibp_audit_severity s);
 int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
 
 /* The audit's rules (src/analysis/analysis_rules.c), in docs/audit.md's
@@ -339,12 +254,6 @@ typedef struct ibp_audit_rule {
 	ibp_audit_severity severity;
 	const char *summary;
 } ibp_audit_rule;
-/* How many rules the catalog has. */
-size_t ibp_audit_rule_count(void);
-/* The i-th rule, by severity (highest first); NULL past the end. */
-const ibp_audit_rule *ibp_audit_rule_get(size_t i);
-/* The rule with this code; NULL for a code that is no rule (or NULL). */
-const ibp_audit_rule *ibp_audit_rule_find(const char *code);
 /* One row per rule, by severity: the code from column 2, the severity
  * from column 26, the summary from column 36 wrapped before column 72
  * (`ibpart audit --help`). */
@@ -370,29 +279,7 @@ typedef struct ibp_tenant_map ibp_tenant_map;
 /* An empty map over fabric f (borrowed: f must outlive the map), the
  * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
  * out of memory. */
-ibp_tenant_map *ibp_tenant_map_new(const ibp_fabric *f);
 void ibp_tenant_map_free(ibp_tenant_map *t);
-/* Put (node, port) in tenant `name`.  IBP_EINVAL when the port is
- * already in another tenant. */
-int ibp_tenant_map_set(ibp_tenant_map *t, size_t node, unsigned port,
-		       const char *name, ibp_error *err);
-/* The tenant index of (node, port), or -1 when unmapped. */
-int ibp_tenant_map_get(const ibp_tenant_map *t, size_t node, unsigned port);
-size_t ibp_tenant_map_count(const ibp_tenant_map *t);
-const char *ibp_tenant_map_name(const ibp_tenant_map *t, size_t tenant);
-/* Read the file format above; every problem is reported as
- * file:line:col in err (the first one) and diags (all, may be NULL). */
-int ibp_tenant_map_load(const ibp_fabric *f, const char *path,
-			ibp_tenant_map **out, ibp_diags *diags, ibp_error *err);
-/* ibp_tenant_map_load() reading at most max_input_size bytes (0: 64
- * MiB, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file is IBP_ERANGE. */
-int ibp_tenant_map_load_limit(const ibp_fabric *f, const char *path,
-			      size_t max_input_size, ibp_tenant_map **out,
-			      ibp_diags *diags, ibp_error *err);
-int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
-			       const char *text, size_t len,
-			       ibp_tenant_map **out, ibp_diags *diags,
-			       ibp_error *err);
 
 /* OpenSM's opensm.conf (ibp_osm_conf): include/ibpart/opensm_conf.h,
  * read once for the audit and the partition manager. */
@@ -418,70 +305,6 @@ typedef struct ibp_audit_input {
 	void *enforcement_ctx;
 	const ibp_matrix *matrix; /* optional: reused if already built */
 } ibp_audit_input;
-
-/* Run every rule that the input allows over the tables and append the
- * findings.  (Findings about the plan itself - OpenSM would reject or
- * misread it, capacity overflow - come from the conf verdict and the
- * policy; see ibp_audit_plan_rejected() and friends.) */
-int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err);
-
-/* Findings the plan's verdict gives (conf module), phrased for the
- * audit: OpenSM rejects the whole file and falls back to ALL=full
- * (critical).  For a plan in the seed dialect (seed_dialect), which ibpart
- * reads as the plan it describes and OpenSM cannot read at all, the same
- * code at high: the plan is audited as written, the file must not reach
- * OpenSM. */
-int ibp_audit_plan_rejected(ibp_findings *out, const ibp_fabric *f,
-			    const char *why, bool seed_dialect);
-/* OpenSM reads the plan differently from what it says (e.g. a missing
- * comma turns a member limited and drops the next). */
-int ibp_audit_plan_misread(ibp_findings *out, const uint64_t *ports,
-			   size_t nports, const uint16_t *partitions,
-			   size_t npartitions, const char *why);
-/* OpenSM rejected the file but keeps the indx0 P_Key it read before the
- * error on these ports: their 0xffff is not at index 0, which stays
- * empty (the IPoIB parent interface there has no partition): high. */
-int ibp_audit_fallback_indx0(ibp_findings *out, const uint64_t *ports,
-			     size_t nports, const char *why);
-/* OpenSM's reading of the plan depends on memory it never initialised
- * (an mgid item ending a statement): what it programs cannot be
- * predicted.  Every end port: high. */
-int ibp_audit_plan_indeterminate(ibp_findings *out, const ibp_fabric *f,
-				 const char *why);
-/* The subnet's own limits (analysis_limits.c): "no-lid" (high) for the
- * end ports the subnet's LIDs do not reach (ibp_fabric_lidless_count;
- * the message says which limit: the unicast space, a switch's
- * LinearFDBCap, the LMC), and "multicast-groups" for the plan's need of
- * multicast groups (a lower bound: one broadcast group per IPoIB
- * partition and scope, one per mgid= line) against the smallest
- * MulticastFDBCap of the fabric's switches: info when it fits, high past
- * it (OpenSM ERR 1B19).  plan NULL: no multicast finding.  IBP_EINVAL
- * without out or f; IBP_ENOMEM. */
-int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
-			    const ibp_conf *plan);
-/* The isolation question for virtual functions (analysis_vf.c):
- * "shared-physical-port" (high), one finding per physical port two of
- * whose GUIDs - its VFs' alias GUIDs (aliases, alias_map.h) or the port
- * itself - are members of different partitions other than the default
- * one: a VF (mlx4 model) uses its physical port's P_KeyTable, which must
- * then hold every tenant's P_Key, and only the host's VF mapping keeps
- * them apart.  The finding names the physical port and the partitions.
- * Nothing without aliases or for a plan OpenSM rejects.  IBP_EINVAL
- * without out or f; IBP_ENOMEM. */
-int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
-				   const ibp_conf *plan,
-				   const ibp_alias_map *aliases);
-/* A port's table cannot hold all its entries (PartitionCap). */
-int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
-				unsigned capacity, unsigned wanted,
-				const uint16_t *dropped, size_t ndropped);
-/* The same for nports ports that drop the same P_Keys from tables of
- * the same capacity: one finding for them all (a plan that overflows
- * 2,000 tenant nodes alike is one finding, not 2,000). */
-int ibp_audit_capacity_overflow_ports(ibp_findings *out, const uint64_t *ports,
-				      size_t nports, unsigned capacity,
-				      unsigned wanted, const uint16_t *dropped,
-				      size_t ndropped);
 
 IBP_END_DECLS
 #endif

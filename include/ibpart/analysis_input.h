@@ -116,63 +116,10 @@ typedef enum ibp_sm_port_source {
 	IBP_SM_PORT_FROM_INITIATOR,
 	IBP_SM_PORT_FIRST_CA
 } ibp_sm_port_source;
-/* Which of those the input's SM port is. */
-ibp_sm_port_source
-ibp_analysis_input_sm_port_source(const ibp_analysis_input *in);
-/* The SM (and SA) port. */
-void ibp_analysis_input_sm_port(const ibp_analysis_input *in, size_t *node,
-				unsigned *port);
 /* A label for reports: the policy mode ("opensm", "strict") for a plan;
  * for tables the file's "mode", else the given mode, else "tables". */
 const char *ibp_analysis_input_mode(const ibp_analysis_input *in);
-/* The name the plan gives the partition with this base (P_Key without
- * the membership bit), or NULL; always NULL for tables from a file. */
-const char *ibp_analysis_input_partition_name(const ibp_analysis_input *in,
-					      uint16_t base);
-/* All of them as the [0x8000] array by base that
- * ibp_matrix_report_options and ibp_audit_input take. */
-const char *const *
-ibp_analysis_input_partition_names(const ibp_analysis_input *in);
 
-/* Whether any switch port's partition enforcement is known: read from
- * the tables file ("enforcement"), or, for a plan, the ports OpenSM turns
- * enforcement off on (ibp_policy_unenforced). */
-bool ibp_analysis_input_has_enforcement(const ibp_analysis_input *in);
-/* An ibp_enforcement_fn (analysis.h) over that: ctx is the
- * (const ibp_analysis_input *); false when the port's enforcement is not
- * known. */
-bool ibp_analysis_input_enforcement(void *ctx, size_t sw_node, unsigned sw_port,
-				    bool *inbound, bool *outbound);
-
-/* What the policy could not place for a plan (P_Keys a table cannot
- * hold, switch ports left unenforced; policy.h); NULL for tables read
- * from a file. */
-const ibp_policy_unplaced *
-ibp_analysis_input_unplaced(const ibp_analysis_input *in);
-
-/* Fill *ai (every field set) to audit this input: tables, SM port,
- * partition names, and the enforcement callback when some is known;
- * tenants and osm are NULL for the caller to set. */
-void ibp_analysis_input_audit_input(const ibp_analysis_input *in,
-				    ibp_audit_input *ai);
-/* Append the findings about the plan itself, in the audit's words:
- * plan-rejected (OpenSM's verdict), plan-misread (with the ports its
- * message names and the partition at its line), capacity-overflow (one
- * per port the policy drops P_Keys on).  Returns 0 or IBP_ENOMEM. */
-int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
-				     ibp_findings *out);
-
-/* The audit of this input as `ibpart audit` runs it: the plan's own
- * findings (above), then every rule ibp_audit_run() allows with the
- * tenants map and opensm.conf given (either may be NULL: tenant =
- * partition; the opensm.conf rules not checked), sorted, into a new *out
- * (free with ibp_findings_free; NULL on failure).  Returns 0 or
- * IBP_ENOMEM (err says so).  Reads in only: distinct calls may run at
- * once. */
-int ibp_analysis_input_audit(const ibp_analysis_input *in,
-			     const ibp_tenant_map *tenants,
-			     const ibp_osm_conf *osm, ibp_findings **out,
-			     ibp_error *err);
 #define IBP_AUDIT_FILES_OPTIONS_VERSION 1
 /* The files an audit reads beside its input. */
 struct ibp_audit_files_options {
@@ -182,7 +129,8 @@ struct ibp_audit_files_options {
 	size_t max_input_size;	      /* of each (0: limits.h) */
 };
 /* Set the version, everything else NULL/0.  Cannot fail. */
-void ibp_audit_files_options_init(struct ibp_audit_files_options *o);
+void ibp_audit_files_options_init(struct ibp_audit_files_options *o,
+				  unsigned version);
 /* ibp_analysis_input_audit() with the tenants map
  * (ibp_tenant_map_load_limit) and opensm.conf
  * (ibp_osm_conf_load_limit_diags) read from o's files, as `ibpart audit`
@@ -196,13 +144,6 @@ int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
 				   const struct ibp_audit_files_options *o,
 				   ibp_findings **out, const char **unchecked,
 				   ibp_diags *diags, ibp_error *err);
-
-/* The codes of the rules that audit did not check for want of an
- * opensm.conf (osm NULL), comma-separated, for a report to say so (a
- * clean report must not hide them); NULL when osm is given.  A static
- * string. */
-const char *ibp_analysis_input_unchecked(const ibp_analysis_input *in,
-					 const ibp_osm_conf *osm);
 
 IBP_END_DECLS
 #endif

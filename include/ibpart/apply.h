@@ -40,7 +40,7 @@
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/export.h"
 
@@ -63,7 +63,7 @@ struct ibp_apply_options {
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false.  Cannot fail. */
-void ibp_apply_options_init(struct ibp_apply_options *o);
+void ibp_apply_options_init(struct ibp_apply_options *o, unsigned version);
 
 /* What happened to a port the plan changes. */
 typedef enum ibp_apply_port_state {
@@ -109,13 +109,7 @@ void ibp_apply_free(ibp_apply *a);
 /* The tables planned (keyed by ibp_live_fabric()); the ports to change;
  * the plan ports that could not be read (ibp_apply_run refuses while
  * there are any). */
-const ibp_tables *ibp_apply_want(const ibp_apply *a);
 size_t ibp_apply_port_count(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_port_at(const ibp_apply *a, size_t i);
-size_t ibp_apply_unreadable_count(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
-						     size_t i);
-bool ibp_apply_is_rollback(const ibp_apply *a);
 
 #define IBP_APPLY_RUN_OPTIONS_VERSION 2
 struct ibp_apply_run_options {
@@ -132,7 +126,8 @@ struct ibp_apply_run_options {
 };
 /* Set version; no state file, state_always and state_default false.
  * Cannot fail. */
-void ibp_apply_run_options_init(struct ibp_apply_run_options *o);
+void ibp_apply_run_options_init(struct ibp_apply_run_options *o,
+				unsigned version);
 
 /* Push the plan: save the state (when a path is given and a port
  * changes, or always with state_always), then SubnSet the blocks that
@@ -154,7 +149,6 @@ bool ibp_apply_complete(const ibp_apply *a);
 bool ibp_apply_pushed(const ibp_apply *a);
 const struct ibp_sm_report *ibp_apply_report(const ibp_apply *a);
 const char *ibp_apply_state_file(const ibp_apply *a);
-size_t ibp_apply_not_reached_count(const ibp_apply *a);
 
 /* SMPs and time: in all, SubnSets (blocks + enforcement), of the push,
  * of the discovery and the reads, timeouts and retries of the push and
@@ -210,7 +204,8 @@ struct ibp_apply_opensm_options {
  * opensm_log /var/log/opensm.log, wait_ms 60000 (static strings), the
  * rest 0/NULL/false (no pid: one of opensm_pid or opensm_pidfile must be
  * given for a real run).  Cannot fail. */
-void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o);
+void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o,
+				   unsigned version);
 
 /* Which partition file o names (o->opensm_conf): given when not NULL
  * (the caller's --opensm-partitions), else the partition_config_file of
@@ -287,7 +282,8 @@ struct ibp_opensm_reload_options {
 };
 /* Set version and wait_ms 60000; everything else 0/NULL.  Cannot
  * fail. */
-void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o);
+void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o,
+				    unsigned version);
 
 /* The process named by o->pid or o->pidfile checked (alive, its /proc
  * comm "opensm": a stale pid file's reused pid gets no signal), the file

@@ -53,41 +53,12 @@ void ibp_diags_free(ibp_diags *d);
  * with a finding on each of its lines stays within memory. */
 #define IBP_DIAGS_KEEP_PER_CODE 10000u
 
-/* Append a finding: code and file (NULL means "") are copied, the message
- * is formatted; the list owns the copies.  Past IBP_DIAGS_KEEP_PER_CODE
- * findings of its code and file it is only counted (nothing formatted).
- * d NULL does nothing and returns 0.  Returns 0, or IBP_ENOMEM (the list
- * is then unchanged). */
-int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
-		  const char *file, unsigned line, unsigned col,
-		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-/* Say what the finding added last is about (a port's name, copied): a
- * finding that repeats for many subjects is summed up with the first
- * of them when printing.  d NULL or empty does nothing.  Returns 0, or
- * IBP_ENOMEM (the finding then has none). */
-int ibp_diags_set_subject(ibp_diags *d, const char *subject);
-
-/* Remember the text of a file so that printing can quote its lines: file
- * and text[0..len) are copied (text need not be terminated).  A file
- * already remembered keeps its first text; d NULL does nothing.  file
- * must not be NULL.  Returns 0, or IBP_ENOMEM. */
-int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
-			 size_t len);
-
 /* How many findings kept (of severity sev: with those only counted),
  * 0 for a NULL list; and finding i
  * (0-based, in the order added or sorted), or NULL when i >= count.  The
  * ibp_diag and its strings are borrowed: valid until the list is freed,
  * sorted, or added to (adding may move the array). */
-size_t ibp_diags_count(const ibp_diags *d);
 size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
-/* How many findings were counted and not kept (IBP_DIAGS_KEEP_PER_CODE):
- * ibp_diags_count_severity includes them, ibp_diags_count does not.  The
- * printers close with one line per code saying how many, the JSON has
- * them in "not_kept".  0 for a NULL list. */
-size_t ibp_diags_not_kept(const ibp_diags *d);
-const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
 
 /* Sort findings by file name (strcmp), line, column; stable, so equal
  * positions keep their order.  NULL is allowed.  Cannot fail. */
@@ -124,7 +95,7 @@ typedef struct ibp_diags_print_options {
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;
 /* The defaults: 20 errors, a 100-byte window, this version. */
-void ibp_diags_print_options_init(ibp_diags_print_options *o);
+void ibp_diags_print_options_init(ibp_diags_print_options *o, unsigned version);
 /* "file:line:col: error: message [code]", then the source line (a
  * window around the column) and a caret under it when the file's text is
  * known.  File names, messages and quoted lines are escaped for a
@@ -136,18 +107,6 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
  * default window.  NULL d prints nothing; write errors on out are not
  * reported. */
 void ibp_diags_print(const ibp_diags *d, FILE *out);
-
-/* {"findings":[{"file","line","column","severity","code","message"}…],
- *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL.
- * Strings are valid UTF-8: where a file name or message was not, the
- * invalid bytes are U+FFFD and "file_hex"/"message_hex" hold the exact
- * bytes, so no finding is ever dropped.  Indented; the caller frees it
- * with free(); NULL when out of memory.  A NULL d gives the empty list. */
-char *ibp_diags_to_json(const ibp_diags *d);
-
-/* "error", "warning" or "note" (for any other value too): a static
- * string. */
-const char *ibp_severity_str(ibp_severity sev);
 
 IBP_END_DECLS
 #endif

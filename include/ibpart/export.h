@@ -3,10 +3,24 @@
  *
  * The library is built with -fvisibility=hidden: a function is exported
  * only when its declaration sits between IBP_BEGIN_DECLS and
- * IBP_END_DECLS in a public header (include/ibpart/), or carries IBP_API.
- * Every exported name starts with ibp_; the files of src/ share their
- * internal helpers through private headers, which never leave the build
- * tree.  `nm -D libibpart.so` lists only ibp_ names (tested).
+ * IBP_END_DECLS in a public header (include/ibpart/), or carries IBP_API,
+ * and libibpart.map lists it.  Every exported name starts with ibp_; the
+ * files of src/ share their internal helpers through private headers,
+ * which never leave the build tree.  `nm -D libibpart.so` lists exactly
+ * the map's names (tested: style.abi_exports).
+ *
+ * Two tiers: include/ibpart/ is the stable API; include/ibpart/sys/
+ * (wire/MAD, transports, SM, simulator) is exported too but may change
+ * in any release.  libibpart.map (version node IBPART_0.2) lists every
+ * exported name; everything else is local.
+ *
+ * Versioned options: an options struct starts with `unsigned version`.
+ * Initialise it with ibp_X_options_init(&o, IBP_X_OPTIONS_VERSION), the
+ * version of the header the program was compiled against.  The library
+ * writes and reads only the fields that version has (a newer library's
+ * larger struct never overruns an older program's), uses its defaults
+ * for the rest, and refuses (IBP_EINVAL) 0 or a version newer than its
+ * own.  A NULL options pointer means the defaults.
  *
  * Thread safety: the library has no mutable global state.  Distinct
  * objects may be used from different threads at once; one object is

@@ -87,30 +87,6 @@ void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o);
 int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err);
 
-/* Number of leaf switches, and of the other switches (spines and
- * cores), the options produce. */
-void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
-			   unsigned *spines);
-/* The whole shape of the tree the options give, into *out. */
-void ibp_fabric_gen_shape_of(const ibp_fabric_gen_options *o,
-			     ibp_fabric_gen_shape *out);
-
-/* Write the OpenSM partitions.conf for a fabric made by
- * ibp_fabric_generate() with the same options: "Default=0x7fff, ipoib"
- * with the management hosts as full members (SELF when there are none),
- * and per tenant "t0001=0x0001, ipoib" with its nodes full and every
- * storage node limited. */
-int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
-			     const ibp_fabric *f, FILE *out, ibp_error *err);
-
-/* How many CA ports of that plan hold more P_Keys than their P_KeyTable
- * (o->fabric.ca_partition_cap, NodeInfo PartitionCap) has entries, as
- * OpenSM 3.3.23 programs it: every end port gets 0x7fff, a tenant node
- * its tenant's P_Key, a storage node one per tenant.  OpenSM drops what
- * does not fit (ERR 0512).  *most: the most P_Keys one port needs. */
-unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
-				     unsigned *most);
-
 /* What the options generate, as one line (no prefix, no newline) in buf
  * (truncated to len): "TOPO: N CAs, L leaf + S spine + C core switches
  * (radix R, T tiers, K LIDs of M)", then "; CONF" when conf_path is not

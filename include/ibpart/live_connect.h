@@ -44,7 +44,8 @@ struct ibp_live_connect_options {
 };
 /* Fill o with the defaults (ibp_live_options_init()'s, no topology, no
  * SM port).  o must not be NULL. */
-void ibp_live_connect_options_init(struct ibp_live_connect_options *o);
+void ibp_live_connect_options_init(struct ibp_live_connect_options *o,
+				   unsigned version);
 
 /* Which step failed. */
 typedef enum ibp_live_connect_step {
@@ -71,9 +72,6 @@ typedef struct ibp_live_connection {
 int ibp_live_connect(const struct ibp_live_connect_options *o,
 		     ibp_live_connection *out, ibp_diags *topo_diags,
 		     ibp_live_connect_step *step, ibp_error *err);
-
-/* Close the session and free the topology; c zeroed.  NULL is fine. */
-void ibp_live_disconnect(ibp_live_connection *c);
 
 IBP_END_DECLS
 #endif

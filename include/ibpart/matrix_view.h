@@ -39,7 +39,7 @@ typedef struct ibp_matrix_view_options {
 
 /* Every field empty (defaults of ibp_matrix_report_options), version
  * set.  o must not be NULL. */
-void ibp_matrix_view_options_init(ibp_matrix_view_options *o);
+void ibp_matrix_view_options_init(ibp_matrix_view_options *o, unsigned version);
 
 /* Write m (built from in's tables) to out in fmt with in's mode and
  * partition names; for IBP_MATRIX_HTML the web view with in's audit

@@ -101,15 +101,6 @@ int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
 			    ibp_diags *diags, ibp_error *err);
 /* The same without the warnings (kept for existing callers). */
 int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
-/* ibp_osm_conf_load(_diags) reading at most max_input_size bytes (0: 64
- * MiB, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file is IBP_ERANGE. */
-int ibp_osm_conf_load_limit(const char *path, size_t max_input_size,
-			    ibp_osm_conf *out, ibp_error *err);
-int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
-				  ibp_osm_conf *out, ibp_diags *diags,
-				  ibp_error *err);
-int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
-		       ibp_osm_conf *out, ibp_error *err);
 
 /* The switch enforcement OpenSM runs with: off when
  * no_partition_enforcement is TRUE, else part_enforce. */

@@ -59,33 +59,5 @@ typedef struct ibp_osm_partitions {
 	size_t n, cap;
 } ibp_osm_partitions;
 
-/* An empty list (no allocation).  Cannot fail. */
-void ibp_osm_partitions_init(ibp_osm_partitions *l);
-
-/* Release what the list holds and leave it empty (NULL allowed). */
-void ibp_osm_partitions_clear(ibp_osm_partitions *l);
-
-/* Add a partition: pkey's base (the membership bit dropped) under name,
- * cut to IBP_OSM_PARTITION_NAME_MAX bytes.  A P_Key already listed keeps
- * its first name.  IBP_EINVAL for P_Key 0 or a NULL argument, IBP_ENOMEM. */
-int ibp_osm_partitions_add(ibp_osm_partitions *l, uint16_t pkey,
-			   const char *name);
-
-/* The partition of pkey (which must be listed) tracks one more group.
- * IBP_EINVAL when pkey is not listed, IBP_ENOMEM. */
-int ibp_osm_partitions_track(ibp_osm_partitions *l, uint16_t pkey,
-			     const uint8_t mgid[16], bool freed);
-
-/* Remove the partition of pkey (nothing when it is not listed). */
-void ibp_osm_partitions_remove(ibp_osm_partitions *l, uint16_t pkey);
-
-/* *out (emptied first) gets a copy of l.  IBP_ENOMEM. */
-int ibp_osm_partitions_copy(const ibp_osm_partitions *l,
-			    ibp_osm_partitions *out);
-
-/* The partition of P_Key pkey's base, or NULL. */
-const ibp_osm_partition *ibp_osm_partitions_find(const ibp_osm_partitions *l,
-						 uint16_t pkey);
-
 IBP_END_DECLS
 #endif

@@ -39,7 +39,7 @@ typedef struct ibp_plan_read_options {
 
 /* Fill o with the defaults: nothing to read, ibp_conf_options_init()'s
  * reading.  o must not be NULL. */
-void ibp_plan_read_options_init(ibp_plan_read_options *o);
+void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version);
 
 /* A plan read: the fabric (NULL without a topology), the parsed plan and
  * its findings sorted by position.  All owned; ibp_plan_clear() frees

@@ -68,7 +68,7 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_service ibp_service;
 
-#define IBP_SERVICE_OPTIONS_VERSION 1
+#define IBP_SERVICE_OPTIONS_VERSION 2 /* 2: alias_guids_path */
 struct ibp_service_options {
 	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
 	const char *db_path;	      /* the database (created if missing) */
@@ -95,7 +95,7 @@ struct ibp_service_options {
 					 shared-physical-port; NULL: none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
-void ibp_service_options_init(struct ibp_service_options *o);
+void ibp_service_options_init(struct ibp_service_options *o, unsigned version);
 
 /* Open (or create) the database and load the plan.  IBP_EINVAL when a
  * path is missing, IBP_EIO when the database cannot be opened or is not
@@ -161,14 +161,6 @@ struct ibp_service_caller {
 	char *warnings;
 };
 
-/* Validate body (len bytes of JSON) for op and make the change: one
- * transaction, a new revision in *rev (may be NULL; unchanged when the
- * change changes nothing, e.g. removing a GUID that is not a member).
- * IBP_EINVAL with e->field for bad input (nothing changed); a conflict
- * for what the guard or an operator's P_Key refuses; IBP_EIO when the
- * database fails (nothing changed). */
-int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
-		       size_t len, uint64_t *rev, struct ibp_service_error *e);
 /* The same on behalf of c (may be NULL), whose policy the guard applies
  * and whose c->warnings it fills. */
 int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
@@ -185,17 +177,6 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 				 const char *csv, uint64_t *rev,
 				 struct ibp_service_error *e);
 
-/* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
- * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
- * Slurm host list ("node[01-04],gpu7"), each host every port of the
- * topology's CAs whose NodeDescription's first word it is; then the
- * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  Hosts the topology
- * does not have are left out and reported (an "unknown-host" warning)
- * as long as one host is known; IBP_EINVAL (field "hosts_names") for a
- * list that does not parse, no known host, or no topology; otherwise as
- * ibp_service_change.  (service_hosts.c) */
-int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
-			  uint64_t *rev, struct ibp_service_error *e);
 /* The same on behalf of c (may be NULL; its warnings filled). */
 int ibp_service_add_hosts_as(ibp_service *s, struct ibp_service_caller *c,
 			     const char *body, size_t len, uint64_t *rev,
@@ -349,14 +330,6 @@ int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
  * IBP_EIO when the database fails. */
 int ibp_service_touch_last_updated(ibp_service *s, ibp_error *err);
 
-/* GET /: the web view (`ibpart matrix --format html`, docs/matrix.md)
- * of the current plan (the file the newest revision renders) on the
- * topology, with its audit findings and the revisions in the database
- * and on the fabric as its status line; *html malloc'd, *len its
- * length.  IBP_ENOENT without a topology. */
-int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
-			 ibp_error *err);
-
 /* ibp_service_web_html() with the caller's sections (more: its drift
  * and series; its findings and status are the service's own); more NULL
  * is ibp_service_web_html(). */
@@ -383,17 +356,7 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err);
  * on the topology, as `ibpart matrix --format json` prints it (form
  * auto); *json malloc'd.  IBP_ENOENT without a topology. */
 int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err);
-/* The posture findings alone: those of the audit above that only run
- * with an opensm.conf (mkey-*, smkey-default, sakey-default,
- * part-enforce-*, the NVIDIA OpenSM ones), as {"findings": [...]};
- * *json malloc'd.  IBP_ENOENT without an opensm.conf or a topology. */
-int ibp_service_posture_json(ibp_service *s, char **json, ibp_error *err);
 
-/* GET /resources/ports: the topology's CA ports and cabled switch ports
- * in UFM's shape (an array of objects with UFM's port and peer fields;
- * empty without a topology), LIDs numbered from the service's SM port;
- * *json malloc'd.  IBP_EPARSE when the topology does not load. */
-int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
 /* The same for UFM's ?sys_type=: "Computer" (CA ports), "Switch" (switch
  * ports), any other value nothing; NULL: all. */
 int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
@@ -404,10 +367,6 @@ int ibp_service_ports_json_of(ibp_service *s, const char *sys_type, char **json,
 #define IBP_SERVICE_MARKER                                                     \
 	"# ---- ibpartd: generated section, managed through its API; "         \
 	"do not edit below this line ----"
-/* Does the file at path have that line (ibpartd manages it: `ibpart
- * apply --via-opensm` must not replace it)?  false when it cannot be
- * read. */
-bool ibp_service_manages_file(const char *path);
 
 /* A token of /ufmRestV3 as the service stores it (service_tokens.c):
  * never its secret, only the caller's crypt(3) hash of it.  id is the

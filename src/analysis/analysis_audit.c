@@ -15,7 +15,10 @@
 #include <string.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define NAME_LIST_MAX 4 /* names quoted in a message */
 

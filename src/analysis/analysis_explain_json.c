@@ -11,8 +11,10 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey_table.h"
 #include "util/json_text.h"
+#include "pkey/tables_lib.h"
 
 static json_t *hex(unsigned width, unsigned long long v)
 {

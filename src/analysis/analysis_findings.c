@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"

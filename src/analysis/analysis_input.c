@@ -13,8 +13,17 @@
 #include <string.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
+#include "analysis/analysis_lib.h"
+#include "topo/alias_map_lib.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
+#include "policy/policy_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_analysis_input {
 	ibp_fabric *owned; /* loaded here, or NULL (borrowed) */

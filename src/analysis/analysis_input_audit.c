@@ -8,6 +8,10 @@
 #include <stdlib.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
+#include "analysis/analysis_lib.h"
+#include "policy/opensm_conf_lib.h"
+#include "util/options_version.h"
 
 int ibp_analysis_input_audit(const ibp_analysis_input *in,
 			     const ibp_tenant_map *tenants,
@@ -40,9 +44,22 @@ int ibp_analysis_input_audit(const ibp_analysis_input *in,
 	"smkey-default, sakey-default, sm-guids-open, mkey-per-port-off, "     \
 	"sa-trust-basic"
 
-void ibp_audit_files_options_init(struct ibp_audit_files_options *o)
+IBP_OPTIONS_LAYOUT(audit_files_options_layout, "audit files options",
+		   IBP_AUDIT_FILES_OPTIONS_VERSION,
+		   sizeof(struct ibp_audit_files_options));
+
+/* The library's defaults, a whole current struct. */
+static void audit_files_options_defaults(struct ibp_audit_files_options *o)
 {
 	*o = (struct ibp_audit_files_options){IBP_AUDIT_FILES_OPTIONS_VERSION};
+}
+
+void ibp_audit_files_options_init(struct ibp_audit_files_options *o,
+				  unsigned version)
+{
+	struct ibp_audit_files_options d;
+	audit_files_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &audit_files_options_layout);
 }
 
 int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
@@ -51,8 +68,11 @@ int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
 				   ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
-	if (!o || o->version != IBP_AUDIT_FILES_OPTIONS_VERSION)
-		return ibp_error_set(err, IBP_EINVAL, "bad audit options");
+	struct ibp_audit_files_options own;
+	audit_files_options_defaults(&own);
+	if (ibp_options_take(&own, o, &audit_files_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	ibp_tenant_map *tm = NULL;
 	ibp_osm_conf osm;
 	int rc = IBP_OK;

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
+#include "conf/conf_lib.h"
+#include "topo/topo_lib.h"
 
 /* Multicast LIDs 0xC000-0xFFFE (IBA vol. 1, 4.1.3; 0xFFFF is the
  * permissive LID). */

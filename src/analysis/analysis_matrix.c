@@ -23,8 +23,12 @@
 #include <string.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "ibpart/pkey.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 
 static const ibp_audit_rule rules[] = {
     {"plan-rejected", IBP_AUDIT_CRITICAL,

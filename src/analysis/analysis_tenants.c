@@ -17,6 +17,9 @@
 
 #include "util/file_read.h"
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
+#include "util/diag_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_tenant_map {
 	const ibp_fabric *f;

@@ -20,8 +20,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
 #include "ibpart/pkey.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 
 /* One membership of a GUID of a physical port. */
 struct vf_use {

@@ -5,11 +5,26 @@
 #include <string.h>
 
 #include "ibpart/matrix_view.h"
+#include "analysis/analysis_lib.h"
+#include "analysis/analysis_input_lib.h"
+#include "util/options_version.h"
 
-void ibp_matrix_view_options_init(ibp_matrix_view_options *o)
+IBP_OPTIONS_LAYOUT(matrix_view_options_layout, "matrix view options",
+		   IBP_MATRIX_VIEW_OPTIONS_VERSION,
+		   sizeof(ibp_matrix_view_options));
+
+/* The library's defaults, a whole current struct. */
+static void matrix_view_options_defaults(ibp_matrix_view_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_MATRIX_VIEW_OPTIONS_VERSION;
+}
+
+void ibp_matrix_view_options_init(ibp_matrix_view_options *o, unsigned version)
+{
+	ibp_matrix_view_options d;
+	matrix_view_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &matrix_view_options_layout);
 }
 
 int ibp_analysis_input_matrix_report(const ibp_analysis_input *in,
@@ -17,14 +32,11 @@ int ibp_analysis_input_matrix_report(const ibp_analysis_input *in,
 				     const ibp_matrix_view_options *o,
 				     FILE *out, ibp_error *err)
 {
-	ibp_matrix_view_options defaults;
-	if (!o) {
-		ibp_matrix_view_options_init(&defaults);
-		o = &defaults;
-	}
-	if (o->version != IBP_MATRIX_VIEW_OPTIONS_VERSION)
-		return ibp_error_set(err, IBP_EINVAL,
-				     "unknown matrix view options version");
+	ibp_matrix_view_options own; /* NULL o: the defaults */
+	matrix_view_options_defaults(&own);
+	if (ibp_options_take(&own, o, &matrix_view_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	ibp_matrix_report_options ro = {
 	    .mode = ibp_analysis_input_mode(in),
 	    .title = o->title,
@@ -38,7 +50,7 @@ int ibp_analysis_input_matrix_report(const ibp_analysis_input *in,
 		int rc = ibp_analysis_input_audit(in, NULL, NULL, &f, err);
 		if (rc)
 			return rc;
-		ibp_web_extras_init(&web);
+		ibp_web_extras_init(&web, IBP_WEB_EXTRAS_VERSION);
 		web.findings = f;
 		web.series = o->series;
 		web.nseries = o->nseries;

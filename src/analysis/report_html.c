@@ -25,9 +25,13 @@
 #include <time.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
+#include "pkey/tables_lib.h"
+#include "util/options_version.h"
 
 #define PORT_VIEW_LIMIT 64   /* up to this many end ports: a cell each */
 #define MATRIX_MAX	60   /* classes in the matrix (the largest) */
@@ -39,9 +43,20 @@
 #define NBASES		0x8000
 #define SHADES		5
 
-void ibp_web_extras_init(ibp_web_extras *x)
+IBP_OPTIONS_LAYOUT(web_extras_layout, "web extras", IBP_WEB_EXTRAS_VERSION,
+		   sizeof(ibp_web_extras));
+
+/* The library's defaults, a whole current struct. */
+static void web_extras_defaults(ibp_web_extras *x)
 {
 	*x = (ibp_web_extras){.version = IBP_WEB_EXTRAS_VERSION};
+}
+
+void ibp_web_extras_init(ibp_web_extras *x, unsigned version)
+{
+	ibp_web_extras d;
+	web_extras_defaults(&d);
+	ibp_options_init_as(x, version, &d, &web_extras_layout);
 }
 
 /* Text and attribute values by the escape module's one HTML rule
@@ -909,7 +924,15 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 	if (!p)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	p->m = m;
-	p->x = o ? o->web : NULL;
+	ibp_web_extras web; /* as far as the caller's version goes */
+	web_extras_defaults(&web);
+	if (o && o->web) {
+		if (ibp_options_take(&web, o->web, &web_extras_layout, err)) {
+			free(p);
+			return IBP_EINVAL;
+		}
+		p->x = &web;
+	}
 	p->names = o ? o->partition_names : NULL;
 	p->out = out;
 	p->n = ibp_matrix_endpoint_count(m);

@@ -17,7 +17,9 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 

@@ -14,6 +14,9 @@
 #include "conf/conf_internal.h"
 #include "util/diag_source.h"
 #include "util/file_read.h"
+#include "topo/alias_map_lib.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
 
 /* ---- arena ---- */
 void *conf_arena_alloc(struct conf_arena *a, size_t n)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "util/diag_lib.h"
 
 static bool over_cap(ibp_conf *c, const char *code)
 {

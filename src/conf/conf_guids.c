@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "conf/conf_internal.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 
 #define FIRST_SHOWN 3 /* GUIDs named in a finding */
 

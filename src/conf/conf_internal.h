@@ -10,6 +10,7 @@
 #include <stdarg.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 
 /* ---- arena: strings and small objects that live as long as the AST ---- */
 struct conf_arena_block {

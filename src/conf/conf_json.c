@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
 
 /* OpenSM's verdict: rejected, crashes, reason, misreadings, partitions. */
 static json_t *verdict_json(const ibp_conf *c)

@@ -27,6 +27,7 @@
 #include "conf/conf_internal.h"
 #include "conf/conf_lexer.h"
 #include "util/file_read.h"
+#include "conf/conf_lib.h"
 
 #define CONF_RELEASE_STEP ((size_t)8 << 20)
 

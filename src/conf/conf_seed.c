@@ -23,6 +23,8 @@
 #include <strings.h>
 
 #include "conf/conf_internal.h"
+#include "conf/conf_lib.h"
+#include "topo/topo_lib.h"
 
 struct sd {
 	ibp_conf *c;

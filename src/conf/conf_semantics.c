@@ -13,6 +13,9 @@
 
 #include "conf/conf_internal.h"
 #include "util/hash_seed.h"
+#include "topo/alias_map_lib.h"
+#include "conf/conf_lib.h"
+#include "topo/topo_lib.h"
 
 #define OSM_NAME_MAX 31 /* osm_prtn_t name[32] */
 

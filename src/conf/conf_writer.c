@@ -16,6 +16,9 @@
 
 #include "conf/conf_internal.h"
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
+#include "conf/conf_lib.h"
+#include "topo/topo_lib.h"
 
 /* A name OpenSM reads back as the same name. */
 static void write_name(FILE *out, const char *name)

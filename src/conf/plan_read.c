@@ -8,12 +8,25 @@
 #include "topo/topo_load.h"
 
 #include "ibpart/plan.h"
+#include "util/options_version.h"
 
-void ibp_plan_read_options_init(ibp_plan_read_options *o)
+IBP_OPTIONS_LAYOUT(plan_read_options_layout, "plan read options",
+		   IBP_PLAN_READ_OPTIONS_VERSION,
+		   sizeof(ibp_plan_read_options));
+
+/* The library's defaults, a whole current struct. */
+static void plan_read_options_defaults(ibp_plan_read_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_PLAN_READ_OPTIONS_VERSION;
 	ibp_conf_options_init(&o->conf);
+}
+
+void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version)
+{
+	ibp_plan_read_options d;
+	plan_read_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &plan_read_options_layout);
 }
 
 void ibp_plan_clear(ibp_plan *p)
@@ -42,8 +55,12 @@ int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
 		  ibp_diags *topo_diags, ibp_error *err)
 {
 	ibp_error_clear(err);
-	if (!o || !out || o->version != IBP_PLAN_READ_OPTIONS_VERSION ||
-	    !o->plan_path)
+	ibp_plan_read_options own;
+	plan_read_options_defaults(&own);
+	if (!out || ibp_options_take(&own, o, &plan_read_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!o->plan_path)
 		return ibp_error_set(err, IBP_EINVAL, "bad plan read options");
 	memset(out, 0, sizeof(*out));
 	int rc = o->topology_path ? load_fabric(o, out, topo_diags, err) : 0;

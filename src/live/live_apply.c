@@ -20,10 +20,16 @@
 #include <jansson.h>
 
 #include "ibpart/apply.h"
+#include "live/apply_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
+#include "live/live_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 struct ibp_apply {
 	ibp_live *l;
@@ -42,17 +48,42 @@ struct ibp_apply {
 	long elapsed_ms;
 };
 
-void ibp_apply_options_init(struct ibp_apply_options *o)
+IBP_OPTIONS_LAYOUT(apply_options_layout, "apply options",
+		   IBP_APPLY_OPTIONS_VERSION, sizeof(struct ibp_apply_options));
+
+/* The library's defaults, a whole current struct. */
+static void apply_options_defaults(struct ibp_apply_options *o)
 {
 	*o = (struct ibp_apply_options){0};
 	o->version = IBP_APPLY_OPTIONS_VERSION;
 	o->mode = "opensm";
 }
 
-void ibp_apply_run_options_init(struct ibp_apply_run_options *o)
+void ibp_apply_options_init(struct ibp_apply_options *o, unsigned version)
+{
+	struct ibp_apply_options d;
+	apply_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &apply_options_layout);
+}
+
+IBP_OPTIONS_LAYOUT(apply_run_options_layout, "apply run options",
+		   IBP_APPLY_RUN_OPTIONS_VERSION,
+		   offsetof(struct ibp_apply_run_options, state_default),
+		   sizeof(struct ibp_apply_run_options));
+
+/* The library's defaults, a whole current struct. */
+static void apply_run_options_defaults(struct ibp_apply_run_options *o)
 {
 	*o = (struct ibp_apply_run_options){0};
 	o->version = IBP_APPLY_RUN_OPTIONS_VERSION;
+}
+
+void ibp_apply_run_options_init(struct ibp_apply_run_options *o,
+				unsigned version)
+{
+	struct ibp_apply_run_options d;
+	apply_run_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &apply_run_options_layout);
 }
 
 void ibp_apply_free(ibp_apply *a)
@@ -264,6 +295,11 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 		   ibp_apply **out, ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
+	struct ibp_apply_options own;
+	apply_options_defaults(&own);
+	if (ibp_options_take(&own, o, &apply_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (!o->conf_path == !o->rollback)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "give a plan or a state to roll back to");
@@ -407,6 +443,11 @@ static void score(ibp_apply *a)
 int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
 		  ibp_error *err)
 {
+	struct ibp_apply_run_options own;
+	apply_run_options_defaults(&own);
+	if (ibp_options_take(&own, o, &apply_run_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (a->ran)
 		return ibp_error_set(err, IBP_EINVAL, "already run");
 	if (ibp_live_dry_run(a->l))

@@ -7,12 +7,27 @@
 #include "topo/topo_load.h"
 
 #include "ibpart/live_connect.h"
+#include "live/live_connect_lib.h"
+#include "util/options_version.h"
 
-void ibp_live_connect_options_init(struct ibp_live_connect_options *o)
+IBP_OPTIONS_LAYOUT(live_connect_options_layout, "live connect options",
+		   IBP_LIVE_CONNECT_OPTIONS_VERSION,
+		   sizeof(struct ibp_live_connect_options));
+
+/* The library's defaults, a whole current struct. */
+static void live_connect_options_defaults(struct ibp_live_connect_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_LIVE_CONNECT_OPTIONS_VERSION;
-	ibp_live_options_init(&o->live);
+	ibp_live_options_init(&o->live, IBP_LIVE_OPTIONS_VERSION);
+}
+
+void ibp_live_connect_options_init(struct ibp_live_connect_options *o,
+				   unsigned version)
+{
+	struct ibp_live_connect_options d;
+	live_connect_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &live_connect_options_layout);
 }
 
 void ibp_live_disconnect(ibp_live_connection *c)
@@ -53,9 +68,11 @@ int ibp_live_connect(const struct ibp_live_connect_options *o,
 	*step = IBP_LIVE_CONNECT_TOPOLOGY;
 	ibp_error_clear(err);
 	memset(out, 0, sizeof(*out));
-	if (o->version != IBP_LIVE_CONNECT_OPTIONS_VERSION)
-		return ibp_error_set(err, IBP_EINVAL,
-				     "unknown live connect options version");
+	struct ibp_live_connect_options own;
+	live_connect_options_defaults(&own);
+	if (ibp_options_take(&own, o, &live_connect_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	int rc = o->topology_path
 		     ? load_topology(o, &out->topology, topo_diags, err)
 		     : IBP_OK;

@@ -12,7 +12,8 @@
 #include "ibpart/alias_map.h"
 #include "ibpart/atomic_file.h"
 #include "ibpart/live.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
+#include "topo/alias_map_lib.h"
 
 /* The alias map to path, whole or not at all. */
 static int write_aliases(const char *path, const ibp_alias_map *m,

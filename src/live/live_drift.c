@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/pkey.h"
 #include "live/live_enforce.h"
+#include "pkey/tables_lib.h"
 
 struct ibp_drift {
 	struct ibp_drift_item *items;

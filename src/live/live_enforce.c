@@ -20,8 +20,12 @@
  */
 #include <stdlib.h>
 
-#include "ibpart/sm.h"
+#include "ibpart/sys/sm.h"
 #include "live/live_enforce.h"
+#include "live/live_lib.h"
+#include "policy/policy_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* The switch ports the plan left unenforced (ERR 0507), sorted for a
  * binary search; NULL with *n 0 when there are none. */

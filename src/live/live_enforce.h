@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/policy.h"
 #include "ibpart/tables.h"
 

@@ -17,10 +17,13 @@
 #include <jansson.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "util/file_read.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
 
 static long long now_ms(void)
 {

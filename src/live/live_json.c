@@ -7,6 +7,9 @@
 
 #include "live/live_json.h"
 #include "util/json_text.h"
+#include "live/live_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 const char *live_json_guid(uint64_t g, char buf[24])
 {

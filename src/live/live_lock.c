@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 
 struct ibp_live_lock {
 	int fd;

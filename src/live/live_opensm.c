@@ -21,9 +21,17 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "conf/partitions_marker.h"
+#include "live/live_lib.h"
+#include "util/options_version.h"
 
-void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
+IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
+		   IBP_APPLY_OPENSM_OPTIONS_VERSION,
+		   sizeof(struct ibp_apply_opensm_options));
+
+/* The library's defaults, a whole current struct. */
+static void apply_opensm_options_defaults(struct ibp_apply_opensm_options *o)
 {
 	*o = (struct ibp_apply_opensm_options){0};
 	o->version = IBP_APPLY_OPENSM_OPTIONS_VERSION;
@@ -33,11 +41,22 @@ void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o)
 	o->wait_ms = 60000;
 }
 
+void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o,
+				   unsigned version)
+{
+	struct ibp_apply_opensm_options d;
+	apply_opensm_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &apply_opensm_options_layout);
+}
+
 int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
 				    const char *given, const ibp_osm_conf *osm,
 				    const char *osm_path, ibp_error *err)
 {
 	ibp_error_clear(err);
+	struct ibp_apply_opensm_options own; /* only checked: all version 1 */
+	if (ibp_options_take(&own, o, &apply_opensm_options_layout, err))
+		return IBP_EINVAL;
 	if (given)
 		o->opensm_conf = given;
 	else if (osm && osm->partition_config_file[0])
@@ -80,11 +99,24 @@ static bool fabric_holds(ibp_live *l, const ibp_tables *want)
 	return held;
 }
 
-void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o)
+IBP_OPTIONS_LAYOUT(opensm_reload_options_layout, "OpenSM reload options",
+		   IBP_OPENSM_RELOAD_OPTIONS_VERSION,
+		   sizeof(struct ibp_opensm_reload_options));
+
+/* The library's defaults, a whole current struct. */
+static void opensm_reload_options_defaults(struct ibp_opensm_reload_options *o)
 {
 	*o = (struct ibp_opensm_reload_options){0};
 	o->version = IBP_OPENSM_RELOAD_OPTIONS_VERSION;
 	o->wait_ms = 60000;
+}
+
+void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o,
+				    unsigned version)
+{
+	struct ibp_opensm_reload_options d;
+	opensm_reload_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &opensm_reload_options_layout);
 }
 
 /* One witness of OpenSM taking the file: its log within up to a second,
@@ -230,6 +262,11 @@ int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
 {
 	r->seen = IBP_OPENSM_NOT_ASKED;
 	r->ms = 0;
+	struct ibp_opensm_reload_options own;
+	opensm_reload_options_defaults(&own);
+	if (ibp_options_take(&own, o, &opensm_reload_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	r->pid = o->pid;
 	if (!o->partitions)
 		return ibp_error_set(err, IBP_EINVAL, "no partition file");
@@ -268,6 +305,11 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 			 ibp_error *err)
 {
 	*r = (struct ibp_apply_opensm_result){0};
+	struct ibp_apply_opensm_options own;
+	apply_opensm_options_defaults(&own);
+	if (ibp_options_take(&own, o, &apply_opensm_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (!o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL, "no plan (conf_path)");
 	/* a file ibpartd manages is its database's rendering: replacing it
@@ -298,7 +340,7 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	if (rc || o->dry_run)
 		goto out;
 	struct ibp_opensm_reload_options ro;
-	ibp_opensm_reload_options_init(&ro);
+	ibp_opensm_reload_options_init(&ro, IBP_OPENSM_RELOAD_OPTIONS_VERSION);
 	ro.partitions = o->opensm_conf;
 	ro.text = r->text;
 	ro.len = r->len;

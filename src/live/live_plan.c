@@ -9,8 +9,13 @@
 #include <string.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/tables_lib.h"
 
 static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 		   const ibp_fabric *f, ibp_tables **want, ibp_diags *diags,

@@ -13,8 +13,12 @@
 #include <time.h>
 
 #include "ibpart/live.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_umad.h"
+#include "live/live_lib.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_umad.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 struct ibp_live {
 	struct ibp_live_options o;
@@ -31,12 +35,24 @@ struct ibp_live {
 	unsigned long smps_discover, smps_read;
 };
 
-void ibp_live_options_init(struct ibp_live_options *o)
+IBP_OPTIONS_LAYOUT(live_options_layout, "live options",
+		   IBP_LIVE_OPTIONS_VERSION, sizeof(struct ibp_live_options),
+		   sizeof(struct ibp_live_options));
+
+/* The library's defaults, a whole current struct. */
+static void live_options_defaults(struct ibp_live_options *o)
 {
 	*o = (struct ibp_live_options){0};
 	o->version = IBP_LIVE_OPTIONS_VERSION;
 	o->retries = -1;
 	o->enforce = IBP_ENFORCE_BOTH; /* OpenSM's part_enforce default */
+}
+
+void ibp_live_options_init(struct ibp_live_options *o, unsigned version)
+{
+	struct ibp_live_options d;
+	live_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &live_options_layout);
 }
 
 static int start_sm(ibp_live *l, ibp_error *err)
@@ -75,6 +91,11 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		  ibp_error *err)
 {
 	*out = NULL;
+	struct ibp_live_options own;
+	live_options_defaults(&own);
+	if (ibp_options_take(&own, o, &live_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	ibp_live *l = new_session(o);
 	if (!l)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
@@ -104,6 +125,11 @@ int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
 			    ibp_error *err)
 {
 	*out = NULL;
+	struct ibp_live_options own;
+	live_options_defaults(&own);
+	if (ibp_options_take(&own, o, &live_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	ibp_live *l = new_session(o);
 	if (!l)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

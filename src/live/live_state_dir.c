@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 
 /* mkdir -p path with mode for the parts it creates. */
 static int make_dirs(char *path, mode_t mode)

@@ -20,11 +20,19 @@
 #include <jansson.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "ibpart/verify.h"
+#include "live/verify_lib.h"
 #include "live/live_enforce.h"
 #include "live/live_json.h"
 #include "util/json_text.h"
+#include "topo/alias_map_lib.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 struct ibp_verify_result {
 	const ibp_fabric *f;
@@ -45,11 +53,23 @@ struct ibp_verify_result {
 	ibp_policy_unplaced *unplaced; /* what the plan cannot place */
 };
 
-void ibp_verify_options_init(struct ibp_verify_options *o)
+IBP_OPTIONS_LAYOUT(verify_options_layout, "verify options",
+		   IBP_VERIFY_OPTIONS_VERSION,
+		   sizeof(struct ibp_verify_options));
+
+/* The library's defaults, a whole current struct. */
+static void verify_options_defaults(struct ibp_verify_options *o)
 {
 	*o = (struct ibp_verify_options){0};
 	o->version = IBP_VERIFY_OPTIONS_VERSION;
 	o->mode = "opensm";
+}
+
+void ibp_verify_options_init(struct ibp_verify_options *o, unsigned version)
+{
+	struct ibp_verify_options d;
+	verify_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &verify_options_layout);
 }
 
 void ibp_verify_result_free(ibp_verify_result *r)
@@ -235,6 +255,11 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 	       ibp_verify_result **out, ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
+	struct ibp_verify_options own;
+	verify_options_defaults(&own);
+	if (ibp_options_take(&own, o, &verify_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	if (!o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL, "no plan (conf_path)");
 	ibp_verify_result *r = calloc(1, sizeof(*r));

@@ -11,8 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "ibpart/sa.h"
+#include "ibpart/sys/sa.h"
 #include "monitor/monitor_priv.h"
+#include "util/diag_lib.h"
+#include "live/live_lib.h"
+#include "topo/topo_lib.h"
 
 /* The LID of the master SM's port, where its SA answers (0: unknown). */
 static uint16_t sa_lid_of(ibp_live *l)

@@ -12,7 +12,11 @@
 #include <string.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "monitor/monitor_priv.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "live/verify_lib.h"
 
 void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
 					const ibp_findings *f)
@@ -118,8 +122,11 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	memset(p, 0, sizeof(*p));
 	if (verified)
 		*verified = NULL;
-	if (!o || o->version < 3 || o->version > IBP_MONITOR_OPTIONS_VERSION ||
-	    !o->conf_path)
+	struct ibp_monitor_options own;
+	if (monitor_options_take(&own, o, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (o->version < 3 || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "monitor posture: bad options (version, "
 				     "the plan's path)");
@@ -127,7 +134,7 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	if (rc || !o->drift)
 		return rc;
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = o->conf_path;
 	if (o->mode)
 		vo.mode = o->mode;

@@ -11,7 +11,7 @@
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;
@@ -151,5 +151,11 @@ struct ibp_monitor_series {
 /* The sweep's JSON document (monitor_report.c), for a caller to add to
  * before writing it; NULL on ENOMEM. */
 json_t *monitor_sweep_json_obj(const ibp_monitor_sweep *s);
+
+/* The caller's monitor options over the defaults, as far as their
+ * version goes (util/options_version.h); IBP_EINVAL for a version this
+ * library does not read. */
+int monitor_options_take(struct ibp_monitor_options *own,
+			 const struct ibp_monitor_options *o, ibp_error *err);
 
 #endif

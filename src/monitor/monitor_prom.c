@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "monitor/monitor_priv.h"
+#include "monitor/monitor_lib.h"
 
 static void family(FILE *m, const char *name, const char *type,
 		   const char *help)

@@ -13,6 +13,7 @@
 #include "ibpart/escape.h"
 #include "monitor/monitor_priv.h"
 #include "util/json_text.h"
+#include "monitor/monitor_lib.h"
 
 void ibp_monitor_sweep_print(const ibp_monitor_sweep *s, FILE *out)
 {

@@ -11,17 +11,35 @@
 #include <string.h>
 
 #include "ibpart/atomic_file.h"
-#include "ibpart/transport_sim.h"
+#include "util/atomic_file_lib.h"
+#include "ibpart/sys/transport_sim.h"
 #include "monitor/monitor_priv.h"
+#include "analysis/analysis_lib.h"
+#include "live/live_lib.h"
+#include "monitor/monitor_lib.h"
+#include "util/options_version.h"
 
-void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o)
+IBP_OPTIONS_LAYOUT(monitor_run_options_layout, "monitor run options",
+		   IBP_MONITOR_RUN_OPTIONS_VERSION,
+		   sizeof(struct ibp_monitor_run_options));
+
+/* The library's defaults, a whole current struct. */
+static void monitor_run_options_defaults(struct ibp_monitor_run_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_MONITOR_RUN_OPTIONS_VERSION;
-	ibp_monitor_options_init(&o->sweep);
+	ibp_monitor_options_init(&o->sweep, IBP_MONITOR_OPTIONS_VERSION);
 	o->sweep.audit = o->sweep.drift = true;
 	o->posture = true;
 	o->format = "prometheus";
+}
+
+void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o,
+				  unsigned version)
+{
+	struct ibp_monitor_run_options d;
+	monitor_run_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &monitor_run_options_layout);
 }
 
 /* The posture's JSON objects: {"critical": N, ...}, {"missing": N, ...} */
@@ -150,7 +168,12 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 			 ibp_error *err)
 {
 	memset(res, 0, sizeof(*res));
-	if (!o || o->version != IBP_MONITOR_RUN_OPTIONS_VERSION || !o->format ||
+	struct ibp_monitor_run_options own;
+	monitor_run_options_defaults(&own);
+	if (ibp_options_take(&own, o, &monitor_run_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!o->format ||
 	    (strcmp(o->format, "prometheus") && strcmp(o->format, "json") &&
 	     strcmp(o->format, "text")))
 		return ibp_error_set(err, IBP_EINVAL,

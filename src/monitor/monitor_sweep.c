@@ -12,21 +12,48 @@
 #include <string.h>
 #include <time.h>
 
-#include "ibpart/mad.h"
-#include "ibpart/perfmgt.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/perfmgt.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport.h"
 #include "monitor/monitor_priv.h"
+#include "live/live_lib.h"
+#include "monitor/monitor_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 #define CHUNK_PORTS 2048 /* ports per batch: bounds the MAD buffers */
 
-void ibp_monitor_options_init(struct ibp_monitor_options *o)
+IBP_OPTIONS_LAYOUT(monitor_options_layout, "monitor options",
+		   IBP_MONITOR_OPTIONS_VERSION,
+		   offsetof(struct ibp_monitor_options, opensm_log_path),
+		   offsetof(struct ibp_monitor_options, audit),
+		   offsetof(struct ibp_monitor_options, subscribe),
+		   sizeof(struct ibp_monitor_options));
+
+/* The library's defaults, a whole current struct. */
+static void monitor_options_defaults(struct ibp_monitor_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_MONITOR_OPTIONS_VERSION;
 	o->retries = -1;
 	o->sa_key = 1; /* OpenSM's default sa_key */
+}
+
+int monitor_options_take(struct ibp_monitor_options *own,
+			 const struct ibp_monitor_options *o, ibp_error *err)
+{
+	monitor_options_defaults(own);
+	return ibp_options_take(own, o, &monitor_options_layout, err);
+}
+
+void ibp_monitor_options_init(struct ibp_monitor_options *o, unsigned version)
+{
+	struct ibp_monitor_options d;
+	monitor_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &monitor_options_layout);
 }
 
 const char *ibp_monitor_counter_name(ibp_monitor_counter c)
@@ -547,8 +574,11 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 			  ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
-	if (!l || !o || !st || o->version < 1 ||
-	    o->version > IBP_MONITOR_OPTIONS_VERSION || !o->conf_path)
+	struct ibp_monitor_options own;
+	if (monitor_options_take(&own, o, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!l || !st || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "monitor: bad options (version, the "
 				     "plan's path)");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "monitor/monitor_priv.h"
+#include "conf/conf_lib.h"
 
 #define DEFAULT_PKEY 0x7fffu /* the default partition: management */
 

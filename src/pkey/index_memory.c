@@ -11,6 +11,8 @@
 
 #include "ibpart/error.h"
 #include "ibpart/index_memory.h"
+#include "pkey/index_memory_lib.h"
+#include "topo/topo_lib.h"
 
 struct ment {
 	uint16_t pkey;

@@ -9,6 +9,7 @@
 
 #include "ibpart/error.h"
 #include "ibpart/opensm_partitions.h"
+#include "pkey/opensm_partitions_lib.h"
 
 void ibp_osm_partitions_init(ibp_osm_partitions *l)
 {

@@ -19,6 +19,8 @@
 
 #include "ibpart/escape.h"
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define ENF_KNOWN 0x4u
 #define ENF_IN	  0x1u

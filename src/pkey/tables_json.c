@@ -15,10 +15,16 @@
 #include "util/file_read.h"
 #include "util/json_text.h"
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
+#include "pkey/state_file_lib.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
 #include "pkey/tables_json_port.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static json_t *guid_str(uint64_t g)
 {

@@ -15,6 +15,9 @@
 
 #include "util/file_read.h"
 #include "ibpart/opensm_conf.h"
+#include "policy/opensm_conf_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/tables_lib.h"
 
 /* OpenSM's fgets(line, 1023, ...): at most 1022 bytes a piece. */
 #define OSM_PIECE 1022

@@ -1,6 +1,6 @@
 /*
  * opensm_prtn_sweep.c - one sweep of OpenSM's partition objects and the
- * multicast groups they track (include/ibpart/opensm_prtn_sweep.h).  A
+ * multicast groups they track (src/policy/opensm_prtn_sweep.h).  A
  * group is named by its MGID: OpenSM holds at most one live group per
  * MGID, so a reference that is not freed designates that one.
  */
@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "ibpart/opensm_prtn_sweep.h"
+#include "policy/opensm_prtn_sweep.h"
+#include "conf/conf_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 
 /* Some partition tracks the live group of this MGID. */
 static bool alive(const ibp_osm_partitions *l, const uint8_t mgid[16])

@@ -21,7 +21,13 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "policy/policy_internal.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
+#include "topo/topo_lib.h"
 
 void ibp_policy_options_init(ibp_policy_options *o)
 {

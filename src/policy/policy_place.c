@@ -36,6 +36,10 @@
 
 #include "ibpart/pkey.h"
 #include "policy/policy_internal.h"
+#include "util/diag_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define NKEYS 65536u
 

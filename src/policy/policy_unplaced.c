@@ -9,6 +9,7 @@
 
 #include "ibpart/error.h"
 #include "policy/policy_internal.h"
+#include "policy/policy_lib.h"
 
 struct port_rec {
 	ibp_policy_dropped pub; /* pub.dropped points into keys */

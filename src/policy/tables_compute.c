@@ -8,9 +8,17 @@
 #include <unistd.h>
 
 #include "ibpart/tables_compute.h"
-#include "ibpart/opensm_prtn_sweep.h"
+#include "policy/opensm_prtn_sweep.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/tables_json.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
+#include "policy/policy_lib.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o)
 {

@@ -8,18 +8,36 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "service/service_internal.h"
+#include "conf/conf_lib.h"
+#include "service/service_lib.h"
+#include "util/options_version.h"
 
-void ibp_service_options_init(struct ibp_service_options *o)
+IBP_OPTIONS_LAYOUT(service_options_layout, "service options",
+		   IBP_SERVICE_OPTIONS_VERSION,
+		   offsetof(struct ibp_service_options, alias_guids_path),
+		   sizeof(struct ibp_service_options));
+
+/* The library's defaults, a whole current struct. */
+static void service_options_defaults(struct ibp_service_options *o)
 {
 	*o = (struct ibp_service_options){0};
 	o->version = IBP_SERVICE_OPTIONS_VERSION;
+}
+
+void ibp_service_options_init(struct ibp_service_options *o, unsigned version)
+{
+	struct ibp_service_options d;
+	service_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &service_options_layout);
 }
 
 void ibp_service_error_init(struct ibp_service_error *e)
@@ -74,7 +92,12 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		     ibp_error *err)
 {
 	*out = NULL;
-	if (!o || !o->db_path || !o->partitions_path)
+	struct ibp_service_options own;
+	service_options_defaults(&own);
+	if (ibp_options_take(&own, o, &service_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!o->db_path || !o->partitions_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "the service needs a database and a "
 				     "partitions file");

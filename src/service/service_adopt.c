@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "service/service_internal.h"
+#include "conf/conf_lib.h"
 
 /* Byte offset of a 1-based line and column in text. */
 static size_t offset_of(const char *text, size_t len, ibp_conf_pos pos)

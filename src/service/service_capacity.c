@@ -30,7 +30,12 @@
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "service/service_internal.h"
+#include "analysis/analysis_lib.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* One plan's tables: as placed (from the recorded state) and as given
  * (packed on an empty fabric), with what the packing could not place. */

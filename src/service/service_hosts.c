@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 #include "service/service_internal.h"
+#include "service/service_lib.h"
 
 #define HOSTS_MAX 65536 /* names one host list may expand to */
 

@@ -21,6 +21,7 @@
 #include "ibpart/service.h"
 #include "ibpart/state_file.h"
 #include "conf/partitions_marker.h"
+#include "policy/policy_lib.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "service/service_internal.h"
+#include "conf/conf_lib.h"
 
 void svc_pkey_str(uint16_t pkey, char out[8])
 {

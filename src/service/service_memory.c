@@ -26,8 +26,12 @@
 
 #include "ibpart/pkey_table.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "service/service_internal.h"
 #include "util/file_read.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
 		    ibp_error *err)

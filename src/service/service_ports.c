@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 #include "service/service_internal.h"
+#include "service/service_lib.h"
 
 /* UFM's system name: a host's name is its NodeDescription's first word
  * (Linux HCAs describe themselves "HOSTNAME mlx5_0"); a switch's the

@@ -18,6 +18,8 @@
 #include "conf/partitions_marker.h"
 #include "service/service_internal.h"
 #include "util/file_read.h"
+#include "conf/conf_lib.h"
+#include "service/service_lib.h"
 
 /* Where the marker line starts in text, or NULL. */
 /* The text last seen (the database's), "" when none, into *text. */

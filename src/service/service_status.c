@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "service/service_internal.h"
+#include "service/service_lib.h"
 
 static const char *const state_names[] = {
     "pending", "applied", "verified", "failed", "applied-partially", "drifted"};

@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "service/service_internal.h"
+#include "topo/topo_lib.h"
 
 struct svc_topology {
 	unsigned refs; /* under the service's topo_lock */

@@ -18,10 +18,13 @@
 #include <unistd.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
 #include "service/service_internal.h"
+#include "service/service_lib.h"
 
 static int no_topology(const ibp_service *s, ibp_error *err)
 {
@@ -142,7 +145,8 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 		rc = svc_analysis_input(s, text, len, &in, err);
 	if (!rc) {
 		struct ibp_audit_files_options fo;
-		ibp_audit_files_options_init(&fo);
+		ibp_audit_files_options_init(&fo,
+					     IBP_AUDIT_FILES_OPTIONS_VERSION);
 		fo.opensm_conf_path = s->opensm_conf_path;
 		rc =
 		    ibp_analysis_input_audit_files(in, &fo, f, NULL, NULL, err);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "service/service_internal.h"
+#include "analysis/analysis_input_lib.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		 const char *status, const ibp_web_extras *more,
@@ -37,7 +39,7 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!rc) {
 		ibp_web_extras web;
-		ibp_web_extras_init(&web);
+		ibp_web_extras_init(&web, IBP_WEB_EXTRAS_VERSION);
 		if (more) /* the caller's drift and series */
 			web = *more;
 		web.findings = findings;

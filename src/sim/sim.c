@@ -1,6 +1,6 @@
 /*
  * sim.c - the simulated fabric's port state and data plane (see
- * include/ibpart/sim.h): P_KeyTables and PortInfo per port, shortest-path
+ * include/ibpart/sys/sim.h): P_KeyTables and PortInfo per port, shortest-path
  * forwarding through the switches, switch partition enforcement
  * (IBA vol. 1, 10.9.4), the end port's receive check (10.9.3), violation
  * counters and Traps 257/259 queued for the SM.
@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/sim.h"
+#include "ibpart/sys/sim.h"
+#include "pkey/tables_lib.h"
 #include "sim/sim_priv.h"
+#include "topo/topo_lib.h"
 
 struct ibp_sim {
 	const ibp_fabric *f;

@@ -1,6 +1,6 @@
 /*
  * sim_demo.c - the seed document's walkthrough on a sim session (see
- * include/ibpart/sim_demo.h): two sessions on the seed's own files, one
+ * include/ibpart/sys/sim_demo.h): two sessions on the seed's own files, one
  * in the asked mode told in full, one in the other mode for what
  * changes, each check recorded in the result.  The narrative goes to the
  * caller's FILE *; the library prints nothing elsewhere.
@@ -14,8 +14,11 @@
 #include <unistd.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/sim_demo.h"
-#include "ibpart/sim_session.h"
+#include "ibpart/sys/sim_demo.h"
+#include "ibpart/sys/sim_session.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 #define NSEED 7
 
@@ -66,11 +69,23 @@ static void heading(FILE *out, const char *text)
 	say(out, "\n== %s\n\n", text);
 }
 
-void ibp_sim_demo_options_init(struct ibp_sim_demo_options *o)
+IBP_OPTIONS_LAYOUT(sim_demo_options_layout, "demo options",
+		   IBP_SIM_DEMO_OPTIONS_VERSION,
+		   sizeof(struct ibp_sim_demo_options));
+
+/* The library's defaults, a whole current struct. */
+static void sim_demo_options_defaults(struct ibp_sim_demo_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_SIM_DEMO_OPTIONS_VERSION;
 	o->mode = "strict";
+}
+
+void ibp_sim_demo_options_init(struct ibp_sim_demo_options *o, unsigned version)
+{
+	struct ibp_sim_demo_options d;
+	sim_demo_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &sim_demo_options_layout);
 }
 
 static bool holds_seed(const char *dir)
@@ -225,7 +240,7 @@ static int pingpong(struct demo *d, ibp_sim_session *s, const char *src,
 		    const char *dst, bool want_ok, const char *unexpected)
 {
 	struct ibp_sim_pingpong_options po;
-	ibp_sim_pingpong_options_init(&po);
+	ibp_sim_pingpong_options_init(&po, IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	po.pkey_index = pick_index(s, src, dst);
 	say(d->out, "$ ibpart sim ... pingpong %s %s --pkey-index %u\n", src,
 	    dst, po.pkey_index);
@@ -263,7 +278,7 @@ static int open_seed(struct demo *d, const char *mode, bool main,
 	snprintf(conf, sizeof(conf), "%s/seed/seed-block.conf",
 		 d->o->examples_dir);
 	struct ibp_sim_session_options o;
-	ibp_sim_session_options_init(&o);
+	ibp_sim_session_options_init(&o, IBP_SIM_SESSION_OPTIONS_VERSION);
 	o.max_input_size = d->o->max_input_size;
 	o.topo_path = topo;
 	o.conf_path = conf;
@@ -449,8 +464,12 @@ int ibp_sim_demo_run(const struct ibp_sim_demo_options *o, FILE *out,
 {
 	*res = NULL;
 	ibp_error_clear(err);
-	if (!o || o->version != IBP_SIM_DEMO_OPTIONS_VERSION ||
-	    !o->examples_dir || !o->mode ||
+	struct ibp_sim_demo_options own;
+	sim_demo_options_defaults(&own);
+	if (ibp_options_take(&own, o, &sim_demo_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
+	if (!o->examples_dir || !o->mode ||
 	    (strcmp(o->mode, "strict") && strcmp(o->mode, "opensm")))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "bad demo options (version, examples "

@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/sim.h"
+#include "ibpart/sys/sim.h"
+#include "pkey/tables_lib.h"
 #include "sim/sim_priv.h"
+#include "topo/topo_lib.h"
 
 /* A switch's GUIDInfo is port 0's (its external ports have no GUID). */
 static struct sim_port *guid_port(ibp_sim *s, size_t node, unsigned port)

@@ -6,7 +6,7 @@
 #ifndef IBPART_SIM_PRIV_H
 #define IBPART_SIM_PRIV_H
 
-#include "ibpart/sim.h"
+#include "ibpart/sys/sim.h"
 
 /* One port of the simulated fabric. */
 struct sim_port {

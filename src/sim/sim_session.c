@@ -1,15 +1,19 @@
 /*
  * sim_session.c - bringing a sim session up and down (see
- * include/ibpart/sim_session.h): the topology, the SM's port, LIDs, the
+ * include/ibpart/sys/sim_session.h): the topology, the SM's port, LIDs, the
  * plan's tables, the simulator with its transport and SM, and the SM's
  * push; the getters and port resolution the commands share.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ibpart/escape.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/transport_sim.h"
 #include "sim/sim_session_priv.h"
+#include "util/diag_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 /* Every line the session prints goes through here: it quotes node
  * descriptions, which a tenant's HCA sets to anything, so each line is
@@ -51,13 +55,27 @@ static void progress(const struct ibp_sim_session_options *o, const char *fmt,
 	o->progress(o->progress_ctx, msg);
 }
 
-void ibp_sim_session_options_init(struct ibp_sim_session_options *o)
+IBP_OPTIONS_LAYOUT(sim_session_options_layout, "sim session options",
+		   IBP_SIM_SESSION_OPTIONS_VERSION,
+		   offsetof(struct ibp_sim_session_options, alias_guids_path),
+		   sizeof(struct ibp_sim_session_options));
+
+/* The library's defaults, a whole current struct. */
+static void sim_session_options_defaults(struct ibp_sim_session_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_SIM_SESSION_OPTIONS_VERSION;
 	o->mode = "opensm";
 	o->enforce = IBP_ENFORCE_BOTH;
 	o->push = true;
+}
+
+void ibp_sim_session_options_init(struct ibp_sim_session_options *o,
+				  unsigned version)
+{
+	struct ibp_sim_session_options d;
+	sim_session_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &sim_session_options_layout);
 }
 
 /* The topology, its findings sorted by position and appended to diags;
@@ -132,10 +150,6 @@ static int bring_up(ibp_sim_session *s, const struct ibp_sim_session_options *o,
 static int check_options(const struct ibp_sim_session_options *o,
 			 ibp_error *err)
 {
-	if (!o || o->version != IBP_SIM_SESSION_OPTIONS_VERSION)
-		return ibp_error_set(err, IBP_EINVAL,
-				     "sim session options: call "
-				     "ibp_sim_session_options_init()");
 	if (!o->topo_path || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "sim session: a topology and a plan are "
@@ -204,6 +218,11 @@ int ibp_sim_session_open(const struct ibp_sim_session_options *o,
 		*out = NULL;
 	if (!out)
 		return ibp_error_set(err, IBP_EINVAL, "sim session: no out");
+	struct ibp_sim_session_options own;
+	sim_session_options_defaults(&own);
+	if (ibp_options_take(&own, o, &sim_session_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	int rc = check_options(o, err);
 	if (rc != IBP_OK)
 		return rc;

@@ -2,12 +2,15 @@
  * sim_session_pingpong.c - an ibv_rc_pingpong-like RC exchange between
  * two ports of a sim session, through the data plane (ibp_sim_send): what
  * both sides print, the latency model, and the counters and traps before
- * and after (see include/ibpart/sim_session.h).
+ * and after (see include/ibpart/sys/sim_session.h).
  */
 #include <string.h>
 
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+#include "util/options_version.h"
 
 /* The latency model (not a measurement): a one-way message costs the
  * sender's and the receiver's HCA, a cut-through delay per switch, the
@@ -19,12 +22,25 @@
 #define MODEL_TIMEOUT_US 67108.864 /* QP timeout 14: 4.096 us * 2^14 */
 #define RC_RETRY_CNT	 7u	   /* ibv_rc_pingpong's retry_cnt */
 
-void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o)
+IBP_OPTIONS_LAYOUT(sim_pingpong_options_layout, "pingpong options",
+		   IBP_SIM_PINGPONG_OPTIONS_VERSION,
+		   sizeof(struct ibp_sim_pingpong_options));
+
+/* The library's defaults, a whole current struct. */
+static void sim_pingpong_options_defaults(struct ibp_sim_pingpong_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_SIM_PINGPONG_OPTIONS_VERSION;
 	o->iters = 1000;
 	o->size = 4096;
+}
+
+void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o,
+				   unsigned version)
+{
+	struct ibp_sim_pingpong_options d;
+	sim_pingpong_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &sim_pingpong_options_layout);
 }
 
 /* Stable per port, in the range a fresh HCA hands out. */
@@ -256,16 +272,11 @@ int ibp_sim_session_pingpong(ibp_sim_session *s, const char *src,
 			     FILE *out, struct ibp_sim_pingpong_result *res,
 			     ibp_error *err)
 {
-	struct ibp_sim_pingpong_options def;
-	if (!o) {
-		ibp_sim_pingpong_options_init(&def);
-		o = &def;
-	}
-	if (o->version != IBP_SIM_PINGPONG_OPTIONS_VERSION)
-		return ibp_error_set(err, IBP_EINVAL,
-				     "pingpong options: call "
-				     "ibp_sim_pingpong_options_init()");
-	struct ibp_sim_pingpong_options oo = *o;
+	struct ibp_sim_pingpong_options oo; /* NULL o: the defaults */
+	sim_pingpong_options_defaults(&oo);
+	if (ibp_options_take(&oo, o, &sim_pingpong_options_layout, err))
+		return IBP_EINVAL;
+	o = &oo;
 	if (oo.iters == 0)
 		oo.iters = 1;
 	struct run x = {.o = &oo, .pkey_index = o->pkey_index};

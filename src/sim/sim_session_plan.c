@@ -10,6 +10,7 @@
 
 #include "ibpart/conf.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "sim/sim_session_priv.h"
 
 int simss_plan_tables(const ibp_fabric *f, const char *conf_path,

@@ -1,6 +1,6 @@
 /*
  * sim_session_priv.h - the session's state, shared by the files of
- * src/sim/ that implement include/ibpart/sim_session.h: bringing it up
+ * src/sim/ that implement include/ibpart/sys/sim_session.h: bringing it up
  * (sim_session.c), the plan's tables (sim_session_plan.c), the VFs
  * (sim_session_vf.c), smpquery and
  * counters (sim_session_query.c), the pingpong (sim_session_pingpong.c)
@@ -12,8 +12,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "ibpart/sim_session.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport.h"
 
 struct ibp_sim_session {
 	ibp_fabric *f;

@@ -2,13 +2,15 @@
  * sim_session_probe.c - the probe matrix of a sim session: a packet
  * between every ordered pair of host ports through the data plane, on
  * each valid entry of the sender's table until one gets through, printed
- * as the seed's markdown table (see include/ibpart/sim_session.h).
+ * as the seed's markdown table (see include/ibpart/sys/sim_session.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 void ibp_sim_probe_result_free(struct ibp_sim_probe_result *r)
 {

@@ -5,9 +5,10 @@
  */
 #include <string.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
+#include "topo/topo_lib.h"
 
 /* Where an SMP goes: a LID, or a directed route from the SM's port. */
 struct dest {

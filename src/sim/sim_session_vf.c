@@ -15,7 +15,10 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/pkey.h"
+#include "pkey/tables_lib.h"
 #include "sim/sim_session_priv.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 
 static int identity_map(ibp_sim *sim, size_t n, unsigned p, unsigned vf,
 			ibp_error *err)

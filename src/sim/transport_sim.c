@@ -1,6 +1,6 @@
 /*
  * transport_sim.c - simulated SMAs behind the SMP transport interface (see
- * include/ibpart/transport_sim.h).  Each request is decoded from its wire
+ * include/ibpart/sys/transport_sim.h).  Each request is decoded from its wire
  * bytes, carried to its destination (a directed route walked link by link
  * per IBA vol. 1, 14.2.2, or a LID), checked (header, M_Key 14.2.4) and
  * answered by the attribute handlers of 14.2.5; the response is encoded
@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/transport_sim.h"
-#include "ibpart/mad.h"
-#include "ibpart/perfmgt.h"
+#include "ibpart/sys/transport_sim.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/perfmgt.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* What this SMA reports about itself (ibsim-like values). */
 #define SIM_VENDOR_ID	   0x0002c9u

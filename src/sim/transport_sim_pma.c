@@ -12,10 +12,12 @@
  */
 #include <string.h>
 
-#include "ibpart/perfmgt.h"
+#include "ibpart/sys/perfmgt.h"
 #include "ibpart/pkey.h"
-#include "ibpart/transport_sim.h"
-#include "ibpart/mad.h"
+#include "ibpart/sys/transport_sim.h"
+#include "ibpart/sys/mad.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* The index a GMP leaves with: the full default P_Key where the port
  * has it (what a Performance Manager needs), else the limited one,

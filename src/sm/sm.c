@@ -1,5 +1,5 @@
 /*
- * sm.c - the SM handle (include/ibpart/sm.h): its options and counters,
+ * sm.c - the SM handle (include/ibpart/sys/sm.h): its options and counters,
  * and the SMP exchange every job of the SM goes through (sm_priv.h).
  *
  * Every SMP is built and parsed with mad.h.  Discovery, the table reads

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sm/sm_priv.h"
+#include "topo/topo_lib.h"
 
 static int grow_nodes(ibp_sm *sm, size_t n, unsigned nports)
 {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 
 #include "sm/sm_priv.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 
 /* A port whose GUIDInfo the walk reads: each CA or router port reached,
  * each switch's port 0 (its external ports have no GUID). */

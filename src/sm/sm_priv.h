@@ -1,5 +1,5 @@
 /*
- * sm_priv.h - the inside of the SM (include/ibpart/sm.h), shared by the
+ * sm_priv.h - the inside of the SM (include/ibpart/sys/sm.h), shared by the
  * files that implement it, one job each:
  *   sm.c          the handle, its options and counters, and the SMP
  *                 exchange (one at a time, or pipelined in batches)
@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ibpart/mad.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/sm.h"
 
 struct dr_path {
 	uint8_t hops;

@@ -8,6 +8,7 @@
 
 #include "ibpart/escape.h"
 #include "sm/sm_priv.h"
+#include "topo/topo_lib.h"
 
 int sm_report_add_port(struct ibp_sm_port **arr, size_t *len,
 		       const struct ibp_sm_port *p)

@@ -9,6 +9,8 @@
 
 #include "sm/sm_priv.h"
 #include "ibpart/pkey.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 unsigned sm_port_capacity(const ibp_sm *sm, size_t n, unsigned p)
 {

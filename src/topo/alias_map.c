@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "ibpart/alias_map.h"
+#include "topo/alias_map_lib.h"
 #include "ibpart/limits.h"
 #include "topo/topo_priv.h"
 #include "util/file_read.h"
+#include "util/diag_lib.h"
+#include "topo/topo_lib.h"
 
 struct ibp_alias_map {
 	struct topo_map64 index; /* alias GUID -> v[] */

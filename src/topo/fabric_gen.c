@@ -9,8 +9,11 @@
 #include <string.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 #include "ibpart/fabric_gen.h"
+#include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o)
 {

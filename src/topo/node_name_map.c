@@ -1,6 +1,6 @@
 /*
  * node_name_map.c - rdma-core's node-name-map (see
- * include/ibpart/node_name_map.h): GUID -> readable node name, used by
+ * src/topo/node_name_map.h): GUID -> readable node name, used by
  * the topology reader to rename nodes the way ibnetdiscover
  * --node-name-map does.  Names are kept in one array, found through the
  * model's 64-bit hash table.
@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "util/file_read.h"
-#include "ibpart/node_name_map.h"
+#include "topo/node_name_map.h"
 #include "topo/topo_priv.h"
+#include "util/diag_lib.h"
 
 struct ibp_node_name_map {
 	struct topo_map64 index; /* GUID -> names[] */

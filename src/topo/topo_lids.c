@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
 
 struct lid_item {

@@ -3,6 +3,7 @@
  * failure reported (topo_load.h).
  */
 #include "topo_load.h"
+#include "util/diag_lib.h"
 
 int topo_load_reported(const char *path, const ibp_fabric_options *fo,
 		       ibp_fabric **out, ibp_diags *diags, ibp_error *err)

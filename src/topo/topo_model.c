@@ -16,6 +16,7 @@
 
 #include "ibpart/suggest.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
 #include "util/hash_seed.h"
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 #define TOPO_NONE    UINT32_MAX	      /* no node */
 #define TOPO_DUP     (UINT32_MAX - 1) /* several nodes share a key */

@@ -32,11 +32,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ibpart/node_name_map.h"
+#include "topo/node_name_map.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 #include "util/diag_source.h"
 #include "util/file_read.h"
 #include "topo/topo_priv.h"
+#include "util/diag_lib.h"
 
 #define IBSIM_CA_GUID_BASE     0x100000ULL
 #define IBSIM_SWITCH_GUID_BASE 0x200000ULL

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "ibpart/atomic_file.h"
+#include "util/atomic_file_lib.h"
 
 struct ibp_atomic_file {
 	FILE *fp;

@@ -17,9 +17,11 @@
 #include <string.h>
 
 #include "ibpart/diag.h"
+#include "util/diag_lib.h"
 #include "ibpart/error.h"
 #include "ibpart/escape.h"
 #include "util/diag_source.h"
+#include "util/options_version.h"
 #include "util/file_read.h"
 #include "util/json_text.h"
 
@@ -434,12 +436,16 @@ static size_t tally_dropped(const struct tally *t)
 	return t->dropped[0] + t->dropped[1] + t->dropped[2];
 }
 
-void ibp_diags_print_options_init(ibp_diags_print_options *o)
+IBP_OPTIONS_LAYOUT(print_layout, "diagnostics print options",
+		   IBP_DIAGS_PRINT_OPTIONS_VERSION,
+		   sizeof(ibp_diags_print_options));
+
+void ibp_diags_print_options_init(ibp_diags_print_options *o, unsigned version)
 {
-	*o = (ibp_diags_print_options){0};
-	o->version = IBP_DIAGS_PRINT_OPTIONS_VERSION;
-	o->max_errors = 20;
-	o->width = 100;
+	ibp_diags_print_options d = {.version = IBP_DIAGS_PRINT_OPTIONS_VERSION,
+				     .max_errors = 20,
+				     .width = 100};
+	ibp_options_init_as(o, version, &d, &print_layout);
 }
 
 /* Escaped text of t[0..n) to out; returns nothing.  With caret != NULL
@@ -578,6 +584,11 @@ static size_t code_dropped(const ibp_diags *d, const char *code)
 void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			FILE *out)
 {
+	/* as far as the caller's version goes; else the defaults */
+	ibp_diags_print_options own;
+	ibp_diags_print_options_init(&own, IBP_DIAGS_PRINT_OPTIONS_VERSION);
+	ibp_options_take(&own, o, &print_layout, NULL);
+	o = &own;
 	size_t errors = 0, hidden_err = 0, hidden_other = 0;
 	struct code_count *kinds = NULL;
 	size_t nkinds = 0, capkinds = 0;
@@ -662,7 +673,7 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 void ibp_diags_print(const ibp_diags *d, FILE *out)
 {
 	ibp_diags_print_options o;
-	ibp_diags_print_options_init(&o);
+	ibp_diags_print_options_init(&o, IBP_DIAGS_PRINT_OPTIONS_VERSION);
 	o.max_errors = 0; /* every finding */
 	ibp_diags_print_ex(d, &o, out);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "ibpart/diag.h"
+#include "util/diag_lib.h"
 #include "util/file_read.h"
 
 /* ibp_diags_set_source(d, file, t->text, t->len), taking ownership of

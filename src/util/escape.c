@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 
 size_t ibp_utf8_seq(const char *s, size_t len)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "util/json_text.h"
 
 json_t *json_text(const char *s)

@@ -1,5 +1,5 @@
 /*
- * mad.c - the SMP wire format (see include/ibpart/mad.h): encode and
+ * mad.c - the SMP wire format (see include/ibpart/sys/mad.h): encode and
  * bounds-checked decode of the SMP header and of the subnet management
  * attributes the partition code needs, in network byte order.
  *
@@ -41,7 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "wire/mad_layout.h"
 
 /* ------------------------------------------- the generic bit codec */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 
 /* libibmad's dumpers take an int size and give no length back; dump into a
  * generous scratch buffer and then copy, to report truncation. */

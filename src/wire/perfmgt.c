@@ -1,5 +1,5 @@
 /*
- * perfmgt.c - the PerfMgt GMP wire format (see include/ibpart/perfmgt.h):
+ * perfmgt.c - the PerfMgt GMP wire format (see include/ibpart/sys/perfmgt.h):
  * the common MAD header of a class 0x04 MAD and the ClassPortInfo,
  * PortCounters and PortCountersExtended attributes, each one table of
  * rows transcribed from IBA vol. 1 (13.4.2, 13.4.8.1, 16.1.3.5,
@@ -9,8 +9,8 @@
  */
 #include <string.h>
 
-#include "ibpart/perfmgt.h"
-#include "ibpart/transport.h" /* IBP_MAD_SIZE */
+#include "ibpart/sys/perfmgt.h"
+#include "ibpart/sys/transport.h" /* IBP_MAD_SIZE */
 #include "wire/mad_layout.h"
 
 /* 13.4.2: the common MAD header (ClassSpecific 0 in PerfMgt). */

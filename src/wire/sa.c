@@ -1,5 +1,5 @@
 /*
- * sa.c - the SA wire format (see include/ibpart/sa.h): the header of a
+ * sa.c - the SA wire format (see include/ibpart/sys/sa.h): the header of a
  * class 0x03 MAD and the InformInfo attribute, each one table of rows
  * transcribed from IBA vol. 1 (13.4.2, 13.6.2.1, 15.2.1.1, 13.4.8.3) and
  * expanded into its coders by IBP_LAYOUT_DEFINE (wire/mad_layout.h), as
@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "ibpart/sa.h"
-#include "ibpart/transport.h" /* IBP_MAD_SIZE */
+#include "ibpart/sys/sa.h"
+#include "ibpart/sys/transport.h" /* IBP_MAD_SIZE */
 #include "wire/mad_layout.h"
 
 /* 13.4.2, then the RMPP header (13.6.2.1) and the SA header (15.2.1.1). */

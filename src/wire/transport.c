@@ -1,11 +1,11 @@
 /*
  * transport.c - the generic half of the SMP transport (see
- * include/ibpart/transport.h): dispatch to an implementation and count
+ * include/ibpart/sys/transport.h): dispatch to an implementation and count
  * what went through it.
  */
 #include <stdlib.h>
 
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 
 struct ibp_transport {
 	const struct ibp_transport_ops *ops;

@@ -1,6 +1,6 @@
 /*
  * transport_umad.c - the SMP transport over libibumad (see
- * include/ibpart/transport_umad.h): port selection and agent registration
+ * include/ibpart/sys/transport_umad.h): port selection and agent registration
  * by libibumad, header fields read and written with libibmad's field
  * table, and the one thing neither library does for raw MADs: wait for
  * the response whose transaction ID matches, set aside unsolicited traps,
@@ -19,7 +19,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
-#include "ibpart/transport_umad.h"
+#include "ibpart/sys/transport_umad.h"
 
 #define SMP_CLASS_LID	 0x01
 #define SMP_CLASS_DR	 0x81

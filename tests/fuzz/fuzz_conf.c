@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
+#include "topo/topo_lib.h"
 
 static ibp_fabric *fabric(void)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/mad.h"
-#include "ibpart/sa.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/sa.h"
 
 #define CHECK(c)                                                               \
 	do {                                                                   \

@@ -10,6 +10,7 @@
 
 #include "fuzz_fabric.h" /* CHECK */
 #include "ibpart/analysis.h"
+#include "policy/opensm_conf_lib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

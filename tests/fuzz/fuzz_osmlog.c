@@ -18,6 +18,7 @@
 
 #include "fuzz_fabric.h" /* CHECK */
 #include "ibpart/monitor.h"
+#include "monitor/monitor_lib.h"
 #include "monitor/monitor_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);

@@ -11,8 +11,11 @@
 
 #include "fuzz_fabric.h"
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

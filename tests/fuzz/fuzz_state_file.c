@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "ibpart/state_file.h"
+#include "pkey/state_file_lib.h"
+#include "topo/topo_lib.h"
 
 #define CHECK(c)                                                               \
 	do {                                                                   \

@@ -10,6 +10,7 @@
 
 #include "fuzz_fabric.h"
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

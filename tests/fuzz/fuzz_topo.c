@@ -13,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/node_name_map.h"
+#include "topo/node_name_map.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "util/diag_lib.h"
 
 #define CHECK(c)                                                               \
 	do {                                                                   \

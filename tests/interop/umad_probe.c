@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/mad.h"
-#include "ibpart/transport_umad.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/transport_umad.h"
 
 static int get_node_info(ibp_transport *t, const char *target,
 			 struct ibp_node_info *ni, uint64_t mkey,

@@ -72,7 +72,7 @@ set -e
 expect_grep "^fabric: $R/usr/bin/../share/ibpart/examples/seed/seed.topo" demo.out
 expect_grep 'equals the seed document.s table: all 42 cells' demo.out
 # only ibp_ names exported
-nm -D --defined-only "$lib/libibpart.so.0" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' >syms
+nm -D --defined-only "$lib/libibpart.so.0" | awk '$2 ~ /^[TDBRVW]$/ {sub(/@.*/, "", $3); print $3}' >syms
 [[ -s syms ]] || fail "no exported symbols read from libibpart.so.0"
 grep -v '^ibp_' syms >leaks || true
 [[ ! -s leaks ]] || fail "libibpart.so.0 exports non-ibp_ names: $(head -5 leaks | tr '\n' ' ')"

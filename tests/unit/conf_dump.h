@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
 
 static inline void conf_dump_flags(FILE *m, const ibp_conf_flags *f)
 {

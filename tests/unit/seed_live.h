@@ -14,8 +14,9 @@
 
 #include "ibpart/live.h"
 #include "ibpart/monitor.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "monitor/monitor_lib.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 
 /* The seed fabric into *ss (its plan's path into conf) and the
  * simulator's transport at its SM's port into *sim; 0, or -1 with the
@@ -28,7 +29,7 @@ static inline int seed_sim_open(char *conf, size_t len, ibp_sim_session **ss,
 	snprintf(topo, sizeof(topo), "%s/seed/seed.topo", ex ? ex : "examples");
 	snprintf(conf, len, "%s/seed/partitions.conf", ex ? ex : "examples");
 	struct ibp_sim_session_options so;
-	ibp_sim_session_options_init(&so);
+	ibp_sim_session_options_init(&so, IBP_SIM_SESSION_OPTIONS_VERSION);
 	so.topo_path = topo;
 	so.conf_path = conf;
 	ibp_error err;
@@ -54,7 +55,7 @@ static inline int seed_live_open(ibp_sim_session *ss, ibp_transport *t,
 	unsigned p;
 	ibp_sim_session_sm_port(ss, &n, &p);
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	ibp_error err;
 	return ibp_live_open_transport(
 		   &lo, t,

@@ -45,7 +45,7 @@ static inline int svc_fixture_teardown(void)
 static inline ibp_service *open_svc(bool with_topo)
 {
 	struct ibp_service_options o;
-	ibp_service_options_init(&o);
+	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = db;
 	o.partitions_path = conf;
 	o.topology_path = with_topo ? topo : NULL;

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 
 #include "ibpart/diag.h"
-#include "ibpart/sim.h"
+#include "ibpart/sys/sim.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static inline ibp_fabric *fixture_seed_fabric(void)
 {

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "ibpart/alias_map.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 
 static ibp_alias_map *read_ok(const char *text)
 {

@@ -17,7 +17,12 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
+#include "util/diag_lib.h"
+#include "policy/opensm_conf_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static const char *const names[] = {
     "sm-01",	       "ufm-server",	  "tenantA-node-01", "tenantA-node-02",

@@ -17,7 +17,13 @@
 #include <cmocka.h>
 
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_input_lib.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
+#include "analysis/analysis_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define SM 0x506b4b0300a1b300ull
 
@@ -353,7 +359,7 @@ static void test_audit_files(void **state)
 	fputs("part_enforce both\n", fp);
 	fclose(fp);
 	struct ibp_audit_files_options o;
-	ibp_audit_files_options_init(&o);
+	ibp_audit_files_options_init(&o, IBP_AUDIT_FILES_OPTIONS_VERSION);
 	o.tenants_path = tenants;
 	o.opensm_conf_path = osm;
 	ibp_findings *f = NULL;

@@ -19,9 +19,12 @@
 #include <jansson.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
 
 #include "word_list.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */
@@ -532,7 +535,7 @@ static void test_html_extras(void **state)
 				.times = t,
 				.n = 3}};
 	ibp_web_extras x;
-	ibp_web_extras_init(&x);
+	ibp_web_extras_init(&x, IBP_WEB_EXTRAS_VERSION);
 	assert_int_equal(x.version, IBP_WEB_EXTRAS_VERSION);
 	x.findings = fs;
 	x.drift = d;

@@ -18,6 +18,10 @@
 #include <cmocka.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
 #include "sim_fixture.h"
 
 /* The seed fabric's tenantA-node-01 (port A) and tenantB-node-01 (port

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
 
 #define A0  0x506b4b0300a1b200ull
 #define A1  0x506b4b0300a1b201ull

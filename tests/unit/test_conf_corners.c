@@ -18,6 +18,9 @@
 #include <cmocka.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
+#include "util/diag_lib.h"
+#include "topo/topo_lib.h"
 
 static char *path_of(const char *env, const char *rel)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ibpart/diag.h"
+#include "util/diag_lib.h"
 #include "ibpart/error.h"
 
 static void test_print_and_json(void **state)
@@ -151,7 +152,7 @@ static void test_repeats_summed_up(void **state)
 	assert_int_equal(
 	    ibp_diags_add(d, IBP_SEV_NOTE, "other", "", 0, 0, "once"), 0);
 	ibp_diags_print_options o;
-	ibp_diags_print_options_init(&o);
+	ibp_diags_print_options_init(&o, IBP_DIAGS_PRINT_OPTIONS_VERSION);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

@@ -15,9 +15,13 @@
 #include <jansson.h>
 
 #include "ibpart/escape.h"
+#include "util/escape_lib.h"
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static void test_text(void **state)
 {

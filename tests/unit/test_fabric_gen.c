@@ -18,7 +18,10 @@
 #include <cmocka.h>
 
 #include "ibpart/fabric_gen.h"
+#include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "util/diag_lib.h"
 
 static double now(void)
 {

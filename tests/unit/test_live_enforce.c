@@ -21,10 +21,14 @@
 #include <cmocka.h>
 
 #include "ibpart/apply.h"
+#include "live/apply_lib.h"
 #include "ibpart/live.h"
-#include "ibpart/transport_sim.h"
+#include "live/live_lib.h"
+#include "ibpart/sys/transport_sim.h"
 #include "ibpart/verify.h"
+#include "live/verify_lib.h"
 #include "sim_fixture.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_fabric *f;
@@ -41,7 +45,7 @@ static void open_session_dry(struct fx *x, int enforce, bool dry_run)
 	ibp_live_close(x->l);
 	x->l = NULL;
 	struct ibp_live_options lo;
-	ibp_live_options_init(&lo);
+	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	lo.ca = "sim";
 	lo.enforce = enforce;
 	lo.dry_run = dry_run;
@@ -124,7 +128,7 @@ static int teardown(void **state)
 static ibp_apply *apply(struct fx *x, bool rollback, bool save)
 {
 	struct ibp_apply_options ao;
-	ibp_apply_options_init(&ao);
+	ibp_apply_options_init(&ao, IBP_APPLY_OPTIONS_VERSION);
 	if (rollback)
 		ao.rollback = x->state;
 	else
@@ -137,7 +141,7 @@ static ibp_apply *apply(struct fx *x, bool rollback, bool save)
 		print_error("plan: %s\n", e.message);
 	assert_int_equal(rc, IBP_OK);
 	struct ibp_apply_run_options ro;
-	ibp_apply_run_options_init(&ro);
+	ibp_apply_run_options_init(&ro, IBP_APPLY_RUN_OPTIONS_VERSION);
 	if (save) {
 		ro.state_path = x->state;
 		ro.state_always = true;
@@ -153,7 +157,7 @@ static ibp_apply *apply(struct fx *x, bool rollback, bool save)
 static ibp_verify_result *verify(struct fx *x)
 {
 	struct ibp_verify_options vo;
-	ibp_verify_options_init(&vo);
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = x->conf;
 	ibp_verify_result *r = NULL;
 	assert_int_equal(ibp_verify(x->l, &vo, &r, NULL, NULL), IBP_OK);
@@ -294,7 +298,7 @@ static void test_dry_run_lists_portinfo_sets(void **state)
 	ibp_apply_free(apply(x, false, false));
 	open_session_dry(x, IBP_ENFORCE_IN, true);
 	struct ibp_apply_options ao;
-	ibp_apply_options_init(&ao);
+	ibp_apply_options_init(&ao, IBP_APPLY_OPTIONS_VERSION);
 	ao.conf_path = x->conf;
 	ibp_apply *a = NULL;
 	assert_int_equal(ibp_apply_plan(x->l, &ao, &a, NULL, NULL), IBP_OK);

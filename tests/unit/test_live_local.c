@@ -18,6 +18,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
+#include "live/live_lib.h"
 
 static char dir[] = "/tmp/ibp-live-local-XXXXXX";
 
@@ -151,7 +152,7 @@ static void test_partition_file(void **state)
 	struct ibp_apply_opensm_options o;
 	ibp_osm_conf osm = {0};
 	ibp_error err;
-	ibp_apply_opensm_options_init(&o);
+	ibp_apply_opensm_options_init(&o, IBP_APPLY_OPENSM_OPTIONS_VERSION);
 	assert_int_equal(
 	    ibp_apply_opensm_partition_file(&o, NULL, NULL, NULL, &err),
 	    IBP_OK);

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 
 /* ------------------------------------------------ field tables */
 

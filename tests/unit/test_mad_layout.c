@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "wire/mad_layout.h"
 
 #define NF(a) (sizeof(a) / sizeof((a)[0]))

@@ -27,10 +27,13 @@
 #include <unistd.h>
 
 #include "ibpart/monitor.h"
+#include "monitor/monitor_lib.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_sim_session *ss;
@@ -62,7 +65,7 @@ static int teardown(void **state)
 static ibp_monitor_sweep *sweep(struct fx *x, bool reset)
 {
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = x->conf;
 	o.reset = reset;
 	ibp_monitor_sweep *s = NULL;
@@ -76,7 +79,7 @@ static void pingpong(struct fx *x, const char *src, const char *dst,
 		     unsigned index)
 {
 	struct ibp_sim_pingpong_options po;
-	ibp_sim_pingpong_options_init(&po);
+	ibp_sim_pingpong_options_init(&po, IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	po.pkey_index = index;
 	po.iters = 1;
 	struct ibp_sim_pingpong_result res;
@@ -383,7 +386,7 @@ static ibp_monitor_sweep *sweep_log(struct fx *x, const char *log,
 				    size_t ntraps)
 {
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = x->conf;
 	o.opensm_log_path = log;
 	o.traps = traps;
@@ -601,7 +604,7 @@ static void test_posture(void **state)
 {
 	struct fx *x = *state;
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = x->conf;
 	o.audit = o.drift = true;
 	struct ibp_monitor_posture p;

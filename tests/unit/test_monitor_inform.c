@@ -21,12 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ibpart/mad.h"
+#include "ibpart/sys/mad.h"
 #include "ibpart/monitor.h"
-#include "ibpart/sa.h"
-#include "ibpart/sim_session.h"
-#include "ibpart/transport_sim.h"
+#include "monitor/monitor_lib.h"
+#include "ibpart/sys/sa.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"
+#include "util/diag_lib.h"
 
 struct sa {
 	ibp_transport *sim;		   /* the simulated fabric's */
@@ -153,7 +155,7 @@ static ibp_monitor_sweep *sweep(struct fx *x, bool subscribe, const char *log,
 				ibp_diags *diags)
 {
 	struct ibp_monitor_options o;
-	ibp_monitor_options_init(&o);
+	ibp_monitor_options_init(&o, IBP_MONITOR_OPTIONS_VERSION);
 	o.conf_path = x->conf;
 	o.subscribe = subscribe;
 	o.opensm_log_path = log;

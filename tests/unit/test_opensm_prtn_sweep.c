@@ -16,7 +16,9 @@
 #include <cmocka.h>
 
 #include "ibpart/conf.h"
-#include "ibpart/opensm_prtn_sweep.h"
+#include "conf/conf_lib.h"
+#include "policy/opensm_prtn_sweep.h"
+#include "pkey/opensm_partitions_lib.h"
 
 static ibp_conf *conf(const char *text)
 {

@@ -15,8 +15,8 @@
 
 #include <infiniband/mad.h>
 
-#include "ibpart/perfmgt.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/perfmgt.h"
+#include "ibpart/sys/transport.h"
 
 /* A Get(PortCounters) to PortSelect 3: header bytes of 13.4.2. */
 static void test_header(void **state)

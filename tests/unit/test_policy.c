@@ -21,10 +21,17 @@
 #include <cmocka.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "util/diag_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/tables_lib.h"
 
 #define SW  0x1000u
 #define SM  0x2001u

@@ -16,8 +16,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad_sa.h>
 
-#include "ibpart/sa.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/sa.h"
+#include "ibpart/sys/transport.h"
 
 static void test_header_against_libibmad(void **state)
 {

@@ -23,7 +23,9 @@
 #include <sqlite3.h>
 
 #include "ibpart/conf.h"
+#include "conf/conf_lib.h"
 #include "ibpart/service.h"
+#include "service/service_lib.h"
 #include "service_fixture.h"
 
 static const char operator_text[] =
@@ -649,7 +651,7 @@ static void test_topology_reload(void **state)
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", topo, copy);
 	assert_int_equal(system(cmd), 0);
 	struct ibp_service_options o;
-	ibp_service_options_init(&o);
+	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = db;
 	o.partitions_path = conf;
 	o.topology_path = copy;

@@ -35,6 +35,7 @@
 #include <sqlite3.h>
 
 #include "ibpart/service.h"
+#include "service/service_lib.h"
 #include "service_fixture.h"
 
 #define SW "0002c90000002000" /* leaf-2, port 0 */

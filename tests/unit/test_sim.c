@@ -14,8 +14,11 @@
 #include <string.h>
 
 #include "ibpart/analysis.h"
+#include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
 #include "sim_fixture.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static void set_table(ibp_sim *s, size_t n, unsigned p, const uint16_t *keys,
 		      unsigned nk)

@@ -1,6 +1,6 @@
 /*
  * test_sim_demo.c - the seed walkthrough through its public API
- * (ibpart/sim_demo.h), on examples/seed/ (through IBP_EXAMPLES).  The
+ * (ibpart/sys/sim_demo.h), on examples/seed/ (through IBP_EXAMPLES).  The
  * expectations come from the seed document and OpenSM's rules, by hand:
  * in strict mode every pingpong ends as the seed says and the probe
  * matrix equals the seed's table; under OpenSM's rules every end port
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ibpart/sim_demo.h"
+#include "ibpart/sys/sim_demo.h"
 
 static const char *examples(void)
 {
@@ -31,7 +31,7 @@ static const char *examples(void)
 static ibp_sim_demo *run(const char *mode)
 {
 	struct ibp_sim_demo_options o;
-	ibp_sim_demo_options_init(&o);
+	ibp_sim_demo_options_init(&o, IBP_SIM_DEMO_OPTIONS_VERSION);
 	o.examples_dir = examples();
 	o.mode = mode;
 	ibp_sim_demo *r = NULL;
@@ -92,7 +92,7 @@ static void bad_options_and_no_seed(void **state)
 {
 	(void)state;
 	struct ibp_sim_demo_options o;
-	ibp_sim_demo_options_init(&o);
+	ibp_sim_demo_options_init(&o, IBP_SIM_DEMO_OPTIONS_VERSION);
 	ibp_sim_demo *r = (ibp_sim_demo *)&o;
 	ibp_error err;
 	assert_int_equal(ibp_sim_demo_run(&o, NULL, &r, NULL, &err),

@@ -1,6 +1,6 @@
 /*
  * test_sim_session.c - the sim session through its public API
- * (ibpart/sim_session.h), on the seed's fabric and plan (examples/seed/
+ * (ibpart/sys/sim_session.h), on the seed's fabric and plan (examples/seed/
  * through IBP_EXAMPLES): the port's table the SM pushed, pingpong inside
  * a partition (completes), across partitions (the fabric drops it) and on
  * an empty P_Key index (refused), the probe matrix, progress reported
@@ -20,7 +20,10 @@
 
 #include "ibpart/pkey.h"
 #include "ibpart/pkey_table.h"
-#include "ibpart/sim_session.h"
+#include "ibpart/sys/sim_session.h"
+#include "util/diag_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 static const char *example(const char *rel)
 {
@@ -45,7 +48,7 @@ static int setup(void **state)
 	static int calls;
 	calls = 0;
 	struct ibp_sim_session_options o;
-	ibp_sim_session_options_init(&o);
+	ibp_sim_session_options_init(&o, IBP_SIM_SESSION_OPTIONS_VERSION);
 	o.topo_path = example("seed/seed.topo");
 	o.conf_path = example("seed/seed-block.conf");
 	o.mode = "strict";
@@ -128,7 +131,7 @@ static void test_pingpong(void **state)
 {
 	ibp_sim_session *s = *state;
 	struct ibp_sim_pingpong_options po;
-	ibp_sim_pingpong_options_init(&po);
+	ibp_sim_pingpong_options_init(&po, IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	po.iters = 10;
 	struct ibp_sim_pingpong_result r;
 	ibp_error err;
@@ -233,7 +236,7 @@ static void test_bad_plan(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
 	close(fd);
 	struct ibp_sim_session_options o;
-	ibp_sim_session_options_init(&o);
+	ibp_sim_session_options_init(&o, IBP_SIM_SESSION_OPTIONS_VERSION);
 	o.topo_path = example("seed/seed.topo");
 	o.conf_path = path;
 	o.mode = "strict";
@@ -265,7 +268,7 @@ static void test_bad_plan(void **state)
 	struct ibp_sim_session_options raw = {0};
 	assert_int_equal(ibp_sim_session_open(&raw, &s, NULL, &err),
 			 IBP_EINVAL);
-	ibp_sim_session_options_init(&raw);
+	ibp_sim_session_options_init(&raw, IBP_SIM_SESSION_OPTIONS_VERSION);
 	raw.topo_path = example("seed/seed.topo");
 	raw.conf_path = example("seed/partitions.conf");
 	raw.mode = "lax";

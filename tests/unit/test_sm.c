@@ -16,10 +16,13 @@
 #include <string.h>
 
 #include "ibpart/fabric_gen.h"
-#include "ibpart/mad.h"
-#include "ibpart/sm.h"
-#include "ibpart/transport_sim.h"
+#include "ibpart/sys/mad.h"
+#include "ibpart/sys/sm.h"
+#include "ibpart/sys/transport_sim.h"
 #include "sim_fixture.h"
+#include "topo/alias_map_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_fabric *f;

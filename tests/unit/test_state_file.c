@@ -17,10 +17,15 @@
 #include <cmocka.h>
 
 #include "ibpart/index_memory.h"
+#include "pkey/index_memory_lib.h"
 #include "ibpart/pkey_table.h"
 #include "ibpart/state_file.h"
+#include "pkey/state_file_lib.h"
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 
 /* switch 0x1000 (4 ports), CAs a 0x2000 (port 0x2001) on 1 and b 0x3000
  * (port 0x3001) on 2 */

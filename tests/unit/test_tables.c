@@ -12,8 +12,10 @@
 #include <cmocka.h>
 
 #include "ibpart/tables.h"
+#include "pkey/tables_lib.h"
 
 #include "word_list.h"
+#include "topo/topo_lib.h"
 
 static ibp_fabric *two_node_fabric(void)
 {

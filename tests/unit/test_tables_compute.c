@@ -21,6 +21,11 @@
 
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
+#include "util/diag_lib.h"
+#include "policy/policy_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 #define SM 0x506b4b0300a1b300ull
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
 
 static char *path_of(const char *env, const char *rel)
 {

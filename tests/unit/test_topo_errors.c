@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "util/diag_lib.h"
 
 /* Load text; return the diags (caller frees) and the status. */
 static ibp_diags *load(const char *text, int *rc, ibp_fabric **f)

@@ -16,8 +16,10 @@
 
 #include <cmocka.h>
 
-#include "ibpart/node_name_map.h"
+#include "topo/node_name_map.h"
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h"
+#include "util/diag_lib.h"
 
 static char *path_of(const char *env, const char *rel)
 {

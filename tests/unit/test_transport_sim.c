@@ -14,9 +14,11 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ibpart/transport_sim.h"
-#include "ibpart/mad.h"
+#include "ibpart/sys/transport_sim.h"
+#include "ibpart/sys/mad.h"
 #include "sim_fixture.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
 
 struct fx {
 	ibp_fabric *f;

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "ibpart/transport_umad.h"
+#include "ibpart/sys/transport_umad.h"
 
 static void test_options_init(void **state)
 {

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS

@@ -34,9 +34,6 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 enum ibp_arg_kind {
 	IBP_ARG_K_FLAG,
@@ -129,5 +126,4 @@ int ibp_args_extract(int *argc, char **argv, const struct ibp_arg_opt *opts,
 bool ibp_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out);
 
-IBP_END_DECLS
 #endif

@@ -36,8 +36,8 @@
 #include "ibpart/error.h"
 #include "ibpart/export.h"
 #include "ibpart/policy.h"
-#include "ibpart/sim.h"
-#include "ibpart/sm.h"
+#include "ibpart/sys/sim.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 
@@ -45,7 +45,7 @@ IBP_BEGIN_DECLS
 
 /* ------------------------------------------------------------ options */
 
-#define IBP_SIM_SESSION_OPTIONS_VERSION 1
+#define IBP_SIM_SESSION_OPTIONS_VERSION 2 /* 2: alias_guids_path */
 
 /* How to bring a session up.  Initialise with
  * ibp_sim_session_options_init() and then set fields: the version field
@@ -80,7 +80,8 @@ struct ibp_sim_session_options {
 };
 
 /* Fill o with the defaults above (and the version).  o must not be NULL. */
-void ibp_sim_session_options_init(struct ibp_sim_session_options *o);
+void ibp_sim_session_options_init(struct ibp_sim_session_options *o,
+				  unsigned version);
 
 /* ------------------------------------------------------------ session */
 
@@ -204,7 +205,8 @@ struct ibp_sim_pingpong_options {
 	unsigned size;	     /* bytes per message; default 4096 */
 };
 /* Fill o with the defaults above.  o must not be NULL. */
-void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o);
+void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o,
+				   unsigned version);
 
 typedef enum ibp_sim_pingpong_outcome {
 	IBP_SIM_PINGPONG_COMPLETED = 0, /* every iteration completed */

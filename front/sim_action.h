@@ -16,10 +16,7 @@
 #include <stdio.h>
 
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-#include "ibpart/sim_session.h"
-
-IBP_BEGIN_DECLS
+#include "ibpart/sys/sim_session.h"
 
 typedef enum ibp_sim_action_kind {
 	IBP_SIM_ACTION_SMPQUERY = 0, /* smpquery [-G|-D] pkeys ADDR [PORT] */
@@ -62,5 +59,4 @@ int ibp_sim_session_run_action(ibp_sim_session *s,
 			       struct ibp_sim_pingpong_result *res,
 			       ibp_error *err);
 
-IBP_END_DECLS
 #endif

@@ -1,16 +1,17 @@
 /*
- * args.c - the one option parser of the front ends (ibpart/args.h): a
+ * args.c - the one option parser of the front ends (front/args.h): a
  * command's table of options walked over argv once, usage errors said in
  * one wording (into the caller's ibp_error), and --help listing the same
- * table.  It lives in the library so that ibpart and ibpartd (and any
- * other front end) read their command lines the same way.
+ * table.  It lives in the front ends' static library (front/, never
+ * installed, never exported) so that ibpart and ibpartd read their
+ * command lines the same way.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/args.h"
+#include "front/args.h"
 #include "ibpart/limits.h"
 #include "ibpart/suggest.h"
 

@@ -22,11 +22,8 @@
 #define IBPART_INPUT_ARGS_H
 
 #include "ibpart/analysis_input.h"
-#include "ibpart/args.h"
+#include "front/args.h"
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 /* The values of the shared input options (pointing into argv). */
 struct ibp_input_args {
@@ -118,5 +115,4 @@ int ibp_input_args_take_conf(struct ibp_input_args *in,
 void ibp_input_args_analysis(const struct ibp_input_args *in,
 			     ibp_analysis_input_options *o);
 
-IBP_END_DECLS
 #endif

@@ -1,13 +1,13 @@
 /*
  * sim_action.c - the seed's commands read from words and replayed on a
- * simulated fabric (ibpart/sim_action.h): the action language of
- * `ibpart sim`, kept with the session it drives.
+ * simulated fabric (front/sim_action.h): the action language of
+ * `ibpart sim`, over the session's calls (ibpart/sys/sim_session.h).
  */
 #include <string.h>
 
-#include "ibpart/args.h"
-#include "ibpart/sim_action.h"
-#include "sim/sim_session_priv.h"
+#include "front/args.h"
+#include "front/sim_action.h"
+#include "ibpart/escape.h"
 
 /* smpquery's flags, "pkeys", ADDR and an optional PORT. */
 static int parse_smpquery(int argc, char **argv, int *k,
@@ -96,7 +96,8 @@ int ibp_sim_action_parse(int argc, char **argv, int *k,
 {
 	ibp_error_clear(err);
 	memset(a, 0, sizeof(*a));
-	ibp_sim_pingpong_options_init(&a->pingpong);
+	ibp_sim_pingpong_options_init(&a->pingpong,
+				      IBP_SIM_PINGPONG_OPTIONS_VERSION);
 	const char *act = argv[*k];
 	if (!strcmp(act, "smpquery")) {
 		a->kind = IBP_SIM_ACTION_SMPQUERY;
@@ -136,15 +137,14 @@ int ibp_sim_session_run_action(ibp_sim_session *s,
 	case IBP_SIM_ACTION_VF_MAP: {
 		int rc = ibp_sim_session_vf_map(s, a->vf, a->vf_map,
 						a->vf_map_n, err);
-		if (rc == IBP_OK) {
-			simss_printf(out,
-				     "vf-map: %s's P_KeyTable is its port's "
-				     "entries",
-				     a->vf);
+		if (rc == IBP_OK && out) {
+			fputs("vf-map: ", out);
+			ibp_escape_write(out, a->vf, strlen(a->vf));
+			fputs("'s P_KeyTable is its port's entries", out);
 			for (unsigned i = 0; i < a->vf_map_n; i++)
-				simss_printf(out, "%s%u", i ? "," : " ",
-					     a->vf_map[i]);
-			simss_printf(out, "\n");
+				fprintf(out, "%s%u", i ? "," : " ",
+					a->vf_map[i]);
+			fputc('\n', out);
 		}
 		return rc;
 	}

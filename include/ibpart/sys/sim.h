@@ -1,10 +1,14 @@
 /*
- * Module sim (src/sim/: sim.c, and sim_guid_info.c for GUIDInfo and VFs):
- * the simulated fabric's port state (P_KeyTables, PortInfo, GUIDInfo,
- * counters, the trap queue) and its data plane (packets with a BTH P_Key, HCA
- * and switch checks).  Its SMAs are transport_sim.c, which reads and
- * writes this state.  Depends on topo (the fabric simulated), pkey (tables, the
- * match rule) and util.
+ * Module sim (src/sim/): the simulated fabric.  sim.c holds its port
+ * state (P_KeyTables, PortInfo, counters, the trap queue; GUIDInfo and
+ * the VFs a host registers in it: sim_guid_info.c) and its data
+ * plane (packets with a BTH P_Key, HCA and switch checks); its SMAs and
+ * PMAs are transport_sim.c and transport_sim_pma.c (transport_sim.h),
+ * which read and write this state; sim_session*.c bring a fabric up
+ * from a topology and a plan and replay the seed's commands
+ * (sim_session.h); sim_demo.c is `ibpart demo`'s walkthrough
+ * (sim_demo.h).  Unstable API (include/ibpart/sys/).  Depends on wire,
+ * policy, conf, topo, pkey and util.
  *
  * sim.h - the simulated fabric: the state every port of an ibp_fabric
  * holds (its P_KeyTable, the PortInfo fields the SM and the enforcement

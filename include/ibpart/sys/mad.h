@@ -2,11 +2,11 @@
  * Module wire (src/wire/): the bytes on the wire and what carries them.
  * This header owns the SMP format: mad.c (encode, bounds-checked decode)
  * and mad_print.c (attributes as smpquery prints them, through libibmad's
- * dumpers).  The transports are transport.h (the interface, transport.c),
- * transport_sim.h (simulated SMAs over sim, transport_sim.c) and
- * transport_umad.h (libibumad, transport_umad.c).  Depends on util,
- * pkey, topo, sim (transport_sim.c only), libibmad (mad_print.c) and
- * libibumad (transport_umad.c).
+ * dumpers); sa.h and perfmgt.h the SA and PerfMgt MADs.  The transports
+ * are transport.h (the interface, transport.c) and transport_umad.h
+ * (libibumad, transport_umad.c); the simulator's is sim's.  Unstable API
+ * (include/ibpart/sys/).  Depends on util, topo (node types), libibmad
+ * (mad_print.c) and libibumad (transport_umad.c).
  *
  * mad.h - the SMP wire format: the 256-byte MAD with the subnet management
  * header (LID-routed class 0x01 and directed-route class 0x81) and the

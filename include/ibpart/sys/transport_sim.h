@@ -27,8 +27,8 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
-#include "ibpart/sim.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/sim.h"
+#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS

@@ -47,7 +47,8 @@ struct ibp_sim_demo_options {
 
 /* Fill o with the defaults above (examples_dir NULL).  o must not be
  * NULL.  Cannot fail. */
-void ibp_sim_demo_options_init(struct ibp_sim_demo_options *o);
+void ibp_sim_demo_options_init(struct ibp_sim_demo_options *o,
+			       unsigned version);
 
 /* Find the examples directory: hint when it holds seed/seed.topo (a
  * caller passes its $IBP_EXAMPLES; NULL or "" skips it), else relative

@@ -26,9 +26,6 @@
 
 #include "ibpart/conf.h"
 #include "ibpart/opensm_partitions.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 /* Where a sweep kills OpenSM: the partition whose deletion reads a freed
  * group, and that group. */
@@ -51,5 +48,4 @@ int ibp_osm_partitions_sweep(const ibp_osm_partitions *before,
 			     const ibp_osm_partitions *kept,
 			     ibp_osm_partitions *after, ibp_osm_crash *crash);
 
-IBP_END_DECLS
 #endif

@@ -1,8 +1,8 @@
 /*
  * input_args.c - what the shared input options of a front end's command
- * become (ibpart/input_args.h).
+ * become (front/input_args.h).
  */
-#include "ibpart/input_args.h"
+#include "front/input_args.h"
 
 int ibp_input_args_conf_path(const struct ibp_input_args *in,
 			     const struct ibp_args *a, const char **path,

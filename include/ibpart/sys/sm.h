@@ -1,13 +1,16 @@
 /*
- * Module sm (src/sm/): the subnet manager's partition
- * work.  Owns directed-route discovery (per switch, in pipelined rounds),
- * reading the tables of the ports it programs (one pipelined batch), the
- * block diff, SubnSet and read-back with retries, switch leaf-port
- * enforcement where SwitchInfo says it exists, the finding of the master
- * SM's port (the one LID-routed exchange), trap counting, the alias
- * GUIDs of every port's GUIDInfo table, and the push
- * report.  Depends on wire (mad.h, transport.h), pkey (tables), topo (the
- * discovered fabric is an ibp_fabric), policy (ibp_part_enforce) and util.
+ * Module sm (src/sm/: sm.c the handle and SMP exchange, sm_discover.c,
+ * sm_tables.c reads, sm_push.c push and enforcement, sm_traps.c,
+ * sm_report.c, sm_guid_info.c the alias GUIDs of every port's GUIDInfo;
+ * private sm_priv.h): the subnet manager's partition
+ * work.  Unstable API (include/ibpart/sys/).  Owns directed-route discovery
+ * (per switch, in pipelined rounds), reading the tables of the ports it
+ * programs (one pipelined batch), the block diff, SubnSet and read-back with
+ * retries, switch leaf-port enforcement where SwitchInfo says it exists, the
+ * finding of the master SM's port (the one LID-routed exchange), trap counting,
+ * and the push report.  Depends on wire (mad.h, transport.h), pkey (tables),
+ * topo (the discovered fabric is an ibp_fabric), policy (ibp_part_enforce) and
+ * util.
  *
  * sm.h - the subnet manager's partition work over an SMP transport:
  * discover the fabric by directed route, read the P_KeyTable of every
@@ -36,11 +39,11 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/error.h"
-#include "ibpart/mad.h"	   /* struct ibp_notice */
-#include "ibpart/policy.h" /* ibp_part_enforce: OpenSM's part_enforce */
+#include "ibpart/sys/mad.h" /* struct ibp_notice */
+#include "ibpart/policy.h"  /* ibp_part_enforce: OpenSM's part_enforce */
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/transport.h"
+#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS

@@ -16,9 +16,6 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 typedef struct ibp_node_name_map ibp_node_name_map;
 
@@ -42,5 +39,4 @@ size_t ibp_node_name_map_count(const ibp_node_name_map *m);
 /* The name for a node GUID, or NULL when the map has none. */
 const char *ibp_node_name_map_lookup(const ibp_node_name_map *m, uint64_t guid);
 
-IBP_END_DECLS
 #endif

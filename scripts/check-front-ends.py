@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""check-front-ends.py - the front ends hold argument handling and
+printing only (docs/ARCHITECTURE.md, "Rules").
+
+The front ends are tools/ (ibpart), daemon/ (ibpartd) and front/ (what
+they share).  They may do anything with argv and with output, but the
+work is the library's, reached as any third party reaches it:
+
+  1. they include only system headers, the installed ones
+     ("ibpart/x.h", "ibpart/sys/x.h"), front/'s, and their own folder's:
+     never a private header of src/ (whose building blocks - the
+     policy's placement, the matrix's classes, the SM's pushes - would
+     let a front end redo the library's work);
+  2. every ibp_ function they call is exported (libibpart.map) or
+     front/'s own;
+  3. no function of tools/ or front/ runs past 80 lines: what grows past
+     that is logic a second front end would copy (ibpartd's option table
+     and HTTP plumbing are its own).
+
+Exit 1 naming each breach, 0 otherwise.  Usage: check-front-ends.py [SRC]
+"""
+import glob
+import os
+import re
+import sys
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..")
+FRONTS = ("tools", "daemon", "front")
+MAX_LINES = 80
+
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+CALL = re.compile(r"\b(ibp_[a-z0-9_]+)\s*\(")
+
+
+def strip(text):
+    """Comments and string literals blanked, newlines kept."""
+    text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                  text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+
+
+def exported():
+    with open(os.path.join(ROOT, "libibpart.map"), encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+    m = re.search(r"global:(.*?)local:", text, re.S)
+    return {s.strip() for s in m.group(1).split(";") if s.strip()}
+
+
+def defined_in_front():
+    """ibp_ functions front/ defines, and the macros the headers of the
+    front ends define (IBP_ARG_* entries expand to no call)."""
+    names = set()
+    for path in glob.glob(os.path.join(ROOT, "front", "*.c")):
+        with open(path, encoding="utf-8") as f:
+            names |= set(re.findall(r"^[a-z][^;(]*\b(ibp_\w+)\s*\(",
+                                    strip(f.read()), re.M))
+    return names
+
+
+def long_functions(path, text):
+    out, start, name = [], None, None
+    for n, line in enumerate(text.split("\n"), 1):
+        if re.match(r"[a-zA-Z].*\(", line) and not line.rstrip().endswith(";"):
+            start, name = n, line.strip()
+        elif line.startswith("}") and start:
+            if n - start + 1 > MAX_LINES:
+                out.append("%s:%d: %d lines: %s" % (path, start,
+                                                     n - start + 1, name))
+            start = None
+    return out
+
+
+def main():
+    ok_calls = exported() | defined_in_front()
+    inc_dir = os.path.join(ROOT, "include", "ibpart")
+    bad = []
+    files = 0
+    for d in FRONTS:
+        for path in sorted(glob.glob(os.path.join(ROOT, d, "*.[ch]"))):
+            files += 1
+            rel = os.path.relpath(path, ROOT)
+            with open(path, encoding="utf-8") as f:
+                raw = f.read()
+            for h in INC.findall(raw):
+                parts = h.split("/")
+                if parts[0] == "ibpart":
+                    if not os.path.exists(os.path.join(inc_dir, *parts[1:])) \
+                            and h != "ibpart/version.h":
+                        bad.append("%s includes %s, not an installed header"
+                                   % (rel, h))
+                elif parts[0] == "front" and len(parts) == 2:
+                    pass
+                elif len(parts) == 1 and os.path.exists(
+                        os.path.join(os.path.dirname(path), h)):
+                    pass
+                elif d == "daemon" and len(parts) == 1 and os.path.exists(
+                        os.path.join(ROOT, "tools", h)):
+                    pass  # the CLI's helpers, built into front's library
+                else:
+                    bad.append("%s includes %s: a front end sees the "
+                               "installed headers and front/ only" % (rel, h))
+            code = strip(raw)
+            for name in sorted(set(CALL.findall(code)) - ok_calls):
+                if re.search(r"#\s*define\s+%s\b" % name, raw):
+                    continue
+                bad.append("%s calls %s, which libibpart.so does not "
+                           "export" % (rel, name))
+            if path.endswith(".c") and d != "daemon":
+                bad += long_functions(rel, raw)
+    for b in bad:
+        print(b)
+    print("front ends: %d files of %s; %d breaches" %
+          (files, ", ".join(FRONTS), len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

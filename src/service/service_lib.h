@@ -1,0 +1,60 @@
+/*
+ * service_lib.h - the library's own half of ibpart/service.h: what other
+ * modules of libibpart and its unit tests call, but no program outside
+ * the library does.  Not installed, not exported (libibpart.map): a
+ * function moves to ibpart/service.h when a front end or a third party
+ * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
+ * tiers of API").
+ */
+#ifndef IBPART_SERVICE_SERVICE_LIB_H
+#define IBPART_SERVICE_SERVICE_LIB_H
+
+#include "ibpart/service.h"
+
+/* Validate body (len bytes of JSON) for op and make the change: one
+ * transaction, a new revision in *rev (may be NULL; unchanged when the
+ * change changes nothing, e.g. removing a GUID that is not a member).
+ * IBP_EINVAL with e->field for bad input (nothing changed); a conflict
+ * for what the guard or an operator's P_Key refuses; IBP_EIO when the
+ * database fails (nothing changed). */
+int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
+		       size_t len, uint64_t *rev, struct ibp_service_error *e);
+
+/* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
+ * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
+ * Slurm host list ("node[01-04],gpu7"), each host every port of the
+ * topology's CAs whose NodeDescription's first word it is; then the
+ * add of IBP_SERVICE_ADD_GUIDS with those GUIDs.  Hosts the topology
+ * does not have are left out and reported (an "unknown-host" warning)
+ * as long as one host is known; IBP_EINVAL (field "hosts_names") for a
+ * list that does not parse, no known host, or no topology; otherwise as
+ * ibp_service_change.  (service_hosts.c) */
+int ibp_service_add_hosts(ibp_service *s, const char *body, size_t len,
+			  uint64_t *rev, struct ibp_service_error *e);
+
+/* GET /: the web view (`ibpart matrix --format html`, docs/matrix.md)
+ * of the current plan (the file the newest revision renders) on the
+ * topology, with its audit findings and the revisions in the database
+ * and on the fabric as its status line; *html malloc'd, *len its
+ * length.  IBP_ENOENT without a topology. */
+int ibp_service_web_html(ibp_service *s, char **html, size_t *len,
+			 ibp_error *err);
+
+/* The posture findings alone: those of the audit above that only run
+ * with an opensm.conf (mkey-*, smkey-default, sakey-default,
+ * part-enforce-*, the NVIDIA OpenSM ones), as {"findings": [...]};
+ * *json malloc'd.  IBP_ENOENT without an opensm.conf or a topology. */
+int ibp_service_posture_json(ibp_service *s, char **json, ibp_error *err);
+
+/* GET /resources/ports: the topology's CA ports and cabled switch ports
+ * in UFM's shape (an array of objects with UFM's port and peer fields;
+ * empty without a topology), LIDs numbered from the service's SM port;
+ * *json malloc'd.  IBP_EPARSE when the topology does not load. */
+int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
+
+/* Does the file at path have that line (ibpartd manages it: `ibpart
+ * apply --via-opensm` must not replace it)?  false when it cannot be
+ * read. */
+bool ibp_service_manages_file(const char *path);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * diag_lib.h - the library's own half of ibpart/diag.h: what other
+ * modules of libibpart and its unit tests call, but no program outside
+ * the library does.  Not installed, not exported (libibpart.map): a
+ * function moves to ibpart/diag.h when a front end or a third party
+ * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
+ * tiers of API").
+ */
+#ifndef IBPART_UTIL_DIAG_LIB_H
+#define IBPART_UTIL_DIAG_LIB_H
+
+#include "ibpart/diag.h"
+
+/* Append a finding: code and file (NULL means "") are copied, the message
+ * is formatted; the list owns the copies.  Past IBP_DIAGS_KEEP_PER_CODE
+ * findings of its code and file it is only counted (nothing formatted).
+ * d NULL does nothing and returns 0.  Returns 0, or IBP_ENOMEM (the list
+ * is then unchanged). */
+int ibp_diags_add(ibp_diags *d, ibp_severity sev, const char *code,
+		  const char *file, unsigned line, unsigned col,
+		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Say what the finding added last is about (a port's name, copied): a
+ * finding that repeats for many subjects is summed up with the first
+ * of them when printing.  d NULL or empty does nothing.  Returns 0, or
+ * IBP_ENOMEM (the finding then has none). */
+int ibp_diags_set_subject(ibp_diags *d, const char *subject);
+
+/* Remember the text of a file so that printing can quote its lines: file
+ * and text[0..len) are copied (text need not be terminated).  A file
+ * already remembered keeps its first text; d NULL does nothing.  file
+ * must not be NULL.  Returns 0, or IBP_ENOMEM. */
+int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
+			 size_t len);
+
+/* How many findings kept (of severity sev: with those only counted),
+ * 0 for a NULL list; and finding i
+ * (0-based, in the order added or sorted), or NULL when i >= count.  The
+ * ibp_diag and its strings are borrowed: valid until the list is freed,
+ * sorted, or added to (adding may move the array). */
+size_t ibp_diags_count(const ibp_diags *d);
+
+/* How many findings were counted and not kept (IBP_DIAGS_KEEP_PER_CODE):
+ * ibp_diags_count_severity includes them, ibp_diags_count does not.  The
+ * printers close with one line per code saying how many, the JSON has
+ * them in "not_kept".  0 for a NULL list. */
+size_t ibp_diags_not_kept(const ibp_diags *d);
+const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
+
+/* {"findings":[{"file","line","column","severity","code","message"}…],
+ *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL.
+ * Strings are valid UTF-8: where a file name or message was not, the
+ * invalid bytes are U+FFFD and "file_hex"/"message_hex" hold the exact
+ * bytes, so no finding is ever dropped.  Indented; the caller frees it
+ * with free(); NULL when out of memory.  A NULL d gives the empty list. */
+char *ibp_diags_to_json(const ibp_diags *d);
+
+/* "error", "warning" or "note" (for any other value too): a static
+ * string. */
+const char *ibp_severity_str(ibp_severity sev);
+
+#endif

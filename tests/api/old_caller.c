@@ -1,0 +1,123 @@
+/*
+ * old_caller.c - a program built against version 1 of the monitor's
+ * options (monitor_options_v1.h, a smaller struct than today's) run
+ * against the current libibpart.so:
+ *   - ibp_monitor_options_init(&o, 1) writes only version 1's fields:
+ *     the bytes after the old struct stay as they were;
+ *   - ibp_monitor_sweep_run() reads only those fields (the bytes after
+ *     the struct are garbage it must not read) and sweeps the simulated
+ *     fabric of TOPOLOGY and PLAN;
+ *   - version 0 and a version newer than the library's are refused with
+ *     IBP_EINVAL, nothing swept.
+ * Prints one line per check, "ok" at the end; exit 1 on a failed check.
+ *
+ *   old_caller TOPOLOGY PLAN
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ibpart/live.h>
+#include <ibpart/monitor.h>
+#include <ibpart/sys/sim_session.h>
+#include <ibpart/sys/transport.h>
+
+#include "monitor_options_v1.h"
+
+/* The old struct, then bytes a newer struct would have had there. */
+struct boxed {
+	struct old_monitor_options o;
+	unsigned char after[256];
+};
+
+static int failed(const char *what)
+{
+	printf("FAIL %s\n", what);
+	return 1;
+}
+
+static int sweep(ibp_live *l, struct boxed *b, ibp_error *err)
+{
+	ibp_monitor_state *st = ibp_monitor_state_new();
+	ibp_monitor_sweep *s = NULL;
+	ibp_diags *d = ibp_diags_new();
+	int rc = ibp_monitor_sweep_run(
+	    l, (const struct ibp_monitor_options *)(void *)&b->o, st, &s, d,
+	    err);
+	char *text = rc ? NULL : ibp_monitor_sweep_prometheus(s);
+	if (text)
+		printf("swept: %zu bytes of Prometheus text\n", strlen(text));
+	else if (!rc)
+		rc = IBP_ENOMEM;
+	free(text);
+	ibp_monitor_sweep_free(s);
+	ibp_diags_free(d);
+	ibp_monitor_state_free(st);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: old_caller TOPOLOGY PLAN\n");
+		return 2;
+	}
+	struct boxed b;
+	memset(&b, 0xa5, sizeof(b));
+	ibp_monitor_options_init((struct ibp_monitor_options *)(void *)&b.o,
+				 OLD_MONITOR_OPTIONS_VERSION);
+	for (size_t i = 0; i < sizeof(b.after); i++)
+		if (b.after[i] != 0xa5) {
+			printf(
+			    "init wrote byte %zu past the version 1 struct\n",
+			    i);
+			return failed("init stays within version 1");
+		}
+	if (b.o.version != OLD_MONITOR_OPTIONS_VERSION || b.o.retries != -1)
+		return failed("init wrote version 1's defaults");
+	printf("init: version %u, retries %d, nothing written past it\n",
+	       b.o.version, b.o.retries);
+	b.o.conf_path = argv[2];
+
+	struct ibp_sim_session_options so;
+	ibp_sim_session_options_init(&so, IBP_SIM_SESSION_OPTIONS_VERSION);
+	so.topo_path = argv[1];
+	so.conf_path = argv[2];
+	ibp_sim_session *ss = NULL;
+	ibp_transport *t = NULL;
+	ibp_live *l = NULL;
+	ibp_error err;
+	ibp_diags *d = ibp_diags_new();
+	int rc = ibp_sim_session_open(&so, &ss, d, &err);
+	ibp_diags_free(d);
+	if (!rc)
+		rc = ibp_monitor_open_sim(ss, NULL, &t, &l, &err);
+	if (rc) {
+		char buf[512];
+		ibp_error_format(&err, buf, sizeof(buf));
+		printf("simulated fabric: %s\n", buf);
+		return 2;
+	}
+	int bad = 0;
+	if (sweep(l, &b, &err)) {
+		char buf[512];
+		ibp_error_format(&err, buf, sizeof(buf));
+		printf("sweep with version 1 options: %s\n", buf);
+		bad |= failed("a version 1 caller is served");
+	}
+	unsigned wrong[] = {0, IBP_MONITOR_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		b.o.version = wrong[i];
+		rc = sweep(l, &b, &err);
+		printf("version %u: %s\n", wrong[i],
+		       rc == IBP_EINVAL ? "refused" : "accepted");
+		if (rc != IBP_EINVAL)
+			bad |= failed("a version out of range is refused");
+	}
+	ibp_live_close(l);
+	ibp_transport_close(t);
+	ibp_sim_session_free(ss);
+	if (!bad)
+		printf("ok\n");
+	return bad;
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A program compiled against version 1 of ibp_monitor_options (an older,
+# smaller struct: tests/api/monitor_options_v1.h) runs against the
+# current libibpart.so: _init writes only version 1's fields, the sweep
+# reads only those, and versions 0 and newer-than-the-library are
+# refused (tests/api/old_caller.c says each check).
+source "$(dirname "$0")/../cli/lib.sh"
+: "${IBP_OLD_CALLER:?IBP_OLD_CALLER must name the old caller}"
+ex="$IBP_SRC/examples/seed"
+expect_status 0 "$IBP_OLD_CALLER" "$ex/seed.topo" "$ex/partitions.conf"
+expect_grep '^init: version 1, retries -1, nothing written past it$' out
+expect_grep '^swept: [1-9][0-9]* bytes of Prometheus text$' out
+expect_grep '^version 0: refused$' out
+expect_grep '^version [0-9]*: refused$' out
+expect_grep '^ok$' out
+finish
