@@ -43,10 +43,11 @@ void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o,
 	ibp_options_init_as(o, version, &d, &sim_pingpong_options_layout);
 }
 
-/* Stable per port, in the range a fresh HCA hands out. */
-static uint32_t qpn_of(size_t n, unsigned p)
+/* Stable per port (and per VF: its own QPs), in the range a fresh HCA
+ * hands out. */
+static uint32_t qpn_of(size_t n, unsigned p, unsigned vf)
 {
-	return 0x48u + (uint32_t)((n * 7 + p) & 0x3ff);
+	return 0x48u + (uint32_t)((n * 7 + p) & 0x3ff) + 0x400u * vf;
 }
 
 static uint32_t psn_of(uint64_t guid)
@@ -70,12 +71,12 @@ static void addr_lines(const ibp_sim_session *s, FILE *out,
 	simss_printf(
 	    out,
 	    "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-	    ibp_fabric_port_lid(s->f, l->n, l->p), qpn_of(l->n, l->p),
+	    ibp_fabric_port_lid(s->f, l->n, l->p), qpn_of(l->n, l->p, l->vf),
 	    psn_of(ibp_fabric_port_guid(s->f, l->n, l->p)));
 	simss_printf(
 	    out,
 	    "  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-	    ibp_fabric_port_lid(s->f, r->n, r->p), qpn_of(r->n, r->p),
+	    ibp_fabric_port_lid(s->f, r->n, r->p), qpn_of(r->n, r->p, r->vf),
 	    psn_of(ibp_fabric_port_guid(s->f, r->n, r->p)));
 }
 
@@ -113,15 +114,16 @@ struct run {
 
 static void exchange(ibp_sim_session *s, struct run *x)
 {
-	struct ibp_sim_packet ping = {.src_node = x->req.n,
-				      .src_port = x->req.p,
-				      .dst_node = x->resp.n,
-				      .dst_port = x->resp.p,
-				      .pkey_index = (uint16_t)x->pkey_index,
-				      .src_vf = (uint16_t)x->req.vf,
-				      .dst_vf = (uint16_t)x->resp.vf,
-				      .src_qp = qpn_of(x->req.n, x->req.p),
-				      .dest_qp = qpn_of(x->resp.n, x->resp.p)};
+	struct ibp_sim_packet ping = {
+	    .src_node = x->req.n,
+	    .src_port = x->req.p,
+	    .dst_node = x->resp.n,
+	    .dst_port = x->resp.p,
+	    .pkey_index = (uint16_t)x->pkey_index,
+	    .src_vf = (uint16_t)x->req.vf,
+	    .dst_vf = (uint16_t)x->resp.vf,
+	    .src_qp = qpn_of(x->req.n, x->req.p, x->req.vf),
+	    .dest_qp = qpn_of(x->resp.n, x->resp.p, x->resp.vf)};
 	struct ibp_sim_packet pong = {.src_node = x->resp.n,
 				      .src_port = x->resp.p,
 				      .dst_node = x->req.n,
