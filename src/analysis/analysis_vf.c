@@ -12,8 +12,8 @@
  * tenants' P_Keys, and nothing the SM programs keeps them apart: only
  * the hypervisor's mapping does.  (OpenSM 3.3.23 programs no alias at
  * all - conf_guids.c says so - but the plan asks for the sharing, and an
- * SM or a `--vf-guids physical` rendering that does program it puts both
- * tenants' keys in one table.)  The default partition is everyone's and
+ * SM that programs VFs, or a plan naming the physical port for them, puts
+ * both tenants' keys in one table.)  The default partition is everyone's and
  * does not count.  One finding per physical port, naming the port and
  * the partitions its GUIDs are members of.
  */
