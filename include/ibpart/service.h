@@ -68,7 +68,7 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_service ibp_service;
 
-#define IBP_SERVICE_OPTIONS_VERSION 1
+#define IBP_SERVICE_OPTIONS_VERSION 2 /* 2: alias_guids_path */
 struct ibp_service_options {
 	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
 	const char *db_path;	      /* the database (created if missing) */
@@ -89,6 +89,10 @@ struct ibp_service_options {
 					 is this host's cache of the store */
 	const char *host_name;	      /* this host in the store's list of
 					 hosts (NULL: none) */
+	const char *alias_guids_path; /* the fabric's alias GUIDs (VFs,
+					 alias_map.h), read with the
+					 topology at each audit: the guard's
+					 shared-physical-port; NULL: none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o, unsigned version);

@@ -262,6 +262,18 @@ int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
 size_t ibp_audit_multicast_need(const ibp_conf *plan, size_t *ipoib);
 int ibp_audit_multicast_groups(ibp_findings *out, const ibp_fabric *f,
 			       size_t need, size_t ipoib);
+/* The isolation question for virtual functions (analysis_vf.c):
+ * "shared-physical-port" (high), one finding per physical port two of
+ * whose GUIDs - its VFs' alias GUIDs (aliases, alias_map.h) or the port
+ * itself - are members of different partitions other than the default
+ * one: a VF (mlx4 model) uses its physical port's P_KeyTable, which must
+ * then hold every tenant's P_Key, and only the host's VF mapping keeps
+ * them apart.  The finding names the physical port and the partitions.
+ * Nothing without aliases or for a plan OpenSM rejects.  IBP_EINVAL
+ * without out or f; IBP_ENOMEM. */
+int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
+				   const ibp_conf *plan,
+				   const ibp_alias_map *aliases);
 
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,

@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,7 @@
 
 IBP_OPTIONS_LAYOUT(service_options_layout, "service options",
 		   IBP_SERVICE_OPTIONS_VERSION,
+		   offsetof(struct ibp_service_options, alias_guids_path),
 		   sizeof(struct ibp_service_options));
 
 /* The library's defaults, a whole current struct. */
@@ -111,6 +113,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->topology_path = dup_or_null(o->topology_path);
 	s->sm_port = dup_or_null(o->sm_port);
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
+	s->alias_guids_path = dup_or_null(o->alias_guids_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	s->record = svc_record_new();
 	s->opfile = svc_opfile_new();
@@ -155,6 +158,7 @@ void ibp_service_close(ibp_service *s)
 	free(s->topology_path);
 	free(s->sm_port);
 	free(s->opensm_conf_path);
+	free(s->alias_guids_path);
 	free(s);
 }
 

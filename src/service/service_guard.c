@@ -43,7 +43,8 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o);
 	o.topology_path = s->topology_path;
-	o.plan_path = s->partitions_path; /* names it in messages */
+	o.alias_guids_path = s->alias_guids_path; /* shared-physical-port */
+	o.plan_path = s->partitions_path;	  /* names it in messages */
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;

@@ -10,6 +10,8 @@
  * back to the whole-plan guard (service_guard.c), and the state is built
  * again from the file at the next change:
  *
+ *  - no alias map (--alias-guids): the kept state does not model VFs,
+ *    so shared-physical-port is judged by the whole-plan guard;
  *  - the kept plan must be the service's (its revision) with the same
  *    operator's lines, read by OpenSM without error or misreading, and
  *    the operator's lines must not define the P_Key's base;
@@ -374,7 +376,7 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 			  struct ibp_service_error *e)
 {
 	*judged = false;
-	if (!s->topology_path || s->allow_both_pkeys)
+	if (!s->topology_path || s->allow_both_pkeys || s->alias_guids_path)
 		return IBP_OK;
 	struct svc_guard_base *b = s->guard;
 	if (b && (b->rev != s->rev || b->oplen != oplen ||

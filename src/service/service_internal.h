@@ -70,6 +70,7 @@ struct ibp_service {
 	char *opensm_conf_path;	   /* the audit's posture rules; NULL: none */
 	struct svc_opfile *opfile; /* service_render.c: the operator's lines
 				      as last read, by the file's stat */
+	char *alias_guids_path;	   /* the audit's VFs (alias map); NULL: none */
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
