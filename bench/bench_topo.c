@@ -13,14 +13,18 @@
  *             the fabric model with links, GUIDs and names, diagnostics
  *
  * and prints MB/s and ports/s for each and ibpart's time as a ratio to
- * both baselines (best of 3, process CPU time).  IBP_BENCH_CAS overrides
- * the CA port count.
+ * both baselines (best of 3, process CPU time; and the first of the 3,
+ * whose memory is fresh, as a command's is), at 1,000 CA ports and
+ * then 48,000 (issue 29's goal there: 500 MB/s).  IBP_BENCH_CAS
+ * overrides the CA port counts ("1000 48000").
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ibpart/fabric_gen.h"
 #include "ibpart/topo.h"
@@ -66,12 +70,8 @@ static size_t naive(const char *t, size_t len)
 	return ports;
 }
 
-int main(void)
+static int bench(unsigned cas)
 {
-	unsigned cas = 48000;
-	const char *env = getenv("IBP_BENCH_CAS");
-	if (env)
-		cas = (unsigned)strtoul(env, NULL, 0);
 	ibp_fabric_gen_options go;
 	ibp_fabric_gen_options_init(&go, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	go.cas = cas;
@@ -99,7 +99,7 @@ int main(void)
 	printf("input: %.1f MB, %zu nodes, %zu ports (%u CA ports)\n", mb,
 	       nodes, ports, cas);
 
-	double best_scan = 1e9, best_naive = 1e9, best_load = 1e9;
+	double best_scan = 1e9, best_naive = 1e9, best_load = 1e9, first = 0;
 	size_t sink = 0;
 	int status = 0;
 	for (int rep = 0; rep < 3; rep++) {
@@ -123,6 +123,8 @@ int main(void)
 			best_naive = t2 - t1;
 		if (t3 - t2 < best_load)
 			best_load = t3 - t2;
+		if (!rep)
+			first = t3 - t2;
 	}
 	double np = (double)ports;
 	printf("scan   (baseline, bytes only):     %8.1f MB/s  %.3f s\n",
@@ -133,10 +135,39 @@ int main(void)
 	printf("ibpart (topology reader, model):   %8.1f MB/s  %.3f s  "
 	       "%.2f M ports/s\n",
 	       mb / best_load, best_load, np / best_load / 1e6);
+	printf("ibpart first load (fresh memory, as one command pays): "
+	       "%.1f MB/s  %.3f s\n",
+	       mb / first, first);
 	printf("ratio  ibpart/naive time: %.2f   ibpart/scan time: %.2f\n",
 	       best_load / best_naive, best_load / best_scan);
 	if (sink == 42)
 		puts("");
 	free(t);
+	return status;
+}
+
+int main(void)
+{
+	const char *env = getenv("IBP_BENCH_CAS");
+	char *end;
+	int status = 0;
+	for (const char *p = env ? env : "1000 48000";; p = end) {
+		unsigned long cas = strtoul(p, &end, 0);
+		if (end == p)
+			break;
+		/* each size in a process of its own: the allocator's state
+		 * the one before leaves would change the next one's figures */
+		fflush(stdout);
+		pid_t pid = cas ? fork() : -1;
+		if (pid == 0) {
+			int rc = bench((unsigned)cas);
+			fflush(stdout);
+			_exit(rc);
+		}
+		int ws = 0;
+		if (pid < 0 || waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) ||
+		    WEXITSTATUS(ws))
+			status = 1;
+	}
 	return status;
 }

@@ -372,6 +372,8 @@ static void seen_free(struct seen *v)
 	daemon_close_fabric(v->l, v->lock);
 }
 
+#define GUARD_CHECK_S 10
+
 /* One cycle for the newest revision: 0 (its end recorded), or -1 with
  * the reason (*rev the revision it was for). */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
@@ -389,6 +391,16 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	 * (it reads the file on its first heavy sweep as master); the
 	 * master's ibpartd signals and verifies (ha.c) */
 	bool news = atomic_exchange(&d->file_rev, *rev) != *rev;
+	/* the guard's kept audit against the whole one, off the request
+	 * path (service_guard_state.c) */
+	char drift[400];
+	unsigned long drifts;
+	if (news &&
+	    ibp_service_guard_check(d->svc, drift, sizeof(drift), &drifts))
+		daemon_log("ibpartd: %s (the isolation guard's incremental "
+			   "audit differs from the whole audit, %lu time(s) "
+			   "since the start; it is built again from the file)",
+			   drift, drifts);
 	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER) {
 		if (news)
 			daemon_log("ibpartd: revision %llu written to %s "

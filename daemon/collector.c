@@ -78,7 +78,16 @@ static void keep_drift(struct ibpartd *d, const ibp_verify_result *r)
 	pthread_mutex_lock(&d->metrics_lock);
 	rows_put_locked(d->drift_rows);
 	d->drift_rows = x;
+	d->page_gen++;
 	pthread_mutex_unlock(&d->metrics_lock);
+}
+
+unsigned long collector_page_gen(struct ibpartd *d)
+{
+	pthread_mutex_lock(&d->metrics_lock);
+	unsigned long g = d->page_gen;
+	pthread_mutex_unlock(&d->metrics_lock);
+	return g;
 }
 
 const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
@@ -239,6 +248,7 @@ static void *run(void *arg)
 			    ibp_monitor_history_add(d->history, s, &p))
 				daemon_log("ibpartd: monitor: out of "
 					   "memory keeping the sweep");
+			d->page_gen++; /* the page's series */
 		} else {
 			d->sweep_failures++;
 		}

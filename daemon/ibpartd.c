@@ -242,7 +242,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_STR("--alias-guids", &d->alias_guids, "FILE",
 		    "the fabric's alias GUIDs (VFs) as `ibpart discover` "
 		    "writes them: a revision naming one ends "
-		    "applied-partially, its kind alias"),
+		    "applied-partially, its kind alias; the guard refuses "
+		    "VFs of one port in two partitions "
+		    "(shared-physical-port)"),
 	    CLI_STR("--mkey-file", &d->mkey_file, "FILE",
 		    "the M_Key every SMP of the verification and the monitor "
 		    "carries, from a file only its owner reads (as ibpart's "
@@ -385,7 +387,9 @@ static int run(int argc, char **argv)
 			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
-			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER};
+			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER,
+			    .page.lock = PTHREAD_MUTEX_INITIALIZER,
+			    .status.lock = PTHREAD_MUTEX_INITIALIZER};
 	int rc = parse(&d, argc, argv);
 	if (!rc && users_load(d.users_path, &d.users))
 		rc = CLI_EXIT_USAGE;
@@ -414,6 +418,7 @@ static int run(int argc, char **argv)
 	so.topology_path = d.topology;
 	so.sm_port = d.sm_port;
 	so.opensm_conf_path = d.opensm_conf;
+	so.alias_guids_path = d.alias_guids;
 	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
 	char host[256] = "";
 	if (!d.host_name && !gethostname(host, sizeof(host) - 1))
@@ -451,6 +456,8 @@ out:
 	ha_stop(&d);
 	applier_stop(&d);
 	collector_stop(&d);
+	view_cache_free(&d.page);
+	view_cache_free(&d.status);
 	ibp_service_close(d.svc);
 	users_free(d.users);
 	krb_close(d.krb);

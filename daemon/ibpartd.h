@@ -52,6 +52,14 @@ struct profile {
 	char **warn; /* audit codes that only warn; NULL-terminated or NULL */
 };
 
+/* A view kept as last rendered (view_cache.c). */
+struct view_cache {
+	pthread_mutex_t lock;
+	uint64_t key, extra; /* the service's view key, the caller's more */
+	char *body;	     /* NULL: none kept */
+	unsigned long renders;
+};
+
 struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
@@ -114,6 +122,11 @@ struct ibpartd {
 	ibp_monitor_history *history;
 	/* the last verification's drifted ports, for GET / (collector.c) */
 	struct drift_rows *drift_rows;
+	/* what GET / shows of the collector changed (a sweep kept, a
+	 * verification's drift): under metrics_lock */
+	unsigned long page_gen;
+	/* GET / and GET /ibpart/v1/status as last rendered (view_cache.c) */
+	struct view_cache page, status;
 	/* the SM pair (ha.c), with --store */
 	pthread_t ha;
 	atomic_bool ha_started;
@@ -370,5 +383,20 @@ ibp_monitor_series *collector_series(struct ibpartd *d);
 const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
 				     struct drift_rows **ref);
 void collector_drift_put(struct ibpartd *d, struct drift_rows *ref);
+/* A number that moves whenever the series or the drift rows above do. */
+unsigned long collector_page_gen(struct ibpartd *d);
+
+/* ---- view_cache.c ---- */
+/* A copy of the body kept under key and extra (true), or false (*body
+ * NULL): render it then, and view_cache_put it.  Key 0: never kept. */
+bool view_cache_get(struct view_cache *c, uint64_t key, uint64_t extra,
+		    char **body);
+/* A body just rendered for key and extra, kept (a copy; counted). */
+void view_cache_put(struct view_cache *c, uint64_t key, uint64_t extra,
+		    const char *body);
+/* The views rendered (ibpartd_page_renders_total, ...). */
+unsigned long view_cache_renders(struct view_cache *c);
+/* Drop the body kept (at exit). */
+void view_cache_free(struct view_cache *c);
 
 #endif

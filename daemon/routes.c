@@ -532,10 +532,14 @@ static void h_status(struct request *q, struct response *r)
 {
 	char *j = NULL;
 	ibp_error err;
-	if (ibp_service_status_json(q->d->svc, &j, &err)) {
+	uint64_t key = ibp_service_view_key(q->d->svc);
+	if (view_cache_get(&q->d->status, key, 0, &j)) {
+		ok_json(r, j);
+	} else if (ibp_service_status_json(q->d->svc, &j, &err)) {
 		r->status = 500;
 		r->body = json_error(err.message, 500);
 	} else {
+		view_cache_put(&q->d->status, key, 0, j);
 		ok_json(r, j);
 	}
 }
@@ -611,6 +615,16 @@ static void h_web(struct request *q, struct response *r)
 	char *html = NULL;
 	size_t len = 0;
 	ibp_error err;
+	/* the keys before the inputs: a change while rendering is seen by
+	 * the next request, never hidden by this one's page */
+	uint64_t key = ibp_service_view_key(q->d->svc);
+	unsigned long gen = collector_page_gen(q->d);
+	if (view_cache_get(&q->d->page, key, gen, &html)) {
+		r->status = 200;
+		r->body = html;
+		r->content_type = "text/html; charset=utf-8";
+		return;
+	}
 	/* the collector's kept sweeps: violations and drift over time */
 	ibp_monitor_series *xs = collector_series(q->d);
 	ibp_web_extras web;
@@ -628,6 +642,7 @@ static void h_web(struct request *q, struct response *r)
 		r->body = json_error(err.message, r->status);
 		return;
 	}
+	view_cache_put(&q->d->page, key, gen, html);
 	r->status = 200;
 	r->body = html;
 	r->content_type = "text/html; charset=utf-8";
@@ -694,8 +709,22 @@ static void metrics_state(struct ibpartd *d, FILE *f)
 		"file cannot be written (missing, no marker, a P_Key of both "
 		"the operator and the API; GET /ibpart/v1/status says why).\n"
 		"# TYPE ibpartd_partitions_file_problem gauge\n"
-		"ibpartd_partitions_file_problem %d\n",
-		ibp_service_file_problem(d->svc, problem, sizeof(problem)));
+		"ibpartd_partitions_file_problem %d\n"
+		"# HELP ibpartd_partitions_file_reads_total Times the "
+		"partitions file was read whole: once per change of it.\n"
+		"# TYPE ibpartd_partitions_file_reads_total counter\n"
+		"ibpartd_partitions_file_reads_total %lu\n"
+		"# HELP ibpartd_page_renders_total Times the page at / was "
+		"rendered (else served as kept: nothing it shows changed).\n"
+		"# TYPE ibpartd_page_renders_total counter\n"
+		"ibpartd_page_renders_total %lu\n"
+		"# HELP ibpartd_status_renders_total Times GET "
+		"/ibpart/v1/status was rendered (else served as kept).\n"
+		"# TYPE ibpartd_status_renders_total counter\n"
+		"ibpartd_status_renders_total %lu\n",
+		ibp_service_file_problem(d->svc, problem, sizeof(problem)),
+		ibp_service_partitions_file_reads(d->svc),
+		view_cache_renders(&d->page), view_cache_renders(&d->status));
 }
 
 /* Prometheus' text format (version 0.0.4): the daemon's own families,

@@ -7,6 +7,7 @@
 
 #include "front/args.h"
 #include "front/sim_action.h"
+#include "ibpart/escape.h"
 
 /* smpquery's flags, "pkeys", ADDR and an optional PORT. */
 static int parse_smpquery(int argc, char **argv, int *k,
@@ -56,6 +57,40 @@ static int parse_pingpong(int argc, char **argv, int *k,
 	return IBP_OK;
 }
 
+/* vf-map's VF and its comma-separated physical indexes. */
+static int parse_vf_map(int argc, char **argv, int *k, struct ibp_sim_action *a,
+			ibp_error *err)
+{
+	if (*k + 2 >= argc)
+		return ibp_error_set(err, IBP_EINVAL, "vf-map VF IDX[,IDX...]");
+	a->vf = argv[*k + 1];
+	const char *list = argv[*k + 2];
+	*k += 3;
+	for (const char *c = list; *c;) {
+		char word[16];
+		size_t len = strcspn(c, ",");
+		unsigned long long v;
+		if (len == 0 || len >= sizeof(word) ||
+		    a->vf_map_n >= IBP_SIM_VF_PKEYS)
+			return ibp_error_set(err, IBP_EINVAL,
+					     "vf-map: at most %u indexes "
+					     "0..65534, comma-separated, not "
+					     "'%s'",
+					     IBP_SIM_VF_PKEYS, list);
+		memcpy(word, c, len);
+		word[len] = 0;
+		if (!ibp_parse_uint(word, 0, 65534, &v))
+			return ibp_error_set(err, IBP_EINVAL,
+					     "vf-map: '%s' is no P_Key index",
+					     word);
+		a->vf_map[a->vf_map_n++] = (uint16_t)v;
+		c += len + (c[len] == ',');
+	}
+	return a->vf_map_n
+		   ? IBP_OK
+		   : ibp_error_set(err, IBP_EINVAL, "vf-map VF IDX[,IDX...]");
+}
+
 int ibp_sim_action_parse(int argc, char **argv, int *k,
 			 struct ibp_sim_action *a, ibp_error *err)
 {
@@ -78,6 +113,10 @@ int ibp_sim_action_parse(int argc, char **argv, int *k,
 		(*k)++;
 		return IBP_OK;
 	}
+	if (!strcmp(act, "vf-map")) {
+		a->kind = IBP_SIM_ACTION_VF_MAP;
+		return parse_vf_map(argc, argv, k, a, err);
+	}
 	return ibp_error_set(err, IBP_EINVAL, "unknown action '%s'", act);
 }
 
@@ -95,6 +134,20 @@ int ibp_sim_session_run_action(ibp_sim_session *s,
 						out, res, err);
 	case IBP_SIM_ACTION_PROBE_MATRIX:
 		return ibp_sim_session_probe_matrix(s, out, NULL, err);
+	case IBP_SIM_ACTION_VF_MAP: {
+		int rc = ibp_sim_session_vf_map(s, a->vf, a->vf_map,
+						a->vf_map_n, err);
+		if (rc == IBP_OK && out) {
+			fputs("vf-map: ", out);
+			ibp_escape_write(out, a->vf, strlen(a->vf));
+			fputs("'s P_KeyTable is its port's entries", out);
+			for (unsigned i = 0; i < a->vf_map_n; i++)
+				fprintf(out, "%s%u", i ? "," : " ",
+					a->vf_map[i]);
+			fputc('\n', out);
+		}
+		return rc;
+	}
 	case IBP_SIM_ACTION_COUNTERS:
 		break;
 	}

@@ -1,6 +1,7 @@
 /*
  * sim_action.h - the seed's commands as words (`smpquery -G pkeys ADDR
- * 1`, `pingpong SRC DST -n 5`, `probe-matrix`, `counters`), read from an
+ * 1`, `pingpong SRC DST -n 5`, `probe-matrix`, `counters`, `vf-map VF
+ * 1,2`), read from an
  * argv and replayed on a simulated fabric (sim_session.h): the action
  * language of `ibpart sim`, so any front end (a script runner, a REST
  * service) takes the same words the same way.
@@ -22,7 +23,8 @@ typedef enum ibp_sim_action_kind {
 	IBP_SIM_ACTION_PINGPONG,     /* pingpong SRC DST [--pkey-index N]
 					[-n ITERS] [-s SIZE] */
 	IBP_SIM_ACTION_PROBE_MATRIX, /* probe-matrix */
-	IBP_SIM_ACTION_COUNTERS	     /* counters */
+	IBP_SIM_ACTION_COUNTERS,     /* counters */
+	IBP_SIM_ACTION_VF_MAP	     /* vf-map VF IDX[,IDX...] */
 } ibp_sim_action_kind;
 
 /* One action as read; its strings point into the argv it was read from. */
@@ -33,6 +35,9 @@ struct ibp_sim_action {
 	unsigned port;	       /* smpquery: PORT (0: none given) */
 	const char *src, *dst; /* pingpong */
 	struct ibp_sim_pingpong_options pingpong; /* pingpong */
+	const char *vf;				  /* vf-map: the VF's GUID */
+	uint16_t vf_map[IBP_SIM_VF_PKEYS];	  /* vf-map: physical indexes */
+	unsigned vf_map_n;
 };
 
 /* Read the action starting at argv[*k] (k < argc) into *a and move *k
@@ -46,7 +51,8 @@ int ibp_sim_action_parse(int argc, char **argv, int *k,
 /* Run a on s, its text to out (NULL: none), through the session's
  * commands: ibp_sim_session_smpquery_pkeys_ex(),
  * ibp_sim_session_pingpong() (its result into res, may be NULL),
- * ibp_sim_session_probe_matrix(), ibp_sim_session_counters().  Returns
+ * ibp_sim_session_probe_matrix(), ibp_sim_session_counters(),
+ * ibp_sim_session_vf_map() (a line saying the mapping).  Returns
  * their status, err saying why. */
 int ibp_sim_session_run_action(ibp_sim_session *s,
 			       const struct ibp_sim_action *a, FILE *out,

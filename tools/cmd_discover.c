@@ -2,7 +2,10 @@
  * cmd_discover.c - `ibpart discover`: walk the live fabric by directed
  * route from a local port (the SM's discovery, over libibumad) and write
  * the topology in ibnetdiscover's format, which `-t` of every other
- * command, ibsim and our topo reader load.
+ * command, ibsim and our topo reader load; and, beside it, the alias map
+ * of every port's GUIDInfo table (the GUIDs of SR-IOV virtual functions,
+ * which a topology file cannot carry), which they load with
+ * --alias-guids.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +19,13 @@
 static const char usage[] =
     "usage: ibpart discover [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"
     "                       [--retries N] [--max-wire-smps N] [-q]\n"
-    "                       [-o FILE]\n"
+    "                       [-o FILE] [--alias-guids FILE]\n"
     "\n"
     "Walk the fabric by directed-route SMPs from a local HCA port\n"
     "(NodeInfo, NodeDescription, SwitchInfo, PortInfo of every node) and\n"
     "write its topology in ibnetdiscover's format: nodes, GUIDs, port\n"
-    "GUIDs, links, descriptions.  Needs no SM and no LIDs.\n";
+    "GUIDs, links, descriptions.  Needs no SM and no LIDs.  Alias GUIDs\n"
+    "(SR-IOV VFs) of every GUIDInfo: an alias map (--alias-guids).\n";
 
 static const char tail[] =
     "On ibsim: LD_PRELOAD=$(dpkg -L libumad2sim0 | grep "
@@ -36,12 +40,15 @@ static int run(int argc, char **argv)
 	ibp_live_options_init(&lo, IBP_LIVE_OPTIONS_VERSION);
 	lo.progress = cli_progress;
 	int env_rc = lc_mkey_env(&lo);
-	const char *out_path = NULL;
+	const char *out_path = NULL, *alias_path = NULL;
 	bool quiet = false;
 	const struct cli_opt opts[] = {
 	    LC_PORT_OPTS(&lo, &quiet),
 	    CLI_STR("-o|--output", &out_path, "FILE",
-		    "write there atomically (default: stdout)")};
+		    "write there atomically (default: stdout)"),
+	    CLI_STR("--alias-guids", &alias_path, "FILE",
+		    "the alias map's path (default: FILE.aliases beside -o "
+		    "FILE; none with stdout)")};
 	struct cli_args a = {"discover", usage, tail, opts, CLI_NOPTS(opts)};
 	int rc = cli_args_parse(&a, argc, argv);
 	if (rc)
@@ -58,25 +65,13 @@ static int run(int argc, char **argv)
 	rc = ibp_live_open(&lo, &l, &op.err);
 	if (rc == IBP_OK)
 		rc = ibp_live_discover(l, &op.err);
-	const ibp_fabric *f = l ? ibp_sm_fabric(ibp_live_sm(l)) : NULL;
-	if (rc == IBP_OK) /* findings: descriptions the format cannot hold */
-		rc =
-		    ibp_fabric_write_path_diags(f, out_path, op.diags, &op.err);
-	if (cli_op_end(&op, rc, CLI_OP_ERROR)) {
-		ibp_live_close(l);
-		return CLI_EXIT_SYSTEM;
-	}
-	unsigned long smps, to, re;
-	ibp_sm_counters(ibp_live_sm(l), &smps, &to, &re);
-	if (lo.progress)
-		fprintf(stderr,
-			"discover: %zu nodes from %s port %d, %lu SMPs (%lu "
-			"timed out, %lu retries), %ld ms\n",
-			ibp_fabric_node_count(f), ibp_live_local_ca(l),
-			ibp_live_local_port(l), smps, to, re,
-			ibp_live_elapsed_ms(l));
+	if (rc == IBP_OK) /* the summary line unless -q */
+		rc = ibp_live_write_discovery(l, out_path, alias_path, op.diags,
+					      lo.progress ? stderr : NULL,
+					      &op.err);
+	int st = cli_op_end(&op, rc, CLI_OP_ERROR);
 	ibp_live_close(l);
-	return CLI_EXIT_OK;
+	return st ? CLI_EXIT_SYSTEM : CLI_EXIT_OK;
 }
 
 CLI_COMMAND(discover,

@@ -49,12 +49,15 @@ static const char usage[] =
     "  counters\n"
     "      every port's P_KeyViolations, M_KeyViolations,\n"
     "      PortRcvConstraintErrors, PortXmitConstraintErrors, and the\n"
-    "      traps the SM received.\n";
+    "      traps the SM received.\n"
+    "  vf-map VF IDX[,IDX...]\n"
+    "      VF's P_KeyTable entry i is its port's entry IDX i (pkey_idx).\n";
 
 static const char tail[] =
     "ADDR, SRC, DST: a LID (LIDs are assigned in OpenSM's order: the SM\n"
     "port 1, then end ports by port GUID), a port GUID, a node GUID or a\n"
-    "node description (name/N: port N of a node with several ports).\n"
+    "node description (name/N: port N of a node with several ports); VF,\n"
+    "SRC, DST: an --alias-guids VF's GUID (entries 0..15 its port's).\n"
     "\n"
     "Exit status: 0 fine; 1 a pingpong failed (the fabric dropped it), or\n"
     "OpenSM rejects CONF and the fabric runs its fallback (every port\n"
@@ -166,6 +169,7 @@ static int parse_options(int argc, char **argv,
 	    CLI_CONF(&in),
 	    CLI_SM_PORT(&in),
 	    CLI_MODE(&in),
+	    CLI_ALIASES(&in),
 	    CLI_INDEX("--part-enforce", &enforce, IBP_PART_ENFORCE_WORDS,
 		      "OpenSM's part_enforce on the switch ports facing hosts "
 		      "(default both)"),
@@ -186,6 +190,7 @@ static int parse_options(int argc, char **argv,
 	o->topo_path = in.topo;
 	o->conf_path = in.conf;
 	o->sm_port = in.sm_port;
+	o->alias_guids_path = in.alias_guids;
 	if (in.mode)
 		o->mode = in.mode;
 	*first = a.next;

@@ -192,6 +192,18 @@ int ibp_live_local_port(const ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
+/* What `ibpart discover` writes, after ibp_live_discover: every port's
+ * alias GUIDs read (ibp_sm_read_alias_guids, sm.h), then the discovered
+ * topology to topo_path (NULL: stdout; findings such as replaced
+ * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
+ * alias_path, or when that is NULL to topo_path + ".aliases" (none when
+ * both are NULL).  Each file atomic; nothing written when the aliases
+ * cannot be read.  On success a one-line summary (nodes, aliases and
+ * those another port held first, SMPs, time) to summary (NULL: none).
+ * Errors as for discovery, IBP_EIO for a file. */
+int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
+			     const char *alias_path, ibp_diags *diags,
+			     FILE *summary, ibp_error *err);
 /* Milliseconds since ibp_live_open. */
 long ibp_live_elapsed_ms(const ibp_live *l);
 

@@ -68,7 +68,7 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_service ibp_service;
 
-#define IBP_SERVICE_OPTIONS_VERSION 1
+#define IBP_SERVICE_OPTIONS_VERSION 2 /* 2: alias_guids_path */
 struct ibp_service_options {
 	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
 	const char *db_path;	      /* the database (created if missing) */
@@ -89,6 +89,10 @@ struct ibp_service_options {
 					 is this host's cache of the store */
 	const char *host_name;	      /* this host in the store's list of
 					 hosts (NULL: none) */
+	const char *alias_guids_path; /* the fabric's alias GUIDs (VFs,
+					 alias_map.h), read with the
+					 topology at each audit: the guard's
+					 shared-physical-port; NULL: none */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o, unsigned version);
@@ -212,6 +216,17 @@ int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
  * IBP_EBUSY, the file left as it is, when it cannot be written safely
  * (ibp_service_file_problem says why). */
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
+/* The isolation guard's kept answer (the audit's findings for the plan,
+ * updated change by change) checked against a whole audit of the plan's
+ * file, off the request path: the service's lock is held only to copy
+ * the answer and render the file.  true, with what differs first in
+ * why (size bytes), when they differ: the kept answer is then dropped
+ * (the next change builds it again from the file) and counted in
+ * *drifts (may be NULL: the count since the start).  false when they
+ * agree or there is nothing to check (no topology, no kept answer for
+ * the current revision). */
+bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
+			     unsigned long *drifts);
 /* What keeps the partitions file from being written, into problem
  * (size bytes; "" when nothing) - true when something does: the file
  * missing or unreadable, or without the generated section's marker line,
@@ -220,6 +235,19 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err);
  * or a P_Key both the operator's lines and the API define (OpenSM would
  * merge the two partitions).  It lasts until the file is mended. */
 bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
+/* How many times the service read the partitions file whole since it
+ * was opened: once per change of the file (its inode, size, mtime or
+ * ctime), not once per request (ibpartd's
+ * ibpartd_partitions_file_reads_total). */
+unsigned long ibp_service_partitions_file_reads(ibp_service *s);
+/* A number that changes whenever what the status (ibp_service_status_
+ * json) and the page (ibp_service_web_html_extras, less its caller's
+ * extras) show may have: the revision, the states, absent GUIDs, drift
+ * and warnings recorded since, the partitions file, the topology and the
+ * opensm.conf (by their stat).  A caller may serve a view it rendered
+ * again while the key is the same.  0: render (a file changed too lately
+ * to be told by its times, or a shared store is in use). */
+uint64_t ibp_service_view_key(ibp_service *s);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
  * each is reported). */

@@ -19,26 +19,51 @@
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "analysis/audit_priv.h"
 
 #define NAME_LIST_MAX 4 /* names quoted in a message */
+#define member	      audit_member
 
-struct member {
-	size_t ep;
-	bool full;
-};
+/* What the rules read of the end ports' memberships: the matrix's
+ * classes in one run, or the incremental state's (audit_priv.h). */
+static const uint16_t *ep_keys(const struct audit *a, size_t ep, size_t *nk)
+{
+	if (a->st)
+		return audit_state_keys(a->st, ep, nk);
+	return ibp_matrix_class_keys(a->m, ibp_matrix_class_of(a->m, ep), nk);
+}
 
-struct audit {
-	const ibp_audit_input *in;
-	const ibp_matrix *m;
-	const ibp_fabric *f;
-	ibp_findings *out;
-	long sm_ep; /* the SM's end port index, or -1 */
-	/* partitions by base: members (end port, full) */
-	size_t *poff; /* [0x8001] */
-	struct member *pm;
-	uint64_t *guids; /* scratch: nports */
-	uint16_t *bases; /* scratch */
-};
+static size_t ep_class(const struct audit *a, size_t ep)
+{
+	return a->st ? audit_state_class(a->st, ep)
+		     : ibp_matrix_class_of(a->m, ep);
+}
+
+/* The members of base b, by end port. */
+static const struct member *part_members(const struct audit *a, uint16_t b,
+					 size_t *n)
+{
+	if (a->st)
+		return audit_state_members(a->st, b, n);
+	*n = a->poff[b + 1] - a->poff[b];
+	return a->pm + a->poff[b];
+}
+
+static bool class_talk(const struct audit *a, size_t ca, size_t cb)
+{
+	if (!a->st)
+		return ibp_matrix_class_can_talk(a->m, ca, cb);
+	size_t na, nb;
+	const uint16_t *ka = audit_state_class_keys(a->st, ca, &na);
+	const uint16_t *kb = audit_state_class_keys(a->st, cb, &nb);
+	return analysis_keys_match(ka, na, kb, nb);
+}
+
+static size_t class_size(const struct audit *a, size_t c)
+{
+	return a->st ? audit_state_class_size(a->st, c)
+		     : ibp_matrix_class_size(a->m, c);
+}
 
 static const char *pname(const struct audit *a, uint16_t base, char buf[32])
 {
@@ -118,8 +143,7 @@ static bool is_tenant_port(const struct audit *a, size_t ep)
 	if (a->in->tenants)
 		return tenant_of(a, ep) >= 0;
 	size_t nk;
-	const uint16_t *k =
-	    ibp_matrix_class_keys(a->m, ibp_matrix_class_of(a->m, ep), &nk);
+	const uint16_t *k = ep_keys(a, ep, &nk);
 	for (size_t j = 0; j < nk; j++)
 		if (!is_default(k[j]))
 			return true;
@@ -150,7 +174,7 @@ static int add_eps(struct audit *a, const char *code, ibp_audit_severity sev,
 }
 
 /* default-full-member / default-limited-member */
-static int rule_default(struct audit *a)
+int audit_rule_default(struct audit *a)
 {
 	size_t n = ibp_matrix_endpoint_count(a->m);
 	size_t *full = malloc((n + 1) * sizeof(*full));
@@ -159,9 +183,10 @@ static int rule_default(struct audit *a)
 	int rc = IBP_ENOMEM;
 	if (!full || !lim)
 		goto out;
-	for (size_t b = a->poff[IBP_PKEY_DEFAULT_BASE];
-	     b < a->poff[IBP_PKEY_DEFAULT_BASE + 1]; b++) {
-		const struct member *x = &a->pm[b];
+	size_t nd;
+	const struct member *dm = part_members(a, IBP_PKEY_DEFAULT_BASE, &nd);
+	for (size_t b = 0; b < nd; b++) {
+		const struct member *x = &dm[b];
 		if (!is_tenant_port(a, x->ep))
 			continue;
 		if (x->full)
@@ -210,7 +235,7 @@ out:
 }
 
 /* no-sa-path: end ports that share no matching P_Key with the SA's port */
-static int rule_sa(struct audit *a)
+int audit_rule_sa(struct audit *a)
 {
 	if (a->sm_ep < 0)
 		return 0;
@@ -226,7 +251,11 @@ static int rule_sa(struct audit *a)
 		if ((long)i == a->sm_ep ||
 		    ibp_fabric_node_type(a->f, node) == IBP_NODE_SWITCH)
 			continue;
-		if (!ibp_matrix_can_talk(a->m, (size_t)a->sm_ep, i))
+		size_t ns, ni;
+		const uint16_t *ks = ep_keys(a, (size_t)a->sm_ep, &ns);
+		const uint16_t *ki = ep_keys(a, i, &ni);
+		if (a->st ? !analysis_keys_match(ks, ns, ki, ni)
+			  : !ibp_matrix_can_talk(a->m, (size_t)a->sm_ep, i))
 			eps[k++] = i;
 	}
 	int rc = 0;
@@ -251,55 +280,58 @@ static int rule_sa(struct audit *a)
 	return rc;
 }
 
+int audit_rule_partition(struct audit *a, uint16_t base)
+{
+	char pb[32], msg[2048];
+	size_t eps[2], n;
+	const struct member *pm = part_members(a, base, &n);
+	if (!n)
+		return 0;
+	size_t full = 0;
+	for (size_t i = 0; i < n; i++)
+		full += pm[i].full;
+	int rc = 0;
+	if (n == 1) {
+		eps[0] = pm[0].ep;
+		snprintf(msg, sizeof(msg),
+			 "Partition %s has a single member, %s: it "
+			 "carries no traffic and only takes a "
+			 "P_KeyTable entry.",
+			 pname(a, base, pb), epname(a, eps[0]));
+		rc = add_eps(a, "partition-single-member", IBP_AUDIT_INFO, eps,
+			     1, &base, 1,
+			     "Add the ports that should share it, or "
+			     "remove the partition.",
+			     msg);
+	} else if (!full) {
+		size_t *v = malloc(n * sizeof(*v));
+		if (!v)
+			return IBP_ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			v[i] = pm[i].ep;
+		char names[512];
+		name_list(a, v, n, names, sizeof(names));
+		snprintf(msg, sizeof(msg),
+			 "Partition %s has %zu members (%s) and no full "
+			 "member; limited-limited never matches, so no "
+			 "two of them can talk.",
+			 pname(a, base, pb), n, names);
+		rc = add_eps(a, "partition-no-full-member", IBP_AUDIT_MEDIUM, v,
+			     n, &base, 1,
+			     "Make the ports that serve the partition "
+			     "full members (or check whether a typo "
+			     "turned them limited).",
+			     msg);
+		free(v);
+	}
+	return rc;
+}
+
 /* partition-no-full-member, partition-single-member */
 static int rule_partitions(struct audit *a)
 {
-	char pb[32], msg[2048];
-	size_t eps[2];
 	for (size_t b = 1; b < 0x8000; b++) {
-		size_t s = a->poff[b], e = a->poff[b + 1];
-		if (s == e)
-			continue;
-		uint16_t base = (uint16_t)b;
-		size_t full = 0;
-		for (size_t i = s; i < e; i++)
-			full += a->pm[i].full;
-		int rc = 0;
-		if (e - s == 1) {
-			eps[0] = a->pm[s].ep;
-			snprintf(msg, sizeof(msg),
-				 "Partition %s has a single member, %s: it "
-				 "carries no traffic and only takes a "
-				 "P_KeyTable entry.",
-				 pname(a, base, pb), epname(a, eps[0]));
-			rc = add_eps(a, "partition-single-member",
-				     IBP_AUDIT_INFO, eps, 1, &base, 1,
-				     "Add the ports that should share it, or "
-				     "remove the partition.",
-				     msg);
-		} else if (!full) {
-			size_t n = e - s;
-			size_t *v = malloc(n * sizeof(*v));
-			if (!v)
-				return IBP_ENOMEM;
-			for (size_t i = 0; i < n; i++)
-				v[i] = a->pm[s + i].ep;
-			char names[512];
-			name_list(a, v, n, names, sizeof(names));
-			snprintf(
-			    msg, sizeof(msg),
-			    "Partition %s has %zu members (%s) and no full "
-			    "member; limited-limited never matches, so no "
-			    "two of them can talk.",
-			    pname(a, base, pb), n, names);
-			rc = add_eps(a, "partition-no-full-member",
-				     IBP_AUDIT_MEDIUM, v, n, &base, 1,
-				     "Make the ports that serve the partition "
-				     "full members (or check whether a typo "
-				     "turned them limited).",
-				     msg);
-			free(v);
-		}
+		int rc = audit_rule_partition(a, (uint16_t)b);
 		if (rc)
 			return rc;
 	}
@@ -396,16 +428,7 @@ out:
  * wire but p is a trust point.
  * Reached ports are kept per partition as (class, tenant) pairs, at most
  * REACH_MAX of them, so the pair test stays small. */
-#define REACH_MAX 128
-#define PART_MAX  256
-
-struct reach {
-	uint16_t base;
-	bool full; /* p's membership */
-	size_t n;
-	size_t cls[REACH_MAX];
-	int ten[REACH_MAX];
-};
+#define reach audit_reach
 
 /* Can the elements (class a, tenant ta) and (class b, tenant tb) be two
  * different ports that cannot talk, of different tenants if mapped? */
@@ -414,15 +437,140 @@ static bool isolated_pair(const struct audit *a, size_t ca, int ta, size_t cb,
 {
 	if (a->in->tenants && (ta < 0 || tb < 0 || ta == tb))
 		return false;
-	if (ca == cb && ibp_matrix_class_size(a->m, ca) < 2)
+	if (ca == cb && class_size(a, ca) < 2)
 		return false; /* one port */
-	return !ibp_matrix_class_can_talk(a->m, ca, cb);
+	return !class_talk(a, ca, cb);
+}
+
+int audit_rule_shared_ep(struct audit *a, size_t ep, struct audit_reach *r,
+			 uint16_t *parts)
+{
+	int rc = 0;
+	size_t nk;
+	const uint16_t *k = ep_keys(a, ep, &nk);
+	size_t nr = 0;
+	for (size_t j = 0; j < nk && nr < PART_MAX; j++) {
+		uint16_t b = ibp_pkey_base(k[j]);
+		if (is_default(b))
+			continue;
+		struct reach *x = &r[nr];
+		x->base = b;
+		x->full = ibp_pkey_is_full(k[j]);
+		x->n = 0;
+		size_t nm;
+		const struct member *pm = part_members(a, b, &nm);
+		for (size_t i = 0; i < nm && x->n < REACH_MAX; i++) {
+			const struct member *q = &pm[i];
+			if (q->ep == ep || (!x->full && !q->full))
+				continue;
+			size_t c = ep_class(a, q->ep);
+			int t = tenant_of(a, q->ep);
+			bool dup = false;
+			for (size_t e = 0; e < x->n && !dup; e++)
+				dup = x->cls[e] == c && x->ten[e] == t;
+			if (!dup) {
+				x->cls[x->n] = c;
+				x->ten[x->n] = t;
+				x->n++;
+			}
+		}
+		if (x->n)
+			nr++;
+	}
+	if (nr < 2)
+		return 0;
+	/* which partitions take part in an isolated pair: judged
+	 * on reach, as the matrix does.  Full on either side is a
+	 * bridge (a limited membership reaching the full members
+	 * of a second group reaches what a full one would: the
+	 * client of a service partition is not flagged because its
+	 * peers reach the service too, so no pair is isolated);
+	 * limited-limited is the storage pattern. */
+	bool in_pair[PART_MAX] = {false}, in_bridge[PART_MAX] = {false};
+	bool full_pair = false, mixed = false;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++) {
+			bool bridge = r[i].full || r[j].full;
+			bool *seen = bridge ? in_bridge : in_pair;
+			if (seen[i] && seen[j])
+				continue;
+			bool hit = false;
+			for (size_t e = 0; e < r[i].n && !hit; e++)
+				for (size_t f = 0; f < r[j].n && !hit; f++)
+					hit = isolated_pair(
+					    a, r[i].cls[e], r[i].ten[e],
+					    r[j].cls[f], r[j].ten[f]);
+			if (!hit)
+				continue;
+			seen[i] = seen[j] = true;
+			if (bridge) {
+				full_pair = true;
+				mixed |= r[i].full != r[j].full;
+			}
+		}
+	size_t np = 0;
+	char list[256] = "", pb[32], msg[2048];
+	size_t lo = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (!(full_pair ? in_bridge[i] : in_pair[i]))
+			continue;
+		parts[np++] = r[i].base;
+		if (lo < sizeof(list))
+			lo += (size_t)snprintf(list + lo, sizeof(list) - lo,
+					       "%s%s", np > 1 ? ", " : "",
+					       pname(a, r[i].base, pb));
+	}
+	if (np < 2)
+		return 0;
+	const char *who = a->in->tenants ? " of different tenants" : "";
+	if (full_pair && mixed) {
+		snprintf(msg, sizeof(msg),
+			 "%s reaches, through %zu partitions%s (%s), "
+			 "ports that cannot reach each other, as a "
+			 "full member of some and a limited member of "
+			 "others: its reach is a full bridge's, so it "
+			 "bridges groups that are otherwise isolated.",
+			 epname(a, ep), np, who, list);
+	} else if (full_pair) {
+		snprintf(msg, sizeof(msg),
+			 "%s is a full member of %zu partitions%s "
+			 "(%s) whose other members cannot reach each "
+			 "other: it can initiate traffic to each side, "
+			 "so it bridges groups that are otherwise "
+			 "isolated.",
+			 epname(a, ep), np, who, list);
+	}
+	if (full_pair) {
+		rc = add_eps(a, "tenant-bridge", IBP_AUDIT_HIGH, &ep, 1, parts,
+			     np,
+			     "Make this port a limited member of every "
+			     "tenant partition it serves (the storage "
+			     "pattern), or give it one port per tenant; "
+			     "keep full membership for one tenant only.",
+			     msg);
+	} else {
+		snprintf(msg, sizeof(msg),
+			 "%s is a limited member of %zu partitions%s "
+			 "(%s) whose other members cannot reach each "
+			 "other: isolation between them holds "
+			 "on the wire "
+			 "(limited-limited never matches), but this "
+			 "node is a trust point between them.",
+			 epname(a, ep), np, who, list);
+		rc = add_eps(a, "shared-limited-member", IBP_AUDIT_MEDIUM, &ep,
+			     1, parts, np,
+			     "Harden the shared node (it must not "
+			     "relay between tenants: no IP forwarding, "
+			     "per-tenant exports) and protect it with "
+			     "an M_Key like the rest.",
+			     msg);
+	}
+	return rc;
 }
 
 static int rule_shared(struct audit *a)
 {
-	const ibp_matrix *m = a->m;
-	size_t n = ibp_matrix_endpoint_count(m);
+	size_t n = ibp_matrix_endpoint_count(a->m);
 	struct reach *r = malloc(PART_MAX * sizeof(*r));
 	uint16_t *parts = malloc(PART_MAX * sizeof(*parts));
 	if (!r || !parts) {
@@ -431,130 +579,8 @@ static int rule_shared(struct audit *a)
 		return IBP_ENOMEM;
 	}
 	int rc = 0;
-	for (size_t ep = 0; ep < n && !rc; ep++) {
-		size_t nk;
-		const uint16_t *k =
-		    ibp_matrix_class_keys(m, ibp_matrix_class_of(m, ep), &nk);
-		size_t nr = 0;
-		for (size_t j = 0; j < nk && nr < PART_MAX; j++) {
-			uint16_t b = ibp_pkey_base(k[j]);
-			if (is_default(b))
-				continue;
-			struct reach *x = &r[nr];
-			x->base = b;
-			x->full = ibp_pkey_is_full(k[j]);
-			x->n = 0;
-			for (size_t i = a->poff[b];
-			     i < a->poff[b + 1] && x->n < REACH_MAX; i++) {
-				const struct member *q = &a->pm[i];
-				if (q->ep == ep || (!x->full && !q->full))
-					continue;
-				size_t c = ibp_matrix_class_of(m, q->ep);
-				int t = tenant_of(a, q->ep);
-				bool dup = false;
-				for (size_t e = 0; e < x->n && !dup; e++)
-					dup = x->cls[e] == c && x->ten[e] == t;
-				if (!dup) {
-					x->cls[x->n] = c;
-					x->ten[x->n] = t;
-					x->n++;
-				}
-			}
-			if (x->n)
-				nr++;
-		}
-		if (nr < 2)
-			continue;
-		/* which partitions take part in an isolated pair: judged
-		 * on reach, as the matrix does.  Full on either side is a
-		 * bridge (a limited membership reaching the full members
-		 * of a second group reaches what a full one would: the
-		 * client of a service partition is not flagged because its
-		 * peers reach the service too, so no pair is isolated);
-		 * limited-limited is the storage pattern. */
-		bool in_pair[PART_MAX] = {false}, in_bridge[PART_MAX] = {false};
-		bool full_pair = false, mixed = false;
-		for (size_t i = 0; i < nr; i++)
-			for (size_t j = i + 1; j < nr; j++) {
-				bool bridge = r[i].full || r[j].full;
-				bool *seen = bridge ? in_bridge : in_pair;
-				if (seen[i] && seen[j])
-					continue;
-				bool hit = false;
-				for (size_t e = 0; e < r[i].n && !hit; e++)
-					for (size_t f = 0; f < r[j].n && !hit;
-					     f++)
-						hit = isolated_pair(
-						    a, r[i].cls[e], r[i].ten[e],
-						    r[j].cls[f], r[j].ten[f]);
-				if (!hit)
-					continue;
-				seen[i] = seen[j] = true;
-				if (bridge) {
-					full_pair = true;
-					mixed |= r[i].full != r[j].full;
-				}
-			}
-		size_t np = 0;
-		char list[256] = "", pb[32], msg[2048];
-		size_t lo = 0;
-		for (size_t i = 0; i < nr; i++) {
-			if (!(full_pair ? in_bridge[i] : in_pair[i]))
-				continue;
-			parts[np++] = r[i].base;
-			if (lo < sizeof(list))
-				lo += (size_t)snprintf(
-				    list + lo, sizeof(list) - lo, "%s%s",
-				    np > 1 ? ", " : "",
-				    pname(a, r[i].base, pb));
-		}
-		if (np < 2)
-			continue;
-		const char *who = a->in->tenants ? " of different tenants" : "";
-		if (full_pair && mixed) {
-			snprintf(msg, sizeof(msg),
-				 "%s reaches, through %zu partitions%s (%s), "
-				 "ports that cannot reach each other, as a "
-				 "full member of some and a limited member of "
-				 "others: its reach is a full bridge's, so it "
-				 "bridges groups that are otherwise isolated.",
-				 epname(a, ep), np, who, list);
-		} else if (full_pair) {
-			snprintf(msg, sizeof(msg),
-				 "%s is a full member of %zu partitions%s "
-				 "(%s) whose other members cannot reach each "
-				 "other: it can initiate traffic to each side, "
-				 "so it bridges groups that are otherwise "
-				 "isolated.",
-				 epname(a, ep), np, who, list);
-		}
-		if (full_pair) {
-			rc =
-			    add_eps(a, "tenant-bridge", IBP_AUDIT_HIGH, &ep, 1,
-				    parts, np,
-				    "Make this port a limited member of every "
-				    "tenant partition it serves (the storage "
-				    "pattern), or give it one port per tenant; "
-				    "keep full membership for one tenant only.",
-				    msg);
-		} else {
-			snprintf(msg, sizeof(msg),
-				 "%s is a limited member of %zu partitions%s "
-				 "(%s) whose other members cannot reach each "
-				 "other: isolation between them holds "
-				 "on the wire "
-				 "(limited-limited never matches), but this "
-				 "node is a trust point between them.",
-				 epname(a, ep), np, who, list);
-			rc = add_eps(a, "shared-limited-member",
-				     IBP_AUDIT_MEDIUM, &ep, 1, parts, np,
-				     "Harden the shared node (it must not "
-				     "relay between tenants: no IP forwarding, "
-				     "per-tenant exports) and protect it with "
-				     "an M_Key like the rest.",
-				     msg);
-		}
-	}
+	for (size_t ep = 0; ep < n && !rc; ep++)
+		rc = audit_rule_shared_ep(a, ep, r, parts);
 	free(r);
 	free(parts);
 	return rc;
@@ -562,7 +588,7 @@ static int rule_shared(struct audit *a)
 
 /* The end ports behind a switch's external ports: (end port, switch,
  * switch port) for every CA/router port linked to a switch. */
-static int rule_enforcement(struct audit *a)
+int audit_rule_enforcement(struct audit *a)
 {
 	const ibp_osm_conf *o = a->in->osm;
 	size_t n = ibp_matrix_endpoint_count(a->m);
@@ -758,9 +784,9 @@ int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 	a.guids = malloc((n + 1) * sizeof(*a.guids));
 	rc = a.guids ? build_partitions(&a) : IBP_ENOMEM;
 	if (!rc)
-		rc = rule_default(&a);
+		rc = audit_rule_default(&a);
 	if (!rc)
-		rc = rule_sa(&a);
+		rc = audit_rule_sa(&a);
 	if (!rc)
 		rc = rule_cross_tenant(&a);
 	if (!rc)
@@ -768,7 +794,7 @@ int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err)
 	if (!rc)
 		rc = rule_partitions(&a);
 	if (!rc)
-		rc = rule_enforcement(&a);
+		rc = audit_rule_enforcement(&a);
 	if (!rc)
 		rc = rule_mkey(&a);
 	if (!rc)

@@ -133,6 +133,31 @@ int ibp_findings_max_severity(const ibp_findings *f)
 	return m;
 }
 
+int ibp_findings_append(ibp_findings *f, const ibp_findings *src)
+{
+	for (size_t i = 0; src && i < src->n; i++) {
+		const ibp_finding *x = &src->v[i];
+		int rc = ibp_findings_add(
+		    f, x->code, x->severity, x->ports, x->nports, x->partitions,
+		    x->npartitions, x->fix, "%s", x->message);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool ibp_finding_equal(const ibp_finding *a, const ibp_finding *b)
+{
+	return a->severity == b->severity && !strcmp(a->code, b->code) &&
+	       a->nports == b->nports && a->npartitions == b->npartitions &&
+	       (!a->nports ||
+		!memcmp(a->ports, b->ports, a->nports * sizeof(*a->ports))) &&
+	       (!a->npartitions ||
+		!memcmp(a->partitions, b->partitions,
+			a->npartitions * sizeof(*a->partitions))) &&
+	       !strcmp(a->message, b->message);
+}
+
 void ibp_findings_sort(ibp_findings *f)
 {
 	/* insertion sort: stable, and the lists are short */

@@ -18,6 +18,7 @@
 #include "ibpart/tables_json.h"
 #include "pkey/tables_json_lib.h"
 #include "analysis/analysis_lib.h"
+#include "topo/alias_map_lib.h"
 #include "conf/conf_lib.h"
 #include "util/diag_lib.h"
 #include "policy/policy_lib.h"
@@ -36,7 +37,8 @@ struct ibp_analysis_input {
 	ibp_sm_port_source sm_assumed; /* how the SM port was chosen */
 	char *mode;
 	bool have_enforce;
-	char *names[0x8000]; /* partition names by base */
+	char *names[0x8000];	/* partition names by base */
+	ibp_alias_map *aliases; /* the fabric's alias GUIDs, or NULL */
 };
 
 IBP_OPTIONS_LAYOUT(analysis_input_options_layout, "analysis input options",
@@ -217,10 +219,18 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = in->fabric;
-	co.alias_guids_path = o->alias_guids_path;
 	co.max_input_size = o->max_input_size;
-	const char *name = o->plan_path ? o->plan_path : "<plan>";
+	/* kept for the audit's shared-physical-port as well */
 	int rc =
+	    o->alias_guids_path
+		? ibp_alias_map_load(o->alias_guids_path, o->max_input_size,
+				     &in->aliases, NULL, err)
+		: IBP_OK;
+	if (rc)
+		return rc;
+	co.aliases = in->aliases;
+	const char *name = o->plan_path ? o->plan_path : "<plan>";
+	rc =
 	    o->plan_text
 		? ibp_conf_parse_buffer(name, o->plan_text, o->plan_len, &co,
 					&in->conf, diags, err)
@@ -295,6 +305,7 @@ void ibp_analysis_input_free(ibp_analysis_input *in)
 	ibp_tables_free(in->tables);
 	ibp_policy_unplaced_free(in->unplaced);
 	ibp_conf_free(in->conf);
+	ibp_alias_map_free(in->aliases);
 	ibp_fabric_free(in->owned);
 	for (size_t i = 0; i < 0x8000; i++)
 		free(in->names[i]);
@@ -560,6 +571,9 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 			return IBP_ENOMEM;
 	}
 	if (ibp_audit_subnet_limits(out, in->fabric, in->conf))
+		return IBP_ENOMEM;
+	if (in->conf && ibp_audit_shared_physical_port(out, in->fabric,
+						       in->conf, in->aliases))
 		return IBP_ENOMEM;
 	return capacity_findings(in->unplaced, out);
 }

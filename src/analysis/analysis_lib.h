@@ -122,6 +122,12 @@ long ibp_findings_find(const ibp_findings *f, const char *code);
 
 /* Order by severity (highest first), then code; stable. */
 void ibp_findings_sort(ibp_findings *f);
+/* Append a copy of every finding of src (NULL: none) to f; 0 or
+ * IBP_ENOMEM. */
+int ibp_findings_append(ibp_findings *f, const ibp_findings *src);
+/* Do a and b say the same: code, severity, ports, partitions and
+ * message? */
+bool ibp_finding_equal(const ibp_finding *a, const ibp_finding *b);
 
 /* "info", "medium", "high", "critical" (a static string; "?" for a value
  * out of range), and back, case-insensitively: IBP_EINVAL (*out
@@ -173,6 +179,45 @@ int ibp_tenant_map_load_buffer(const ibp_fabric *f, const char *name,
  * policy; see ibp_audit_plan_rejected() and friends.) */
 int ibp_audit_run(const ibp_audit_input *in, ibp_findings *out, ibp_error *err);
 
+/* The audit kept for a set of tables and updated as ports' keys change
+ * (src/analysis/analysis_audit_state.c): after any sequence of
+ * ibp_audit_state_set_keys and ibp_audit_state_update, its findings are
+ * those ibp_audit_run gives for tables holding those keys, at the cost
+ * of the ports and partitions the changes reach.  A service's guard
+ * judges each change with it instead of auditing its whole plan. */
+typedef struct ibp_audit_state ibp_audit_state;
+/* The state of in (its tables, SM port and partition names; borrowed:
+ * the tables must outlive the state).  IBP_EINVAL with a tenant map or
+ * an opensm.conf (their rules are ibp_audit_run's only). */
+int ibp_audit_state_new(const ibp_audit_input *in, ibp_audit_state **out,
+			ibp_error *err);
+void ibp_audit_state_free(ibp_audit_state *s);
+/* The end port (node, port) now holds keys (a table's entries, any
+ * order; invalid ones ignored).  IBP_ENOENT: not an end port of the
+ * state's matrix; IBP_ENOMEM.  Takes effect at the next update. */
+int ibp_audit_state_set_keys(ibp_audit_state *s, size_t node, unsigned port,
+			     const uint16_t *keys, size_t nkeys);
+/* The name partition_names gives pkey's base (NULL: none). */
+int ibp_audit_state_set_name(ibp_audit_state *s, uint16_t pkey,
+			     const char *name);
+/* Recompute what the keys set since the last update reach: the findings
+ * of the recomputed slots before (old_out) and after (new_out) it, each
+ * may be NULL.  A finding of the whole audit that is in neither is
+ * unchanged.  0 or IBP_ENOMEM (the state is then unusable). */
+int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
+			   ibp_findings *new_out);
+/* Every finding of the state, in ibp_audit_run's order (sort them to
+ * compare with an audit's), appended to out; 0 or IBP_ENOMEM. */
+int ibp_audit_state_findings(const ibp_audit_state *s, ibp_findings *out);
+/* The effective keys end port ep (the matrix's index) holds now:
+ * sorted by base, one per base, the full bit when full; borrowed until
+ * the next ibp_audit_state_set_keys. */
+const uint16_t *ibp_audit_state_keys(const ibp_audit_state *s, size_t ep,
+				     size_t *nk);
+/* The matrix the state names its end ports from (its classes are those
+ * of the tables the state was made from, not the current ones). */
+const ibp_matrix *ibp_audit_state_matrix(const ibp_audit_state *s);
+
 /* Findings the plan's verdict gives (conf module), phrased for the
  * audit: OpenSM rejects the whole file and falls back to ALL=full
  * (critical).  For a plan in the seed dialect (seed_dialect), which ibpart
@@ -211,6 +256,24 @@ int ibp_audit_plan_indeterminate(ibp_findings *out, const ibp_fabric *f,
  * without out or f; IBP_ENOMEM. */
 int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
 			    const ibp_conf *plan);
+/* Its two halves: the multicast groups plan needs (*ipoib: of its IPoIB
+ * partitions), and the "multicast-groups" finding for a need (none when
+ * need is 0 or the fabric has no switch); 0 or IBP_ENOMEM. */
+size_t ibp_audit_multicast_need(const ibp_conf *plan, size_t *ipoib);
+int ibp_audit_multicast_groups(ibp_findings *out, const ibp_fabric *f,
+			       size_t need, size_t ipoib);
+/* The isolation question for virtual functions (analysis_vf.c):
+ * "shared-physical-port" (high), one finding per physical port two of
+ * whose GUIDs - its VFs' alias GUIDs (aliases, alias_map.h) or the port
+ * itself - are members of different partitions other than the default
+ * one: a VF (mlx4 model) uses its physical port's P_KeyTable, which must
+ * then hold every tenant's P_Key, and only the host's VF mapping keeps
+ * them apart.  The finding names the physical port and the partitions.
+ * Nothing without aliases or for a plan OpenSM rejects.  IBP_EINVAL
+ * without out or f; IBP_ENOMEM. */
+int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
+				   const ibp_conf *plan,
+				   const ibp_alias_map *aliases);
 
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,

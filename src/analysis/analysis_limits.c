@@ -60,7 +60,7 @@ static int lidless(ibp_findings *out, const ibp_fabric *f)
 /* The broadcast groups a plan's IPoIB partitions need: one per ipoib
  * P_Key and scope (OpenSM creates the IPv4 broadcast group
  * ff1S:401b:PKEY::ffff:ffff for each), plus every mgid= line. */
-static size_t groups_needed(const ibp_conf *c, size_t *ipoib)
+size_t ibp_audit_multicast_need(const ibp_conf *c, size_t *ipoib)
 {
 	size_t need = 0;
 	*ipoib = 0;
@@ -86,16 +86,15 @@ static size_t groups_needed(const ibp_conf *c, size_t *ipoib)
 	return need;
 }
 
-static int multicast(ibp_findings *out, const ibp_fabric *f, const ibp_conf *c)
+int ibp_audit_multicast_groups(ibp_findings *out, const ibp_fabric *f,
+			       size_t need, size_t ipoib)
 {
 	size_t mft_node;
 	unsigned cap = ibp_fabric_multicast_cap(f, &mft_node);
-	if (mft_node == SIZE_MAX || !c)
+	if (mft_node == SIZE_MAX)
 		return 0; /* no switch: no multicast forwarding to run out of */
 	if (cap > MLID_SPACE)
 		cap = MLID_SPACE;
-	size_t ipoib;
-	size_t need = groups_needed(c, &ipoib);
 	if (!need)
 		return 0;
 	if (need <= cap)
@@ -126,5 +125,8 @@ int ibp_audit_subnet_limits(ibp_findings *out, const ibp_fabric *f,
 	if (!out || !f)
 		return IBP_EINVAL;
 	int rc = lidless(out, f);
-	return rc ? rc : multicast(out, f, plan);
+	if (rc || !plan)
+		return rc;
+	size_t ipoib, need = ibp_audit_multicast_need(plan, &ipoib);
+	return ibp_audit_multicast_groups(out, f, need, ipoib);
 }

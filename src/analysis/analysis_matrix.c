@@ -29,6 +29,7 @@
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "analysis/audit_priv.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 
@@ -78,21 +79,16 @@ static int cmp_u16_base(const void *a, const void *b)
 }
 
 /* Sorted, one key per base, the full bit set when any entry is full. */
-static size_t effective_keys(const ibp_pkey_table *t, uint16_t *buf)
+size_t analysis_keys_effective(uint16_t *buf, size_t n)
 {
-	size_t n = 0;
-	if (!t)
-		return 0;
-	unsigned used = ibp_pkey_table_used(t);
-	for (unsigned i = 0; i < used; i++) {
-		uint16_t k = ibp_pkey_table_get(t, i);
-		if (ibp_pkey_is_valid(k))
-			buf[n++] = k;
-	}
-	if (n > 1)
-		qsort(buf, n, sizeof(*buf), cmp_u16_base);
+	size_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ibp_pkey_is_valid(buf[i]))
+			buf[v++] = buf[i];
+	if (v > 1)
+		qsort(buf, v, sizeof(*buf), cmp_u16_base);
 	size_t o = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < v; i++) {
 		if (o && ibp_pkey_base(buf[o - 1]) == ibp_pkey_base(buf[i]))
 			buf[o - 1] |= buf[i] & IBP_PKEY_FULL_BIT;
 		else
@@ -101,7 +97,16 @@ static size_t effective_keys(const ibp_pkey_table *t, uint16_t *buf)
 	return o;
 }
 
-static uint64_t hash_keys(const uint16_t *k, size_t n)
+static size_t effective_keys(const ibp_pkey_table *t, uint16_t *buf)
+{
+	size_t n = 0;
+	unsigned used = t ? ibp_pkey_table_used(t) : 0;
+	for (unsigned i = 0; i < used; i++)
+		buf[n++] = ibp_pkey_table_get(t, i);
+	return analysis_keys_effective(buf, n);
+}
+
+uint64_t analysis_keys_hash(const uint16_t *k, size_t n)
 {
 	uint64_t h = 1469598103934665603ull ^ n;
 	for (size_t i = 0; i < n; i++) {
@@ -113,8 +118,8 @@ static uint64_t hash_keys(const uint16_t *k, size_t n)
 
 /* Does a member of class a match a member of class b (merge of the two
  * sorted key lists)? */
-static bool keys_match(const uint16_t *a, size_t na, const uint16_t *b,
-		       size_t nb)
+bool analysis_keys_match(const uint16_t *a, size_t na, const uint16_t *b,
+			 size_t nb)
 {
 	size_t i = 0, j = 0;
 	while (i < na && j < nb) {
@@ -162,7 +167,7 @@ struct build {
 static int add_class(ibp_matrix *m, struct build *b, const uint16_t *keys,
 		     size_t nk, size_t *cls)
 {
-	uint64_t h = hash_keys(keys, nk);
+	uint64_t h = analysis_keys_hash(keys, nk);
 	size_t mask = b->hcap - 1;
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		size_t c = b->htab[i];
@@ -206,7 +211,7 @@ static int add_class(ibp_matrix *m, struct build *b, const uint16_t *keys,
 		for (size_t c = 0; c < m->k; c++) {
 			const uint16_t *ck = m->cls_keys + m->cls_off[c];
 			size_t cn = m->cls_off[c + 1] - m->cls_off[c];
-			size_t i = hash_keys(ck, cn) & (ncap - 1);
+			size_t i = analysis_keys_hash(ck, cn) & (ncap - 1);
 			while (nt[i])
 				i = (i + 1) & (ncap - 1);
 			nt[i] = c + 1;
@@ -545,7 +550,7 @@ bool ibp_matrix_class_can_talk(const ibp_matrix *m, size_t a, size_t b)
 		return false;
 	if (m->rows)
 		return (m->rows[a * m->words + b / WBITS] >> (b % WBITS)) & 1;
-	return keys_match(
+	return analysis_keys_match(
 	    m->cls_keys + m->cls_off[a], m->cls_off[a + 1] - m->cls_off[a],
 	    m->cls_keys + m->cls_off[b], m->cls_off[b + 1] - m->cls_off[b]);
 }

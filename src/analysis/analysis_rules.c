@@ -34,6 +34,9 @@ static const ibp_audit_rule rules[] = {
      "end ports past the subnet's last LID get none: tables, no traffic"},
     {"part-enforce-off", IBP_AUDIT_HIGH,
      "switch partition enforcement off on leaf ports (--opensm-conf)"},
+    {"shared-physical-port", IBP_AUDIT_HIGH,
+     "VFs (alias GUIDs) of one physical port in different partitions: one "
+     "P_KeyTable holds both tenants' keys (--alias-guids)"},
     {"mkey-not-set", IBP_AUDIT_HIGH,
      "no M_Key: any host can rewrite P_KeyTables (--opensm-conf)"},
     {"shared-limited-member", IBP_AUDIT_MEDIUM,

@@ -16,6 +16,7 @@
 #include "util/json_text.h"
 #include "ibpart/atomic_file.h"
 #include "util/atomic_file_lib.h"
+#include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
 #include "pkey/state_file_lib.h"
@@ -112,28 +113,127 @@ char *ibp_tables_to_json(const ibp_tables *ts, const char *mode,
 	return s;
 }
 
-static char *dump(const ibp_tables *ts, const char *mode, uint64_t sm)
+/* ---- the streaming writer of `tables --format json` ----
+ *
+ * The document json_dumps() makes of tables_json() with
+ * JSON_PRESERVE_ORDER | JSON_INDENT(1), byte for byte, written port by
+ * port as it goes: at 48,000 ports the tree of objects jansson would
+ * build, dump and free is most of the command's time and memory.  A
+ * string that is not plain printable ASCII goes through jansson (its
+ * escaping, the lossy UTF-8 and the "_hex" key), so the two writers
+ * cannot disagree on it. */
+
+/* a GUID as "0x%016" PRIx64 writes it, 18 bytes, not terminated */
+static char *put_guid(char *o, uint64_t g)
 {
-	json_t *j = tables_json(ts, mode, sm);
-	if (!j)
-		return NULL;
-	char *s = json_dumps(j, JSON_PRESERVE_ORDER | JSON_INDENT(1));
-	json_decref(j);
-	return s;
+	static const char hex[] = "0123456789abcdef";
+	*o++ = '0';
+	*o++ = 'x';
+	for (int i = 60; i >= 0; i -= 4)
+		*o++ = hex[(g >> i) & 15];
+	return o;
+}
+
+/* ASCII from ' ' to '~', neither '"' nor '\\': written as it is */
+static bool plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e ||
+		    *s == '"' || *s == '\\')
+			return false;
+	return true;
+}
+
+/* ",\n" + indent + "\"key\": " + the value json_text_set() gives, and
+ * its "_hex" twin where the text is no valid UTF-8 */
+static int put_text(FILE *out, const char *key, const char *s)
+{
+	if (!s)
+		s = "";
+	if (plain(s))
+		return fprintf(out, ",\n   \"%s\": \"%s\"", key, s) < 0;
+	json_t *v = json_text(s);
+	char *t = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+	json_decref(v);
+	int bad = !t || fprintf(out, ",\n   \"%s\": %s", key, t) < 0;
+	free(t);
+	size_t n = strlen(s);
+	if (!bad && !ibp_utf8_valid(s, n)) {
+		char *h = ibp_hex(s, n);
+		bad = fprintf(out, ",\n   \"%s_hex\": \"%s\"", key,
+			      h ? h : "") < 0;
+		free(h);
+	}
+	return bad ? -1 : 0;
+}
+
+static int put_port(FILE *out, const ibp_fabric *f, size_t n, unsigned p,
+		    const ibp_pkey_table *t, bool first)
+{
+	char buf[160], *o = buf;
+	o += sprintf(o, "%s  {\n   \"node_guid\": \"", first ? "" : ",\n");
+	o = put_guid(o, ibp_fabric_node_guid(f, n));
+	o += sprintf(o, "\",\n   \"port_guid\": \"");
+	o = put_guid(o, ibp_fabric_port_guid(f, n, p));
+	o += sprintf(o, "\",\n   \"port\": %u,\n   \"node_type\": \"%s\"", p,
+		     ibp_node_type_str(ibp_fabric_node_type(f, n)));
+	if (fwrite(buf, 1, (size_t)(o - buf), out) != (size_t)(o - buf) ||
+	    put_text(out, "node_desc", ibp_fabric_node_desc(f, n)))
+		return -1;
+	unsigned used = t ? ibp_pkey_table_used(t) : 0;
+	o = buf + sprintf(buf, ",\n   \"capacity\": %u,\n   \"pkeys\": %s",
+			  ibp_pkey_table_capacity(t), used ? "[" : "[]");
+	static const char hex[] = "0123456789abcdef";
+	for (unsigned k = 0; k < used; k++) {
+		if (o - buf > (long)sizeof(buf) - 16) { /* ",\n    \"0x…\"" */
+			if (fwrite(buf, 1, (size_t)(o - buf), out) !=
+			    (size_t)(o - buf))
+				return -1;
+			o = buf;
+		}
+		uint16_t pk = ibp_pkey_table_get(t, k);
+		if (k)
+			*o++ = ',';
+		memcpy(o, "\n    \"0x", 8);
+		o += 8;
+		for (int i = 12; i >= 0; i -= 4)
+			*o++ = hex[(pk >> i) & 15];
+		*o++ = '"';
+	}
+	o += sprintf(o, "%s", used ? "\n   ]\n  }" : "\n  }");
+	return fwrite(buf, 1, (size_t)(o - buf), out) == (size_t)(o - buf) ? 0
+									   : -1;
 }
 
 static int write_stream(const ibp_tables *ts, const char *mode,
 			uint64_t sm_port_guid, FILE *out, ibp_error *err)
 {
-	char *s = dump(ts, mode, sm_port_guid);
-	if (!s)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	int rc = 0;
-	if (fputs(s, out) == EOF || fputc('\n', out) == EOF)
-		rc = ibp_error_set(err, IBP_EIO, "write failed: %s",
-				   strerror(errno));
-	free(s);
-	return rc;
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	char g[19];
+	*put_guid(g, sm_port_guid) = 0;
+	int bad = fputs("{\n", out) == EOF;
+	if (!bad && mode) {
+		json_t *m = json_string(mode);
+		char *t = m ? json_dumps(m, JSON_ENCODE_ANY) : NULL;
+		json_decref(m);
+		bad = !t || fprintf(out, " \"mode\": %s,\n", t) < 0;
+		free(t);
+	}
+	size_t cnt = ibp_tables_count(ts);
+	if (!bad)
+		bad = fprintf(out, " \"sm_port_guid\": \"%s\",\n \"ports\": %s",
+			      g, cnt ? "[\n" : "[]") < 0;
+	for (size_t i = 0; i < cnt && !bad; i++) {
+		size_t n;
+		unsigned p;
+		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
+		bad = put_port(out, f, n, p, t, i == 0) != 0;
+	}
+	if (!bad)
+		bad = fputs(cnt ? "\n ]\n}\n" : "\n}\n", out) == EOF;
+	return bad ? ibp_error_set(err, IBP_EIO, "write failed: %s",
+				   strerror(errno))
+		   : 0;
 }
 
 int ibp_tables_write_json(const ibp_tables *ts, const char *mode,

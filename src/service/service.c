@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,7 @@
 
 IBP_OPTIONS_LAYOUT(service_options_layout, "service options",
 		   IBP_SERVICE_OPTIONS_VERSION,
+		   offsetof(struct ibp_service_options, alias_guids_path),
 		   sizeof(struct ibp_service_options));
 
 /* The library's defaults, a whole current struct. */
@@ -111,9 +113,11 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->topology_path = dup_or_null(o->topology_path);
 	s->sm_port = dup_or_null(o->sm_port);
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
+	s->alias_guids_path = dup_or_null(o->alias_guids_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
 	s->record = svc_record_new();
-	int rc = !s->db_path || !s->partitions_path || !s->record
+	s->opfile = svc_opfile_new();
+	int rc = !s->db_path || !s->partitions_path || !s->record || !s->opfile
 		     ? ibp_error_set(err, IBP_ENOMEM, "out of memory")
 		     : svc_db_open(s, o->db_path, err);
 	if (!rc)
@@ -137,6 +141,10 @@ void ibp_service_close(ibp_service *s)
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	svc_record_free(s->record);
+	svc_opfile_free(s->opfile);
+	svc_guard_base_free(s->guard);
+	ibp_conf_free(s->opc);
+	free(s->opc_text);
 	if (s->topo)
 		svc_topology_put(s, s->topo);
 	pthread_mutex_destroy(&s->topo_lock);
@@ -150,6 +158,7 @@ void ibp_service_close(ibp_service *s)
 	free(s->topology_path);
 	free(s->sm_port);
 	free(s->opensm_conf_path);
+	free(s->alias_guids_path);
 	free(s);
 }
 
@@ -370,16 +379,39 @@ static const char *const op_names[] = {
 #define OP_DELETE "delete"
 
 /* The operator's lines as OpenSM reads them (the text last seen when
- * the file cannot be trusted: svc_operator_text). */
+ * the file cannot be trusted: svc_operator_text); *conf borrowed, valid
+ * under the lock until the next call: the reading is kept while the
+ * text stays the same, so a change does not parse a large operator's
+ * part again (issue 29). */
 static int operator_lines(ibp_service *s, char **text, size_t *len,
-			  ibp_conf **conf, ibp_error *err)
+			  const ibp_conf **conf, ibp_error *err)
 {
 	char problem[8];
+	*conf = NULL;
 	int rc = svc_operator_text(s, text, len, problem, sizeof(problem), err);
-	if (!rc)
-		rc = svc_parse_conf(s, s->partitions_path, *text, *len, conf,
-				    err);
-	return rc;
+	if (rc)
+		return rc;
+	if (s->opc && s->opc_len == *len && !memcmp(s->opc_text, *text, *len)) {
+		*conf = s->opc;
+		return IBP_OK;
+	}
+	ibp_conf *c = NULL;
+	char *copy = malloc(*len + 1);
+	if (!copy)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	rc = svc_parse_conf(s, s->partitions_path, *text, *len, &c, err);
+	if (rc) {
+		free(copy);
+		return rc;
+	}
+	memcpy(copy, *text, *len);
+	ibp_conf_free(s->opc);
+	free(s->opc_text);
+	s->opc = c;
+	s->opc_text = copy;
+	s->opc_len = *len;
+	*conf = c;
+	return IBP_OK;
 }
 
 /* A new partition: UFM's defaults (ip_over_ib, index0 false, the name
@@ -520,6 +552,7 @@ static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
 	snprintf(w->user, sizeof(w->user), "%s", c->user ? c->user : "");
 	w->json = json;
 	s->warn_next = (s->warn_next + 1) % SVC_WARNINGS_KEPT;
+	s->view_gen++;
 	if (s->nwarnings < SVC_WARNINGS_KEPT)
 		s->nwarnings++;
 }
@@ -548,7 +581,7 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 {
 	char *optext = NULL, *before = NULL, *after = NULL;
 	size_t oplen = 0, blen = 0, alen = 0;
-	ibp_conf *opc = NULL;
+	const ibp_conf *opc = NULL;
 	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	if (rc) {
 		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
@@ -576,12 +609,18 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	}
 	if ((rc = check_name(opc, np, pkey, e)))
 		goto out;
-	if (svc_render(optext, oplen, &s->plan, &before, &blen) ||
-	    svc_render(optext, oplen, np, &after, &alen)) {
+	bool judged = false;
+	if ((rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc,
+					pkey, svc_plan_find(&s->plan, pkey),
+					svc_plan_find(np, pkey), &judged, e)))
+		goto out;
+	if (!judged && (svc_render(optext, oplen, &s->plan, &before, &blen) ||
+			svc_render(optext, oplen, np, &after, &alen))) {
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
+	if (!judged &&
+	    (rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
 		goto out;
 	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
 		e->unavailable = true;
@@ -596,9 +635,11 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	*np = (struct svc_plan){0};
 	if (rev)
 		*rev = s->rev;
+	svc_guard_committed(s, true);
 	pthread_cond_broadcast(&s->changed);
 out:
-	ibp_conf_free(opc);
+	if (rc)
+		svc_guard_committed(s, false);
 	free(optext);
 	free(before);
 	free(after);
@@ -648,10 +689,9 @@ static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
 		return rc;
 	char *optext = NULL;
 	size_t oplen = 0;
-	ibp_conf *opc = NULL;
+	const ibp_conf *opc = NULL;
 	bool operators = !operator_lines(s, &optext, &oplen, &opc, NULL) &&
 			 ibp_conf_group_find(opc, *pkey);
-	ibp_conf_free(opc);
 	free(optext);
 	if (operators) {
 		e->conflict = true;
@@ -751,7 +791,7 @@ int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
 	*json = NULL;
 	char *optext = NULL;
 	size_t oplen = 0;
-	ibp_conf *opc = NULL;
+	const ibp_conf *opc = NULL;
 	pthread_mutex_lock(&s->lock);
 	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	json_t *o = rc ? NULL : json_object();
@@ -771,7 +811,6 @@ int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
 			json_object_set_new(o, key, v);
 	}
 	pthread_mutex_unlock(&s->lock);
-	ibp_conf_free(opc);
 	free(optext);
 	if (rc)
 		return svc_fail(e, rc, NULL, "%s", e->err.message);
@@ -790,7 +829,7 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 	}
 	char *optext = NULL;
 	size_t oplen = 0;
-	ibp_conf *opc = NULL;
+	const ibp_conf *opc = NULL;
 	json_t *v = NULL;
 	pthread_mutex_lock(&s->lock);
 	rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
@@ -804,7 +843,6 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 			: NULL;
 	}
 	pthread_mutex_unlock(&s->lock);
-	ibp_conf_free(opc);
 	free(optext);
 	if (rc)
 		return svc_fail(e, rc, NULL, "%s", e->err.message);

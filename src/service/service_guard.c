@@ -43,7 +43,8 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = s->topology_path;
-	o.plan_path = s->partitions_path; /* names it in messages */
+	o.alias_guids_path = s->alias_guids_path; /* shared-physical-port */
+	o.plan_path = s->partitions_path;	  /* names it in messages */
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;
@@ -126,11 +127,9 @@ static json_t *findings_array(const ibp_findings *fs)
 	return arr;
 }
 
-static int refuse_findings(const ibp_findings *before,
-			   const ibp_findings *after,
-			   const ibp_findings *capacity,
-			   struct ibp_service_caller *c,
-			   struct ibp_service_error *e)
+int svc_guard_refuse(const ibp_findings *before, const ibp_findings *after,
+		     const ibp_findings *capacity, struct ibp_service_caller *c,
+		     struct ibp_service_error *e)
 {
 	ibp_findings *fresh = ibp_findings_new(), *warned = ibp_findings_new();
 	if (!fresh || !warned) {
@@ -179,9 +178,8 @@ static int refuse_findings(const ibp_findings *before,
  * reduce reach: never refused.  The high findings left in the plan after
  * it go to c's warnings (the answer's extra fields), so an orchestrator
  * revoking access learns that bridges remain without looping on a 409. */
-static int report_remaining(const ibp_findings *after,
-			    struct ibp_service_caller *c,
-			    struct ibp_service_error *e)
+int svc_guard_remaining(const ibp_findings *after, struct ibp_service_caller *c,
+			struct ibp_service_error *e)
 {
 	ibp_findings *high = ibp_findings_new();
 	if (!high)
@@ -202,9 +200,9 @@ static int report_remaining(const ibp_findings *after,
 	return rc;
 }
 
-int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
-	      bool removes_only, const char *before, size_t blen,
-	      const char *after, size_t alen, struct ibp_service_error *e)
+int svc_guard(ibp_service *s, struct ibp_service_caller *c, bool removes_only,
+	      const char *before, size_t blen, const char *after, size_t alen,
+	      struct ibp_service_error *e)
 {
 	size_t be = 0, ae = 0;
 	bool brej = false, arej = false;
@@ -226,10 +224,11 @@ int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
 	ibp_error ignore;
 	if (removes_only) {
 		audit(s, after, alen, &fa, &ignore);
-		rc = report_remaining(fa, c, e);
+		rc = svc_guard_remaining(fa, c, e);
 		ibp_findings_free(fa);
 		return rc;
 	}
+	s->guard_full++;
 	audit(s, before, blen, &fb, &ignore); /* a bad before blocks nothing */
 	rc = audit(s, after, alen, &fa, &e->err);
 	if (!rc)
@@ -242,7 +241,7 @@ int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
 			      "plan: %s",
 			      e->err.message);
 	} else {
-		rc = refuse_findings(fb, fa, fc, c, e);
+		rc = svc_guard_refuse(fb, fa, fc, c, e);
 	}
 	ibp_findings_free(fc);
 	ibp_findings_free(fb);

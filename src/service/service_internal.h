@@ -67,10 +67,16 @@ struct ibp_service {
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
 	char *db_path, *partitions_path, *topology_path, *sm_port;
-	char *opensm_conf_path; /* the audit's posture rules; NULL: none */
+	char *opensm_conf_path;	   /* the audit's posture rules; NULL: none */
+	struct svc_opfile *opfile; /* service_render.c: the operator's lines
+				      as last read, by the file's stat */
+	char *alias_guids_path;	   /* the audit's VFs (alias map); NULL: none */
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
+	uint64_t view_gen;	   /* service_view.c: bumped when a revision's
+				      state, absent GUIDs, drift or warnings are
+				      recorded (what the views show beside rev) */
 	struct svc_record *record; /* service_memory.c: what the guard
 				      judges capacity with, cached */
 	pthread_mutex_t topo_lock; /* service_topology.c: */
@@ -91,6 +97,13 @@ struct ibp_service {
 	bool store_synced; /* the cache has caught up at least once */
 	bool store_schema; /* the store's schema checked (and migrated) */
 	char store_error[256]; /* why the store failed last ("": fine) */
+	/* service_guard_state.c: the audit's answer for the plan, kept */
+	struct svc_guard_base *guard;
+	uint64_t guard_fast, guard_full; /* changes judged each way */
+	unsigned long guard_drifts;	 /* kept answers the check refuted */
+	ibp_conf *opc; /* service.c: the operator's lines as read, kept */
+	char *opc_text;
+	size_t opc_len;
 };
 
 /* ---- service_input.c: request values ---- */
@@ -298,6 +311,11 @@ int svc_capacity_findings(const ibp_service *s, const char *before, size_t blen,
  * operator's.  Errors: IBP_ENOMEM, IBP_EIO (the database). */
 int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 		      size_t psize, ibp_error *err);
+/* The cache of the operator's lines (svc_operator_text reads the file
+ * only when its inode, size, mtime or ctime changed): new at open (NULL
+ * on ENOMEM), free at close (takes NULL). */
+struct svc_opfile *svc_opfile_new(void);
+void svc_opfile_free(struct svc_opfile *c);
 /* What keeps the service from writing the partitions file, into problem
  * (""  when nothing): the file's own problem (svc_operator_text), or a
  * P_Key both the operator's lines (opc) and the API's plan define. */
@@ -316,9 +334,40 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
  * only warns of (c may be NULL) is appended to c->warnings instead.  A
  * change that only removes (removes_only) can only reduce reach: never
  * refused by the audit, the high findings that remain go to c->warnings. */
-int svc_guard(const ibp_service *s, struct ibp_service_caller *c,
-	      bool removes_only, const char *before, size_t blen,
-	      const char *after, size_t alen, struct ibp_service_error *e);
+int svc_guard(ibp_service *s, struct ibp_service_caller *c, bool removes_only,
+	      const char *before, size_t blen, const char *after, size_t alen,
+	      struct ibp_service_error *e);
+/* The guard's two judgments on findings: refuse (a conflict naming
+ * them) what after has at high or above that before does not (capacity:
+ * more findings to judge, may be NULL); and, for a change that only
+ * removes, the high findings after it to c's warnings. */
+int svc_guard_refuse(const ibp_findings *before, const ibp_findings *after,
+		     const ibp_findings *capacity, struct ibp_service_caller *c,
+		     struct ibp_service_error *e);
+int svc_guard_remaining(const ibp_findings *after, struct ibp_service_caller *c,
+			struct ibp_service_error *e);
+
+/* ---- service_guard_state.c: the guard at the change's cost ---- */
+struct svc_guard_base;
+void svc_guard_base_free(struct svc_guard_base *b);
+/* Judge the change of P_Key pkey from before to after (either NULL) on
+ * the audit's answer kept for the plan (built first when there is none
+ * for this revision and operator's text optext/opc): *judged false when
+ * the kept answer cannot judge it exactly (svc_guard then does), else
+ * the guard's answer as svc_guard's.  The change stays applied to the
+ * kept answer until svc_guard_committed. */
+int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
+			  bool removes_only, const char *optext, size_t oplen,
+			  const ibp_conf *opc, uint16_t pkey,
+			  const struct svc_part *before,
+			  const struct svc_part *after, bool *judged,
+			  struct ibp_service_error *e);
+/* The change judged last was committed (as s->rev) or not (undone). */
+void svc_guard_committed(ibp_service *s, bool committed);
+/* Every finding of the kept answer (sorted as the audit's); IBP_ENOENT
+ * when none is kept. */
+int svc_guard_base_findings(const ibp_service *s, ibp_findings *out);
+
 /* Append the findings of JSON array arr (stolen) to c->warnings (c may
  * be NULL: arr is dropped).  0, or IBP_ENOMEM. */
 int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);

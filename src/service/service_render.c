@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "conf/partitions_marker.h"
 #include "service/service_internal.h"
@@ -21,7 +23,111 @@
 #include "conf/conf_lib.h"
 #include "service/service_lib.h"
 
-/* Where the marker line starts in text, or NULL. */
+/* The operator's lines as last read from the partitions file, with the
+ * file's identity then: a call that finds the same inode, size, mtime
+ * and ctime takes the text kept (ibpartd renders the file for every
+ * change and every view; at 4,000 partitions it is megabytes).  Only a
+ * file read whole with its marker is kept: the other outcomes depend on
+ * the database's text last seen, and are rare.  Its own lock, so that it
+ * does not depend on the caller's. */
+struct svc_opfile {
+	pthread_mutex_t lock;
+	bool valid;
+	struct stat st;	      /* the file when text was read */
+	struct timespec read; /* when (CLOCK_REALTIME, before the stat) */
+	char *text;
+	size_t len;
+	unsigned long reads; /* the file read whole, since the open */
+};
+
+struct svc_opfile *svc_opfile_new(void)
+{
+	struct svc_opfile *c = calloc(1, sizeof(*c));
+	if (c)
+		pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void svc_opfile_free(struct svc_opfile *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_destroy(&c->lock);
+	free(c->text);
+	free(c);
+}
+
+/* A file's times are coarse (a clock tick; a second on some file
+ * systems): a change made within that much of the read could leave
+ * them as they were.  Such a "racy" entry (git's word) is read again,
+ * until a read comes later than that. */
+static bool racy(const struct timespec *t, const struct timespec *read)
+{
+	long long margin = t->tv_nsec ? 100000000LL : 1000000000LL;
+	long long tn = (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
+	long long rn = (long long)read->tv_sec * 1000000000LL + read->tv_nsec;
+	return tn + margin >= rn;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* The kept text, when the file is still the one it was read from: a
+ * copy into *text (true); else false. */
+static bool kept_text(struct svc_opfile *c, const struct stat *st, char **text,
+		      size_t *len)
+{
+	pthread_mutex_lock(&c->lock);
+	bool hit = c->valid && same_file(&c->st, st) &&
+		   !racy(&st->st_mtim, &c->read) &&
+		   !racy(&st->st_ctim, &c->read);
+	if (hit && (*text = malloc(c->len + 1))) {
+		memcpy(*text, c->text, c->len + 1);
+		*len = c->len;
+	} else {
+		hit = false;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return hit;
+}
+
+/* Keep text (len bytes) as the lines of the file st; st NULL: forget
+ * them.  read: the file was just read whole (counted). */
+static void keep_text(struct svc_opfile *c, const struct stat *st,
+		      const struct timespec *when, const char *text, size_t len,
+		      bool read)
+{
+	char *copy = st ? malloc(len + 1) : NULL;
+	if (copy)
+		memcpy(copy, text, len + 1);
+	pthread_mutex_lock(&c->lock);
+	free(c->text);
+	c->text = copy;
+	c->len = len;
+	c->valid = copy != NULL;
+	if (copy) {
+		c->st = *st;
+		c->read = *when;
+	}
+	c->reads += read;
+	pthread_mutex_unlock(&c->lock);
+}
+
+unsigned long ibp_service_partitions_file_reads(ibp_service *s)
+{
+	pthread_mutex_lock(&s->opfile->lock);
+	unsigned long n = s->opfile->reads;
+	pthread_mutex_unlock(&s->opfile->lock);
+	return n;
+}
+
 /* The text last seen (the database's), "" when none, into *text. */
 static int last_seen(ibp_service *s, char **text, size_t *len, ibp_error *err)
 {
@@ -36,11 +142,19 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 		      size_t psize, ibp_error *err)
 {
 	problem[0] = 0;
+	struct stat st;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	bool have_st = stat(s->partitions_path, &st) == 0;
+	if (have_st && kept_text(s->opfile, &st, text, len))
+		return IBP_OK; /* recorded in the database when it was read */
 	char *seen = svc_db_meta(s, SVC_META_OPERATOR);
 	bool known = seen != NULL;
 	ibp_error e;
 	int rc = ibp_file_read_all(s->partitions_path, 0, text, len, &e);
 	int erno = errno;
+	keep_text(s->opfile, NULL, NULL, NULL, 0,
+		  rc != IBP_EIO || erno != ENOENT);
 	if (rc && !known && rc == IBP_EIO && erno == ENOENT) {
 		/* never seen: nothing of the operator's to lose */
 		*text = strdup("");
@@ -80,6 +194,10 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 	if (rc) {
 		free(*text);
 		*text = NULL;
+	} else if (m && have_st) {
+		/* st was taken before the read: a change in between only
+		 * makes the next call read again */
+		keep_text(s->opfile, &st, &now, *text, *len, false);
 	}
 	return rc;
 }

@@ -128,6 +128,7 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 				nv, NULL, (sqlite3_int64)rev, err);
 		free(nv);
 	}
+	s->view_gen++;
 	if (!rc && held(st)) {
 		char now[32], r[32];
 		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
@@ -374,6 +375,7 @@ int ibp_service_note_absent(ibp_service *s, uint64_t rev,
 	if (!rc && !sqlite3_changes(s->db))
 		rc = ibp_error_set(err, IBP_ENOENT, "no revision %llu",
 				   (unsigned long long)rev);
+	s->view_gen++;
 	pthread_mutex_unlock(&s->lock);
 	free(text);
 	return rc;
@@ -412,11 +414,13 @@ int ibp_service_note_drift(ibp_service *s, uint64_t rev, size_t ports,
 	} else if (drifted && !ports) {
 		to = absent ? "applied-partially" : "verified";
 	}
-	if (to)
+	if (to) {
 		rc = exec_bound(s,
 				"UPDATE revisions SET state=?1, reason=?2 "
 				"WHERE rev=?3",
 				to, why, (sqlite3_int64)rev, err);
+		s->view_gen++;
+	}
 	if (!rc && to && changed)
 		*changed = strcmp(to, state) != 0;
 	free(state);

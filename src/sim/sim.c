@@ -11,12 +11,8 @@
 #include "ibpart/pkey.h"
 #include "ibpart/sys/sim.h"
 #include "pkey/tables_lib.h"
+#include "sim/sim_priv.h"
 #include "topo/topo_lib.h"
-
-struct sim_port {
-	struct ibp_sim_port_info pi;
-	struct ibp_sim_port_counters pc;
-};
 
 struct ibp_sim {
 	const ibp_fabric *f;
@@ -176,8 +172,14 @@ void ibp_sim_free(ibp_sim *s)
 	if (!s)
 		return;
 	if (s->ports)
-		for (size_t n = 0; n < s->nnodes; n++)
+		for (size_t n = 0; n < s->nnodes; n++) {
+			unsigned np = ibp_fabric_node_nports(s->f, n);
+			for (unsigned p = 0; s->ports[n] && p <= np; p++) {
+				free(s->ports[n][p].guids);
+				free(s->ports[n][p].vf_pkey_map);
+			}
 			free(s->ports[n]);
+		}
 	free(s->ports);
 	ibp_tables_free(s->tables);
 	free(s->lid_node);
@@ -214,6 +216,11 @@ static bool port_exists(const ibp_sim *s, size_t node, unsigned port)
 	if (node >= s->nnodes || port > ibp_fabric_node_nports(s->f, node))
 		return false;
 	return port != 0 || ibp_fabric_node_type(s->f, node) == IBP_NODE_SWITCH;
+}
+
+struct sim_port *sim_port_at(ibp_sim *s, size_t node, unsigned port)
+{
+	return port_exists(s, node, port) ? &s->ports[node][port] : NULL;
 }
 
 struct ibp_sim_port_info *ibp_sim_port_info(ibp_sim *s, size_t node,
@@ -443,7 +450,14 @@ int ibp_sim_send(ibp_sim *s, const struct ibp_sim_packet *pk,
 	} else {
 		const ibp_pkey_table *st =
 		    ibp_tables_get(s->tables, pk->src_node, pk->src_port);
-		pkey = st ? ibp_pkey_table_get(st, pk->pkey_index) : 0;
+		/* A VF's index is one of the physical table's, through the
+		 * host's mapping (sim_guid_info.c). */
+		uint16_t idx = pk->pkey_index;
+		if (pk->src_vf && ibp_sim_vf_pkey_index(
+				      s, pk->src_node, pk->src_port, pk->src_vf,
+				      pk->pkey_index, &idx) != IBP_OK)
+			st = NULL;
+		pkey = st ? ibp_pkey_table_get(st, idx) : 0;
 		if (!ibp_pkey_is_valid(pkey)) {
 			r->verdict = IBP_SIM_DROP_SEND_PKEY;
 			r->pkey = pkey;
@@ -514,7 +528,11 @@ arrive:;
 	if (!smp) {
 		const ibp_pkey_table *dt =
 		    ibp_tables_get(s->tables, pk->dst_node, pk->dst_port);
-		int idx = dt ? ibp_pkey_table_match(dt, pkey) : -1;
+		int idx = pk->dst_vf ? ibp_sim_vf_pkey_match(s, pk->dst_node,
+							     pk->dst_port,
+							     pk->dst_vf, pkey)
+			  : dt	     ? ibp_pkey_table_match(dt, pkey)
+				     : -1;
 		if (idx < 0) {
 			if (dp->pi.p_key_violations < 0xffff)
 				dp->pi.p_key_violations++;

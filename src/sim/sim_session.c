@@ -4,6 +4,7 @@
  * plan's tables, the simulator with its transport and SM, and the SM's
  * push; the getters and port resolution the commands share.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,7 @@ static void progress(const struct ibp_sim_session_options *o, const char *fmt,
 
 IBP_OPTIONS_LAYOUT(sim_session_options_layout, "sim session options",
 		   IBP_SIM_SESSION_OPTIONS_VERSION,
+		   offsetof(struct ibp_sim_session_options, alias_guids_path),
 		   sizeof(struct ibp_sim_session_options));
 
 /* The library's defaults, a whole current struct. */
@@ -182,12 +184,19 @@ static int open_steps(ibp_sim_session *s,
 		 ibp_fabric_node_desc(s->f, s->sm_node), s->sm_port);
 	progress(o, "computing the tables of %s (mode %s)", o->conf_path,
 		 s->mode);
-	rc = simss_plan_tables(s->f, o->conf_path, o->max_input_size, s->mode,
-			       smg, o->enforce, &s->want, diags, err);
+	rc = simss_plan_tables(s->f, o->conf_path, o->alias_guids_path,
+			       o->max_input_size, s->mode, smg, o->enforce,
+			       &s->want, diags, err);
 	if (rc != IBP_OK)
 		return rc;
 	progress(o, "bringing up the simulated fabric");
 	rc = bring_up(s, o, err);
+	if (rc == IBP_OK && o->alias_guids_path) {
+		rc = simss_register_vfs(s, o->alias_guids_path,
+					o->max_input_size, err);
+		if (rc != IBP_OK)
+			return rc;
+	}
 	if (rc != IBP_OK && rc != IBP_ENOMEM) {
 		/* Whatever the layer said, the simulated fabric failed. */
 		if (err)
@@ -309,11 +318,6 @@ ibp_part_enforce ibp_sim_session_enforce(const ibp_sim_session *s)
 int ibp_sim_session_port(const ibp_sim_session *s, const char *spec,
 			 size_t *node, unsigned *port, ibp_error *err)
 {
-	int rc = ibp_fabric_resolve_port(s->f, spec, node, port, err);
-	if (rc != IBP_OK)
-		return rc;
-	if (!ibp_fabric_is_end_port(s->f, *node, *port))
-		return ibp_error_set(err, IBP_EINVAL, "'%s' is not an end port",
-				     spec);
-	return IBP_OK;
+	unsigned vf; /* a VF names its physical port */
+	return simss_endpoint(s, spec, node, port, &vf, err);
 }

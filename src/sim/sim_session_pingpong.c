@@ -43,10 +43,11 @@ void ibp_sim_pingpong_options_init(struct ibp_sim_pingpong_options *o,
 	ibp_options_init_as(o, version, &d, &sim_pingpong_options_layout);
 }
 
-/* Stable per port, in the range a fresh HCA hands out. */
-static uint32_t qpn_of(size_t n, unsigned p)
+/* Stable per port (and per VF: its own QPs), in the range a fresh HCA
+ * hands out. */
+static uint32_t qpn_of(size_t n, unsigned p, unsigned vf)
 {
-	return 0x48u + (uint32_t)((n * 7 + p) & 0x3ff);
+	return 0x48u + (uint32_t)((n * 7 + p) & 0x3ff) + 0x400u * vf;
 }
 
 static uint32_t psn_of(uint64_t guid)
@@ -59,6 +60,7 @@ static uint32_t psn_of(uint64_t guid)
 struct side {
 	size_t n;
 	unsigned p;
+	unsigned vf; /* 0: the port; n: its VF n (alias GUID) */
 	char name[300];
 	uint16_t pkv_before, pkv_after;
 };
@@ -69,12 +71,12 @@ static void addr_lines(const ibp_sim_session *s, FILE *out,
 	simss_printf(
 	    out,
 	    "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-	    ibp_fabric_port_lid(s->f, l->n, l->p), qpn_of(l->n, l->p),
+	    ibp_fabric_port_lid(s->f, l->n, l->p), qpn_of(l->n, l->p, l->vf),
 	    psn_of(ibp_fabric_port_guid(s->f, l->n, l->p)));
 	simss_printf(
 	    out,
 	    "  remote address: LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID ::\n",
-	    ibp_fabric_port_lid(s->f, r->n, r->p), qpn_of(r->n, r->p),
+	    ibp_fabric_port_lid(s->f, r->n, r->p), qpn_of(r->n, r->p, r->vf),
 	    psn_of(ibp_fabric_port_guid(s->f, r->n, r->p)));
 }
 
@@ -112,18 +114,23 @@ struct run {
 
 static void exchange(ibp_sim_session *s, struct run *x)
 {
-	struct ibp_sim_packet ping = {.src_node = x->req.n,
-				      .src_port = x->req.p,
-				      .dst_node = x->resp.n,
-				      .dst_port = x->resp.p,
-				      .pkey_index = (uint16_t)x->pkey_index,
-				      .src_qp = qpn_of(x->req.n, x->req.p),
-				      .dest_qp = qpn_of(x->resp.n, x->resp.p)};
+	struct ibp_sim_packet ping = {
+	    .src_node = x->req.n,
+	    .src_port = x->req.p,
+	    .dst_node = x->resp.n,
+	    .dst_port = x->resp.p,
+	    .pkey_index = (uint16_t)x->pkey_index,
+	    .src_vf = (uint16_t)x->req.vf,
+	    .dst_vf = (uint16_t)x->resp.vf,
+	    .src_qp = qpn_of(x->req.n, x->req.p, x->req.vf),
+	    .dest_qp = qpn_of(x->resp.n, x->resp.p, x->resp.vf)};
 	struct ibp_sim_packet pong = {.src_node = x->resp.n,
 				      .src_port = x->resp.p,
 				      .dst_node = x->req.n,
 				      .dst_port = x->req.p,
 				      .pkey_index = (uint16_t)x->rindex,
+				      .src_vf = (uint16_t)x->resp.vf,
+				      .dst_vf = (uint16_t)x->req.vf,
 				      .src_qp = ping.dest_qp,
 				      .dest_qp = ping.src_qp};
 	x->ok = true;
@@ -240,16 +247,20 @@ static void name_side(const ibp_sim_session *s, struct side *x)
 	char buf[sizeof(x->name)];
 	const char *nm =
 	    ibp_fabric_port_name(s->f, x->n, x->p, buf, sizeof(buf));
-	snprintf(x->name, sizeof(x->name), "%s", nm);
+	if (x->vf)
+		snprintf(x->name, sizeof(x->name), "VF %u of %s", x->vf, nm);
+	else
+		snprintf(x->name, sizeof(x->name), "%s", nm);
 }
 
 /* Both ports resolved and named. */
 static int resolve(const ibp_sim_session *s, const char *src, const char *dst,
 		   struct run *x, ibp_error *err)
 {
-	int rc = ibp_sim_session_port(s, src, &x->req.n, &x->req.p, err);
+	int rc = simss_endpoint(s, src, &x->req.n, &x->req.p, &x->req.vf, err);
 	if (rc == IBP_OK)
-		rc = ibp_sim_session_port(s, dst, &x->resp.n, &x->resp.p, err);
+		rc = simss_endpoint(s, dst, &x->resp.n, &x->resp.p, &x->resp.vf,
+				    err);
 	if (rc != IBP_OK)
 		return rc;
 	name_side(s, &x->req);
@@ -275,10 +286,8 @@ int ibp_sim_session_pingpong(ibp_sim_session *s, const char *src,
 	if (rc != IBP_OK)
 		return rc;
 	struct ibp_sim_pingpong_result rr = {.verdict = IBP_SIM_DELIVERED};
-	const ibp_tables *held = ibp_sim_tables(s->sim);
-	const ibp_pkey_table *st = ibp_tables_get(held, x.req.n, x.req.p);
-	const ibp_pkey_table *dt = ibp_tables_get(held, x.resp.n, x.resp.p);
-	uint16_t key = st ? ibp_pkey_table_get(st, o->pkey_index) : 0;
+	uint16_t key =
+	    simss_key_at(s, x.req.n, x.req.p, x.req.vf, o->pkey_index);
 	simss_printf(out, "pingpong %s -> %s (RC, %u iterations of %u bytes)\n",
 		     x.req.name, x.resp.name, oo.iters, oo.size);
 	if (!ibp_pkey_is_valid(key)) {
@@ -295,9 +304,10 @@ int ibp_sim_session_pingpong(ibp_sim_session *s, const char *src,
 	rr.pkey = key;
 	/* The responder's QP takes the index of its entry that matches
 	 * the requester's P_Key, as a CM-based set-up would; none: 0. */
-	int ridx = dt ? ibp_pkey_table_match(dt, key) : -1;
+	int ridx = simss_key_match(s, x.resp.n, x.resp.p, x.resp.vf, key);
 	x.rindex = ridx >= 0 ? (unsigned)ridx : 0;
-	uint16_t rkey = dt ? ibp_pkey_table_get(dt, x.rindex) : 0;
+	uint16_t rkey =
+	    simss_key_at(s, x.resp.n, x.resp.p, x.resp.vf, x.rindex);
 	simss_printf(out,
 		     "  requester QP: P_Key index %u = 0x%04x; responder QP: "
 		     "P_Key index %u = 0x%04x%s\n",

@@ -14,9 +14,9 @@
 #include "sim/sim_session_priv.h"
 
 int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
-		      size_t max_input_size, const char *mode, uint64_t smg,
-		      ibp_part_enforce enforce, ibp_tables **out,
-		      ibp_diags *diags, ibp_error *err)
+		      const char *alias_path, size_t max_input_size,
+		      const char *mode, uint64_t smg, ibp_part_enforce enforce,
+		      ibp_tables **out, ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
 	ibp_policy_options po;
@@ -29,6 +29,7 @@ int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 	ibp_conf_options co;
 	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = f;
+	co.alias_guids_path = alias_path; /* VFs: guid-alias-ignored */
 	co.max_input_size = max_input_size;
 	ibp_conf *c = NULL;
 	int rc = ibp_conf_parse_file(conf_path, &co, &c, diags, err);

@@ -142,7 +142,7 @@ static void fill_port_info(ibp_sim *s, size_t n, unsigned p, unsigned in_port,
 	out->mkey_violations = base->m_key_violations;
 	out->pkey_violations = pi->p_key_violations;
 	out->qkey_violations = pi->q_key_violations;
-	out->guid_cap = 1;
+	out->guid_cap = (uint8_t)ibp_sim_guid_cap(s, n, p);
 	out->subnet_timeout = 18;
 	out->resp_time_value = 20;
 }
@@ -375,6 +375,35 @@ static uint16_t do_pkey_table(ibp_sim *s, const struct dest *d,
 	return IBP_MAD_STATUS_OK;
 }
 
+/* GUIDInfo (14.2.5.5): the attribute modifier is the block of 8 GUIDs;
+ * a Set writes the alias entries (entry 0, the port GUID, is read-only)
+ * and the response is the table as it now is. */
+static uint16_t do_guid_info(ibp_sim *s, const struct dest *d,
+			     struct ibp_smp *smp)
+{
+	unsigned cap = ibp_sim_guid_cap(s, d->node, d->in_port);
+	unsigned block = smp->attr_mod;
+	uint64_t g[IBP_GUID_INFO_BLOCK];
+	if (cap == 0 || smp->attr_mod > 0xffu ||
+	    block * IBP_GUID_INFO_BLOCK >= cap)
+		return IBP_MAD_STATUS_INVALID_FIELD;
+	if (smp->method == IBP_METHOD_SET) {
+		ibp_guid_info_decode(g, smp->data, sizeof(smp->data), NULL);
+		for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
+			unsigned idx = block * IBP_GUID_INFO_BLOCK + i;
+			if (idx != 0 && idx < cap)
+				ibp_sim_set_alias_guid(s, d->node, d->in_port,
+						       idx, g[i], NULL);
+		}
+	}
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		g[i] = ibp_sim_guid(s, d->node, d->in_port,
+				    block * IBP_GUID_INFO_BLOCK + i);
+	memset(smp->data, 0, sizeof(smp->data));
+	ibp_guid_info_encode(g, smp->data, sizeof(smp->data), NULL);
+	return IBP_MAD_STATUS_OK;
+}
+
 int ibp_sim_sma_process(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
 			const uint8_t req[IBP_MAD_SIZE],
 			uint8_t resp[IBP_MAD_SIZE], ibp_error *err)
@@ -452,6 +481,9 @@ int ibp_sim_sma_process(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
 			break;
 		case IBP_ATTR_PKEY_TABLE:
 			status = do_pkey_table(s, &d, &smp);
+			break;
+		case IBP_ATTR_GUID_INFO:
+			status = do_guid_info(s, &d, &smp);
 			break;
 		default:
 			status = IBP_MAD_STATUS_UNSUP_METHOD_ATTR;

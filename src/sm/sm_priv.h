@@ -8,6 +8,7 @@
  *   sm_push.c     writing P_KeyTables and enforcement, read back
  *   sm_report.c   the push report: its ports, freeing and printing it
  *   sm_traps.c    Bad P_Key traps (257, 259): counting and keeping them
+ *   sm_guid_info.c the alias GUIDs: GUIDCap and GUIDInfo of every port
  *
  * Discovery records, for each node, a directed route to each of its ports
  * (struct sm_node); every later SMP to that node goes by that route, so

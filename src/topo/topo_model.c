@@ -19,6 +19,7 @@
 #include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
 #include "util/hash_seed.h"
+#include "util/huge_pages.h"
 #include "util/options_version.h"
 
 /* ---- hash tables ---- */
@@ -54,13 +55,25 @@ void topo_map64_free(struct topo_map64 *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int map64_grow(struct topo_map64 *m)
+/* Room for at least n keys at half load (a power of two, doubled at
+ * least once when the table has some). */
+static size_t map_cap_for(size_t cap, size_t n)
+{
+	size_t c = cap ? cap * 2 : 64;
+	while (c < n * 2 + 2)
+		c *= 2;
+	return c;
+}
+
+static int map64_grow(struct topo_map64 *m, size_t n)
 {
 	if (!m->cap)
 		m->seed = hash_seed();
-	size_t cap = m->cap ? m->cap * 2 : 64;
+	size_t cap = map_cap_for(m->cap, n);
 	uint64_t *keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
+	ibp_huge_pages(keys, cap * sizeof(*keys));
+	ibp_huge_pages(vals, cap * sizeof(*vals));
 	if (!keys || !vals) {
 		free(keys);
 		free(vals);
@@ -85,13 +98,18 @@ static int map64_grow(struct topo_map64 *m)
 	return IBP_OK;
 }
 
+int topo_map64_reserve(struct topo_map64 *m, size_t n)
+{
+	return n * 2 > m->cap ? map64_grow(m, n) : IBP_OK;
+}
+
 /* Insert key -> val.  When the key is present its value is left alone,
  * *old receives it and the call returns 1. */
 int topo_map64_put(struct topo_map64 *m, uint64_t key, uint32_t val,
 		   uint32_t *old)
 {
 	if ((m->n + 1) * 2 > m->cap) {
-		int rc = map64_grow(m);
+		int rc = map64_grow(m, m->n + 1);
 		if (rc)
 			return rc;
 	}
@@ -131,14 +149,17 @@ void topo_mapstr_free(struct topo_mapstr *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int mapstr_grow(struct topo_mapstr *m)
+static int mapstr_grow(struct topo_mapstr *m, size_t n)
 {
 	if (!m->cap)
 		m->seed = hash_seed();
-	size_t cap = m->cap ? m->cap * 2 : 64;
+	size_t cap = map_cap_for(m->cap, n);
 	const char **keys = malloc(cap * sizeof(*keys));
 	uint32_t *vals = malloc(cap * sizeof(*vals));
 	uint32_t *hashes = malloc(cap * sizeof(*hashes));
+	ibp_huge_pages(keys, cap * sizeof(*keys));
+	ibp_huge_pages(vals, cap * sizeof(*vals));
+	ibp_huge_pages(hashes, cap * sizeof(*hashes));
 	if (!keys || !vals || !hashes) {
 		free(keys);
 		free(vals);
@@ -171,7 +192,7 @@ static int mapstr_grow(struct topo_mapstr *m)
 int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap) {
-		int rc = mapstr_grow(m);
+		int rc = mapstr_grow(m, m->n + 1);
 		if (rc)
 			return rc;
 	}
@@ -219,6 +240,31 @@ static int rebuild_strmap(ibp_fabric *f, struct topo_mapstr *m, bool desc)
 }
 
 /* ---- construction ---- */
+
+int topo_reserve(ibp_fabric *f, size_t nodes, size_t ports)
+{
+	if (nodes > f->cap_nodes) {
+		struct topo_node *p = realloc(f->nodes, nodes * sizeof(*p));
+		if (!p)
+			return IBP_ENOMEM;
+		f->nodes = p;
+		f->cap_nodes = nodes;
+		ibp_huge_pages(p, nodes * sizeof(*p));
+	}
+	if (ports > f->cap_ports) {
+		struct topo_port *p = realloc(f->ports, ports * sizeof(*p));
+		if (!p)
+			return IBP_ENOMEM;
+		f->ports = p;
+		f->cap_ports = ports;
+		ibp_huge_pages(p, ports * sizeof(*p));
+	}
+	if (topo_map64_reserve(&f->by_node_guid, nodes) ||
+	    (nodes * 2 > f->by_desc.cap && mapstr_grow(&f->by_desc, nodes)) ||
+	    (nodes * 2 > f->by_id.cap && mapstr_grow(&f->by_id, nodes)))
+		return IBP_ENOMEM;
+	return IBP_OK;
+}
 
 IBP_OPTIONS_LAYOUT(fabric_options_layout, "fabric options",
 		   IBP_FABRIC_OPTIONS_VERSION, sizeof(ibp_fabric_options));

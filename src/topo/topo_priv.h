@@ -126,9 +126,16 @@ void topo_map64_free(struct topo_map64 *m);
 int topo_map64_put(struct topo_map64 *m, uint64_t key, uint32_t val,
 		   uint32_t *old);
 uint32_t topo_map64_get(const struct topo_map64 *m, uint64_t key);
+/* Room for n keys without growing; IBP_ENOMEM. */
+int topo_map64_reserve(struct topo_map64 *m, size_t n);
 void topo_mapstr_free(struct topo_mapstr *m);
 int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val);
 uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key);
+
+/* Room for nodes nodes and ports port slots (nports + 1 per node) and
+ * their look-ups, so that adding them moves nothing: a reader that
+ * knows its sizes allocates once.  IBP_ENOMEM. */
+int topo_reserve(ibp_fabric *f, size_t nodes, size_t ports);
 
 /* ibp_fabric_add_node() with the file's node id (NULL: "S-<guid>" etc.);
  * IBP_EINVAL when the id or the node GUID is taken. */

@@ -37,6 +37,7 @@
 #include "topo/topo_lib.h"
 #include "util/diag_source.h"
 #include "util/file_read.h"
+#include "util/huge_pages.h"
 #include "topo/topo_priv.h"
 #include "util/diag_lib.h"
 
@@ -55,16 +56,17 @@ struct pnode {
 	ibp_port_link port0; /* a switch's "base port 0 lid L lmc M" */
 };
 
-/* A port line as read. */
+/* A port line as read (one per port of the fabric: kept small, the
+ * reader's memory is mostly these).  The port's column is always 2. */
+#define COL_PORT 2
 struct plink {
-	size_t pnode;
-	unsigned port;
 	uint64_t guid;	    /* "(…)" after [port]; 0 when absent */
 	uint64_t peer_guid; /* "(…)" after the peer's [port]; 0 = absent */
-	char *peer_id;
-	unsigned peer_port;
-	unsigned line, col_port, col_guid, col_peer, col_peer_port;
+	char *peer_id;	    /* shared with the line before when the same */
+	uint32_t pnode;
+	uint8_t port, peer_port;
 	ibp_port_link link; /* from the comment: "lid L lmc M … 4xSDR" */
+	unsigned line, col_guid, col_peer, col_peer_port;
 };
 
 struct reader {
@@ -87,6 +89,8 @@ struct reader {
 	/* the ids and descriptions read: one bump arena, freed whole (no
 	 * allocation per token) */
 	struct str_block *strs;
+	char *last_peer; /* the last port line's peer id, and its length */
+	size_t last_peer_len;
 	const ibp_progress *progress;
 };
 
@@ -101,10 +105,17 @@ static char *keep_str(struct reader *r, const char *s, size_t n)
 {
 	struct str_block *b = r->strs;
 	if (!b || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > 65000 ? n + 1 : 65536 - sizeof(*b);
+		/* blocks of 64 KiB, doubling to 4 MiB (in huge pages) */
+		size_t whole = b ? (sizeof(*b) + b->cap) * 2 : 65536;
+		if (whole > (4u << 20))
+			whole = 4u << 20;
+		size_t cap = whole - sizeof(*b);
+		if (cap < n + 1)
+			cap = n + 1;
 		b = malloc(sizeof(*b) + cap);
 		if (!b)
 			return NULL;
+		ibp_huge_pages(b, sizeof(*b) + cap);
 		b->cap = cap;
 		b->used = 0;
 		b->next = r->strs;
@@ -250,6 +261,7 @@ static void *grow(void *arr, size_t *cap, size_t n, size_t size)
 	void *p = realloc(arr, c * size);
 	if (p)
 		*cap = c;
+	ibp_huge_pages(p, c * size);
 	return p;
 }
 
@@ -416,15 +428,36 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	return pn;
 }
 
+/* The peer's quoted id at *pp, as read_quoted() and checked as a node
+ * id; consecutive port lines often name the same peer (the hosts of one
+ * leaf switch), and then share the copy the line before made. */
+static char *read_peer(struct reader *r, const char **pp)
+{
+	const char *p = *pp;
+	const char *q = p < r->le && *p == '"'
+			    ? memchr(p + 1, '"', (size_t)(r->le - p - 1))
+			    : NULL;
+	if (q && r->last_peer && r->last_peer_len == (size_t)(q - p - 1) &&
+	    !memcmp(r->last_peer, p + 1, r->last_peer_len)) {
+		*pp = q + 1;
+		return r->last_peer; /* checked when first read */
+	}
+	char *id = read_quoted(r, pp, "the peer's node id");
+	if (!id || bad_id(r, id, p + 1))
+		return NULL;
+	r->last_peer = id;
+	r->last_peer_len = (size_t)(q - p - 1);
+	return id;
+}
+
 /* "[p](guid)\t\"peer\"[q](guid) opts # comment" */
 static void parse_port_line(struct reader *r, size_t node)
 {
 	const char *p = r->ls + 1, *e = r->le;
 	struct plink l;
 	memset(&l, 0, sizeof(l));
-	l.pnode = node;
+	l.pnode = (uint32_t)node;
 	l.line = r->lineno;
-	l.col_port = 2;
 	uint64_t v;
 	if (!read_num(&p, e, false, &v) || p >= e || *p != ']') {
 		ERR(r, "syntax", p, "expected \"[port]\"");
@@ -437,7 +470,7 @@ static void parse_port_line(struct reader *r, size_t node)
 		    v, r->nodes[node].id, nports);
 		return;
 	}
-	l.port = (unsigned)v;
+	l.port = (uint8_t)v; /* 1..IBP_MAX_PORTS */
 	p++;
 	if (p < e && *p == '(') {
 		l.col_guid = (unsigned)(p - r->ls) + 2;
@@ -454,12 +487,9 @@ static void parse_port_line(struct reader *r, size_t node)
 		p++;
 	}
 	p = skip_ws(p, e);
-	const char *peer_at = p;
 	l.col_peer = (unsigned)(p - r->ls) + 1;
-	l.peer_id = read_quoted(r, &p, "the peer's node id");
+	l.peer_id = read_peer(r, &p);
 	if (!l.peer_id)
-		return;
-	if (bad_id(r, l.peer_id, peer_at + 1))
 		return;
 	l.peer_port = 1; /* ibsim's default when "[q]" is missing */
 	if (p < e && *p == '[') {
@@ -474,7 +504,7 @@ static void parse_port_line(struct reader *r, size_t node)
 			    "peer port %" PRIu64 " is out of range", v);
 			return;
 		}
-		l.peer_port = (unsigned)v;
+		l.peer_port = (uint8_t)v;
 		p++;
 	} else {
 		l.col_peer_port = l.col_peer;
@@ -625,6 +655,14 @@ static bool blank(const char *p, const char *e)
 static void parse_text(struct reader *r, const char *text, size_t len)
 {
 	const char *pos = text, *end = text + len;
+	/* room for the port lines at once (ibnetdiscover's are 40 to 90
+	 * bytes): pages never touched cost nothing, and the array is not
+	 * copied as it grows (grow() takes over when the guess is short) */
+	size_t guess = len / 40 + 64;
+	if ((r->links = malloc(guess * sizeof(*r->links)))) {
+		r->cap_l = guess;
+		ibp_huge_pages(r->links, guess * sizeof(*r->links));
+	}
 	bool have = next_line(r, &pos, end);
 	size_t lines = 0;
 	while (have) {
@@ -757,6 +795,16 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
 		return;
 	}
+	/* every node and port slot at once (the count is an upper bound:
+	 * nodes whose record fails are not added) */
+	size_t slots = 0;
+	for (size_t i = 0; i < r->nn; i++)
+		slots += r->nodes[i].nports + 1;
+	if (topo_reserve(f, r->nn, slots)) {
+		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
+		free(hdr);
+		return;
+	}
 	/* nodes */
 	for (size_t i = 0; i < r->nn; i++) {
 		struct pnode *pn = &r->nodes[i];
@@ -802,6 +850,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 	}
 	/* index the port lines by fabric port */
 	size_t *line_of = malloc((f->nports + 1) * sizeof(*line_of));
+	ibp_huge_pages(line_of, (f->nports + 1) * sizeof(*line_of));
 	if (!line_of) {
 		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
 		free(hdr);
@@ -817,7 +866,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		size_t k = f->nodes[n].port_base + l->port;
 		if (line_of[k] != SIZE_MAX) {
 			finding_at(r, IBP_SEV_ERROR, "duplicate-port", l->line,
-				   l->col_port,
+				   COL_PORT,
 				   "port %u of \"%s\" is listed twice (also "
 				   "line %u)",
 				   l->port, f->nodes[n].id,
@@ -850,13 +899,19 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		}
 	}
 	/* links: both ends must list each other */
+	const char *last_peer = NULL; /* shared by lines (read_peer) */
+	uint32_t last_pn = TOPO_NONE;
 	for (size_t i = 0; i < r->nl; i++) {
 		struct plink *l = &r->links[i];
 		size_t n = r->nodes[l->pnode].fabric_node;
 		if (n == SIZE_MAX ||
 		    line_of[f->nodes[n].port_base + l->port] != i)
 			continue;
-		uint32_t pn = topo_mapstr_get(&f->by_id, l->peer_id);
+		uint32_t pn = l->peer_id == last_peer
+				  ? last_pn
+				  : topo_mapstr_get(&f->by_id, l->peer_id);
+		last_peer = l->peer_id;
+		last_pn = pn;
 		if (pn == TOPO_NONE || pn == TOPO_DUP) {
 			/* a node whose record failed is not "unknown" */
 			bool known = false;
@@ -906,8 +961,8 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			continue; /* linked from the other end */
 		ibp_error err;
 		if (ibp_fabric_link(f, n, l->port, pn, l->peer_port, &err))
-			finding_at(r, IBP_SEV_ERROR, "link", l->line,
-				   l->col_port, "%s", err.message);
+			finding_at(r, IBP_SEV_ERROR, "link", l->line, COL_PORT,
+				   "%s", err.message);
 	}
 	/* "(guid)" after a peer must be the peer's port GUID */
 	for (size_t i = 0; i < r->nl; i++) {
@@ -928,8 +983,21 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 				   ", the port GUID of \"%s\" port %u",
 				   l->peer_guid, g, f->nodes[pn].id, pp);
 	}
-	/* port GUIDs must be unique among end ports */
-	struct topo_map64 seen = {0};
+	/* port GUIDs must be unique among end ports: the fabric's index of
+	 * them (topo_port_index) built on the way, the first port of a GUID
+	 * kept as there */
+	struct topo_map64 *seen = &f->by_port_guid;
+	size_t ends = 0;
+	bool dups = false;
+	topo_map64_free(seen);
+	for (size_t n = 0; n < f->nnodes; n++)
+		ends += f->nodes[n].type == IBP_NODE_SWITCH
+			    ? 1
+			    : f->nodes[n].nports;
+	if (topo_map64_reserve(seen, ends)) {
+		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
+		goto out;
+	}
 	for (size_t n = 0; n < f->nnodes; n++) {
 		const struct topo_node *nd = &f->nodes[n];
 		unsigned first = nd->type == IBP_NODE_SWITCH ? 0 : 1;
@@ -938,7 +1006,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			uint64_t g = ibp_fabric_port_guid(f, n, p);
 			uint32_t old;
 			int rc =
-			    topo_map64_put(&seen, g, topo_port_key(n, p), &old);
+			    topo_map64_put(seen, g, topo_port_key(n, p), &old);
 			if (rc < 0) {
 				finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0,
 					   "out of memory");
@@ -946,6 +1014,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			}
 			if (rc == 0)
 				continue;
+			dups = true;
 			size_t k = f->nodes[n].port_base + p;
 			unsigned line = line_of[k] != SIZE_MAX
 					    ? r->links[line_of[k]].line
@@ -964,8 +1033,9 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			    g, nd->id, p, f->nodes[old >> 8].id, old & 0xff);
 		}
 	}
+	f->port_guid_dups = dups;
+	f->port_index_dirty = false;
 out:
-	topo_map64_free(&seen);
 	free(line_of);
 	free(hdr);
 }

@@ -308,6 +308,19 @@ IBP_LAYOUT_DEFINE(pkey_block, PKEY_BLOCK_ROWS, "P_KeyTable block",
 		  IBP_PKEY_BLOCK_BYTES)
 #undef IBP_HOST
 
+/* GUIDInfo, 14.2.5.5: one block of 8 64-bit GUIDs, entry 0 first (the
+ * attribute modifier is the block number; entry 0 of block 0 is the port
+ * GUID, the others alias GUIDs, 0 when unused). */
+struct guid_info_host {
+	uint64_t guid[IBP_GUID_INFO_BLOCK];
+};
+#define GUID_INFO_ROWS(F, A, R, RB) A(guid, "GUIDBlock", 0, 64)
+#define IBP_HOST		    struct guid_info_host
+IBP_LAYOUT_DEFINE(guid_info, GUID_INFO_ROWS, "GUIDInfo block",
+		  "IBA vol. 1 14.2.5.5", IBP_GUID_INFO_BYTES,
+		  IBP_GUID_INFO_BYTES)
+#undef IBP_HOST
+
 /* Notice, 14.2.5.1.  ProducerType and TrapNumber are VendorID and
  * DeviceID when IsGeneric is 0 (same bits).  IssuerGID (bytes 64-79) does
  * not fit in SMP data: it is the optional tail, past min_size. */
@@ -378,6 +391,7 @@ const struct ibp_layout *const ibp_layout_node_info = &node_info_layout;
 const struct ibp_layout *const ibp_layout_switch_info = &switch_info_layout;
 const struct ibp_layout *const ibp_layout_port_info = &port_info_layout;
 const struct ibp_layout *const ibp_layout_pkey_block = &pkey_block_layout;
+const struct ibp_layout *const ibp_layout_guid_info = &guid_info_layout;
 const struct ibp_layout *const ibp_layout_notice = &notice_layout;
 const struct ibp_layout *const ibp_layout_trap_257 = &trap_257_layout;
 const struct ibp_layout *const ibp_layout_trap_259 = &trap_259_layout;
@@ -385,7 +399,7 @@ const struct ibp_layout *const ibp_mad_layouts[] = {
     &mad_hdr_layout,   &smp_lid_layout,	   &smp_dr_layout,
     &node_desc_layout, &node_info_layout,  &switch_info_layout,
     &port_info_layout, &pkey_block_layout, &notice_layout,
-    &trap_257_layout,  &trap_259_layout,
+    &trap_257_layout,  &trap_259_layout,   &guid_info_layout,
 };
 const size_t ibp_mad_nlayouts =
     sizeof(ibp_mad_layouts) / sizeof(ibp_mad_layouts[0]);
@@ -794,23 +808,54 @@ void ibp_port_info_set_enforcement(struct ibp_port_info *pi, bool inbound,
 	pi->partition_enforcement_outbound = outbound;
 }
 
+/* A layout whose host object is one array (a P_KeyTable or GUIDInfo
+ * block): coded through its host struct, which holds just that array. */
+union array_host {
+	struct pkey_block_host pkey;
+	struct guid_info_host guid;
+};
+
+static int array_encode(const struct ibp_layout *l, const void *arr,
+			uint8_t *buf, size_t len, ibp_error *err)
+{
+	union array_host h;
+	if (arr)
+		memcpy(&h, arr, l->host_size);
+	return l->encode(arr ? &h : NULL, buf, len, err);
+}
+
+static int array_decode(const struct ibp_layout *l, void *arr,
+			const uint8_t *buf, size_t len, ibp_error *err)
+{
+	union array_host h;
+	int rc = l->decode(arr ? &h : NULL, buf, len, err);
+	if (rc == IBP_OK)
+		memcpy(arr, &h, l->host_size);
+	return rc;
+}
+
 int ibp_pkey_block_encode(const uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  uint8_t *buf, size_t len, ibp_error *err)
 {
-	struct pkey_block_host h;
-	if (pkeys)
-		memcpy(h.pkey, pkeys, sizeof(h.pkey));
-	return pkey_block_encode(pkeys ? &h : NULL, buf, len, err);
+	return array_encode(&pkey_block_layout, pkeys, buf, len, err);
 }
 
 int ibp_pkey_block_decode(uint16_t pkeys[IBP_PKEY_BLOCK_ENTRIES],
 			  const uint8_t *buf, size_t len, ibp_error *err)
 {
-	struct pkey_block_host h;
-	int rc = pkey_block_decode(pkeys ? &h : NULL, buf, len, err);
-	if (rc == IBP_OK)
-		memcpy(pkeys, h.pkey, sizeof(h.pkey));
-	return rc;
+	return array_decode(&pkey_block_layout, pkeys, buf, len, err);
+}
+
+int ibp_guid_info_encode(const uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 uint8_t *buf, size_t len, ibp_error *err)
+{
+	return array_encode(&guid_info_layout, guids, buf, len, err);
+}
+
+int ibp_guid_info_decode(uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 const uint8_t *buf, size_t len, ibp_error *err)
+{
+	return array_decode(&guid_info_layout, guids, buf, len, err);
 }
 
 /* ----------------------------------------------------------- Notice */

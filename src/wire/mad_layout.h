@@ -394,6 +394,7 @@ extern const struct ibp_layout *const ibp_layout_node_info;   /* node_info */
 extern const struct ibp_layout *const ibp_layout_switch_info; /* switch_info */
 extern const struct ibp_layout *const ibp_layout_port_info;   /* port_info */
 extern const struct ibp_layout *const ibp_layout_pkey_block;  /* uint16[32] */
+extern const struct ibp_layout *const ibp_layout_guid_info;   /* uint64[8] */
 extern const struct ibp_layout *const ibp_layout_notice;      /* ibp_notice */
 extern const struct ibp_layout *const ibp_layout_trap_257;    /* trap_257 */
 extern const struct ibp_layout *const ibp_layout_trap_259;    /* trap_259 */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "ibpart/topo.h"
+#include "topo/topo_lib.h" /* ibp_fabric_new, ibp_fabric_add_node */
 
 #define CHECK(c)                                                               \
 	do {                                                                   \

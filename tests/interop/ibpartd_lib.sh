@@ -87,6 +87,16 @@ ibpd_req_as() {
 
 ibpd_req() { ibpd_req_as "-u admin:secret" "$@"; }
 
+# ibpd_until CMD...: until CMD succeeds, polled every 0.1 s for 20 s
+ibpd_until() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 ibpd_stop() {
 	kill -TERM "$IBPD_PID"
 	local rc=0

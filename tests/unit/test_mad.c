@@ -681,6 +681,32 @@ static void test_pkey_block(void **state)
 	assert_int_equal(ibp_pkey_attr_mod(1, 254), (254u << 16) | 1);
 }
 
+/* ------------------------------------------------ GUIDInfo */
+
+/* A GUIDInfo block as libibmad's IB_GI_GUID0_F..IB_GI_GUID7_F read it
+ * (what smpquery guidinfo prints), both ways. */
+static void test_guid_info_block(void **state)
+{
+	(void)state;
+	uint64_t g[IBP_GUID_INFO_BLOCK], back[IBP_GUID_INFO_BLOCK];
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		g[i] = 0x0002c90300aa0100ull + i * 0x0101010101ull;
+	uint8_t data[IBP_GUID_INFO_BYTES];
+	assert_int_equal(ibp_guid_info_encode(g, data, sizeof(data), NULL), 0);
+	const enum MAD_FIELDS f[IBP_GUID_INFO_BLOCK] = {
+	    IB_GI_GUID0_F, IB_GI_GUID1_F, IB_GI_GUID2_F, IB_GI_GUID3_F,
+	    IB_GI_GUID4_F, IB_GI_GUID5_F, IB_GI_GUID6_F, IB_GI_GUID7_F};
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		assert_int_equal(mad_get_field64(data, 0, f[i]), g[i]);
+	uint8_t raw[IBP_GUID_INFO_BYTES] = {0};
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		mad_set_field64(raw, 0, f[i], 0xfe00000000000000ull | i);
+	assert_int_equal(ibp_guid_info_decode(back, raw, sizeof(raw), NULL), 0);
+	for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++)
+		assert_int_equal(back[i], 0xfe00000000000000ull | i);
+	assert_int_equal(ibp_guid_info_decode(back, raw, 63, NULL), IBP_ESHORT);
+}
+
 /* ------------------------------------------------ NodeDescription */
 
 static void test_node_desc(void **state)
@@ -1524,6 +1550,7 @@ int main(void)
 	    cmocka_unit_test(test_port_info_set_enforcement),
 	    cmocka_unit_test(test_notice_ibmad),
 	    cmocka_unit_test(test_pkey_block),
+	    cmocka_unit_test(test_guid_info_block),
 	    cmocka_unit_test(test_node_desc),
 	    cmocka_unit_test(test_trap_257),
 	    cmocka_unit_test(test_trap_259),

@@ -455,7 +455,7 @@ static void test_tables_tile(void **state)
 {
 	(void)state;
 	check_table(&demo_layout, true);
-	assert_true(ibp_mad_nlayouts >= 11);
+	assert_true(ibp_mad_nlayouts >= 12);
 	for (size_t i = 0; i < ibp_mad_nlayouts; i++)
 		check_table(ibp_mad_layouts[i], false);
 	assert_int_equal(ibp_perf_nlayouts, 4);
@@ -520,6 +520,7 @@ static void test_tables_spec_offsets(void **state)
 	    {ibp_layout_port_info, "LinkRoundTripLatency", 456, 24},
 	    {ibp_layout_port_info, "LinkSpeedExtEnabled", 507, 5},
 	    {ibp_layout_pkey_block, "P_KeyTableBlock", 0, 16},
+	    {ibp_layout_guid_info, "GUIDBlock", 0, 64},
 	    {ibp_layout_notice, "Type", 1, 7},
 	    {ibp_layout_notice, "NoticeCount", 65, 15},
 	    {ibp_layout_notice, "DataDetails", 80, 8},
@@ -546,6 +547,8 @@ static void test_tables_spec_offsets(void **state)
 	/* arrays: as many elements as the attribute holds */
 	assert_int_equal(row(ibp_layout_pkey_block, "P_KeyTableBlock")->count,
 			 IBP_PKEY_BLOCK_ENTRIES);
+	assert_int_equal(row(ibp_layout_guid_info, "GUIDBlock")->count,
+			 IBP_GUID_INFO_BLOCK);
 	assert_int_equal(row(ibp_layout_smp_dr, "InitialPath")->count,
 			 IBP_SMP_PATH_SIZE);
 	assert_int_equal(row(ibp_layout_notice, "DataDetails")->count,

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -219,6 +222,85 @@ static void test_render(void **state)
 	assert_ptr_equal(strstr(t, "# ---- ibpartd"),
 			 strrchr(t, '#') ? strstr(t, "# ---- ibpartd") : NULL);
 	assert_null(strstr(strstr(t, "# ---- ibpartd") + 1, "# ---- ibpartd"));
+	ibp_service_close(s);
+}
+
+/* Until the clock is past the racy window of a file's times (100 ms of
+ * coarse timestamps, service_render.c): the service trusts the file's
+ * stat only then.  Waits for the clock, decides nothing. */
+static void past_racy_window(void)
+{
+	struct timespec t = {0, 150000000};
+	while (nanosleep(&t, &t))
+		;
+}
+
+/* The partitions file is read once per change of it (inode, size,
+ * mtime, ctime), not once per render: the operator's edits, the
+ * service's own writes and a same-size edit with the mtime put back
+ * (cp -p) are each read once, and every render in between takes the
+ * text kept.  The old service read the file whole on every render. */
+static void test_operator_file_read_once(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	ibp_error err;
+	assert_int_equal(ibp_service_write_partitions(s, NULL, &err), IBP_OK);
+	past_racy_window();
+	char *text = NULL, problem[512];
+	size_t len = 0;
+	assert_int_equal(ibp_service_render(s, &text, &len, NULL, &err),
+			 IBP_OK);
+	free(text);
+	unsigned long reads = ibp_service_partitions_file_reads(s);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(ibp_service_render(s, &text, &len, NULL, &err),
+				 IBP_OK);
+		assert_non_null(strstr(text, "storage=0x0010"));
+		free(text);
+		assert_false(
+		    ibp_service_file_problem(s, problem, sizeof(problem)));
+	}
+	assert_int_equal(ibp_service_partitions_file_reads(s), reads);
+	/* the operator adds a partition above the marker */
+	char *whole = strdup(file_text());
+	const char *m = strstr(whole, "# ---- ibpartd");
+	assert_non_null(m);
+	FILE *f = fopen(conf, "w");
+	assert_non_null(f);
+	fprintf(f, "%.*sextra=0x0030 : 0x0002c90000000501=full ;\n%s",
+		(int)(m - whole), whole, m);
+	fclose(f);
+	free(whole);
+	past_racy_window();
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(ibp_service_render(s, &text, &len, NULL, &err),
+				 IBP_OK);
+		assert_non_null(strstr(text, "extra=0x0030 :"));
+		free(text);
+	}
+	assert_int_equal(ibp_service_partitions_file_reads(s), reads + 1);
+	/* the same size, the mtime put back: the ctime tells */
+	struct stat st;
+	assert_int_equal(stat(conf, &st), 0);
+	whole = strdup(file_text());
+	char *x = strstr(whole, "extra=0x0030");
+	x[sizeof("extra=0x003") - 1] = '1';
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs(whole, f);
+	fclose(f);
+	free(whole);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, conf, times, 0), 0);
+	past_racy_window();
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(ibp_service_render(s, &text, &len, NULL, &err),
+				 IBP_OK);
+		assert_non_null(strstr(text, "extra=0x0031 :"));
+		free(text);
+	}
+	assert_int_equal(ibp_service_partitions_file_reads(s), reads + 2);
 	ibp_service_close(s);
 }
 
@@ -693,6 +775,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fabric_states, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_operator_file_read_once, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_topology_reload, setup,
 					    teardown),

@@ -3,7 +3,8 @@
  * receiving port's check (QP0 exempt, QP1 checked), switch inbound and
  * outbound enforcement, counters and traps, shortest-path forwarding
  * across switches, and a probe matrix equal to the IBA rule applied to
- * the tables (computed here by a plain double loop over the entries).
+ * the tables (computed here by a plain double loop over the entries);
+ * virtual functions sending through their physical port's table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -346,6 +347,70 @@ static void test_route_across_switches(void **state)
 	ibp_fabric_free(f);
 }
 
+/* Two tenants' VFs on one physical port (mlx4 model): the physical
+ * P_KeyTable holds both tenants' keys; each VF reaches only what the
+ * host's pkey_idx mapping gives it, and a mapping that gives VF 2 the
+ * other tenant's entry lets it into tenant A: the sharing the audit's
+ * shared-physical-port reports. */
+static void test_vfs_share_physical_table(void **state)
+{
+	struct fx *x = *state;
+	uint16_t both[] = {0x8001, 0x8002};
+	set_table(x->s, x->a1, 1, both, 2);
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, x->a1, 1, 8, NULL), IBP_OK);
+	assert_int_equal(ibp_sim_set_alias_guid(x->s, x->a1, 1, 1,
+						0x0002c90300a1f001ull, NULL),
+			 IBP_OK);
+	assert_int_equal(ibp_sim_set_alias_guid(x->s, x->a1, 1, 2,
+						0x0002c90300a1f002ull, NULL),
+			 IBP_OK);
+	uint16_t vf1[] = {0}, vf2[] = {1}, careless[] = {1, 0};
+	assert_int_equal(
+	    ibp_sim_set_vf_pkey_map(x->s, x->a1, 1, 1, vf1, 1, NULL), IBP_OK);
+	assert_int_equal(
+	    ibp_sim_set_vf_pkey_map(x->s, x->a1, 1, 2, vf2, 1, NULL), IBP_OK);
+	struct ibp_sim_packet p = {.src_node = x->a1,
+				   .src_port = 1,
+				   .dst_node = x->b1,
+				   .dst_port = 1,
+				   .src_vf = 2,
+				   .src_qp = 0x48,
+				   .dest_qp = 0x49};
+	struct ibp_sim_result r;
+	/* VF 2 (tenant B's) reaches tenant B with 0x8002. */
+	assert_int_equal(ibp_sim_send(x->s, &p, &r, NULL), IBP_OK);
+	assert_int_equal(r.verdict, IBP_SIM_DELIVERED);
+	assert_int_equal(r.pkey, 0x8002);
+	/* VF 1 (tenant A's) does not. */
+	p.src_vf = 1;
+	assert_int_equal(ibp_sim_send(x->s, &p, &r, NULL), IBP_OK);
+	assert_int_equal(r.verdict, IBP_SIM_DROP_RECV_PKEY);
+	/* An index the VF has no mapping for sends nothing. */
+	p.src_vf = 2;
+	p.pkey_index = 1;
+	assert_int_equal(ibp_sim_send(x->s, &p, &r, NULL), IBP_OK);
+	assert_int_equal(r.verdict, IBP_SIM_DROP_SEND_PKEY);
+	/* A careless mapping gives VF 2 tenant A's key too. */
+	assert_int_equal(
+	    ibp_sim_set_vf_pkey_map(x->s, x->a1, 1, 2, careless, 2, NULL),
+	    IBP_OK);
+	p.dst_node = x->a2;
+	assert_int_equal(ibp_sim_send(x->s, &p, &r, NULL), IBP_OK);
+	assert_int_equal(r.verdict, IBP_SIM_DELIVERED);
+	assert_int_equal(r.pkey, 0x8001);
+	size_t n;
+	unsigned port, idx;
+	assert_int_equal(ibp_sim_find_alias_guid(x->s, 0x0002c90300a1f002ull,
+						 &n, &port, &idx),
+			 IBP_OK);
+	assert_int_equal(n, x->a1);
+	assert_int_equal(port, 1);
+	assert_int_equal(idx, 2);
+	assert_int_equal(ibp_sim_find_alias_guid(x->s, 0x0002c90300a1f003ull,
+						 &n, &port, &idx),
+			 IBP_ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +425,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_probe_matrix_equals_analysis,
 					    setup, teardown),
 	    cmocka_unit_test(test_route_across_switches),
+	    cmocka_unit_test_setup_teardown(test_vfs_share_physical_table,
+					    setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
 #include "sim_fixture.h"
+#include "topo/alias_map_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 
@@ -187,6 +188,82 @@ static void test_discover_rebuilds_fabric(void **state)
 	assert_int_equal(discover_and_check(x, 16, 0), one);
 	/* and with a fifth of the MADs lost, retried until answered */
 	assert_true(discover_and_check(x, 4, 0.2) > one);
+}
+
+/* Alias GUIDs registered in the simulated ports' GUIDInfo tables come
+ * back from discovery as the alias map: every one, with its port and
+ * index, from every block up to GUIDCap (a second block too), one-at-a-
+ * time and pipelined, over a lossy transport as well; a port left at
+ * GUIDCap 1 gives none. */
+static void test_alias_guids_discovered(void **state)
+{
+	struct fx *x = *state;
+	size_t a1 = fixture_node(x->f, "tenantA-node-01");
+	size_t b1 = fixture_node(x->f, "tenantB-node-01");
+	size_t leaf = fixture_node(x->f, "leaf-01");
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, a1, 1, 16, NULL), IBP_OK);
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, b1, 1, 8, NULL), IBP_OK);
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, leaf, 0, 8, NULL), IBP_OK);
+	const struct {
+		size_t node;
+		unsigned port, index;
+		uint64_t guid;
+	} want[] = {{a1, 1, 1, 0x0002c90300aa0101ull},
+		    {a1, 1, 2, 0x0002c90300aa0102ull},
+		    {a1, 1, 9, 0x0002c90300aa0109ull},
+		    {a1, 1, 15, 0x0002c90300aa010full},
+		    {b1, 1, 3, 0x0002c90300bb0103ull},
+		    {leaf, 0, 7, 0x0002c90300cc0007ull}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(
+		    ibp_sim_set_alias_guid(x->s, want[i].node, want[i].port,
+					   want[i].index, want[i].guid, NULL),
+		    IBP_OK);
+	const unsigned windows[] = {1, 8};
+	const double losses[] = {0, 0.2};
+	for (unsigned w = 0; w < 2; w++) {
+		ibp_transport *t;
+		ibp_sm *sm = new_sm(x, losses[w], losses[w] > 0 ? 20 : 0, &t);
+		struct ibp_sm_options o;
+		ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
+		o.retries = losses[w] > 0 ? 20 : 0;
+		o.max_wire_smps = windows[w];
+		ibp_sm_set_options(sm, &o);
+		ibp_alias_map *m = NULL;
+		size_t dups = 99;
+		assert_int_equal(ibp_sm_read_alias_guids(sm, &m, &dups, NULL),
+				 IBP_OK);
+		assert_int_equal(dups, 0);
+		assert_int_equal(ibp_alias_map_count(m),
+				 sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			const struct ibp_alias *a =
+			    ibp_alias_map_find(m, want[i].guid);
+			assert_non_null(a);
+			assert_int_equal(a->index, want[i].index);
+			assert_int_equal(a->port_guid,
+					 ibp_fabric_port_guid(
+					     x->f, want[i].node, want[i].port));
+		}
+		ibp_alias_map_free(m);
+		ibp_sm_free(sm);
+		ibp_transport_close(t);
+	}
+	/* the same alias registered on a second port is left out there */
+	assert_int_equal(
+	    ibp_sim_set_alias_guid(x->s, b1, 1, 4, 0x0002c90300aa0101ull, NULL),
+	    IBP_OK);
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	ibp_alias_map *m = NULL;
+	size_t dups = 0;
+	assert_int_equal(ibp_sm_read_alias_guids(sm, &m, &dups, NULL), IBP_OK);
+	assert_int_equal(dups, 1);
+	assert_int_equal(ibp_alias_map_count(m),
+			 sizeof(want) / sizeof(want[0]));
+	ibp_alias_map_free(m);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
 }
 
 static void test_push_diff_readback_idempotent(void **state)
@@ -672,6 +749,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_discover_rebuilds_fabric,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_alias_guids_discovered, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_push_diff_readback_idempotent,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_push_retries_lost_mads, setup,

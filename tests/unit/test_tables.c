@@ -8,10 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ibpart/tables.h"
+#include "ibpart/tables_json.h"
+#include "pkey/tables_json_lib.h"
 #include "pkey/tables_lib.h"
 
 #include "word_list.h"
@@ -111,10 +114,65 @@ static void test_put_get_iterate(void **state)
 	ibp_fabric_free(f);
 }
 
+/* `tables --format json` is written port by port (tables_json.c); its
+ * bytes are jansson's dump of the same document, whatever the
+ * descriptions hold: quotes, backslashes, controls, UTF-8, bytes that
+ * are no UTF-8 (lossy text and a "_hex" twin), empty tables, no mode. */
+static void test_json_stream_is_janssons(void **state)
+{
+	(void)state;
+	static const char *const descs[] = {"plain",
+					    "q\"uo\\te",
+					    "tab\there\x01\x1f\x7f",
+					    "l\xc3\xa9"
+					    "af",
+					    "bad-\xff\xfe"
+					    "-utf8",
+					    "",
+					    "bidi \xe2\x80\xae x"};
+	size_t nd = sizeof(descs) / sizeof(descs[0]);
+	ibp_fabric_options o;
+	ibp_fabric_options_init(&o, IBP_FABRIC_OPTIONS_VERSION);
+	ibp_fabric *f = ibp_fabric_new(&o);
+	for (size_t i = 0; i < nd; i++) {
+		size_t n;
+		assert_int_equal(ibp_fabric_add_node(f, IBP_NODE_CA,
+						     0x200 + i * 4, 2, descs[i],
+						     &n, NULL),
+				 0);
+	}
+	ibp_tables *ts = ibp_tables_new(f);
+	for (size_t i = 0; i < nd; i++) {
+		ibp_pkey_table *t = ibp_tables_get_or_create(ts, i, 1);
+		for (unsigned k = 0; k < (unsigned)i; k++)
+			ibp_pkey_table_set(t, k, (uint16_t)(0x8001 + k), NULL);
+	}
+	for (int with_mode = 0; with_mode < 2; with_mode++) {
+		const char *mode = with_mode ? "opensm" : NULL;
+		char *tree = ibp_tables_to_json(ts, mode, 0x201, 1);
+		assert_non_null(tree);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		ibp_error err;
+		assert_int_equal(
+		    ibp_tables_write_json(ts, mode, 0x201, out, &err), 0);
+		fclose(out);
+		assert_int_equal(len, strlen(tree) + 1);
+		assert_memory_equal(text, tree, strlen(tree));
+		assert_int_equal(text[len - 1], '\n');
+		free(text);
+		free(tree);
+	}
+	ibp_tables_free(ts);
+	ibp_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_put_get_iterate),
+	    cmocka_unit_test(test_json_stream_is_janssons),
 	    cmocka_unit_test(test_enforce_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * attribute/method/version/port/block, directed routes walked hop by hop
  * with the return path, LID routing, M_Key protection, loss injection,
  * a PortInfo Set checked as IBA 14.2.5.6 says (PortState transitions,
- * PortPhysicalState, LinkDownDefaultState; else status 7).
+ * PortPhysicalState, LinkDownDefaultState; else status 7), GUIDInfo Get
+ * and Set by block with PortInfo's GUIDCap (14.2.5.5).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,6 +73,18 @@ static int dr(struct fx *x, uint8_t method, uint16_t attr, uint32_t mod,
 		assert_true(resp->direction);
 	}
 	return rc;
+}
+
+/* PortInfo of the port at the end of path. */
+static void get_port_info(struct fx *x, const uint8_t *path, unsigned hops,
+			  struct ibp_port_info *pi)
+{
+	struct ibp_smp r;
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, path, hops, NULL, &r),
+	    IBP_OK);
+	assert_int_equal(r.status, 0);
+	ibp_port_info_decode(pi, r.data, sizeof(r.data), NULL);
 }
 
 static void test_node_info_local_and_remote(void **state)
@@ -383,11 +396,8 @@ static void test_mkey_protection(void **state)
 	ibp_pkey_block_encode(keys, d, sizeof(d), NULL);
 	/* Level 0: Get works and shows the key; a Set without it is
 	 * dropped and counted. */
-	assert_int_equal(
-	    dr(x, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, ta, 2, NULL, &r),
-	    IBP_OK);
 	struct ibp_port_info got;
-	ibp_port_info_decode(&got, r.data, sizeof(r.data), NULL);
+	get_port_info(x, ta, 2, &got);
 	assert_int_equal(got.mkey, 0xdeadbeef);
 	assert_int_equal(
 	    dr(x, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, 0, ta, 2, d, &r),
@@ -488,6 +498,65 @@ static void test_loss_injection_is_reproducible(void **state)
 	assert_true(a != c);
 }
 
+static uint64_t guid_at(const struct ibp_smp *r, unsigned i)
+{
+	uint64_t g = 0;
+	for (unsigned b = 0; b < 8; b++)
+		g = (g << 8) | r->data[i * 8 + b];
+	return g;
+}
+
+static void test_guid_info_get_set(void **state)
+{
+	struct fx *x = *state;
+	struct ibp_smp r;
+	uint8_t ta[] = {1, 3};
+	size_t a1 = fixture_node(x->f, "tenantA-node-01");
+	uint64_t pg = ibp_fabric_port_guid(x->f, a1, 1);
+	/* As ibsim: GUIDCap 1, block 0 holds the port GUID only. */
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_GUID_INFO, 0, ta, 2, NULL, &r),
+	    IBP_OK);
+	assert_int_equal(r.status, 0);
+	assert_true(guid_at(&r, 0) == pg);
+	assert_true(guid_at(&r, 1) == 0);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_GUID_INFO, 1, ta, 2, NULL, &r),
+	    IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	/* A host with 16 GUIDs: PortInfo says so; a Set writes aliases,
+	 * never entry 0. */
+	assert_int_equal(ibp_sim_set_guid_cap(x->sim, a1, 1, 16, NULL), IBP_OK);
+	struct ibp_port_info pi;
+	get_port_info(x, ta, 2, &pi);
+	assert_int_equal(pi.guid_cap, 16);
+	uint8_t d[IBP_SMP_DATA_SIZE] = {0};
+	for (unsigned i = 0; i < 8; i++)
+		d[i * 8 + 7] = (uint8_t)(0x10 + i); /* GUID 0x10+i */
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_GUID_INFO, 1, ta, 2, d, &r), IBP_OK);
+	assert_int_equal(r.status, 0);
+	assert_true(guid_at(&r, 0) == 0x10);
+	assert_true(ibp_sim_guid(x->sim, a1, 1, 8) == 0x10);
+	assert_true(ibp_sim_guid(x->sim, a1, 1, 15) == 0x17);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_SET, IBP_ATTR_GUID_INFO, 0, ta, 2, d, &r), IBP_OK);
+	assert_true(guid_at(&r, 0) == pg); /* read-only */
+	assert_true(guid_at(&r, 1) == 0x11);
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_GUID_INFO, 2, ta, 2, NULL, &r),
+	    IBP_OK);
+	assert_int_equal(r.status, IBP_MAD_STATUS_INVALID_FIELD);
+	/* A switch answers with its port 0's table on any port. */
+	uint8_t sw[] = {1};
+	assert_int_equal(
+	    dr(x, IBP_METHOD_GET, IBP_ATTR_GUID_INFO, 0, sw, 1, NULL, &r),
+	    IBP_OK);
+	assert_true(
+	    guid_at(&r, 0) ==
+	    ibp_fabric_port_guid(x->f, fixture_node(x->f, "leaf-01"), 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +575,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_mkey_protection, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lid_routed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_guid_info_get_set, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_loss_injection_is_reproducible,
 					    setup, teardown),
 	};

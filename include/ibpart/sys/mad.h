@@ -400,6 +400,19 @@ int ibp_port_info_decode(struct ibp_port_info *pi, const uint8_t *buf,
 void ibp_port_info_set_enforcement(struct ibp_port_info *pi, bool inbound,
 				   bool outbound);
 
+/* --------------------------------------------------------- GUIDInfo */
+
+#define IBP_GUID_INFO_BLOCK 8u	/* 14.2.5.5: 8 GUIDs per block */
+#define IBP_GUID_INFO_BYTES 64u /* attribute modifier = block number */
+
+/* One GUIDInfo block, 8 host-order GUIDs <-> 64 wire bytes (entry 0 of
+ * block 0 is the port GUID, the rest alias GUIDs, 0 when unused; a port
+ * holds PortInfo GUIDCap entries). */
+int ibp_guid_info_encode(const uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 uint8_t *buf, size_t len, ibp_error *err);
+int ibp_guid_info_decode(uint64_t guids[IBP_GUID_INFO_BLOCK],
+			 const uint8_t *buf, size_t len, ibp_error *err);
+
 /* ------------------------------------------------------- P_KeyTable */
 
 #define IBP_PKEY_BLOCK_ENTRIES 32u /* 14.2.5.7: 32 P_Keys per block */

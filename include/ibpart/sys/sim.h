@@ -1,6 +1,7 @@
 /*
  * Module sim (src/sim/): the simulated fabric.  sim.c holds its port
- * state (P_KeyTables, PortInfo, counters, the trap queue) and its data
+ * state (P_KeyTables, PortInfo, counters, the trap queue; GUIDInfo and
+ * the VFs a host registers in it: sim_guid_info.c) and its data
  * plane (packets with a BTH P_Key, HCA and switch checks); its SMAs and
  * PMAs are transport_sim.c and transport_sim_pma.c (transport_sim.h),
  * which read and write this state; sim_session*.c bring a fabric up
@@ -157,6 +158,13 @@ struct ibp_sim_packet {
 	size_t dst_node;
 	unsigned dst_port;
 	uint16_t pkey_index; /* into the sender's P_KeyTable */
+	/* 0: the port itself; n: the port's VF n (alias GUID index n), whose
+	 * pkey_index goes through the host's mapping onto the port's table
+	 * (ibp_sim_set_vf_pkey_map): VFs share their port's table. */
+	uint16_t src_vf;
+	/* 0: the destination port itself; n: its VF n, whose QP matches the
+	 * packet's P_Key against the VF's mapped entries only. */
+	uint16_t dst_vf;
 	uint32_t src_qp;
 	uint32_t dest_qp; /* BTH DestQP */
 	uint8_t sl;
@@ -213,6 +221,52 @@ size_t ibp_sim_trap_pending(const ibp_sim *s);
 /* Traps raised so far (by number; 0 = all) and lost to a full queue. */
 unsigned long ibp_sim_traps_raised(const ibp_sim *s, unsigned trap_number);
 unsigned long ibp_sim_traps_lost(const ibp_sim *s);
+
+/* ---- GUIDInfo and virtual functions (IBA 14.2.5.5; sim_guid_info.c) ----
+ *
+ * Every end port (and every switch's port 0) has a GUIDInfo table of
+ * GUIDCap entries, 8 to a block: entry 0 is the port GUID, read-only;
+ * entries 1.. are alias GUIDs (0 = empty).  GUIDCap starts at 1 (the port
+ * GUID only, as ibsim's SMAs answer).  A host presenting SR-IOV virtual
+ * functions the ConnectX-3 (mlx4) way registers VF n's GUID at index n
+ * and maps the VF's P_KeyTable onto indexes of the physical port's table
+ * (so a VF can only use P_Keys the physical table holds). */
+
+#define IBP_SIM_GUID_CAP_MAX 128u /* 16 blocks of 8 */
+#define IBP_SIM_VF_PKEYS     16u  /* entries of a VF's P_KeyTable */
+
+/* The GUIDCap of (node, port) (a switch's port 0 for any of its ports);
+ * 0 for a port that does not exist. */
+unsigned ibp_sim_guid_cap(const ibp_sim *s, size_t node, unsigned port);
+/* Set GUIDCap (1..IBP_SIM_GUID_CAP_MAX); entries below it are kept, the
+ * VFs' P_Key mappings dropped. */
+int ibp_sim_set_guid_cap(ibp_sim *s, size_t node, unsigned port, unsigned cap,
+			 ibp_error *err);
+/* GUIDInfo entry index of (node, port): the port GUID at 0; 0 for an
+ * empty entry or one past GUIDCap. */
+uint64_t ibp_sim_guid(const ibp_sim *s, size_t node, unsigned port,
+		      unsigned index);
+/* A host registers (or, with guid 0, removes) the alias GUID at index
+ * 1..GUIDCap-1: what its driver asks the SM for through the SA. */
+int ibp_sim_set_alias_guid(ibp_sim *s, size_t node, unsigned port,
+			   unsigned index, uint64_t guid, ibp_error *err);
+/* The port and index holding alias GUID guid; IBP_ENOENT when none. */
+int ibp_sim_find_alias_guid(const ibp_sim *s, uint64_t guid, size_t *node,
+			    unsigned *port, unsigned *index);
+/* VF vf's P_KeyTable (the hypervisor's pkey_idx mapping): its entry i
+ * is the physical port's entry phys_index[i], for i < n; the rest empty. */
+int ibp_sim_set_vf_pkey_map(ibp_sim *s, size_t node, unsigned port, unsigned vf,
+			    const uint16_t *phys_index, unsigned n,
+			    ibp_error *err);
+/* The physical port's index behind VF vf's entry vf_index; IBP_ENOENT
+ * when the VF has no such entry. */
+int ibp_sim_vf_pkey_index(const ibp_sim *s, size_t node, unsigned port,
+			  unsigned vf, unsigned vf_index, uint16_t *phys_index);
+/* The first entry of VF vf's P_KeyTable (through the mapping) that
+ * matches pkey by the IBA rule (10.9.3), as the receiving QP checks it;
+ * -1 when none does or the VF has no mapping. */
+int ibp_sim_vf_pkey_match(const ibp_sim *s, size_t node, unsigned port,
+			  unsigned vf, uint16_t pkey);
 
 IBP_END_DECLS
 #endif

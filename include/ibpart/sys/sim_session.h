@@ -45,7 +45,7 @@ IBP_BEGIN_DECLS
 
 /* ------------------------------------------------------------ options */
 
-#define IBP_SIM_SESSION_OPTIONS_VERSION 1
+#define IBP_SIM_SESSION_OPTIONS_VERSION 2 /* 2: alias_guids_path */
 
 /* How to bring a session up.  Initialise with
  * ibp_sim_session_options_init() and then set fields: the version field
@@ -71,6 +71,12 @@ struct ibp_sim_session_options {
 	/* Read at most this many bytes of each input file (0: the
 	 * defaults of limits.h); a longer one is IBP_ERANGE. */
 	size_t max_input_size;
+	/* An alias map (alias_map.h; NULL: none): its aliases are the
+	 * hosts' SR-IOV VFs, registered in their ports' GUIDInfo tables,
+	 * each VF's P_KeyTable mapping its port's first 16 entries one to
+	 * one until ibp_sim_session_vf_map() maps it otherwise; a VF's
+	 * alias GUID names it in a pingpong. */
+	const char *alias_guids_path;
 };
 
 /* Fill o with the defaults above (and the version).  o must not be NULL. */
@@ -148,8 +154,17 @@ const char *ibp_sim_session_mode(const ibp_sim_session *s);
 /* The enforcement of the last push. */
 ibp_part_enforce ibp_sim_session_enforce(const ibp_sim_session *s);
 
+/* The host's pkey_idx mapping of a VF (its alias GUID, as the session's
+ * alias map has it): its P_KeyTable entry i is its physical port's entry
+ * phys_index[i], for i < n (at most IBP_SIM_VF_PKEYS), the rest empty.
+ * IBP_EINVAL when vf_guid is no VF of the session. */
+int ibp_sim_session_vf_map(ibp_sim_session *s, const char *vf_guid,
+			   const uint16_t *phys_index, unsigned n,
+			   ibp_error *err);
+
 /* Resolve a port spec (LID, port GUID, node GUID, node description,
- * "name/N") to an end port (a CA or router port, or a switch's port 0).
+ * "name/N", a VF's alias GUID: its physical port) to an end port (a CA
+ * or router port, or a switch's port 0).
  * Errors: those of ibp_fabric_resolve_port() (topo.h) for a spec that
  * names no port or several; IBP_EINVAL "'SPEC' is not an end port". */
 int ibp_sim_session_port(const ibp_sim_session *s, const char *spec,

@@ -1,7 +1,8 @@
 /*
  * Module sm (src/sm/: sm.c the handle and SMP exchange, sm_discover.c,
  * sm_tables.c reads, sm_push.c push and enforcement, sm_traps.c,
- * sm_report.c; private sm_priv.h): the subnet manager's partition
+ * sm_report.c, sm_guid_info.c the alias GUIDs of every port's GUIDInfo;
+ * private sm_priv.h): the subnet manager's partition
  * work.  Unstable API (include/ibpart/sys/).  Owns directed-route discovery
  * (per switch, in pipelined rounds), reading the tables of the ports it
  * programs (one pipelined batch), the block diff, SubnSet and read-back with
@@ -36,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/error.h"
 #include "ibpart/sys/mad.h" /* struct ibp_notice */
 #include "ibpart/policy.h"  /* ibp_part_enforce: OpenSM's part_enforce */
@@ -166,6 +168,17 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * ibp_tables_free(); it borrows ibp_sm_fabric(), so free it before the
  * next discovery or ibp_sm_free().  Errors as for discovery. */
 int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
+
+/* The alias GUIDs of the discovered fabric: PortInfo GUIDCap of every
+ * CA and router port and every switch's port 0, then each one's GUIDInfo
+ * blocks up to GUIDCap (IBA vol. 1 14.2.5.5), as two pipelined batches
+ * of directed-route Gets.  Every non-zero entry past index 0 is an alias
+ * of that port (mlx4: VF n's GUID at index n) in *out, the caller's to
+ * free with ibp_alias_map_free(); *dups (may be NULL) counts the entries
+ * left out because the same alias was seen first elsewhere.  Discovers
+ * first when nothing has been discovered.  Errors as for discovery. */
+int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
+			    ibp_error *err);
 
 /* Which PortInfo partition enforcement bits the discovered switch with
  * this node GUID implements (its SwitchInfo InboundEnforcementCap and

@@ -1,0 +1,159 @@
+/*
+ * analysis_vf.c - the isolation question for virtual functions
+ * (ibp_audit_shared_physical_port, analysis.h): the audit's high finding
+ * "shared-physical-port".
+ *
+ * In the ConnectX-3 (mlx4) model a VF's GUID is an alias GUID in its
+ * physical port's GUIDInfo table (IBA vol. 1 14.2.5.5) and the VF has no
+ * P_KeyTable of its own: the host administrator maps selected indexes of
+ * the physical port's table into each VF (pkey_idx).  So when two GUIDs
+ * of one physical port - two of its VFs, or a VF and the port itself -
+ * are members of different partitions, that one table must hold both
+ * tenants' P_Keys, and nothing the SM programs keeps them apart: only
+ * the hypervisor's mapping does.  (OpenSM 3.3.23 programs no alias at
+ * all - conf_guids.c says so - but the plan asks for the sharing, and an
+ * SM that programs VFs, or a plan naming the physical port for them, puts
+ * both tenants' keys in one table.)  The default partition is everyone's and
+ * does not count.  One finding per physical port, naming the port and
+ * the partitions its GUIDs are members of.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
+#include "ibpart/pkey.h"
+#include "topo/alias_map_lib.h"
+#include "topo/topo_lib.h"
+
+/* One membership of a GUID of a physical port. */
+struct vf_use {
+	uint64_t port_guid; /* the physical port */
+	size_t node;	    /* its node and port in the fabric */
+	unsigned port;
+	uint64_t guid;	/* the port's own GUID or an alias of it */
+	uint16_t base;	/* the partition (P_Key base) */
+	unsigned index; /* GUIDInfo index: 0 the port itself */
+};
+
+static int by_port(const void *a, const void *b)
+{
+	const struct vf_use *x = a, *y = b;
+	if (x->port_guid != y->port_guid)
+		return x->port_guid < y->port_guid ? -1 : 1;
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+/* The memberships of every GUID member that is a physical port of an
+ * alias of the map, or an alias of a port of the fabric; *n of them. */
+static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
+			      const ibp_alias_map *aliases, size_t *n)
+{
+	size_t cap = 0, k = 0;
+	struct vf_use *u = NULL;
+	for (size_t i = 0; i < ibp_conf_partition_count(plan); i++) {
+		const ibp_conf_partition *p = ibp_conf_partition_at(plan, i);
+		uint16_t base = ibp_pkey_base(ibp_conf_partition_pkey(p));
+		if (base == ibp_pkey_base(IBP_CONF_DEFAULT_PKEY) || base == 0)
+			continue;
+		for (size_t j = 0; j < ibp_conf_partition_member_count(p);
+		     j++) {
+			const ibp_conf_member *m =
+			    ibp_conf_partition_member(p, j);
+			struct ibp_guid_class c;
+			if ((m->kind != IBP_MEMBER_GUID &&
+			     m->kind != IBP_MEMBER_NAME) ||
+			    !m->guid)
+				continue;
+			ibp_guid_kind kind =
+			    ibp_guid_classify(f, aliases, m->guid, &c);
+			if (kind != IBP_GUID_PORT && kind != IBP_GUID_ALIAS)
+				continue;
+			if (k == cap) {
+				cap = cap ? 2 * cap : 64;
+				struct vf_use *v = realloc(u, cap * sizeof(*v));
+				if (!v) {
+					free(u);
+					*n = SIZE_MAX;
+					return NULL;
+				}
+				u = v;
+			}
+			u[k++] = (struct vf_use){c.port_guid, c.node, c.port,
+						 m->guid,     base,   c.index};
+		}
+	}
+	*n = k;
+	return u;
+}
+
+/* The run [i, j) of one physical port: shared when two different GUIDs
+ * of it are members of two different partitions, which (every GUID
+ * having one) is when it has two GUIDs - so one an alias at least - and
+ * two partitions. */
+static int port_finding(ibp_findings *out, const ibp_fabric *f,
+			const struct vf_use *u, size_t i, size_t j)
+{
+	uint16_t parts[16];
+	size_t np = 0, nparts = 0, nguids = 0;
+	bool self = false; /* the port's own GUID is one of them */
+	for (size_t k = i; k < j; k++) {
+		self |= u[k].index == 0;
+		if (k == i || u[k].base != u[k - 1].base) {
+			nparts++;
+			if (np < sizeof(parts) / sizeof(parts[0]))
+				parts[np++] = u[k].base;
+		}
+		bool seen = false;
+		for (size_t q = i; q < k && !seen; q++)
+			seen = u[q].guid == u[k].guid;
+		nguids += !seen;
+	}
+	if (nguids < 2 || nparts < 2)
+		return IBP_OK;
+	char list[16 * 8] = "";
+	size_t off = 0;
+	for (size_t k = 0; k < np && off < sizeof(list); k++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off,
+					"%s0x%04x", k ? ", " : "", parts[k]);
+	return ibp_findings_add(
+	    out, "shared-physical-port", IBP_AUDIT_HIGH, &u[i].port_guid, 1,
+	    parts, np,
+	    "Give each tenant's VFs a physical port of their own; where "
+	    "tenants must share one, the host's VF P_Key mapping (pkey_idx) "
+	    "must hand each VF its own tenant's indexes only "
+	    "(docs/virtual-functions.md).",
+	    "%zu GUIDs of physical port 0x%016" PRIx64
+	    " (%s port %u: its virtual functions' alias GUIDs%s) are "
+	    "members of %zu "
+	    "partitions (%s): a VF uses its physical port's P_KeyTable, "
+	    "which must then hold every one of them, and only the host's "
+	    "mapping keeps the tenants apart",
+	    nguids, u[i].port_guid, ibp_fabric_node_desc(f, u[i].node),
+	    u[i].port, self ? " and the port itself" : "", nparts, list);
+}
+
+int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
+				   const ibp_conf *plan,
+				   const ibp_alias_map *aliases)
+{
+	if (!out || !f || !plan || !ibp_alias_map_count(aliases) ||
+	    ibp_conf_opensm_verdict(plan)->rejected)
+		return out && f ? IBP_OK : IBP_EINVAL;
+	size_t n;
+	struct vf_use *u = uses_of(f, plan, aliases, &n);
+	if (n == SIZE_MAX)
+		return IBP_ENOMEM;
+	if (n)
+		qsort(u, n, sizeof(*u), by_port);
+	int rc = IBP_OK;
+	for (size_t i = 0, j; i < n && !rc; i = j) {
+		for (j = i; j < n && u[j].port_guid == u[i].port_guid; j++)
+			;
+		rc = port_finding(out, f, u, i, j);
+	}
+	free(u);
+	return rc;
+}

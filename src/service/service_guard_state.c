@@ -1,0 +1,548 @@
+/*
+ * service_guard_state.c - the isolation guard at the cost of the change
+ * (issue 29): the audit's answer for the current plan is kept (the
+ * analysis input of the plan's file, the audit's state over its tables -
+ * ibp_audit_state -, the plan's own findings) and a change to one P_Key
+ * is judged by updating it for the ports of the GUIDs the P_Key had and
+ * has, instead of auditing the whole file twice.
+ *
+ * The kept answer is used only where it is exact; anything else falls
+ * back to the whole-plan guard (service_guard.c), and the state is built
+ * again from the file at the next change:
+ *
+ *  - no alias map (--alias-guids): the kept state does not model VFs,
+ *    so shared-physical-port is judged by the whole-plan guard;
+ *  - the kept plan must be the service's (its revision) with the same
+ *    operator's lines, read by OpenSM without error or misreading, and
+ *    the operator's lines must not define the P_Key's base;
+ *  - the P_Key's own statements, read alone, must have no error: OpenSM
+ *    reads each statement of a P_Key nobody else defines on its own (a
+ *    name already used is refused before the guard);
+ *  - every port the change names must be an end port the policy gave a
+ *    table that drops nothing before or after (its P_Keys fit its
+ *    PartitionCap), so its effective keys are the plan's;
+ *  - the OpenSM placement (service_capacity.c) cannot lose a P_Key on
+ *    those ports: their P_Keys fit below the last index OpenSM used there
+ *    and none returns to an index another of them holds or remembers
+ *    (else the placement model runs, on the whole file).
+ *
+ * The plan's findings besides the rules' (no-lid, sm-port-assumed, the
+ * table overflows of ports the change does not name) do not change with
+ * a change the conditions admit; multicast-groups is counted again.
+ * After each change the caller commits, the kept answer is the new
+ * plan's; a background thread audits the committed file whole and
+ * counts (and logs through the status) any difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibpart/alias_map.h"
+#include "topo/alias_map_lib.h"
+#include "ibpart/pkey.h"
+#include "ibpart/pkey_table.h"
+#include "service/service_internal.h"
+#include "analysis/analysis_input_lib.h"
+#include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/state_file_lib.h"
+#include "pkey/tables_lib.h"
+#include "topo/topo_lib.h"
+
+struct svc_guard_base {
+	uint64_t rev; /* the service's revision it holds */
+	char *optext; /* the operator's lines it was built with */
+	size_t oplen;
+	ibp_analysis_input *in;
+	ibp_audit_state *st;
+	ibp_findings *plan; /* the plan's findings but multicast-groups */
+	size_t mc_need, mc_ipoib;
+	/* the change judged and not yet committed or dropped */
+	struct touched {
+		size_t node;
+		unsigned port;
+		uint16_t *before;
+		size_t nbefore;
+	} * t;
+	size_t nt;
+	size_t mc_need_after, mc_ipoib_after;
+	bool pending;
+};
+
+static void touched_clear(struct svc_guard_base *b)
+{
+	for (size_t i = 0; i < b->nt; i++)
+		free(b->t[i].before);
+	free(b->t);
+	b->t = NULL;
+	b->nt = 0;
+	b->pending = false;
+}
+
+void svc_guard_base_free(struct svc_guard_base *b)
+{
+	if (!b)
+		return;
+	touched_clear(b);
+	ibp_audit_state_free(b->st);
+	ibp_analysis_input_free(b->in);
+	ibp_findings_free(b->plan);
+	free(b->optext);
+	free(b);
+}
+
+/* The kept answer for the service's plan now (built from its file). */
+static int base_build(ibp_service *s, const char *optext, size_t oplen,
+		      struct svc_guard_base **out)
+{
+	*out = NULL;
+	struct svc_guard_base *b = calloc(1, sizeof(*b));
+	char *text = NULL;
+	size_t len = 0;
+	ibp_error err;
+	if (!b || svc_render(optext, oplen, &s->plan, &text, &len)) {
+		free(b);
+		return IBP_ENOMEM;
+	}
+	b->rev = s->rev;
+	b->optext = malloc(oplen + 1);
+	int rc = b->optext ? svc_analysis_input(s, text, len, &b->in, &err)
+			   : IBP_ENOMEM;
+	free(text);
+	if (!rc) {
+		memcpy(b->optext, optext, oplen);
+		b->oplen = oplen;
+		ibp_audit_input ai;
+		ibp_analysis_input_audit_input(b->in, &ai);
+		rc = ibp_audit_state_new(&ai, &b->st, &err);
+	}
+	ibp_findings *all = rc ? NULL : ibp_findings_new();
+	b->plan = rc ? NULL : ibp_findings_new();
+	if (!rc &&
+	    (!all || !b->plan || ibp_analysis_input_plan_findings(b->in, all)))
+		rc = IBP_ENOMEM;
+	for (size_t i = 0; !rc && i < ibp_findings_count(all); i++) {
+		const ibp_finding *f = ibp_findings_get(all, i);
+		if (strcmp(f->code, "multicast-groups"))
+			rc = ibp_findings_add(b->plan, f->code, f->severity,
+					      f->ports, f->nports,
+					      f->partitions, f->npartitions,
+					      f->fix, "%s", f->message);
+	}
+	ibp_findings_free(all);
+	if (!rc)
+		b->mc_need = ibp_audit_multicast_need(
+		    ibp_analysis_input_conf(b->in), &b->mc_ipoib);
+	if (rc) {
+		svc_guard_base_free(b);
+		return rc;
+	}
+	*out = b;
+	return IBP_OK;
+}
+
+/* Is the kept plan's file read by OpenSM as written? */
+static bool clean_verdict(const struct svc_guard_base *b)
+{
+	const ibp_conf *c = ibp_analysis_input_conf(b->in);
+	const ibp_conf_verdict *v = c ? ibp_conf_opensm_verdict(c) : NULL;
+	return v && !v->rejected && !v->nmisreadings && !v->indeterminate &&
+	       !ibp_conf_error_count(c);
+}
+
+/* P_Key p's statements alone read without error (p NULL: none). */
+static bool reads_alone(const ibp_service *s, const struct svc_part *p)
+{
+	if (!p)
+		return true;
+	struct svc_plan one = {.n = 1, .cap = 1, .p = (struct svc_part *)p};
+	char *text = NULL;
+	size_t len = 0;
+	ibp_conf *c = NULL;
+	ibp_error err;
+	bool ok = !svc_render("", 0, &one, &text, &len) &&
+		  !svc_parse_conf(s, "partitions.conf", text, len, &c, &err);
+	if (ok) {
+		const ibp_conf_verdict *v = ibp_conf_opensm_verdict(c);
+		ok = !v->rejected && !v->nmisreadings && !v->indeterminate &&
+		     !ibp_conf_error_count(c);
+	}
+	ibp_conf_free(c);
+	free(text);
+	return ok;
+}
+
+static bool has_base(const uint16_t *k, size_t n, uint16_t base, size_t *at)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ibp_pkey_base(k[i]) == base) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+/* Can OpenSM's placement (service_capacity.c's model, from the record)
+ * lose a P_Key of wanted (the port's keys before and after) on (n, p)?
+ * false only when it surely cannot. */
+static bool may_lose(const ibp_service *s, uint64_t guid, const uint16_t *want,
+		     size_t nwant)
+{
+	const ibp_fabric *f = NULL;
+	const ibp_state_file *st = NULL;
+	uint64_t sm;
+	ibp_error err;
+	size_t n;
+	unsigned p;
+	if (svc_record_get(s, &f, &sm, &st, &err) ||
+	    ibp_fabric_find_port_guid(f, guid, &n, &p))
+		return true;
+	unsigned cap = ibp_fabric_port_capacity(f, n, p);
+	const ibp_tables *held = st ? ibp_state_file_tables(st) : NULL;
+	const ibp_index_memory *mem = st ? ibp_state_file_memory(st) : NULL;
+	const ibp_pkey_table *t = held ? ibp_tables_get(held, n, p) : NULL;
+	unsigned last = held ? 0 : 1; /* a fresh table: 0xffff at 0 */
+	for (unsigned i = t ? ibp_pkey_table_used(t) : 0; i > 0; i--)
+		if (ibp_pkey_is_valid(ibp_pkey_table_get(t, i - 1))) {
+			last = i;
+			break;
+		}
+	bool known = mem && ibp_index_memory_has_port(mem, n, p);
+	if (known && ibp_index_memory_last(mem, n, p) > last)
+		last = ibp_index_memory_last(mem, n, p);
+	/* every one new, after the last index, one more for index 0 */
+	if ((size_t)last + nwant + 1 > cap)
+		return true;
+	for (size_t i = 0; known && i < nwant; i++) {
+		unsigned idx;
+		for (unsigned full = 0; full < 2; full++) {
+			uint16_t k = (uint16_t)((want[i] & 0x7fff) |
+						(full ? 0x8000 : 0));
+			if (!ibp_index_memory_get(mem, n, p, k, &idx))
+				continue;
+			/* another wanted key held or remembered there */
+			uint16_t h = t && idx < ibp_pkey_table_used(t)
+					 ? ibp_pkey_table_get(t, idx)
+					 : 0;
+			size_t at;
+			if (ibp_pkey_is_valid(h) &&
+			    ibp_pkey_base(h) != ibp_pkey_base(k) &&
+			    has_base(want, nwant, ibp_pkey_base(h), &at))
+				return true;
+			for (size_t j = 0; j < nwant; j++) {
+				unsigned o;
+				if (j != i &&
+				    (ibp_index_memory_get(mem, n, p, want[j],
+							  &o) ||
+				     ibp_index_memory_get(
+					 mem, n, p, want[j] ^ 0x8000, &o)) &&
+				    o == idx)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The members' GUIDs of before and after (either NULL), each once. */
+static int guids_of(const struct svc_part *before, const struct svc_part *after,
+		    uint64_t **out, size_t *n)
+{
+	size_t nb = before ? before->n : 0, na = after ? after->n : 0;
+	uint64_t *g = malloc((nb + na + 1) * sizeof(*g));
+	if (!g)
+		return IBP_ENOMEM;
+	size_t k = 0, i = 0, j = 0;
+	while (i < nb || j < na) { /* both sorted by GUID */
+		uint64_t x = i < nb ? before->m[i].guid : UINT64_MAX;
+		uint64_t y = j < na ? after->m[j].guid : UINT64_MAX;
+		g[k++] = x < y ? x : y;
+		i += x <= y;
+		j += y <= x;
+	}
+	*out = g;
+	*n = k;
+	return IBP_OK;
+}
+
+static const struct svc_member *member(const struct svc_part *p, uint64_t g)
+{
+	size_t lo = 0, hi = p ? p->n : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->m[mid].guid < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return p && lo < p->n && p->m[lo].guid == g ? &p->m[lo] : NULL;
+}
+
+/* Set the touched ports' keys for after; false: not exact here. */
+static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
+		  const struct svc_part *before, const struct svc_part *after)
+{
+	uint64_t *g = NULL;
+	size_t ng = 0;
+	if (guids_of(before, after, &g, &ng))
+		return false;
+	b->t = calloc(ng + 1, sizeof(*b->t));
+	bool ok = b->t != NULL;
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	const ibp_matrix *m = ibp_audit_state_matrix(b->st);
+	uint16_t *keys = malloc(2 * (IBP_PKEY_TABLE_MAX + 2) * sizeof(*keys));
+	uint16_t *want = keys + IBP_PKEY_TABLE_MAX + 2;
+	ok = ok && keys;
+	for (size_t i = 0; ok && i < ng; i++) {
+		size_t n, at;
+		unsigned p;
+		if (ibp_fabric_find_port_guid(f, g[i], &n, &p)) {
+			/* OpenSM skips a GUID the fabric lacks - unless
+			 * the fabric has it under another name */
+			ok = ibp_guid_classify(f, NULL, g[i], NULL) ==
+			     IBP_GUID_UNKNOWN;
+			continue;
+		}
+		long ep = ibp_matrix_find(m, n, p);
+		if (ep < 0) {
+			ok = false;
+			break;
+		}
+		size_t nk;
+		const uint16_t *k =
+		    ibp_audit_state_keys(b->st, (size_t)ep, &nk);
+		unsigned cap = ibp_fabric_port_capacity(f, n, p);
+		struct touched *t = &b->t[b->nt];
+		t->node = n;
+		t->port = p;
+		t->before = malloc((nk + 1) * sizeof(*k));
+		if (!t->before || nk >= cap || nk + 1 > IBP_PKEY_TABLE_MAX) {
+			free(t->before);
+			ok = false;
+			break;
+		}
+		memcpy(t->before, k, nk * sizeof(*k));
+		t->nbefore = nk;
+		b->nt++;
+		memcpy(keys, k, nk * sizeof(*k));
+		size_t na = nk;
+		const struct svc_member *mb = member(after, g[i]);
+		uint16_t v =
+		    mb ? (uint16_t)(pkey | (mb->full ? 0x8000 : 0)) : 0;
+		if (has_base(keys, na, pkey, &at)) {
+			if (mb)
+				keys[at] = v;
+			else
+				keys[at] = keys[--na];
+		} else if (mb) {
+			keys[na++] = v;
+		}
+		/* the wanted keys: before's and after's */
+		memcpy(want, t->before, nk * sizeof(*k));
+		size_t nw = nk;
+		if (mb && !has_base(want, nw, pkey, &at))
+			want[nw++] = v;
+		ok = na <= cap && !may_lose(s, g[i], want, nw) &&
+		     !ibp_audit_state_set_keys(b->st, n, p, keys, na);
+	}
+	free(keys);
+	free(g);
+	return ok;
+}
+
+/* Undo the keys apply set (the state back to the kept plan). */
+static void undo(struct svc_guard_base *b)
+{
+	for (size_t i = 0; i < b->nt; i++)
+		ibp_audit_state_set_keys(b->st, b->t[i].node, b->t[i].port,
+					 b->t[i].before, b->t[i].nbefore);
+	ibp_audit_state_update(b->st, NULL, NULL);
+	touched_clear(b);
+}
+
+/* The multicast groups P_Key p's statement needs (rendered: ipoib and
+ * one member or more: one broadcast group). */
+static size_t groups(const struct svc_part *p)
+{
+	return p && p->n && p->ipoib ? 1 : 0;
+}
+
+int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
+			  bool removes_only, const char *optext, size_t oplen,
+			  const ibp_conf *opc, uint16_t pkey,
+			  const struct svc_part *before,
+			  const struct svc_part *after, bool *judged,
+			  struct ibp_service_error *e)
+{
+	*judged = false;
+	if (!s->topology_path || s->allow_both_pkeys || s->alias_guids_path)
+		return IBP_OK;
+	struct svc_guard_base *b = s->guard;
+	if (b && (b->rev != s->rev || b->oplen != oplen ||
+		  memcmp(b->optext, optext, oplen))) {
+		svc_guard_base_free(b);
+		b = s->guard = NULL;
+	}
+	if (!b) {
+		if (base_build(s, optext, oplen, &b))
+			return IBP_OK; /* the whole-plan guard judges */
+		s->guard = b;
+	}
+	if (b->pending)
+		undo(b);
+	for (size_t i = 0; i < ibp_conf_group_count(opc); i++)
+		if (ibp_pkey_base(
+			ibp_conf_group_pkey(ibp_conf_group_at(opc, i))) == pkey)
+			return IBP_OK;
+	if (!clean_verdict(b) || !reads_alone(s, after))
+		return IBP_OK;
+	if (after && ibp_audit_state_set_name(b->st, pkey, after->name))
+		return IBP_OK;
+	b->pending = true;
+	ibp_findings *old = ibp_findings_new(), *neu = ibp_findings_new();
+	bool ok = old && neu && apply(s, b, pkey, before, after) &&
+		  !ibp_audit_state_update(b->st, old, neu);
+	/* the multicast-groups finding, counted again */
+	b->mc_ipoib_after = b->mc_ipoib - groups(before) + groups(after);
+	b->mc_need_after = b->mc_need - groups(before) + groups(after);
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	ok = ok &&
+	     !ibp_audit_multicast_groups(old, f, b->mc_need, b->mc_ipoib) &&
+	     !ibp_audit_multicast_groups(neu, f, b->mc_need_after,
+					 b->mc_ipoib_after);
+	int rc = IBP_OK;
+	if (!ok) {
+		undo(b);
+		svc_guard_base_free(b); /* built again at the next change */
+		s->guard = NULL;
+	} else {
+		*judged = true;
+		if (removes_only) {
+			ibp_findings *all = ibp_findings_new();
+			rc = all && !svc_guard_base_findings(s, all)
+				 ? svc_guard_remaining(all, c, e)
+				 : svc_fail(e, IBP_ENOMEM, NULL,
+					    "out of memory");
+			ibp_findings_free(all);
+		} else {
+			rc = svc_guard_refuse(old, neu, NULL, c, e);
+		}
+		if (rc) {
+			undo(b);
+		}
+	}
+	ibp_findings_free(old);
+	ibp_findings_free(neu);
+	if (ok)
+		s->guard_fast++;
+	return rc;
+}
+
+void svc_guard_committed(ibp_service *s, bool committed)
+{
+	struct svc_guard_base *b = s->guard;
+	if (!b || !b->pending)
+		return;
+	if (!committed) {
+		undo(b);
+		return;
+	}
+	touched_clear(b);
+	b->rev = s->rev;
+	b->mc_need = b->mc_need_after;
+	b->mc_ipoib = b->mc_ipoib_after;
+}
+
+int svc_guard_base_findings(const ibp_service *s, ibp_findings *out)
+{
+	const struct svc_guard_base *b = s->guard;
+	if (!b)
+		return IBP_ENOENT;
+	bool after = b->pending;
+	int rc = ibp_findings_append(out, b->plan);
+	if (!rc)
+		rc = ibp_audit_multicast_groups(
+		    out, ibp_analysis_input_fabric(b->in),
+		    after ? b->mc_need_after : b->mc_need,
+		    after ? b->mc_ipoib_after : b->mc_ipoib);
+	if (!rc)
+		rc = ibp_audit_state_findings(b->st, out);
+	if (!rc)
+		ibp_findings_sort(out);
+	return rc;
+}
+
+/* The first finding of a that b lacks (both sorted), or NULL. */
+static const ibp_finding *first_missing(const ibp_findings *a,
+					const ibp_findings *b)
+{
+	for (size_t i = 0; i < ibp_findings_count(a); i++) {
+		const ibp_finding *x = ibp_findings_get(a, i);
+		bool found = false;
+		for (size_t j = 0; j < ibp_findings_count(b) && !found; j++)
+			found = ibp_finding_equal(x, ibp_findings_get(b, j));
+		if (!found)
+			return x;
+	}
+	return NULL;
+}
+
+bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
+			     unsigned long *drifts)
+{
+	why[0] = 0;
+	char *optext = NULL, *text = NULL, problem[8];
+	size_t oplen = 0, len = 0;
+	ibp_findings *kept = ibp_findings_new(), *full = NULL;
+	ibp_error err;
+	pthread_mutex_lock(&s->lock);
+	uint64_t rev = s->rev;
+	bool check = kept && s->guard && s->guard->rev == rev &&
+		     !s->guard->pending &&
+		     !svc_operator_text(s, &optext, &oplen, problem,
+					sizeof(problem), &err) &&
+		     s->guard->oplen == oplen &&
+		     !memcmp(s->guard->optext, optext, oplen) &&
+		     !svc_guard_base_findings(s, kept) &&
+		     !svc_render(optext, oplen, &s->plan, &text, &len);
+	pthread_mutex_unlock(&s->lock);
+	bool drift = false;
+	if (check && !svc_audit(s, text, len, &full, &err)) {
+		const ibp_finding *a = first_missing(full, kept);
+		const ibp_finding *b = a ? NULL : first_missing(kept, full);
+		drift = a || b ||
+			ibp_findings_count(full) != ibp_findings_count(kept);
+		if (drift)
+			snprintf(why, size,
+				 "revision %llu: the guard's kept audit %s "
+				 "%s%s%.200s",
+				 (unsigned long long)rev,
+				 a   ? "lacks"
+				 : b ? "has an extra"
+				     : "differs",
+				 a   ? a->code
+				 : b ? b->code
+				     : "in count",
+				 a || b ? ": " : "",
+				 a   ? a->message
+				 : b ? b->message
+				     : "");
+	}
+	pthread_mutex_lock(&s->lock);
+	if (drift) {
+		s->guard_drifts++;
+		if (s->guard && s->guard->rev == rev && !s->guard->pending) {
+			svc_guard_base_free(s->guard);
+			s->guard = NULL;
+		}
+	}
+	if (drifts)
+		*drifts = s->guard_drifts;
+	pthread_mutex_unlock(&s->lock);
+	ibp_findings_free(kept);
+	ibp_findings_free(full);
+	free(optext);
+	free(text);
+	return drift;
+}
