@@ -794,27 +794,13 @@ int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
 	const ibp_conf *opc = NULL;
 	pthread_mutex_lock(&s->lock);
 	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
-	json_t *o = rc ? NULL : json_object();
-	/* in P_Key order: the API's and the operator's merged */
-	for (unsigned pk = 1; o && pk <= 0x7fff; pk++) {
-		struct svc_part *p = svc_plan_find(&s->plan, (uint16_t)pk);
-		const ibp_conf_group *g =
-		    ibp_conf_group_find(opc, (uint16_t)pk);
-		json_t *v = g	? svc_json_operator(g, guids_data, qos_conf)
-			    : p ? svc_json_part(p, guids_data, qos_conf)
-			    : pk == IBP_CONF_DEFAULT_PKEY
-				? svc_json_default(guids_data, qos_conf)
-				: NULL;
-		char key[8];
-		svc_pkey_str((uint16_t)pk, key);
-		if (v)
-			json_object_set_new(o, key, v);
-	}
+	if (!rc && svc_json_list(&s->plan, opc, guids_data, qos_conf, json))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	else if (rc)
+		rc = svc_fail(e, rc, NULL, "%s", e->err.message);
 	pthread_mutex_unlock(&s->lock);
 	free(optext);
-	if (rc)
-		return svc_fail(e, rc, NULL, "%s", e->err.message);
-	return dump(o, json, e);
+	return rc;
 }
 
 int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,

@@ -403,8 +403,21 @@ int svc_audit(const ibp_service *s, const char *text, size_t len,
 json_t *svc_json_part(const struct svc_part *p, bool guids, bool qos);
 /* One P_Key the operator's file defines (group g of conf). */
 json_t *svc_json_operator(const ibp_conf_group *g, bool guids, bool qos);
+/* Walk the members of operator group g: each(ctx, ...) for each GUID
+ * member (each may be NULL); the membership of its ALL or ALL_CAS member
+ * ("full", "limited"; NULL: none), as the objects above give it. */
+const char *svc_operator_members(const ibp_conf_group *g,
+				 void (*each)(void *ctx, uint64_t guid,
+					      bool full, bool index0),
+				 void *ctx);
 /* 0x7fff when nobody defines it: OpenSM's implicit default. */
 json_t *svc_json_default(bool guids, bool qos);
+/* GET /resources/pkeys: every P_Key of plan and of the operator's conf
+ * opc (NULL: none), OpenSM's default when nobody defines it, as the
+ * objects above dump to, written without building them
+ * (service_json_list.c); *json malloc'd.  0 or IBP_ENOMEM. */
+int svc_json_list(const struct svc_plan *plan, const ibp_conf *opc, bool guids,
+		  bool qos, char **json);
 /* Compact text of o into *json (malloc'd); o is released.  false on
  * ENOMEM (o NULL counts as that). */
 bool svc_json_take(json_t *o, char **json);

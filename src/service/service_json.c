@@ -64,19 +64,14 @@ json_t *svc_json_part(const struct svc_part *p, bool guids, bool qos)
 	return o;
 }
 
-json_t *svc_json_operator(const ibp_conf_group *g, bool guids, bool qos)
+const char *svc_operator_members(const ibp_conf_group *g,
+				 void (*each)(void *ctx, uint64_t guid,
+					      bool full, bool index0),
+				 void *ctx)
 {
-	uint16_t pkey = ibp_conf_group_pkey(g);
-	json_t *o =
-	    json_pack("{s:s, s:b, s:s}", "partition", ibp_conf_group_name(g),
-		      "ip_over_ib", ibp_conf_group_ipoib(g), "managed_by",
-		      SVC_BY_OPERATOR);
-	const ibp_conf_flags *fl = NULL;
 	const char *all = NULL;
-	json_t *a = guids ? json_array() : NULL;
 	for (size_t i = 0; i < ibp_conf_group_partition_count(g); i++) {
 		const ibp_conf_partition *p = ibp_conf_group_partition(g, i);
-		fl = ibp_conf_partition_flags(p);
 		for (size_t k = 0; k < ibp_conf_partition_member_count(p);
 		     k++) {
 			const ibp_conf_member *m =
@@ -86,14 +81,35 @@ json_t *svc_json_operator(const ibp_conf_group *g, bool guids, bool qos)
 				all = m->membership == IBP_MEMB_LIMITED
 					  ? "limited"
 					  : "full";
-			if (!a || m->kind != IBP_MEMBER_GUID)
-				continue;
-			json_array_append_new(
-			    a,
-			    guid_obj(m->guid, m->membership != IBP_MEMB_LIMITED,
-				     m->indx0));
+			if (each && m->kind == IBP_MEMBER_GUID)
+				each(ctx, m->guid,
+				     m->membership != IBP_MEMB_LIMITED,
+				     m->indx0);
 		}
 	}
+	return all;
+}
+
+static void append_guid(void *ctx, uint64_t guid, bool full, bool index0)
+{
+	json_array_append_new(ctx, guid_obj(guid, full, index0));
+}
+
+json_t *svc_json_operator(const ibp_conf_group *g, bool guids, bool qos)
+{
+	uint16_t pkey = ibp_conf_group_pkey(g);
+	json_t *o =
+	    json_pack("{s:s, s:b, s:s}", "partition", ibp_conf_group_name(g),
+		      "ip_over_ib", ibp_conf_group_ipoib(g), "managed_by",
+		      SVC_BY_OPERATOR);
+	json_t *a = guids ? json_array() : NULL;
+	const char *all = svc_operator_members(g, a ? append_guid : NULL, a);
+	/* the flags of the group's last statement */
+	const ibp_conf_flags *fl = NULL;
+	size_t np = ibp_conf_group_partition_count(g);
+	if (np)
+		fl = ibp_conf_partition_flags(
+		    ibp_conf_group_partition(g, np - 1));
 	if (a)
 		json_object_set_new(o, "guids", a);
 	if (guids && pkey == IBP_CONF_DEFAULT_PKEY) {

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "ibpart/conf.h"
@@ -152,12 +153,9 @@ static void test_ibk_add_get_list(void **state)
 	ibp_service_close(s);
 }
 
-/* The file: operator's text byte for byte, then the marker, then the
- * API's statements as OpenSM reads them. */
-static void test_render(void **state)
+/* 0x20: a full and a limited member, then an index0 one. */
+static void members_0x20(ibp_service *s)
 {
-	(void)state;
-	ibp_service *s = open_svc(false);
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x20\",\"guids\":[\"0x0002c90000000301\","
 	       "\"00:02:c9:00:00:00:04:01\"],\"memberships\":[\"full\","
@@ -165,6 +163,15 @@ static void test_render(void **state)
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x20\",\"guids\":[\"0002c90000000601\"],"
 	       "\"index0\":true}");
+}
+
+/* The file: operator's text byte for byte, then the marker, then the
+ * API's statements as OpenSM reads them. */
+static void test_render(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	members_0x20(s);
 	change(s, IBP_SERVICE_CREATE,
 	       "{\"pkey\":\"0x12\",\"ip_over_ib\":true,\"mtu_limit\":4,"
 	       "\"service_level\":3,\"rate_limit\":200.0,"
@@ -233,6 +240,72 @@ static void past_racy_window(void)
 	struct timespec t = {0, 150000000};
 	while (nanosleep(&t, &t))
 		;
+}
+
+/* GET /resources/pkeys is written as it goes (service_json_list.c):
+ * for every combination of guids_data and qos_conf it is the object of
+ * each P_Key as the single GET answers it (jansson's tree, whose shapes
+ * the tests above write by hand), in P_Key order, the API's and the
+ * operator's merged - members full, limited and index0, QoS with a
+ * fraction, IPoIB off, the operator's Default with a member. */
+static void test_list_stream(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	members_0x20(s);
+	change(s, IBP_SERVICE_CREATE,
+	       "{\"pkey\":\"0x12\",\"ip_over_ib\":false,\"mtu_limit\":4,"
+	       "\"service_level\":3,\"rate_limit\":2.5,"
+	       "\"partition_name\":\"user.partition-1\"}");
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x7ffe\",\"guids\":[\"0002c90000000701\"]}");
+	for (int flags = 0; flags < 4; flags++) {
+		bool g = flags & 1, q = flags & 2;
+		struct ibp_service_error e;
+		ibp_service_error_init(&e);
+		char *list = NULL;
+		assert_int_equal(ibp_service_list(s, g, q, &list, &e), IBP_OK);
+		json_error_t je;
+		json_t *o = json_loads(list, 0, &je);
+		assert_non_null(o);
+		assert_int_equal(json_object_size(o), 5);
+		/* the text each single GET gives, joined in the list's order */
+		char *want = NULL;
+		size_t wl = 0;
+		FILE *w = open_memstream(&want, &wl);
+		assert_non_null(w);
+		const char *key;
+		json_t *v;
+		bool first = true;
+		json_object_foreach(o, key, v)
+		{
+			char *one = get(s, key, g, q);
+			fprintf(w, "%s\"%s\":%s", first ? "{" : ",", key, one);
+			first = false;
+			free(one);
+		}
+		fputc('}', w);
+		fclose(w);
+		assert_string_equal(list, want);
+		free(want);
+		free(list);
+		json_decref(o);
+	}
+	/* P_Key order: 0x10 and 0x7fff are the operator's */
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	char *list = NULL;
+	assert_int_equal(ibp_service_list(s, true, false, &list, &e), IBP_OK);
+	const char *k12 = strstr(list, "\"0x12\":"),
+		   *k10 = strstr(list, "\"0x10\":"),
+		   *k20 = strstr(list, "\"0x20\":"),
+		   *k7ffe = strstr(list, "\"0x7ffe\":"),
+		   *k7fff = strstr(list, "\"0x7fff\":");
+	assert_true(k10 && k12 && k20 && k7ffe && k7fff);
+	assert_true(k10 < k12 && k12 < k20 && k20 < k7ffe && k7ffe < k7fff);
+	assert_non_null(strstr(list, "\"partition\":\"user.partition-1\""));
+	free(list);
+	ibp_service_close(s);
 }
 
 /* The partitions file is read once per change of it (inode, size,
@@ -776,6 +849,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fabric_states, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_list_stream, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_file_read_once, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_topology_reload, setup,
