@@ -398,6 +398,12 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 int svc_audit(const ibp_service *s, const char *text, size_t len,
 	      ibp_findings **out, ibp_error *err);
 
+/* ---- service_render.c ---- */
+/* A file time t too close to when (within its granularity: 100 ms, or a
+ * second when it has no fraction) to tell a later change from none - git's
+ * "racy" entry: whatever was kept by it is read again. */
+bool svc_stat_racy(const struct timespec *t, const struct timespec *when);
+
 /* ---- service_json.c: UFM's shapes ---- */
 /* One P_Key's object; NULL on ENOMEM. */
 json_t *svc_json_part(const struct svc_part *p, bool guids, bool qos);

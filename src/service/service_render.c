@@ -57,16 +57,12 @@ void svc_opfile_free(struct svc_opfile *c)
 	free(c);
 }
 
-/* A file's times are coarse (a clock tick; a second on some file
- * systems): a change made within that much of the read could leave
- * them as they were.  Such a "racy" entry (git's word) is read again,
- * until a read comes later than that. */
-static bool racy(const struct timespec *t, const struct timespec *read)
+bool svc_stat_racy(const struct timespec *t, const struct timespec *when)
 {
 	long long margin = t->tv_nsec ? 100000000LL : 1000000000LL;
 	long long tn = (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
-	long long rn = (long long)read->tv_sec * 1000000000LL + read->tv_nsec;
-	return tn + margin >= rn;
+	long long wn = (long long)when->tv_sec * 1000000000LL + when->tv_nsec;
+	return tn + margin >= wn;
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -86,8 +82,8 @@ static bool kept_text(struct svc_opfile *c, const struct stat *st, char **text,
 {
 	pthread_mutex_lock(&c->lock);
 	bool hit = c->valid && same_file(&c->st, st) &&
-		   !racy(&st->st_mtim, &c->read) &&
-		   !racy(&st->st_ctim, &c->read);
+		   !svc_stat_racy(&st->st_mtim, &c->read) &&
+		   !svc_stat_racy(&st->st_ctim, &c->read);
 	if (hit && (*text = malloc(c->len + 1))) {
 		memcpy(*text, c->text, c->len + 1);
 		*len = c->len;

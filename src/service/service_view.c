@@ -33,14 +33,10 @@ static bool mix_file(uint64_t *h, const char *path, const struct timespec *now)
 	}
 	const struct timespec *t[] = {&st.st_mtim, &st.st_ctim};
 	for (int i = 0; i < 2; i++) {
-		long long margin = t[i]->tv_nsec ? 100000000LL : 1000000000LL;
-		long long tn =
-		    (long long)t[i]->tv_sec * 1000000000LL + t[i]->tv_nsec;
-		long long nn =
-		    (long long)now->tv_sec * 1000000000LL + now->tv_nsec;
-		if (tn + margin >= nn)
+		if (svc_stat_racy(t[i], now))
 			return false;
-		*h = hash_mix(*h ^ (uint64_t)tn);
+		*h = hash_mix(*h ^ ((uint64_t)t[i]->tv_sec * 1000000000ULL +
+				    (uint64_t)t[i]->tv_nsec));
 	}
 	*h = hash_mix(*h ^ (uint64_t)st.st_dev);
 	*h = hash_mix(*h ^ (uint64_t)st.st_ino);
