@@ -4,7 +4,7 @@
  * UFM's P_Key API (docs/ufm-api.md) under both /ufmRest and /ufmRestV3,
  * ibpart's own under /ibpart/v1.  A "{}" segment matches one path
  * segment and is handed to the handler.  The handlers only translate:
- * the service (include/ibpart/service.h) does the work and says what
+ * the service (include/ibpart/sys/service.h) does the work and says what
  * went wrong (400 naming the field, 404, 409 with the findings).
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * service.c - the partition service object (include/ibpart/service.h):
+ * service.c - the partition service object (include/ibpart/sys/service.h):
  * its lock, and UFM's P_Key operations.  A request is read and checked
  * field by field before the lock is taken; under it, the change is made
  * on a copy of the plan, refused if it touches an operator's P_Key or

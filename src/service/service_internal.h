@@ -18,7 +18,7 @@
 
 #include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "ibpart/state_file.h"
 #include "conf/partitions_marker.h"
 #include "policy/policy_lib.h"

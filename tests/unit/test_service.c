@@ -28,7 +28,7 @@
 
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "service/service_lib.h"
 #include "service_fixture.h"
 

@@ -18,6 +18,11 @@
  * pkey (the state file), policy (OpenSM's placement), analysis (the
  * audit), SQLite and jansson.
  *
+ * Unstable API (include/ibpart/sys/): ibpartd's half of the service.  A
+ * program outside ibpart reaches the store through ibpartd's REST API
+ * (docs/ufm-api.md), not through these functions, which follow the
+ * daemon's needs (HTTP statuses, the web view, the SM pair's store).
+ *
  * service.h - the store and its semantics; the HTTP front end (daemon/)
  * only routes requests here and sends back what these functions return.
  *
@@ -51,8 +56,8 @@
  * function takes the service's mutex, so any thread may call any of them
  * at any time (libmicrohttpd's pool and the applier do).
  */
-#ifndef IBPART_SERVICE_H
-#define IBPART_SERVICE_H
+#ifndef IBPART_SYS_SERVICE_H
+#define IBPART_SYS_SERVICE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -427,15 +432,10 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			    ibp_error *err);
 
-/* The same on the database at db_path, while a daemon holds it (`ibpartd
- * token`): revoke token id (any user's), or every token as JSON.
- * IBP_ENOENT: no such token; IBP_EIO: the database fails. */
-int ibp_service_db_token_revoke(const char *db_path, const char *id,
-				ibp_error *err);
-int ibp_service_db_tokens_json(const char *db_path, char **json,
-			       ibp_error *err);
-/* The same with the shared store (a postgresql:// URL; NULL: as above)
- * as the truth, db_path the host's cache: a revocation goes to the
+/* `ibpartd token` while a daemon holds the database at db_path: revoke
+ * token id (any user's), or every token as JSON, with the shared store
+ * (a postgresql:// URL; NULL: the database alone) as the truth, db_path
+ * the host's cache: a revocation goes to the
  * store first, so it holds on every host; the list is the store's
  * tokens, each host's last use from db_path.  IBP_EINVAL: not a store
  * URL; IBP_EIO: the store or the database fails. */
