@@ -32,6 +32,7 @@
 #include "pkey/tables_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static double now(void)
 {

@@ -26,7 +26,7 @@ OWNER = {
     "topo.h": "topo", "fabric_gen.h": "topo", 
     "alias_map.h": "topo",
     "conf.h": "conf", "plan.h": "conf",
-    "pkey.h": "pkey", "pkey_table.h": "pkey", "tables.h": "pkey",
+    "pkey.h": "pkey", "tables.h": "pkey",
     "tables_json.h": "pkey", "state_file.h": "pkey",
     "index_memory.h": "pkey", "opensm_partitions.h": "pkey",
     "policy.h": "policy", "opensm_conf.h": "policy",

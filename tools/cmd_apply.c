@@ -22,7 +22,6 @@
 
 #include "cli.h"
 #include "ibpart/apply.h"
-#include "ibpart/pkey_table.h"
 #include "live_cli.h"
 
 static const char usage[] =

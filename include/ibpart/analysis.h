@@ -276,11 +276,6 @@ void ibp_findings_print(const ibp_findings *f, FILE *out);
  * ("H-…") or LID, quoted with "…" when it holds blanks. */
 typedef struct ibp_tenant_map ibp_tenant_map;
 
-/* An empty map over fabric f (borrowed: f must outlive the map), the
- * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
- * out of memory. */
-void ibp_tenant_map_free(ibp_tenant_map *t);
-
 /* OpenSM's opensm.conf (ibp_osm_conf): include/ibpart/opensm_conf.h,
  * read once for the audit and the partition manager. */
 

@@ -183,23 +183,6 @@ typedef struct ibp_conf_options {
 /* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */
 void ibp_conf_options_init(ibp_conf_options *o, unsigned version);
 
-/*
- * Parse.  Every finding goes to diags (may be NULL), located.  Returns 0
- * and sets *out whenever the text could be read, even when it has errors
- * (the AST then holds OpenSM's reading, see the verdict; count errors
- * with ibp_conf_error_count() or the diags).  Negative: IBP_EIO (cannot
- * open or read the file, a missing one included; also reported in err),
- * IBP_ENOMEM, IBP_EINVAL (out or path NULL, or text NULL with len > 0);
- * *out is then NULL.  *out is the caller's, freed with ibp_conf_free()
- * (NULL allowed).  The text and name (NULL: "<buffer>") are copied; the
- * text need not be NUL-terminated; o (NULL: defaults) and its fabric are
- * only used during the call.  diags also gets a copy of the text so it
- * can quote it.
- */
-int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
-			ibp_conf **out, ibp_diags *diags, ibp_error *err);
-void ibp_conf_free(ibp_conf *c);
-
 /* The file name it was read as (the path, the buffer's name, never
  * NULL), and the dialect it was read in (SEED or OPENSM, never AUTO). */
 ibp_conf_dialect ibp_conf_get_dialect(const ibp_conf *c);

@@ -90,7 +90,6 @@ const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
 const char *ibp_drift_kind_str(ibp_drift_kind k);
 /* Ports compared, and how many of them drifted. */
 size_t ibp_drift_ports_checked(const ibp_drift *d);
-void ibp_drift_free(ibp_drift *d);
 
 /* Which items count: all of them, all but index-only differences, or
  * only those (without the ports' previous tables OpenSM's choice of
@@ -184,11 +183,6 @@ int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
 			    ibp_error *err);
 /* Close the session (and the port it opened); NULL is fine. */
 void ibp_live_close(ibp_live *l);
-struct ibp_sm *ibp_live_sm(ibp_live *l);
-/* The master SM's port, as ibp_sm_master_sm_port() (sm.h) finds it
- * from the session's local port. */
-const char *ibp_live_local_ca(const ibp_live *l);
-int ibp_live_local_port(const ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
@@ -204,8 +198,6 @@ int ibp_live_discover(ibp_live *l, ibp_error *err);
 int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 			     const char *alias_path, ibp_diags *diags,
 			     FILE *summary, ibp_error *err);
-/* Milliseconds since ibp_live_open. */
-long ibp_live_elapsed_ms(const ibp_live *l);
 
 /* The fabric model plans are read against: `topology` (borrowed: it
  * must outlive the session; NULL: the discovered fabric).  Tables read

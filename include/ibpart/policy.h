@@ -116,11 +116,6 @@ typedef struct ibp_policy_unenforced {
  * ibp_policy_options.unplaced. */
 typedef struct ibp_policy_unplaced ibp_policy_unplaced;
 
-/* An empty record for ibp_policy_options.unplaced, the caller's to free
- * with ibp_policy_unplaced_free() (NULL allowed); NULL when out of
- * memory.  The getters below accept NULL (count 0). */
-void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
-
 typedef struct ibp_policy_options {
 	ibp_policy_mode mode;	       /* default OPENSM */
 	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */

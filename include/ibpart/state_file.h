@@ -69,11 +69,6 @@ typedef struct ibp_state_opensm {
 					  part_enforce says */
 } ibp_state_opensm;
 
-/* An empty state over fabric f (borrowed; it must outlive the state):
- * no table, nothing remembered (memory NULL), no options; NULL when out
- * of memory.  Free releases what it holds (NULL allowed). */
-void ibp_state_file_free(ibp_state_file *s);
-
 typedef struct ibp_state_read_options {
 	/* A port the fabric does not have: kept aside and written back
 	 * (false, the default) or IBP_ENOENT (true: a rollback must put

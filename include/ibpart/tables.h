@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ibpart/pkey_table.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
 
@@ -34,12 +33,8 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_tables ibp_tables;
 
-/* An empty set over fabric f, to be freed with ibp_tables_free(); NULL
- * when out of memory.  f is borrowed, not copied: it must outlive the set
- * (free reads it too) and keep its nodes and ports.  Free releases every
- * table the set holds (NULL is allowed).  ibp_tables_fabric() returns
- * that borrowed f. */
-ibp_tables *ibp_tables_new(const ibp_fabric *f);
+/* Free a set the library handed over (ibp_tables_compute's, verify's),
+ * every table it holds with it; NULL is allowed. */
 void ibp_tables_free(ibp_tables *ts);
 
 /* Partition enforcement of a switch external port (IBA vol. 1 10.9.4),

@@ -163,11 +163,6 @@ bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
  * has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
 
-/* ibp_fabric_write_path() with those warnings (about path, or
- * "<stdout>"). */
-int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
-				ibp_diags *diags, ibp_error *err);
-
 /* The LIDs OpenSM would assign with the SM on port sm (a port spec as
  * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
  * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop

@@ -147,6 +147,7 @@ const ibp_audit_rule *ibp_audit_rule_find(const char *code);
  * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
  * out of memory. */
 ibp_tenant_map *ibp_tenant_map_new(const ibp_fabric *f);
+void ibp_tenant_map_free(ibp_tenant_map *t);
 
 /* Put (node, port) in tenant `name`.  IBP_EINVAL when the port is
  * already in another tenant. */

@@ -30,6 +30,8 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "analysis/audit_priv.h"
+#include "util/progress_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 

@@ -29,7 +29,7 @@
 #include "ibpart/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "pkey/tables_lib.h"
 #include "util/options_version.h"
 

@@ -22,6 +22,7 @@
 #include "util/escape_lib.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
+#include "util/progress_lib.h"
 
 #define YES		   "\xe2\x9c\x93" /* ✓ */
 #define NO		   "\xe2\x9c\x97" /* ✗ */

@@ -21,7 +21,7 @@
 
 #include "ibpart/apply.h"
 #include "live/apply_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "live/live_enforce.h"

@@ -14,6 +14,8 @@
 #include "ibpart/live.h"
 #include "ibpart/sys/sm.h"
 #include "topo/alias_map_lib.h"
+#include "live/live_lib.h"
+#include "topo/topo_lib.h"
 
 /* The alias map to path, whole or not at all. */
 static int write_aliases(const char *path, const ibp_alias_map *m,

@@ -25,6 +25,7 @@
 #include "conf/partitions_marker.h"
 #include "live/live_lib.h"
 #include "util/options_version.h"
+#include "conf/conf_lib.h"
 
 IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
 		   IBP_APPLY_OPENSM_OPTIONS_VERSION,

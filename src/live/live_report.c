@@ -13,7 +13,7 @@
 #include "ibpart/apply.h"
 #include "live/apply_lib.h"
 #include "ibpart/escape.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/verify.h"
 #include "live/verify_lib.h"
 #include "analysis/analysis_lib.h"

@@ -21,6 +21,7 @@
 #include "ibpart/tables.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 #define ENF_KNOWN 0x4u
 #define ENF_IN	  0x1u

@@ -26,6 +26,7 @@
 #include "pkey/index_memory_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static json_t *guid_str(uint64_t g)
 {

@@ -25,6 +25,7 @@
 #include "word_list.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */

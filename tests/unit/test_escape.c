@@ -22,6 +22,7 @@
 #include "pkey/tables_json_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static void test_text(void **state)
 {

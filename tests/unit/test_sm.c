@@ -23,6 +23,7 @@
 #include "topo/alias_map_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct fx {
 	ibp_fabric *f;
