@@ -23,7 +23,7 @@
 
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/policy.h"

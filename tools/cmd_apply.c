@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "ibpart/apply.h"
 #include "live_cli.h"
+#include "ibpart/sys/apply.h"
 
 static const char usage[] =
     "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE] "

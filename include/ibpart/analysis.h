@@ -114,9 +114,6 @@ int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
 			     const char *dst, ibp_explanation *out,
 			     ibp_error *err);
 void ibp_explanation_free(ibp_explanation *e);
-/* Human text: both tables, every shared base and the deciding rule. */
-void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
-			   FILE *out);
 /* The same as JSON (docs/json-schemas.md): {"src": {"port_guid",
  * "node_desc", "label", "port", "pkeys"}, "dst": {...}, "can_talk",
  * "rule", "shared": [{"base", "src_index", "src_pkey", "dst_index",
@@ -254,17 +251,10 @@ typedef struct ibp_audit_rule {
 	ibp_audit_severity severity;
 	const char *summary;
 } ibp_audit_rule;
-/* One row per rule, by severity: the code from column 2, the severity
- * from column 26, the summary from column 36 wrapped before column 72
- * (`ibpart audit --help`). */
-void ibp_audit_rules_print(FILE *out);
 
 /* {"findings": [{"code","severity","ports","partitions","message","fix"}]}
  * as a malloc'd string (caller frees), or NULL on ENOMEM. */
 char *ibp_findings_to_json(const ibp_findings *f);
-/* One block per finding: "SEVERITY code: message", ports, partitions,
- * fix; a summary line at the end. */
-void ibp_findings_print(const ibp_findings *f, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Tenants (src/analysis/analysis_tenants.c)                          */

@@ -226,10 +226,6 @@ typedef struct ibp_conf_verdict {
  * there are no misreadings. */
 const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
 
-/* One-paragraph text of what OpenSM 3.3.23 would do with the file, for
- * `ibpart check --opensm`, to out.  Write errors are not reported. */
-void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out);
-
 /* `ibpart check --format json`: the findings d (ibp_diags_to_json's
  * object) plus "dialect" ("opensm" or "seed") and, with opensm, an
  * "opensm" object: rejected, crashes, reason, line, opensm_log_line,

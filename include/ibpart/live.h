@@ -42,14 +42,11 @@
 #include <sys/types.h>
 
 #include "ibpart/diag.h"
-#include "ibpart/atomic_file.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
-struct ibp_sm;
 struct ibp_conf;
 struct ibp_policy_unplaced;
 
@@ -173,14 +170,6 @@ typedef struct ibp_live ibp_live;
  * The caller frees *out with ibp_live_close. */
 int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		  ibp_error *err);
-/* A session over a transport the caller made (transport_sim's built-in
- * fabric, or another): borrowed, it must outlive the session, which
- * never closes it.  local_port_guid is the port the SMPs leave from
- * (the SM's port when ibpart is the SM); o->ca only names it in
- * progress lines. */
-int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
-			    uint64_t local_port_guid, ibp_live **out,
-			    ibp_error *err);
 /* Close the session (and the port it opened); NULL is fine. */
 void ibp_live_close(ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status

@@ -105,10 +105,10 @@
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sys/sim_session.h"
-#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpart/export.h"
+
+struct ibp_sm_trap; /* sys/sm.h: traps the caller's own SM received */
 
 IBP_BEGIN_DECLS
 
@@ -368,12 +368,6 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 			 ibp_monitor_state *st,
 			 struct ibp_monitor_run_result *res, ibp_diags *diags,
 			 ibp_error *err);
-/* A session over the simulated fabric of ss, from its SM's port: a
- * transport_sim there (*t, the caller's to close after the session),
- * the session opened with lo (ibp_live_open_transport), discovered, the
- * SM's port decided.  The fabric's or the system's status. */
-int ibp_monitor_open_sim(ibp_sim_session *ss, const struct ibp_live_options *lo,
-			 ibp_transport **t, ibp_live **l, ibp_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The last sweeps kept, as the web view's series (monitor_history.c) */

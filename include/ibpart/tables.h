@@ -52,11 +52,5 @@ typedef enum ibp_part_enforce {
  * IBP_ARG_INDEX of a word is its ibp_part_enforce). */
 #define IBP_PART_ENFORCE_WORDS "both|in|out|off"
 
-/* Every table in the layout of `smpquery pkeys` (a "# DESC port N
- * (GUID) TYPE" header, eight entries a line with their index, the
- * capacity line), a blank line between ports: `ibpart tables`' default
- * output.  Only reads ts; write errors on out are not reported. */
-void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out);
-
 IBP_END_DECLS
 #endif

@@ -147,14 +147,6 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
  * those ports are counted below. */
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
 			   ibp_error *err);
-/* The `no-lid` finding as one sentence (no prefix, no newline) in buf,
- * cut to len: how many end ports get no LID, what the subnet has and
- * what the ports need, which limit it is (the unicast space or a
- * switch's LinearFDBCap, the LMC), the first `first` ports by name, and
- * what that means.  Returns false (buf untouched) when every reached
- * port has a LID. */
-bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
-				size_t len);
 
 /* Every command's default SM port: the port that ran the discovery when
  * the file names it and it is a CA's (ibp_fabric_initiator_port_guid),
@@ -162,20 +154,6 @@ bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
  * assumption the caller should say it made.  IBP_ENOENT when the fabric
  * has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
-
-/* The LIDs OpenSM would assign with the SM on port sm (a port spec as
- * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
- * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop
- * tests compare with a real OpenSM.  Assigns f's LIDs (hence not const).
- * Returns IBP_OK, or the error of resolving sm or assigning LIDs (err
- * set, nothing written). */
-int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
-			  ibp_error *err);
-
-/* The fabric in a canonical, id-free form for comparing topologies:
- * per node "node GUID TYPE NPORTS "DESC"", then per linked port
- * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT".  Cannot fail. */
-void ibp_fabric_dump(const ibp_fabric *f, FILE *out);
 
 IBP_END_DECLS
 #endif

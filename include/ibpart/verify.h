@@ -117,11 +117,6 @@ const ibp_findings *ibp_verify_result_findings(const ibp_verify_result *r);
  * verification ended. */
 uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r);
 
-/* The result as `ibpart verify` prints it: a DRIFT line per difference,
- * index notes, absent GUIDs, the summary line, then the matrix and the
- * audit when asked for. */
-void ibp_verify_result_print(const ibp_verify_result *r, FILE *out);
-
 /* The result's drift - the differences verify's summary counts (index
  * notes left out without the previous tables) - as the web view's rows
  * (analysis.h's ibp_web_drift, for ibp_web_extras): *n of them in *out

@@ -15,6 +15,7 @@
 #include "pkey/pkey_table_lib.h"
 #include "util/json_text.h"
 #include "pkey/tables_lib.h"
+#include "ibpart/sys/analysis.h"
 
 static json_t *hex(unsigned width, unsigned long long v)
 {

@@ -24,7 +24,7 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
@@ -32,6 +32,7 @@
 #include "analysis/audit_priv.h"
 #include "util/progress_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/analysis.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 

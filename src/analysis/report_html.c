@@ -26,7 +26,7 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "pkey/pkey_table_lib.h"

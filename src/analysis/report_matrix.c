@@ -18,7 +18,7 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"

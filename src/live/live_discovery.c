@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "ibpart/alias_map.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "ibpart/live.h"
 #include "ibpart/sys/sm.h"
 #include "topo/alias_map_lib.h"

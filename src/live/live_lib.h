@@ -10,6 +10,7 @@
 #define IBPART_LIVE_LIVE_LIB_H
 
 #include "ibpart/live.h"
+#include "ibpart/sys/transport.h"
 
 /* Compare every port that has a table in `want` with the same port in
  * `have` (both over the same fabric); a port absent from `have` is

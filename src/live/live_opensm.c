@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "ibpart/apply.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "conf/partitions_marker.h"
 #include "live/live_lib.h"

@@ -14,7 +14,7 @@
 
 #include "util/file_read.h"
 #include "util/json_text.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"

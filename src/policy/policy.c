@@ -30,6 +30,7 @@
 #include "topo/topo_lib.h"
 #include "pkey/tables_lib.h"
 #include "util/progress_lib.h"
+#include "ibpart/sys/topo.h"
 
 void ibp_policy_options_init(ibp_policy_options *o)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "service/service_internal.h"
 #include "conf/conf_lib.h"

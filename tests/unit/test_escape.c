@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/tables.h"
 #include "pkey/tables_lib.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
