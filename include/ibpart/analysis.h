@@ -70,11 +70,11 @@ typedef struct ibp_matrix_options {
 
 /* End ports are every CA/router port that is linked or has a table in
  * ts (a port with no table is a member of nothing) - except a port left
- * without a LID because the subnet's LIDs ran out
- * (ibp_fabric_port_is_lidless: not on the subnet), in (node, port)
+ * without a LID because the subnet's LIDs ran out (not on the subnet:
+ * ibp_fabric_assign_lids), in (node, port)
  * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
  * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
- * allowed); it borrows ts (see ibp_matrix_tables).  o may be NULL. */
+ * allowed); it borrows ts, which must outlive it.  o may be NULL. */
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);

@@ -118,9 +118,8 @@ struct ibp_apply_run_options {
 	bool state_always;	/* save even when no port changes (a
 				   script may roll back to it later) */
 	bool state_default;	/* no state_path, not a rollback: a new
-				   file in ibp_state_default_path(state_dir)
-				   (live.h), since a rollback needs what
-				   was there */
+				   file in state_dir (docs/live.md), since
+				   a rollback needs what was there */
 	const char *state_dir;	/* for state_default; NULL: the default */
 };
 /* Set version; no state file, state_always and state_default false.
@@ -133,9 +132,9 @@ void ibp_apply_run_options_init(struct ibp_apply_run_options *o,
  * differ and read them back.  IBP_EIO when a plan port is unreadable or
  * the state cannot be saved (nothing was changed); the SM's status when
  * the push fails (ibp_apply_complete false: the ports' states say which
- * changed); the errors of ibp_state_default_path() with state_default
- * (nothing was changed); IBP_ECANCELED when the session's cancel callback
- * stopped it.  Not on a dry-run session (IBP_EINVAL). */
+ * changed); with state_default, the errors of making that file's
+ * name in state_dir (nothing was changed); IBP_ECANCELED when the session's
+ * cancel callback stopped it.  Not on a dry-run session (IBP_EINVAL). */
 int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
 		  ibp_error *err);
 

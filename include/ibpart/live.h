@@ -100,7 +100,8 @@ typedef enum ibp_drift_sel {
 
 /* ------------------------------------------------- rollback state */
 
-/* ibp_state_load() reading at most max_input_size bytes of path (0: the
+/* Read the state file at path (what `apply --state` saved, docs/live.md)
+ * into tables over f, reading at most max_input_size bytes (0: the
  * default of limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an
  * endless stream, is IBP_ERANGE. */
 int ibp_state_load_limit(const ibp_fabric *f, const char *path,

@@ -22,7 +22,7 @@
  * used entry (absent on a port of which only the enforcement bits are
  * known, a switch port facing a switch); "enforcement" (optional) a
  * switch external port's PartitionEnforcementInbound/Outbound bits
- * (ibp_tables_set_enforcement on the state's tables); "remembered" (optional)
+ * (held by the state's tables); "remembered" (optional)
  * OpenSM's memory of the port (index_memory.h), present exactly when
  * OpenSM knows the port; "opensm" (optional) the options OpenSM ran
  * with (allow_both_pkeys is read once at its start, so it sticks).

@@ -14,8 +14,8 @@
  * tables.  Iteration is in (node, port) order.
  *
  * Threads: no global state.  A set is changed by one thread at a time;
- * its const functions never write to it (ibp_tables_at walks a Fenwick
- * tree kept up to date by put), so a set nobody is changing may be read
+ * its const functions never write to it (lookups walk a Fenwick
+ * tree kept up to date by each change), so a set nobody is changing may be read
  * from several threads at once.  The fabric must not change meanwhile.
  */
 #ifndef IBPART_TABLES_H

@@ -42,8 +42,6 @@ int ibp_alias_map_load_buffer(const char *name, const char *text, size_t len,
  * be read whole. */
 int ibp_alias_map_load(const char *path, size_t max, ibp_alias_map **out,
 		       ibp_diags *diags, ibp_error *err);
-/* Free a map (NULL is fine). */
-void ibp_alias_map_free(ibp_alias_map *m);
 
 /* Write the map in the format above, with a header comment naming the
  * fabric's ports where f (may be NULL) has them.  IBP_EIO when the

@@ -31,7 +31,7 @@ void ibp_apply_print_plan(const ibp_apply *a, FILE *out);
  * the SM's report, the ports not reached when incomplete, a summary. */
 void ibp_apply_print(const ibp_apply *a, FILE *out);
 
-/* The plan ports that cannot be read (ibp_apply_unreadable_at), one
+/* The plan ports that cannot be read, one
  * line each (descriptions escaped), then their count and that nothing
  * was changed; nothing at all when every port was read.  Right after
  * ibp_apply_plan.  Returns their count. */

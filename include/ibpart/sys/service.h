@@ -245,13 +245,13 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
  * ctime), not once per request (ibpartd's
  * ibpartd_partitions_file_reads_total). */
 unsigned long ibp_service_partitions_file_reads(ibp_service *s);
-/* A number that changes whenever what the status (ibp_service_status_
- * json) and the page (ibp_service_web_html_extras, less its caller's
- * extras) show may have: the revision, the states, absent GUIDs, drift
- * and warnings recorded since, the partitions file, the topology and the
- * opensm.conf (by their stat).  A caller may serve a view it rendered
- * again while the key is the same.  0: render (a file changed too lately
- * to be told by its times, or a shared store is in use). */
+/* A number that changes whenever what the status (ibp_service_status_json) and
+ * the page (ibp_service_web_html_extras, less its caller's extras) show may
+ * have: the revision, the states, absent GUIDs, drift and warnings recorded
+ * since, the partitions file, the topology and the opensm.conf (by their stat).
+ * A caller may serve a view it rendered again while the key is the same.  0:
+ * render (a file changed too lately to be told by its times, or a shared store
+ * is in use). */
 uint64_t ibp_service_view_key(ibp_service *s);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
@@ -333,7 +333,7 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
  * (its PartitionCaps are recorded too), sm_port_guid OpenSM's port and
  * have the tables verify read there; the memory is the one recorded
  * after the revision before replayed through the file by the policy's
- * model (ibp_policy_compute_memory), or - for the first record, for an
+ * model, or - for the first record, for an
  * OpenSM whose pid is not the one recorded (a new OpenSM remembers
  * nothing), or where the model's tables are not what the fabric holds -
  * what the ports hold.  live and have NULL: the model alone, on the
@@ -359,9 +359,10 @@ int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
  * IBP_EIO when the database fails. */
 int ibp_service_touch_last_updated(ibp_service *s, ibp_error *err);
 
-/* ibp_service_web_html() with the caller's sections (more: its drift
- * and series; its findings and status are the service's own); more NULL
- * is ibp_service_web_html(). */
+/* GET /: the web view (`ibpart matrix --format html`) of the current
+ * plan on the topology, with the caller's sections (more: its drift and
+ * series; its findings and status are the service's own; NULL: none);
+ * *html malloc'd.  IBP_ENOENT without a topology. */
 int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 				char **html, size_t *len, ibp_error *err);
 
