@@ -149,9 +149,10 @@ typedef enum ibp_service_op {
  * operator's policy per API user (ibpartd's --profile).  A new finding
  * at high or above refuses the change, unless its code is in
  * warn_rules: then the change is made and the finding is handed back in
- * warnings.  Set version to IBP_SERVICE_CALLER_VERSION (1); a caller
- * may be NULL everywhere one is taken: nobody in particular, every
- * finding refuses. */
+ * warnings.  Initialise with ibp_service_caller_init(); a caller may be
+ * NULL everywhere one is taken: nobody in particular, every finding
+ * refuses.  The functions taking one refuse a version of 0 or newer
+ * than the library's (IBP_EINVAL, nothing changed). */
 #define IBP_SERVICE_CALLER_VERSION 1
 struct ibp_service_caller {
 	unsigned version;
@@ -165,6 +166,9 @@ struct ibp_service_caller {
 	 * malloc'd; NULL when none.  The caller frees it. */
 	char *warnings;
 };
+/* Set version; no user, no warn_rules (every finding refuses), no
+ * warnings.  c must not be NULL.  Cannot fail. */
+void ibp_service_caller_init(struct ibp_service_caller *c, unsigned version);
 
 /* The same on behalf of c (may be NULL), whose policy the guard applies
  * and whose c->warnings it fills. */
