@@ -35,7 +35,7 @@ OWNER = {
     "sim.h": "sim", "sim_demo.h": "sim",
     "sim_session.h": "sim", "transport_sim.h": "sim",
     "analysis.h": "analysis", "analysis_input.h": "analysis",
-    "matrix_view.h": "analysis",
+    "matrix_view.h": "report",
     "live.h": "live", "live_connect.h": "live", "apply.h": "live",
     "verify.h": "live",
     "monitor.h": "monitor",

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/analysis_input.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"

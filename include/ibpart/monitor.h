@@ -101,6 +101,7 @@
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"

@@ -34,6 +34,7 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"

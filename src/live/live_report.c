@@ -23,6 +23,7 @@
 #include "ibpart/sys/analysis.h"
 #include "ibpart/sys/apply.h"
 #include "ibpart/sys/verify.h"
+#include "report/report_lib.h"
 
 /* A node description for a terminal: a tenant's HCA says what it
  * likes (\r\e[2K would erase the DRIFT line it is on).  Into buf. */

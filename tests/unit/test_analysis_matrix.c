@@ -27,6 +27,7 @@
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
 #include "ibpart/sys/analysis.h"
+#include "report/report_lib.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */

@@ -64,6 +64,7 @@
 #include <stdint.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"

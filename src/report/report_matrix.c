@@ -18,6 +18,7 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
+#include "report/report_lib.h"
 #include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "util/json_text.h"
