@@ -100,7 +100,7 @@ static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = d->partitions;
-	vo.alias_guids_path = d->alias_guids;
+	vo.alias_guids_path = aliases_path(d);
 	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
 	vo.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
 	*r = NULL;
@@ -348,6 +348,8 @@ static int reload(struct ibpartd *d, struct seen *v, char *why, size_t why_size)
 		return -1;
 	if (daemon_open_fabric(d, &v->l, &v->lock, v->nofab, sizeof(v->nofab)))
 		v->l = NULL;
+	if (v->l && !atomic_load(&d->aliases_learned))
+		aliases_learn(d, v->l); /* at start; then each sweep */
 	char bwhy[600];
 	if (v->l && !verify_file(d, v->l, &v->before, bwhy, sizeof(bwhy)))
 		v->moving = ibp_verify_result_differences(v->before, NULL);

@@ -180,6 +180,7 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 	ibp_live_lock *lock = NULL;
 	if (daemon_open_fabric(d, &l, NULL, why, why_size))
 		return -1;
+	aliases_learn(d, l);
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_live_lock_acquire(l, getenv("IBPART_LOCK_DIR"),

@@ -437,8 +437,8 @@ static int run(int argc, char **argv)
 	}
 	atomic_store(&d.done_rev, ibp_service_fabric_revision(d.svc));
 	rc = CLI_EXIT_SYSTEM;
-	if (applier_reconcile_file(&d) || ha_start(&d) || applier_start(&d) ||
-	    collector_start(&d) || http_start(&d))
+	if (aliases_init(&d) || applier_reconcile_file(&d) || ha_start(&d) ||
+	    applier_start(&d) || collector_start(&d) || http_start(&d))
 		goto out;
 	daemon_log("ibpartd %s: listening on port %u (%s), database %s at "
 		   "revision %llu, partitions %s",
@@ -456,6 +456,7 @@ out:
 	ha_stop(&d);
 	applier_stop(&d);
 	collector_stop(&d);
+	aliases_free(&d);
 	view_cache_free(&d.page);
 	view_cache_free(&d.status);
 	ibp_service_close(d.svc);

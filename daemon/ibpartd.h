@@ -127,6 +127,12 @@ struct ibpartd {
 	unsigned long page_gen;
 	/* GET / and GET /ibpart/v1/status as last rendered (view_cache.c) */
 	struct view_cache page, status;
+	/* the fabric's alias GUIDs as learned (aliases.c) */
+	char *learned_aliases;	       /* DB.aliases: the map learned */
+	atomic_bool aliases_learned;   /* learned at least once */
+	atomic_bool aliases_in_effect; /* learned_aliases is the map used */
+	atomic_ulong alias_count, alias_learns, alias_learn_failures;
+	char aliases_why[600]; /* the last failure logged ("": none) */
 	/* the SM pair (ha.c), with --store */
 	pthread_t ha;
 	atomic_bool ha_started;
@@ -385,6 +391,20 @@ const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
 void collector_drift_put(struct ibpartd *d, struct drift_rows *ref);
 /* A number that moves whenever the series or the drift rows above do. */
 unsigned long collector_page_gen(struct ibpartd *d);
+
+/* ---- aliases.c ---- */
+/* DB.aliases named (0), or -1 out of memory; aliases_free at exit. */
+int aliases_init(struct ibpartd *d);
+void aliases_free(struct ibpartd *d);
+/* Read the fabric's alias GUIDs on the open session l (after
+ * daemon_open_fabric), merged with --alias-guids; the service told when
+ * the map changed; a failure logged once per reason. */
+void aliases_learn(struct ibpartd *d, ibp_live *l);
+/* The alias map in effect: the learned one once learned (and not
+ * empty, or a file given), else --alias-guids (NULL: none). */
+const char *aliases_path(struct ibpartd *d);
+/* ibpartd_alias_guids and the learns' counters appended to f. */
+void aliases_metrics(struct ibpartd *d, FILE *f);
 
 /* ---- view_cache.c ---- */
 /* A copy of the body kept under key and extra (true), or false (*body

@@ -193,8 +193,9 @@ int ibp_live_local_port(const ibp_live *l);
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
 /* What `ibpart discover` writes, after ibp_live_discover: every port's
- * alias GUIDs read (ibp_sm_read_alias_guids, sm.h), then the discovered
- * topology to topo_path (NULL: stdout; findings such as replaced
+ * alias GUIDs read (ibp_sm_read_alias_guids_sa, sm.h: the ports'
+ * GUIDInfo, and the SA's GUIDInfoRecords when a master SM runs), then the
+ * discovered topology to topo_path (NULL: stdout; findings such as replaced
  * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
  * alias_path, or when that is NULL to topo_path + ".aliases" (none when
  * both are NULL).  Each file atomic; nothing written when the aliases
@@ -204,6 +205,24 @@ int ibp_live_discover(ibp_live *l, ibp_error *err);
 int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 			     const char *alias_path, ibp_diags *diags,
 			     FILE *summary, ibp_error *err);
+/* The fabric's alias GUIDs as ibpartd learns them at start and at each
+ * sweep, after ibp_live_discover and ibp_live_find_sm: every port's
+ * GUIDInfo read over SMPs and, when a master SM runs, its SA's
+ * GUIDInfoRecords (ibp_sm_read_alias_guids_sa, sm.h), then the alias
+ * map `file` (may be NULL: `--alias-guids FILE`) merged in: an alias the
+ * fabric places on another port or index than the file keeps the
+ * fabric's place (what the ports and the SM hold now wins over what was
+ * written down), and counts as a conflict.  The map is written to
+ * out_path (atomic; alias_map.h's format) only when its text differs
+ * from the file there: *changed (may be NULL) says so.  *count (may be
+ * NULL): the aliases in it.  summary (may be NULL): one line saying
+ * where they came from.  Errors as for discovery (the SA not answering
+ * is none: the SMPs' alone), the file's reader's (IBP_EPARSE, IBP_EIO),
+ * IBP_EIO when out_path cannot be written; out_path is then untouched. */
+int ibp_live_learn_alias_guids(ibp_live *l, const char *file,
+			       const char *out_path, bool *changed,
+			       size_t *count, char *summary,
+			       size_t summary_size, ibp_error *err);
 /* Milliseconds since ibp_live_open. */
 long ibp_live_elapsed_ms(const ibp_live *l);
 

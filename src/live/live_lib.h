@@ -112,6 +112,10 @@ bool ibp_live_cancelled(const ibp_live *l);
  * is not in the plan's fabric. */
 uint64_t ibp_live_sm_port_guid(const ibp_live *l);
 
+/* The LID of the SM's port (ibp_live_sm_port_guid) as discovery read
+ * it, where its SA answers; 0 when unknown. */
+uint16_t ibp_live_sa_lid(ibp_live *l);
+
 /* A master SM answers with IsSM set: apply --direct must not fight it. */
 bool ibp_live_sm_running(const ibp_live *l);
 

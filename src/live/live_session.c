@@ -312,6 +312,18 @@ uint64_t ibp_live_sm_port_guid(const ibp_live *l)
 	return l->sm_guid;
 }
 
+uint16_t ibp_live_sa_lid(ibp_live *l)
+{
+	const ibp_fabric *f = ibp_sm_fabric(ibp_live_sm(l));
+	size_t n;
+	unsigned p;
+	ibp_port_link link;
+	if (!f || ibp_fabric_find_port_guid(f, l->sm_guid, &n, &p) != IBP_OK ||
+	    !ibp_fabric_port_link(f, n, p, &link))
+		return 0;
+	return link.lid;
+}
+
 bool ibp_live_sm_running(const ibp_live *l)
 {
 	return l->sm_running;
