@@ -38,6 +38,7 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
 
@@ -49,6 +50,13 @@ static pthread_mutex_t fabric_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size)
+{
+	return daemon_open_fabric_kept(d, l, lock, NULL, why, why_size);
+}
+
+int daemon_open_fabric_kept(struct ibpartd *d, ibp_live **l,
+			    ibp_live_lock **lock, ibp_sm_discovery *kept,
+			    char *why, size_t why_size)
 {
 	pthread_mutex_lock(&fabric_mutex);
 	struct ibp_live_options lo;
@@ -64,8 +72,12 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 	if (!rc && lock)
 		rc = ibp_live_lock_acquire(*l, getenv("IBPART_LOCK_DIR"),
 					   (int)d->wait_ms, lock, &err);
+	if (!rc && kept) {
+		ibp_live_discover_reuse(*l, kept);
+		kept = NULL;
+	}
 	if (!rc)
-		rc = ibp_live_discover(*l, &err);
+		rc = ibp_live_discover(*l, &err); /* nothing when reused */
 	if (!rc)
 		rc = ibp_live_find_sm(*l, d->sm_port, &err);
 	if (rc) {
@@ -76,6 +88,7 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		}
 		ibp_live_close(*l);
 		*l = NULL;
+		ibp_sm_discovery_free(kept);
 		pthread_mutex_unlock(&fabric_mutex);
 		return -1;
 	}

@@ -286,6 +286,11 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
 		    "off)"),
+	    CLI_NUM("--full-discovery-every", &d->full_every, 1, 1000000, "N",
+		    "a sweep discovers the whole fabric again only when "
+		    "OpenSM logged SUBNET UP since the last (--opensm-log), "
+		    "and at least every N sweeps (default 10; 1: every "
+		    "sweep)"),
 	    CLI_FLAG("--repair-drift", &d->repair_drift,
 		     "when a monitor sweep finds the fabric no longer holds "
 		     "the revision (status drifted), apply it again: the file "
@@ -387,6 +392,7 @@ static int run(int argc, char **argv)
 			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
+			    .full_every = 10,
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER,
 			    .page.lock = PTHREAD_MUTEX_INITIALIZER,
 			    .status.lock = PTHREAD_MUTEX_INITIALIZER};

@@ -85,6 +85,8 @@ struct ibpartd {
 	struct login_limit *logins;
 	unsigned wait_ms;	   /* for OpenSM to take a file */
 	unsigned monitor_interval; /* seconds between sweeps; 0: none */
+	unsigned full_every;	   /* a full discovery every N sweeps at
+				      least (--full-discovery-every) */
 	const char *mkey_file;	   /* the M_Key of every SMP (--mkey-file) */
 	uint64_t mkey;		   /* read from it at start; 0: none */
 	const char *opensm_conf;   /* OpenSM's opensm.conf (--opensm-conf) */
@@ -115,6 +117,12 @@ struct ibpartd {
 	pthread_mutex_t metrics_lock;
 	char *sweep_text; /* the last sweep's exposition */
 	unsigned long sweeps, sweep_failures;
+	/* sweeps that discovered the fabric, and that kept the last
+	 * discovery (nothing changed: collector.c) */
+	unsigned long discoveries_full, discoveries_light;
+	struct ibp_sm_discovery *kept; /* the last sweep's discovery */
+	unsigned since_full;	       /* light sweeps since the last full */
+	long log_off;		       /* how far the OpenSM log was read */
 	double sweep_seconds;
 	/* the audit by severity, the last verification's drift by kind */
 	struct ibp_monitor_posture posture;
@@ -327,6 +335,12 @@ int applier_reconcile_file(struct ibpartd *d);
  * with the reason (nothing then open or held). */
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size);
+/* The same, the session given the kept discovery (consumed; NULL:
+ * discover) instead of discovering: the collector's light sweep. */
+struct ibp_sm_discovery;
+int daemon_open_fabric_kept(struct ibpartd *d, ibp_live **l,
+			    ibp_live_lock **lock, struct ibp_sm_discovery *kept,
+			    char *why, size_t why_size);
 /* Release the lock (may be NULL) and close a session daemon_open_fabric
  * opened (l NULL: nothing), letting the next one open. */
 void daemon_close_fabric(ibp_live *l, ibp_live_lock *lock);

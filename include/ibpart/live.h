@@ -192,6 +192,13 @@ int ibp_live_local_port(const ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
+struct ibp_sm_discovery;
+/* Instead of ibp_live_discover: the session takes a discovery kept from
+ * an earlier session on the same port (ibp_sm_discovery_take on its
+ * ibp_live_sm(), sm.h; d consumed) and sends no SMP for it.  Whoever
+ * keeps it must know nothing changed since (the SM's sweep counters);
+ * reads along its routes that fail say it did. */
+void ibp_live_discover_reuse(ibp_live *l, struct ibp_sm_discovery *d);
 /* What `ibpart discover` writes, after ibp_live_discover: every port's
  * alias GUIDs read (ibp_sm_read_alias_guids_sa, sm.h: the ports'
  * GUIDInfo, and the SA's GUIDInfoRecords when a master SM runs), then the

@@ -253,6 +253,13 @@ int ibp_live_discover(ibp_live *l, ibp_error *err)
 	return IBP_OK;
 }
 
+void ibp_live_discover_reuse(ibp_live *l, struct ibp_sm_discovery *d)
+{
+	ibp_sm_discovery_give(l->sm, d);
+	l->discovered = true;
+	l->smps_discover = 0;
+}
+
 void ibp_live_set_topology(ibp_live *l, const ibp_fabric *topology)
 {
 	l->topology = topology;

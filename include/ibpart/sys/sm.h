@@ -205,6 +205,23 @@ int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
 			       ibp_alias_map **out, struct ibp_sm_alias_read *r,
 			       ibp_error *err);
 
+/* A discovery kept between sessions: the fabric and the directed route
+ * to each node.  A daemon that sweeps a fabric nothing has changed in
+ * (its SM's sweep counters say so) gives the next session the last one
+ * instead of discovering again. */
+typedef struct ibp_sm_discovery ibp_sm_discovery;
+/* Move sm's discovery out (sm is then as before any discovery; what
+ * borrowed ibp_sm_fabric() must be gone); NULL when nothing was
+ * discovered or out of memory. */
+ibp_sm_discovery *ibp_sm_discovery_take(ibp_sm *sm);
+/* Give sm a discovery taken from another ibp_sm on the same local port,
+ * as if it had discovered it (d consumed; the one sm held is freed). */
+void ibp_sm_discovery_give(ibp_sm *sm, ibp_sm_discovery *d);
+/* Free a kept discovery (NULL is fine). */
+void ibp_sm_discovery_free(ibp_sm_discovery *d);
+/* Nodes in a kept discovery's fabric. */
+size_t ibp_sm_discovery_nodes(const ibp_sm_discovery *d);
+
 /* Which PortInfo partition enforcement bits the discovered switch with
  * this node GUID implements (its SwitchInfo InboundEnforcementCap and
  * OutboundEnforcementCap, IBA vol. 1 14.2.5.4), into *inbound and
