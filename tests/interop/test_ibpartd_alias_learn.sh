@@ -90,4 +90,20 @@ kinds=$(jq -c --argjson r "$rev" '[.revisions[] | select(.revision == $r) | .abs
 [[ $ST == applied-partially && $kinds == '["alias","alias"]' ]] || live_fail "VF 1 and 2: $ST $kinds"
 live_ok "guard: VF 2 into another tenant's P_Key refused (shared-physical-port); into VF 1's: applied-partially, both alias"
 ibpd_stop || live_fail "ibpartd did not stop cleanly"
+
+# --alias-guids merged in: the fabric's place of an alias wins over the
+# file's; the file's other aliases stay
+VFD=0002c903000a0601 # node-d's VF 1, known to the file only
+printf '0x%s 0x0002c90000000401 5\n0x%s 0x0002c90000000601 1\n' "$VF1" "$VFD" >"$LIVE_DIR/file.aliases"
+ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" \
+	--topology "$D/live-2sw.topo" --wait 3000 --monitor-interval 0 \
+	--alias-guids "$LIVE_DIR/file.aliases" || live_fail "ibpartd did not start with --alias-guids"
+ibpd_until aliases_are 3 || live_fail "merged map: ibpartd_alias_guids $M"
+merged=$(awk '!/^#/ { print $1, $2, $3 }' "$IBPD_DB.aliases" | sort)
+want=$(printf '0x%s 0x0002c90000000301 1\n0x%s 0x0002c90000000301 2\n0x%s 0x0002c90000000601 1\n' "$VF1" "$VF2" "$VFD" | sort)
+[[ $merged == "$want" ]] || live_fail "merged map: [$merged]"
+grep -q "1 more from $LIVE_DIR/file.aliases; 1 entries left out.*the fabric's place wins" "$IBPD_LOG" ||
+	live_fail "merge log line: $(grep 'alias GUIDs learned' "$IBPD_LOG")"
+live_ok "--alias-guids merged: VF 1 where the SA has it (not the file's node-c index 5), node-d's VF from the file"
+ibpd_stop || live_fail "ibpartd did not stop cleanly"
 ibp_pass
