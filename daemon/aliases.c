@@ -40,7 +40,7 @@ const char *aliases_path(struct ibpartd *d)
 						  : d->alias_guids;
 }
 
-void aliases_learn(struct ibpartd *d, ibp_live *l)
+int aliases_learn(struct ibpartd *d, ibp_live *l, bool quiet)
 {
 	bool changed = false;
 	size_t n = 0;
@@ -50,6 +50,8 @@ void aliases_learn(struct ibpartd *d, ibp_live *l)
 	if (ibp_live_learn_alias_guids(l, d->alias_guids, d->learned_aliases,
 				       &changed, &n, summary, sizeof(summary),
 				       &err)) {
+		if (quiet)
+			return -1;
 		snprintf(why, sizeof(why), "%s", err.message);
 		if (strcmp(why, d->aliases_why))
 			daemon_log("ibpartd: alias GUIDs not learned: %s (the "
@@ -57,7 +59,7 @@ void aliases_learn(struct ibpartd *d, ibp_live *l)
 				   why);
 		snprintf(d->aliases_why, sizeof(d->aliases_why), "%s", why);
 		atomic_fetch_add(&d->alias_learn_failures, 1);
-		return;
+		return -1;
 	}
 	d->aliases_why[0] = 0;
 	atomic_store(&d->alias_count, n);
@@ -65,7 +67,7 @@ void aliases_learn(struct ibpartd *d, ibp_live *l)
 	bool first = !atomic_load(&d->aliases_learned);
 	atomic_store(&d->aliases_learned, true);
 	if (!changed && !first)
-		return;
+		return 0;
 	/* none learned and no file: no map, the guard's kept answer stays */
 	bool in_effect = n || d->alias_guids;
 	bool was = atomic_exchange(&d->aliases_in_effect, in_effect);
@@ -76,6 +78,7 @@ void aliases_learn(struct ibpartd *d, ibp_live *l)
 			   err.message);
 	daemon_log("ibpartd: alias GUIDs learned (%s): %s", d->learned_aliases,
 		   summary);
+	return 0;
 }
 
 void aliases_metrics(struct ibpartd *d, FILE *f)

@@ -362,7 +362,8 @@ static int reload(struct ibpartd *d, struct seen *v, char *why, size_t why_size)
 	if (daemon_open_fabric(d, &v->l, &v->lock, v->nofab, sizeof(v->nofab)))
 		v->l = NULL;
 	if (v->l && !atomic_load(&d->aliases_learned))
-		aliases_learn(d, v->l); /* at start; then each sweep */
+		(void)aliases_learn(d, v->l,
+				    false); /* at start; then each sweep */
 	char bwhy[600];
 	if (v->l && !verify_file(d, v->l, &v->before, bwhy, sizeof(bwhy)))
 		v->moving = ibp_verify_result_differences(v->before, NULL);

@@ -258,7 +258,12 @@ static int sweep_once(struct ibpartd *d, bool light, ibp_monitor_state *st,
 		d->since_full = 0;
 	}
 	pthread_mutex_unlock(&d->metrics_lock);
-	aliases_learn(d, l);
+	if (aliases_learn(d, l, light) && light) {
+		/* the kept routes fail: sweep again, discovering */
+		daemon_close_fabric(l, NULL);
+		snprintf(why, why_size, "the kept discovery's routes fail");
+		return -1;
+	}
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_live_lock_acquire(l, getenv("IBPART_LOCK_DIR"),

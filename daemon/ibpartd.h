@@ -412,8 +412,10 @@ int aliases_init(struct ibpartd *d);
 void aliases_free(struct ibpartd *d);
 /* Read the fabric's alias GUIDs on the open session l (after
  * daemon_open_fabric), merged with --alias-guids; the service told when
- * the map changed; a failure logged once per reason. */
-void aliases_learn(struct ibpartd *d, ibp_live *l);
+ * the map changed.  0, or -1 when they could not be read: logged once
+ * per reason and counted, unless quiet (a light sweep's reads failing:
+ * the sweep is done again with a discovery). */
+int aliases_learn(struct ibpartd *d, ibp_live *l, bool quiet);
 /* The alias map in effect: the learned one once learned (and not
  * empty, or a file given), else --alias-guids (NULL: none). */
 const char *aliases_path(struct ibpartd *d);
