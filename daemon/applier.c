@@ -38,6 +38,8 @@
 
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
 
@@ -49,6 +51,13 @@ static pthread_mutex_t fabric_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size)
+{
+	return daemon_open_fabric_kept(d, l, lock, NULL, why, why_size);
+}
+
+int daemon_open_fabric_kept(struct ibpartd *d, ibp_live **l,
+			    ibp_live_lock **lock, ibp_sm_discovery *kept,
+			    char *why, size_t why_size)
 {
 	pthread_mutex_lock(&fabric_mutex);
 	struct ibp_live_options lo;
@@ -64,8 +73,12 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 	if (!rc && lock)
 		rc = ibp_live_lock_acquire(*l, getenv("IBPART_LOCK_DIR"),
 					   (int)d->wait_ms, lock, &err);
+	if (!rc && kept) {
+		ibp_live_discover_reuse(*l, kept);
+		kept = NULL;
+	}
 	if (!rc)
-		rc = ibp_live_discover(*l, &err);
+		rc = ibp_live_discover(*l, &err); /* nothing when reused */
 	if (!rc)
 		rc = ibp_live_find_sm(*l, d->sm_port, &err);
 	if (rc) {
@@ -76,6 +89,7 @@ int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		}
 		ibp_live_close(*l);
 		*l = NULL;
+		ibp_sm_discovery_free(kept);
 		pthread_mutex_unlock(&fabric_mutex);
 		return -1;
 	}
@@ -100,7 +114,7 @@ static int verify_file(struct ibpartd *d, ibp_live *l, ibp_verify_result **r,
 	struct ibp_verify_options vo;
 	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
 	vo.conf_path = d->partitions;
-	vo.alias_guids_path = d->alias_guids;
+	vo.alias_guids_path = aliases_path(d);
 	vo.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
 	vo.compact_pkey_indexes = d->have_osm && !d->osm.keep_pkey_indexes;
 	*r = NULL;
@@ -348,6 +362,9 @@ static int reload(struct ibpartd *d, struct seen *v, char *why, size_t why_size)
 		return -1;
 	if (daemon_open_fabric(d, &v->l, &v->lock, v->nofab, sizeof(v->nofab)))
 		v->l = NULL;
+	if (v->l && !atomic_load(&d->aliases_learned))
+		(void)aliases_learn(d, v->l,
+				    false); /* at start; then each sweep */
 	char bwhy[600];
 	if (v->l && !verify_file(d, v->l, &v->before, bwhy, sizeof(bwhy)))
 		v->moving = ibp_verify_result_differences(v->before, NULL);

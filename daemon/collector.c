@@ -19,6 +19,17 @@
  * by each GET /metrics; the last COLLECTOR_KEPT sweeps' tenant totals
  * and drift, with their times, are kept for GET /'s series
  * (monitor_history.c).
+ *
+ * A sweep discovers the whole fabric (every node by directed route) only
+ * when something may have changed: OpenSM logged SUBNET UP (the end of
+ * a heavy sweep: a link or node came or went, a trap, a SIGHUP) since
+ * the last sweep, or --full-discovery-every sweeps have passed, or there
+ * is no --opensm-log to tell.  Otherwise it gives its session the last
+ * discovery (ibp_live_discover_reuse) and reads only what it reads
+ * anyway - the counters, the tables, the aliases - along the kept
+ * routes; a read that fails there is a change too: the sweep is done
+ * again with a full discovery.  Both are counted
+ * (ibpartd_monitor_discoveries_total).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +37,8 @@
 #include <time.h>
 
 #include "ibpart/monitor.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
 
@@ -169,17 +182,89 @@ static void note_drift(struct ibpartd *d, const ibp_verify_result *r)
 		atomic_store(&d->reapply, true);
 }
 
+/* The SUBNET UP lines OpenSM logged after *off, which moves past the
+ * last whole line; -1 when the log cannot be read or shrank (rotated:
+ * read from its start next time). */
+static long subnet_ups(const char *path, long *off)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long n = 0;
+	if (fseek(f, 0, SEEK_END) || ftell(f) < *off) {
+		*off = 0;
+		n = -1;
+	} else if (!fseek(f, *off, SEEK_SET)) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while ((len = getline(&line, &cap, f)) > 0 &&
+		       line[len - 1] == '\n') {
+			*off += len;
+			if (strstr(line, "SUBNET UP"))
+				n++;
+		}
+		free(line);
+	}
+	fclose(f);
+	return n;
+}
+
+/* May this sweep keep the last discovery?  Only when one is kept, OpenSM
+ * logged no SUBNET UP since the last sweep and the last full one was
+ * fewer than --full-discovery-every sweeps ago. */
+static bool may_keep(struct ibpartd *d)
+{
+	long ups = d->opensm_log ? subnet_ups(d->opensm_log, &d->log_off) : -1;
+	return d->kept && ups == 0 && d->since_full + 1 < d->full_every;
+}
+
 /* One sweep and the verification of the fabric's P_KeyTables against
  * the plan (the drift, *p) under the apply lock.  0, or -1 with the
- * reason. */
+ * reason.  On the kept discovery when nothing changed (light), and
+ * then once more discovering when a read along it failed. */
+static int sweep_once(struct ibpartd *d, bool light, ibp_monitor_state *st,
+		      ibp_monitor_sweep **s, struct ibp_monitor_posture *p,
+		      char *why, size_t why_size);
+
 static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 		 ibp_monitor_sweep **s, struct ibp_monitor_posture *p,
 		 char *why, size_t why_size)
 {
+	bool light = may_keep(d);
+	int rc = sweep_once(d, light, st, s, p, why, why_size);
+	if (rc && light) /* the kept routes failed: the fabric changed */
+		rc = sweep_once(d, false, st, s, p, why, why_size);
+	return rc;
+}
+
+static int sweep_once(struct ibpartd *d, bool light, ibp_monitor_state *st,
+		      ibp_monitor_sweep **s, struct ibp_monitor_posture *p,
+		      char *why, size_t why_size)
+{
 	ibp_live *l = NULL;
 	ibp_live_lock *lock = NULL;
-	if (daemon_open_fabric(d, &l, NULL, why, why_size))
+	ibp_sm_discovery *kept = light ? d->kept : NULL;
+	if (!light)
+		ibp_sm_discovery_free(d->kept);
+	d->kept = NULL;
+	if (daemon_open_fabric_kept(d, &l, NULL, kept, why, why_size))
 		return -1;
+	pthread_mutex_lock(&d->metrics_lock);
+	if (light) {
+		d->discoveries_light++;
+		d->since_full++;
+	} else {
+		d->discoveries_full++;
+		d->since_full = 0;
+	}
+	pthread_mutex_unlock(&d->metrics_lock);
+	if (aliases_learn(d, l, light) && light) {
+		/* the kept routes fail: sweep again, discovering */
+		daemon_close_fabric(l, NULL);
+		snprintf(why, why_size, "the kept discovery's routes fail");
+		return -1;
+	}
 	ibp_error err;
 	ibp_error_clear(&err);
 	int rc = ibp_live_lock_acquire(l, getenv("IBPART_LOCK_DIR"),
@@ -202,6 +287,8 @@ static int sweep(struct ibpartd *d, ibp_monitor_state *st,
 		note_drift(d, verified);
 	}
 	ibp_verify_result_free(verified);
+	if (!rc && d->opensm_log) /* kept for the next sweep */
+		d->kept = ibp_sm_discovery_take(ibp_live_sm(l));
 	daemon_close_fabric(l, lock);
 	ibp_diags_free(diags);
 	if (rc) {
@@ -259,6 +346,8 @@ static void *run(void *arg)
 		daemon_nap(d, d->monitor_interval * 1000u);
 	}
 	ibp_monitor_state_free(st);
+	ibp_sm_discovery_free(d->kept);
+	d->kept = NULL;
 	return NULL;
 }
 
@@ -311,8 +400,15 @@ void collector_metrics(struct ibpartd *d, FILE *f)
 		"# HELP ibpartd_monitor_sweep_duration_seconds How long the "
 		"last sweep's reads took.\n"
 		"# TYPE ibpartd_monitor_sweep_duration_seconds gauge\n"
-		"ibpartd_monitor_sweep_duration_seconds %.6f\n",
-		d->sweeps, d->sweep_failures, d->sweep_seconds);
+		"ibpartd_monitor_sweep_duration_seconds %.6f\n"
+		"# HELP ibpartd_monitor_discoveries_total Sweeps that "
+		"discovered the whole fabric (full) or kept the last "
+		"discovery, OpenSM having logged no SUBNET UP since (light).\n"
+		"# TYPE ibpartd_monitor_discoveries_total counter\n"
+		"ibpartd_monitor_discoveries_total{kind=\"full\"} %lu\n"
+		"ibpartd_monitor_discoveries_total{kind=\"light\"} %lu\n",
+		d->sweeps, d->sweep_failures, d->sweep_seconds,
+		d->discoveries_full, d->discoveries_light);
 	ibp_monitor_posture_prometheus(&d->posture, f);
 	if (d->sweep_text)
 		fputs(d->sweep_text, f);

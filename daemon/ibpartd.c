@@ -286,6 +286,11 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "sweep the partition enforcement counters (as `ibpart "
 		    "monitor`) every S seconds for /metrics (default 30; 0: "
 		    "off)"),
+	    CLI_NUM("--full-discovery-every", &d->full_every, 1, 1000000, "N",
+		    "a sweep discovers the whole fabric again only when "
+		    "OpenSM logged SUBNET UP since the last (--opensm-log), "
+		    "and at least every N sweeps (default 10; 1: every "
+		    "sweep)"),
 	    CLI_FLAG("--repair-drift", &d->repair_drift,
 		     "when a monitor sweep finds the fabric no longer holds "
 		     "the revision (status drifted), apply it again: the file "
@@ -387,6 +392,7 @@ static int run(int argc, char **argv)
 			    .login_failures = 10,
 			    .wait_ms = 30000,
 			    .monitor_interval = 30,
+			    .full_every = 10,
 			    .metrics_lock = PTHREAD_MUTEX_INITIALIZER,
 			    .page.lock = PTHREAD_MUTEX_INITIALIZER,
 			    .status.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -437,8 +443,8 @@ static int run(int argc, char **argv)
 	}
 	atomic_store(&d.done_rev, ibp_service_fabric_revision(d.svc));
 	rc = CLI_EXIT_SYSTEM;
-	if (applier_reconcile_file(&d) || ha_start(&d) || applier_start(&d) ||
-	    collector_start(&d) || http_start(&d))
+	if (aliases_init(&d) || applier_reconcile_file(&d) || ha_start(&d) ||
+	    applier_start(&d) || collector_start(&d) || http_start(&d))
 		goto out;
 	daemon_log("ibpartd %s: listening on port %u (%s), database %s at "
 		   "revision %llu, partitions %s",
@@ -456,6 +462,7 @@ out:
 	ha_stop(&d);
 	applier_stop(&d);
 	collector_stop(&d);
+	aliases_free(&d);
 	view_cache_free(&d.page);
 	view_cache_free(&d.status);
 	ibp_service_close(d.svc);

@@ -85,6 +85,8 @@ struct ibpartd {
 	struct login_limit *logins;
 	unsigned wait_ms;	   /* for OpenSM to take a file */
 	unsigned monitor_interval; /* seconds between sweeps; 0: none */
+	unsigned full_every;	   /* a full discovery every N sweeps at
+				      least (--full-discovery-every) */
 	const char *mkey_file;	   /* the M_Key of every SMP (--mkey-file) */
 	uint64_t mkey;		   /* read from it at start; 0: none */
 	const char *opensm_conf;   /* OpenSM's opensm.conf (--opensm-conf) */
@@ -115,6 +117,12 @@ struct ibpartd {
 	pthread_mutex_t metrics_lock;
 	char *sweep_text; /* the last sweep's exposition */
 	unsigned long sweeps, sweep_failures;
+	/* sweeps that discovered the fabric, and that kept the last
+	 * discovery (nothing changed: collector.c) */
+	unsigned long discoveries_full, discoveries_light;
+	struct ibp_sm_discovery *kept; /* the last sweep's discovery */
+	unsigned since_full;	       /* light sweeps since the last full */
+	long log_off;		       /* how far the OpenSM log was read */
 	double sweep_seconds;
 	/* the audit by severity, the last verification's drift by kind */
 	struct ibp_monitor_posture posture;
@@ -127,6 +135,12 @@ struct ibpartd {
 	unsigned long page_gen;
 	/* GET / and GET /ibpart/v1/status as last rendered (view_cache.c) */
 	struct view_cache page, status;
+	/* the fabric's alias GUIDs as learned (aliases.c) */
+	char *learned_aliases;	       /* DB.aliases: the map learned */
+	atomic_bool aliases_learned;   /* learned at least once */
+	atomic_bool aliases_in_effect; /* learned_aliases is the map used */
+	atomic_ulong alias_count, alias_learns, alias_learn_failures;
+	char aliases_why[600]; /* the last failure logged ("": none) */
 	/* the SM pair (ha.c), with --store */
 	pthread_t ha;
 	atomic_bool ha_started;
@@ -321,6 +335,12 @@ int applier_reconcile_file(struct ibpartd *d);
  * with the reason (nothing then open or held). */
 int daemon_open_fabric(struct ibpartd *d, ibp_live **l, ibp_live_lock **lock,
 		       char *why, size_t why_size);
+/* The same, the session given the kept discovery (consumed; NULL:
+ * discover) instead of discovering: the collector's light sweep. */
+struct ibp_sm_discovery;
+int daemon_open_fabric_kept(struct ibpartd *d, ibp_live **l,
+			    ibp_live_lock **lock, struct ibp_sm_discovery *kept,
+			    char *why, size_t why_size);
 /* Release the lock (may be NULL) and close a session daemon_open_fabric
  * opened (l NULL: nothing), letting the next one open. */
 void daemon_close_fabric(ibp_live *l, ibp_live_lock *lock);
@@ -385,6 +405,22 @@ const ibp_web_drift *collector_drift(struct ibpartd *d, size_t *n,
 void collector_drift_put(struct ibpartd *d, struct drift_rows *ref);
 /* A number that moves whenever the series or the drift rows above do. */
 unsigned long collector_page_gen(struct ibpartd *d);
+
+/* ---- aliases.c ---- */
+/* DB.aliases named (0), or -1 out of memory; aliases_free at exit. */
+int aliases_init(struct ibpartd *d);
+void aliases_free(struct ibpartd *d);
+/* Read the fabric's alias GUIDs on the open session l (after
+ * daemon_open_fabric), merged with --alias-guids; the service told when
+ * the map changed.  0, or -1 when they could not be read: logged once
+ * per reason and counted, unless quiet (a light sweep's reads failing:
+ * the sweep is done again with a discovery). */
+int aliases_learn(struct ibpartd *d, ibp_live *l, bool quiet);
+/* The alias map in effect: the learned one once learned (and not
+ * empty, or a file given), else --alias-guids (NULL: none). */
+const char *aliases_path(struct ibpartd *d);
+/* ibpartd_alias_guids and the learns' counters appended to f. */
+void aliases_metrics(struct ibpartd *d, FILE *f);
 
 /* ---- view_cache.c ---- */
 /* A copy of the body kept under key and extra (true), or false (*body

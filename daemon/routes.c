@@ -766,6 +766,7 @@ static void h_metrics(struct request *q, struct response *r)
 			atomic_load(&d->requests[i]));
 	metrics_state(d, f);
 	collector_metrics(d, f);
+	aliases_metrics(d, f);
 	ha_metrics(d, f);
 	fclose(f);
 	r->status = 200;

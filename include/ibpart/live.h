@@ -177,8 +177,9 @@ void ibp_live_close(ibp_live *l);
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
 /* What `ibpart discover` writes, after ibp_live_discover: every port's
- * alias GUIDs read (ibp_sm_read_alias_guids, sm.h), then the discovered
- * topology to topo_path (NULL: stdout; findings such as replaced
+ * alias GUIDs read (ibp_sm_read_alias_guids_sa, sm.h: the ports'
+ * GUIDInfo, and the SA's GUIDInfoRecords when a master SM runs), then the
+ * discovered topology to topo_path (NULL: stdout; findings such as replaced
  * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
  * alias_path, or when that is NULL to topo_path + ".aliases" (none when
  * both are NULL).  Each file atomic; nothing written when the aliases

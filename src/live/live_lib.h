@@ -10,6 +10,7 @@
 #define IBPART_LIVE_LIVE_LIB_H
 
 #include "ibpart/live.h"
+#include "ibpart/sys/live.h"
 #include "ibpart/sys/transport.h"
 
 /* Compare every port that has a table in `want` with the same port in
@@ -113,6 +114,10 @@ bool ibp_live_cancelled(const ibp_live *l);
  * is not in the plan's fabric. */
 uint64_t ibp_live_sm_port_guid(const ibp_live *l);
 
+/* The LID of the SM's port (ibp_live_sm_port_guid) as discovery read
+ * it, where its SA answers; 0 when unknown. */
+uint16_t ibp_live_sa_lid(ibp_live *l);
+
 /* A master SM answers with IsSM set: apply --direct must not fight it. */
 bool ibp_live_sm_running(const ibp_live *l);
 
@@ -153,9 +158,8 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 /* Free a drift (NULL is fine); a verify result owns its own. */
 void ibp_drift_free(ibp_drift *d);
 
-/* The session's SM (sys/sm.h), its local CA and port: what the library's
- * verify, apply and monitor drive. */
-struct ibp_sm *ibp_live_sm(ibp_live *l);
+/* The session's local CA and port: what the library's verify, apply and
+ * monitor drive (ibp_live_sm: sys/live.h). */
 const char *ibp_live_local_ca(const ibp_live *l);
 int ibp_live_local_port(const ibp_live *l);
 

@@ -255,6 +255,13 @@ int ibp_live_discover(ibp_live *l, ibp_error *err)
 	return IBP_OK;
 }
 
+void ibp_live_discover_reuse(ibp_live *l, struct ibp_sm_discovery *d)
+{
+	ibp_sm_discovery_give(l->sm, d);
+	l->discovered = true;
+	l->smps_discover = 0;
+}
+
 void ibp_live_set_topology(ibp_live *l, const ibp_fabric *topology)
 {
 	l->topology = topology;
@@ -312,6 +319,18 @@ int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err)
 uint64_t ibp_live_sm_port_guid(const ibp_live *l)
 {
 	return l->sm_guid;
+}
+
+uint16_t ibp_live_sa_lid(ibp_live *l)
+{
+	const ibp_fabric *f = ibp_sm_fabric(ibp_live_sm(l));
+	size_t n;
+	unsigned p;
+	ibp_port_link link;
+	if (!f || ibp_fabric_find_port_guid(f, l->sm_guid, &n, &p) != IBP_OK ||
+	    !ibp_fabric_port_link(f, n, p, &link))
+		return 0;
+	return link.lid;
 }
 
 bool ibp_live_sm_running(const ibp_live *l)

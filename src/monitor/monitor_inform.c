@@ -17,21 +17,6 @@
 #include "live/live_lib.h"
 #include "topo/topo_lib.h"
 
-/* The LID of the master SM's port, where its SA answers (0: unknown). */
-static uint16_t sa_lid_of(ibp_live *l)
-{
-	const ibp_fabric *f = ibp_sm_fabric(ibp_live_sm(l));
-	size_t n;
-	unsigned p;
-	if (!f || ibp_fabric_find_port_guid(f, ibp_live_sm_port_guid(l), &n,
-					    &p) != IBP_OK)
-		return 0;
-	ibp_port_link link;
-	if (!ibp_fabric_port_link(f, n, p, &link))
-		return 0;
-	return link.lid;
-}
-
 /* SubnAdmSet(InformInfo) for traps 257 and 259, Subscribe sub, to the
  * SA: each answer's status in status[] (rc[] IBP_OK when answered, the
  * transport's code otherwise), unanswered ones resent up to
@@ -95,7 +80,7 @@ static int subscribe(ibp_live *l, const struct ibp_monitor_options *o,
 {
 	in->refused = true; /* until both are accepted */
 	in->t = ibp_live_transport(l);
-	in->sa_lid = sa_lid_of(l);
+	in->sa_lid = ibp_live_sa_lid(l);
 	in->sa_key = o->sa_key;
 	in->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 200;
 	in->retries = o->retries >= 0 ? o->retries : 2;

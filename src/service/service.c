@@ -129,6 +129,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->lock_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->topo_lock, NULL);
+	pthread_mutex_init(&s->alias_lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);

@@ -44,12 +44,45 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = s->topology_path;
-	o.alias_guids_path = s->alias_guids_path; /* shared-physical-port */
-	o.plan_path = s->partitions_path;	  /* names it in messages */
+	char *aliases = svc_alias_path(s);
+	o.alias_guids_path = aliases;	  /* shared-physical-port */
+	o.plan_path = s->partitions_path; /* names it in messages */
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;
-	return ibp_analysis_input_load(&o, in, NULL, err);
+	int rc = ibp_analysis_input_load(&o, in, NULL, err);
+	free(aliases);
+	return rc;
+}
+
+char *svc_alias_path(const ibp_service *s)
+{
+	ibp_service *w = (ibp_service *)s; /* the lock only */
+	pthread_mutex_lock(&w->alias_lock);
+	char *p = s->alias_guids_path ? strdup(s->alias_guids_path) : NULL;
+	pthread_mutex_unlock(&w->alias_lock);
+	return p;
+}
+
+int ibp_service_set_alias_guids(ibp_service *s, const char *path,
+				ibp_error *err)
+{
+	char *p = NULL;
+	if (path && !(p = strdup(path)))
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	pthread_mutex_lock(&s->lock);
+	pthread_mutex_lock(&s->alias_lock);
+	char *old = s->alias_guids_path;
+	s->alias_guids_path = p;
+	pthread_mutex_unlock(&s->alias_lock);
+	/* the kept answer does not model VFs, and what the views show
+	 * moved */
+	svc_guard_base_free(s->guard);
+	s->guard = NULL;
+	s->view_gen++;
+	pthread_mutex_unlock(&s->lock);
+	free(old);
+	return IBP_OK;
 }
 
 static int audit(const ibp_service *s, const char *text, size_t len,

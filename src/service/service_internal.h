@@ -70,7 +70,10 @@ struct ibp_service {
 	char *opensm_conf_path;	   /* the audit's posture rules; NULL: none */
 	struct svc_opfile *opfile; /* service_render.c: the operator's lines
 				      as last read, by the file's stat */
-	char *alias_guids_path;	   /* the audit's VFs (alias map); NULL: none */
+	char *alias_guids_path;	   /* the audit's VFs (alias map); NULL: none;
+				      swapped under lock and alias_lock
+				      (ibp_service_set_alias_guids) */
+	pthread_mutex_t alias_lock;
 	bool allow_both_pkeys;
 	struct svc_plan plan;
 	uint64_t rev, fabric_rev;
@@ -105,6 +108,10 @@ struct ibp_service {
 	char *opc_text;
 	size_t opc_len;
 };
+
+/* A copy of the alias map's path (NULL: none, or out of memory), taken
+ * under alias_lock: any thread, with or without the service's lock. */
+char *svc_alias_path(const ibp_service *s);
 
 /* ---- service_input.c: request values ---- */
 /* A P_Key as clients write it ("0x000A", "0xa", "10", a JSON integer):

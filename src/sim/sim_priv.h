@@ -25,4 +25,11 @@ struct sim_port {
 /* The port (node, port), or NULL when it does not exist. */
 struct sim_port *sim_port_at(ibp_sim *s, size_t node, unsigned port);
 
+/* A GMP from (node, port) to LID dlid across the data plane on QP1 with
+ * the P_Key at ibp_sim_gmp_pkey_index() (transport_sim_pma.c): the port
+ * it reaches into *dn, *dp; IBP_ETIMEDOUT when no port has the LID or a
+ * P_Key check drops it (the requester sees no answer). */
+int sim_gmp_cross(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
+		  size_t *dn, unsigned *dp, ibp_error *err);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
+#include "ibpart/sys/sa.h"
 #include "ibpart/sys/transport_sim.h"
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/perfmgt.h"
@@ -534,6 +535,9 @@ static int deliver(struct sim_transport *t, uint16_t dlid,
 	int rc = req[1] == IBP_MGMT_CLASS_PERF
 		     ? ibp_sim_pma_process(t->sim, t->node, t->port, dlid, req,
 					   tmp, err)
+		 : req[1] == IBP_MGMT_CLASS_SA
+		     ? ibp_sim_sa_process(t->sim, t->node, t->port, dlid, req,
+					  tmp, err)
 		     : ibp_sim_sma_process(t->sim, t->node, t->port, dlid, req,
 					   tmp, err);
 	if (rc != IBP_OK)

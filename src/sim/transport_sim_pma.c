@@ -17,6 +17,7 @@
 #include "ibpart/sys/transport_sim.h"
 #include "ibpart/sys/mad.h"
 #include "pkey/tables_lib.h"
+#include "sim/sim_priv.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
 
@@ -161,27 +162,9 @@ int ibp_sim_pma_process(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
 				     h.mgmt_class, h.method);
 	size_t dn;
 	unsigned dp;
-	if (ibp_sim_find_lid(s, dlid, &dn, &dp) != IBP_OK)
-		return ibp_error_set(err, IBP_ETIMEDOUT,
-				     "no port has LID %u: GMP discarded", dlid);
-	/* The GMP crosses the data plane on QP1, P_Key checked. */
-	struct ibp_sim_packet pk = {
-	    .src_node = node,
-	    .src_port = port,
-	    .dst_node = dn,
-	    .dst_port = dp,
-	    .pkey_index = (uint16_t)ibp_sim_gmp_pkey_index(s, node, port),
-	    .src_qp = IBP_QP1,
-	    .dest_qp = IBP_QP1,
-	};
-	struct ibp_sim_result r;
-	rc = ibp_sim_send(s, &pk, &r, err);
+	rc = sim_gmp_cross(s, node, port, dlid, &dn, &dp, err);
 	if (rc != IBP_OK)
 		return rc;
-	if (r.verdict != IBP_SIM_DELIVERED)
-		return ibp_error_set(
-		    err, IBP_ETIMEDOUT, "GMP with P_Key 0x%04x to LID %u: %s",
-		    r.pkey, dlid, ibp_sim_verdict_str(r.verdict));
 	memcpy(resp, req, IBP_MAD_SIZE);
 	uint8_t *d = resp + IBP_PERF_DATA_OFFSET;
 	uint16_t status;
@@ -198,4 +181,31 @@ int ibp_sim_pma_process(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
 	h.method = IBP_METHOD_GET_RESP;
 	h.status = status;
 	return ibp_perf_mad_encode(&h, resp, IBP_MAD_SIZE, err);
+}
+
+int sim_gmp_cross(ibp_sim *s, size_t node, unsigned port, uint16_t dlid,
+		  size_t *dn, unsigned *dp, ibp_error *err)
+{
+	if (ibp_sim_find_lid(s, dlid, dn, dp) != IBP_OK)
+		return ibp_error_set(err, IBP_ETIMEDOUT,
+				     "no port has LID %u: GMP discarded", dlid);
+	/* The GMP crosses the data plane on QP1, P_Key checked. */
+	struct ibp_sim_packet pk = {
+	    .src_node = node,
+	    .src_port = port,
+	    .dst_node = *dn,
+	    .dst_port = *dp,
+	    .pkey_index = (uint16_t)ibp_sim_gmp_pkey_index(s, node, port),
+	    .src_qp = IBP_QP1,
+	    .dest_qp = IBP_QP1,
+	};
+	struct ibp_sim_result r;
+	int rc = ibp_sim_send(s, &pk, &r, err);
+	if (rc != IBP_OK)
+		return rc;
+	if (r.verdict != IBP_SIM_DELIVERED)
+		return ibp_error_set(
+		    err, IBP_ETIMEDOUT, "GMP with P_Key 0x%04x to LID %u: %s",
+		    r.pkey, dlid, ibp_sim_verdict_str(r.verdict));
+	return IBP_OK;
 }

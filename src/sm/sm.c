@@ -76,6 +76,52 @@ void sm_free_nodes(ibp_sm *sm)
 	sm->nodes_cap = 0;
 }
 
+struct ibp_sm_discovery {
+	ibp_fabric *fabric;
+	struct sm_node *nodes;
+	size_t nodes_cap;
+};
+
+ibp_sm_discovery *ibp_sm_discovery_take(ibp_sm *sm)
+{
+	if (!sm->fabric)
+		return NULL;
+	ibp_sm_discovery *d = malloc(sizeof(*d));
+	if (!d)
+		return NULL;
+	*d = (ibp_sm_discovery){sm->fabric, sm->nodes, sm->nodes_cap};
+	sm->fabric = NULL;
+	sm->nodes = NULL;
+	sm->nodes_cap = 0;
+	return d;
+}
+
+void ibp_sm_discovery_give(ibp_sm *sm, ibp_sm_discovery *d)
+{
+	sm_free_nodes(sm);
+	ibp_fabric_free(sm->fabric);
+	sm->fabric = d->fabric;
+	sm->nodes = d->nodes;
+	sm->nodes_cap = d->nodes_cap;
+	free(d);
+}
+
+void ibp_sm_discovery_free(ibp_sm_discovery *d)
+{
+	if (!d)
+		return;
+	ibp_sm s = {
+	    .fabric = d->fabric, .nodes = d->nodes, .nodes_cap = d->nodes_cap};
+	sm_free_nodes(&s);
+	ibp_fabric_free(s.fabric);
+	free(d);
+}
+
+size_t ibp_sm_discovery_nodes(const ibp_sm_discovery *d)
+{
+	return d && d->fabric ? ibp_fabric_node_count(d->fabric) : 0;
+}
+
 void ibp_sm_free(ibp_sm *sm)
 {
 	if (!sm)

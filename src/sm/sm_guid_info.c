@@ -6,22 +6,15 @@
  * pipelined batches of directed-route Gets.  Every non-zero entry past 0
  * is an alias GUID of that port: in the ConnectX-3 (mlx4) model the GUID
  * of its virtual function at that index.  They become the alias map
- * (alias_map.h) `ibpart discover` writes beside the topology.
+ * (alias_map.h) `ibpart discover` writes beside the topology; where an
+ * SA answers, the aliases its GUIDInfoRecords hold are added
+ * (sm_sa_guid_info.c).
  */
 #include <stdlib.h>
 
 #include "sm/sm_priv.h"
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
-
-/* A port whose GUIDInfo the walk reads: each CA or router port reached,
- * each switch's port 0 (its external ports have no GUID). */
-struct gi_port {
-	size_t node;
-	unsigned port;
-	unsigned cap; /* PortInfo GUIDCap */
-	size_t first; /* its first GUIDInfo Get in the second batch */
-};
 
 static bool has_guid_info(const ibp_sm *sm, size_t n, unsigned p)
 {
@@ -34,7 +27,7 @@ static bool has_guid_info(const ibp_sm *sm, size_t n, unsigned p)
 /* Record the non-zero entries past 0 of a port's blocks; an alias seen
  * twice (on two ports, or twice in one table) is kept where first seen,
  * and *dups counts the others. */
-static int take_aliases(const ibp_sm *sm, const struct gi_port *gp,
+static int take_aliases(const ibp_sm *sm, const struct sm_gi_port *gp,
 			const struct sm_get *g, ibp_alias_map *m, size_t *dups,
 			ibp_error *err)
 {
@@ -64,14 +57,27 @@ static int take_aliases(const ibp_sm *sm, const struct gi_port *gp,
 int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
 			    ibp_error *err)
 {
-	*out = NULL;
+	struct ibp_sm_alias_read r;
+	int rc = ibp_sm_read_alias_guids_sa(sm, 0, 0, out, &r, err);
 	if (dups)
-		*dups = 0;
+		*dups = rc ? 0 : r.dups;
+	return rc;
+}
+
+int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
+			       ibp_alias_map **out, struct ibp_sm_alias_read *r,
+			       ibp_error *err)
+{
+	struct ibp_sm_alias_read mine;
+	if (!r)
+		r = &mine;
+	*r = (struct ibp_sm_alias_read){0};
+	*out = NULL;
 	int rc;
 	if (!sm->fabric && (rc = ibp_sm_discover(sm, err)) != IBP_OK)
 		return rc;
 	const ibp_fabric *f = sm->fabric;
-	struct gi_port *ports = NULL;
+	struct sm_gi_port *ports = NULL;
 	size_t np = 0, ng = 0, gcap = 0;
 	struct sm_get *g = NULL;
 	rc = IBP_OK;
@@ -99,7 +105,7 @@ int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
 			struct ibp_port_info pi;
 			ibp_port_info_decode(&pi, g[k].data, IBP_SMP_DATA_SIZE,
 					     NULL);
-			ports[k++] = (struct gi_port){n, p, pi.guid_cap, 0};
+			ports[k++] = (struct sm_gi_port){n, p, pi.guid_cap, 0};
 		}
 	}
 	size_t ng2 = 0;
@@ -123,6 +129,10 @@ int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
 	size_t d = 0;
 	for (size_t i = 0; i < np && !rc; i++)
 		rc = take_aliases(sm, &ports[i], g2, m, &d, err);
+	r->guid_info = m ? ibp_alias_map_count(m) : 0;
+	r->dups = d;
+	if (!rc && sa_lid)
+		rc = sm_sa_guid_info(sm, sa_lid, sa_key, ports, np, m, r, err);
 	free(g);
 	free(g2);
 	free(ports);
@@ -130,8 +140,6 @@ int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
 		ibp_alias_map_free(m);
 		return rc;
 	}
-	if (dups)
-		*dups = d;
 	*out = m;
 	return IBP_OK;
 }

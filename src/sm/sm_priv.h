@@ -84,6 +84,20 @@ int sm_gets_add(struct sm_get **g, size_t *n, size_t *cap,
 /* n directed-route Gets, max_wire_smps outstanding at once, each retried
  * like sm_dr(); the answers in g[i].data. */
 int sm_dr_get_batch(ibp_sm *sm, struct sm_get *g, size_t n, ibp_error *err);
+/* A port whose GUIDInfo the alias reading reads (sm_guid_info.c): each
+ * CA or router port reached, each switch's port 0. */
+struct sm_gi_port {
+	size_t node;
+	unsigned port;
+	unsigned cap; /* PortInfo GUIDCap */
+	size_t first; /* its first GUIDInfo Get in the second batch */
+};
+/* The SA's GUIDInfoRecords of the np ports (sm_sa_guid_info.c) added to
+ * m where it lacks the alias; counts into r. */
+int sm_sa_guid_info(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
+		    const struct sm_gi_port *ports, size_t np, ibp_alias_map *m,
+		    struct ibp_sm_alias_read *r, ibp_error *err);
+
 /* Forget the routes of the last discovery. */
 void sm_free_nodes(ibp_sm *sm);
 

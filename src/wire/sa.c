@@ -52,9 +52,23 @@ IBP_LAYOUT_DEFINE(inform_info, II_ROWS, "InformInfo", "IBA vol. 1 13.4.8.3",
 		  IBP_INFORM_INFO_SIZE, IBP_INFORM_INFO_SIZE)
 #undef IBP_HOST
 
+/* 15.2.5.18: GUIDInfoRecord, the GUIDInfo block (14.2.5.5) at 8. */
+#define GIR_ROWS(F, A, R, RB)                                                  \
+	F(lid, "LID", 0, 0, 16)                                                \
+	F(block_num, "BlockNum", 2, 0, 8)                                      \
+	R(3, 0, 8)                                                             \
+	R(4, 0, 32)                                                            \
+	A(guid, "GUIDInfo", 8, 64)
+#define IBP_HOST struct ibp_guid_info_record
+IBP_LAYOUT_DEFINE(guid_info_record, GIR_ROWS, "GUIDInfoRecord",
+		  "IBA vol. 1 15.2.5.18", IBP_GUID_INFO_RECORD_SIZE,
+		  IBP_GUID_INFO_RECORD_SIZE)
+#undef IBP_HOST
+
 const struct ibp_layout *const ibp_sa_layouts[] = {
     &sa_hdr_layout,
     &inform_info_layout,
+    &guid_info_record_layout,
 };
 const size_t ibp_sa_nlayouts =
     sizeof(ibp_sa_layouts) / sizeof(ibp_sa_layouts[0]);
@@ -152,4 +166,16 @@ int ibp_inform_info_decode(struct ibp_inform_info *ii, const uint8_t *buf,
 			   size_t len, ibp_error *err)
 {
 	return inform_info_decode(ii, buf, len, err);
+}
+
+int ibp_guid_info_record_encode(const struct ibp_guid_info_record *r,
+				uint8_t *buf, size_t len, ibp_error *err)
+{
+	return guid_info_record_encode(r, buf, len, err);
+}
+
+int ibp_guid_info_record_decode(struct ibp_guid_info_record *r,
+				const uint8_t *buf, size_t len, ibp_error *err)
+{
+	return guid_info_record_decode(r, buf, len, err);
 }

@@ -136,6 +136,23 @@ ibpd_wait_fabric() {
 
 # ibpd_live_opensm: the fabric of ibpartd's OpenSM tests (see the top);
 # sets the EXIT trap that stops the daemon, OpenSM and ibsim.
+# ibpd_state_of REV: ST (the revision's state) and BODY from GET
+# /ibpart/v1/status.
+ibpd_state_of() {
+	ibpd_req GET /ibpart/v1/status
+	ST=$(jq -r --argjson r "$1" '.revisions[]? | select(.revision == $r) | .state' <<<"$BODY")
+}
+# ibpd_settled REV: wait (20 s at most) until it leaves pending/applied;
+# ST and BODY as ibpd_state_of sets them.
+ibpd_settled() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ibpd_state_of "$1"
+		[[ $ST == pending || $ST == applied || -z $ST ]] || return 0
+		sleep 0.2
+	done
+	live_fail "revision $1 never settled: $BODY"
+}
 ibpd_live_opensm() {
 	ibp_require curl openssl smpquery
 	live_init

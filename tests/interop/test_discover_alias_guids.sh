@@ -9,6 +9,11 @@
 # --alias-guids.  --alias-guids names another path; a topology to stdout
 # writes no map unless named.  (Aliases present in the tables are
 # discovered on our own simulator: unit.test_sm test_alias_guids_discovered.)
+# Then, with the real OpenSM, a host registers VFs' aliases with its SA
+# as an mlx4 driver does (SubnAdmSet(GUIDInfoRecord), sa_guidinfo_set):
+# ibsim's SMAs refuse OpenSM's SubnSet(GUIDInfo), so only the SA holds
+# them, and discover's map holds exactly what the real saquery reads of
+# OpenSM's GUIDInfoRecords.
 source "$(dirname "$0")/live_lib.sh"
 live_init
 
@@ -69,3 +74,51 @@ live_ibpart discover -q >"$LIVE_DIR/stdout2.topo" || live_fail "discover to stdo
 new=$(comm -13 <(echo "$before") <(ls "$LIVE_DIR") | awk '!/^sys-/')
 [[ $new == stdout2.topo ]] || live_fail "discover to stdout wrote files: $new"
 live_ok "--alias-guids FILE written; stdout alone writes no map"
+
+# Aliases the SA holds (IBA 15.2.5.18), registered as mlx4 hosts do.
+: "${IBP_SA_GUIDINFO_SET:?}"
+ibp_require saquery sminfo
+live_opensm ""
+sim_tool() { LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$@"; }
+out=$(sim_tool sminfo) || live_fail "sminfo failed"
+sm_lid=$(sed -n 's/^sminfo: sm lid \([0-9]*\) .*/\1/p' <<<"$out")
+# every CA port's LID, by the directed routes found above (saquery NR
+# cannot list them: libumad2sim carries the first RMPP segment only)
+lids=$(while read -r g p path; do
+	[[ $'\n'$switches$'\n' == *$'\n'$g$'\n'* ]] && continue
+	sim_tool ibaddr -D "$path" | sed -n 's/.* LID start \(0x[0-9a-f]*\) .*/\1/p'
+done <"$LIVE_DIR/paths" | sort -u)
+n=0
+for lid in $lids; do # VF 1 on every CA port, VF 9 (block 1) on one
+	[[ $lid == "$sm_lid" ]] && continue
+	n=$((n + 1))
+	sim_tool "$IBP_SA_GUIDINFO_SET" "$sm_lid" "$lid" 1 "$(printf '0x0002c903aa%06x' "$lid")" >/dev/null ||
+		live_fail "SubnAdmSet(GUIDInfoRecord) at LID $lid refused"
+	[[ $n == 2 ]] && { sim_tool "$IBP_SA_GUIDINFO_SET" "$sm_lid" "$lid" 9 0x0002c903bb000009 >/dev/null ||
+		live_fail "SubnAdmSet(GUIDInfoRecord) VF 9 refused"; }
+done
+[[ $n -ge 3 ]] || live_fail "only $n LIDs to register aliases at: [$lids]"
+: >"$LIVE_DIR/sa-theirs"
+for lid in $lids; do # every record OpenSM's SA holds, as saquery reads it
+	sim_tool saquery GIR "$lid" | awk '
+		/LID\.+/ { lid = $1; sub(/.*\./, "", lid) }
+		/Block\.+/ { b = $1; sub(/.*\./, "", b) }
+		/GUID [0-7]\.+/ { i = $2; v = $2; sub(/\..*/, "", i); sub(/.*\./, "", v)
+			if (b == 0 && i == 0) base[lid] = v
+			else if (v != "0x0000000000000000") print v, lid, b * 8 + i }' >>"$LIVE_DIR/sa-theirs"
+done
+live_ibpart discover -o "$LIVE_DIR/sa.topo" 2>"$LIVE_DIR/sa.err" ||
+	live_fail "discover with OpenSM failed: $(cat "$LIVE_DIR/sa.err")"
+# ours: ALIAS PORT-GUID INDEX; the port's LID from the real ibaddr
+: >"$LIVE_DIR/sa-ours"
+while read -r alias port idx; do
+	l=$(sim_tool ibaddr -G "$port" | sed -n 's/.* LID start \(0x[0-9a-f]*\) .*/\1/p')
+	echo "$alias $((l)) $idx" >>"$LIVE_DIR/sa-ours"
+done < <(awk '!/^#/ { print $1, $2, $3 }' "$LIVE_DIR/sa.topo.aliases")
+diff -u <(sort "$LIVE_DIR/sa-theirs") <(sort "$LIVE_DIR/sa-ours") ||
+	live_fail "discover's alias map differs from saquery's GUIDInfoRecords"
+summary=$(cat "$LIVE_DIR/sa.err")
+[[ $summary == *"from the SA's GUIDInfoRecords"* ]] || live_fail "summary: $summary"
+live_ok "the SA's GUIDInfoRecords: $(wc -l <"$LIVE_DIR/sa-ours") aliases, as saquery reads OpenSM's"
+ibp_pass
+

@@ -15,19 +15,6 @@ VF1=0002c903000a0301 VF2=0002c903000a0302 # node-b's VFs 1 and 2
 printf '# node-b VFs (alias GUIDs)\n0x%s 0x0002c90000000301 1\n0x%s 0x0002c90000000301 2\n' \
 	"$VF1" "$VF2" >"$LIVE_DIR/aliases"
 
-state_of() { # REV: ST and BODY from GET /ibpart/v1/status
-	ibpd_req GET /ibpart/v1/status
-	ST=$(jq -r --argjson r "$1" '.revisions[]? | select(.revision == $r) | .state' <<<"$BODY")
-}
-settled() { # REV: until it leaves pending/applied (20 s)
-	local i
-	for ((i = 0; i < 100; i++)); do
-		state_of "$1"
-		[[ $ST == pending || $ST == applied || -z $ST ]] || return 0
-		sleep 0.2
-	done
-	live_fail "revision $1 never settled: $BODY"
-}
 
 ibpd_start --opensm-pidfile "$LIVE_OSM_PIDFILE" --opensm-log "$LIVE_OSM_LOG" \
 	--topology "$D/live-2sw.topo" --alias-guids "$LIVE_DIR/aliases" \
@@ -41,7 +28,7 @@ ibpd_req GET '/ufmRest/resources/pkeys/?guids_data=true'
 ibpd_req POST /ufmRest/resources/pkeys '{"pkey": "0x000A", "index0": true, "ip_over_ib": true, "membership": "full", "guids": ["'$VF1'", "'$VF2'"]}'
 [[ $CODE == 200 ]] || live_fail "add VF GUIDs: $CODE $BODY"
 rev=$(jq .revision <<<"$BODY")
-settled "$rev"
+ibpd_settled "$rev"
 [[ $ST == applied-partially ]] || live_fail "VF GUIDs: $ST, not applied-partially: $BODY"
 absent=$(jq -c --argjson r "$rev" '[.revisions[] | select(.revision == $r) | .absent[] | {guid, kind}]' <<<"$BODY")
 [[ $absent == '[{"guid":"0x'$VF1'","kind":"alias"},{"guid":"0x'$VF2'","kind":"alias"}]' ]] ||
@@ -52,7 +39,7 @@ hint=$(jq -r --argjson r "$rev" '.revisions[] | select(.revision == $r) | .absen
 ibpd_req POST /ufmRest/actions/remove_guids_from_pkey '{"pkey": "0x000A", "guids": ["'$VF1'"]}'
 [[ $CODE == 200 ]] || live_fail "remove a VF GUID: $CODE $BODY"
 rev=$(jq .revision <<<"$BODY")
-settled "$rev"
+ibpd_settled "$rev"
 [[ $ST == applied-partially ]] || live_fail "after the removal: $ST: $BODY"
 live_ok "ib-kubernetes with VF GUIDs: 200s, revisions applied-partially (absent $absent), never verified; node-b holds no 0x800a"
 ibpd_stop || live_fail "ibpartd did not stop cleanly"

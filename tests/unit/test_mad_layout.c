@@ -461,7 +461,7 @@ static void test_tables_tile(void **state)
 	assert_int_equal(ibp_perf_nlayouts, 4);
 	for (size_t i = 0; i < ibp_perf_nlayouts; i++)
 		check_table(ibp_perf_layouts[i], false);
-	assert_int_equal(ibp_sa_nlayouts, 2);
+	assert_int_equal(ibp_sa_nlayouts, 3);
 	for (size_t i = 0; i < ibp_sa_nlayouts; i++)
 		check_table(ibp_sa_layouts[i], false);
 }

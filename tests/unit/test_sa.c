@@ -3,7 +3,8 @@
  * against libibmad's field table (IB_SA_*_F: the SM_Key, which libibmad
  * calls MKEY, AttributeOffset, ComponentMask, the RMPP header) and
  * rdma-core's struct umad_sa_packet; InformInfo, which neither has,
- * against byte images written by hand from IBA vol. 1 13.4.8.3.
+ * against byte images written by hand from IBA vol. 1 13.4.8.3; the
+ * GUIDInfoRecord (15.2.5.18) against libibmad's IB_SA_GIR_*_F.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,6 +69,37 @@ static void test_header_against_libibmad(void **state)
 	assert_int_equal(ibp_sa_mad_decode(&h, b, 55, NULL), IBP_ESHORT);
 }
 
+static void test_guid_info_record_against_libibmad(void **state)
+{
+	(void)state;
+	struct ibp_guid_info_record r = {.lid = 0x1234, .block_num = 0x0f};
+	for (int i = 0; i < 8; i++)
+		r.guid[i] = 0x0002c90300000000ull + (uint64_t)i * 0x0101;
+	uint8_t b[IBP_SA_DATA_SIZE];
+	memset(b, 0xee, sizeof(b));
+	assert_int_equal(ibp_guid_info_record_encode(&r, b, sizeof(b), NULL),
+			 IBP_OK);
+	assert_int_equal(IB_SA_GIR_RECSZ, IBP_GUID_INFO_RECORD_SIZE);
+	assert_int_equal(mad_get_field(b, 0, IB_SA_GIR_LID_F), 0x1234);
+	assert_int_equal(mad_get_field(b, 0, IB_SA_GIR_BLOCKNUM_F), 0x0f);
+	static const enum MAD_FIELDS g[8] = {
+	    IB_SA_GIR_GUID0_F, IB_SA_GIR_GUID1_F, IB_SA_GIR_GUID2_F,
+	    IB_SA_GIR_GUID3_F, IB_SA_GIR_GUID4_F, IB_SA_GIR_GUID5_F,
+	    IB_SA_GIR_GUID6_F, IB_SA_GIR_GUID7_F};
+	for (int i = 0; i < 8; i++)
+		assert_true(mad_get_field64(b, 0, g[i]) == r.guid[i]);
+	for (int i = 3; i < 8; i++) /* the reserved bytes written 0 */
+		assert_int_equal(b[i], 0);
+	struct ibp_guid_info_record back;
+	assert_int_equal(ibp_guid_info_record_decode(&back, b, sizeof(b), NULL),
+			 IBP_OK);
+	assert_int_equal(back.lid, r.lid);
+	assert_int_equal(back.block_num, r.block_num);
+	assert_memory_equal(back.guid, r.guid, sizeof(r.guid));
+	assert_int_equal(ibp_guid_info_record_decode(&back, b, 71, NULL),
+			 IBP_ESHORT);
+}
+
 /* 13.4.8.3: GID (16 bytes), LIDRangeBegin, LIDRangeEnd, reserved 16,
  * IsGeneric, Subscribe, Type, TrapNumber, QPN (24) + reserved 3 +
  * RespTimeValue (5), reserved 8, ProducerType (24). */
@@ -125,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_header_against_libibmad),
 	    cmocka_unit_test(test_inform_info_bytes),
+	    cmocka_unit_test(test_guid_info_record_against_libibmad),
 	    cmocka_unit_test(test_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

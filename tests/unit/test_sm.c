@@ -17,6 +17,7 @@
 
 #include "ibpart/sys/fabric_gen.h"
 #include "ibpart/sys/mad.h"
+#include "ibpart/sys/sa.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
 #include "sim_fixture.h"
@@ -196,6 +197,125 @@ static void test_discover_rebuilds_fabric(void **state)
  * index, from every block up to GUIDCap (a second block too), one-at-a-
  * time and pipelined, over a lossy transport as well; a port left at
  * GUIDCap 1 gives none. */
+/* One SA request of GUIDInfoRecord r (method, component mask) from
+ * (node, port) to the SA at sa_lid; the answer's header and its first
+ * record into *h and *out. */
+static int sa_gir(struct fx *x, size_t node, unsigned port, uint16_t sa_lid,
+		  uint8_t method, uint64_t mask,
+		  const struct ibp_guid_info_record *r, struct ibp_sa_mad *h,
+		  struct ibp_guid_info_record *out)
+{
+	uint8_t req[IBP_MAD_SIZE], resp[IBP_MAD_SIZE];
+	assert_int_equal(ibp_sa_mad_init(req, sizeof(req), method,
+					 IBP_SA_ATTR_GUID_INFO_RECORD, 0x77, 0,
+					 NULL),
+			 IBP_OK);
+	assert_int_equal(ibp_sa_mad_decode(h, req, sizeof(req), NULL), IBP_OK);
+	h->comp_mask = mask;
+	assert_int_equal(ibp_sa_mad_encode(h, req, sizeof(req), NULL), IBP_OK);
+	assert_int_equal(ibp_guid_info_record_encode(r,
+						     req + IBP_SA_DATA_OFFSET,
+						     IBP_SA_DATA_SIZE, NULL),
+			 IBP_OK);
+	int rc = ibp_sim_sa_process(x->s, node, port, sa_lid, req, resp, NULL);
+	if (rc)
+		return rc;
+	assert_int_equal(ibp_sa_mad_decode(h, resp, sizeof(resp), NULL),
+			 IBP_OK);
+	assert_int_equal(ibp_guid_info_record_decode(out,
+						     resp + IBP_SA_DATA_OFFSET,
+						     IBP_SA_DATA_SIZE, NULL),
+			 IBP_OK);
+	return IBP_OK;
+}
+
+/* The simulated SA (transport_sim_sa.c): a host registers its VF's alias
+ * with SubnAdmSet(GUIDInfoRecord), the SMA's GUIDInfo then holds it, the
+ * SA's GetTable answers from the SMAs' tables, and the SM's alias
+ * reading asks the SA one block at a time (IBA 15.2.5.18). */
+static void test_alias_guids_sim_sa(void **state)
+{
+	struct fx *x = *state;
+	size_t a1 = fixture_node(x->f, "tenantA-node-01");
+	size_t b1 = fixture_node(x->f, "tenantB-node-01");
+	size_t smn;
+	unsigned smp;
+	ibp_sim_sm_port(x->s, &smn, &smp);
+	uint16_t sa_lid = ibp_sim_port_info(x->s, smn, smp)->lid;
+	uint16_t a1_lid = ibp_sim_port_info(x->s, a1, 1)->lid;
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, a1, 1, 16, NULL), IBP_OK);
+	assert_int_equal(ibp_sim_set_guid_cap(x->s, b1, 1, 8, NULL), IBP_OK);
+	struct ibp_guid_info_record r = {.lid = a1_lid, .block_num = 1}, got;
+	r.guid[1] = 0x0002c90300aa0109ull; /* VF 9 */
+	struct ibp_sa_mad h;
+	uint64_t set_mask =
+	    IBP_GIR_COMP_LID | IBP_GIR_COMP_BLOCK | IBP_GIR_COMP_GUID(1);
+	assert_int_equal(
+	    sa_gir(x, a1, 1, sa_lid, IBP_SA_METHOD_SET, set_mask, &r, &h, &got),
+	    IBP_OK);
+	assert_int_equal(h.method, IBP_SA_METHOD_GET_RESP);
+	assert_int_equal(h.status, 0);
+	assert_true(got.guid[1] == r.guid[1] && got.lid == a1_lid &&
+		    got.block_num == 1);
+	assert_true(ibp_sim_guid(x->s, a1, 1, 9) == r.guid[1]);
+	/* the same alias for b1 is refused (0 in the answer), entry 0 and
+	 * a set without the block are errors, another LID has no SA */
+	struct ibp_guid_info_record rb = {
+	    .lid = ibp_sim_port_info(x->s, b1, 1)->lid};
+	rb.guid[2] = r.guid[1];
+	assert_int_equal(
+	    sa_gir(x, b1, 1, sa_lid, IBP_SA_METHOD_SET,
+		   IBP_GIR_COMP_LID | IBP_GIR_COMP_BLOCK | IBP_GIR_COMP_GUID(2),
+		   &rb, &h, &got),
+	    IBP_OK);
+	assert_int_equal(h.status, 0);
+	assert_true(got.guid[2] == 0 && ibp_sim_guid(x->s, b1, 1, 2) == 0);
+	assert_int_equal(
+	    sa_gir(x, b1, 1, sa_lid, IBP_SA_METHOD_SET,
+		   IBP_GIR_COMP_LID | IBP_GIR_COMP_BLOCK | IBP_GIR_COMP_GUID(0),
+		   &rb, &h, &got),
+	    IBP_OK);
+	assert_int_equal(h.status, 2u << 8); /* ERR_REQ_INVALID */
+	assert_int_equal(sa_gir(x, b1, 1, sa_lid, IBP_SA_METHOD_SET,
+				IBP_GIR_COMP_LID | IBP_GIR_COMP_GUID(2), &rb,
+				&h, &got),
+			 IBP_OK);
+	assert_int_equal(h.status, 6u << 8); /* insufficient components */
+	assert_int_equal(sa_gir(x, b1, 1, a1_lid, IBP_SA_METHOD_GET_TABLE,
+				IBP_GIR_COMP_LID, &r, &h, &got),
+			 IBP_ETIMEDOUT);
+	/* GetTable by LID: a1's two blocks, as its SMA's GUIDInfo */
+	assert_int_equal(sa_gir(x, b1, 1, sa_lid, IBP_SA_METHOD_GET_TABLE,
+				IBP_GIR_COMP_LID, &r, &h, &got),
+			 IBP_OK);
+	assert_int_equal(h.method, IBP_SA_METHOD_GET_TABLE_RESP);
+	assert_int_equal(h.attr_offset, 9);
+	assert_true(got.block_num == 0 &&
+		    got.guid[0] == ibp_fabric_port_guid(x->f, a1, 1));
+	/* the SM's reading asks the SA too: it answers, one query a block */
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	ibp_alias_map *m = NULL;
+	struct ibp_sm_alias_read ar;
+	assert_int_equal(
+	    ibp_sm_read_alias_guids_sa(sm, sa_lid, 0, &m, &ar, NULL), IBP_OK);
+	assert_true(ar.sa_answered);
+	assert_int_equal(ibp_alias_map_count(m), 1);
+	assert_int_equal(ar.guid_info, 1); /* the SMA holds it: SMPs first */
+	assert_int_equal(ar.sa, 0);
+	assert_true(ar.sa_queries >= 3); /* a1's 2 blocks, b1's 1, ... */
+	ibp_alias_map_free(m);
+	/* no SA at that LID: the SMPs' alone, one query tried */
+	assert_int_equal(
+	    ibp_sm_read_alias_guids_sa(sm, a1_lid, 0, &m, &ar, NULL), IBP_OK);
+	assert_false(ar.sa_answered);
+	assert_int_equal(ar.sa_queries, 1);
+	assert_int_equal(ibp_alias_map_count(m), 1);
+	ibp_alias_map_free(m);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
 static void test_alias_guids_discovered(void **state)
 {
 	struct fx *x = *state;
@@ -751,6 +871,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_discover_rebuilds_fabric,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_alias_guids_discovered, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_alias_guids_sim_sa, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_push_diff_readback_idempotent,
 					    setup, teardown),

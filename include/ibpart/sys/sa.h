@@ -4,7 +4,10 @@
  * 15.2.1.1) and the InformInfo attribute (13.4.8.3) a client sends the
  * SA in a SubnAdmSet to subscribe to (or unsubscribe from) the traps it
  * forwards as SubnAdmReport(Notice) (13.4.8.2, 15.2.5.12), which the
- * subscriber answers with SubnAdmReportResp.
+ * subscriber answers with SubnAdmReportResp; and the GUIDInfoRecord
+ * (15.2.5.18) through which hosts register their virtual functions'
+ * alias GUIDs with the SM (SubnAdmSet) and anyone reads the GUIDInfo
+ * tables the SM keeps (SubnAdmGet/GetTable).
  *
  * An SA MAD is the common MAD header (13.4.2, 24 bytes), the RMPP
  * header (13.6.2.1, 12 bytes), the SA header - SM_Key (64 bits),
@@ -41,6 +44,8 @@ enum ibp_sa_method {
 	IBP_SA_METHOD_GET = 0x01,
 	IBP_SA_METHOD_SET = 0x02,
 	IBP_SA_METHOD_GET_RESP = 0x81,
+	IBP_SA_METHOD_GET_TABLE = 0x12,
+	IBP_SA_METHOD_GET_TABLE_RESP = 0x92,
 	IBP_SA_METHOD_REPORT = 0x06,
 	IBP_SA_METHOD_REPORT_RESP = 0x86,
 };
@@ -49,6 +54,7 @@ enum ibp_sa_method {
 enum ibp_sa_attr {
 	IBP_SA_ATTR_NOTICE = 0x0002,
 	IBP_SA_ATTR_INFORM_INFO = 0x0003,
+	IBP_SA_ATTR_GUID_INFO_RECORD = 0x0030,
 };
 
 /* The header of an SA MAD (13.4.2, 13.6.2.1, 15.2.1.1); the data is
@@ -116,6 +122,25 @@ int ibp_inform_info_encode(const struct ibp_inform_info *ii, uint8_t *buf,
 			   size_t len, ibp_error *err);
 int ibp_inform_info_decode(struct ibp_inform_info *ii, const uint8_t *buf,
 			   size_t len, ibp_error *err);
+
+/* GUIDInfoRecord (15.2.5.18), 72 bytes: the GUIDInfo block block_num
+ * (8 GUIDs, 14.2.5.5) of the port at LID lid, as the SA keeps it.  Its
+ * AttributeOffset in a table is 9 (8-byte words).  ComponentMask bits:
+ * LID 0, BlockNum 1, the two reserved fields 2 and 3, GUID i 4 + i. */
+#define IBP_GUID_INFO_RECORD_SIZE 72u
+#define IBP_GIR_COMP_LID	  (1ull << 0)
+#define IBP_GIR_COMP_BLOCK	  (1ull << 1)
+#define IBP_GIR_COMP_GUID(i)	  (1ull << (4 + (i)))
+struct ibp_guid_info_record {
+	uint16_t lid;
+	uint8_t block_num;
+	uint64_t guid[8]; /* entry block_num * 8 + i of the port's table */
+};
+/* 72 bytes at buf: IBP_ESHORT when len < 72. */
+int ibp_guid_info_record_encode(const struct ibp_guid_info_record *r,
+				uint8_t *buf, size_t len, ibp_error *err);
+int ibp_guid_info_record_decode(struct ibp_guid_info_record *r,
+				const uint8_t *buf, size_t len, ibp_error *err);
 
 IBP_END_DECLS
 #endif

@@ -305,6 +305,14 @@ struct ibp_service_absent {
 			     of the fabric has it (alias_map.h) */
 	const char *hint; /* may be NULL: how it is probably meant */
 };
+/* From now on the audits (the guard's shared-physical-port, the web
+ * view, GET /ibpart/v1/audit) read the alias map at path (NULL: none),
+ * also when only the file at the same path changed: the guard's kept
+ * answer is dropped and the views are rendered again (ibpartd learns
+ * the fabric's aliases at each sweep, ibp_live_learn_alias_guids).
+ * IBP_ENOMEM.  Any thread. */
+int ibp_service_set_alias_guids(ibp_service *s, const char *path,
+				ibp_error *err);
 /* Record, for revision rev, the n GUIDs it names that the fabric has no
  * port of (verify's absent list; n 0 clears it): the status's
  * "absent" of that revision.  IBP_ENOENT when there is no such

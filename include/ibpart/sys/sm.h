@@ -1,7 +1,8 @@
 /*
  * Module sm (src/sm/: sm.c the handle and SMP exchange, sm_discover.c,
  * sm_tables.c reads, sm_push.c push and enforcement, sm_traps.c,
- * sm_report.c, sm_guid_info.c the alias GUIDs of every port's GUIDInfo;
+ * sm_report.c, sm_guid_info.c the alias GUIDs of every port's GUIDInfo,
+ * sm_sa_guid_info.c those the SA's GUIDInfoRecords hold;
  * private sm_priv.h): the subnet manager's partition
  * work.  Unstable API (include/ibpart/sys/).  Owns directed-route discovery
  * (per switch, in pipelined rounds), reading the tables of the ports it
@@ -179,6 +180,47 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err);
  * first when nothing has been discovered.  Errors as for discovery. */
 int ibp_sm_read_alias_guids(ibp_sm *sm, ibp_alias_map **out, size_t *dups,
 			    ibp_error *err);
+
+/* What ibp_sm_read_alias_guids_sa read. */
+struct ibp_sm_alias_read {
+	size_t guid_info;  /* aliases from the ports' GUIDInfo (SMPs) */
+	size_t sa;	   /* more from the SA's GUIDInfoRecords */
+	size_t dups;	   /* entries left out: the alias seen first
+			      elsewhere (another port or index) */
+	size_t sa_queries; /* GUIDInfoRecord queries sent (retries not
+			      counted) */
+	bool sa_answered;  /* the SA answered them */
+};
+/* ibp_sm_read_alias_guids, then - where sa_lid is not 0 - the SA at
+ * sa_lid (the master SM's port) asked for its GUIDInfoRecords (IBA vol. 1
+ * 15.2.5.18; SubnAdmGetTable with the LID and the block, one record an
+ * answer, so no RMPP is needed) of every such port's blocks, SM_Key
+ * sa_key (0: untrusted, as OpenSM answers GUIDInfoRecords).  The SA
+ * holds the aliases hosts registered with SubnAdmSet (mlx4: the VF
+ * driver asks the SM), also where the port's own table does not (yet)
+ * hold them; an SMP's entry wins over the SA's for the same alias.  The
+ * first query unanswered after the retries means no SA answers: the
+ * GUIDInfo of the SMPs alone, sa_answered false.  r may be NULL. */
+int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
+			       ibp_alias_map **out, struct ibp_sm_alias_read *r,
+			       ibp_error *err);
+
+/* A discovery kept between sessions: the fabric and the directed route
+ * to each node.  A daemon that sweeps a fabric nothing has changed in
+ * (its SM's sweep counters say so) gives the next session the last one
+ * instead of discovering again. */
+typedef struct ibp_sm_discovery ibp_sm_discovery;
+/* Move sm's discovery out (sm is then as before any discovery; what
+ * borrowed ibp_sm_fabric() must be gone); NULL when nothing was
+ * discovered or out of memory. */
+ibp_sm_discovery *ibp_sm_discovery_take(ibp_sm *sm);
+/* Give sm a discovery taken from another ibp_sm on the same local port,
+ * as if it had discovered it (d consumed; the one sm held is freed). */
+void ibp_sm_discovery_give(ibp_sm *sm, ibp_sm_discovery *d);
+/* Free a kept discovery (NULL is fine). */
+void ibp_sm_discovery_free(ibp_sm_discovery *d);
+/* Nodes in a kept discovery's fabric. */
+size_t ibp_sm_discovery_nodes(const ibp_sm_discovery *d);
 
 /* Which PortInfo partition enforcement bits the discovered switch with
  * this node GUID implements (its SwitchInfo InboundEnforcementCap and

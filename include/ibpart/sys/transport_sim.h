@@ -74,6 +74,18 @@ int ibp_sim_sma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
 int ibp_sim_pma_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
 			const uint8_t req[IBP_MAD_SIZE],
 			uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
+/* The SA side (transport_sim_sa.c): deliver one SA GMP (class 0x03) sent
+ * from (node, port) to LID dlid as the PMA's are, answered by the SA at
+ * the SM's port (ibp_sim_sm_port): GUIDInfoRecord (IBA 15.2.5.18)
+ * SubnAdmGet and GetTable from the SMAs' GUIDInfo tables (a GetTable
+ * with the records one MAD holds: no RMPP), SubnAdmSet registering alias
+ * GUIDs in them (what an mlx4 host's VF driver asks the SM); other
+ * attributes and methods answered with an unsupported status.
+ * IBP_ETIMEDOUT when the GMP is dropped or dlid is not the SM's port;
+ * IBP_EINVAL for a MAD that is not an SA request.  May change sim. */
+int ibp_sim_sa_process(ibp_sim *sim, size_t node, unsigned port, uint16_t dlid,
+		       const uint8_t req[IBP_MAD_SIZE],
+		       uint8_t resp[IBP_MAD_SIZE], ibp_error *err);
 /* The P_KeyTable index GMPs from (node, port) carry: that of 0xffff (the
  * default partition, full member), else of 0x7fff, else 0. */
 unsigned ibp_sim_gmp_pkey_index(ibp_sim *sim, size_t node, unsigned port);
