@@ -522,6 +522,7 @@ static int capacity_findings(const ibp_policy_unplaced *u, ibp_findings *out)
 }
 
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
+				     const ibp_tenant_map *tenants,
 				     ibp_findings *out)
 {
 	if (in->conf) {
@@ -572,8 +573,8 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 	}
 	if (ibp_audit_subnet_limits(out, in->fabric, in->conf))
 		return IBP_ENOMEM;
-	if (in->conf && ibp_audit_shared_physical_port(out, in->fabric,
-						       in->conf, in->aliases))
+	if (in->conf && ibp_audit_shared_physical_port(
+			    out, in->fabric, in->conf, in->aliases, tenants))
 		return IBP_ENOMEM;
 	return capacity_findings(in->unplaced, out);
 }
