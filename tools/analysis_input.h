@@ -31,7 +31,7 @@ struct ai_opts {
 #define AI_OPTS(o)                                                             \
 	CLI_TOPO(&(o)->in, "ibnetdiscover/ibsim topology (required)"),         \
 	    CLI_CONF(&(o)->in), CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in),      \
-	    CLI_MODE(&(o)->in), CLI_ALIASES(&(o)->in),                         \
+	    CLI_MODE(&(o)->in), CLI_ALIASES(&(o)->in), CLI_VF_GUIDS(&(o)->in), \
 	    CLI_STR(                                                           \
 		"--tables", &(o)->tables_json, "FILE",                         \
 		"analyse these tables instead of computing them (`ibpart "     \

@@ -64,6 +64,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_CONF(&a->in),
 	    CLI_NNM(&a->in),
 	    CLI_ALIASES(&a->in),
+	    CLI_VF_GUIDS(&a->in),
 	    CLI_SM_PORT(&a->in),
 	    CLI_MODE(&a->in),
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
@@ -113,6 +114,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
 	a->to.alias_guids_path = a->in.alias_guids;
+	a->to.vf_guids = (ibp_vf_guids)a->in.vf_guids;
 	a->to.fabric.max_input_size = a->to.max_input_size =
 	    cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;

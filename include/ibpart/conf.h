@@ -131,6 +131,9 @@ typedef struct ibp_conf_member {
 				      BOTH (defmember applied, an unknown
 				      word read as LIMITED) */
 	bool indx0;		   /* the partition's indx0 flag */
+	/* With vf_guids PHYSICAL (ibp_conf_options): the alias GUID written,
+	 * guid then being its physical port's GUID; else 0. */
+	uint64_t alias;
 } ibp_conf_member;
 
 /* A multicast group line "mgid=ff12:...,flags" inside a partition. */
@@ -145,7 +148,7 @@ typedef struct ibp_conf ibp_conf;
 typedef struct ibp_conf_partition ibp_conf_partition;
 typedef struct ibp_conf_group ibp_conf_group;
 
-#define IBP_CONF_OPTIONS_VERSION 1
+#define IBP_CONF_OPTIONS_VERSION 2 /* 2: vf_guids */
 typedef struct ibp_conf_options {
 	unsigned version;	  /* IBP_CONF_OPTIONS_VERSION (set by _init) */
 	ibp_conf_dialect dialect; /* AUTO: seed if the file has a
@@ -167,6 +170,14 @@ typedef struct ibp_conf_options {
 	 * as in OpenSM). */
 	bool qos;
 	bool allow_both_pkeys;
+	/* What the plan's alias GUIDs become (alias_map.h; version 2, in
+	 * what was padding, so the struct's size is that of version 1):
+	 * PHYSICAL, with a fabric and aliases, reads each alias member as
+	 * its physical port's GUID (ibp_conf_member.alias keeps it), and
+	 * makes a port named limited and full in one P_Key through its
+	 * GUIDs full, with allow_both_pkeys both (the warning
+	 * "vf-physical-full").  Default ALIAS. */
+	ibp_vf_guids vf_guids;
 	/* ibp_conf_parse_file() reads at most this many bytes (0:
 	 * IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
 	size_t max_input_size;

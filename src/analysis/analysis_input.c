@@ -8,6 +8,7 @@
  * leaves unenforced are marked in the tables' enforcement bits, where a
  * tables file's "enforcement" goes too.
  */
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ struct ibp_analysis_input {
 
 IBP_OPTIONS_LAYOUT(analysis_input_options_layout, "analysis input options",
 		   IBP_ANALYSIS_INPUT_OPTIONS_VERSION,
+		   offsetof(ibp_analysis_input_options, vf_guids),
 		   sizeof(ibp_analysis_input_options));
 
 /* The library's defaults, a whole current struct. */
@@ -229,6 +231,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	if (rc)
 		return rc;
 	co.aliases = in->aliases;
+	co.vf_guids = o->vf_guids;
 	const char *name = o->plan_path ? o->plan_path : "<plan>";
 	rc =
 	    o->plan_text

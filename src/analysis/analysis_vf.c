@@ -77,8 +77,11 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 			     m->kind != IBP_MEMBER_NAME) ||
 			    !m->guid)
 				continue;
+			/* --vf-guids physical wrote an alias on its port:
+			 * the alias is the member that shares the table */
+			uint64_t g = m->alias ? m->alias : m->guid;
 			ibp_guid_kind kind =
-			    ibp_guid_classify(f, aliases, m->guid, &c);
+			    ibp_guid_classify(f, aliases, g, &c);
 			if (kind != IBP_GUID_PORT && kind != IBP_GUID_ALIAS)
 				continue;
 			if (k == cap) {
@@ -92,7 +95,7 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 				u = v;
 			}
 			u[k++] = (struct vf_use){c.port_guid, c.node, c.port,
-						 m->guid,     base,   c.index};
+						 g,	      base,   c.index};
 		}
 	}
 	*n = k;

@@ -3,6 +3,7 @@
  * include/ibpart/tables_compute.h): topology, SM port and LIDs, plan,
  * state file, policy.
  */
+#include <stddef.h>
 #include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 
 IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,
+		   offsetof(ibp_tables_compute_options, vf_guids),
 		   sizeof(ibp_tables_compute_options));
 
 /* The library's defaults, a whole current struct. */
@@ -107,6 +109,7 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = r->fabric;
 	co.alias_guids_path = o->alias_guids_path;
+	co.vf_guids = o->vf_guids;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = o->max_input_size;
 	ibp_state_opensm so;
@@ -124,12 +127,14 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		const ibp_diag *x = ibp_diags_get(d, i);
 		if (strcmp(x->code, "opensm-earlier-partition") &&
 		    strcmp(x->code, "guid-unknown") &&
-		    strcmp(x->code, "guid-alias-ignored"))
+		    strcmp(x->code, "guid-alias-ignored") &&
+		    strcmp(x->code, "guid-alias-physical") &&
+		    strcmp(x->code, "vf-physical-full"))
 			continue;
 		if (ibp_diags_add(out, x->severity, x->code, x->file, x->line,
 				  x->col, "%s", x->message))
 			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		r->nfound++;
+		r->nfound += x->severity != IBP_SEV_NOTE;
 	}
 	ibp_diags_free(d);
 	return rc;
