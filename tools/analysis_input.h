@@ -21,6 +21,7 @@ struct ai_opts {
 	const char *tables_json;
 	unsigned lft_cap, mft_cap, lmc; /* --lft-cap, --mft-cap, --lmc */
 	bool rejected; /* set by ai_load: OpenSM rejects the plan */
+	bool vports;   /* the opensm.conf enables NVIDIA's virtualization */
 	/* the command's other input files (audit's --tenants and
 	 * --opensm-conf), so ai_load can refuse - given twice */
 	const char *more_inputs[2];

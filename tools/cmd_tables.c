@@ -51,6 +51,15 @@ struct tables_args {
 };
 
 /* argv -> a; 0, or the exit status of a usage error (printed). */
+static const char osm_help[] =
+    "OpenSM's opensm.conf, read as OpenSM does: "
+    "allow_both_pkeys, keep_pkey_indexes, part_enforce, "
+    "no_partition_enforcement (the two flags above override "
+    "it). With a --state that records a running OpenSM this "
+    "run is a SIGHUP: allow_both_pkeys stays as OpenSM started; "
+    "NVIDIA's virt_enabled 2 makes the plan's GUIDs that are no "
+    "port vport-unmodelled";
+
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -73,13 +82,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_INDEX("--part-enforce", &a->enforce, IBP_PART_ENFORCE_WORDS,
 		      "OpenSM's part_enforce: both (default), in, out, or off "
 		      "(switch ports left untouched)"),
-	    CLI_STR(
-		"--opensm-conf", &a->to.opensm_conf_path, "FILE",
-		"OpenSM's opensm.conf, read as OpenSM does: "
-		"allow_both_pkeys, keep_pkey_indexes, part_enforce, "
-		"no_partition_enforcement (the two flags above override "
-		"it). With a --state that records a running OpenSM this "
-		"run is a SIGHUP: allow_both_pkeys stays as OpenSM started"),
+	    CLI_STR("--opensm-conf", &a->to.opensm_conf_path, "FILE", osm_help),
 	    CLI_STR(
 		"--state", &a->to.state_path, "FILE",
 		"what the ports hold and what OpenSM remembers of their "

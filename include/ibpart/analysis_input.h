@@ -79,6 +79,9 @@ typedef struct ibp_analysis_input_options {
 	 * PHYSICAL writes each on its physical port (--vf-guids physical,
 	 * conf.h's vf_guids); default ALIAS. */
 	ibp_vf_guids vf_guids;
+	/* version 2: NVIDIA's OpenSM with virtualization on (opensm.conf
+	 * virt_enabled 2): conf.h's vports */
+	bool vports;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

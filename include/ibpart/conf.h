@@ -170,6 +170,15 @@ typedef struct ibp_conf_options {
 	 * as in OpenSM). */
 	bool qos;
 	bool allow_both_pkeys;
+	/* NVIDIA OpenSM with virtualization enabled (opensm.conf
+	 * virt_enabled 2, ibp_osm_conf; version 2, in what was padding):
+	 * the plan's GUIDs that are no port of the fabric - unknown, or
+	 * aliases not written on their ports - may be virtual ports
+	 * (vports) to that SM, whose tables ibpart does not model: they
+	 * are summed up as "vport-unmodelled" instead of guid-unknown and
+	 * guid-alias-ignored (node GUIDs stay guid-unknown).  Default
+	 * false. */
+	bool vports;
 	/* What the plan's alias GUIDs become (alias_map.h; version 2, in
 	 * what was padding, so the struct's size is that of version 1):
 	 * PHYSICAL, with a fabric and aliases, reads each alias member as

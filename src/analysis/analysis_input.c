@@ -232,6 +232,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 		return rc;
 	co.aliases = in->aliases;
 	co.vf_guids = o->vf_guids;
+	co.vports = o->vports;
 	const char *name = o->plan_path ? o->plan_path : "<plan>";
 	rc =
 	    o->plan_text

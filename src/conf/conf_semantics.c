@@ -590,7 +590,9 @@ static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 				any_in_fabric = true;
 			} else if (k == IBP_GUID_NODE) {
 				node_guid_diag(c, m, gc.node);
-			} else if (k == IBP_GUID_UNKNOWN) {
+			} else if (k == IBP_GUID_UNKNOWN && !c->opts.vports) {
+				/* with vports: vport-unmodelled (conf_guids.c)
+				 */
 				conf_diag(c, IBP_SEV_WARNING, "unknown-guid",
 					  m->pos, false,
 					  "port GUID %s is not in the "

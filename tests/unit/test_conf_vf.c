@@ -6,7 +6,8 @@
  * order (vf-physical-full), both with allow_both_pkeys; the
  * canonical writer names the port with the alias in a comment;
  * shared-physical-port still reported; the default mode and a version 1
- * caller unchanged.
+ * caller unchanged; with NVIDIA's virtualization (vports) the GUIDs
+ * that are no port are vport-unmodelled.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
 #include "util/diag_lib.h"
+#include "policy/opensm_conf_lib.h"
 #include "sim_fixture.h"
 
 #define PORT_A 0x506b4b0300a1b200ull /* tenantA-node-01 */
@@ -180,12 +182,75 @@ static void test_full_wins(void **state)
 	}
 }
 
+/* NVIDIA's OpenSM with virt_enabled 2: the GUIDs that are no port of
+ * the fabric - unknown ones and aliases - are vport-unmodelled, not
+ * guid-unknown / guid-alias-ignored / unknown-guid; a node GUID stays
+ * guid-unknown; opensm.conf's virt_enabled read as that SM reads it. */
+static void test_vports(void **state)
+{
+	(void)state;
+	static const char plan[] = "a=0x0a01 : 0x0002c903000000a1=full, "
+				   "0x0002c90300ff0001=full, "
+				   "0x506b4b0300a1b1ff=full, "
+				   "0x506b4b0300a1b201=full ;\n";
+	struct run r;
+	r.f = fixture_seed_fabric();
+	assert_non_null(r.f);
+	assert_int_equal(ibp_alias_map_load_buffer("a.map", map_text,
+						   strlen(map_text), &r.m, NULL,
+						   NULL),
+			 0);
+	for (int vports = 0; vports < 2; vports++) {
+		ibp_conf_options co;
+		ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
+		co.fabric = r.f;
+		co.aliases = r.m;
+		co.vports = vports;
+		r.d = ibp_diags_new();
+		assert_int_equal(ibp_conf_parse_buffer("p.conf", plan,
+						       strlen(plan), &co, &r.c,
+						       r.d, NULL),
+				 0);
+		assert_int_equal(count_code(r.d, "vport-unmodelled"),
+				 vports ? 1 : 0);
+		assert_int_equal(count_code(r.d, "guid-alias-ignored"),
+				 vports ? 0 : 1);
+		assert_int_equal(count_code(r.d, "unknown-guid"),
+				 vports ? 0 : 1);
+		/* the node GUID, and without vports the unknown one too */
+		assert_int_equal(count_code(r.d, "guid-unknown"), 1);
+		for (size_t i = 0; vports && i < ibp_diags_count(r.d); i++) {
+			const ibp_diag *x = ibp_diags_get(r.d, i);
+			if (!strcmp(x->code, "vport-unmodelled"))
+				assert_non_null(
+				    strstr(x->message, "2 GUID(s)"));
+		}
+		ibp_conf_free(r.c);
+		ibp_diags_free(r.d);
+	}
+	ibp_alias_map_free(r.m);
+	ibp_fabric_free(r.f);
+	/* opensm.conf */
+	ibp_osm_conf oc;
+	static const char on[] = "virt_enabled 2\n";
+	assert_int_equal(ibp_osm_conf_parse("o", on, strlen(on), &oc, NULL), 0);
+	assert_true(oc.have_virt_enabled && oc.have_nvidia);
+	assert_int_equal(oc.virt_enabled, 2);
+	static const char bad[] = "virt_enabled yes\n";
+	assert_int_equal(ibp_osm_conf_parse("o", bad, strlen(bad), &oc, NULL),
+			 0);
+	assert_int_equal(oc.virt_enabled, 0);
+	assert_int_equal(ibp_osm_conf_parse("o", "", 0, &oc, NULL), 0);
+	assert_false(oc.have_virt_enabled);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_physical),
 	    cmocka_unit_test(test_alias_default),
 	    cmocka_unit_test(test_full_wins),
+	    cmocka_unit_test(test_vports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
