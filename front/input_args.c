@@ -32,6 +32,7 @@ void ibp_input_args_analysis(const struct ibp_input_args *in,
 	o->topology_path = in->topo;
 	o->node_name_map = in->node_name_map;
 	o->alias_guids_path = in->alias_guids;
+	o->vf_guids = (ibp_vf_guids)in->vf_guids;
 	o->sm_port = in->sm_port;
 	o->plan_path = in->conf;
 	o->mode_given = in->mode != NULL;

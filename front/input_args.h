@@ -31,6 +31,7 @@ struct ibp_input_args {
 	const char *alias_guids; /* the alias map (alias_map.h) */
 	const char *mode;	 /* "opensm" or "strict" */
 	int dialect;		 /* an ibp_conf_dialect */
+	int vf_guids;		 /* an ibp_vf_guids (alias_map.h) */
 };
 #define IBP_ARG_TOPO(in, help)                                                 \
 	IBP_ARG_STR("-t|--topo|--topology", &(in)->topo, "TOPO", help)
@@ -47,6 +48,14 @@ struct ibp_input_args {
 		    "PORT-GUID INDEX, as `discover` writes them; their GUIDs " \
 		    "in the plan are reported guid-alias-ignored, not "        \
 		    "guid-unknown")
+#define IBP_ARG_VF_GUIDS(in)                                                   \
+	IBP_ARG_INDEX(                                                         \
+	    "--vf-guids", &(in)->vf_guids, "alias|physical",                   \
+	    "what the alias map's GUIDs in the plan become: alias (default; "  \
+	    "OpenSM 3.3.23 skips them) or physical (each written on its "      \
+	    "physical port, so OpenSM programs that port's P_KeyTable; for "   \
+	    "mlx4-style hosts, whose VF mapping pkey_idx must then keep "      \
+	    "tenants apart)")
 #define IBP_ARG_DIALECT(in)                                                    \
 	IBP_ARG_INDEX(                                                         \
 	    "--dialect", &(in)->dialect, "auto|opensm|seed",                   \

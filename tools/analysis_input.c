@@ -35,6 +35,7 @@ int ai_load(const char *cmd, struct ai_opts *o, ibp_analysis_input **in)
 	lo.linear_fdb_cap = o->lft_cap;
 	lo.multicast_fdb_cap = o->mft_cap;
 	lo.lmc = o->lmc;
+	lo.vports = o->vports;
 	lo.progress = cli_progress_hook();
 	struct cli_op op;
 	if (cli_op_begin(&op))

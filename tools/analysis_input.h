@@ -21,6 +21,7 @@ struct ai_opts {
 	const char *tables_json;
 	unsigned lft_cap, mft_cap, lmc; /* --lft-cap, --mft-cap, --lmc */
 	bool rejected; /* set by ai_load: OpenSM rejects the plan */
+	bool vports;   /* the opensm.conf enables NVIDIA's virtualization */
 	/* the command's other input files (audit's --tenants and
 	 * --opensm-conf), so ai_load can refuse - given twice */
 	const char *more_inputs[2];
@@ -31,7 +32,7 @@ struct ai_opts {
 #define AI_OPTS(o)                                                             \
 	CLI_TOPO(&(o)->in, "ibnetdiscover/ibsim topology (required)"),         \
 	    CLI_CONF(&(o)->in), CLI_NNM(&(o)->in), CLI_SM_PORT(&(o)->in),      \
-	    CLI_MODE(&(o)->in), CLI_ALIASES(&(o)->in),                         \
+	    CLI_MODE(&(o)->in), CLI_ALIASES(&(o)->in), CLI_VF_GUIDS(&(o)->in), \
 	    CLI_STR(                                                           \
 		"--tables", &(o)->tables_json, "FILE",                         \
 		"analyse these tables instead of computing them (`ibpart "     \

@@ -98,6 +98,7 @@ int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
 	o.plan_path = path;
 	o.conf = *co;
 	o.conf.alias_guids_path = in->alias_guids;
+	o.conf.vf_guids = (ibp_vf_guids)in->vf_guids;
 	o.max_input_size = cli_common.max_input_size;
 	struct cli_op op;
 	if (cli_op_begin(&op))

@@ -57,14 +57,15 @@ struct cli_cmd {
 #define CLI_FN	  IBP_ARG_FN
 
 /* The input options the commands share (front/input_args.h). */
-#define cli_input   ibp_input_args
-#define CLI_TOPO    IBP_ARG_TOPO
-#define CLI_CONF    IBP_ARG_CONF
-#define CLI_NNM	    IBP_ARG_NNM
-#define CLI_ALIASES IBP_ARG_ALIAS_GUIDS
-#define CLI_DIALECT IBP_ARG_DIALECT
-#define CLI_SM_PORT IBP_ARG_SM_PORT
-#define CLI_MODE    IBP_ARG_MODE
+#define cli_input    ibp_input_args
+#define CLI_TOPO     IBP_ARG_TOPO
+#define CLI_CONF     IBP_ARG_CONF
+#define CLI_NNM	     IBP_ARG_NNM
+#define CLI_ALIASES  IBP_ARG_ALIAS_GUIDS
+#define CLI_VF_GUIDS IBP_ARG_VF_GUIDS
+#define CLI_DIALECT  IBP_ARG_DIALECT
+#define CLI_SM_PORT  IBP_ARG_SM_PORT
+#define CLI_MODE     IBP_ARG_MODE
 
 /* One command's argv (struct ibp_args: name, usage, tail, table,
  * max_pos, stop_at_pos; then pos, npos, next).  -h/--help prints usage,

@@ -76,6 +76,8 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	ao->ap.mode = c->in.mode;
 	ao->ap.allow_both_pkeys = c->allow_both;
 	ao->ap.compact_pkey_indexes = c->have_osm && !c->osm.keep_pkey_indexes;
+	ao->ap.alias_guids_path = c->in.alias_guids;
+	ao->ap.vf_guids = (ibp_vf_guids)c->in.vf_guids;
 	ibp_apply *a = NULL;
 	struct cli_op op;
 	if (cli_op_begin(&op))
@@ -132,6 +134,8 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	o->mode = c->in.mode;
 	o->allow_both_pkeys = c->allow_both;
 	o->dry_run = ao->dry_run;
+	o->alias_guids_path = c->in.alias_guids;
+	o->vf_guids = (ibp_vf_guids)c->in.vf_guids;
 	struct ibp_apply_opensm_result r;
 	struct cli_op op;
 	if (cli_op_begin(&op))

@@ -11,6 +11,7 @@
 
 #include "analysis_input.h"
 #include "cli.h"
+#include "ibpart/opensm_conf.h"
 #include "ibpart/sys/analysis.h"
 
 static const char usage[] =
@@ -59,7 +60,9 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 		    "the ports of each tenant"),
 	    CLI_STR("--opensm-conf", &a->osmconf, "FILE",
 		    "OpenSM's opensm.conf: m_key, m_key_protection_level, "
-		    "part_enforce, no_partition_enforcement"),
+		    "part_enforce, no_partition_enforcement; NVIDIA's "
+		    "virt_enabled 2 makes the plan's GUIDs that are no port "
+		    "vport-unmodelled"),
 	    CLI_FAIL_ON(&a->fail_sev),
 	    CLI_WORD("--format", &a->format, "text|json",
 		     "text (default) or json: {\"findings\": [{\"code\", "
@@ -118,6 +121,12 @@ static int run(int argc, char **argv)
 	ibp_analysis_input *in;
 	a.ao.more_inputs[0] = a.tenants;
 	a.ao.more_inputs[1] = a.osmconf;
+	/* NVIDIA's virtualization changes how the plan's GUIDs are read
+	 * (vport-unmodelled); the file's faults are reported below */
+	ibp_osm_conf osm;
+	a.ao.vports = a.osmconf && strcmp(a.osmconf, "-") &&
+		      !ibp_osm_conf_load(a.osmconf, &osm, NULL) &&
+		      osm.virt_enabled == 2;
 	if ((rc = ai_load("audit", &a.ao, &in)))
 		return rc;
 	struct ibp_audit_files_options fo;

@@ -80,6 +80,7 @@ static int run(int argc, char **argv)
 		     "dialect), checks GUIDs"),
 	    CLI_NNM(&in),
 	    CLI_ALIASES(&in),
+	    CLI_VF_GUIDS(&in),
 	    CLI_DIALECT(&in),
 	    CLI_WORD("--format", &format, "text|json",
 		     "findings as text (stderr) or JSON (stdout)"),

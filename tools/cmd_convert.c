@@ -12,6 +12,8 @@
 
 static const char usage[] =
     "usage: ibpart convert [-t TOPO] [--node-name-map FILE] [-o OUT]\n"
+    "                      [--alias-guids FILE [--vf-guids alias|physical]]\n"
+    "                      [--allow-both-pkeys]\n"
     "                      [--dialect auto|opensm|seed] (CONF | -c CONF)\n"
     "\n"
     "Write CONF as canonical OpenSM 3.3.23 partitions.conf: every P_Key\n"
@@ -37,6 +39,11 @@ static int run(int argc, char **argv)
 	    CLI_TOPO(&in, "topology for names and GUID comments"),
 	    CLI_NNM(&in),
 	    CLI_ALIASES(&in),
+	    CLI_VF_GUIDS(&in),
+	    CLI_FLAG("--allow-both-pkeys", &co.allow_both_pkeys,
+		     "read the plan as OpenSM with allow_both_pkeys (-W) "
+		     "does: `both` keeps both keys, and --vf-guids physical "
+		     "writes a port named limited and full `both`"),
 	    CLI_DIALECT(&in),
 	    CLI_STR("-o|--output", &outp, "OUT",
 		    "write OUT atomically (default: stdout)")};

@@ -52,6 +52,15 @@ struct tables_args {
 };
 
 /* argv -> a; 0, or the exit status of a usage error (printed). */
+static const char osm_help[] =
+    "OpenSM's opensm.conf, read as OpenSM does: "
+    "allow_both_pkeys, keep_pkey_indexes, part_enforce, "
+    "no_partition_enforcement (the two flags above override "
+    "it). With a --state that records a running OpenSM this "
+    "run is a SIGHUP: allow_both_pkeys stays as OpenSM started; "
+    "NVIDIA's virt_enabled 2 makes the plan's GUIDs that are no "
+    "port vport-unmodelled";
+
 static int parse_args(int argc, char **argv, struct tables_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -65,6 +74,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_CONF(&a->in),
 	    CLI_NNM(&a->in),
 	    CLI_ALIASES(&a->in),
+	    CLI_VF_GUIDS(&a->in),
 	    CLI_SM_PORT(&a->in),
 	    CLI_MODE(&a->in),
 	    CLI_FLAG("--allow-both-pkeys", &po->allow_both_pkeys,
@@ -73,13 +83,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	    CLI_INDEX("--part-enforce", &a->enforce, IBP_PART_ENFORCE_WORDS,
 		      "OpenSM's part_enforce: both (default), in, out, or off "
 		      "(switch ports left untouched)"),
-	    CLI_STR(
-		"--opensm-conf", &a->to.opensm_conf_path, "FILE",
-		"OpenSM's opensm.conf, read as OpenSM does: "
-		"allow_both_pkeys, keep_pkey_indexes, part_enforce, "
-		"no_partition_enforcement (the two flags above override "
-		"it). With a --state that records a running OpenSM this "
-		"run is a SIGHUP: allow_both_pkeys stays as OpenSM started"),
+	    CLI_STR("--opensm-conf", &a->to.opensm_conf_path, "FILE", osm_help),
 	    CLI_STR(
 		"--state", &a->to.state_path, "FILE",
 		"what the ports hold and what OpenSM remembers of their "
@@ -114,6 +118,7 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->to.topology_path = a->in.topo;
 	a->to.fabric.node_name_map = a->in.node_name_map;
 	a->to.alias_guids_path = a->in.alias_guids;
+	a->to.vf_guids = (ibp_vf_guids)a->in.vf_guids;
 	a->to.fabric.max_input_size = a->to.max_input_size =
 	    cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;

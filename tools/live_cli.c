@@ -136,6 +136,7 @@ int lc_verify(struct lc *c, const ibp_tables *previous, bool matrix, bool audit)
 	vo.audit = audit;
 	vo.max_input_size = cli_common.max_input_size;
 	vo.alias_guids_path = c->in.alias_guids;
+	vo.vf_guids = (ibp_vf_guids)c->in.vf_guids;
 	struct cli_op op;
 	ibp_verify_result *r = NULL;
 	if (cli_op_begin(&op))

@@ -74,7 +74,7 @@ int lc_opensm_conf(struct lc *c);
  * live, -W, --format. */
 #define LC_OPTS(c)                                                             \
 	CLI_CONF(&(c)->in), CLI_MODE(&(c)->in), CLI_ALIASES(&(c)->in),         \
-	    LC_PORT_OPTS(&(c)->lo, &(c)->quiet),                               \
+	    CLI_VF_GUIDS(&(c)->in), LC_PORT_OPTS(&(c)->lo, &(c)->quiet),       \
 	    CLI_STR("-t|--topo|--topology", &(c)->in.topo, "TOPO",             \
 		    "the fabric's topology (ibnetdiscover format) for names "  \
 		    "and LIDs; the live fabric is discovered anyway and "      \

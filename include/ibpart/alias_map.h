@@ -69,6 +69,18 @@ struct ibp_guid_class {
 	unsigned index;
 };
 
+/* What a plan's alias GUIDs become (`--vf-guids`,
+ * docs/virtual-functions.md).  ALIAS (the default): they stay as
+ * written, and OpenSM 3.3.23 skips them ("guid-alias-ignored").
+ * PHYSICAL (for upstream OpenSM with mlx4-style hosts): each is read as
+ * its physical port's GUID, so the SM programs that port's P_KeyTable
+ * with the VF's P_Keys, and the host's VF mapping (pkey_idx) decides
+ * which VF uses which entry. */
+typedef enum ibp_vf_guids {
+	IBP_VF_GUIDS_ALIAS = 0,
+	IBP_VF_GUIDS_PHYSICAL
+} ibp_vf_guids;
+
 IBP_END_DECLS
 
 #endif

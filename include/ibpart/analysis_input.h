@@ -34,7 +34,7 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_analysis_input ibp_analysis_input;
 
-#define IBP_ANALYSIS_INPUT_OPTIONS_VERSION 1
+#define IBP_ANALYSIS_INPUT_OPTIONS_VERSION 2 /* 2: vf_guids */
 typedef struct ibp_analysis_input_options {
 	unsigned
 	    version; /* IBP_ANALYSIS_INPUT_OPTIONS_VERSION (set by _init) */
@@ -75,6 +75,13 @@ typedef struct ibp_analysis_input_options {
 	 * (NULL: "<plan>"), and counts as given.  NULL: read plan_path. */
 	const char *plan_text;
 	size_t plan_len;
+	/* What the plan's alias GUIDs become (alias_map.h; version 2):
+	 * PHYSICAL writes each on its physical port (--vf-guids physical,
+	 * conf.h's vf_guids); default ALIAS. */
+	ibp_vf_guids vf_guids;
+	/* version 2: NVIDIA's OpenSM with virtualization on (opensm.conf
+	 * virt_enabled 2): conf.h's vports */
+	bool vports;
 } ibp_analysis_input_options;
 
 /* Defaults: nothing given, mode opensm. */

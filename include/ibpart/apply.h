@@ -47,7 +47,7 @@ IBP_BEGIN_DECLS
 
 /* ------------------------------------------------------------ direct */
 
-#define IBP_APPLY_OPTIONS_VERSION 1
+#define IBP_APPLY_OPTIONS_VERSION 2 /* 2: alias_guids_path, vf_guids */
 struct ibp_apply_options {
 	unsigned version;      /* IBP_APPLY_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan; or */
@@ -59,6 +59,11 @@ struct ibp_apply_options {
 				      tables packed as OpenSM packs them */
 	size_t max_input_size;	   /* of the plan and the rollback file (0: the
 				      defaults of limits.h) */
+	/* version 2: the fabric's alias map (alias_map.h, may be NULL) and
+	 * what the plan's alias GUIDs become (PHYSICAL: pushed on their
+	 * physical ports; conf.h's vf_guids) */
+	const char *alias_guids_path;
+	ibp_vf_guids vf_guids;
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false.  Cannot fail. */
@@ -171,7 +176,7 @@ char *ibp_apply_json(const ibp_apply *a);
 
 /* -------------------------------------------------------- via OpenSM */
 
-#define IBP_APPLY_OPENSM_OPTIONS_VERSION 1
+#define IBP_APPLY_OPENSM_OPTIONS_VERSION 2 /* 2: alias_guids_path, vf_guids */
 struct ibp_apply_opensm_options {
 	unsigned version;	    /* IBP_APPLY_OPENSM_OPTIONS_VERSION */
 	const char *conf_path;	    /* the plan (required) */
@@ -185,6 +190,11 @@ struct ibp_apply_opensm_options {
 	int wait_ms;		    /* for SUBNET UP (default 60000) */
 	bool dry_run;		    /* make the file only: install nothing */
 	size_t max_input_size;	    /* of the plan (0: limits.h) */
+	/* version 2: the fabric's alias map (alias_map.h, may be NULL) and
+	 * what the plan's alias GUIDs become (PHYSICAL: the file given to
+	 * OpenSM names their physical ports; conf.h's vf_guids) */
+	const char *alias_guids_path;
+	ibp_vf_guids vf_guids;
 };
 /* Set version, mode "opensm", opensm_conf /etc/opensm/partitions.conf,
  * opensm_log /var/log/opensm.log, wait_ms 60000 (static strings), the

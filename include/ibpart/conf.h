@@ -132,6 +132,9 @@ typedef struct ibp_conf_member {
 				      BOTH (defmember applied, an unknown
 				      word read as LIMITED) */
 	bool indx0;		   /* the partition's indx0 flag */
+	/* With vf_guids PHYSICAL (ibp_conf_options): the alias GUID written,
+	 * guid then being its physical port's GUID; else 0. */
+	uint64_t alias;
 } ibp_conf_member;
 
 /* A multicast group line "mgid=ff12:...,flags" inside a partition. */
@@ -146,7 +149,7 @@ typedef struct ibp_conf ibp_conf;
 typedef struct ibp_conf_partition ibp_conf_partition;
 typedef struct ibp_conf_group ibp_conf_group;
 
-#define IBP_CONF_OPTIONS_VERSION 1
+#define IBP_CONF_OPTIONS_VERSION 2 /* 2: vf_guids */
 typedef struct ibp_conf_options {
 	unsigned version;	  /* IBP_CONF_OPTIONS_VERSION (set by _init) */
 	ibp_conf_dialect dialect; /* AUTO: seed if the file has a
@@ -168,6 +171,23 @@ typedef struct ibp_conf_options {
 	 * as in OpenSM). */
 	bool qos;
 	bool allow_both_pkeys;
+	/* NVIDIA OpenSM with virtualization enabled (opensm.conf
+	 * virt_enabled 2, ibp_osm_conf; version 2, in what was padding):
+	 * the plan's GUIDs that are no port of the fabric - unknown, or
+	 * aliases not written on their ports - may be virtual ports
+	 * (vports) to that SM, whose tables ibpart does not model: they
+	 * are summed up as "vport-unmodelled" instead of guid-unknown and
+	 * guid-alias-ignored (node GUIDs stay guid-unknown).  Default
+	 * false. */
+	bool vports;
+	/* What the plan's alias GUIDs become (alias_map.h; version 2, in
+	 * what was padding, so the struct's size is that of version 1):
+	 * PHYSICAL, with a fabric and aliases, reads each alias member as
+	 * its physical port's GUID (ibp_conf_member.alias keeps it), and
+	 * makes a port named limited and full in one P_Key through its
+	 * GUIDs full, with allow_both_pkeys both (the warning
+	 * "vf-physical-full").  Default ALIAS. */
+	ibp_vf_guids vf_guids;
 	/* A plan read from a file (ibp_plan_read) is at most this many bytes
 	 * (0: IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
 	size_t max_input_size;

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
@@ -240,6 +241,7 @@ struct ibp_live_plan_options {
 				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 	const char *alias_guids_path; /* the fabric's alias map (alias_map.h):
 					 conf.h's alias_guids_path */
+	ibp_vf_guids vf_guids;	      /* conf.h's vf_guids */
 };
 
 /* ------------------------------------------------ one change at a time */

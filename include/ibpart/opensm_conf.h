@@ -84,6 +84,13 @@ typedef struct ibp_osm_conf {
 	 * a value that is not a number is an error as the keys are. */
 	bool have_subnet_prefix;
 	uint64_t subnet_prefix;
+	/* NVIDIA OpenSM's virtualization (virt_enabled: 0 ignore, 1
+	 * disable, 2 enable virtualization on the ports that support it;
+	 * default 0; MLNX_OFED 4.x and UFM 5.x/6.x opensm.conf).  Enabled,
+	 * the SM manages SR-IOV VFs as virtual ports (vports) with their own
+	 * GUIDs and P_KeyTables, which ibpart does not model. */
+	bool have_virt_enabled;
+	unsigned virt_enabled;
 } ibp_osm_conf;
 
 /* Read opensm.conf text as OpenSM does (above); unknown keys are

@@ -29,7 +29,7 @@
 
 IBP_BEGIN_DECLS
 
-#define IBP_TABLES_COMPUTE_OPTIONS_VERSION 1
+#define IBP_TABLES_COMPUTE_OPTIONS_VERSION 2 /* 2: vf_guids */
 typedef struct ibp_tables_compute_options {
 	unsigned
 	    version; /* IBP_TABLES_COMPUTE_OPTIONS_VERSION (set by _init) */
@@ -82,6 +82,10 @@ typedef struct ibp_tables_compute_options {
 	 * (NULL: "<plan>").  NULL: read plan_path. */
 	const char *plan_text;
 	size_t plan_len;
+	/* What the plan's alias GUIDs become (alias_map.h; version 2):
+	 * PHYSICAL writes each on its physical port (--vf-guids physical,
+	 * conf.h's vf_guids); default ALIAS. */
+	ibp_vf_guids vf_guids;
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults

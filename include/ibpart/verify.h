@@ -43,7 +43,7 @@
 
 IBP_BEGIN_DECLS
 
-#define IBP_VERIFY_OPTIONS_VERSION 1
+#define IBP_VERIFY_OPTIONS_VERSION 2 /* 2: vf_guids */
 struct ibp_verify_options {
 	unsigned version;      /* IBP_VERIFY_OPTIONS_VERSION (set by _init) */
 	const char *conf_path; /* the plan (required) */
@@ -58,6 +58,9 @@ struct ibp_verify_options {
 	const char *alias_guids_path; /* the fabric's alias GUIDs (alias_map.h,
 					 may be NULL): their GUIDs are absent
 					 of kind "alias" */
+	ibp_vf_guids vf_guids;	      /* version 2: PHYSICAL writes each
+					 alias on its physical port, which
+					 is then verified (conf.h) */
 };
 /* Set version and mode "opensm" (a static string), everything else
  * NULL/false: conf_path must still be set.  Cannot fail. */

@@ -8,6 +8,7 @@
  * leaves unenforced are marked in the tables' enforcement bits, where a
  * tables file's "enforcement" goes too.
  */
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ struct ibp_analysis_input {
 
 IBP_OPTIONS_LAYOUT(analysis_input_options_layout, "analysis input options",
 		   IBP_ANALYSIS_INPUT_OPTIONS_VERSION,
+		   offsetof(ibp_analysis_input_options, vf_guids),
 		   sizeof(ibp_analysis_input_options));
 
 /* The library's defaults, a whole current struct. */
@@ -230,6 +232,8 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 	if (rc)
 		return rc;
 	co.aliases = in->aliases;
+	co.vf_guids = o->vf_guids;
+	co.vports = o->vports;
 	const char *name = o->plan_path ? o->plan_path : "<plan>";
 	rc =
 	    o->plan_text
@@ -523,6 +527,7 @@ static int capacity_findings(const ibp_policy_unplaced *u, ibp_findings *out)
 }
 
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
+				     const ibp_tenant_map *tenants,
 				     ibp_findings *out)
 {
 	if (in->conf) {
@@ -573,8 +578,8 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 	}
 	if (ibp_audit_subnet_limits(out, in->fabric, in->conf))
 		return IBP_ENOMEM;
-	if (in->conf && ibp_audit_shared_physical_port(out, in->fabric,
-						       in->conf, in->aliases))
+	if (in->conf && ibp_audit_shared_physical_port(
+			    out, in->fabric, in->conf, in->aliases, tenants))
 		return IBP_ENOMEM;
 	return capacity_findings(in->unplaced, out);
 }

@@ -25,7 +25,7 @@ int ibp_analysis_input_audit(const ibp_analysis_input *in,
 	ibp_analysis_input_audit_input(in, &ai);
 	ai.tenants = tenants;
 	ai.osm = osm;
-	int rc = ibp_analysis_input_plan_findings(in, *out);
+	int rc = ibp_analysis_input_plan_findings(in, tenants, *out);
 	if (rc)
 		ibp_error_set(err, rc, "out of memory");
 	else

@@ -55,8 +55,10 @@ void ibp_analysis_input_audit_input(const ibp_analysis_input *in,
 /* Append the findings about the plan itself, in the audit's words:
  * plan-rejected (OpenSM's verdict), plan-misread (with the ports its
  * message names and the partition at its line), capacity-overflow (one
- * per port the policy drops P_Keys on).  Returns 0 or IBP_ENOMEM. */
+ * per port the policy drops P_Keys on), shared-physical-port (judged by
+ * tenant with tenants, may be NULL).  Returns 0 or IBP_ENOMEM. */
 int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
+				     const ibp_tenant_map *tenants,
 				     ibp_findings *out);
 
 /* The audit of this input as `ibpart audit` runs it: the plan's own

@@ -246,11 +246,14 @@ int ibp_audit_multicast_groups(ibp_findings *out, const ibp_fabric *f,
  * one: a VF (mlx4 model) uses its physical port's P_KeyTable, which must
  * then hold every tenant's P_Key, and only the host's VF mapping keeps
  * them apart.  The finding names the physical port and the partitions.
- * Nothing without aliases or for a plan OpenSM rejects.  IBP_EINVAL
- * without out or f; IBP_ENOMEM. */
+ * With tenants (may be NULL) only partitions that reach ports of
+ * different tenants count, as for tenant-bridge.  Nothing without
+ * aliases or for a plan OpenSM rejects.  IBP_EINVAL without out or f;
+ * IBP_ENOMEM. */
 int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 				   const ibp_conf *plan,
-				   const ibp_alias_map *aliases);
+				   const ibp_alias_map *aliases,
+				   const ibp_tenant_map *tenants);
 
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,

@@ -16,9 +16,19 @@
  * both tenants' keys in one table.)  The default partition is everyone's and
  * does not count.  One finding per physical port, naming the port and
  * the partitions its GUIDs are members of.
+ *
+ * With a tenant map (--tenants) a partition is judged by tenant as
+ * tenant-bridge judges it (analysis_audit.c, isolated_pair): the
+ * partitions of a shared port count only when their other members -
+ * ports and VFs of other physical ports, each of its physical port's
+ * tenant; ALL, ALL_CAS, ALL_SWITCHES and ALL_ROUTERS every tenant -
+ * include two ports of different tenants, one through each.  Two
+ * partitions of one tenant on one physical port are no finding; a
+ * partition whose other members are unmapped is not judged.
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis_lib.h"
 #include "conf/conf_lib.h"
@@ -67,8 +77,11 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 			     m->kind != IBP_MEMBER_NAME) ||
 			    !m->guid)
 				continue;
+			/* --vf-guids physical wrote an alias on its port:
+			 * the alias is the member that shares the table */
+			uint64_t g = m->alias ? m->alias : m->guid;
 			ibp_guid_kind kind =
-			    ibp_guid_classify(f, aliases, m->guid, &c);
+			    ibp_guid_classify(f, aliases, g, &c);
 			if (kind != IBP_GUID_PORT && kind != IBP_GUID_ALIAS)
 				continue;
 			if (k == cap) {
@@ -82,35 +95,150 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 				u = v;
 			}
 			u[k++] = (struct vf_use){c.port_guid, c.node, c.port,
-						 m->guid,     base,   c.index};
+						 g,	      base,   c.index};
 		}
 	}
 	*n = k;
 	return u;
 }
 
+/* What the finding is judged against: the plan, the aliases, and the
+ * tenant map (NULL: a tenant is a partition). */
+struct vf_ctx {
+	const ibp_fabric *f;
+	const ibp_conf *plan;
+	const ibp_alias_map *aliases;
+	const ibp_tenant_map *tenants;
+	size_t ntenants;
+};
+
+/* The tenants of partition base's members that are not GUIDs of the
+ * physical port pg, as bits in bits (ntenants of them, cleared here). */
+static void partition_tenants(const struct vf_ctx *x, uint16_t base,
+			      uint64_t pg, unsigned char *bits)
+{
+	memset(bits, 0, (x->ntenants + 7) / 8);
+	for (size_t i = 0; i < ibp_conf_partition_count(x->plan); i++) {
+		const ibp_conf_partition *p = ibp_conf_partition_at(x->plan, i);
+		if (ibp_pkey_base(ibp_conf_partition_pkey(p)) != base)
+			continue;
+		for (size_t j = 0; j < ibp_conf_partition_member_count(p);
+		     j++) {
+			const ibp_conf_member *m =
+			    ibp_conf_partition_member(p, j);
+			struct ibp_guid_class c;
+			int t;
+			switch (m->kind) {
+			case IBP_MEMBER_ALL:
+			case IBP_MEMBER_ALL_CAS:
+			case IBP_MEMBER_ALL_SWITCHES:
+			case IBP_MEMBER_ALL_ROUTERS:
+				memset(bits, 0xff, (x->ntenants + 7) / 8);
+				return;
+			case IBP_MEMBER_GUID:
+			case IBP_MEMBER_NAME:
+				if (!m->guid)
+					break;
+				ibp_guid_kind k = ibp_guid_classify(
+				    x->f, x->aliases, m->guid, &c);
+				if ((k != IBP_GUID_PORT &&
+				     k != IBP_GUID_ALIAS) ||
+				    c.port_guid == pg)
+					break;
+				t = ibp_tenant_map_get(x->tenants, c.node,
+						       c.port);
+				if (t >= 0 && (size_t)t < x->ntenants)
+					bits[t / 8] |=
+					    (unsigned char)(1u << (t % 8));
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+/* Two tenant sets hold ports of different tenants, one in each. */
+static bool tenants_differ(const unsigned char *a, const unsigned char *b,
+			   size_t ntenants)
+{
+	size_t na = 0, nb = 0, ta = 0, tb = 0;
+	for (size_t t = 0; t < ntenants; t++) {
+		if (a[t / 8] & (1u << (t % 8))) {
+			na++;
+			ta = t;
+		}
+		if (b[t / 8] & (1u << (t % 8))) {
+			nb++;
+			tb = t;
+		}
+	}
+	return na && nb && !(na == 1 && nb == 1 && ta == tb);
+}
+
+/* Of the distinct partitions v[0..n) of physical port pg, keep (in
+ * place) those that take part in a pair of different tenants; the new
+ * count, or SIZE_MAX when out of memory. */
+static size_t keep_tenant_pairs(const struct vf_ctx *x, uint64_t pg,
+				uint16_t *v, size_t n)
+{
+	size_t nb = (x->ntenants + 7) / 8 + 1;
+	unsigned char *bits = malloc(n * nb);
+	bool *in = calloc(n, sizeof(*in));
+	if (!bits || !in) {
+		free(bits);
+		free(in);
+		return SIZE_MAX;
+	}
+	for (size_t a = 0; a < n; a++)
+		partition_tenants(x, v[a], pg, bits + a * nb);
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			if (tenants_differ(bits + a * nb, bits + b * nb,
+					   x->ntenants))
+				in[a] = in[b] = true;
+	size_t k = 0;
+	for (size_t a = 0; a < n; a++)
+		if (in[a])
+			v[k++] = v[a];
+	free(bits);
+	free(in);
+	return k;
+}
+
 /* The run [i, j) of one physical port: shared when two different GUIDs
  * of it are members of two different partitions, which (every GUID
  * having one) is when it has two GUIDs - so one an alias at least - and
- * two partitions. */
-static int port_finding(ibp_findings *out, const ibp_fabric *f,
+ * two partitions (with a tenant map: two partitions that reach ports of
+ * different tenants). */
+static int port_finding(ibp_findings *out, const struct vf_ctx *x,
 			const struct vf_use *u, size_t i, size_t j)
 {
-	uint16_t parts[16];
-	size_t np = 0, nparts = 0, nguids = 0;
+	const ibp_fabric *f = x->f;
+	uint16_t *all = malloc((j - i) * sizeof(*all));
+	if (!all)
+		return IBP_ENOMEM;
+	size_t nparts = 0, nguids = 0;
 	bool self = false; /* the port's own GUID is one of them */
 	for (size_t k = i; k < j; k++) {
 		self |= u[k].index == 0;
-		if (k == i || u[k].base != u[k - 1].base) {
-			nparts++;
-			if (np < sizeof(parts) / sizeof(parts[0]))
-				parts[np++] = u[k].base;
-		}
+		if (k == i || u[k].base != u[k - 1].base)
+			all[nparts++] = u[k].base;
 		bool seen = false;
 		for (size_t q = i; q < k && !seen; q++)
 			seen = u[q].guid == u[k].guid;
 		nguids += !seen;
 	}
+	if (nguids >= 2 && nparts >= 2 && x->tenants)
+		nparts = keep_tenant_pairs(x, u[i].port_guid, all, nparts);
+	if (nparts == SIZE_MAX) {
+		free(all);
+		return IBP_ENOMEM;
+	}
+	uint16_t parts[16];
+	size_t np = nparts < 16 ? nparts : 16;
+	memcpy(parts, all, np * sizeof(*parts));
+	free(all);
 	if (nguids < 2 || nparts < 2)
 		return IBP_OK;
 	char list[16 * 8] = "";
@@ -128,16 +256,18 @@ static int port_finding(ibp_findings *out, const ibp_fabric *f,
 	    "%zu GUIDs of physical port 0x%016" PRIx64
 	    " (%s port %u: its virtual functions' alias GUIDs%s) are "
 	    "members of %zu "
-	    "partitions (%s): a VF uses its physical port's P_KeyTable, "
+	    "partitions%s (%s): a VF uses its physical port's P_KeyTable, "
 	    "which must then hold every one of them, and only the host's "
 	    "mapping keeps the tenants apart",
 	    nguids, u[i].port_guid, ibp_fabric_node_desc(f, u[i].node),
-	    u[i].port, self ? " and the port itself" : "", nparts, list);
+	    u[i].port, self ? " and the port itself" : "", nparts,
+	    x->tenants ? " of different tenants" : "", list);
 }
 
 int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 				   const ibp_conf *plan,
-				   const ibp_alias_map *aliases)
+				   const ibp_alias_map *aliases,
+				   const ibp_tenant_map *tenants)
 {
 	if (!out || !f || !plan || !ibp_alias_map_count(aliases) ||
 	    ibp_conf_opensm_verdict(plan)->rejected)
@@ -148,11 +278,13 @@ int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 		return IBP_ENOMEM;
 	if (n)
 		qsort(u, n, sizeof(*u), by_port);
+	struct vf_ctx x = {f, plan, aliases, tenants,
+			   tenants ? ibp_tenant_map_count(tenants) : 0};
 	int rc = IBP_OK;
 	for (size_t i = 0, j; i < n && !rc; i = j) {
 		for (j = i; j < n && u[j].port_guid == u[i].port_guid; j++)
 			;
-		rc = port_finding(out, f, u, i, j);
+		rc = port_finding(out, &x, u, i, j);
 	}
 	free(u);
 	return rc;

@@ -8,6 +8,7 @@
  * thrown away and the seed reader (conf_seed.c) builds the policy.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,8 +96,17 @@ bool conf_prefix_of(const char *word, const char *full)
 	return strncmp(word, full, strlen(word)) == 0;
 }
 
+/* Version 2 put vports and vf_guids in version 1's padding: the same size, and
+ * a version 1 caller's padding is not read (parse_text resets it). */
 IBP_OPTIONS_LAYOUT(conf_options_layout, "plan options",
-		   IBP_CONF_OPTIONS_VERSION, sizeof(ibp_conf_options));
+		   IBP_CONF_OPTIONS_VERSION, sizeof(ibp_conf_options),
+		   sizeof(ibp_conf_options));
+_Static_assert(offsetof(ibp_conf_options, vports) >
+		       offsetof(ibp_conf_options, allow_both_pkeys) &&
+		   offsetof(ibp_conf_options, vf_guids) +
+			   sizeof(ibp_vf_guids) <=
+		       offsetof(ibp_conf_options, max_input_size),
+	       "vports and vf_guids sit in version 1's padding");
 
 /* The library's defaults, a whole current struct. */
 static void conf_options_defaults(ibp_conf_options *o)
@@ -352,6 +362,10 @@ static int parse_text(const char *name, const char *text, size_t len,
 		if (out)
 			*out = NULL;
 		return IBP_EINVAL;
+	}
+	if (own.version < 2) {
+		own.vf_guids = IBP_VF_GUIDS_ALIAS;
+		own.vports = false;
 	}
 	o = &own;
 	if (!o->alias_guids_path || o->aliases || !o->fabric)

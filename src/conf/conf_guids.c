@@ -11,6 +11,13 @@
  * count and the first GUIDs, located at the first one: "guid-unknown"
  * (unknown GUIDs and node GUIDs) and "guid-alias-ignored" (aliases of
  * ports of the fabric, with their port and GUIDInfo index).
+ *
+ * Under NVIDIA's OpenSM with virtualization enabled (opensm.conf
+ * virt_enabled 2: conf.h's vports) a GUID that is no port of the fabric
+ * may be a VF's virtual port, which that SM programs and ibpart does not
+ * model: the unknown GUIDs and the aliases are then one warning,
+ * "vport-unmodelled", saying nothing is predicted for them (node GUIDs
+ * are no vports and stay guid-unknown).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,8 +72,8 @@ static void report(ibp_conf *c, ibp_guid_kind kind, struct seen *v, size_t n)
 	size_t len = 0;
 	for (size_t i = 0; i < n && i < FIRST_SHOWN; i++) {
 		struct ibp_guid_class gc;
-		ibp_guid_classify(f, c->opts.aliases, v[i].guid, &gc);
-		if (kind == IBP_GUID_ALIAS)
+		if (ibp_guid_classify(f, c->opts.aliases, v[i].guid, &gc) ==
+		    IBP_GUID_ALIAS)
 			len += (size_t)snprintf(
 			    first + len, sizeof(first) - len,
 			    "%s0x%016" PRIx64 " (VF %u of %s port %u)",
@@ -81,7 +88,16 @@ static void report(ibp_conf *c, ibp_guid_kind kind, struct seen *v, size_t n)
 	}
 	const char *more = n > FIRST_SHOWN ? ", ..." : "";
 	const ibp_conf_member *m = &c->members[v[0].member];
-	if (kind == IBP_GUID_ALIAS)
+	if (c->opts.vports && kind != IBP_GUID_NODE)
+		conf_diag(c, IBP_SEV_WARNING, "vport-unmodelled", m->pos, false,
+			  "%zu GUID(s) of the plan are no port of the fabric: "
+			  "%s%s; with virtualization enabled (opensm.conf "
+			  "virt_enabled 2) NVIDIA's OpenSM may program them as "
+			  "VFs' virtual ports (vports), whose P_KeyTables "
+			  "ibpart does not model: nothing is predicted for "
+			  "them",
+			  n, first, more);
+	else if (kind == IBP_GUID_ALIAS)
 		conf_diag(c, IBP_SEV_WARNING, "guid-alias-ignored", m->pos,
 			  false,
 			  "%zu alias GUID(s) of the plan: %s%s; OpenSM 3.3.23 "
@@ -102,6 +118,8 @@ void conf_guid_summary(ibp_conf *c)
 {
 	if (!c->opts.fabric || !c->nmembers)
 		return;
+	/* unk: guid-unknown; ali: guid-alias-ignored, or with vports
+	 * every GUID that may be a vport (vport-unmodelled) */
 	struct seen *unk = NULL, *ali = NULL;
 	size_t nunk = 0, nali = 0;
 	for (size_t i = 0; i < c->nmembers; i++) {
@@ -114,15 +132,18 @@ void conf_guid_summary(ibp_conf *c)
 		    c->opts.fabric, c->opts.aliases, m->guid, NULL);
 		if (k == IBP_GUID_PORT)
 			continue;
-		struct seen **v = k == IBP_GUID_ALIAS ? &ali : &unk;
-		size_t *n = k == IBP_GUID_ALIAS ? &nali : &nunk;
+		bool second = k == IBP_GUID_ALIAS ||
+			      (c->opts.vports && k == IBP_GUID_UNKNOWN);
+		struct seen **v = second ? &ali : &unk;
+		size_t *n = second ? &nali : &nunk;
 		struct seen *nv = realloc(*v, (*n + 1) * sizeof(**v));
 		if (!nv)
 			break; /* the summary is lost, the plan is not */
 		*v = nv;
 		nv[(*n)++] = (struct seen){m->guid, i};
 	}
-	report(c, IBP_GUID_UNKNOWN, unk, distinct(unk, nunk));
+	report(c, c->opts.vports ? IBP_GUID_NODE : IBP_GUID_UNKNOWN, unk,
+	       distinct(unk, nunk));
 	report(c, IBP_GUID_ALIAS, ali, distinct(ali, nali));
 	free(unk);
 	free(ali);

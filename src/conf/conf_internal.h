@@ -138,6 +138,11 @@ void conf_flags_default(ibp_conf_flags *f);
  * OpenSM skips, counted (conf_guids.c; with a fabric only). */
 void conf_guid_summary(ibp_conf *c);
 
+/* --vf-guids physical: alias members read as their physical ports'
+ * GUIDs, memberships merged (conf_vf.c; with a fabric and aliases only).
+ * Before the groups are indexed.  0 or IBP_ENOMEM. */
+int conf_vf_physical(ibp_conf *c);
+
 /* ---- diagnostics (conf_diag.c) ---- */
 /* Report a finding.  misreading: also list it in OpenSM's verdict as a
  * silent misreading. */

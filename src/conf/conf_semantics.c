@@ -390,9 +390,11 @@ static int check_duplicates(ibp_conf *c, struct ibp_conf_group *g,
 		const struct ibp_conf_partition *p = g->parts[i];
 		for (size_t j = 0; j < p->nmembers; j++) {
 			const ibp_conf_member *m = &p->members[j];
+			/* an alias written on its physical port names the
+			 * port again by design (conf_vf.c) */
 			if ((m->kind != IBP_MEMBER_GUID &&
 			     m->kind != IBP_MEMBER_NAME) ||
-			    !m->guid)
+			    !m->guid || m->alias)
 				continue;
 			size_t h =
 			    (size_t)(m->guid * 0x9e3779b97f4a7c15ull) & mask;
@@ -588,7 +590,9 @@ static void check_group(ibp_conf *c, struct ibp_conf_group *g)
 				any_in_fabric = true;
 			} else if (k == IBP_GUID_NODE) {
 				node_guid_diag(c, m, gc.node);
-			} else if (k == IBP_GUID_UNKNOWN) {
+			} else if (k == IBP_GUID_UNKNOWN && !c->opts.vports) {
+				/* with vports: vport-unmodelled (conf_guids.c)
+				 */
 				conf_diag(c, IBP_SEV_WARNING, "unknown-guid",
 					  m->pos, false,
 					  "port GUID %s is not in the "
@@ -625,6 +629,7 @@ int conf_finish(ibp_conf *c)
 	struct dup_table t = {0};
 	int rc = 0;
 	conf_fix_members(c);
+	rc = conf_vf_physical(c);
 	for (size_t i = 0; i < c->ngroups && !rc; i++) {
 		struct ibp_conf_group *g = c->groups[i];
 		check_group(c, g);

@@ -141,8 +141,13 @@ int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 					       : (m->kind == IBP_MEMBER_GUID
 						      ? node_comment(f, m->guid)
 						      : NULL);
+			/* --vf-guids physical: the VF's alias, on its port */
+			if (m->alias)
+				fprintf(out, "\t# VF alias 0x%016llx%s",
+					(unsigned long long)m->alias,
+					desc ? " of" : "");
 			if (desc) {
-				fputs("\t# ", out);
+				fputs(m->alias ? " " : "\t# ", out);
 				for (const char *d = desc; *d; d++)
 					fputc(*d == '\n' || *d == '\r' ? ' '
 								       : *d,

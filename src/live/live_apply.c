@@ -50,7 +50,9 @@ struct ibp_apply {
 };
 
 IBP_OPTIONS_LAYOUT(apply_options_layout, "apply options",
-		   IBP_APPLY_OPTIONS_VERSION, sizeof(struct ibp_apply_options));
+		   IBP_APPLY_OPTIONS_VERSION,
+		   offsetof(struct ibp_apply_options, alias_guids_path),
+		   sizeof(struct ibp_apply_options));
 
 /* The library's defaults, a whole current struct. */
 static void apply_options_defaults(struct ibp_apply_options *o)
@@ -283,6 +285,8 @@ static int make_want(ibp_apply *a, const struct ibp_apply_options *o,
 	    .max_input_size = o->max_input_size,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = a->unplaced,
+	    .alias_guids_path = o->alias_guids_path,
+	    .vf_guids = o->vf_guids,
 	};
 	int rc = ibp_live_plan(&po, a->f, &a->want, NULL, diags, err);
 	if (rc && rc != IBP_ENOMEM && rc != IBP_EPARSE)

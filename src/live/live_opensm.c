@@ -12,6 +12,7 @@
  * holding the plan (every table read again once a second; index-only
  * differences do not count, OpenSM's index memory is its own).
  */
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <signal.h>
@@ -29,6 +30,7 @@
 
 IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
 		   IBP_APPLY_OPENSM_OPTIONS_VERSION,
+		   offsetof(struct ibp_apply_opensm_options, alias_guids_path),
 		   sizeof(struct ibp_apply_opensm_options));
 
 /* The library's defaults, a whole current struct. */
@@ -201,6 +203,8 @@ static int make_text(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	    .previous = before,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
+	    .alias_guids_path = o->alias_guids_path,
+	    .vf_guids = o->vf_guids,
 	};
 	const ibp_fabric *f = ibp_live_fabric(l);
 	rc = ibp_live_plan(&po, f, want, &conf, diags, err);

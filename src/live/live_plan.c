@@ -68,6 +68,7 @@ int ibp_live_plan(const struct ibp_live_plan_options *po, const ibp_fabric *f,
 	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = f;
 	co.alias_guids_path = po->alias_guids_path;
+	co.vf_guids = po->vf_guids;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = po->max_input_size;
 	ibp_conf *c = NULL;

@@ -13,6 +13,7 @@
  * enforcement bits are not the session's part_enforce is drift too, on
  * switches that implement them (live_enforce.c).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ struct ibp_verify_result {
 
 IBP_OPTIONS_LAYOUT(verify_options_layout, "verify options",
 		   IBP_VERIFY_OPTIONS_VERSION,
+		   offsetof(struct ibp_verify_options, vf_guids),
 		   sizeof(struct ibp_verify_options));
 
 /* The library's defaults, a whole current struct. */
@@ -197,6 +199,7 @@ static int plan(ibp_live *l, const struct ibp_verify_options *o,
 	    .fail_closed = true,
 	    .max_input_size = o->max_input_size,
 	    .alias_guids_path = o->alias_guids_path,
+	    .vf_guids = o->vf_guids,
 	    .part_enforce = enf < 0 ? IBP_ENFORCE_BOTH : (ibp_part_enforce)enf,
 	    .unplaced = r->unplaced,
 	};

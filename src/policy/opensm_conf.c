@@ -135,6 +135,16 @@ static void take(struct rd *r, ibp_osm_conf *o, const char *key, char *val,
 	} else if (!strcmp(key, "sa_enhanced_trust_model")) {
 		o->sa_enhanced_trust_model = osm_bool(r, key, val);
 		o->have_sa_enhanced_trust_model = o->have_nvidia = true;
+	} else if (!strcmp(key, "virt_enabled")) {
+		uint64_t v;
+		if (!parse_u64(val, &v) || v > 2) {
+			warn(r, key, val,
+			     "not 0, 1 or 2: read as 0 (virtualization "
+			     "ignored)");
+			v = 0;
+		}
+		o->virt_enabled = (unsigned)v;
+		o->have_virt_enabled = o->have_nvidia = true;
 	} else if (!strcmp(key, "partition_config_file")) {
 		snprintf(o->partition_config_file,
 			 sizeof(o->partition_config_file), "%s", val);

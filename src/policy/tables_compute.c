@@ -3,6 +3,7 @@
  * include/ibpart/tables_compute.h): topology, SM port and LIDs, plan,
  * state file, policy.
  */
+#include <stddef.h>
 #include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 
 IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,
+		   offsetof(ibp_tables_compute_options, vf_guids),
 		   sizeof(ibp_tables_compute_options));
 
 /* The library's defaults, a whole current struct. */
@@ -100,13 +102,15 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
  * something else to this OpenSM than to a fresh one, and those that say
  * which of its GUIDs OpenSM skips (conf_guids.c), which go to out. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		     const ibp_policy_options *po, ibp_diags *out,
+		     const ibp_policy_options *po, bool vports, ibp_diags *out,
 		     ibp_error *err)
 {
 	ibp_conf_options co;
 	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
 	co.fabric = r->fabric;
 	co.alias_guids_path = o->alias_guids_path;
+	co.vf_guids = o->vf_guids;
+	co.vports = vports;
 	co.allow_both_pkeys = po->allow_both_pkeys;
 	co.max_input_size = o->max_input_size;
 	ibp_state_opensm so;
@@ -124,12 +128,15 @@ static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		const ibp_diag *x = ibp_diags_get(d, i);
 		if (strcmp(x->code, "opensm-earlier-partition") &&
 		    strcmp(x->code, "guid-unknown") &&
-		    strcmp(x->code, "guid-alias-ignored"))
+		    strcmp(x->code, "guid-alias-ignored") &&
+		    strcmp(x->code, "guid-alias-physical") &&
+		    strcmp(x->code, "vf-physical-full") &&
+		    strcmp(x->code, "vport-unmodelled"))
 			continue;
 		if (ibp_diags_add(out, x->severity, x->code, x->file, x->line,
 				  x->col, "%s", x->message))
 			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		r->nfound++;
+		r->nfound += x->severity != IBP_SEV_NOTE;
 	}
 	ibp_diags_free(d);
 	return rc;
@@ -174,7 +181,7 @@ static int read_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
  * one this run is OpenSM's start.  Flags the caller gives win. */
 static int osm_options(const ibp_tables_compute_options *o,
 		       ibp_tables_result *r, ibp_policy_options *po,
-		       ibp_diags *d, ibp_error *err)
+		       bool *vports, ibp_diags *d, ibp_error *err)
 {
 	ibp_state_opensm so = {o->policy.allow_both_pkeys,
 			       o->policy.compact_pkey_indexes,
@@ -186,6 +193,7 @@ static int osm_options(const ibp_tables_compute_options *o,
 		    ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d, err);
 		if (rc)
 			return rc;
+		*vports = c.virt_enabled == 2; /* NVIDIA's virtualization */
 		if (!running) {
 			so.allow_both_pkeys = c.allow_both_pkeys;
 			so.compact_pkey_indexes = !c.keep_pkey_indexes;
@@ -433,11 +441,12 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 	if (!rc)
 		rc = read_state(o, out, err);
 	size_t before = ibp_diags_count_severity(d, IBP_SEV_WARNING);
+	bool vports = false;
 	if (!rc)
-		rc = osm_options(o, out, &po, d, err);
+		rc = osm_options(o, out, &po, &vports, d, err);
 	out->nfound = ibp_diags_count_severity(d, IBP_SEV_WARNING) - before;
 	if (!rc)
-		rc = read_plan(o, out, &po, d, err);
+		rc = read_plan(o, out, &po, vports, d, err);
 	if (!rc)
 		rc = place(o, out, &po, d, err);
 	if (d != diags)

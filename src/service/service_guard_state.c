@@ -119,8 +119,8 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 	}
 	ibp_findings *all = rc ? NULL : ibp_findings_new();
 	b->plan = rc ? NULL : ibp_findings_new();
-	if (!rc &&
-	    (!all || !b->plan || ibp_analysis_input_plan_findings(b->in, all)))
+	if (!rc && (!all || !b->plan ||
+		    ibp_analysis_input_plan_findings(b->in, NULL, all)))
 		rc = IBP_ENOMEM;
 	for (size_t i = 0; !rc && i < ibp_findings_count(all); i++) {
 		const ibp_finding *f = ibp_findings_get(all, i);

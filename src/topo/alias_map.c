@@ -91,7 +91,10 @@ static bool read_field(const char **p, const char *le, bool guid, uint64_t *v)
 	       n < sizeof(buf) - 1)
 		buf[n++] = *s++;
 	buf[n] = 0;
-	if (!n || (s < le && !isspace((unsigned char)*s) && *s != '#'))
+	/* a NUL inside the field would end strtoull's reading early and
+	 * hide what follows it */
+	if (!n || memchr(buf, 0, n) ||
+	    (s < le && !isspace((unsigned char)*s) && *s != '#'))
 		return false;
 	if (guid && (n < 3 || buf[0] != '0' || (buf[1] | 0x20) != 'x'))
 		return false;

@@ -424,7 +424,8 @@ IBP_PARITY_PORTS=0
 # each port ibpart lists must hold exactly ibpart's table (entry for
 # entry, index for index); every other port must be untouched (ibsim's
 # initial 0xffff).  A mismatch is reported and counted; ibp_parity_done
-# fails the test if any case differed.
+# fails the test if any case differed.  IBP_PARITY_OSM_CONF, when set,
+# is the file OpenSM reads instead of CONF.
 ibp_parity()
 {
 	local name=$1 topo=$2 conf=$3 a seen=0 rc
@@ -449,7 +450,9 @@ ibp_parity()
 	fi
 	ibp_json_tables_normalize <"$d/ours.json" >"$d/ours.txt"
 	ibp_sim_start "$topo"
-	ibp_osm_start "$conf" "${oargs[@]}"
+	# IBP_PARITY_OSM_CONF: the file OpenSM reads, when it is not the
+	# plan ibpart predicts from (a rendering of it: --vf-guids physical)
+	ibp_osm_start "${IBP_PARITY_OSM_CONF:-$conf}" "${oargs[@]}"
 	ibp_read_pkeys "${IBP_PARITY_FILTER:- (CA|SW|RT|self)$}" >"$d/theirs.txt"
 	cp "$IBP_OSM_LOG" "$d/opensm.log"
 	ibp_osm_stop

@@ -91,6 +91,21 @@ static void test_errors(void **state)
 	read_bad("\n0x1 0x2 1\n0x1 0x3 2\n", 3, 1); /* given twice */
 	read_bad("0x5 0x5 1\n", 1, 1);		    /* its own port */
 	read_bad("0x0 0x5 1\n", 1, 1);		    /* zero GUID */
+	/* a NUL inside a field (found by fuzz_alias_map): strtoull
+	 * stopped at it and the rest of the field went unread */
+	static const char nul[] = "0x1\0zz 0x2 1\n0x3 0x4 1\0\n";
+	ibp_alias_map *m = (ibp_alias_map *)1;
+	ibp_error err;
+	assert_int_equal(
+	    ibp_alias_map_load_buffer("a.map", nul, 13, &m, NULL, &err),
+	    IBP_EPARSE);
+	assert_null(m);
+	assert_int_equal(err.col, 1);
+	assert_int_equal(ibp_alias_map_load_buffer("a.map", nul + 13,
+						   sizeof(nul) - 14, &m, NULL,
+						   &err),
+			 IBP_EPARSE);
+	assert_int_equal(err.col, 9);
 }
 
 static void test_classify(void **state)

@@ -107,7 +107,7 @@ static void test_from_plan(void **state)
 	assert_int_equal(ibp_analysis_input_sm_port_source(in),
 			 IBP_SM_PORT_FIRST_CA);
 	ibp_findings *fs = ibp_findings_new();
-	assert_int_equal(ibp_analysis_input_plan_findings(in, fs), 0);
+	assert_int_equal(ibp_analysis_input_plan_findings(in, NULL, fs), 0);
 	assert_int_equal(ibp_findings_count(fs), 2);
 	assert_string_equal(ibp_findings_get(fs, 0)->code, "sm-port-assumed");
 	assert_int_equal(ibp_findings_get(fs, 0)->severity, IBP_AUDIT_INFO);
@@ -285,7 +285,7 @@ static void test_strict_rejected(void **state)
 	o.mode = IBP_POLICY_OPENSM;
 	assert_int_equal(ibp_analysis_input_load(&o, &in, NULL, &err), IBP_OK);
 	ibp_findings *fs = ibp_findings_new();
-	assert_int_equal(ibp_analysis_input_plan_findings(in, fs), 0);
+	assert_int_equal(ibp_analysis_input_plan_findings(in, NULL, fs), 0);
 	assert_true(ibp_findings_find(fs, "plan-rejected") >= 0);
 	ibp_findings_free(fs);
 	ibp_analysis_input_free(in);

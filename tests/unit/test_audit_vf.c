@@ -33,8 +33,10 @@ static const char map_text[] = "0x0002c903000000a1 0x506b4b0300a1b200 1\n"
 			       "0x0002c903000000a2 0x506b4b0300a1b200 2\n"
 			       "0x0002c903000000b1 0x506b4b0300a1b202 1\n";
 
-/* The findings of plan on the fabric, with the alias map or without. */
-static ibp_findings *audit(const char *plan, bool with_map)
+/* The findings of plan on the fabric, with the alias map or without,
+ * with a tenant map (NULL: none). */
+static ibp_findings *audit_tenants(const char *plan, bool with_map,
+				   const char *tenants)
 {
 	ibp_fabric *f = fixture_seed_fabric();
 	assert_non_null(f);
@@ -52,12 +54,24 @@ static ibp_findings *audit(const char *plan, bool with_map)
 	assert_int_equal(ibp_conf_parse_buffer("p.conf", plan, strlen(plan),
 					       &co, &c, NULL, NULL),
 			 0);
+	ibp_tenant_map *t = NULL;
+	if (tenants)
+		assert_int_equal(ibp_tenant_map_load_buffer(f, "t.txt", tenants,
+							    strlen(tenants), &t,
+							    NULL, NULL),
+				 0);
 	ibp_findings *out = ibp_findings_new();
-	assert_int_equal(ibp_audit_shared_physical_port(out, f, c, m), 0);
+	assert_int_equal(ibp_audit_shared_physical_port(out, f, c, m, t), 0);
+	ibp_tenant_map_free(t);
 	ibp_conf_free(c);
 	ibp_alias_map_free(m);
 	ibp_fabric_free(f);
 	return out;
+}
+
+static ibp_findings *audit(const char *plan, bool with_map)
+{
+	return audit_tenants(plan, with_map, NULL);
 }
 
 static void none(const char *plan)
@@ -128,8 +142,63 @@ static void test_not_shared(void **state)
 				  false);
 	assert_int_equal(ibp_findings_count(out), 0);
 	ibp_findings_free(out);
-	assert_int_equal(ibp_audit_shared_physical_port(NULL, NULL, NULL, NULL),
-			 IBP_EINVAL);
+	assert_int_equal(
+	    ibp_audit_shared_physical_port(NULL, NULL, NULL, NULL, NULL),
+	    IBP_EINVAL);
+}
+
+/* With --tenants the partitions are judged by tenant, as tenant-bridge
+ * judges them: two partitions of one tenant on one physical port are no
+ * finding, two of different tenants are, and a partition whose other
+ * members no tenant holds is not judged. */
+static void test_tenants(void **state)
+{
+	(void)state;
+	static const char tenants[] = "A: tenantA-node-01 tenantA-node-02\n"
+				      "B: tenantB-node-01 tenantB-node-02\n";
+	/* VF 1 and VF 2 of tenantA-node-01 in two partitions of tenant A */
+	static const char one[] = "a=0x0a01 : 0x0002c903000000a1=full, "
+				  "0x506b4b0300a1b201=full ;\n"
+				  "a2=0x0a02 : 0x0002c903000000a2=full, "
+				  "0x506b4b0300a1b201=limited ;\n";
+	ibp_findings *out = audit_tenants(one, true, tenants);
+	assert_int_equal(ibp_findings_count(out), 0);
+	ibp_findings_free(out);
+	/* without the tenant map a tenant is a partition: shared */
+	out = audit(one, true);
+	assert_int_equal(ibp_findings_count(out), 1);
+	ibp_findings_free(out);
+	/* VF 2 in tenant B's partition: shared between tenants; the
+	 * finding names the partitions of the different tenants */
+	out = audit_tenants("a=0x0a01 : 0x0002c903000000a1=full, "
+			    "0x506b4b0300a1b201=full ;\n"
+			    "a2=0x0a02 : 0x0002c903000000a1=full, "
+			    "0x506b4b0300a1b201=full ;\n"
+			    "b=0x0b01 : 0x0002c903000000a2=full, "
+			    "0x0002c903000000b1=full ;\n",
+			    true, tenants);
+	assert_int_equal(ibp_findings_count(out), 1);
+	const ibp_finding *x = ibp_findings_get(out, 0);
+	assert_string_equal(x->code, "shared-physical-port");
+	assert_int_equal(x->ports[0], PORT_A);
+	assert_int_equal(x->npartitions, 3);
+	assert_non_null(strstr(x->message, "of different tenants"));
+	ibp_findings_free(out);
+	/* a partition of VFs of this port only: no tenant to judge by */
+	out = audit_tenants("a=0x0a01 : 0x0002c903000000a1=full, "
+			    "0x506b4b0300a1b201=full ;\n"
+			    "b=0x0b01 : 0x0002c903000000a2=full ;\n",
+			    true, tenants);
+	assert_int_equal(ibp_findings_count(out), 0);
+	ibp_findings_free(out);
+	/* ALL is every tenant's */
+	out =
+	    audit_tenants("a=0x0a01 : 0x0002c903000000a1=full, "
+			  "0x506b4b0300a1b201=full ;\n"
+			  "b=0x0b01 : 0x0002c903000000a2=full, ALL=limited ;\n",
+			  true, tenants);
+	assert_int_equal(ibp_findings_count(out), 1);
+	ibp_findings_free(out);
 }
 
 int main(void)
@@ -137,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_tenants_vfs),
 	    cmocka_unit_test(test_not_shared),
+	    cmocka_unit_test(test_tenants),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
