@@ -7,7 +7,10 @@
  * write duplicates), so that find and the receive-side match check cost
  * O(1) whatever the table's size.  The hash grows with the number of
  * entries in use, not with the capacity, so a 64-entry table holding two
- * keys costs a few dozen bytes.
+ * keys costs a few dozen bytes.  A table is one allocation - the
+ * header, the first eight hash slots and the entries - until its hash
+ * outgrows the eight; a fabric's worth of tables is then one malloc a
+ * port, not three.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +24,36 @@ struct slot {
 	uint32_t idx;	/* lowest index holding key */
 };
 
+#define INLINE_SLOTS 8
+
 struct ibp_pkey_table {
 	unsigned capacity;
-	unsigned nonzero; /* entries != 0 */
-	unsigned hmask;	  /* hash size - 1 (power of two) */
-	struct slot *hash;
-	uint16_t *entries;
+	unsigned nonzero;  /* entries != 0 */
+	unsigned hmask;	   /* hash size - 1 (power of two) */
+	struct slot *hash; /* inline_hash, or its own block once grown */
+	uint16_t *entries; /* inline, after inline_hash */
+	struct slot inline_hash[INLINE_SLOTS];
 };
+
+/* One block: the header (with the first hash slots) and the entries. */
+static ibp_pkey_table *table_alloc(unsigned capacity)
+{
+	ibp_pkey_table *t =
+	    calloc(1, sizeof(*t) + (size_t)capacity * sizeof(uint16_t));
+	if (!t)
+		return NULL;
+	t->capacity = capacity;
+	t->entries = (uint16_t *)(t + 1);
+	t->hash = t->inline_hash;
+	t->hmask = INLINE_SLOTS - 1;
+	return t;
+}
+
+static void hash_release(ibp_pkey_table *t)
+{
+	if (t->hash != t->inline_hash)
+		free(t->hash);
+}
 
 static unsigned hslot(const ibp_pkey_table *t, uint16_t key)
 {
@@ -49,7 +75,7 @@ static int hrebuild(ibp_pkey_table *t, unsigned size)
 	struct slot *h = calloc(size, sizeof(*h));
 	if (!h)
 		return IBP_ENOMEM;
-	free(t->hash);
+	hash_release(t);
 	t->hash = h;
 	t->hmask = size - 1;
 	for (unsigned i = 0; i < t->capacity; i++) {
@@ -94,31 +120,22 @@ ibp_pkey_table *ibp_pkey_table_new(unsigned capacity)
 {
 	if (capacity == 0 || capacity > IBP_PKEY_TABLE_MAX)
 		return NULL;
-	ibp_pkey_table *t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->capacity = capacity;
-	t->entries = calloc(capacity, sizeof(uint16_t));
-	t->hash = calloc(8, sizeof(struct slot));
-	t->hmask = 7;
-	if (!t->entries || !t->hash) {
-		ibp_pkey_table_free(t);
-		return NULL;
-	}
-	return t;
+	return table_alloc(capacity);
 }
 
 ibp_pkey_table *ibp_pkey_table_copy(const ibp_pkey_table *src)
 {
-	ibp_pkey_table *t = calloc(1, sizeof(*t));
+	ibp_pkey_table *t = table_alloc(src->capacity);
 	if (!t)
 		return NULL;
-	*t = *src;
-	t->entries = malloc(src->capacity * sizeof(uint16_t));
-	t->hash = malloc((src->hmask + 1) * sizeof(struct slot));
-	if (!t->entries || !t->hash) {
-		ibp_pkey_table_free(t);
-		return NULL;
+	t->nonzero = src->nonzero;
+	t->hmask = src->hmask;
+	if (src->hash != src->inline_hash) {
+		t->hash = malloc((src->hmask + 1) * sizeof(struct slot));
+		if (!t->hash) {
+			free(t);
+			return NULL;
+		}
 	}
 	memcpy(t->entries, src->entries, src->capacity * sizeof(uint16_t));
 	memcpy(t->hash, src->hash, (src->hmask + 1) * sizeof(struct slot));
@@ -129,8 +146,7 @@ void ibp_pkey_table_free(ibp_pkey_table *t)
 {
 	if (!t)
 		return;
-	free(t->entries);
-	free(t->hash);
+	hash_release(t);
 	free(t);
 }
 
