@@ -23,7 +23,7 @@
 
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/policy.h"
@@ -32,6 +32,7 @@
 #include "pkey/tables_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static double now(void)
 {

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/sys/sim.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 

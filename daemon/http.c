@@ -29,7 +29,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "ibpartd.h"
 
 static struct MHD_Daemon *mhd;

@@ -2,7 +2,7 @@
  * ibpartd.c - the partition service's program: UFM's P_Key REST API in
  * front of OpenSM (issue 14; docs/ibpartd.md, docs/ibpartd.8).  Reads
  * its options from one table (tools/cli_args.c), checks the users file,
- * opens the service's database (include/ibpart/service.h), writes the
+ * opens the service's database (include/ibpart/sys/service.h), writes the
  * partitions file the database implies, starts the applier, the
  * monitor's collector and the HTTP server, tells systemd it is ready,
  * and on SIGTERM/SIGINT stops taking requests, lets the applier finish

@@ -2,7 +2,7 @@
  * ibpartd.h - what the files of the daemon share: its options, the
  * service it fronts, the users and the applier, and the HTTP request a
  * route handler sees.  The daemon is a thin front end: every P_Key
- * operation is the library's (include/ibpart/service.h).
+ * operation is the library's (include/ibpart/sys/service.h).
  */
 #ifndef IBPARTD_H
 #define IBPARTD_H
@@ -18,7 +18,7 @@
 #include "ibpart/live.h"
 #include "ibpart/monitor.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "ibpart/verify.h"
 
 struct users;	    /* the users file (auth.c) */

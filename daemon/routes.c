@@ -4,7 +4,7 @@
  * UFM's P_Key API (docs/ufm-api.md) under both /ufmRest and /ufmRestV3,
  * ibpart's own under /ibpart/v1.  A "{}" segment matches one path
  * segment and is handed to the handler.  The handlers only translate:
- * the service (include/ibpart/service.h) does the work and says what
+ * the service (include/ibpart/sys/service.h) does the work and says what
  * went wrong (400 naming the field, 404, 409 with the findings).
  */
 #include <stdio.h>
@@ -44,10 +44,11 @@ static void ok_json(struct response *r, char *json)
  * audit codes their profile only warns of. */
 static struct ibp_service_caller caller(const struct request *q)
 {
-	return (struct ibp_service_caller){
-	    .version = IBP_SERVICE_CALLER_VERSION,
-	    .user = q->user,
-	    .warn_rules = (const char *const *)profile_of(q->d, q->user)->warn};
+	struct ibp_service_caller c;
+	ibp_service_caller_init(&c, IBP_SERVICE_CALLER_VERSION);
+	c.user = q->user;
+	c.warn_rules = (const char *const *)profile_of(q->d, q->user)->warn;
+	return c;
 }
 
 /* What a change was let through with: the log's line, and the answer's

@@ -13,7 +13,7 @@
 
 #include "front/args.h"
 #include "ibpart/limits.h"
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 
 bool ibp_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out)

@@ -7,7 +7,7 @@
 
 #include "front/args.h"
 #include "front/sim_action.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 
 /* smpquery's flags, "pkeys", ADDR and an optional PORT. */
 static int parse_smpquery(int argc, char **argv, int *k,

@@ -14,7 +14,8 @@ made from the map (dpkg-gensymbols' format).
   abi.py check [LIBSO]       exit 1, saying what differs, unless the
                              headers, libibpart.map, the symbols file and
                              (when given) `nm -D --defined-only LIBSO`
-                             name the same functions
+                             name the same functions, and no stable
+                             header includes a sys/ one
 
 A new public function is added to its header and to libibpart.map (run
 `abi.py map > libibpart.map` and `abi.py symbols > debian/libibpart0.symbols`,
@@ -158,10 +159,27 @@ def compare(what_a, a, what_b, b):
     return bad
 
 
+def stable_includes_sys():
+    """The stable headers that include an unstable one: the stable tier
+    cannot depend on sys/, which may change in any release."""
+    bad = 0
+    for tier, path in headers():
+        if tier != "stable":
+            continue
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if re.match(r'\s*#\s*include\s*[<"]ibpart/sys/', line):
+                    print("%s:%d: a stable header includes %s" %
+                          (os.path.relpath(path, ROOT), n, line.split()[-1]))
+                    bad += 1
+    return bad
+
+
 def check(libso):
     hdr = [n for _, _, names in header_names() for n in names]
     mp = map_names()
-    bad = compare("the headers", hdr, "libibpart.map", mp)
+    bad = stable_includes_sys()
+    bad += compare("the headers", hdr, "libibpart.map", mp)
     bad += compare("libibpart.map", mp, "debian/libibpart0.symbols",
                    symbols_names())
     if libso:

@@ -5,6 +5,7 @@
  */
 #include "analysis_input.h"
 #include "cli.h"
+#include "ibpart/sys/topo.h"
 
 void ai_init(struct ai_opts *o)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "ibpart/analysis_input.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 
 #include "cli.h"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "ibpart/limits.h"
 
 /* fmt's line on stderr, escaped (escape.h), and a newline. */

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "ibpart/analysis.h"
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 #include "ibpart/tables.h"
 
 int cli_args_parse(struct cli_args *a, int argc, char **argv)

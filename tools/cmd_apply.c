@@ -22,8 +22,8 @@
 
 #include "cli.h"
 #include "ibpart/apply.h"
-#include "ibpart/pkey_table.h"
 #include "live_cli.h"
+#include "ibpart/sys/apply.h"
 
 static const char usage[] =
     "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE] "

@@ -11,6 +11,7 @@
 
 #include "analysis_input.h"
 #include "cli.h"
+#include "ibpart/sys/analysis.h"
 
 static const char usage[] =
     "usage: ibpart audit -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "ibpart/topo.h"
+#include "ibpart/sys/topo.h"
 
 static const char usage[] =
     "usage: ibpart gen --cas N [--partitions P] [--radix R] [--uplinks U]\n"

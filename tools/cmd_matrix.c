@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "ibpart/matrix_view.h"
 #include "ibpart/monitor.h"
+#include "ibpart/sys/analysis.h"
 
 static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

@@ -10,6 +10,7 @@
 #include "ibpart/monitor.h"
 #include "live_cli.h"
 #include "sim_cli.h"
+#include "ibpart/sys/monitor.h"
 
 static const char usage[] =
     "usage: ibpart monitor -c CONF [-t TOPO] [--mode opensm|strict]\n"

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
+#include "ibpart/sys/tables.h"
 
 static const char usage[] =
     "usage: ibpart tables -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 #include "ibpart/version.h"
 
 extern const struct cli_cmd cli_cmd_check, cli_cmd_convert, cli_cmd_tables,

@@ -18,6 +18,7 @@
 #include <ibpart/apply.h>
 #include <ibpart/diag.h>
 #include <ibpart/live.h>
+#include <ibpart/sys/live.h>
 #include <ibpart/sys/sim.h>
 #include <ibpart/topo.h>
 #include <ibpart/sys/transport_sim.h>
@@ -95,7 +96,7 @@ static int apply(ibp_live *l, const char *conf)
 	struct ibp_apply_counts c;
 	ibp_apply_counts_get(a, &c);
 	printf("apply: %zu ports changed, %lu SubnSet, complete: %s\n",
-	       ibp_apply_report(a)->nchanged, c.smps_set,
+	       ibp_apply_ports_changed(a, NULL), c.smps_set,
 	       ibp_apply_complete(a) ? "yes" : "no");
 	ibp_apply_free(a);
 	return rc ? fail("push", &err, rc) : 0;

@@ -21,7 +21,7 @@
  * (osm_prtn.c, osm_prtn_add_port, osm_get_port_by_guid): a GUID that is
  * no port GUID of the fabric - unknown, a node GUID, or an alias - is
  * skipped with a log line, and no table holds its P_Keys.
- * ibp_guid_classify() says which of those a GUID is.
+ * ibp_guid_kind_str() names which of those a GUID is.
  */
 #ifndef IBPART_ALIAS_MAP_H
 #define IBPART_ALIAS_MAP_H
@@ -46,7 +46,7 @@ struct ibp_alias {
 	unsigned index;	    /* its GUIDInfo index, 1..255 (mlx4: VF n) */
 };
 
-/* Free a map (NULL is fine). */
+/* Free a map (ibp_sm_read_alias_guids' in sys/sm.h); NULL is fine. */
 void ibp_alias_map_free(ibp_alias_map *m);
 
 /* What a GUID is to a fabric (and an alias map). */

@@ -1,7 +1,7 @@
 /*
  * Module analysis (src/analysis/): proving isolation.  Owns the
- * reachability matrix (analysis_matrix.c) and its reports as text, md,
- * csv, JSON (report_matrix.c) and HTML (report_html.c); the audit
+ * reachability matrix (analysis_matrix.c; its reports are the report
+ * module's, report.h); the audit
  * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
  * map (analysis_tenants.c); the opensm.conf options it reads come from
  * opensm_conf.h (src/policy/opensm_conf.c).  Depends on pkey (tables,
@@ -70,11 +70,11 @@ typedef struct ibp_matrix_options {
 
 /* End ports are every CA/router port that is linked or has a table in
  * ts (a port with no table is a member of nothing) - except a port left
- * without a LID because the subnet's LIDs ran out
- * (ibp_fabric_port_is_lidless: not on the subnet), in (node, port)
+ * without a LID because the subnet's LIDs ran out (not on the subnet:
+ * ibp_fabric_assign_lids), in (node, port)
  * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
  * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
- * allowed); it borrows ts (see ibp_matrix_tables).  o may be NULL. */
+ * allowed); it borrows ts, which must outlive it.  o may be NULL. */
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);
@@ -114,99 +114,11 @@ int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
 			     const char *dst, ibp_explanation *out,
 			     ibp_error *err);
 void ibp_explanation_free(ibp_explanation *e);
-/* Human text: both tables, every shared base and the deciding rule. */
-void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
-			   FILE *out);
 /* The same as JSON (docs/json-schemas.md): {"src": {"port_guid",
  * "node_desc", "label", "port", "pkeys"}, "dst": {...}, "can_talk",
  * "rule", "shared": [{"base", "src_index", "src_pkey", "dst_index",
  * "dst_pkey", "match"}]}; a malloc'd string, NULL on ENOMEM. */
 char *ibp_explanation_json(const ibp_matrix *m, const ibp_explanation *e);
-
-/* ------------------------------------------------------------------ */
-/* Matrix reports (src/analysis/report_matrix.c,                      */
-/* src/analysis/report_html.c)                                        */
-/* ------------------------------------------------------------------ */
-
-typedef enum ibp_matrix_format {
-	IBP_MATRIX_TEXT = 0, /* grid when small, class summary when large */
-	IBP_MATRIX_MD,
-	IBP_MATRIX_CSV,
-	IBP_MATRIX_JSON,
-	IBP_MATRIX_HTML
-} ibp_matrix_format;
-
-/* The shape of the JSON and CSV matrix (docs/matrix.md): one cell per
- * pair of end ports (ports² cells: 16 GB of JSON at 48,000 ports), or
- * one per pair of classes, with each class's ports (megabytes).  AUTO:
- * ports up to IBP_MATRIX_PORT_FORM_MAX end ports, classes above. */
-typedef enum ibp_matrix_form {
-	IBP_MATRIX_FORM_AUTO = 0,
-	IBP_MATRIX_FORM_PORTS,
-	IBP_MATRIX_FORM_CLASSES
-} ibp_matrix_form;
-#define IBP_MATRIX_PORT_FORM_MAX 2000u
-
-/* What the web view (the HTML report, the page ibpartd serves at `/`)
- * shows beyond the plan when its caller has it (docs/matrix.md). */
-
-typedef struct ibp_findings ibp_findings; /* below */
-
-/* One port whose P_KeyTable differs from the plan (from verify). */
-typedef struct ibp_web_drift {
-	uint64_t port_guid;
-	const char *node_desc; /* NULL: none */
-	unsigned port;
-	const char *kind;   /* e.g. "missing", "extra", "moved" */
-	const char *detail; /* one line, or NULL */
-} ibp_web_drift;
-
-/* One counter of one tenant over time: values[i] at times[i] (Unix
- * seconds; times NULL: samples in order, no clock), e.g. the monotonic
- * totals of ibpart_tenant_constraint_errors_total a monitor collects.
- * Drawn as an inline SVG sparkline labelled with its last value and
- * its increase over the series. */
-typedef struct ibp_web_series {
-	const char *tenant;  /* the partition's name */
-	const char *counter; /* e.g. "constraint errors from", or NULL */
-	const double *values;
-	const int64_t *times; /* NULL allowed */
-	size_t n;
-} ibp_web_series;
-
-#define IBP_WEB_EXTRAS_VERSION 1
-typedef struct ibp_web_extras {
-	unsigned version; /* IBP_WEB_EXTRAS_VERSION (set by _init) */
-	/* audit findings; capacity-overflow ones also mark the ports and
-	 * partitions where the table overflows.  NULL: no section */
-	const ibp_findings *findings;
-	const ibp_web_drift *drift; /* NULL or ndrift == 0: no section */
-	size_t ndrift;
-	const ibp_web_series *series; /* NULL or nseries == 0: none */
-	size_t nseries;
-	const char *status; /* one line under the title (e.g. "last sweep
-			       12:00:03"), or NULL */
-} ibp_web_extras;
-
-/* Every field empty, version set. */
-void ibp_web_extras_init(ibp_web_extras *x, unsigned version);
-
-typedef struct ibp_matrix_report_options {
-	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
-	const char *title; /* HTML title / headline, or NULL */
-	size_t grid_limit; /* text grid up to this many ports (0: 32) */
-	const char *const *partition_names; /* [0x8000] by base, or NULL */
-	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
-	/* "writing the matrix" (rows) for JSON and CSV; NULL: none */
-	const ibp_progress *progress;
-	/* HTML: the web view's optional sections; NULL: none */
-	const ibp_web_extras *web;
-} ibp_matrix_report_options;
-
-/* The formats' and the forms' names in their enums' order, as an
- * option's words (args.h: the IBP_ARG_INDEX of a word is its value). */
-#define IBP_MATRIX_FORMAT_WORDS "text|md|csv|json|html"
-#define IBP_MATRIX_FORM_WORDS	"auto|ports|classes"
 
 /* ------------------------------------------------------------------ */
 /* Audit findings (src/analysis/analysis_findings.c)                  */
@@ -254,17 +166,10 @@ typedef struct ibp_audit_rule {
 	ibp_audit_severity severity;
 	const char *summary;
 } ibp_audit_rule;
-/* One row per rule, by severity: the code from column 2, the severity
- * from column 26, the summary from column 36 wrapped before column 72
- * (`ibpart audit --help`). */
-void ibp_audit_rules_print(FILE *out);
 
 /* {"findings": [{"code","severity","ports","partitions","message","fix"}]}
  * as a malloc'd string (caller frees), or NULL on ENOMEM. */
 char *ibp_findings_to_json(const ibp_findings *f);
-/* One block per finding: "SEVERITY code: message", ports, partitions,
- * fix; a summary line at the end. */
-void ibp_findings_print(const ibp_findings *f, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Tenants (src/analysis/analysis_tenants.c)                          */
@@ -275,11 +180,6 @@ void ibp_findings_print(const ibp_findings *f, FILE *out);
  * comment; a PORT is a port GUID, node GUID, node description, file id
  * ("H-…") or LID, quoted with "…" when it holds blanks. */
 typedef struct ibp_tenant_map ibp_tenant_map;
-
-/* An empty map over fabric f (borrowed: f must outlive the map), the
- * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
- * out of memory. */
-void ibp_tenant_map_free(ibp_tenant_map *t);
 
 /* OpenSM's opensm.conf (ibp_osm_conf): include/ibpart/opensm_conf.h,
  * read once for the audit and the partition manager. */

@@ -113,8 +113,8 @@ const ibp_tables *ibp_analysis_input_tables(const ibp_analysis_input *in);
 /* How the SM port was chosen: given (--sm-port, or the tables file's
  * sm_port_guid), or assumed - the port the topology says ran the
  * discovery, else its first CA port (ibp_fabric_default_sm_port).  An
- * assumed port is an audit finding (sm-port-assumed, info) from
- * ibp_analysis_input_plan_findings(). */
+ * assumed port is an audit finding (sm-port-assumed, info) of the
+ * input's audit. */
 typedef enum ibp_sm_port_source {
 	IBP_SM_PORT_GIVEN = 0,
 	IBP_SM_PORT_FROM_INITIATOR,
@@ -135,13 +135,13 @@ struct ibp_audit_files_options {
 /* Set the version, everything else NULL/0.  Cannot fail. */
 void ibp_audit_files_options_init(struct ibp_audit_files_options *o,
 				  unsigned version);
-/* ibp_analysis_input_audit() with the tenants map
- * (ibp_tenant_map_load_limit) and opensm.conf
- * (ibp_osm_conf_load_limit_diags) read from o's files, as `ibpart audit`
+/* The input's audit with the tenants map (docs/audit.md) and
+ * opensm.conf (opensm_conf.h) read from o's files, as `ibpart audit`
  * and the service run it: the files' findings go to diags (may be NULL;
  * warnings do not fail the call), and *unchecked (may be NULL) gets
- * ibp_analysis_input_unchecked()'s answer.  Errors: a file that does not
- * load (its status, err at its first problem; the files are read in
+ * the codes of the rules the audit did not check for want of an
+ * opensm.conf (comma-separated; NULL when one was read).  Errors: a file that
+ * does not load (its status, err at its first problem; the files are read in
  * that order and the second not after the first fails); IBP_EINVAL for
  * a wrong options version; IBP_ENOMEM.  *out is NULL on failure. */
 int ibp_analysis_input_audit_files(const ibp_analysis_input *in,

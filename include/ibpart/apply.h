@@ -40,7 +40,6 @@
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sys/sm.h"
 #include "ibpart/tables.h"
 #include "ibpart/export.h"
 
@@ -119,9 +118,8 @@ struct ibp_apply_run_options {
 	bool state_always;	/* save even when no port changes (a
 				   script may roll back to it later) */
 	bool state_default;	/* no state_path, not a rollback: a new
-				   file in ibp_state_default_path(state_dir)
-				   (live.h), since a rollback needs what
-				   was there */
+				   file in state_dir (docs/live.md), since
+				   a rollback needs what was there */
 	const char *state_dir;	/* for state_default; NULL: the default */
 };
 /* Set version; no state file, state_always and state_default false.
@@ -134,20 +132,22 @@ void ibp_apply_run_options_init(struct ibp_apply_run_options *o,
  * differ and read them back.  IBP_EIO when a plan port is unreadable or
  * the state cannot be saved (nothing was changed); the SM's status when
  * the push fails (ibp_apply_complete false: the ports' states say which
- * changed); the errors of ibp_state_default_path() with state_default
- * (nothing was changed); IBP_ECANCELED when the session's cancel callback
- * stopped it.  Not on a dry-run session (IBP_EINVAL). */
+ * changed); with state_default, the errors of making that file's
+ * name in state_dir (nothing was changed); IBP_ECANCELED when the session's
+ * cancel callback stopped it.  Not on a dry-run session (IBP_EINVAL). */
 int ibp_apply_run(ibp_apply *a, const struct ibp_apply_run_options *o,
 		  ibp_error *err);
 
-/* After ibp_apply_run: did every port get its table; the SM's report
- * (ports changed, failed); the state file written (NULL: none); the
- * ports not reached. */
+/* After ibp_apply_run: did every port get its table (the ports it
+ * changed and failed: ibp_apply_counts_get, ibp_apply_json). */
 bool ibp_apply_complete(const ibp_apply *a);
 /* The push began (the state was saved, if asked): false after a run
  * that refused or could not save the state - nothing was changed. */
 bool ibp_apply_pushed(const ibp_apply *a);
-const struct ibp_sm_report *ibp_apply_report(const ibp_apply *a);
+/* The ports whose table the run changed, and in *failed (may be NULL)
+ * those it could not change. */
+size_t ibp_apply_ports_changed(const ibp_apply *a, size_t *failed);
+/* The state file the run wrote (NULL: none). */
 const char *ibp_apply_state_file(const ibp_apply *a);
 
 /* SMPs and time: in all, SubnSets (blocks + enforcement), of the push,
@@ -164,20 +164,6 @@ struct ibp_apply_counts {
  * pushing (already run, dry run, unreadable ports, state file not
  * saved).  Only reads a; cannot fail. */
 void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out);
-
-/* The dry-run plan as `ibpart apply --dry-run` prints it: one
- * SubnSet(P_KeyTable) line per block with its AttributeModifier and
- * entries, then a summary.  Right after ibp_apply_plan. */
-void ibp_apply_print_plan(const ibp_apply *a, FILE *out);
-/* The push report as `ibpart apply` prints it (after ibp_apply_run):
- * the SM's report, the ports not reached when incomplete, a summary. */
-void ibp_apply_print(const ibp_apply *a, FILE *out);
-
-/* The plan ports that cannot be read (ibp_apply_unreadable_at), one
- * line each (descriptions escaped), then their count and that nothing
- * was changed; nothing at all when every port was read.  Right after
- * ibp_apply_plan.  Returns their count. */
-size_t ibp_apply_print_unreadable(const ibp_apply *a, FILE *out);
 
 /* The result as `ibpart apply --direct --format json` prints it (docs/
  * json-schemas.md); a malloc'd string, NULL on ENOMEM. */
@@ -237,14 +223,6 @@ struct ibp_apply_opensm_result {
 /* Free r->text and zero r (the struct itself is the caller's; r must not
  * be NULL).  A zeroed result may be cleared again. */
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
-
-/* How OpenSM took the file (o as given to ibp_apply_via_opensm), one
- * line as `ibpart apply --via-opensm` prints it before it verifies: a
- * dry run's "would install", SUBNET UP after N ms, or the fabric holding
- * the plan though the log said nothing. */
-void ibp_apply_opensm_result_print(const struct ibp_apply_opensm_result *r,
-				   const struct ibp_apply_opensm_options *o,
-				   FILE *out);
 
 /* Validate, write, install, signal, wait (see the top of this file).
  * IBP_EPARSE or IBP_EINVAL when the plan is bad input or the pid (file)

@@ -36,11 +36,12 @@
  * exists, every end port is a limited member of it and the SM's port a
  * full one; the file's rules are applied on top, in order.  Partitions
  * that end up with no port of the fabric are dropped by OpenSM.
- * ibp_conf_group_port_membership() applies all of this for one port.
+ * The library's policy applies all of this for each port.
  *
  * Ownership: an ibp_conf owns everything reachable from it (partitions,
  * groups, members, strings, the verdict); every pointer a getter returns
- * is borrowed and valid until ibp_conf_free().
+ * is borrowed and valid as long as its owner (the ibp_plan of
+ * ibp_plan_read, the input of analysis_input.h, a tables_compute result).
  *
  * Threads: no global state.  A parsed ibp_conf is never changed again:
  * every const function here only reads it (the membership index is built
@@ -167,8 +168,8 @@ typedef struct ibp_conf_options {
 	 * as in OpenSM). */
 	bool qos;
 	bool allow_both_pkeys;
-	/* ibp_conf_parse_file() reads at most this many bytes (0:
-	 * IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
+	/* A plan read from a file (ibp_plan_read) is at most this many bytes
+	 * (0: IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
 	size_t max_input_size;
 	/* The partitions a running OpenSM still holds from its previous
 	 * sweep (opensm_partitions.h; NULL: a fresh OpenSM).  OpenSM reads
@@ -182,23 +183,6 @@ typedef struct ibp_conf_options {
 
 /* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */
 void ibp_conf_options_init(ibp_conf_options *o, unsigned version);
-
-/*
- * Parse.  Every finding goes to diags (may be NULL), located.  Returns 0
- * and sets *out whenever the text could be read, even when it has errors
- * (the AST then holds OpenSM's reading, see the verdict; count errors
- * with ibp_conf_error_count() or the diags).  Negative: IBP_EIO (cannot
- * open or read the file, a missing one included; also reported in err),
- * IBP_ENOMEM, IBP_EINVAL (out or path NULL, or text NULL with len > 0);
- * *out is then NULL.  *out is the caller's, freed with ibp_conf_free()
- * (NULL allowed).  The text and name (NULL: "<buffer>") are copied; the
- * text need not be NUL-terminated; o (NULL: defaults) and its fabric are
- * only used during the call.  diags also gets a copy of the text so it
- * can quote it.
- */
-int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
-			ibp_conf **out, ibp_diags *diags, ibp_error *err);
-void ibp_conf_free(ibp_conf *c);
 
 /* The file name it was read as (the path, the buffer's name, never
  * NULL), and the dialect it was read in (SEED or OPENSM, never AUTO). */
@@ -243,16 +227,13 @@ typedef struct ibp_conf_verdict {
  * there are no misreadings. */
 const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
 
-/* One-paragraph text of what OpenSM 3.3.23 would do with the file, for
- * `ibpart check --opensm`, to out.  Write errors are not reported. */
-void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out);
-
-/* `ibpart check --format json`: the findings d (ibp_diags_to_json's
- * object) plus "dialect" ("opensm" or "seed") and, with opensm, an
- * "opensm" object: rejected, crashes, reason, line, opensm_log_line,
- * misreadings [{code, line, column, message}], partitions [{pkey, name,
- * definitions}] (empty when rejected).  Returns a malloc'd string the
- * caller frees (no trailing newline), NULL when out of memory. */
+/* `ibpart check --format json`: the findings d (the object
+ * docs/json-schemas.md describes for diagnostics) plus "dialect" ("opensm" or
+ * "seed") and, with opensm, an "opensm" object: rejected, crashes, reason,
+ * line, opensm_log_line, misreadings [{code, line, column, message}],
+ * partitions [{pkey, name, definitions}] (empty when rejected).  Returns a
+ * malloc'd string the caller frees (no trailing newline), NULL when out of
+ * memory. */
 char *ibp_conf_check_json(const ibp_conf *c, const ibp_diags *d, bool opensm);
 
 /* ---- writing ---- */

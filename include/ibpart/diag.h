@@ -49,7 +49,7 @@ ibp_diags *ibp_diags_new(void);
 void ibp_diags_free(ibp_diags *d);
 
 /* A list keeps this many findings of one code in one file; the rest
- * are counted (ibp_diags_count_severity, ibp_diags_not_kept), so a file
+ * are counted (ibp_diags_count_severity), so a file
  * with a finding on each of its lines stays within memory. */
 #define IBP_DIAGS_KEEP_PER_CODE 10000u
 
@@ -90,7 +90,7 @@ typedef struct ibp_diags_print_options {
 			      finding that repeats per port or per key)
 			      show this many, then one line with the
 			      count of the rest and the first subjects
-			      (ibp_diags_set_subject); 0: all (default 20) */
+			      they name; 0: all (default 20) */
 	unsigned width;	   /* bytes of a quoted line shown around the caret,
 			      "…" where cut; 0: the whole line (default 100) */
 } ibp_diags_print_options;

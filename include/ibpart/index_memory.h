@@ -39,10 +39,5 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_index_memory ibp_index_memory;
 
-/* An empty memory over fabric f (borrowed: it must outlive the memory),
- * every port unknown; NULL when out of memory.  Free releases it (NULL
- * allowed). */
-void ibp_index_memory_free(ibp_index_memory *m);
-
 IBP_END_DECLS
 #endif

@@ -42,14 +42,11 @@
 #include <sys/types.h>
 
 #include "ibpart/diag.h"
-#include "ibpart/atomic_file.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
-struct ibp_sm;
 struct ibp_conf;
 struct ibp_policy_unplaced;
 
@@ -90,7 +87,6 @@ const struct ibp_drift_item *ibp_drift_at(const ibp_drift *d, size_t i);
 const char *ibp_drift_kind_str(ibp_drift_kind k);
 /* Ports compared, and how many of them drifted. */
 size_t ibp_drift_ports_checked(const ibp_drift *d);
-void ibp_drift_free(ibp_drift *d);
 
 /* Which items count: all of them, all but index-only differences, or
  * only those (without the ports' previous tables OpenSM's choice of
@@ -104,7 +100,8 @@ typedef enum ibp_drift_sel {
 
 /* ------------------------------------------------- rollback state */
 
-/* ibp_state_load() reading at most max_input_size bytes of path (0: the
+/* Read the state file at path (what `apply --state` saved, docs/live.md)
+ * into tables over f, reading at most max_input_size bytes (0: the
  * default of limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an
  * endless stream, is IBP_ERANGE. */
 int ibp_state_load_limit(const ibp_fabric *f, const char *path,
@@ -174,21 +171,8 @@ typedef struct ibp_live ibp_live;
  * The caller frees *out with ibp_live_close. */
 int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 		  ibp_error *err);
-/* A session over a transport the caller made (transport_sim's built-in
- * fabric, or another): borrowed, it must outlive the session, which
- * never closes it.  local_port_guid is the port the SMPs leave from
- * (the SM's port when ibpart is the SM); o->ca only names it in
- * progress lines. */
-int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
-			    uint64_t local_port_guid, ibp_live **out,
-			    ibp_error *err);
 /* Close the session (and the port it opened); NULL is fine. */
 void ibp_live_close(ibp_live *l);
-struct ibp_sm *ibp_live_sm(ibp_live *l);
-/* The master SM's port, as ibp_sm_master_sm_port() (sm.h) finds it
- * from the session's local port. */
-const char *ibp_live_local_ca(const ibp_live *l);
-int ibp_live_local_port(const ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
@@ -204,8 +188,6 @@ int ibp_live_discover(ibp_live *l, ibp_error *err);
 int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 			     const char *alias_path, ibp_diags *diags,
 			     FILE *summary, ibp_error *err);
-/* Milliseconds since ibp_live_open. */
-long ibp_live_elapsed_ms(const ibp_live *l);
 
 /* The fabric model plans are read against: `topology` (borrowed: it
  * must outlive the session; NULL: the discovered fabric).  Tables read

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/analysis_input.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"
@@ -43,10 +44,10 @@ void ibp_matrix_view_options_init(ibp_matrix_view_options *o, unsigned version);
 
 /* Write m (built from in's tables) to out in fmt with in's mode and
  * partition names; for IBP_MATRIX_HTML the web view with in's audit
- * findings (ibp_analysis_input_audit without a tenants map or
+ * findings (the input's audit, without a tenants map or
  * opensm.conf) and o's series and status.  o NULL: the defaults.
  * Errors: IBP_EINVAL for a wrong options version; those of
- * ibp_analysis_input_audit() and ibp_matrix_report() (IBP_ENOMEM,
+ * the audit and of writing the report (IBP_ENOMEM,
  * IBP_EIO writing). */
 int ibp_analysis_input_matrix_report(const ibp_analysis_input *in,
 				     const ibp_matrix *m, ibp_matrix_format fmt,

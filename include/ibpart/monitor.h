@@ -101,14 +101,15 @@
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sys/sim_session.h"
-#include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpart/export.h"
+
+struct ibp_sm_trap; /* sys/sm.h: traps the caller's own SM received */
 
 IBP_BEGIN_DECLS
 
@@ -235,8 +236,8 @@ typedef struct ibp_monitor_sweep ibp_monitor_sweep;
  * read the plan o->conf_path against the session's fabric (its findings
  * to diags, may be NULL), read every counter above (pipelined), update
  * st, and clear with o->reset.  The SM's port (for the plan's SELF) is
- * ibp_live_sm_port_guid().  IBP_OK also when some ports did not answer
- * (see ibp_monitor_port.pma_read/smp_read, ibp_monitor_sweep_unread);
+ * the session's (ibp_live_find_sm).  IBP_OK also when some ports did not answer
+ * (see ibp_monitor_port.pma_read/smp_read);
  * IBP_EPARSE when the plan cannot be read, IBP_EINVAL for bad options
  * or a plan with errors or one OpenSM would reject (fail closed, as
  * verify),
@@ -273,8 +274,8 @@ typedef struct ibp_monitor_series ibp_monitor_series;
  * counter (from, toward, pkey_violations), one sample per sweep, for
  * ibp_web_extras.series.  Read whole, at most max bytes (0: the
  * small-input default of limits.h).  IBP_EINVAL located at file:line:col
- * for an object that is not JSON or has no "tenants"; IBP_EIO, IBP_ERANGE
- * as ibp_file_read_all; IBP_ENOMEM.  Free *out with
+ * for an object that is not JSON or has no "tenants"; IBP_EIO when it cannot be
+ * read, IBP_ERANGE when it is longer; IBP_ENOMEM.  Free *out with
  * ibp_monitor_series_free(). */
 int ibp_monitor_series_load(const char *path, size_t max,
 			    ibp_monitor_series **out, ibp_error *err);
@@ -309,7 +310,7 @@ void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
 					const ibp_findings *f);
 /* The drift of a verification into p (drift_known set): the ports with
  * an item of each kind among the items that count as drift
- * (ibp_verify_result_selection); r NULL: drift_known false. */
+ * (ibp_verify_result_differences); r NULL: drift_known false. */
 void ibp_monitor_posture_count_drift(struct ibp_monitor_posture *p,
 				     const ibp_verify_result *r);
 /* The known families of p in Prometheus' text format to out (HELP, TYPE,
@@ -319,7 +320,7 @@ void ibp_monitor_posture_prometheus(const struct ibp_monitor_posture *p,
 				    FILE *out);
 /* On an open, discovered session whose SM port is decided: with
  * o->audit the audit of the plan o->conf_path on the session's fabric
- * (ibp_live_fabric, the SM's port ibp_live_sm_port_guid) with o->osm,
+ * (ibp_live_fabric, the SM's port ibp_live_find_sm decided) with o->osm,
  * as `ibpart audit` runs it; with o->drift the verification of the
  * fabric's P_KeyTables against the plan (ibp_verify, no previous tables:
  * index differences are notes), handed to *verified when that is not
@@ -368,12 +369,6 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 			 ibp_monitor_state *st,
 			 struct ibp_monitor_run_result *res, ibp_diags *diags,
 			 ibp_error *err);
-/* A session over the simulated fabric of ss, from its SM's port: a
- * transport_sim there (*t, the caller's to close after the session),
- * the session opened with lo (ibp_live_open_transport), discovered, the
- * SM's port decided.  The fabric's or the system's status. */
-int ibp_monitor_open_sim(ibp_sim_session *ss, const struct ibp_live_options *lo,
-			 ibp_transport **t, ibp_live **l, ibp_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The last sweeps kept, as the web view's series (monitor_history.c) */

@@ -57,8 +57,8 @@ typedef struct ibp_plan {
  * then left empty; err says why):
  *   the topology does not load: its status (IBP_EPARSE, IBP_EIO,
  *       IBP_ERANGE...), err repeating its first error finding;
- *   the plan cannot be read: ibp_conf_parse_file()'s (IBP_ENOENT,
- *       IBP_EIO, IBP_ERANGE), err naming the file;
+ *   the plan cannot be read: IBP_ENOENT,
+ *       IBP_EIO, IBP_ERANGE, err naming the file;
  *   IBP_EINVAL: o or out NULL, a wrong version, no plan_path;
  *   IBP_ENOMEM. */
 int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,

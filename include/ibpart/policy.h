@@ -78,9 +78,9 @@ typedef enum ibp_policy_mode {
  * an ibp_part_enforce, tables.h. */
 
 /* ---- what the policy could not place ----
- * The "pkey-table-full" and "enforcement-table-full" findings (see
- * ibp_policy_compute) as data, for callers that act on them - the audit
- * reports them in its own words - rather than print them.  The texts of
+ * The "pkey-table-full" and "enforcement-table-full" findings of
+ * the policy (tables_compute.h) as data, for callers that act on them - the
+ * audit reports them in its own words - rather than print them.  The texts of
  * those findings are for people; read this record instead of them. */
 
 /* A port whose P_KeyTable cannot hold every P_Key the plan gives it
@@ -116,11 +116,6 @@ typedef struct ibp_policy_unenforced {
  * ibp_policy_options.unplaced. */
 typedef struct ibp_policy_unplaced ibp_policy_unplaced;
 
-/* An empty record for ibp_policy_options.unplaced, the caller's to free
- * with ibp_policy_unplaced_free() (NULL allowed); NULL when out of
- * memory.  The getters below accept NULL (count 0). */
-void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
-
 typedef struct ibp_policy_options {
 	ibp_policy_mode mode;	       /* default OPENSM */
 	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */
@@ -136,12 +131,12 @@ typedef struct ibp_policy_options {
 	 * indexes, which outlive the entries: a P_Key removed and added
 	 * again returns to its old index while the same OpenSM runs), one
 	 * table per port with each remembered P_Key at its index, as
-	 * ibp_policy_compute_state() returns it; NULL: what `previous`
+	 * the policy computes it; NULL: what `previous`
 	 * holds. */
 	const ibp_tables *remembered;
 	/* What OpenSM remembers, exactly (index_memory.h: several P_Keys
 	 * per index, last_pkey_idx, which ports it knows), as
-	 * ibp_policy_compute_memory() returns it.  When given it wins over
+	 * a tables_compute result holds it.  When given it wins over
 	 * `remembered`: a port it knows replays its record, a port it does
 	 * not know (new to OpenSM, or dropped when it left the fabric for a
 	 * sweep) remembers nothing and OpenSM finds its table as it is.
@@ -167,7 +162,7 @@ typedef struct ibp_policy_options {
 } ibp_policy_options;
 
 /* Parse "opensm"/"strict"; IBP_EINVAL (*out untouched) if not, NULL
- * included.  ("both"/"in"/"out"/"off": ibp_part_enforce_parse, tables.h.)
+ * included.  ("both"/"in"/"out"/"off": IBP_PART_ENFORCE_WORDS, tables.h.)
  * ibp_policy_mode_str is the reverse, a static string ("opensm" for any
  * value but STRICT). */
 int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out);

@@ -33,13 +33,6 @@ typedef struct ibp_progress {
 	void *ctx;
 } ibp_progress;
 
-/* Call p's callback (nothing when p or its fn is NULL). */
-void ibp_progress_report(const ibp_progress *p, const char *what, uint64_t done,
-			 uint64_t total);
-/* The same every `every` units only (and at 0 and total): for loops. */
-void ibp_progress_tick(const ibp_progress *p, const char *what, uint64_t done,
-		       uint64_t total, uint64_t every);
-
 /* Progress as lines of text: "PREFIX[  1.2 s] what: done/total (P%)"
  * (total 0: "what: done"), seconds counted from
  * ibp_progress_printer_init(); at most one line per half second unless

@@ -22,7 +22,7 @@
  * used entry (absent on a port of which only the enforcement bits are
  * known, a switch port facing a switch); "enforcement" (optional) a
  * switch external port's PartitionEnforcementInbound/Outbound bits
- * (ibp_tables_set_enforcement on the state's tables); "remembered" (optional)
+ * (held by the state's tables); "remembered" (optional)
  * OpenSM's memory of the port (index_memory.h), present exactly when
  * OpenSM knows the port; "opensm" (optional) the options OpenSM ran
  * with (allow_both_pkeys is read once at its start, so it sticks).
@@ -68,11 +68,6 @@ typedef struct ibp_state_opensm {
 	bool no_partition_enforcement; /* TRUE: enforcement off whatever
 					  part_enforce says */
 } ibp_state_opensm;
-
-/* An empty state over fabric f (borrowed; it must outlive the state):
- * no table, nothing remembered (memory NULL), no options; NULL when out
- * of memory.  Free releases what it holds (NULL allowed). */
-void ibp_state_file_free(ibp_state_file *s);
 
 typedef struct ibp_state_read_options {
 	/* A port the fabric does not have: kept aside and written back

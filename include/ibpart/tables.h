@@ -14,8 +14,8 @@
  * tables.  Iteration is in (node, port) order.
  *
  * Threads: no global state.  A set is changed by one thread at a time;
- * its const functions never write to it (ibp_tables_at walks a Fenwick
- * tree kept up to date by put), so a set nobody is changing may be read
+ * its const functions never write to it (lookups walk a Fenwick
+ * tree kept up to date by each change), so a set nobody is changing may be read
  * from several threads at once.  The fabric must not change meanwhile.
  */
 #ifndef IBPART_TABLES_H
@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ibpart/pkey_table.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
 
@@ -34,12 +33,8 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_tables ibp_tables;
 
-/* An empty set over fabric f, to be freed with ibp_tables_free(); NULL
- * when out of memory.  f is borrowed, not copied: it must outlive the set
- * (free reads it too) and keep its nodes and ports.  Free releases every
- * table the set holds (NULL is allowed).  ibp_tables_fabric() returns
- * that borrowed f. */
-ibp_tables *ibp_tables_new(const ibp_fabric *f);
+/* Free a set the library handed over (ibp_tables_compute's, verify's),
+ * every table it holds with it; NULL is allowed. */
 void ibp_tables_free(ibp_tables *ts);
 
 /* Partition enforcement of a switch external port (IBA vol. 1 10.9.4),
@@ -56,12 +51,6 @@ typedef enum ibp_part_enforce {
 /* Those names in the enum's order, as an option's words (args.h: the
  * IBP_ARG_INDEX of a word is its ibp_part_enforce). */
 #define IBP_PART_ENFORCE_WORDS "both|in|out|off"
-
-/* Every table in the layout of `smpquery pkeys` (a "# DESC port N
- * (GUID) TYPE" header, eight entries a line with their index, the
- * capacity line), a blank line between ports: `ibpart tables`' default
- * output.  Only reads ts; write errors on out are not reported. */
-void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out);
 
 IBP_END_DECLS
 #endif

@@ -5,7 +5,7 @@
  * remembers from a previous run (a `tables --state` file) in; the fabric,
  * the plan, every port's P_KeyTable and what OpenSM remembers after this
  * run out, ready to print (tables.h, tables_json.h) and to save
- * (ibp_tables_write_state_path).
+ * (ibp_tables_result_write_state).
  *
  * Nothing here writes to stdout or stderr: findings go to the caller's
  * ibp_diags, the failure to its ibp_error.  No global state: distinct
@@ -85,7 +85,7 @@ typedef struct ibp_tables_compute_options {
 } ibp_tables_compute_options;
 
 /* Defaults: nothing given; the fabric's and the policy's defaults
- * (ibp_fabric_options_init, ibp_policy_options_init). */
+ * (ibp_fabric_options_init, policy.h's). */
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 				     unsigned version);
 

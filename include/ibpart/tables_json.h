@@ -4,7 +4,7 @@
  * prints and `tables --state` files keep between runs.  (`matrix` and
  * `audit --tables` read the same form with a parser of their own; the
  * state file of `apply --state` / `verify --previous` is another format,
- * live.h's ibp_state_save.)
+ * docs/live.md.)
  *
  *   {"mode": "opensm", "sm_port_guid": "0x…",
  *    "ports": [{"node_guid", "port_guid", "port", "node_type",
@@ -15,7 +15,7 @@
  * in between written "0x0000"; ports in (node, port) order of the fabric.
  * "enforcement" (optional, a switch external port's partition
  * enforcement as read from the switch; the simulator's and a live
- * fabric's state) is read into the set (ibp_tables_set_enforcement) and
+ * fabric's state) is read into the set and
  * not written by the writers below.
  *
  * This file is the one reader and the one writer of that schema.  No

@@ -63,8 +63,7 @@ typedef struct ibp_fabric_options {
 	unsigned switch_partition_cap; /* a switch's PartitionCap (port 0) */
 	unsigned enforcement_cap;      /* SwitchInfo PartitionEnforcementCap */
 	const char *node_name_map;     /* rdma-core node-name-map, or NULL;
-					  applied by ibp_fabric_load*()
-					  (ibp_fabric_new() ignores it) */
+					  applied by ibp_fabric_load() */
 	size_t max_input_size;	       /* ibp_fabric_load() reads at most this
 					  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
 	/* SwitchInfo LinearFDBCap / MulticastFDBCap of switches whose own
@@ -107,9 +106,7 @@ typedef struct ibp_port_link {
 				     8 NDR; 0 none */
 } ibp_port_link;
 
-/* ibnetdiscover's name of a link's width and speed ("4xSDR", "4xEDR") in
- * buf, from link's LinkWidthActive and LinkSpeed(Ext)Active; false (buf
- * "") when either is not known or not one the spec names. */
+/* Free a fabric (NULL is fine). */
 void ibp_fabric_free(ibp_fabric *f);
 
 /* Nodes are numbered 0..count-1 in file (or discovery) order; a node's
@@ -143,44 +140,18 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
  * (a CA does not forward SMPs, so a port behind an unlinked or other CA
  * port gets 0).  With LMC l each end port takes 2^l LIDs from a base
  * that is a multiple of 2^l (IBA vol. 1, 7.11.1).  Ports past
- * ibp_fabric_max_unicast_lid() get 0: OpenSM runs out of LIDs there, and
- * those ports are counted below. */
+ * the last unicast LID (IBP_MAX_UNICAST_LID, or the smallest LinearFDBCap
+ * of the switches minus one) get 0: OpenSM runs out of LIDs there (the
+ * audit's no-lid finding counts them). */
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
 			   ibp_error *err);
-/* The `no-lid` finding as one sentence (no prefix, no newline) in buf,
- * cut to len: how many end ports get no LID, what the subnet has and
- * what the ports need, which limit it is (the unicast space or a
- * switch's LinearFDBCap, the LMC), the first `first` ports by name, and
- * what that means.  Returns false (buf untouched) when every reached
- * port has a LID. */
-bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
-				size_t len);
 
 /* Every command's default SM port: the port that ran the discovery when
- * the file names it and it is a CA's (ibp_fabric_initiator_port_guid),
+ * the file names it and it is a CA's (ibnetdiscover's "# Initiated from" line),
  * else the first CA port in file order (ibsim's rule).  Either way an
  * assumption the caller should say it made.  IBP_ENOENT when the fabric
  * has no CA. */
 int ibp_fabric_default_sm_port(const ibp_fabric *f, size_t *n, unsigned *port);
-
-/* ibp_fabric_write_path() with those warnings (about path, or
- * "<stdout>"). */
-int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
-				ibp_diags *diags, ibp_error *err);
-
-/* The LIDs OpenSM would assign with the SM on port sm (a port spec as
- * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
- * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop
- * tests compare with a real OpenSM.  Assigns f's LIDs (hence not const).
- * Returns IBP_OK, or the error of resolving sm or assigning LIDs (err
- * set, nothing written). */
-int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
-			  ibp_error *err);
-
-/* The fabric in a canonical, id-free form for comparing topologies:
- * per node "node GUID TYPE NPORTS "DESC"", then per linked port
- * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT".  Cannot fail. */
-void ibp_fabric_dump(const ibp_fabric *f, FILE *out);
 
 IBP_END_DECLS
 #endif

@@ -34,6 +34,7 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/live.h"
@@ -116,11 +117,6 @@ const ibp_findings *ibp_verify_result_findings(const ibp_verify_result *r);
 /* The SM's port, the mode, and the session's SMPs and time when the
  * verification ended. */
 uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r);
-
-/* The result as `ibpart verify` prints it: a DRIFT line per difference,
- * index notes, absent GUIDs, the summary line, then the matrix and the
- * audit when asked for. */
-void ibp_verify_result_print(const ibp_verify_result *r, FILE *out);
 
 /* The result's drift - the differences verify's summary counts (index
  * notes left out without the previous tables) - as the web view's rows

@@ -33,6 +33,7 @@
 #include "analysis/audit_priv.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct cls {
 	uint16_t *keys;

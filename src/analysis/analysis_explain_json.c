@@ -12,9 +12,10 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "util/json_text.h"
 #include "pkey/tables_lib.h"
+#include "ibpart/sys/analysis.h"
 
 static json_t *hex(unsigned width, unsigned long long v)
 {

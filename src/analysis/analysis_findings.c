@@ -13,9 +13,10 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
+#include "ibpart/sys/analysis.h"
 
 struct ibp_findings {
 	size_t n, cap;

@@ -25,6 +25,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "pkey/pkey_table_lib.h"
 
 struct ibp_analysis_input {
 	ibp_fabric *owned; /* loaded here, or NULL (borrowed) */

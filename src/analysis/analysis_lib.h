@@ -77,30 +77,6 @@ int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
  * port 0 of a switch without include_switch_port0); IBP_ENOMEM. */
 const char *ibp_match_rule_str(ibp_match_rule r);
 
-/* Parse "text", "md", "csv", "json", "html"; IBP_EINVAL otherwise. */
-int ibp_matrix_format_parse(const char *s, ibp_matrix_format *out);
-
-/* Parse "auto", "ports", "classes"; IBP_EINVAL otherwise (NULL too).
- * ibp_matrix_form_of gives the form a report of m takes (AUTO
- * resolved): PORTS or CLASSES; its name by ibp_matrix_form_str ("ports",
- * "classes", "auto": static strings). */
-int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out);
-ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f);
-const char *ibp_matrix_form_str(ibp_matrix_form f);
-int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
-		      const ibp_matrix_report_options *o, FILE *out,
-		      ibp_error *err);
-
-/* The HTML report on its own, the web view (docs/matrix.md): one
- * self-contained page (inline style and script, no fetch), its tables
- * plain HTML readable without JavaScript (the script only filters and
- * opens sections); every name entity-escaped.  Tenants with their
- * members, the matrix grouped by tenant, the classes with their ports,
- * every port's P_KeyTable, and o->web's sections. */
-int ibp_matrix_report_html(const ibp_matrix *m,
-			   const ibp_matrix_report_options *o, FILE *out,
-			   ibp_error *err);
-
 /* An empty list, the caller's to free with ibp_findings_free() (NULL
  * allowed, frees every finding's copies); NULL when out of memory.  The
  * ibp_finding pointers it gives out are borrowed: valid until the list
@@ -147,6 +123,7 @@ const ibp_audit_rule *ibp_audit_rule_find(const char *code);
  * caller's to free with ibp_tenant_map_free() (NULL allowed); NULL when
  * out of memory. */
 ibp_tenant_map *ibp_tenant_map_new(const ibp_fabric *f);
+void ibp_tenant_map_free(ibp_tenant_map *t);
 
 /* Put (node, port) in tenant `name`.  IBP_EINVAL when the port is
  * already in another tenant. */

@@ -15,6 +15,7 @@
 #include "ibpart/pkey.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/topo.h"
 
 /* Multicast LIDs 0xC000-0xFFFE (IBA vol. 1, 4.1.3; 0xFFFF is the
  * permissive LID). */

@@ -24,12 +24,15 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "analysis/audit_priv.h"
+#include "util/progress_lib.h"
+#include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/analysis.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 

@@ -10,6 +10,7 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
+#include "ibpart/sys/analysis.h"
 
 static const ibp_audit_rule rules[] = {
     {"plan-rejected", IBP_AUDIT_CRITICAL,

@@ -20,6 +20,7 @@
 
 #include "conf/conf_internal.h"
 #include "util/diag_lib.h"
+#include "ibpart/sys/conf.h"
 
 static bool over_cap(ibp_conf *c, const char *code)
 {

@@ -27,6 +27,10 @@
 int ibp_conf_parse_buffer(const char *name, const char *text, size_t len,
 			  const ibp_conf_options *o, ibp_conf **out,
 			  ibp_diags *diags, ibp_error *err);
+/* The same from the file at path; ibp_conf_free frees a parse's AST. */
+int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
+			ibp_conf **out, ibp_diags *diags, ibp_error *err);
+void ibp_conf_free(ibp_conf *c);
 
 /* The file name it was read as (the path, the buffer's name, never
  * NULL), and the dialect it was read in (SEED or OPENSM, never AUTO). */

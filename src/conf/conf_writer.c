@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "conf/conf_internal.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"

@@ -9,6 +9,7 @@
 
 #include "ibpart/plan.h"
 #include "util/options_version.h"
+#include "conf/conf_lib.h"
 
 IBP_OPTIONS_LAYOUT(plan_read_options_layout, "plan read options",
 		   IBP_PLAN_READ_OPTIONS_VERSION,

@@ -21,7 +21,7 @@
 
 #include "ibpart/apply.h"
 #include "live/apply_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "live/live_enforce.h"
@@ -30,6 +30,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/apply.h"
 
 struct ibp_apply {
 	ibp_live *l;
@@ -506,6 +507,13 @@ bool ibp_apply_pushed(const ibp_apply *a)
 const struct ibp_sm_report *ibp_apply_report(const ibp_apply *a)
 {
 	return &a->rep;
+}
+
+size_t ibp_apply_ports_changed(const ibp_apply *a, size_t *failed)
+{
+	if (failed)
+		*failed = a->rep.nfailed;
+	return a->rep.nchanged;
 }
 
 const char *ibp_apply_state_file(const ibp_apply *a)

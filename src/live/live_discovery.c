@@ -10,10 +10,12 @@
 #include <stdlib.h>
 
 #include "ibpart/alias_map.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "ibpart/live.h"
 #include "ibpart/sys/sm.h"
 #include "topo/alias_map_lib.h"
+#include "live/live_lib.h"
+#include "topo/topo_lib.h"
 
 /* The alias map to path, whole or not at all. */
 static int write_aliases(const char *path, const ibp_alias_map *m,

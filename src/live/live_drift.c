@@ -16,6 +16,7 @@
 #include "ibpart/pkey.h"
 #include "live/live_enforce.h"
 #include "pkey/tables_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct ibp_drift {
 	struct ibp_drift_item *items;

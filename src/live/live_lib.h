@@ -10,6 +10,7 @@
 #define IBPART_LIVE_LIVE_LIB_H
 
 #include "ibpart/live.h"
+#include "ibpart/sys/transport.h"
 
 /* Compare every port that has a table in `want` with the same port in
  * `have` (both over the same fabric); a port absent from `have` is
@@ -148,5 +149,17 @@ int ibp_live_plan_opensm_text(const struct ibp_live_plan_options *po,
 			      const ibp_fabric *f, const struct ibp_conf *conf,
 			      const ibp_tables *want, char **text, size_t *len,
 			      ibp_diags *diags, ibp_error *err);
+
+/* Free a drift (NULL is fine); a verify result owns its own. */
+void ibp_drift_free(ibp_drift *d);
+
+/* The session's SM (sys/sm.h), its local CA and port: what the library's
+ * verify, apply and monitor drive. */
+struct ibp_sm *ibp_live_sm(ibp_live *l);
+const char *ibp_live_local_ca(const ibp_live *l);
+int ibp_live_local_port(const ibp_live *l);
+
+/* Milliseconds since ibp_live_open. */
+long ibp_live_elapsed_ms(const ibp_live *l);
 
 #endif

@@ -20,11 +20,12 @@
 #include <time.h>
 
 #include "ibpart/apply.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "conf/partitions_marker.h"
 #include "live/live_lib.h"
 #include "util/options_version.h"
+#include "conf/conf_lib.h"
 
 IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
 		   IBP_APPLY_OPENSM_OPTIONS_VERSION,

@@ -12,14 +12,18 @@
 
 #include "ibpart/apply.h"
 #include "live/apply_lib.h"
-#include "ibpart/escape.h"
-#include "ibpart/pkey_table.h"
+#include "ibpart/sys/escape.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/verify.h"
 #include "live/verify_lib.h"
 #include "analysis/analysis_lib.h"
 #include "live/live_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/analysis.h"
+#include "ibpart/sys/apply.h"
+#include "ibpart/sys/verify.h"
+#include "report/report_lib.h"
 
 /* A node description for a terminal: a tenant's HCA says what it
  * likes (\r\e[2K would erase the DRIFT line it is on).  Into buf. */

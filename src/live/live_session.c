@@ -19,6 +19,8 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/live.h"
 
 struct ibp_live {
 	struct ibp_live_options o;

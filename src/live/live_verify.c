@@ -33,6 +33,7 @@
 #include "live/live_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "report/report_lib.h"
 
 struct ibp_verify_result {
 	const ibp_fabric *f;

@@ -11,6 +11,8 @@
 #include "ibpart/conf.h"
 #include "ibpart/monitor.h"
 #include "ibpart/topo.h"
+#include "ibpart/sys/sim_session.h"
+#include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport.h"
 
 struct ibp_monitor_sweep {

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "monitor/monitor_priv.h"
 #include "util/json_text.h"
 #include "monitor/monitor_lib.h"

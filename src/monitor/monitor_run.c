@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "ibpart/sys/transport_sim.h"
 #include "monitor/monitor_priv.h"
@@ -18,6 +18,8 @@
 #include "live/live_lib.h"
 #include "monitor/monitor_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/monitor.h"
 
 IBP_OPTIONS_LAYOUT(monitor_run_options_layout, "monitor run options",
 		   IBP_MONITOR_RUN_OPTIONS_VERSION,

@@ -14,7 +14,7 @@
 
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/perfmgt.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport.h"
 #include "monitor/monitor_priv.h"
@@ -23,6 +23,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "conf/conf_lib.h"
 
 #define CHUNK_PORTS 2048 /* ports per batch: bounds the MAD buffers */
 

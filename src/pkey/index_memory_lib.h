@@ -15,6 +15,7 @@
  * every port unknown; NULL when out of memory.  Free releases it (NULL
  * allowed). */
 ibp_index_memory *ibp_index_memory_new(const ibp_fabric *f);
+void ibp_index_memory_free(ibp_index_memory *m);
 
 /* The fabric the memory is keyed by. */
 const ibp_fabric *ibp_index_memory_fabric(const ibp_index_memory *m);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 
 struct slot {
 	uint16_t key;	/* 0 = empty slot (0x0000 is never stored) */

@@ -16,7 +16,7 @@
 
 #include "util/file_read.h"
 #include "util/json_text.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "ibpart/pkey.h"
 #include "ibpart/state_file.h"
@@ -26,6 +26,7 @@
 #include "pkey/opensm_partitions_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 #define FORMAT_V1 "ibpart-pkey-state-1"
 #define FORMAT_V2 "ibpart-state"

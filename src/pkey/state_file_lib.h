@@ -15,6 +15,7 @@
  * no table, nothing remembered (memory NULL), no options; NULL when out
  * of memory.  Free releases what it holds (NULL allowed). */
 ibp_state_file *ibp_state_file_new(const ibp_fabric *f);
+void ibp_state_file_free(ibp_state_file *s);
 
 /* The tables the ports hold (never NULL; enforcement bits ride on them,
  * ibp_tables_set_enforcement), owned by the state.  set_tables takes

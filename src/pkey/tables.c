@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "ibpart/tables.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/tables.h"
 
 #define ENF_KNOWN 0x4u
 #define ENF_IN	  0x1u

@@ -14,7 +14,7 @@
 
 #include "util/file_read.h"
 #include "util/json_text.h"
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
@@ -26,6 +26,7 @@
 #include "pkey/index_memory_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static json_t *guid_str(uint64_t g)
 {

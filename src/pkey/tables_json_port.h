@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/topo.h"
 
 /* The entry of (n, p) holding t; NULL when out of memory. */

@@ -10,6 +10,7 @@
 #define IBPART_PKEY_TABLES_LIB_H
 
 #include "ibpart/tables.h"
+#include "pkey/pkey_table_lib.h"
 
 /* An empty set over fabric f, to be freed with ibp_tables_free(); NULL
  * when out of memory.  f is borrowed, not copied: it must outlive the set
@@ -79,5 +80,11 @@ int ibp_tables_set_enforcement(ibp_tables *ts, size_t node, unsigned port,
  * them for (node, port); false, the bits untouched, otherwise. */
 bool ibp_tables_get_enforcement(const ibp_tables *ts, size_t node,
 				unsigned port, bool *inbound, bool *outbound);
+
+/* An empty set over fabric f, to be freed with ibp_tables_free(); NULL
+ * when out of memory.  f is borrowed, not copied: it must outlive the set
+ * (free reads it too) and keep its nodes and ports.  ibp_tables_fabric()
+ * returns that borrowed f. */
+ibp_tables *ibp_tables_new(const ibp_fabric *f);
 
 #endif

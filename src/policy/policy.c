@@ -28,6 +28,9 @@
 #include "pkey/index_memory_lib.h"
 #include "pkey/opensm_partitions_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/tables_lib.h"
+#include "util/progress_lib.h"
+#include "ibpart/sys/topo.h"
 
 void ibp_policy_options_init(ibp_policy_options *o)
 {

@@ -15,6 +15,7 @@
  * with ibp_policy_unplaced_free() (NULL allowed); NULL when out of
  * memory.  The getters below accept NULL (count 0). */
 ibp_policy_unplaced *ibp_policy_unplaced_new(void);
+void ibp_policy_unplaced_free(ibp_policy_unplaced *u);
 
 /* Ports that drop P_Keys, in the order the policy programs them; the
  * pointers stay valid until the record is freed or filled again. */

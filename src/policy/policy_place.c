@@ -40,6 +40,7 @@
 #include "pkey/index_memory_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 #define NKEYS 65536u
 

@@ -9,7 +9,7 @@
 
 #include "ibpart/tables_compute.h"
 #include "policy/opensm_prtn_sweep.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/tables_json.h"
 #include "conf/conf_lib.h"
 #include "util/diag_lib.h"

@@ -1,5 +1,5 @@
 /*
- * service.c - the partition service object (include/ibpart/service.h):
+ * service.c - the partition service object (include/ibpart/sys/service.h):
  * its lock, and UFM's P_Key operations.  A request is read and checked
  * field by field before the lock is taken; under it, the change is made
  * on a copy of the plan, refused if it touches an operator's P_Key or
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "service/service_internal.h"
 #include "conf/conf_lib.h"
@@ -39,6 +39,28 @@ void ibp_service_options_init(struct ibp_service_options *o, unsigned version)
 	struct ibp_service_options d;
 	service_options_defaults(&d);
 	ibp_options_init_as(o, version, &d, &service_options_layout);
+}
+
+IBP_OPTIONS_LAYOUT(service_caller_layout, "service caller",
+		   IBP_SERVICE_CALLER_VERSION,
+		   sizeof(struct ibp_service_caller));
+
+void ibp_service_caller_init(struct ibp_service_caller *c, unsigned version)
+{
+	struct ibp_service_caller d = {.version = IBP_SERVICE_CALLER_VERSION};
+	ibp_options_init_as(c, version, &d, &service_caller_layout);
+}
+
+int svc_caller_check(const struct ibp_service_caller *c,
+		     struct ibp_service_error *e)
+{
+	struct ibp_service_caller full = {.version =
+					      IBP_SERVICE_CALLER_VERSION};
+	if (!c || !ibp_options_take(&full, c, &service_caller_layout, NULL))
+		return IBP_OK;
+	return svc_fail(e, IBP_EINVAL, "caller",
+			"service caller version %u: this library reads 1..%u",
+			c->version, IBP_SERVICE_CALLER_VERSION);
 }
 
 void ibp_service_error_init(struct ibp_service_error *e)
@@ -712,8 +734,11 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 {
 	if ((unsigned)op > IBP_SERVICE_REMOVE_GUIDS)
 		return svc_fail(e, IBP_EINVAL, NULL, "unknown operation");
+	int rc = svc_caller_check(c, e);
+	if (rc)
+		return rc;
 	struct req r = {0};
-	int rc = read_req(op, body, len, &r, e);
+	rc = read_req(op, body, len, &r, e);
 	if (rc) {
 		req_free(&r);
 		return rc;

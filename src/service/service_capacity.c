@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "service/service_internal.h"
@@ -36,6 +36,8 @@
 #include "pkey/state_file_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "conf/conf_lib.h"
+#include "pkey/index_memory_lib.h"
 
 /* One plan's tables: as placed (from the recorded state) and as given
  * (packed on an empty fabric), with what the packing could not place. */

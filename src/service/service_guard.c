@@ -19,6 +19,7 @@
 #include "analysis/analysis_input_lib.h"
 #include "service/service_internal.h"
 #include "analysis/analysis_lib.h"
+#include "conf/conf_lib.h"
 
 /* OpenSM's reading: errors, or the whole file rejected. */
 static int conf_errors(const ibp_service *s, const char *text, size_t len,

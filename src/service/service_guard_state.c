@@ -41,7 +41,7 @@
 #include "ibpart/alias_map.h"
 #include "topo/alias_map_lib.h"
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "service/service_internal.h"
 #include "analysis/analysis_input_lib.h"
 #include "analysis/analysis_lib.h"

@@ -292,6 +292,8 @@ int ibp_service_add_hosts_as(ibp_service *s, struct ibp_service_caller *c,
 			     const char *body, size_t len, uint64_t *rev,
 			     struct ibp_service_error *e)
 {
+	if (svc_caller_check(c, e))
+		return IBP_EINVAL;
 	json_error_t je;
 	json_t *o =
 	    json_loadb(body ? body : "", len, JSON_REJECT_DUPLICATES, &je);

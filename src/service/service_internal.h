@@ -18,7 +18,7 @@
 
 #include "ibpart/analysis_input.h"
 #include "ibpart/conf.h"
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "ibpart/state_file.h"
 #include "conf/partitions_marker.h"
 #include "policy/policy_lib.h"
@@ -416,6 +416,11 @@ int svc_guard_base_findings(const ibp_service *s, ibp_findings *out);
 /* Append the findings of JSON array arr (stolen) to c->warnings (c may
  * be NULL: arr is dropped).  0, or IBP_ENOMEM. */
 int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
+/* IBP_OK for a NULL caller or one of a version this library reads
+ * (1..IBP_SERVICE_CALLER_VERSION); else IBP_EINVAL in e, field
+ * "caller" (service.c). */
+int svc_caller_check(const struct ibp_service_caller *c,
+		     struct ibp_service_error *e);
 
 /* The audit of text on the topology as `ibpart audit --format json`
  * prints it; IBP_ENOENT without a topology. */

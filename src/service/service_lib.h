@@ -1,15 +1,15 @@
 /*
- * service_lib.h - the library's own half of ibpart/service.h: what other
+ * service_lib.h - the library's own half of ibpart/sys/service.h: what other
  * modules of libibpart and its unit tests call, but no program outside
  * the library does.  Not installed, not exported (libibpart.map): a
- * function moves to ibpart/service.h when a front end or a third party
+ * function moves to ibpart/sys/service.h when a front end or a third party
  * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
  * tiers of API").
  */
 #ifndef IBPART_SERVICE_SERVICE_LIB_H
 #define IBPART_SERVICE_SERVICE_LIB_H
 
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 
 /* Validate body (len bytes of JSON) for op and make the change: one
  * transaction, a new revision in *rev (may be NULL; unchanged when the
@@ -63,5 +63,13 @@ int ibp_service_ports_json(ibp_service *s, char **json, ibp_error *err);
  * apply --via-opensm` must not replace it)?  false when it cannot be
  * read. */
 bool ibp_service_manages_file(const char *path);
+
+/* The same on the database at db_path, while a daemon holds it (`ibpartd
+ * token`): revoke token id (any user's), or every token as JSON.
+ * IBP_ENOENT: no such token; IBP_EIO: the database fails. */
+int ibp_service_db_token_revoke(const char *db_path, const char *id,
+				ibp_error *err);
+int ibp_service_db_tokens_json(const char *db_path, char **json,
+			       ibp_error *err);
 
 #endif

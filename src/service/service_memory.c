@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "service/service_internal.h"
@@ -32,6 +32,8 @@
 #include "pkey/state_file_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "conf/conf_lib.h"
+#include "pkey/index_memory_lib.h"
 
 int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
 		    ibp_error *err)

@@ -25,6 +25,7 @@
 #include "ibpart/tables_json.h"
 #include "service/service_internal.h"
 #include "service/service_lib.h"
+#include "report/report_lib.h"
 
 static int no_topology(const ibp_service *s, ibp_error *err)
 {

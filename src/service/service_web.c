@@ -1,6 +1,6 @@
 /*
  * service_web.c - the page ibpartd serves at `/`: the web view of
- * `ibpart matrix --format html` (src/analysis/report_html.c) on the plan
+ * `ibpart matrix --format html` (src/report/report_html.c) on the plan
  * the newest revision renders and the service's topology, with its audit
  * findings and a status line (the revisions in the database and on the
  * fabric), and what its caller adds (ibpartd: the drift and violation
@@ -15,6 +15,7 @@
 #include "analysis/analysis_lib.h"
 #include "service/service_internal.h"
 #include "analysis/analysis_input_lib.h"
+#include "report/report_lib.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		 const char *status, const ibp_web_extras *more,

@@ -13,6 +13,7 @@
 #include "pkey/tables_lib.h"
 #include "sim/sim_priv.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct ibp_sim {
 	const ibp_fabric *f;

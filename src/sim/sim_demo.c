@@ -19,6 +19,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "pkey/pkey_table_lib.h"
 
 #define NSEED 7
 

@@ -18,6 +18,7 @@
 #include "pkey/tables_lib.h"
 #include "sim/sim_priv.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* A switch's GUIDInfo is port 0's (its external ports have no GUID). */
 static struct sim_port *guid_port(ibp_sim *s, size_t node, unsigned port)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "ibpart/sys/transport_sim.h"
 #include "sim/sim_session_priv.h"
 #include "util/diag_lib.h"

@@ -12,6 +12,7 @@
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "sim/sim_session_priv.h"
+#include "conf/conf_lib.h"
 
 int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 		      const char *alias_path, size_t max_input_size,

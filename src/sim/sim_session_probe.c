@@ -11,6 +11,7 @@
 #include "sim/sim_session_priv.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 void ibp_sim_probe_result_free(struct ibp_sim_probe_result *r)
 {

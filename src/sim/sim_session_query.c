@@ -9,6 +9,7 @@
 #include "ibpart/pkey.h"
 #include "sim/sim_session_priv.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* Where an SMP goes: a LID, or a directed route from the SM's port. */
 struct dest {

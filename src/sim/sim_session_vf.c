@@ -19,6 +19,7 @@
 #include "sim/sim_session_priv.h"
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static int identity_map(ibp_sim *sim, size_t n, unsigned p, unsigned vf,
 			ibp_error *err)

@@ -15,6 +15,7 @@
 #include "ibpart/sys/perfmgt.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* What this SMA reports about itself (ibsim-like values). */
 #define SIM_VENDOR_ID	   0x0002c9u

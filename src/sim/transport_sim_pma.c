@@ -18,6 +18,7 @@
 #include "ibpart/sys/mad.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* The index a GMP leaves with: the full default P_Key where the port
  * has it (what a Performance Manager needs), else the limited one,

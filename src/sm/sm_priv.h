@@ -23,6 +23,7 @@
 
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/sm.h"
+#include "pkey/pkey_table_lib.h"
 
 struct dr_path {
 	uint8_t hops;

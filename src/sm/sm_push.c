@@ -13,6 +13,7 @@
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 /* Record a port the push failed on (fp, why) in the report, marked
  * incomplete; *err gets why, or out of memory if it could not be

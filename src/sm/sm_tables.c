@@ -11,6 +11,7 @@
 #include "ibpart/pkey.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 unsigned sm_port_capacity(const ibp_sm *sm, size_t n, unsigned p)
 {

@@ -1,16 +1,16 @@
 /*
  * fabric_gen.c - generated fat trees (folded Clos networks of one, two
  * or three tiers) and partition plans (see
- * include/ibpart/fabric_gen.h), the inputs of benchmarks and of tests
+ * include/ibpart/sys/fabric_gen.h), the inputs of benchmarks and of tests
  * that need fabrics bigger than the seed's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"

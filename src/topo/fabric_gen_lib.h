@@ -1,15 +1,15 @@
 /*
- * fabric_gen_lib.h - the library's own half of ibpart/fabric_gen.h: what other
- * modules of libibpart and its unit tests call, but no program outside
+ * fabric_gen_lib.h - the library's own half of ibpart/sys/fabric_gen.h: what
+ * other modules of libibpart and its unit tests call, but no program outside
  * the library does.  Not installed, not exported (libibpart.map): a
- * function moves to ibpart/fabric_gen.h when a front end or a third party
+ * function moves to ibpart/sys/fabric_gen.h when a front end or a third party
  * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
  * tiers of API").
  */
 #ifndef IBPART_TOPO_FABRIC_GEN_LIB_H
 #define IBPART_TOPO_FABRIC_GEN_LIB_H
 
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 
 /* Number of leaf switches, and of the other switches (spines and
  * cores), the options produce. */

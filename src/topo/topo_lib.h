@@ -147,6 +147,9 @@ int ibp_fabric_write(const ibp_fabric *f, FILE *out, ibp_error *err);
  * topology" for stdout); err set. */
 int ibp_fabric_write_path(const ibp_fabric *f, const char *path,
 			  ibp_error *err);
+/* The same with those warnings (about path, or "<stdout>"). */
+int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
+				ibp_diags *diags, ibp_error *err);
 
 /* ibp_fabric_write() with a warning (code "desc-replaced", file name,
  * which may be NULL) in diags (may be NULL) for each node whose

@@ -17,6 +17,7 @@
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
+#include "ibpart/sys/topo.h"
 
 struct lid_item {
 	uint64_t key; /* the GUID as OpenSM's port table orders it */

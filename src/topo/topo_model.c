@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 #include "topo/topo_priv.h"

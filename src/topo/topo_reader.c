@@ -40,6 +40,7 @@
 #include "util/huge_pages.h"
 #include "topo/topo_priv.h"
 #include "util/diag_lib.h"
+#include "util/progress_lib.h"
 
 #define IBSIM_CA_GUID_BASE     0x100000ULL
 #define IBSIM_SWITCH_GUID_BASE 0x200000ULL

@@ -17,12 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 #include "topo/topo_priv.h"
 #include "util/diag_lib.h"
+#include "ibpart/sys/topo.h"
 
 static const char *header_word(ibp_node_type t)
 {

@@ -1,6 +1,6 @@
 /*
  * atomic_file.c - whole-or-nothing output files (see
- * include/ibpart/atomic_file.h): an unnamed file (O_TMPFILE) in the
+ * include/ibpart/sys/atomic_file.h): an unnamed file (O_TMPFILE) in the
  * real target's directory (symbolic links followed), fsync, the old
  * file's mode and owner, a name given only once it is whole (linkat),
  * rename, fsync of the directory; devices and FIFOs written in place.
@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 
 struct ibp_atomic_file {

@@ -1,15 +1,15 @@
 /*
- * atomic_file_lib.h - the library's own half of ibpart/atomic_file.h: what
+ * atomic_file_lib.h - the library's own half of ibpart/sys/atomic_file.h: what
  * other modules of libibpart and its unit tests call, but no program outside
  * the library does.  Not installed, not exported (libibpart.map): a
- * function moves to ibpart/atomic_file.h when a front end or a third party
+ * function moves to ibpart/sys/atomic_file.h when a front end or a third party
  * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
  * tiers of API").
  */
 #ifndef IBPART_UTIL_ATOMIC_FILE_LIB_H
 #define IBPART_UTIL_ATOMIC_FILE_LIB_H
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 
 /* Start writing path: *out is the handle and *fp the stream to write to;
  * the stream belongs to the handle (do not fclose it), and the handle is

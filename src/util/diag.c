@@ -19,7 +19,7 @@
 #include "ibpart/diag.h"
 #include "util/diag_lib.h"
 #include "ibpart/error.h"
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/diag_source.h"
 #include "util/options_version.h"
 #include "util/file_read.h"

@@ -1,6 +1,6 @@
 /*
  * escape.c - the escaping rules of each output format (see
- * include/ibpart/escape.h): text for terminals (`\xNN`, `\\`), JSON as
+ * include/ibpart/sys/escape.h): text for terminals (`\xNN`, `\\`), JSON as
  * valid UTF-8 (U+FFFD) with the exact bytes in hex beside it, HTML
  * entities, CSV quoting with formulas defused, Markdown table cells,
  * Prometheus label values.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 
 size_t ibp_utf8_seq(const char *s, size_t len)

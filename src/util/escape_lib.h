@@ -1,15 +1,15 @@
 /*
- * escape_lib.h - the library's own half of ibpart/escape.h: what other
+ * escape_lib.h - the library's own half of ibpart/sys/escape.h: what other
  * modules of libibpart and its unit tests call, but no program outside
  * the library does.  Not installed, not exported (libibpart.map): a
- * function moves to ibpart/escape.h when a front end or a third party
+ * function moves to ibpart/sys/escape.h when a front end or a third party
  * needs it, and is added to the map then (docs/ARCHITECTURE.md, "Two
  * tiers of API").
  */
 #ifndef IBPART_UTIL_ESCAPE_LIB_H
 #define IBPART_UTIL_ESCAPE_LIB_H
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 
 /* True when s[0..len) is valid UTF-8 (no overlong forms, no surrogates,
  * nothing past U+10FFFF). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "util/json_text.h"
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "ibpart/progress.h"
+#include "util/progress_lib.h"
 
 void ibp_progress_report(const ibp_progress *p, const char *what, uint64_t done,
 			 uint64_t total)

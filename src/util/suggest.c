@@ -1,13 +1,13 @@
 /*
  * suggest.c - "did you mean": the candidate closest to a mistyped word
- * (see include/ibpart/suggest.h), for the CLI's commands and options, the
+ * (see include/ibpart/sys/suggest.h), for the CLI's commands and options, the
  * fabric's node names, and the service's field names.  Damerau-
  * Levenshtein distance (insert, delete, substitute, swap two letters),
  * capped so that a long list of long names stays cheap.
  */
 #include <string.h>
 
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 
 /* Edit distance of a and b (insert, delete, substitute, swap), capped:
  * anything over 3 is 4. */

@@ -19,6 +19,7 @@
 
 #include <ibpart/live.h>
 #include <ibpart/monitor.h>
+#include <ibpart/sys/monitor.h>
 #include <ibpart/sys/sim_session.h>
 #include <ibpart/sys/transport.h>
 

@@ -16,8 +16,12 @@ n=$(grep -c . <<<"$syms")
 (( n > 100 )) || fail "only $n exported symbols: is the public API hidden too?"
 leaks=$(grep -v '^ibp_' <<<"$syms" | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
 [[ -z "$leaks" ]] || fail "exported names without the ibp_ prefix: $(tr '\n' ' ' <<<"$leaks")"
-for s in ibp_version ibp_conf_parse_file ibp_fabric_load ibp_tables_new ibp_sm_push; do
+for s in ibp_version ibp_plan_read ibp_fabric_load ibp_tables_compute ibp_sm_push; do
   grep -qx "$s" <<<"$syms" || fail "$s is not exported"
+done
+# and the library's own building blocks are not (their _lib.h headers)
+for s in ibp_conf_parse_file ibp_tables_new ibp_pkey_table_new; do
+  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but private"
 done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its

@@ -13,6 +13,7 @@
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/conf.h"
 
 static ibp_fabric *fabric(void)
 {

@@ -13,6 +13,7 @@
 
 #include "../unit/conf_dump.h"
 #include "conf/conf_internal.h"
+#include "conf/conf_lib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

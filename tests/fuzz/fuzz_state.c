@@ -12,7 +12,7 @@
 #include "fuzz_fabric.h"
 #include "ibpart/live.h"
 #include "live/live_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/tables.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"

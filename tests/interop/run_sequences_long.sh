@@ -1,6 +1,6 @@
 #!/bin/bash
 # run_sequences_long.sh - `make interop-long`: several hundred random plan
-# sequences through the real OpenSM on ibsim (test_opensm_sequences.sh),
+# sequences through the real OpenSM on ibsim (test_opensm_random.sh),
 # in chunks of 10 sequences run SEQ_JOBS at a time, each chunk with its
 # own ibsim, OpenSM and work directory.  One chunk in four runs sequences
 # twice as long (24 steps by default), so long runs of rejected plans,
@@ -41,9 +41,9 @@ chunk()
 	[ $((k % 4)) -eq 3 ] && st=$((2 * steps))
 	s0=$((seed + 10 * k))
 	out="$logs/chunk-$k.log"
-	IBP_SEQ_CASES=0 IBP_SEQ_SEED=$s0 IBP_SEQ_COUNT=$n IBP_SEQ_STEPS=$st \
+	IBP_SEQ_SEED=$s0 IBP_SEQ_COUNT=$n IBP_SEQ_STEPS=$st \
 		IBP_SEQ_TOPO=${SEQ_TOPO:-} \
-		bash "$IBP_SRC/tests/interop/test_opensm_sequences.sh" >"$out" 2>&1
+		bash "$IBP_SRC/tests/interop/test_opensm_random.sh" >"$out" 2>&1
 	line=$(grep -E '^(PASS|FAIL|SKIP)' "$out")
 	line=${line##*$'\n'}
 	printf '%s\t%s\t%s\t%s\n' "$k" "$s0" "$st" "${line:-no result (see $out)}" \

@@ -17,6 +17,7 @@
 #include "monitor/monitor_lib.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport_sim.h"
+#include "ibpart/sys/live.h"
 
 /* The seed fabric into *ss (its plan's path into conf) and the
  * simulator's transport at its SM's port into *sim; 0, or -1 with the

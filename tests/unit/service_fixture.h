@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 
 static char dir[256], db[300], conf[300], topo[512];
 

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "ibpart/atomic_file.h"
+#include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
 
 static char dir[256];

@@ -22,7 +22,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 
 #define NCA    36 /* CA nodes; every fourth has two ports */
 #define NBASES 6  /* tenant partitions 0x0001.. */

@@ -23,6 +23,7 @@
 #include "conf/conf_internal.h"
 #include "conf/conf_lexer.h"
 #include "conf_dump.h"
+#include "conf/conf_lib.h"
 
 static char *read_with(const char *text, size_t len, bool fast)
 {

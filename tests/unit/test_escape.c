@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ibpart/escape.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/tables.h"
 #include "pkey/tables_lib.h"
@@ -22,6 +22,7 @@
 #include "pkey/tables_json_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static void test_text(void **state)
 {

@@ -17,11 +17,12 @@
 
 #include <cmocka.h>
 
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 #include "util/diag_lib.h"
+#include "ibpart/sys/topo.h"
 
 static double now(void)
 {

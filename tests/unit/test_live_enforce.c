@@ -29,6 +29,9 @@
 #include "live/verify_lib.h"
 #include "sim_fixture.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/apply.h"
+#include "ibpart/sys/verify.h"
+#include "ibpart/sys/live.h"
 
 struct fx {
 	ibp_fabric *f;

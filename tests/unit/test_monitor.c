@@ -28,7 +28,7 @@
 
 #include "ibpart/monitor.h"
 #include "monitor/monitor_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport_sim.h"
 #include "seed_live.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 
 static void test_new_capacity(void **state)
 {

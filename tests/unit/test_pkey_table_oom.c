@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "ibpart/error.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 
 void *__real_calloc(size_t n, size_t size);
 void *__wrap_calloc(size_t n, size_t size);

@@ -22,7 +22,7 @@
 
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/policy.h"
 #include "policy/policy_lib.h"
 #include "ibpart/tables_json.h"

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ibpart/progress.h"
+#include "util/progress_lib.h"
 
 static void lines_and_throttle(void **state)
 {

@@ -28,7 +28,7 @@
 
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "service/service_lib.h"
 #include "service_fixture.h"
 
@@ -455,6 +455,53 @@ static void test_bad_input(void **state)
 	ibp_service_close(s);
 }
 
+/* A caller struct follows the versioned options pattern: _init writes
+ * the version it is given, and a version of 0 or newer than the
+ * library's is refused before anything is read or changed. */
+static void test_caller_version(void **state)
+{
+	(void)state;
+	ibp_service *s = open_svc(false);
+	struct ibp_service_caller c;
+	memset(&c, 0xa5, sizeof(c));
+	ibp_service_caller_init(&c, IBP_SERVICE_CALLER_VERSION);
+	assert_int_equal(c.version, IBP_SERVICE_CALLER_VERSION);
+	assert_null(c.user);
+	assert_null(c.warn_rules);
+	assert_null(c.warnings);
+	const char *add = "{\"pkey\":\"0x5\",\"guids\":[\"0002c90000000201\"]}";
+	const char *hosts = "{\"pkey\":\"0x5\",\"hosts_names\":\"h1\"}";
+	unsigned bad[] = {0, IBP_SERVICE_CALLER_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		c.version = bad[i];
+		struct ibp_service_error e;
+		ibp_service_error_init(&e);
+		assert_int_equal(
+		    ibp_service_change_as(s, &c, IBP_SERVICE_ADD_GUIDS, add,
+					  strlen(add), NULL, &e),
+		    IBP_EINVAL);
+		assert_string_equal(e.field, "caller");
+		assert_int_equal(ibp_service_error_http(&e), 400);
+		ibp_service_error_clear(&e);
+		assert_int_equal(ibp_service_add_hosts_as(
+				     s, &c, hosts, strlen(hosts), NULL, &e),
+				 IBP_EINVAL);
+		assert_string_equal(e.field, "caller");
+		ibp_service_error_clear(&e);
+	}
+	assert_int_equal(ibp_service_revision(s), 0);
+	c.version = IBP_SERVICE_CALLER_VERSION;
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	assert_int_equal(ibp_service_change_as(s, &c, IBP_SERVICE_ADD_GUIDS,
+					       add, strlen(add), NULL, &e),
+			 IBP_OK);
+	assert_int_equal(ibp_service_revision(s), 1);
+	free(c.warnings);
+	ibp_service_error_clear(&e);
+	ibp_service_close(s);
+}
+
 /* Remove (both calls), UFM's auto-delete, PUT replacing the set, and a
  * reopen finding every revision. */
 static void test_remove_and_reopen(void **state)
@@ -706,8 +753,9 @@ static void test_guard(void **state)
 	       "\"0002c90000000401\",\"0002c90000000601\","
 	       "\"0002c90000000502\"]}");
 	change(s, IBP_SERVICE_ADD_GUIDS, bridge);
-	struct ibp_service_caller plain = {IBP_SERVICE_CALLER_VERSION, "k8s",
-					   NULL, NULL};
+	struct ibp_service_caller plain;
+	ibp_service_caller_init(&plain, IBP_SERVICE_CALLER_VERSION);
+	plain.user = "k8s";
 	const char *rm = "{\"pkey\":\"0x70\",\"guids\":"
 			 "[\"0002c90000000401\"]}";
 	int rc = ibp_service_change_as(s, &plain, IBP_SERVICE_REMOVE_GUIDS, rm,
@@ -841,6 +889,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_caller_version, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_remove_and_reopen, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_guard, setup, teardown),

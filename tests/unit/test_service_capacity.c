@@ -34,7 +34,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "service/service_lib.h"
 #include "service_fixture.h"
 

@@ -19,6 +19,7 @@
 #include "sim_fixture.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static void set_table(ibp_sim *s, size_t n, unsigned p, const uint16_t *keys,
 		      unsigned nk)

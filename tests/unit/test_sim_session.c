@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/sys/sim_session.h"
 #include "util/diag_lib.h"
 #include "pkey/tables_lib.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ibpart/fabric_gen.h"
+#include "ibpart/sys/fabric_gen.h"
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
@@ -23,6 +23,7 @@
 #include "topo/alias_map_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct fx {
 	ibp_fabric *f;

@@ -18,7 +18,7 @@
 
 #include "ibpart/index_memory.h"
 #include "pkey/index_memory_lib.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "ibpart/state_file.h"
 #include "pkey/state_file_lib.h"
 #include "ibpart/tables.h"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "ibpart/suggest.h"
+#include "ibpart/sys/suggest.h"
 
 static const char *const cmds[] = {"check",  "convert", "tables", "matrix",
 				   "audit",  "sim",	"demo",	  "discover",

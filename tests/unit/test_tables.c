@@ -19,6 +19,7 @@
 
 #include "word_list.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 static ibp_fabric *two_node_fabric(void)
 {

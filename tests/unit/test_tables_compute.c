@@ -26,6 +26,7 @@
 #include "policy/policy_lib.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 #define SM 0x506b4b0300a1b300ull
 

@@ -19,6 +19,7 @@
 #include "sim_fixture.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/pkey_table_lib.h"
 
 struct fx {
 	ibp_fabric *f;

@@ -33,7 +33,8 @@
  *  - the receiving end port checks every packet except those to QP0
  *    (10.9.3): no matching entry drops it, counts PortInfo
  *    P_KeyViolations and raises Trap 257.
- * Every check is ibp_pkey_table_match(): O(1) in the table size.
+ * Every check is the IBA match rule (pkey.h) against a hashed table: O(1) in
+ * the table size.
  *
  * Traps queue here until the SM's transport receives them (as Notice
  * MADs through ibp_transport_recv()).  The queue is bounded; traps past

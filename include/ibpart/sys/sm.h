@@ -159,7 +159,7 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
  * CA/router port when the switch has an enforcement table
  * (PartitionEnforcementCap > 0) - into a set keyed by the discovered
  * fabric, with those leaf ports' PortInfo enforcement bits
- * (ibp_tables_get_enforcement), and the enforcement bits (no table) of
+ * (the tables JSON's "enforcement"), and the enforcement bits (no table) of
  * the switch ports facing another switch, on switches whose SwitchInfo
  * implements a bit (OpenSM clears them).  Ports between switches and unlinked
  * switch ports are neither read nor written.  All of it is one pipelined

@@ -37,8 +37,8 @@ IBP_BEGIN_DECLS
 typedef struct ibp_atomic_file ibp_atomic_file;
 
 /* An output that is stdout when path is NULL or "-", else an atomic
- * file at path (as ibp_atomic_file_open: *out the handle, NULL for
- * stdout).  Errors as ibp_atomic_file_open. */
+ * file at path (a temporary file renamed over path on close: *out the
+ * handle, NULL for stdout).  IBP_EIO when it cannot be created. */
 int ibp_output_open(const char *path, ibp_atomic_file **out, FILE **fp,
 		    ibp_error *err);
 /* Finish an output of ibp_output_open: a file is committed (ok) or

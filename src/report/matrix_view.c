@@ -6,6 +6,7 @@
 
 #include "ibpart/matrix_view.h"
 #include "analysis/analysis_lib.h"
+#include "report/report_lib.h"
 #include "analysis/analysis_input_lib.h"
 #include "util/options_version.h"
 

@@ -18,10 +18,12 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "report/report_lib.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
+#include "util/progress_lib.h"
 
 #define YES		   "\xe2\x9c\x93" /* ✓ */
 #define NO		   "\xe2\x9c\x97" /* ✗ */

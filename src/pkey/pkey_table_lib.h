@@ -1,5 +1,8 @@
 /*
- * pkey_table.h - one port's P_KeyTable (IBA vol. 1, 14.2.5.7).
+ * pkey_table_lib.h - one port's P_KeyTable (IBA vol. 1, 14.2.5.7).
+ * Private to the library (not installed, not exported): no installed
+ * function hands a table out, so a program outside sees P_KeyTables only
+ * through ibp_tables (tables.h) and its JSON (tables_json.h).
  *
  * A table has a capacity (NodeInfo PartitionCap for a CA port and a
  * switch's port 0, SwitchInfo PartitionEnforcementCap for a switch's
@@ -14,17 +17,14 @@
  * changing may be read from several threads at once.  t must not be NULL
  * unless a function says so.
  */
-#ifndef IBPART_PKEY_TABLE_H
-#define IBPART_PKEY_TABLE_H
+#ifndef IBPART_PKEY_PKEY_TABLE_LIB_H
+#define IBPART_PKEY_PKEY_TABLE_LIB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 #define IBP_PKEY_BLOCK_SIZE 32u	   /* entries per P_KeyTable block */
 #define IBP_PKEY_TABLE_MAX  65535u /* PartitionCap is 16 bits */
@@ -106,5 +106,4 @@ unsigned ibp_pkey_table_diff_blocks(const ibp_pkey_table *have,
 				    const ibp_pkey_table *want,
 				    unsigned *blocks, unsigned max);
 
-IBP_END_DECLS
 #endif

@@ -26,10 +26,11 @@
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/escape.h"
+#include "report/report_lib.h"
+#include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
-#include "ibpart/pkey_table.h"
+#include "pkey/pkey_table_lib.h"
 #include "pkey/tables_lib.h"
 #include "util/options_version.h"
 
@@ -769,8 +770,8 @@ static void put_ports(const struct page *p)
 
 /* The page's style and its one script: web/report.css and web/report.js,
  * embedded at build time (cmake/embed.cmake). */
-#include "analysis/ibp_report_css.h"
-#include "analysis/ibp_report_js.h"
+#include "report/ibp_report_css.h"
+#include "report/ibp_report_js.h"
 
 static void put_page(struct page *p, const ibp_matrix_report_options *o)
 {

@@ -16,7 +16,7 @@
  *         U+2028/9 go out as the `\xNN` of their bytes.
  *  JSON   valid UTF-8 passes; each invalid byte becomes U+FFFD, and the
  *         writer puts the exact bytes in a sibling `..._hex` field
- *         (ibp_hex) wherever ibp_utf8_valid() says the string was lossy.
+ *         (hex digits) wherever the string was not valid UTF-8.
  *  HTML   text and attribute values: the text rule first (a control
  *         byte, an invalid one, a C1 or bidi control shows as \xNN, as
  *         on a terminal, so the page is valid UTF-8 and holds none raw),

@@ -18,6 +18,11 @@
  * pkey (the state file), policy (OpenSM's placement), analysis (the
  * audit), SQLite and jansson.
  *
+ * Unstable API (include/ibpart/sys/): ibpartd's half of the service.  A
+ * program outside ibpart reaches the store through ibpartd's REST API
+ * (docs/ufm-api.md), not through these functions, which follow the
+ * daemon's needs (HTTP statuses, the web view, the SM pair's store).
+ *
  * service.h - the store and its semantics; the HTTP front end (daemon/)
  * only routes requests here and sends back what these functions return.
  *
@@ -51,14 +56,15 @@
  * function takes the service's mutex, so any thread may call any of them
  * at any time (libmicrohttpd's pool and the applier do).
  */
-#ifndef IBPART_SERVICE_H
-#define IBPART_SERVICE_H
+#ifndef IBPART_SYS_SERVICE_H
+#define IBPART_SYS_SERVICE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ibpart/analysis.h"
+#include "ibpart/report.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
@@ -144,9 +150,10 @@ typedef enum ibp_service_op {
  * operator's policy per API user (ibpartd's --profile).  A new finding
  * at high or above refuses the change, unless its code is in
  * warn_rules: then the change is made and the finding is handed back in
- * warnings.  Set version to IBP_SERVICE_CALLER_VERSION (1); a caller
- * may be NULL everywhere one is taken: nobody in particular, every
- * finding refuses. */
+ * warnings.  Initialise with ibp_service_caller_init(); a caller may be
+ * NULL everywhere one is taken: nobody in particular, every finding
+ * refuses.  The functions taking one refuse a version of 0 or newer
+ * than the library's (IBP_EINVAL, nothing changed). */
 #define IBP_SERVICE_CALLER_VERSION 1
 struct ibp_service_caller {
 	unsigned version;
@@ -160,6 +167,9 @@ struct ibp_service_caller {
 	 * malloc'd; NULL when none.  The caller frees it. */
 	char *warnings;
 };
+/* Set version; no user, no warn_rules (every finding refuses), no
+ * warnings.  c must not be NULL.  Cannot fail. */
+void ibp_service_caller_init(struct ibp_service_caller *c, unsigned version);
 
 /* The same on behalf of c (may be NULL), whose policy the guard applies
  * and whose c->warnings it fills. */
@@ -240,13 +250,13 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
  * ctime), not once per request (ibpartd's
  * ibpartd_partitions_file_reads_total). */
 unsigned long ibp_service_partitions_file_reads(ibp_service *s);
-/* A number that changes whenever what the status (ibp_service_status_
- * json) and the page (ibp_service_web_html_extras, less its caller's
- * extras) show may have: the revision, the states, absent GUIDs, drift
- * and warnings recorded since, the partitions file, the topology and the
- * opensm.conf (by their stat).  A caller may serve a view it rendered
- * again while the key is the same.  0: render (a file changed too lately
- * to be told by its times, or a shared store is in use). */
+/* A number that changes whenever what the status (ibp_service_status_json) and
+ * the page (ibp_service_web_html_extras, less its caller's extras) show may
+ * have: the revision, the states, absent GUIDs, drift and warnings recorded
+ * since, the partitions file, the topology and the opensm.conf (by their stat).
+ * A caller may serve a view it rendered again while the key is the same.  0:
+ * render (a file changed too lately to be told by its times, or a shared store
+ * is in use). */
 uint64_t ibp_service_view_key(ibp_service *s);
 
 /* What became of a revision on the fabric (docs/ibpartd.md says when
@@ -328,7 +338,7 @@ int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
  * (its PartitionCaps are recorded too), sm_port_guid OpenSM's port and
  * have the tables verify read there; the memory is the one recorded
  * after the revision before replayed through the file by the policy's
- * model (ibp_policy_compute_memory), or - for the first record, for an
+ * model, or - for the first record, for an
  * OpenSM whose pid is not the one recorded (a new OpenSM remembers
  * nothing), or where the model's tables are not what the fabric holds -
  * what the ports hold.  live and have NULL: the model alone, on the
@@ -354,9 +364,10 @@ int ibp_service_last_updated_json(ibp_service *s, char **json, ibp_error *err);
  * IBP_EIO when the database fails. */
 int ibp_service_touch_last_updated(ibp_service *s, ibp_error *err);
 
-/* ibp_service_web_html() with the caller's sections (more: its drift
- * and series; its findings and status are the service's own); more NULL
- * is ibp_service_web_html(). */
+/* GET /: the web view (`ibpart matrix --format html`) of the current
+ * plan on the topology, with the caller's sections (more: its drift and
+ * series; its findings and status are the service's own; NULL: none);
+ * *html malloc'd.  IBP_ENOENT without a topology. */
 int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 				char **html, size_t *len, ibp_error *err);
 
@@ -427,15 +438,10 @@ int ibp_service_token_revoke(ibp_service *s, const char *id, const char *user,
 int ibp_service_tokens_json(ibp_service *s, const char *user, char **json,
 			    ibp_error *err);
 
-/* The same on the database at db_path, while a daemon holds it (`ibpartd
- * token`): revoke token id (any user's), or every token as JSON.
- * IBP_ENOENT: no such token; IBP_EIO: the database fails. */
-int ibp_service_db_token_revoke(const char *db_path, const char *id,
-				ibp_error *err);
-int ibp_service_db_tokens_json(const char *db_path, char **json,
-			       ibp_error *err);
-/* The same with the shared store (a postgresql:// URL; NULL: as above)
- * as the truth, db_path the host's cache: a revocation goes to the
+/* `ibpartd token` while a daemon holds the database at db_path: revoke
+ * token id (any user's), or every token as JSON, with the shared store
+ * (a postgresql:// URL; NULL: the database alone) as the truth, db_path
+ * the host's cache: a revocation goes to the
  * store first, so it holds on every host; the list is the store's
  * tokens, each host's last use from db_path.  IBP_EINVAL: not a store
  * URL; IBP_EIO: the store or the database fails. */
