@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "ibpart/service.h"
+#include "ibpart/sys/service.h"
 #include "service/service_lib.h"
 #include "service_fixture.h"
 
