@@ -7,10 +7,11 @@
 # tenant, full then limited, over a bounded set of P_Keys so the plan
 # stays the same size), changes/s from 100 clients (curl --parallel),
 # GET of the list with at least 100,000 GUIDs (API partitions of hosts
-# not on the fabric added first), and the daemon's RSS before and after the
-# changes.  The goals at 48k: p50 <= 20 ms, >= 200 changes/s,
-# GET list <= 100 ms, memory flat.  Run by scripts/bench.sh (make
-# bench); needs curl, openssl, jq.
+# not on the fabric added first), the daemon's CPU time per change (the
+# machine may be shared) and its RSS before, halfway through and after
+# the changes, and the load average.  The goals at 48k: p50 <=
+# 20 ms, >= 200 changes/s, GET list <= 100 ms, memory flat.  Run by
+# scripts/bench.sh (make bench); needs curl, openssl, jq.
 # Knobs: BENCH_SCALE_IBPARTD_CAS="1000 44000", BENCH_SCALE_IBPARTD_LAT=200
 # (one-client POSTs), BENCH_SCALE_IBPARTD_CHANGES=10000 (100 clients).
 set -euo pipefail
@@ -28,6 +29,9 @@ LAT=${BENCH_SCALE_IBPARTD_LAT:-200}
 CHANGES=${BENCH_SCALE_IBPARTD_CHANGES:-10000}
 ms() { date +%s%3N; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$IBPD_PID/status"; }
+# the daemon's CPU time (user + system) so far, in ms: the machine may be
+# shared, so the figures say what a change cost beside how long it took
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$IBPD_PID/stat"; }
 
 # post_cfg FILE FIRST COUNT: curl's config of COUNT POSTs, change i on
 # P_Key 0x2000 + i % 200, the two GUIDs of tenant i % T, full in even
@@ -67,22 +71,32 @@ for cas in ${BENCH_SCALE_IBPARTD_CAS:-1000 44000}; do
 	ibpd_req POST /ufmRest/resources/pkeys "{\"pkey\":\"0x1fff\",\"guids\":[\"${G1[0]}\"]}"
 	[[ $CODE == 200 ]] || { echo "warm-up POST: $CODE $BODY" >&2; exit 1; }
 	rss0=$(rss)
+	c0=$(cpu)
 	# one client
 	post_cfg "$W/lat" 0 "$LAT"
 	curl -s --no-progress-meter -K "$W/lat" >"$W/lat.out"
 	ok=$(awk '$1 == 200' "$W/lat.out" | wc -l)
 	read -r p50 p99 < <(awk '{ print $2 * 1000 }' "$W/lat.out" | sort -n |
 		awk '{ v[NR] = $1 } END { i = int(NR * 0.5); j = int(NR * 0.99); if (i < 1) i = 1; if (j < 1) j = 1; printf "%.1f %.1f\n", v[i], v[j] }')
+	c1=$(cpu)
 	R[lat,$lids]="p50 $p50 ms, p99 $p99 ms ($ok/$LAT answered 200)"
-	# 100 clients
-	post_cfg "$W/par" "$LAT" "$CHANGES"
+	R[lcpu,$lids]="$(((c1 - c0) * 1000 / LAT)) us CPU a change (daemon, one client)"
+	# 100 clients, in two halves: the RSS between them says whether the
+	# memory still grows or has levelled
+	half=$((CHANGES / 2))
+	post_cfg "$W/par1" "$LAT" "$half"
+	post_cfg "$W/par2" $((LAT + half)) $((CHANGES - half))
 	t0=$(ms)
-	curl -s --no-progress-meter --parallel --parallel-max 100 -K "$W/par" >"$W/par.out"
+	curl -s --no-progress-meter --parallel --parallel-max 100 -K "$W/par1" >"$W/par.out"
+	rssh=$(rss)
+	curl -s --no-progress-meter --parallel --parallel-max 100 -K "$W/par2" >>"$W/par.out"
 	dt=$(($(ms) - t0))
+	c2=$(cpu)
+	R[pcpu,$lids]="$(((c2 - c1) * 1000 / CHANGES)) us CPU a change (daemon, 100 clients)"
 	ok=$(awk '$1 == 200' "$W/par.out" | wc -l)
 	R[par,$lids]="$((CHANGES * 1000 / (dt ? dt : 1)))/s ($ok/$CHANGES answered 200 in $dt ms)"
 	rss1=$(rss)
-	R[rss,$lids]="$((rss0 / 1024)) MB -> $((rss1 / 1024)) MB after $((LAT + CHANGES)) changes"
+	R[rss,$lids]="$((rss0 / 1024)) MB -> $((rssh / 1024)) MB -> $((rss1 / 1024)) MB after $((LAT + half)), $((LAT + CHANGES)) changes"
 	# the list with 100,000 GUIDs or more: API partitions of 10,000
 	# hosts each that are not on the fabric now (OpenSM skips them)
 	total=${#ALL[@]}
@@ -109,8 +123,9 @@ done
 printf '%-34s' "LID-addressed ports (topology):"
 for s in "${sizes[@]}"; do printf ' | %-46s' "$s"; done
 echo
-for row in "lat:POST, one client" "par:changes, 100 clients" "get:GET list ?guids_data=true" "rss:RSS"; do
+for row in "lat:POST, one client" "lcpu:" "par:changes, 100 clients" "pcpu:" "get:GET list ?guids_data=true" "rss:RSS"; do
 	printf '%-34s' "${row#*:}"
 	for s in "${sizes[@]}"; do printf ' | %-46s' "${R[${row%%:*},$s]}"; done
 	echo
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

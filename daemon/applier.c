@@ -391,6 +391,30 @@ static void seen_free(struct seen *v)
 
 #define GUARD_CHECK_S 10
 
+/* The guard's kept answer audited whole against the file's, off the
+ * request path (service_guard_state.c), when a revision was written
+ * since the last time and GUARD_CHECK_S have passed: at 48k ports the
+ * whole audit costs more than the changes it follows, so a burst is
+ * checked at most every 10 s and at its end (the idle loop calls this
+ * too). */
+static void guard_check(struct ibpartd *d)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!d->guard_unchecked ||
+	    (d->guard_checked && now.tv_sec - d->guard_checked < GUARD_CHECK_S))
+		return;
+	d->guard_unchecked = false;
+	d->guard_checked = now.tv_sec;
+	char drift[400];
+	unsigned long drifts;
+	if (ibp_service_guard_check(d->svc, drift, sizeof(drift), &drifts))
+		daemon_log("ibpartd: %s (the isolation guard's incremental "
+			   "audit differs from the whole audit, %lu time(s) "
+			   "since the start; it is built again from the file)",
+			   drift, drifts);
+}
+
 /* One cycle for the newest revision: 0 (its end recorded), or -1 with
  * the reason (*rev the revision it was for). */
 static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
@@ -408,16 +432,8 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 	 * (it reads the file on its first heavy sweep as master); the
 	 * master's ibpartd signals and verifies (ha.c) */
 	bool news = atomic_exchange(&d->file_rev, *rev) != *rev;
-	/* the guard's kept audit against the whole one, off the request
-	 * path (service_guard_state.c) */
-	char drift[400];
-	unsigned long drifts;
-	if (news &&
-	    ibp_service_guard_check(d->svc, drift, sizeof(drift), &drifts))
-		daemon_log("ibpartd: %s (the isolation guard's incremental "
-			   "audit differs from the whole audit, %lu time(s) "
-			   "since the start; it is built again from the file)",
-			   drift, drifts);
+	d->guard_unchecked = d->guard_unchecked || news;
+	guard_check(d);
 	if (d->store && opensm && atomic_load(&d->sm_state) != SM_MASTER) {
 		if (news)
 			daemon_log("ibpartd: revision %llu written to %s "
@@ -512,6 +528,7 @@ static void *run(void *arg)
 		    !atomic_exchange(&d->reapply, false)) {
 			if (++idle % 10 == 0) /* every 2 s */
 				watch_file(d, problem, sizeof(problem));
+			guard_check(d); /* a burst's last revision */
 			continue;
 		}
 		daemon_nap(d, 50); /* let a burst of changes land: one reload */

@@ -149,7 +149,12 @@ struct ibpartd {
 	atomic_bool store_up;	      /* the last poll reached the store */
 	atomic_ulong failovers;	      /* this host's SM became master */
 	atomic_ullong file_rev;	      /* the revision the file holds */
-	long ha_log_off;	      /* how far OpenSM's log is read */
+	/* the applier's thread only: a revision written and not yet
+	 * audited whole against the guard's kept answer, and when that
+	 * audit last ran (CLOCK_MONOTONIC s) */
+	bool guard_unchecked;
+	time_t guard_checked;
+	long ha_log_off; /* how far OpenSM's log is read */
 };
 
 /* This host's OpenSM's state (IBA 14.4.1), as ha.c learns it. */

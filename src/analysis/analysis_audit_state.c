@@ -17,8 +17,9 @@
  *    about, is reached through the same partitions: a port reaches a
  *    class only through a partition of that class's keys, which the
  *    port that joined or left the class was in);
- *  - the default partition's and the SA's findings, over every port (a
- *    scan, no rule walk per partition).
+ *  - the default partition's findings, over every port, when a changed
+ *    port's membership of it or its being a tenant port changed; the
+ *    SA's, over every port (a scan, no rule walk per partition).
  *
  * The rules are analysis_audit.c's own (audit_priv.h), so the findings
  * are the same code's.  Without a tenant map and opensm.conf only: the
@@ -459,6 +460,19 @@ static int cmp_u16(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* What the default partition's rule reads of an end port's keys: its
+ * membership of 0x7fff (limited 1, full 2, both 3) and whether it has
+ * another P_Key (4: a tenant port, there being no tenant map). */
+static unsigned default_sig(const struct cls *c)
+{
+	unsigned sig = 0;
+	for (size_t j = 0; j < c->nk; j++)
+		sig |= ibp_pkey_base(c->keys[j]) != IBP_PKEY_DEFAULT_BASE ? 4u
+		       : ibp_pkey_is_full(c->keys[j])			  ? 2u
+									  : 1u;
+	return sig;
+}
+
 int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 			   ibp_findings *new_out)
 {
@@ -467,11 +481,13 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 	uint8_t *mark = calloc(s->n + 1, 1);
 	uint16_t *bases = malloc(0x10000 * sizeof(*bases));
 	size_t nb = 0;
+	bool dflt = false; /* the default partition's rule reads a change */
 	int rc = mark && bases ? 0 : IBP_ENOMEM;
 	for (size_t d = 0; !rc && d < s->ndirty; d++) {
 		size_t ep = s->dirty[d].ep;
 		const struct cls *o = &s->cls[s->dirty[d].old];
 		const struct cls *c = &s->cls[s->ep_cls[ep]];
+		dflt = dflt || default_sig(o) != default_sig(c);
 		/* the partitions of the old keys: the port left them */
 		mark_reach(s, ep, o->keys, o->nk, mark);
 		mark_reach(s, ep, c->keys, c->nk, mark);
@@ -482,7 +498,10 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 		s->is_dirty[ep] = 0;
 	}
 	s->ndirty = 0;
-	if (!rc)
+	/* its findings list every tenant port of the fabric: recomputed
+	 * only when a port's membership of 0x7fff or its being a tenant
+	 * port changed (else they are the same, in old and new alike) */
+	if (!rc && dflt)
 		rc = recompute(s, SLOT_DEFAULT, 0, &s->f_default, old_out,
 			       new_out);
 	if (!rc)

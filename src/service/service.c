@@ -7,6 +7,7 @@
  * revision, and only then made the service's plan.
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -105,6 +106,16 @@ char *ibp_service_error_json(const struct ibp_service_error *e)
 	return s;
 }
 
+/* A reference to the operator's lines dropped (operator_lines). */
+static void opc_put(struct svc_opc *o)
+{
+	if (o && atomic_fetch_sub(&o->refs, 1) == 1) {
+		ibp_conf_free(o->conf);
+		free(o->text);
+		free(o);
+	}
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -127,6 +138,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	if (!s)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	s->lock_fd = -1;
+	pthread_mutex_init(&s->write_lock, NULL);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->topo_lock, NULL);
 	pthread_mutex_init(&s->alias_lock, NULL);
@@ -147,6 +159,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		rc = svc_db_load(s, err);
 	if (!rc && o->store_url)
 		rc = svc_store_open(s, o->store_url, o->host_name, err);
+	if (!rc && svc_plan_published(s))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (rc) {
 		ibp_service_close(s);
 		return rc;
@@ -166,15 +180,18 @@ void ibp_service_close(ibp_service *s)
 	svc_record_free(s->record);
 	svc_opfile_free(s->opfile);
 	svc_guard_base_free(s->guard);
-	ibp_conf_free(s->opc);
-	free(s->opc_text);
+	opc_put(s->opc);
 	if (s->topo)
 		svc_topology_put(s, s->topo);
 	pthread_mutex_destroy(&s->topo_lock);
 	for (size_t i = 0; i < SVC_WARNINGS_KEPT; i++)
 		free(s->warnings[i].json);
-	svc_plan_free(&s->plan);
+	if (s->snap)
+		svc_snap_put(s->snap);
+	else
+		svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->write_lock);
 	pthread_cond_destroy(&s->changed);
 	free(s->db_path);
 	free(s->partitions_path);
@@ -183,6 +200,12 @@ void ibp_service_close(ibp_service *s)
 	free(s->opensm_conf_path);
 	free(s->alias_guids_path);
 	free(s);
+}
+
+void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *), void *arg)
+{
+	s->guard_hook = hook;
+	s->guard_hook_arg = arg;
 }
 
 /* ------------------------------------------------------ the request */
@@ -402,38 +425,41 @@ static const char *const op_names[] = {
 #define OP_DELETE "delete"
 
 /* The operator's lines as OpenSM reads them (the text last seen when
- * the file cannot be trusted: svc_operator_text); *conf borrowed, valid
- * under the lock until the next call: the reading is kept while the
+ * the file cannot be trusted: svc_operator_text); *opc a reference the
+ * caller puts (opc_put).  Under the lock.  The reading is kept while the
  * text stays the same, so a change does not parse a large operator's
- * part again (issue 29). */
+ * part again (issue 29); a change holds its reference through the guard
+ * while a read may replace the one kept. */
 static int operator_lines(ibp_service *s, char **text, size_t *len,
-			  const ibp_conf **conf, ibp_error *err)
+			  struct svc_opc **opc, ibp_error *err)
 {
 	char problem[8];
-	*conf = NULL;
+	*opc = NULL;
 	int rc = svc_operator_text(s, text, len, problem, sizeof(problem), err);
 	if (rc)
 		return rc;
-	if (s->opc && s->opc_len == *len && !memcmp(s->opc_text, *text, *len)) {
-		*conf = s->opc;
-		return IBP_OK;
+	struct svc_opc *o = s->opc;
+	if (!o || o->len != *len || memcmp(o->text, *text, *len)) {
+		if (!(o = calloc(1, sizeof(*o))) ||
+		    !(o->text = malloc(*len + 1))) {
+			free(o);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+		rc = svc_parse_conf(s, s->partitions_path, *text, *len,
+				    &o->conf, err);
+		if (rc) {
+			free(o->text);
+			free(o);
+			return rc;
+		}
+		memcpy(o->text, *text, *len);
+		o->len = *len;
+		atomic_init(&o->refs, 1);
+		opc_put(s->opc);
+		s->opc = o;
 	}
-	ibp_conf *c = NULL;
-	char *copy = malloc(*len + 1);
-	if (!copy)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	rc = svc_parse_conf(s, s->partitions_path, *text, *len, &c, err);
-	if (rc) {
-		free(copy);
-		return rc;
-	}
-	memcpy(copy, *text, *len);
-	ibp_conf_free(s->opc);
-	free(s->opc_text);
-	s->opc = c;
-	s->opc_text = copy;
-	s->opc_len = *len;
-	*conf = c;
+	atomic_fetch_add(&o->refs, 1);
+	*opc = o;
 	return IBP_OK;
 }
 
@@ -597,14 +623,51 @@ static int store_begin(ibp_service *s, struct ibp_service_error *e)
 	return rc;
 }
 
-/* Under the lock: everything after the request was read. */
+/* The isolation guard on the change from the plan to np (the kept
+ * answer, else the whole plan's).  Called under both locks; without a
+ * shared store the lock is dropped meanwhile: the writers' lock keeps
+ * what the guard reads (the plan, rev, the kept answer, OpenSM's
+ * memory) and the reads go on.  With a store, the lock covers the
+ * open transaction of its connection, which other callers use. */
+static int judge(ibp_service *s, struct ibp_service_caller *c, bool gives_up,
+		 const char *optext, size_t oplen, const ibp_conf *opc,
+		 uint16_t pkey, const struct svc_plan *np,
+		 struct ibp_service_error *e)
+{
+	char *before = NULL, *after = NULL;
+	size_t blen = 0, alen = 0;
+	bool unlock = !s->store_url;
+	if (unlock)
+		pthread_mutex_unlock(&s->lock);
+	if (s->guard_hook)
+		s->guard_hook(s->guard_hook_arg);
+	bool judged = false;
+	struct svc_part *now = svc_plan_find(&s->plan, pkey);
+	struct svc_part *then = svc_plan_find((struct svc_plan *)np, pkey);
+	int rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc, pkey,
+				       now, then, &judged, e);
+	if (!rc && !judged &&
+	    (svc_render(optext, oplen, &s->plan, &before, &blen) ||
+	     svc_render(optext, oplen, np, &after, &alen)))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (!rc && !judged)
+		rc = svc_guard(s, c, gives_up, before, blen, after, alen, e);
+	free(before);
+	free(after);
+	if (unlock)
+		pthread_mutex_lock(&s->lock);
+	return rc;
+}
+
+/* Under both locks: everything after the request was read. */
 static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			 const char *op, uint16_t pkey, struct svc_plan *np,
 			 uint64_t *rev, struct ibp_service_error *e)
 {
-	char *optext = NULL, *before = NULL, *after = NULL;
-	size_t oplen = 0, blen = 0, alen = 0;
-	const ibp_conf *opc = NULL;
+	char *optext = NULL;
+	size_t oplen = 0;
+	struct svc_opc *opc = NULL;
+	struct svc_snap *snap = NULL;
 	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	if (rc) {
 		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
@@ -615,7 +678,7 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	 * remove its members */
 	bool gives_up = only_removes(svc_plan_find(&s->plan, pkey),
 				     svc_plan_find(np, pkey));
-	if (ibp_conf_group_find(opc, pkey) && !gives_up) {
+	if (ibp_conf_group_find(opc->conf, pkey) && !gives_up) {
 		e->conflict = true;
 		rc = svc_fail(e, IBP_EINVAL, "pkey",
 			      "pkey: 0x%x is defined by the operator's own "
@@ -630,21 +693,13 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			*rev = s->rev; /* nothing changes */
 		goto out;
 	}
-	if ((rc = check_name(opc, np, pkey, e)))
+	if ((rc = check_name(opc->conf, np, pkey, e)) ||
+	    (rc = judge(s, c, gives_up, optext, oplen, opc->conf, pkey, np, e)))
 		goto out;
-	bool judged = false;
-	if ((rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc,
-					pkey, svc_plan_find(&s->plan, pkey),
-					svc_plan_find(np, pkey), &judged, e)))
-		goto out;
-	if (!judged && (svc_render(optext, oplen, &s->plan, &before, &blen) ||
-			svc_render(optext, oplen, np, &after, &alen))) {
+	if (!(snap = svc_snap_new())) {
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if (!judged &&
-	    (rc = svc_guard(s, c, gives_up, before, blen, after, alen, e)))
-		goto out;
 	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
 		e->unavailable = true;
 		goto out;
@@ -653,9 +708,8 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 		goto out;
 	s->rev++;
 	keep_warnings(s, c);
-	svc_plan_free(&s->plan);
-	s->plan = *np;
-	*np = (struct svc_plan){0};
+	svc_plan_publish(s, snap, np);
+	snap = NULL;
 	if (rev)
 		*rev = s->rev;
 	svc_guard_committed(s, true);
@@ -663,9 +717,9 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 out:
 	if (rc)
 		svc_guard_committed(s, false);
+	free(snap);
+	opc_put(opc);
 	free(optext);
-	free(before);
-	free(after);
 	return rc;
 }
 
@@ -690,6 +744,7 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 		req_free(&r);
 		return rc;
 	}
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	struct svc_plan np = {0};
 	if (!(rc = store_begin(s, e)))
@@ -701,6 +756,7 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	req_free(&r);
 	return rc;
 }
@@ -715,9 +771,10 @@ static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
 		return rc;
 	char *optext = NULL;
 	size_t oplen = 0;
-	const ibp_conf *opc = NULL;
+	struct svc_opc *opc = NULL;
 	bool operators = !operator_lines(s, &optext, &oplen, &opc, NULL) &&
-			 ibp_conf_group_find(opc, *pkey);
+			 ibp_conf_group_find(opc->conf, *pkey);
+	opc_put(opc);
 	free(optext);
 	if (operators) {
 		e->conflict = true;
@@ -735,6 +792,7 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 {
 	uint16_t pk;
 	struct svc_plan np = {0};
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	int rc = store_begin(s, e);
 	if (!rc)
@@ -748,6 +806,7 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	return rc;
 }
 
@@ -779,6 +838,7 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 		rc = svc_fail(e, IBP_EINVAL, "guids", "guids: none given");
 	free(copy);
 	struct svc_plan np = {0};
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!rc)
 		rc = store_begin(s, e);
@@ -798,6 +858,7 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 	svc_store_end(s, false, NULL);
 	svc_plan_free(&np);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	req_free(&r);
 	return rc;
 }
@@ -811,21 +872,34 @@ static int dump(json_t *o, char **json, struct ibp_service_error *e)
 		   : svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 }
 
+/* Under the lock, briefly: the operator's lines and the plan as
+ * published, both by reference, so a read renders without the lock
+ * (and never waits for a change's guard, which runs without it). */
+static int read_refs(ibp_service *s, struct svc_opc **opc,
+		     struct svc_snap **snap, struct ibp_service_error *e)
+{
+	char *optext = NULL;
+	size_t oplen = 0;
+	pthread_mutex_lock(&s->lock);
+	int rc = operator_lines(s, &optext, &oplen, opc, &e->err);
+	*snap = rc ? NULL : svc_snap_get(s);
+	pthread_mutex_unlock(&s->lock);
+	free(optext);
+	return rc ? svc_fail(e, rc, NULL, "%s", e->err.message) : IBP_OK;
+}
+
 int ibp_service_list(ibp_service *s, bool guids_data, bool qos_conf,
 		     char **json, struct ibp_service_error *e)
 {
 	*json = NULL;
-	char *optext = NULL;
-	size_t oplen = 0;
-	const ibp_conf *opc = NULL;
-	pthread_mutex_lock(&s->lock);
-	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
-	if (!rc && svc_json_list(&s->plan, opc, guids_data, qos_conf, json))
+	struct svc_opc *opc = NULL;
+	struct svc_snap *snap = NULL;
+	int rc = read_refs(s, &opc, &snap, e);
+	if (!rc &&
+	    svc_json_list(&snap->plan, opc->conf, guids_data, qos_conf, json))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
-	else if (rc)
-		rc = svc_fail(e, rc, NULL, "%s", e->err.message);
-	pthread_mutex_unlock(&s->lock);
-	free(optext);
+	svc_snap_put(snap);
+	opc_put(opc);
 	return rc;
 }
 
@@ -839,25 +913,20 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 		snprintf(e->field, sizeof(e->field), "pkey");
 		return rc;
 	}
-	char *optext = NULL;
-	size_t oplen = 0;
-	const ibp_conf *opc = NULL;
+	struct svc_opc *opc = NULL;
+	struct svc_snap *snap = NULL;
 	json_t *v = NULL;
-	pthread_mutex_lock(&s->lock);
-	rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
-	if (!rc) {
-		const ibp_conf_group *g = ibp_conf_group_find(opc, pk);
-		struct svc_part *p = svc_plan_find(&s->plan, pk);
-		v = g	? svc_json_operator(g, guids_data, qos_conf)
-		    : p ? svc_json_part(p, guids_data, qos_conf)
-		    : pk == IBP_CONF_DEFAULT_PKEY
-			? svc_json_default(guids_data, qos_conf)
-			: NULL;
-	}
-	pthread_mutex_unlock(&s->lock);
-	free(optext);
-	if (rc)
-		return svc_fail(e, rc, NULL, "%s", e->err.message);
+	if ((rc = read_refs(s, &opc, &snap, e)))
+		return rc;
+	const ibp_conf_group *g = ibp_conf_group_find(opc->conf, pk);
+	struct svc_part *p = svc_plan_find(&snap->plan, pk);
+	v = g	? svc_json_operator(g, guids_data, qos_conf)
+	    : p ? svc_json_part(p, guids_data, qos_conf)
+	    : pk == IBP_CONF_DEFAULT_PKEY
+		? svc_json_default(guids_data, qos_conf)
+		: NULL;
+	svc_snap_put(snap);
+	opc_put(opc);
 	if (!v)
 		return svc_fail(e, IBP_ENOENT, "pkey",
 				"pkey: no partition 0x%x", pk);

@@ -134,6 +134,8 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	size_t oplen = 0, newlen = 0, blen = 0, alen = 0;
 	ibp_conf *opc = NULL;
 	struct svc_plan np = {0};
+	struct svc_snap *snap = NULL;
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	char problem[512];
 	rc = svc_operator_text(s, &optext, &oplen, problem, sizeof(problem),
@@ -174,13 +176,18 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
-	if ((rc = svc_guard(s, NULL, false, before, blen, after, alen, e)) ||
+	/* the guard without the lock, as a change's (service.c) */
+	pthread_mutex_unlock(&s->lock);
+	rc = svc_guard(s, NULL, false, before, blen, after, alen, e);
+	pthread_mutex_lock(&s->lock);
+	if (!rc && !(snap = svc_snap_new()))
+		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (rc ||
 	    (rc = svc_db_commit(s, &np, &pk, 1, s->rev + 1, "adopt", &e->err)))
 		goto out;
 	s->rev++;
-	svc_plan_free(&s->plan);
-	s->plan = np;
-	np = (struct svc_plan){0};
+	svc_plan_publish(s, snap, &np);
+	snap = NULL;
 	if (rev)
 		*rev = s->rev;
 	/* the operator's part changed: the file at once (the database
@@ -191,7 +198,9 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	pthread_cond_broadcast(&s->changed);
 out:
 	svc_plan_free(&np);
+	free(snap);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	ibp_conf_free(opc);
 	free(optext);
 	free(newop);

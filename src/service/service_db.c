@@ -136,7 +136,7 @@ int svc_db_open(ibp_service *s, const char *path, ibp_error *err)
 {
 	if (sqlite3_open_v2(path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				SQLITE_OPEN_NOMUTEX,
+				SQLITE_OPEN_FULLMUTEX,
 			    NULL) != SQLITE_OK)
 		return db_fail(s, err, "cannot open the database");
 	int rc = db_take(s, path, err); /* sqlite3_open made the file */

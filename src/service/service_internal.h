@@ -61,8 +61,33 @@ struct svc_plan {
 
 #define SVC_WARNINGS_KEPT 32
 
+/* The operator's lines as last read and parsed (service.c), shared by
+ * reference: a change keeps its reference through the guard while a
+ * read may find the file changed and put a new reading in its place. */
+struct svc_opc {
+	_Atomic unsigned refs;
+	ibp_conf *conf;
+	char *text;
+	size_t len;
+};
+
+/* Two locks (docs/ibpartd.md, "Concurrency"):
+ *  - write_lock serialises the writers: the changes, the store's
+ *    catch-up, OpenSM's memory recorded, the guard's drift check.  It
+ *    alone covers what only writers touch: the plan's replacement, rev,
+ *    guard, record;
+ *  - lock covers everything else and is held only briefly: a change
+ *    drops it while the isolation guard judges (without a shared
+ *    store), so the reads (the list, a P_Key, the status, the page, the
+ *    metrics, the tokens) never wait for a guard.
+ * Order: write_lock before lock.  plan, rev are changed with both held,
+ * so either one is enough to read them. */
 struct ibp_service {
+	pthread_mutex_t write_lock;
 	pthread_mutex_t lock;
+	void (*guard_hook)(void *); /* tests: called with the guard's lock
+				       dropped (ibp_service_set_guard_hook) */
+	void *guard_hook_arg;
 	pthread_cond_t changed;
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
@@ -75,7 +100,8 @@ struct ibp_service {
 				      (ibp_service_set_alias_guids) */
 	pthread_mutex_t alias_lock;
 	bool allow_both_pkeys;
-	struct svc_plan plan;
+	struct svc_plan plan;  /* snap's plan (read-only), not owned */
+	struct svc_snap *snap; /* service_model.c: the plan published */
 	uint64_t rev, fabric_rev;
 	uint64_t view_gen;	   /* service_view.c: bumped when a revision's
 				      state, absent GUIDs, drift or warnings are
@@ -104,9 +130,8 @@ struct ibp_service {
 	struct svc_guard_base *guard;
 	uint64_t guard_fast, guard_full; /* changes judged each way */
 	unsigned long guard_drifts;	 /* kept answers the check refuted */
-	ibp_conf *opc; /* service.c: the operator's lines as read, kept */
-	char *opc_text;
-	size_t opc_len;
+	struct svc_opc *opc; /* service.c: the operator's lines as read,
+				kept (under lock) */
 };
 
 /* A copy of the alias map's path (NULL: none, or out of memory), taken
@@ -156,6 +181,26 @@ int svc_part_set_member(struct svc_part *p, uint64_t guid, bool full,
 /* 1 when guid was a member and is removed, 0 when not. */
 int svc_part_remove_member(struct svc_part *p, uint64_t guid);
 bool svc_part_equal(const struct svc_part *a, const struct svc_part *b);
+
+/* The plan as published: never changed once it is the service's plan
+ * (a change makes a new one), shared by reference, so a read takes a
+ * reference under the lock and renders without it. */
+struct svc_snap {
+	_Atomic unsigned refs;
+	struct svc_plan plan;
+};
+/* An empty one, for svc_plan_publish (NULL on ENOMEM): taken before a
+ * change commits, so that publishing cannot fail after it. */
+struct svc_snap *svc_snap_new(void);
+/* Under both locks: *np (taken, emptied) made the service's plan in
+ * snap (taken), the previous one put. */
+void svc_plan_publish(ibp_service *s, struct svc_snap *snap,
+		      struct svc_plan *np);
+/* At the open: the plan the database (or the store) loaded published. */
+int svc_plan_published(ibp_service *s);
+/* Under the lock: a reference to the plan published. */
+struct svc_snap *svc_snap_get(ibp_service *s);
+void svc_snap_put(struct svc_snap *snap);
 
 /* ---- service_db.c ---- */
 int svc_db_open(ibp_service *s, const char *path, ibp_error *err);

@@ -20,6 +20,13 @@
 int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 		       size_t len, uint64_t *rev, struct ibp_service_error *e);
 
+/* For tests: hook(arg) is called by each change once it is judged by
+ * the isolation guard, with the service's lock dropped and its writers'
+ * lock held (docs/ibpartd.md, "Concurrency"); a hook that blocks holds
+ * the change there.  NULL: none.  Set before the changes start. */
+void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *),
+				void *arg);
+
 /* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
  * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
  * Slurm host list ("node[01-04],gpu7"), each host every port of the

@@ -281,10 +281,12 @@ int ibp_service_note_opensm(ibp_service *s, uint64_t rev,
 				     "give both the fabric and its tables, or "
 				     "neither");
 	bool replayed = false;
+	pthread_mutex_lock(&s->write_lock); /* the guard reads the record */
 	pthread_mutex_lock(&s->lock);
 	int rc = note_locked(s, rev, live, sm_port_guid, have, opensm_pid,
 			     &replayed, err);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	if (from_ports)
 		*from_ports = !rc && !replayed;
 	return rc;

@@ -4,6 +4,7 @@
  * made on a copy (svc_plan_clone), checked, committed and only then
  * swapped in - a refused or failed change leaves the plan untouched.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +164,49 @@ bool svc_part_equal(const struct svc_part *a, const struct svc_part *b)
 	       a->has_qos == b->has_qos && a->mtu_limit == b->mtu_limit &&
 	       a->rate_limit == b->rate_limit && a->sl == b->sl &&
 	       a->n == b->n && members_equal(a, b);
+}
+
+struct svc_snap *svc_snap_new(void)
+{
+	struct svc_snap *n = calloc(1, sizeof(*n));
+	if (n)
+		atomic_init(&n->refs, 1);
+	return n;
+}
+
+void svc_snap_put(struct svc_snap *snap)
+{
+	if (snap && atomic_fetch_sub(&snap->refs, 1) == 1) {
+		svc_plan_free(&snap->plan);
+		free(snap);
+	}
+}
+
+void svc_plan_publish(ibp_service *s, struct svc_snap *snap,
+		      struct svc_plan *np)
+{
+	snap->plan = *np;
+	*np = (struct svc_plan){0};
+	if (s->snap)
+		svc_snap_put(s->snap);
+	else /* the plan the database loaded, not yet published */
+		svc_plan_free(&s->plan);
+	s->snap = snap;
+	s->plan = snap->plan;
+}
+
+int svc_plan_published(ibp_service *s)
+{
+	if (s->snap)
+		return IBP_OK;
+	if (!(s->snap = svc_snap_new()))
+		return IBP_ENOMEM;
+	s->snap->plan = s->plan; /* the same arrays: s->plan does not move */
+	return IBP_OK;
+}
+
+struct svc_snap *svc_snap_get(ibp_service *s)
+{
+	atomic_fetch_add(&s->snap->refs, 1);
+	return s->snap;
 }

@@ -337,14 +337,16 @@ static int catch_up(ibp_service *s, ibp_error *err)
 	}
 	if (!rc && !some && !load_plan(s->pg, &plan, NULL))
 		rc = store_fail(s, err, "reading its plan");
+	struct svc_snap *snap = rc ? NULL : svc_snap_new();
+	if (!rc && !snap)
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!rc)
 		rc = svc_db_replace(s, &plan, some ? pkeys : NULL, npk, rows, n,
 				    newest, err);
 	free(pkeys);
 	if (!rc) {
-		svc_plan_free(&s->plan);
-		s->plan = plan;
-		plan = (struct svc_plan){0};
+		svc_plan_publish(s, snap, &plan);
+		snap = NULL;
 		bool moved = s->rev != newest;
 		s->rev = newest;
 		s->store_synced = true;
@@ -353,6 +355,7 @@ static int catch_up(ibp_service *s, ibp_error *err)
 	}
 	PQclear(keep);
 	free(rows);
+	free(snap);
 	svc_plan_free(&plan);
 	return rc;
 }
@@ -573,11 +576,13 @@ int ibp_service_store_poll(ibp_service *s, int ms, ibp_error *err)
 		while ((n = PQnotifies(s->pg_listen)))
 			PQfreemem(n);
 	}
+	pthread_mutex_lock(&s->write_lock); /* the catch-up replaces the plan */
 	pthread_mutex_lock(&s->lock);
 	int rc = svc_store_begin(s, err);
 	if (!rc)
 		rc = svc_store_end(s, true, err);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	return rc;
 }
 
