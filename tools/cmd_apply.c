@@ -127,6 +127,33 @@ static int do_direct(struct lc *c, struct apply_opts *ao)
 	return rc;
 }
 
+/* How OpenSM took the file, one line before apply verifies: a dry
+ * run's "would install", SUBNET UP after N ms, or the fabric holding the
+ * plan though the log said nothing. */
+static void print_opensm_result(const struct ibp_apply_opensm_result *r,
+				const struct ibp_apply_opensm_options *o,
+				FILE *out)
+{
+	if (r->seen == IBP_OPENSM_NOT_ASKED)
+		fprintf(out,
+			"apply: dry run: would install this as %s and signal "
+			"OpenSM\n",
+			o->opensm_conf);
+	else if (r->seen == IBP_OPENSM_SUBNET_UP)
+		fprintf(
+		    out,
+		    "apply: OpenSM (pid %ld) re-read %s and reported SUBNET "
+		    "UP %ld ms after SIGHUP; verifying ...\n",
+		    (long)r->pid, o->opensm_conf, r->ms);
+	else
+		fprintf(out,
+			"apply: the fabric holds the plan %ld ms after SIGHUP "
+			"(OpenSM's log %s shows no SUBNET UP: is it buffered? "
+			"-d 2 or force_log_flush TRUE flushes it); verifying "
+			"...\n",
+			r->ms, o->opensm_log);
+}
+
 static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 {
 	struct ibp_apply_opensm_options *o = &ao->osm;
@@ -152,7 +179,7 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	cli_op_end(&op, rc, CLI_OP_SERIOUS);
 	if (ao->dry_run)
 		fwrite(r.text, 1, r.len, stdout);
-	ibp_apply_opensm_result_print(&r, o, stderr);
+	print_opensm_result(&r, o, stderr);
 	ibp_apply_opensm_result_clear(&r);
 	/* Indices as the fabric shows them: OpenSM puts a P_Key it held
 	 * before back at its old index, which we cannot know. */

@@ -25,7 +25,7 @@ static const char usage[] =
     "Check a partition plan (CONF, as the SM would program it on TOPO) or\n"
     "P_KeyTables read elsewhere (--tables, `ibpart tables --format json`\n"
     "output) for the ways P_Key isolation is commonly broken:\n";
-/* then the rules (ibp_audit_rules_print), then: */
+/* then the rules (print_rules), then: */
 static const char usage_foot[] =
     "\n"
     "A tenant is a partition (other than the default one) unless --tenants\n"
@@ -47,6 +47,43 @@ struct audit_args {
 	const char *format, *outpath, *tenants, *osmconf;
 	ibp_audit_severity fail_sev;
 };
+
+/* Write the words of s from column col (indent on every new line),
+ * breaking before a word that would pass column width. */
+static void wrap(FILE *out, const char *s, size_t col, size_t indent,
+		 size_t width)
+{
+	while (*s) {
+		size_t n = strcspn(s, " ");
+		if (col > indent && col + 1 + n > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(s, 1, n, out);
+		col += n;
+		s += n + (s[n] == ' ');
+	}
+	fputc('\n', out);
+}
+
+/* The rule catalog (ibp_audit_rule_get), by severity: the code from
+ * column 2, the severity from 26, the summary from 36 wrapped before
+ * column 72. */
+static void print_rules(FILE *out)
+{
+	for (size_t i = 0; i < ibp_audit_rule_count(); i++) {
+		const ibp_audit_rule *r = ibp_audit_rule_get(i);
+		/* the code from column 2, the severity from 26 (one blank
+		 * after a longer code), the summary from 36 */
+		int n = fprintf(out, "  %-23s ", r->code);
+		const char *sev = ibp_audit_severity_str(r->severity);
+		n += fprintf(out, "%-*s", n < 36 ? 36 - n : 0, sev);
+		wrap(out, r->summary, (size_t)n, 36, 71);
+	}
+}
 
 /* argv -> a; 0 or the exit status of a usage error (printed). */
 static int parse_args(int argc, char **argv, struct audit_args *a)
@@ -75,7 +112,7 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 	FILE *m = open_memstream(&help, &len);
 	if (m) {
 		fputs(usage, m);
-		ibp_audit_rules_print(m);
+		print_rules(m);
 		fputs(usage_foot, m);
 	}
 	if (!m || fclose(m)) {

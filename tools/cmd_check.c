@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "ibpart/conf.h"
-#include "ibpart/sys/conf.h"
 
 static const char usage[] =
     "usage: ibpart check [-t TOPO] [--node-name-map FILE] [--format "
@@ -36,6 +35,81 @@ static const char tail[] =
     "Exit status: 0 no errors and no warnings; 1 warnings only; 2 errors\n"
     "(or bad usage, or CONF unreadable); 3 system failure.\n";
 
+/* One P_Key of the summary: "  0xPKEY NAME", how many definitions it
+ * merges, and whether OpenSM drops it for want of members. */
+static void print_group(const ibp_conf_group *g, FILE *out)
+{
+	uint16_t pkey = ibp_conf_group_pkey(g);
+	size_t nparts = ibp_conf_group_partition_count(g), nm = 0;
+	fprintf(out, "  0x%04x %s", pkey, ibp_conf_group_name(g));
+	if (nparts > 1)
+		fprintf(out, " (%zu definitions merged)", nparts);
+	for (size_t j = 0; j < nparts; j++) {
+		const ibp_conf_partition *p = ibp_conf_group_partition(g, j);
+		for (size_t k = 0; k < ibp_conf_partition_member_count(p); k++)
+			nm += ibp_conf_partition_member(p, k)->kind !=
+			      IBP_MEMBER_NONE;
+	}
+	if (!nm && pkey != IBP_CONF_DEFAULT_PKEY)
+		fputs(" (no members: OpenSM drops it)", out);
+	fputc('\n', out);
+}
+
+/* OpenSM 3.3.23's verdict on the plan (ibp_conf_opensm_verdict) as
+ * `ibpart check --opensm` prints it: a crash, a rejection and its
+ * fallback, or the P_Keys it would create and what it would misread. */
+static void print_opensm_summary(const ibp_conf *c, FILE *out)
+{
+	const ibp_conf_verdict *v = ibp_conf_opensm_verdict(c);
+	const char *file = ibp_conf_file(c);
+	if (v->crashes) {
+		fprintf(out,
+			"%s:%u: OpenSM 3.3.23 would crash (segmentation fault) "
+			"reading this file (%s): no subnet manager, no P_Key "
+			"programmed at all.\n",
+			file, v->pos.line, v->reason);
+		return;
+	}
+	if (v->rejected) {
+		if (v->pos.line)
+			fprintf(
+			    out,
+			    "%s:%u: OpenSM 3.3.23 would reject this file "
+			    "(log: \"PARSE ERROR: line %u: %s\") and fall "
+			    "back to \"Default=0x7fff : ALL=full ;\": every "
+			    "port a full member of 0xffff, no isolation.\n",
+			    file, v->pos.line, v->opensm_line, v->reason);
+		else
+			fprintf(out,
+				"%s: OpenSM 3.3.23 would reject this file (%s) "
+				"and fall back to \"Default=0x7fff : ALL=full "
+				";\": every port a full member of 0xffff, no "
+				"isolation.\n",
+				file, v->reason);
+		return;
+	}
+	size_t ng = ibp_conf_group_count(c);
+	fprintf(out,
+		"%s: OpenSM 3.3.23 would accept this file: %zu partition "
+		"definition(s), %zu P_Key(s) including the default 0x7fff "
+		"(every end port a limited member, the SM port full).\n",
+		file, ibp_conf_partition_count(c), ng);
+	for (size_t i = 0; i < ng; i++)
+		print_group(ibp_conf_group_at(c, i), out);
+	if (v->nmisreadings) {
+		fprintf(out,
+			"It would silently read %zu thing(s) otherwise than "
+			"written:\n",
+			v->nmisreadings);
+		for (size_t i = 0; i < v->nmisreadings; i++)
+			fprintf(out, "  %s:%u:%u: %s [%s]\n", file,
+				v->misreadings[i].pos.line,
+				v->misreadings[i].pos.col,
+				v->misreadings[i].message,
+				v->misreadings[i].code);
+	}
+}
+
 /* Read the plan, print what was found; the exit status. */
 static int check(const struct cli_input *in, const char *path,
 		 ibp_conf_options *co, const char *format, bool opensm)
@@ -58,7 +132,7 @@ static int check(const struct cli_input *in, const char *path,
 			cli_say("%s: %zu error(s), %zu warning(s)", path, nerr,
 				nwarn);
 		if (opensm)
-			ibp_conf_print_opensm_summary(c, stdout);
+			print_opensm_summary(c, stdout);
 	}
 	status = nerr ? CLI_EXIT_USAGE : nwarn ? CLI_EXIT_FOUND : CLI_EXIT_OK;
 out:

@@ -49,6 +49,64 @@ static const char tail[] =
     "(more CAs than three tiers of radix R hold, more LIDs than the subnet\n"
     "has without --force), 3 a file could not be written.\n";
 
+/* The LIDs OpenSM would assign with the SM on port sm (a port spec as
+ * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
+ * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop
+ * tests compare with a real OpenSM.  Returns IBP_OK, or the error of
+ * resolving sm or assigning LIDs (err set, nothing written). */
+static int print_lids(ibp_fabric *f, const char *sm, FILE *out, ibp_error *err)
+{
+	uint64_t sm_guid = 0;
+	if (sm) {
+		size_t n;
+		unsigned p;
+		int rc = ibp_fabric_resolve_port(f, sm, &n, &p, err);
+		if (rc)
+			return rc;
+		sm_guid = ibp_fabric_port_guid(f, n, p);
+	}
+	int rc = ibp_fabric_assign_lids(f, sm_guid, err);
+	if (rc)
+		return rc;
+	for (unsigned lid = 1; lid <= 0xbfff; lid++) {
+		size_t n;
+		unsigned p;
+		if (ibp_fabric_find_lid(f, (uint16_t)lid, &n, &p))
+			break;
+		fprintf(out, "%u 0x%016" PRIx64 " %s %u %s\n", lid,
+			ibp_fabric_port_guid(f, n, p),
+			ibp_node_type_str(ibp_fabric_node_type(f, n)), p,
+			ibp_fabric_node_desc(f, n));
+	}
+	return IBP_OK;
+}
+
+/* The fabric in a canonical, id-free form for comparing topologies:
+ * per node "node GUID TYPE NPORTS "DESC"", then per linked port
+ * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT". */
+static void dump_fabric(const ibp_fabric *f, FILE *out)
+{
+	for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
+		ibp_node_type t = ibp_fabric_node_type(f, n);
+		fprintf(out, "node 0x%016" PRIx64 " %s %u \"%s\"\n",
+			ibp_fabric_node_guid(f, n), ibp_node_type_str(t),
+			ibp_fabric_node_nports(f, n),
+			ibp_fabric_node_desc(f, n));
+		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
+			size_t pn;
+			unsigned pp;
+			if (!ibp_fabric_port_peer(f, n, p, &pn, &pp))
+				continue;
+			fprintf(out,
+				"port 0x%016" PRIx64 " %u 0x%016" PRIx64
+				" -> 0x%016" PRIx64 " %u\n",
+				ibp_fabric_node_guid(f, n), p,
+				ibp_fabric_port_guid(f, n, p),
+				ibp_fabric_node_guid(f, pn), pp);
+		}
+	}
+}
+
 /* Hidden --print-lids TOPO [--sm-port P] and --dump TOPO. */
 static int print_fabric(const char *topo, bool lids, const char *sm)
 {
@@ -61,8 +119,8 @@ static int print_fabric(const char *topo, bool lids, const char *sm)
 	ibp_error err;
 	ibp_error_clear(&err);
 	if (!lids)
-		ibp_fabric_dump(f, stdout);
-	else if (ibp_fabric_print_lids(f, sm, stdout, &err)) {
+		dump_fabric(f, stdout);
+	else if (print_lids(f, sm, stdout, &err)) {
 		cli_print_error(&err);
 		rc = CLI_EXIT_USAGE;
 	}

@@ -155,6 +155,7 @@ int ibp_findings_max_severity(const ibp_findings *f);
 /* "info", "medium", "high", "critical" (a static string; "?" for a value
  * out of range), and back, case-insensitively: IBP_EINVAL (*out
  * untouched) for any other text or NULL. */
+const char *ibp_audit_severity_str(ibp_audit_severity s);
 int ibp_audit_severity_parse(const char *s, ibp_audit_severity *out);
 
 /* The audit's rules (src/analysis/analysis_rules.c), in docs/audit.md's
@@ -166,6 +167,11 @@ typedef struct ibp_audit_rule {
 	ibp_audit_severity severity;
 	const char *summary;
 } ibp_audit_rule;
+
+/* How many rules the catalog has, and the i-th, by severity (highest
+ * first); NULL past the end.  Static data: any thread, never freed. */
+size_t ibp_audit_rule_count(void);
+const ibp_audit_rule *ibp_audit_rule_get(size_t i);
 
 /* {"findings": [{"code","severity","ports","partitions","message","fix"}]}
  * as a malloc'd string (caller frees), or NULL on ENOMEM. */

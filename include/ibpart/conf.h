@@ -247,6 +247,35 @@ typedef struct ibp_conf_verdict {
  * there are no misreadings. */
 const ibp_conf_verdict *ibp_conf_opensm_verdict(const ibp_conf *c);
 
+/* ---- the plan as read: pure reads, borrowed from c ---- */
+/* The file name it was read as (the path, or the buffer's name); never
+ * NULL. */
+const char *ibp_conf_file(const ibp_conf *c);
+
+/* How many partition definitions the file has, as written. */
+size_t ibp_conf_partition_count(const ibp_conf *c);
+
+/* The members of a definition, in file order; NULL when i >= the count. */
+size_t ibp_conf_partition_member_count(const ibp_conf_partition *p);
+const ibp_conf_member *ibp_conf_partition_member(const ibp_conf_partition *p,
+						 size_t i);
+
+/* OpenSM's merged view: one group per distinct P_Key, in the order OpenSM
+ * creates them; NULL when i >= the count. */
+size_t ibp_conf_group_count(const ibp_conf *c);
+const ibp_conf_group *ibp_conf_group_at(const ibp_conf *c, size_t i);
+
+/* A group's P_Key (15 bits) and name (OpenSM keeps the first
+ * definition's). */
+uint16_t ibp_conf_group_pkey(const ibp_conf_group *g);
+const char *ibp_conf_group_name(const ibp_conf_group *g);
+
+/* The definitions merged into a group, in file order; NULL when i >= the
+ * count. */
+size_t ibp_conf_group_partition_count(const ibp_conf_group *g);
+const ibp_conf_partition *ibp_conf_group_partition(const ibp_conf_group *g,
+						   size_t i);
+
 /* `ibpart check --format json`: the findings d (the object
  * docs/json-schemas.md describes for diagnostics) plus "dialect" ("opensm" or
  * "seed") and, with opensm, an "opensm" object: rejected, crashes, reason,

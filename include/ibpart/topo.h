@@ -109,10 +109,29 @@ typedef struct ibp_port_link {
 /* Free a fabric (NULL is fine). */
 void ibp_fabric_free(ibp_fabric *f);
 
-/* Nodes are numbered 0..count-1 in file (or discovery) order; a node's
- * type, NodeGUID and SystemImageGUID (0 when the file gives none).  n
- * must be below the count.  Pure reads of the fabric. */
+/* Nodes are numbered 0..count-1 in file (or discovery) order. */
 size_t ibp_fabric_node_count(const ibp_fabric *f);
+
+/* A node's NodeInfo NodeType and NodeGUID; n must be below the count.
+ * Pure reads of the fabric, like every accessor here. */
+ibp_node_type ibp_fabric_node_type(const ibp_fabric *f, size_t n);
+uint64_t ibp_fabric_node_guid(const ibp_fabric *f, size_t n);
+
+/* "CA", "SW" or "RT" (ibnetdiscover's words; "??" for another value): a
+ * static string. */
+const char *ibp_node_type_str(ibp_node_type t);
+
+/* A node's NodeDescription (after a node-name-map, if any); never NULL,
+ * valid as long as f. */
+const char *ibp_fabric_node_desc(const ibp_fabric *f, size_t n);
+
+/* A node's NumPorts: its ports are 1..nports (and a switch's port 0). */
+unsigned ibp_fabric_node_nports(const ibp_fabric *f, size_t n);
+
+/* Whether port (n, port) is linked; if so, the node and port at its other
+ * end in *peer_node and *peer_port (either may be NULL). */
+bool ibp_fabric_port_peer(const ibp_fabric *f, size_t n, unsigned port,
+			  size_t *peer_node, unsigned *peer_port);
 
 /* Port GUID of (n, port); 0 when the port does not exist. */
 uint64_t ibp_fabric_port_guid(const ibp_fabric *f, size_t n, unsigned port);
@@ -145,6 +164,13 @@ int ibp_fabric_resolve_port(const ibp_fabric *f, const char *spec, size_t *n,
  * audit's no-lid finding counts them). */
 int ibp_fabric_assign_lids(ibp_fabric *f, uint64_t sm_port_guid,
 			   ibp_error *err);
+
+/* After ibp_fabric_assign_lids(): the end port holding LID lid (a base
+ * LID, or one of its 2^LMC) in *n and *port (either may be NULL); a
+ * switch's is its port 0.  IBP_ENOENT when no port has it, IBP_EINVAL
+ * for a NULL f. */
+int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
+			unsigned *port);
 
 /* Every command's default SM port: the port that ran the discovery when
  * the file names it and it is a CA's (ibnetdiscover's "# Initiated from" line),

@@ -105,17 +105,6 @@ int ibp_findings_append(ibp_findings *f, const ibp_findings *src);
  * message? */
 bool ibp_finding_equal(const ibp_finding *a, const ibp_finding *b);
 
-/* "info", "medium", "high", "critical" (a static string; "?" for a value
- * out of range), and back, case-insensitively: IBP_EINVAL (*out
- * untouched) for any other text or NULL. */
-const char *ibp_audit_severity_str(ibp_audit_severity s);
-
-/* How many rules the catalog has. */
-size_t ibp_audit_rule_count(void);
-
-/* The i-th rule, by severity (highest first); NULL past the end. */
-const ibp_audit_rule *ibp_audit_rule_get(size_t i);
-
 /* The rule with this code; NULL for a code that is no rule (or NULL). */
 const ibp_audit_rule *ibp_audit_rule_find(const char *code);
 

@@ -2,15 +2,14 @@
  * analysis_rules.c - the catalog of the audit's rules: every code the
  * audit (analysis_audit.c, analysis_input_audit.c) can report, the
  * severity it usually has and one line saying what it means.  One table,
- * so that `ibpart audit --help`, a third-party front end and the tests
- * that hold docs/audit.md to it list the same rules; the reasoning and
- * the fix of each are docs/audit.md's.
+ * so that `ibpart audit --help` (which prints it), a third-party front
+ * end and the tests that hold docs/audit.md to it list the same rules;
+ * the reasoning and the fix of each are docs/audit.md's.
  */
 #include <string.h>
 
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
-#include "ibpart/sys/analysis.h"
 
 static const ibp_audit_rule rules[] = {
     {"plan-rejected", IBP_AUDIT_CRITICAL,
@@ -82,38 +81,4 @@ const ibp_audit_rule *ibp_audit_rule_find(const char *code)
 		if (!strcmp(rules[i].code, code))
 			return &rules[i];
 	return NULL;
-}
-
-/* Write the words of s from column col (indent on every new line),
- * breaking before a word that would pass column width. */
-static void wrap(FILE *out, const char *s, size_t col, size_t indent,
-		 size_t width)
-{
-	while (*s) {
-		size_t n = strcspn(s, " ");
-		if (col > indent && col + 1 + n > width) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(s, 1, n, out);
-		col += n;
-		s += n + (s[n] == ' ');
-	}
-	fputc('\n', out);
-}
-
-void ibp_audit_rules_print(FILE *out)
-{
-	for (size_t i = 0; i < ibp_audit_rule_count(); i++) {
-		const ibp_audit_rule *r = &rules[i];
-		/* the code from column 2, the severity from 26 (one blank
-		 * after a longer code), the summary from 36 */
-		int n = fprintf(out, "  %-23s ", r->code);
-		const char *sev = ibp_audit_severity_str(r->severity);
-		n += fprintf(out, "%-*s", n < 36 ? 36 - n : 0, sev);
-		wrap(out, r->summary, (size_t)n, 36, 71);
-	}
 }

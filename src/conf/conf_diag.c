@@ -20,7 +20,6 @@
 
 #include "conf/conf_internal.h"
 #include "util/diag_lib.h"
-#include "ibpart/sys/conf.h"
 
 static bool over_cap(ibp_conf *c, const char *code)
 {
@@ -167,67 +166,4 @@ void conf_reject(ibp_conf *c, ibp_conf_pos pos, unsigned osm_line,
 	c->verdict.reason = reason;
 	c->verdict.pos = pos;
 	c->verdict.opensm_line = osm_line;
-}
-
-void ibp_conf_print_opensm_summary(const ibp_conf *c, FILE *out)
-{
-	const ibp_conf_verdict *v = &c->verdict;
-	if (v->crashes) {
-		fprintf(out,
-			"%s:%u: OpenSM 3.3.23 would crash (segmentation fault) "
-			"reading this file (%s): no subnet manager, no P_Key "
-			"programmed at all.\n",
-			c->file, v->pos.line, v->reason);
-		return;
-	}
-	if (v->rejected) {
-		if (v->pos.line)
-			fprintf(
-			    out,
-			    "%s:%u: OpenSM 3.3.23 would reject this file "
-			    "(log: \"PARSE ERROR: line %u: %s\") and fall "
-			    "back to \"Default=0x7fff : ALL=full ;\": every "
-			    "port a full member of 0xffff, no isolation.\n",
-			    c->file, v->pos.line, v->opensm_line, v->reason);
-		else
-			fprintf(out,
-				"%s: OpenSM 3.3.23 would reject this file (%s) "
-				"and fall back to \"Default=0x7fff : ALL=full "
-				";\": every port a full member of 0xffff, no "
-				"isolation.\n",
-				c->file, v->reason);
-		return;
-	}
-	size_t ng = c->ngroups;
-	fprintf(out,
-		"%s: OpenSM 3.3.23 would accept this file: %zu partition "
-		"definition(s), %zu P_Key(s) including the default 0x7fff "
-		"(every end port a limited member, the SM port full).\n",
-		c->file, c->nparts, ng);
-	for (size_t i = 0; i < ng; i++) {
-		const ibp_conf_group *g = c->groups[i];
-		fprintf(out, "  0x%04x %s", g->pkey, g->name);
-		if (g->nparts > 1)
-			fprintf(out, " (%zu definitions merged)", g->nparts);
-		size_t nm = 0;
-		for (size_t j = 0; j < g->nparts; j++)
-			for (size_t k = 0; k < g->parts[j]->nmembers; k++)
-				nm += g->parts[j]->members[k].kind !=
-				      IBP_MEMBER_NONE;
-		if (!nm && g->pkey != IBP_CONF_DEFAULT_PKEY)
-			fputs(" (no members: OpenSM drops it)", out);
-		fputc('\n', out);
-	}
-	if (v->nmisreadings) {
-		fprintf(out,
-			"It would silently read %zu thing(s) otherwise than "
-			"written:\n",
-			v->nmisreadings);
-		for (size_t i = 0; i < v->nmisreadings; i++)
-			fprintf(out, "  %s:%u:%u: %s [%s]\n", c->file,
-				v->misreadings[i].pos.line,
-				v->misreadings[i].pos.col,
-				v->misreadings[i].message,
-				v->misreadings[i].code);
-	}
 }

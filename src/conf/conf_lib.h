@@ -32,9 +32,8 @@ int ibp_conf_parse_file(const char *path, const ibp_conf_options *o,
 			ibp_conf **out, ibp_diags *diags, ibp_error *err);
 void ibp_conf_free(ibp_conf *c);
 
-/* The file name it was read as (the path, the buffer's name, never
- * NULL), and the dialect it was read in (SEED or OPENSM, never AUTO). */
-const char *ibp_conf_file(const ibp_conf *c);
+/* The dialect it was read in (SEED or OPENSM, never AUTO); its file
+ * name is ibpart/conf.h's ibp_conf_file(). */
 
 /* Errors/warnings found while parsing (the same as in diags). */
 size_t ibp_conf_warning_count(const ibp_conf *c);
@@ -42,7 +41,6 @@ size_t ibp_conf_warning_count(const ibp_conf *c);
 /* ---- partitions as written, file order ----
  * Counts, and the i-th item (NULL when i >= the count) of a conf, a
  * partition or a group, borrowed from the conf.  None of them fails. */
-size_t ibp_conf_partition_count(const ibp_conf *c);
 const ibp_conf_partition *ibp_conf_partition_at(const ibp_conf *c, size_t i);
 
 /* The name as written ("" when none; OpenSM then names it "%04x"). */
@@ -59,9 +57,6 @@ bool ibp_conf_partition_pkey_written(const ibp_conf_partition *p,
 uint16_t ibp_conf_partition_pkey(const ibp_conf_partition *p);
 const ibp_conf_flags *ibp_conf_partition_flags(const ibp_conf_partition *p);
 ibp_conf_pos ibp_conf_partition_pos(const ibp_conf_partition *p);
-size_t ibp_conf_partition_member_count(const ibp_conf_partition *p);
-const ibp_conf_member *ibp_conf_partition_member(const ibp_conf_partition *p,
-						 size_t i);
 size_t ibp_conf_partition_mgid_count(const ibp_conf_partition *p);
 const ibp_conf_mgid *ibp_conf_partition_mgid(const ibp_conf_partition *p,
 					     size_t i);
@@ -70,20 +65,8 @@ const ibp_conf_mgid *ibp_conf_partition_mgid(const ibp_conf_partition *p,
 size_t ibp_conf_partition_group(const ibp_conf_partition *p);
 
 /* ---- merged view: one group per distinct P_Key ---- */
-size_t ibp_conf_group_count(const ibp_conf *c);
-const ibp_conf_group *ibp_conf_group_at(const ibp_conf *c, size_t i);
-
 /* The group of a P_Key (high bit ignored), or NULL. */
 const ibp_conf_group *ibp_conf_group_find(const ibp_conf *c, uint16_t pkey);
-uint16_t ibp_conf_group_pkey(const ibp_conf_group *g);
-
-/* OpenSM keeps the name of the first definition. */
-const char *ibp_conf_group_name(const ibp_conf_group *g);
-
-/* The definitions merged into it, in file order. */
-size_t ibp_conf_group_partition_count(const ibp_conf_group *g);
-const ibp_conf_partition *ibp_conf_group_partition(const ibp_conf_group *g,
-						   size_t i);
 
 /* ipoib if any definition says ipoib; sl of the last definition. */
 bool ibp_conf_group_ipoib(const ibp_conf_group *g);

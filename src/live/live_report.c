@@ -353,27 +353,3 @@ size_t ibp_apply_print_unreadable(const ibp_apply *a, FILE *out)
 			n);
 	return n;
 }
-
-void ibp_apply_opensm_result_print(const struct ibp_apply_opensm_result *r,
-				   const struct ibp_apply_opensm_options *o,
-				   FILE *out)
-{
-	if (r->seen == IBP_OPENSM_NOT_ASKED)
-		fprintf(out,
-			"apply: dry run: would install this as %s and signal "
-			"OpenSM\n",
-			o->opensm_conf);
-	else if (r->seen == IBP_OPENSM_SUBNET_UP)
-		fprintf(
-		    out,
-		    "apply: OpenSM (pid %ld) re-read %s and reported SUBNET "
-		    "UP %ld ms after SIGHUP; verifying ...\n",
-		    (long)r->pid, o->opensm_conf, r->ms);
-	else
-		fprintf(out,
-			"apply: the fabric holds the plan %ld ms after SIGHUP "
-			"(OpenSM's log %s shows no SUBNET UP: is it buffered? "
-			"-d 2 or force_log_flush TRUE flushes it); verifying "
-			"...\n",
-			r->ms, o->opensm_log);
-}

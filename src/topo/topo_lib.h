@@ -50,19 +50,13 @@ bool ibp_fabric_port_link(const ibp_fabric *f, size_t node, unsigned port,
  * "") when either is not known or not one the spec names. */
 bool ibp_port_link_rate(const ibp_port_link *link, char *buf, size_t len);
 
-/* Nodes are numbered 0..count-1 in file (or discovery) order; a node's
- * type, NodeGUID and SystemImageGUID (0 when the file gives none).  n
- * must be below the count.  Pure reads of the fabric. */
-ibp_node_type ibp_fabric_node_type(const ibp_fabric *f, size_t n);
-uint64_t ibp_fabric_node_guid(const ibp_fabric *f, size_t n);
+/* A node's SystemImageGUID (0 when the file gives none); n must be
+ * below the count.  A pure read.  (Its type, NodeGUID, description and
+ * port count are the stable ibpart/topo.h's.) */
 uint64_t ibp_fabric_sysimg_guid(const ibp_fabric *f, size_t n);
-
-/* The description (after a node-name-map, if any); never NULL. */
-const char *ibp_fabric_node_desc(const ibp_fabric *f, size_t n);
 
 /* The name the file used for the node ("H-…", "S-…"), never NULL. */
 const char *ibp_fabric_node_id(const ibp_fabric *f, size_t n);
-unsigned ibp_fabric_node_nports(const ibp_fabric *f, size_t n);
 unsigned ibp_fabric_node_partition_cap(const ibp_fabric *f, size_t n);
 unsigned ibp_fabric_node_enforcement_cap(const ibp_fabric *f, size_t n);
 
@@ -88,10 +82,6 @@ unsigned ibp_fabric_lmc(const ibp_fabric *f);
  * and switch port 0, PartitionEnforcementCap for switch external ports. */
 unsigned ibp_fabric_port_capacity(const ibp_fabric *f, size_t n, unsigned port);
 
-/* Whether (n, port) is linked, and to what. */
-bool ibp_fabric_port_peer(const ibp_fabric *f, size_t n, unsigned port,
-			  size_t *peer_node, unsigned *peer_port);
-
 /* An end port: a CA or router port, or a switch's port 0. */
 bool ibp_fabric_is_end_port(const ibp_fabric *f, size_t n, unsigned port);
 
@@ -116,9 +106,6 @@ size_t ibp_fabric_lids_needed(const ibp_fabric *f);
 /* Whether end port (n, port) is one of those (a switch's external ports
  * answer for its port 0). */
 bool ibp_fabric_port_is_lidless(const ibp_fabric *f, size_t n, unsigned port);
-
-int ibp_fabric_find_lid(const ibp_fabric *f, uint16_t lid, size_t *n,
-			unsigned *port);
 
 /* The port that ran the discovery: the "# Initiated from node N port P"
  * line of ibnetdiscover output (ibpart's discover writes it too), or 0
@@ -159,8 +146,5 @@ int ibp_fabric_write_path_diags(const ibp_fabric *f, const char *path,
  * line break or control byte as a space. */
 int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
 			   ibp_diags *diags, ibp_error *err);
-
-/* "CA", "SW" or "RT": a static string. */
-const char *ibp_node_type_str(ibp_node_type t);
 
 #endif

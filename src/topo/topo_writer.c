@@ -200,57 +200,6 @@ int ibp_fabric_write_diags(const ibp_fabric *f, FILE *out, const char *name,
 	return IBP_OK;
 }
 
-int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
-			  ibp_error *err)
-{
-	uint64_t sm_guid = 0;
-	if (sm) {
-		size_t n;
-		unsigned p;
-		int rc = ibp_fabric_resolve_port(f, sm, &n, &p, err);
-		if (rc)
-			return rc;
-		sm_guid = ibp_fabric_port_guid(f, n, p);
-	}
-	int rc = ibp_fabric_assign_lids(f, sm_guid, err);
-	if (rc)
-		return rc;
-	for (unsigned lid = 1; lid <= 0xbfff; lid++) {
-		size_t n;
-		unsigned p;
-		if (ibp_fabric_find_lid(f, (uint16_t)lid, &n, &p))
-			break;
-		fprintf(out, "%u 0x%016" PRIx64 " %s %u %s\n", lid,
-			ibp_fabric_port_guid(f, n, p),
-			ibp_node_type_str(ibp_fabric_node_type(f, n)), p,
-			ibp_fabric_node_desc(f, n));
-	}
-	return IBP_OK;
-}
-
-void ibp_fabric_dump(const ibp_fabric *f, FILE *out)
-{
-	for (size_t n = 0; n < ibp_fabric_node_count(f); n++) {
-		ibp_node_type t = ibp_fabric_node_type(f, n);
-		fprintf(out, "node 0x%016" PRIx64 " %s %u \"%s\"\n",
-			ibp_fabric_node_guid(f, n), ibp_node_type_str(t),
-			ibp_fabric_node_nports(f, n),
-			ibp_fabric_node_desc(f, n));
-		for (unsigned p = 1; p <= ibp_fabric_node_nports(f, n); p++) {
-			size_t pn;
-			unsigned pp;
-			if (!ibp_fabric_port_peer(f, n, p, &pn, &pp))
-				continue;
-			fprintf(out,
-				"port 0x%016" PRIx64 " %u 0x%016" PRIx64
-				" -> 0x%016" PRIx64 " %u\n",
-				ibp_fabric_node_guid(f, n), p,
-				ibp_fabric_port_guid(f, n, p),
-				ibp_fabric_node_guid(f, pn), pp);
-		}
-	}
-}
-
 int ibp_fabric_write_path(const ibp_fabric *f, const char *path, ibp_error *err)
 {
 	return ibp_fabric_write_path_diags(f, path, NULL, err);

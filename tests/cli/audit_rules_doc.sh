@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # `ibpart audit --help` lists the library's rule catalog
-# (ibp_audit_rules_print); docs/audit.md, written by hand, must describe
+# (ibp_audit_rule_get, laid out by tools/cmd_audit.c); docs/audit.md, written by hand, must describe
 # exactly those rules at the same severity: a rule added to the audit
 # without a doc entry (or the reverse) fails here.
 source "$(dirname "$0")/lib.sh"
 
 expect_status 0 "$IBPART" audit --help
+# the layout: code from column 2, severity from 26, summary from 36
+# wrapped before column 72
+help=$(<out)
+for row in '  partition-no-full-member medium   no two members can talk' \
+  $'  plan-misread            high      OpenSM reads the plan otherwise\n                                    than it says (e.g. a missing comma)'; do
+  [[ $'\n'"$help"$'\n' == *$'\n'"$row"$'\n'* ]] || fail "audit --help lacks the row: $row"
+done
 # help rows: "  CODE  SEVERITY  summary" (continuation lines start blank)
 sed -n 's/^  \([a-z][a-z0-9-]*\) \+\(critical\|high\|medium\|info\) .*/\1 \2/p' \
   out | sort >help.rules

@@ -6,11 +6,11 @@
 source "$(dirname "$0")/lib.sh"
 
 [[ -n "${IBP_LIBSO:-}" && -f "$IBP_LIBSO" ]] || fail "IBP_LIBSO not set or missing"
-# every name in version node IBPART_0.3 (libibpart.map; nm prints it
+# every name in version node IBPART_0.4 (libibpart.map; nm prints it
 # after @@), printed without it
 versioned=$(nm -D --defined-only "$IBP_LIBSO" | awk '$2 ~ /^[TDBRVW]$/ {print $3}')
-unversioned=$(grep -v '@@IBPART_0\.3$' <<<"$versioned" || true)
-[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.3: $(tr '\n' ' ' <<<"$unversioned")"
+unversioned=$(grep -v '@@IBPART_0\.4$' <<<"$versioned" || true)
+[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.4: $(tr '\n' ' ' <<<"$unversioned")"
 syms=$(sed 's/@.*//' <<<"$versioned")
 n=$(grep -c . <<<"$syms")
 (( n > 100 )) || fail "only $n exported symbols: is the public API hidden too?"
@@ -22,6 +22,16 @@ done
 # and the library's own building blocks are not (their _lib.h headers)
 for s in ibp_conf_parse_file ibp_tables_new ibp_pkey_table_new; do
   ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but private"
+done
+# text only one command prints is that command's (tools/), read through
+# stable accessors (IBPART_0.4)
+for s in ibp_fabric_dump ibp_fabric_print_lids ibp_apply_opensm_result_print \
+  ibp_audit_rules_print ibp_conf_print_opensm_summary; do
+  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but only the CLI prints so"
+done
+for s in ibp_fabric_node_desc ibp_fabric_port_peer ibp_fabric_find_lid \
+  ibp_audit_rule_get ibp_conf_group_at ibp_conf_partition_member; do
+  grep -qx "$s" <<<"$syms" || fail "$s is not exported"
 done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its
@@ -38,5 +48,5 @@ soname=$(objdump -p "$IBP_LIBSO" | awk '/SONAME/ {print $2}')
 [[ "$soname" == libibpart.so.0 ]] || fail "SONAME is '$soname'"
 v=$("$IBPART" --version)
 [[ "$v" =~ ^ibpart\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version said '$v'"
-echo "libibpart.so exports $n names, all ibp_, all IBPART_0.3; ibpart links it ($v)"
+echo "libibpart.so exports $n names, all ibp_, all IBPART_0.4; ibpart links it ($v)"
 finish

@@ -13,7 +13,6 @@
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"
-#include "ibpart/sys/conf.h"
 
 static ibp_fabric *fabric(void)
 {
@@ -97,7 +96,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				null = fopen("/dev/null", "w");
 			if (null) {
 				ibp_diags_print(diags, null);
-				ibp_conf_print_opensm_summary(c, null);
 			}
 			ibp_conf_free(c);
 		}

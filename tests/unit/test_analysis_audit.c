@@ -490,8 +490,8 @@ static void test_plan_and_json(void **state)
 	ibp_fabric_free(f);
 }
 
-/* The catalog: codes unique, each findable, nothing past its end, and
- * its rows as the help prints them (hand-written here). */
+/* The catalog: codes unique, each findable, nothing past its end, by
+ * severity (audit --help's layout of it: cli.audit_rules_doc). */
 static void test_rule_catalog(void **state)
 {
 	(void)state;
@@ -508,19 +508,6 @@ static void test_rule_catalog(void **state)
 	}
 	assert_int_equal(ibp_audit_rule_find("cross-tenant-reach")->severity,
 			 IBP_AUDIT_CRITICAL);
-	char *text = NULL;
-	size_t len;
-	FILE *m = open_memstream(&text, &len);
-	ibp_audit_rules_print(m);
-	fclose(m);
-	assert_non_null(strstr(
-	    text, "\n  partition-no-full-member medium   no two members can "
-		  "talk\n"));
-	assert_non_null(strstr(
-	    text, "\n  plan-misread            high      OpenSM reads the plan "
-		  "otherwise\n                                    than it says "
-		  "(e.g. a missing comma)\n"));
-	free(text);
 }
 
 int main(void)

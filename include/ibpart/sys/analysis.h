@@ -1,6 +1,6 @@
 /*
- * sys/analysis.h - the analysis as the CLI prints it: explanations, the
- * rule catalog, findings as text.
+ * sys/analysis.h - the analysis as the CLI prints it: explanations and
+ * findings as text.
  *
  * Unstable API (include/ibpart/sys/): the unstable half of
  * ibpart/analysis.h, exported for ibpart's own front ends (the exact text
@@ -20,11 +20,6 @@ IBP_BEGIN_DECLS
 /* Human text: both tables, every shared base and the deciding rule. */
 void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
 			   FILE *out);
-
-/* One row per rule, by severity: the code from column 2, the severity
- * from column 26, the summary from column 36 wrapped before column 72
- * (`ibpart audit --help`). */
-void ibp_audit_rules_print(FILE *out);
 
 /* One block per finding: "SEVERITY code: message", ports, partitions,
  * fix; a summary line at the end. */

@@ -37,13 +37,5 @@ void ibp_apply_print(const ibp_apply *a, FILE *out);
  * ibp_apply_plan.  Returns their count. */
 size_t ibp_apply_print_unreadable(const ibp_apply *a, FILE *out);
 
-/* How OpenSM took the file (o as given to ibp_apply_via_opensm), one
- * line as `ibpart apply --via-opensm` prints it before it verifies: a
- * dry run's "would install", SUBNET UP after N ms, or the fabric holding
- * the plan though the log said nothing. */
-void ibp_apply_opensm_result_print(const struct ibp_apply_opensm_result *r,
-				   const struct ibp_apply_opensm_options *o,
-				   FILE *out);
-
 IBP_END_DECLS
 #endif

@@ -1,6 +1,5 @@
 /*
- * sys/topo.h - the fabric as the CLI prints it: OpenSM's LIDs, the
- * canonical dump, the no-lid sentence.
+ * sys/topo.h - the fabric as the CLI prints it: the no-lid sentence.
  *
  * Unstable API (include/ibpart/sys/): the unstable half of
  * ibpart/topo.h, exported for ibpart's own front ends (the exact text
@@ -26,20 +25,6 @@ IBP_BEGIN_DECLS
  * port has a LID. */
 bool ibp_fabric_lidless_message(const ibp_fabric *f, size_t first, char *buf,
 				size_t len);
-
-/* The LIDs OpenSM would assign with the SM on port sm (a port spec as
- * ibp_fabric_resolve_port() reads it; NULL: the default SM port), one
- * line per LID from 1 up: "LID PORTGUID TYPE PORT DESC", what the interop
- * tests compare with a real OpenSM.  Assigns f's LIDs (hence not const).
- * Returns IBP_OK, or the error of resolving sm or assigning LIDs (err
- * set, nothing written). */
-int ibp_fabric_print_lids(ibp_fabric *f, const char *sm, FILE *out,
-			  ibp_error *err);
-
-/* The fabric in a canonical, id-free form for comparing topologies:
- * per node "node GUID TYPE NPORTS "DESC"", then per linked port
- * "port NODEGUID N PORTGUID -> PEERGUID PEERPORT".  Cannot fail. */
-void ibp_fabric_dump(const ibp_fabric *f, FILE *out);
 
 IBP_END_DECLS
 #endif
