@@ -9,7 +9,11 @@
  *  3. SMPs and wall time for the SM to discover a 48,000-host-port fabric
  *     (a three-level fat tree built here, see build_clos)
  *     and push its tables from empty (ibsim's initial 0xffff) tables,
- *     every MAD encoded, carried and decoded.
+ *     every MAD encoded, carried and decoded;
+ *  4. what learning the alias GUIDs (SR-IOV VFs) adds to a sweep there,
+ *     as ibpartd does at every sweep: every port's GUIDInfo over SMPs
+ *     (PortInfo GUIDCap, then each block), then the same with the SA's
+ *     GUIDInfoRecords of every port and block (the simulator's SA).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +244,39 @@ static void bench_send(ibp_fabric *f, ibp_sim *s)
 	free(cas);
 }
 
+/* 4: the alias GUIDs read on the discovered fabric, by SMPs alone and
+ * with the SA at sa_lid, beside the discovery's SMPs and time. */
+static void bench_aliases(ibp_sm *sm, uint16_t sa_lid, unsigned long dsmps,
+			  double tdisc)
+{
+	for (int sa = 0; sa < 2; sa++) {
+		ibp_error err;
+		ibp_alias_map *am = NULL;
+		struct ibp_sm_alias_read r = {0};
+		unsigned long before, after;
+		ibp_sm_counters(sm, &before, NULL, NULL);
+		double t0 = now();
+		int rc = ibp_sm_read_alias_guids_sa(sm, sa ? sa_lid : 0, 0, &am,
+						    &r, &err);
+		double t = now() - t0;
+		ibp_sm_counters(sm, &after, NULL, NULL);
+		ibp_alias_map_free(am);
+		if (rc) {
+			fprintf(stderr, "alias GUIDs: %s\n", err.message);
+			return;
+		}
+		printf("alias GUIDs (%s): %lu SMPs%s%zu SA queries in %.2f s "
+		       "(%.0f%% of the discovery's SMPs, %.0f%% of its time)"
+		       "%s\n",
+		       sa ? "GUIDInfo and the SA's GUIDInfoRecords"
+			  : "the ports' GUIDInfo",
+		       after - before, sa ? " + " : ", ", r.sa_queries, t,
+		       100.0 * (double)(after - before) / (double)dsmps,
+		       100.0 * t / tdisc,
+		       sa && !r.sa_answered ? " (the SA did not answer)" : "");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	/* 48,000 end ports (what a subnet's 49,151 unicast LIDs can
@@ -298,6 +335,7 @@ int main(int argc, char **argv)
 	       "SMPs/s), %zu nodes\n",
 	       dsmps, tdisc, dsmps / tdisc,
 	       ibp_fabric_node_count(ibp_sm_fabric(sm)));
+	bench_aliases(sm, ibp_fabric_port_lid(f, smn, smp), dsmps, tdisc);
 	struct ibp_sm_report rep;
 	t0 = now();
 	int rc = ibp_sm_push(sm, want, &rep, &err);

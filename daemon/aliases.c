@@ -10,7 +10,9 @@
  * service's audits read (the guard's shared-physical-port): the service
  * is told only when the map's text changed, so an unchanged fabric keeps
  * the views cached.  An empty map with no file given is no map: the
- * guard keeps its incremental answer.  Both callers hold the daemon's
+ * guard keeps its incremental answer.  With --vf-guids physical a
+ * changed map has the applier write OpenSM's file again (the aliases'
+ * ports are in it).  Both callers hold the daemon's
  * one fabric session (daemon_open_fabric), so learns never overlap.
  */
 #include <stdio.h>
@@ -79,6 +81,10 @@ int aliases_learn(struct ibpartd *d, ibp_live *l, bool quiet)
 			   err.message);
 	daemon_log("ibpartd: alias GUIDs learned (%s): %s", d->learned_aliases,
 		   summary);
+	/* --vf-guids physical: the file OpenSM is given names the ports of
+	 * the aliases in effect, so it is written and applied again */
+	if (d->vf_guids == IBP_VF_GUIDS_PHYSICAL && (in_effect || was))
+		atomic_store(&d->reapply, true);
 	return 0;
 }
 

@@ -204,6 +204,12 @@ int daemon_opensm_pid(struct ibpartd *d, pid_t *pid)
 	return ibp_opensm_is_process(*pid) ? 0 : -1;
 }
 
+bool daemon_vports(const struct ibpartd *d)
+{
+	return d->have_osm && d->osm.have_virt_enabled &&
+	       d->osm.virt_enabled == 2;
+}
+
 /* OpenSM's pid: --opensm-unit's main PID, or 0 (the pid file is
  * ibp_opensm_reload's to read); 0 or -1 with why. */
 static int opensm_pid(struct ibpartd *d, pid_t *pid, char *why, size_t why_size)
@@ -227,12 +233,29 @@ struct seen {
 	char reload_why[600];
 };
 
+/* The kind an absent GUID is recorded with: under NVIDIA OpenSM's
+ * virtualization (--opensm-conf with virt_enabled 2) a GUID that is no
+ * port and no node GUID may be a VF's vport, which that SM programs on
+ * a table ibpart does not read: "vport", never an ignored alias. */
+static const char *absent_kind(const struct ibpartd *d,
+			       const struct ibp_absent_member *m)
+{
+	if (daemon_vports(d) && m->kind != IBP_GUID_NODE)
+		return "vport";
+	return ibp_guid_kind_str(m->kind);
+}
+
 /* The GUIDs the revision names that the fabric has no port of, recorded
- * with the revision; their count. */
+ * with the revision; their count, and in *vports how many of them may be
+ * vports (absent_kind). */
 static size_t note_absent(struct ibpartd *d, uint64_t rev,
-			  const ibp_verify_result *r)
+			  const ibp_verify_result *r, size_t *vports)
 {
 	size_t n = ibp_verify_result_absent_count(r);
+	*vports = 0;
+	for (size_t i = 0; i < n; i++)
+		*vports += !strcmp(
+		    absent_kind(d, ibp_verify_result_absent_at(r, i)), "vport");
 	struct ibp_service_absent *a = calloc(n ? n : 1, sizeof(*a));
 	if (!a)
 		return n;
@@ -240,7 +263,7 @@ static size_t note_absent(struct ibpartd *d, uint64_t rev,
 		const struct ibp_absent_member *m =
 		    ibp_verify_result_absent_at(r, i);
 		a[i].guid = m->guid;
-		a[i].kind = ibp_guid_kind_str(m->kind);
+		a[i].kind = absent_kind(d, m);
 		a[i].hint = m->hint;
 	}
 	ibp_error err;
@@ -317,7 +340,7 @@ static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
 			return -1;
 		n = ibp_verify_result_differences(r, &ports);
 	}
-	size_t absent = note_absent(d, rev, r);
+	size_t vports = 0, absent = note_absent(d, rev, r, &vports);
 	int rc = 0;
 	if (n) {
 		if (v->reload_rc)
@@ -330,6 +353,16 @@ static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
 				 "OpenSM took the file",
 				 n, ports);
 		rc = -1;
+	} else if (vports) {
+		/* NVIDIA OpenSM's vports: what it made of them no SMP of ours
+		 * reads, so the revision is not reported verified */
+		*st = IBP_SERVICE_APPLIED;
+		snprintf(why, why_size,
+			 "not verifiable: %zu GUIDs it names may be vports of "
+			 "NVIDIA OpenSM's virtualization (virt_enabled 2), "
+			 "whose P_KeyTables ibpart does not read; the ports of "
+			 "the fabric hold the rest",
+			 vports);
 	} else if (logged || v->took.seen == IBP_OPENSM_FABRIC_HOLDS) {
 		*st = absent ? IBP_SERVICE_APPLIED_PARTIALLY
 			     : IBP_SERVICE_VERIFIED;

@@ -26,6 +26,7 @@ static const char usage[] =
     "               --partitions FILE [--opensm-pidfile FILE]\n"
     "               [--opensm-log FILE] [-C CA] [-P PORT] [--topology "
     "FILE]\n"
+    "               [--alias-guids FILE] [--vf-guids alias|physical]\n"
     "\n"
     "The partition service: NVIDIA UFM's P_Key REST API (under /ufmRest\n"
     "with HTTP Basic, /ufmRestV3 with a token) and ibpart's own under\n"
@@ -44,6 +45,17 @@ static const char usage[] =
 
 static const char tail[] =
     "Exit: 0 after SIGTERM, 2 bad options or files, 3 the system failed.\n";
+
+static int take_vf_guids(const char *cmd, void *dest, const char *val)
+{
+	if (!strcmp(val, "alias") || !strcmp(val, "physical")) {
+		*(int *)dest = strcmp(val, "alias") ? IBP_VF_GUIDS_PHYSICAL
+						    : IBP_VF_GUIDS_ALIAS;
+		return 0;
+	}
+	cli_usage_error(cmd, "--vf-guids is alias or physical, not '%s'", val);
+	return -1;
+}
 
 static int take_threads(const char *cmd, void *dest, const char *val)
 {
@@ -82,6 +94,8 @@ static const char *const config_keys[] = {"listen",
 					  "Ca",
 					  "Port",
 					  "topology",
+					  "alias-guids",
+					  "vf-guids",
 					  "sm-port",
 					  "wait",
 					  "threads",
@@ -245,6 +259,13 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "applied-partially, its kind alias; the guard refuses "
 		    "VFs of one port in two partitions "
 		    "(shared-physical-port)"),
+	    CLI_FN("--vf-guids", &d->vf_guids, take_vf_guids, "alias|physical",
+		   "what the VFs' alias GUIDs the clients send become in "
+		   "OpenSM's file: alias (the default: as sent, and OpenSM "
+		   "3.3.23 skips them) or physical (written on their physical "
+		   "ports, for mlx4-style hosts; needs --topology; every port "
+		   "whose VFs are in different tenants' P_Keys is "
+		   "shared-physical-port)"),
 	    CLI_STR("--mkey-file", &d->mkey_file, "FILE",
 		    "the M_Key every SMP of the verification and the monitor "
 		    "carries, from a file only its owner reads (as ibpart's "
@@ -253,7 +274,9 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		    "OpenSM's opensm.conf, read as OpenSM does: its "
 		    "allow_both_pkeys, keep_pkey_indexes and part_enforce for "
 		    "the tables and the verification, its M_Key and keys for "
-		    "the audit's posture findings (status, audit)"),
+		    "the audit's posture findings (status, audit); NVIDIA's "
+		    "virt_enabled 2 makes GUIDs that are no port "
+		    "vport-unmodelled, and their revisions not verifiable"),
 	    CLI_STR("--sm-port", &d->sm_port, "PORT",
 		    "the SM's port for the audit and the verification "
 		    "(default: the master SM's)"),
@@ -336,6 +359,11 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		return cli_usage_error(
 		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
 			       "--http for plain HTTP");
+	if (d->vf_guids == IBP_VF_GUIDS_PHYSICAL && !d->topology)
+		return cli_usage_error("ibpartd",
+				       "--vf-guids physical needs --topology "
+				       "(each alias is written on its port "
+				       "there)");
 	if (d->mkey_file && ibp_mkey_file_read(d->mkey_file, &d->mkey, &err)) {
 		daemon_log("ibpartd: %s", err.message);
 		return CLI_EXIT_USAGE;
@@ -426,6 +454,8 @@ static int run(int argc, char **argv)
 	so.opensm_conf_path = d.opensm_conf;
 	so.alias_guids_path = d.alias_guids;
 	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
+	so.vf_guids = (ibp_vf_guids)d.vf_guids;
+	so.vports = daemon_vports(&d);
 	char host[256] = "";
 	if (!d.host_name && !gethostname(host, sizeof(host) - 1))
 		d.host_name = host;

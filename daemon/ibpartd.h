@@ -64,6 +64,8 @@ struct ibpartd {
 	/* options */
 	const char *listen, *users_path, *db, *partitions, *topology;
 	const char *alias_guids; /* the fabric's alias GUIDs (alias_map.h) */
+	int vf_guids; /* --vf-guids: an ibp_vf_guids (PHYSICAL: aliases on
+			 their ports in OpenSM's file) */
 	const char *opensm_pidfile, *opensm_unit, *opensm_log, *ca, *sm_port;
 	const char *cert, *key;
 	const char *store;	/* --store: the shared store's URL; NULL:
@@ -366,6 +368,9 @@ void daemon_nap(struct ibpartd *d, unsigned ms);
 /* OpenSM's pid from --opensm-pidfile or --opensm-unit, checked to be
  * OpenSM's; 0, or -1 (none given, not running, not OpenSM). */
 int daemon_opensm_pid(struct ibpartd *d, pid_t *pid);
+/* --opensm-conf turns NVIDIA OpenSM's virtualization on (virt_enabled
+ * 2): VF GUIDs may be vports (docs/virtual-functions.md). */
+bool daemon_vports(const struct ibpartd *d);
 
 /* ---- ha.c: the SM pair's host (--store) ---- */
 /* Start the thread that follows the shared store and this host's

@@ -25,6 +25,7 @@
 IBP_OPTIONS_LAYOUT(service_options_layout, "service options",
 		   IBP_SERVICE_OPTIONS_VERSION,
 		   offsetof(struct ibp_service_options, alias_guids_path),
+		   offsetof(struct ibp_service_options, vf_guids),
 		   sizeof(struct ibp_service_options));
 
 /* The library's defaults, a whole current struct. */
@@ -150,6 +151,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	s->opensm_conf_path = dup_or_null(o->opensm_conf_path);
 	s->alias_guids_path = dup_or_null(o->alias_guids_path);
 	s->allow_both_pkeys = o->allow_both_pkeys;
+	s->vf_guids = o->vf_guids;
+	s->vports = o->vports;
 	s->record = svc_record_new();
 	s->opfile = svc_opfile_new();
 	int rc = !s->db_path || !s->partitions_path || !s->record || !s->opfile
@@ -937,9 +940,12 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 
 /* The file for the plan: the operator's lines (last seen, when the
  * file cannot be trusted) and the generated section; problem says what
- * keeps it from being written ("" when nothing). */
+ * keeps it from being written ("" when nothing).  for_opensm: the file
+ * OpenSM is given (with --vf-guids physical, the aliases on their
+ * ports: service_vf.c), else the plan as the clients sent it. */
 static int render_locked(ibp_service *s, char **text, size_t *len,
-			 char *problem, size_t psize, ibp_error *err)
+			 char *problem, size_t psize, bool for_opensm,
+			 ibp_error *err)
 {
 	char *optext = NULL;
 	size_t oplen = 0;
@@ -956,6 +962,24 @@ static int render_locked(ibp_service *s, char **text, size_t *len,
 	if (!rc && svc_render(optext, oplen, &s->plan, text, len))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	free(optext);
+	if (!rc && for_opensm && s->vf_guids == IBP_VF_GUIDS_PHYSICAL) {
+		char *phys = NULL;
+		size_t plen = 0;
+		rc = svc_vf_physical_file(s, *text, *len, &phys, &plen, err);
+		free(*text);
+		*text = phys;
+		*len = plen;
+	}
+	return rc;
+}
+
+int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err)
+{
+	char problem[8];
+	pthread_mutex_lock(&s->lock);
+	int rc =
+	    render_locked(s, text, len, problem, sizeof(problem), false, err);
+	pthread_mutex_unlock(&s->lock);
 	return rc;
 }
 
@@ -965,7 +989,7 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size)
 	size_t len = 0;
 	ibp_error err;
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, problem, size, &err);
+	int rc = render_locked(s, &text, &len, problem, size, false, &err);
 	pthread_mutex_unlock(&s->lock);
 	free(text);
 	if (rc)
@@ -978,7 +1002,8 @@ int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 {
 	char problem[8];
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, text, len, problem, sizeof(problem), err);
+	int rc =
+	    render_locked(s, text, len, problem, sizeof(problem), true, err);
 	if (rev)
 		*rev = s->rev;
 	pthread_mutex_unlock(&s->lock);
@@ -990,14 +1015,14 @@ int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 	char *text = NULL, problem[512];
 	size_t len = 0;
 	pthread_mutex_lock(&s->lock);
-	int rc =
-	    s->store_url && !s->store_synced
-		? ibp_error_set(err, IBP_EIO,
-				"the shared store has not been reached "
-				"since the start: the file is left as it "
-				"is (%s)",
-				s->store_error)
-		: render_locked(s, &text, &len, problem, sizeof(problem), err);
+	int rc = s->store_url && !s->store_synced
+		     ? ibp_error_set(err, IBP_EIO,
+				     "the shared store has not been reached "
+				     "since the start: the file is left as it "
+				     "is (%s)",
+				     s->store_error)
+		     : render_locked(s, &text, &len, problem, sizeof(problem),
+				     true, err);
 	if (!rc && problem[0]) /* the last good file stays */
 		rc = ibp_error_set(err, IBP_EBUSY, "%s", problem);
 	if (!rc)
@@ -1022,7 +1047,8 @@ int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 	char *text = NULL, problem[512];
 	size_t tlen = 0;
 	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &tlen, problem, sizeof(problem), err);
+	int rc = render_locked(s, &text, &tlen, problem, sizeof(problem), false,
+			       err);
 	pthread_mutex_unlock(&s->lock);
 	uint64_t rev = ibp_service_revision(s);
 	ibp_service_state st = IBP_SERVICE_PENDING;

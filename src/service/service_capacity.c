@@ -61,7 +61,7 @@ static int place(const ibp_service *s, const ibp_fabric *f, uint64_t sm,
 		 ibp_error *err)
 {
 	ibp_conf *c = NULL;
-	int rc = svc_parse_conf(s, "partitions.conf", text, len, &c, err);
+	int rc = svc_parse_conf_on(s, f, "partitions.conf", text, len, &c, err);
 	if (rc)
 		return rc;
 	rc = svc_replay(c, f, sm, previous, memory, &out->held, &out->memory,

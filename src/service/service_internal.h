@@ -100,6 +100,9 @@ struct ibp_service {
 				      (ibp_service_set_alias_guids) */
 	pthread_mutex_t alias_lock;
 	bool allow_both_pkeys;
+	ibp_vf_guids vf_guids; /* PHYSICAL: aliases written on their ports
+				  in OpenSM's file (service_vf.c) */
+	bool vports;	       /* virt_enabled 2: vport-unmodelled */
 	struct svc_plan plan;  /* snap's plan (read-only), not owned */
 	struct svc_snap *snap; /* service_model.c: the plan published */
 	uint64_t rev, fabric_rev;
@@ -374,11 +377,34 @@ void svc_opfile_free(struct svc_opfile *c);
 void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
 		      size_t psize);
 /* The whole file: operator text + marker + the plan's statements. */
+/* The plan's file as the clients sent it (the operator's lines and the
+ * generated section, aliases as given): what the views audit, with the
+ * service's vf_guids (svc_analysis_input).  Takes the lock. */
+int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
+/* The file OpenSM is given under vf_guids PHYSICAL: text (a rendering,
+ * marker included) with its generated section read with every alias on
+ * its physical port (conf_vf.c) and written by the canonical writer;
+ * the operator's lines as they are.  Needs the topology.  *out
+ * malloc'd.  service_vf.c. */
+int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
+			 char **out, size_t *olen, ibp_error *err);
+/* With vports (virt_enabled 2): the finding "vport-unmodelled" (info)
+ * naming the GUIDs of in's plan that are no port of the fabric and no
+ * node GUID, and their partitions, added to out; nothing otherwise.
+ * IBP_ENOMEM, or the alias map's failure.  service_vf.c. */
+int svc_vport_finding(const ibp_service *s, const ibp_analysis_input *in,
+		      ibp_findings *out, ibp_error *err);
 int svc_render(const char *operator_text, size_t oplen,
 	       const struct svc_plan *plan, char **text, size_t *len);
 /* Parse text as OpenSM does (name is for messages). */
 int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 		   size_t len, ibp_conf **out, ibp_error *err);
+/* The same on the fabric f, with the service's vf_guids: PHYSICAL
+ * reads each alias of the map in effect as its port (conf_vf.c), as the
+ * file OpenSM is given names it (service_vf.c). */
+int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
+		      const char *name, const char *text, size_t len,
+		      ibp_conf **out, ibp_error *err);
 
 /* ---- service_guard.c ---- */
 /* Refuse (conflict, with the findings) what after introduces at high

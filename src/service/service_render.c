@@ -315,3 +315,22 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 	o.allow_both_pkeys = s->allow_both_pkeys;
 	return ibp_conf_parse_buffer(name, text, len, &o, out, NULL, err);
 }
+
+int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
+		      const char *name, const char *text, size_t len,
+		      ibp_conf **out, ibp_error *err)
+{
+	if (s->vf_guids != IBP_VF_GUIDS_PHYSICAL || !f)
+		return svc_parse_conf(s, name, text, len, out, err);
+	ibp_conf_options o;
+	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
+	o.dialect = IBP_CONF_DIALECT_OPENSM;
+	o.allow_both_pkeys = s->allow_both_pkeys;
+	o.fabric = f;
+	char *aliases = svc_alias_path(s);
+	o.alias_guids_path = aliases;
+	o.vf_guids = IBP_VF_GUIDS_PHYSICAL;
+	int rc = ibp_conf_parse_buffer(name, text, len, &o, out, NULL, err);
+	free(aliases);
+	return rc;
+}

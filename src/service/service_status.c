@@ -114,10 +114,14 @@ int ibp_service_mark(ibp_service *s, uint64_t rev, ibp_service_state st,
 		     const char *reason, ibp_error *err)
 {
 	pthread_mutex_lock(&s->lock);
+	/* a held revision stays held; applied-partially becomes verified
+	 * when the fabric holds the same revision whole (written again:
+	 * ibpartd's --vf-guids physical after the alias map changed) */
 	int rc = exec_bound(s,
 			    "UPDATE revisions SET state=?1, reason=?2 WHERE "
-			    "rev<=?3 AND state NOT IN ('verified', "
-			    "'applied-partially', 'drifted')",
+			    "rev<=?3 AND (state NOT IN ('verified', "
+			    "'applied-partially', 'drifted') OR (rev=?3 AND "
+			    "?1='verified' AND state='applied-partially'))",
 			    ibp_service_state_str(st), reason,
 			    (sqlite3_int64)rev, err);
 	if (!rc && (held(st) || st == IBP_SERVICE_APPLIED)) {

@@ -41,7 +41,7 @@ static int plan_text(ibp_service *s, char **text, size_t *len, ibp_error *err)
 {
 	*text = NULL;
 	int rc = no_topology(s, err);
-	return rc ? rc : ibp_service_render(s, text, len, NULL, err);
+	return rc ? rc : svc_render_plan(s, text, len, err);
 }
 
 /* What fn writes to a memory stream, as *out (malloc'd). */
@@ -89,7 +89,11 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 		o.opensm_conf_path = s->opensm_conf_path;
 		o.policy.allow_both_pkeys = s->allow_both_pkeys;
 		o.allow_both_pkeys_given = s->allow_both_pkeys;
+		char *aliases = svc_alias_path(s);
+		o.alias_guids_path = aliases;
+		o.vf_guids = s->vf_guids;
 		rc = ibp_tables_compute(&o, &r, NULL, err);
+		free(aliases);
 	}
 	if (!rc)
 		rc = capture(write_tables, &r, json, err);
@@ -152,6 +156,10 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 		fo.opensm_conf_path = s->opensm_conf_path;
 		rc =
 		    ibp_analysis_input_audit_files(in, &fo, f, NULL, NULL, err);
+		if (!rc)
+			rc = svc_vport_finding(s, in, *f, err);
+		if (!rc)
+			ibp_findings_sort(*f);
 	}
 	if (!rc && posture_codes)
 		*posture_codes = ibp_analysis_input_unchecked(in, NULL);

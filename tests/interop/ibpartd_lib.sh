@@ -18,6 +18,10 @@
 #                                  live-2sw.topo, the operator's file
 #                                  (SM port full in 0x7fff), OpenSM on
 #                                  it; D, IBPD_PRELOAD, IBPART_LOCK_DIR
+#   ibpd_vf_host PORT-GUID         SM_LID and HOST_LID (that port's), for
+#   ibpd_vf_register INDEX ALIAS   the host's VF INDEX registering ALIAS
+#                                  with OpenSM's SA (SubnAdmSet
+#                                  GUIDInfoRecord, as an mlx4 driver)
 # IBPD_PRELOAD: an LD_PRELOAD for the daemon (libumad2sim on ibsim).
 : "${IBPARTD:?IBPARTD must name the ibpartd binary}"
 
@@ -165,4 +169,19 @@ ibpd_live_opensm() {
 	live_opensm "$IBPD_CONF"
 	IBPD_PRELOAD=$LIVE_PRELOAD
 	export IBPART_LOCK_DIR=$LIVE_DIR/lock # the apply lock, private to the test
+}
+
+# ibpd_sim_tool CMD...: an infiniband-diags tool on the test's ibsim
+ibpd_sim_tool() { LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$@"; }
+ibpd_vf_host() {
+	local out
+	out=$(ibpd_sim_tool sminfo) || live_fail "sminfo failed"
+	SM_LID=$(sed -n 's/^sminfo: sm lid \([0-9]*\) .*/\1/p' <<<"$out")
+	out=$(ibpd_sim_tool ibaddr -G "$1") || live_fail "ibaddr failed"
+	HOST_LID=$(($(sed -n 's/.* LID start \(0x[0-9a-f]*\) .*/\1/p' <<<"$out")))
+	[[ -n $SM_LID && $HOST_LID -gt 0 ]] || live_fail "no LIDs: sm [$SM_LID] $1 [$HOST_LID]"
+}
+ibpd_vf_register() {
+	ibpd_sim_tool "$IBP_SA_GUIDINFO_SET" "$SM_LID" "$HOST_LID" "$1" "0x$2" >"$LIVE_DIR/set.out" ||
+		live_fail "SubnAdmSet(GUIDInfoRecord) VF $1: $(cat "$LIVE_DIR/set.out")"
 }

@@ -20,21 +20,13 @@ ibpd_live_opensm
 NODEB=0x0002c90000000301 # node-b port 1 (leaf-2 port 3)
 VF1=0002c903000a0301 VF2=0002c903000a0302
 
-sim_tool() { LD_PRELOAD=$LIVE_PRELOAD SIM_HOST=$IBP_SIM_HOST "$@"; }
-out=$(sim_tool sminfo) || live_fail "sminfo failed"
-SM_LID=$(sed -n 's/^sminfo: sm lid \([0-9]*\) .*/\1/p' <<<"$out")
-out=$(sim_tool ibaddr -G "$NODEB") || live_fail "ibaddr failed"
-B_LID=$(($(sed -n 's/.* LID start \(0x[0-9a-f]*\) .*/\1/p' <<<"$out")))
-[[ -n $SM_LID && $B_LID -gt 0 ]] || live_fail "no LIDs: sm [$SM_LID] node-b [$B_LID]"
-
-register() { # INDEX ALIAS: node-b's VF INDEX asks the SM for ALIAS
-	sim_tool "$IBP_SA_GUIDINFO_SET" "$SM_LID" "$B_LID" "$1" "0x$2" >"$LIVE_DIR/set.out" ||
-		live_fail "SubnAdmSet(GUIDInfoRecord) VF $1: $(cat "$LIVE_DIR/set.out")"
-}
+ibpd_vf_host "$NODEB"
+B_LID=$HOST_LID
+register() { ibpd_vf_register "$@"; } # INDEX ALIAS: node-b's VF INDEX asks the SM for ALIAS
 # What the real saquery reads of OpenSM's GUIDInfoRecords: one
 # "ALIAS PORT-GUID INDEX" line per alias, for every port.
 sa_aliases() {
-	sim_tool saquery GIR "$B_LID" | awk -v pg="$NODEB" '
+	ibpd_sim_tool saquery GIR "$B_LID" | awk -v pg="$NODEB" '
 		/Block\.+/ { b = $1; sub(/.*\./, "", b) }
 		/GUID [0-7]\.+/ { i = $2; v = $2; sub(/\..*/, "", i); sub(/.*\./, "", v)
 			idx = b * 8 + i

@@ -63,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ibpart/alias_map.h"
 #include "ibpart/analysis.h"
 #include "ibpart/report.h"
 #include "ibpart/error.h"
@@ -74,7 +75,7 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_service ibp_service;
 
-#define IBP_SERVICE_OPTIONS_VERSION 2 /* 2: alias_guids_path */
+#define IBP_SERVICE_OPTIONS_VERSION 3 /* 3: vf_guids, vports */
 struct ibp_service_options {
 	unsigned version;	      /* IBP_SERVICE_OPTIONS_VERSION */
 	const char *db_path;	      /* the database (created if missing) */
@@ -99,6 +100,19 @@ struct ibp_service_options {
 					 alias_map.h), read with the
 					 topology at each audit: the guard's
 					 shared-physical-port; NULL: none */
+	ibp_vf_guids vf_guids;	      /* version 3: PHYSICAL (with the
+					 topology) writes each alias GUID of
+					 the generated section on its physical
+					 port in the file OpenSM is given
+					 (conf.h's vf_guids), and the guard,
+					 the audit and the views judge that
+					 rendering; default ALIAS */
+	bool vports;		      /* version 3: NVIDIA OpenSM's
+					 virtualization (opensm.conf
+					 virt_enabled 2): the plan's GUIDs
+					 that are no port of the fabric may be
+					 vports (conf.h's vports): the audit's
+					 "vport-unmodelled" */
 };
 /* Set version; everything else NULL/false.  Cannot fail. */
 void ibp_service_options_init(struct ibp_service_options *o, unsigned version);
@@ -218,7 +232,8 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 
 /* The partition file for the current revision (operator's text and the
  * generated section) into *text (malloc'd, *len bytes) and its revision
- * into *rev (may be NULL). */
+ * into *rev (may be NULL): the file OpenSM is given (with vf_guids
+ * PHYSICAL, every alias GUID of the generated section on its port). */
 int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 		       ibp_error *err);
 /* Render and install it as the partitions file, atomically (the old one
