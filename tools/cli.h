@@ -167,6 +167,10 @@ extern struct cli_common cli_common;
 	"plans and\n"                                                          \
 	"                       topologies, 64M for the others); larger: "     \
 	"exit 2\n"
+/* The heap of a command that computes and exits: large blocks from
+ * the heap, freed memory kept for reuse, transparent huge pages
+ * (cli_heap.c).  First thing in main(); cannot fail. */
+void cli_heap_setup(void);
 /* Take the common options out of argv (*argc shrinks).  0, or 2 after a
  * usage error (printed). */
 int cli_common_options(int *argc, char **argv);

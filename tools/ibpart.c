@@ -118,6 +118,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	cli_heap_setup();
 	int rc = cli_common_options(&argc, argv);
 	if (rc == CLI_EXIT_OK)
 		rc = dispatch(argc, argv);

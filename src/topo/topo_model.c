@@ -316,8 +316,15 @@ void ibp_fabric_free(ibp_fabric *f)
 	if (!f)
 		return;
 	for (size_t i = 0; i < f->nnodes; i++) {
-		free(f->nodes[i].desc);
-		free(f->nodes[i].id);
+		if (!f->nodes[i].desc_kept)
+			free(f->nodes[i].desc);
+		if (!f->nodes[i].id_kept)
+			free(f->nodes[i].id);
+	}
+	while (f->strs) {
+		struct topo_strs *b = f->strs;
+		f->strs = b->next;
+		free(b);
 	}
 	free(f->nodes);
 	free(f->ports);
@@ -452,6 +459,87 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 	return IBP_OK;
 }
 
+/* A NUL-terminated copy of s in f's string arena, or NULL. */
+static char *keep_str(ibp_fabric *f, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct topo_strs *b = f->strs;
+	if (!b || b->cap - b->used < n) {
+		/* blocks of 64 KiB, doubling to 1 MiB */
+		size_t whole = b ? (sizeof(*b) + b->cap) * 2 : 65536;
+		if (whole > (1u << 20))
+			whole = 1u << 20;
+		size_t cap = whole - sizeof(*b);
+		if (cap < n)
+			cap = n;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		b->next = f->strs;
+		f->strs = b;
+	}
+	char *p = memcpy(b->data + b->used, s, n);
+	b->used += n;
+	return p;
+}
+
+int topo_add_node_read(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+		       unsigned nports, const char *desc, const char *id,
+		       size_t *node_out)
+{
+	if (f->nnodes >= f->cap_nodes || f->nports + nports + 1 > f->cap_ports)
+		return IBP_ENOMEM; /* not reserved */
+	uint32_t idx = (uint32_t)f->nnodes;
+	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0)
+		return IBP_ENOMEM;
+	struct topo_node *nd = &f->nodes[idx];
+	memset(nd, 0, sizeof(*nd));
+	nd->type = type;
+	nd->nports = nports;
+	nd->guid = node_guid;
+	if (type == IBP_NODE_SWITCH) {
+		nd->partition_cap = f->opts.switch_partition_cap;
+		nd->enforcement_cap = f->opts.enforcement_cap;
+	} else {
+		nd->partition_cap = f->opts.ca_partition_cap;
+	}
+	nd->id = keep_str(f, id);
+	nd->desc = desc && *desc ? keep_str(f, desc) : nd->id;
+	if (!nd->id || !nd->desc) {
+		/* the GUID stays in its look-up: the load fails whole */
+		nd->id = nd->desc = NULL;
+		return IBP_ENOMEM;
+	}
+	nd->id_kept = nd->desc_kept = true;
+	nd->port_base = f->nports;
+	for (unsigned p = 0; p <= nports; p++) {
+		struct topo_port *pt = &f->ports[f->nports + p];
+		memset(pt, 0, sizeof(*pt));
+		pt->peer_node = TOPO_NONE;
+	}
+	f->nnodes++;
+	f->nports += nports + 1;
+	f->port_index_dirty = true;
+	*node_out = idx;
+	return IBP_OK;
+}
+
+int topo_index_names(ibp_fabric *f)
+{
+	if ((f->nnodes * 2 > f->by_desc.cap &&
+	     mapstr_grow(&f->by_desc, f->nnodes)) ||
+	    (f->nnodes * 2 > f->by_id.cap && mapstr_grow(&f->by_id, f->nnodes)))
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < f->nnodes; i++)
+		if (topo_mapstr_put(&f->by_desc, f->nodes[i].desc,
+				    (uint32_t)i) < 0 ||
+		    topo_mapstr_put(&f->by_id, f->nodes[i].id, (uint32_t)i) < 0)
+			return IBP_ENOMEM;
+	return IBP_OK;
+}
+
 int topo_set_node_id(ibp_fabric *f, size_t n, const char *id)
 {
 	if (!f || n >= f->nnodes || !id || !*id)
@@ -462,8 +550,10 @@ int topo_set_node_id(ibp_fabric *f, size_t n, const char *id)
 	char *s = strdup(id);
 	if (!s)
 		return IBP_ENOMEM;
-	free(f->nodes[n].id);
+	if (!f->nodes[n].id_kept)
+		free(f->nodes[n].id);
 	f->nodes[n].id = s;
+	f->nodes[n].id_kept = false;
 	return rebuild_strmap(f, &f->by_id, false);
 }
 
@@ -474,8 +564,10 @@ int topo_set_node_desc(ibp_fabric *f, size_t n, const char *desc)
 	char *s = strdup(*desc ? desc : f->nodes[n].id);
 	if (!s)
 		return IBP_ENOMEM;
-	free(f->nodes[n].desc);
+	if (!f->nodes[n].desc_kept)
+		free(f->nodes[n].desc);
 	f->nodes[n].desc = s;
+	f->nodes[n].desc_kept = false;
 	return rebuild_strmap(f, &f->by_desc, true);
 }
 

@@ -71,6 +71,17 @@ struct topo_node {
 	char *desc;	  /* as given (or the node-name-map's), never NULL */
 	char *id;	  /* the file's node id, never NULL */
 	size_t port_base; /* index of slot 0 in the port array */
+	/* id and desc live in the fabric's string arena (the reader's
+	 * nodes), not in a malloc of their own: never freed alone */
+	bool id_kept, desc_kept;
+};
+
+/* The fabric's string arena: blocks of node ids and descriptions, freed
+ * with the fabric (a 48,000-port topology has 100,000 of them). */
+struct topo_strs {
+	struct topo_strs *next;
+	size_t used, cap;
+	char data[];
 };
 
 struct ibp_fabric {
@@ -100,6 +111,8 @@ struct ibp_fabric {
 	/* The port that ran the discovery ("# Initiated from node N port P"
 	 * in ibnetdiscover output, or ibpart's own discovery); 0: unknown. */
 	uint64_t initiator_port_guid;
+
+	struct topo_strs *strs; /* the nodes' kept ids and descriptions */
 };
 
 static inline uint32_t topo_port_key(size_t node, unsigned port)
@@ -142,6 +155,17 @@ int topo_reserve(ibp_fabric *f, size_t nodes, size_t ports);
 int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		  unsigned nports, const char *desc, const char *id,
 		  size_t *node_out, ibp_error *err);
+/* The reader's topo_add_node(): room reserved (topo_reserve), the type,
+ * port count and GUID valid and the node GUID and id new (the reader
+ * checked them); id and desc (NULL or "": the id) copied into the
+ * fabric's string arena.  The description and id look-ups are not
+ * updated: topo_index_names() builds them once all nodes are in.
+ * IBP_ENOMEM. */
+int topo_add_node_read(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
+		       unsigned nports, const char *desc, const char *id,
+		       size_t *node_out);
+/* Build the description and id look-ups of all nodes at once. IBP_ENOMEM */
+int topo_index_names(ibp_fabric *f);
 /* Set the file's id of a node (the reader); IBP_EINVAL when another node
  * has it already. */
 int topo_set_node_id(ibp_fabric *f, size_t n, const char *id);

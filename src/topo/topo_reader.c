@@ -36,6 +36,7 @@
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
 #include "util/diag_source.h"
+#include "util/hash_seed.h"
 #include "util/file_read.h"
 #include "util/huge_pages.h"
 #include "topo/topo_priv.h"
@@ -51,7 +52,9 @@ struct pnode {
 	unsigned nports;
 	uint64_t guid, sysimg;
 	uint32_t vendid, devid;
-	char *id, *desc;
+	const char *id;
+	char *desc;
+	uint32_t sym; /* id's symbol (struct rsym) */
 	unsigned line, col_id;
 	size_t fabric_node;  /* after creation; SIZE_MAX when it failed */
 	ibp_port_link port0; /* a switch's "base port 0 lid L lmc M" */
@@ -63,11 +66,19 @@ struct pnode {
 struct plink {
 	uint64_t guid;	    /* "(…)" after [port]; 0 when absent */
 	uint64_t peer_guid; /* "(…)" after the peer's [port]; 0 = absent */
-	char *peer_id;	    /* shared with the line before when the same */
+	uint32_t peer_sym;  /* the peer's id, a symbol (struct rsym) */
 	uint32_t pnode;
 	uint8_t port, peer_port;
 	ibp_port_link link; /* from the comment: "lid L lmc M … 4xSDR" */
 	unsigned line, col_guid, col_peer, col_peer_port;
+};
+
+/* A node id as read (a header's or a port line's peer), once per
+ * distinct id: the links are resolved by symbol, not by string. */
+struct rsym {
+	const char *s; /* in the arena, NUL-terminated */
+	uint32_t node; /* the first fabric node of this id (build) */
+	bool bad;      /* bad_id() said so: said again at each use */
 };
 
 struct reader {
@@ -90,8 +101,17 @@ struct reader {
 	/* the ids and descriptions read: one bump arena, freed whole (no
 	 * allocation per token) */
 	struct str_block *strs;
-	char *last_peer; /* the last port line's peer id, and its length */
+	/* the ids read, and their hash table: slot = hash << 32 | sym + 1,
+	 * 0 when empty; the hash seeded (util/hash_seed.h) */
+	struct rsym *syms;
+	size_t nsym, cap_sym;
+	uint64_t *itab;
+	size_t icap;
+	uint64_t seed;
+	/* the last port line's peer id as written, and its symbol */
+	const char *last_peer;
 	size_t last_peer_len;
+	uint32_t last_peer_sym;
 	const ibp_progress *progress;
 };
 
@@ -207,28 +227,108 @@ static bool read_num(const char **pp, const char *e, bool hex_default,
 	return true;
 }
 
-/* "\"text\"" at *pp: returns a copy in r's arena, or NULL (error
- * reported). */
-static char *read_quoted(struct reader *r, const char **pp, const char *what)
+#define NO_SYM UINT32_MAX
+
+/* The n bytes at s (no NUL among them), hashed with the reader's seed:
+ * eight bytes at a time (ids are 18+ bytes: "S-e41d2d0400000000"). */
+static uint32_t id_hash(const struct reader *r, const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n ^ r->seed;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return (uint32_t)hash_mix(h ^ w);
+}
+
+static bool bad_id(struct reader *r, const char *id, const char *at);
+static void *grow(void *arr, size_t *cap, size_t n, size_t size);
+
+/* The symbol of the id s[0..n) (as a C string: up to a NUL), made on
+ * first sight (a copy in the arena, checked by bad_id()); NO_SYM when
+ * the id is bad (reported at `at`, each time) or memory ran out. */
+static uint32_t intern(struct reader *r, const char *s, size_t n,
+		       const char *at)
+{
+	const char *nul = memchr(s, 0, n);
+	if (nul)
+		n = (size_t)(nul - s);
+	if ((r->nsym + 1) * 2 > r->icap) {
+		size_t cap = r->icap ? r->icap * 2 : 1024;
+		uint64_t *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			ERR(r, "nomem", at, "out of memory");
+			return NO_SYM;
+		}
+		if (!r->icap)
+			r->seed = hash_seed();
+		for (size_t i = 0; i < r->icap; i++) {
+			uint64_t v = r->itab[i];
+			if (!v)
+				continue;
+			size_t j = (v >> 32) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = v;
+		}
+		free(r->itab);
+		r->itab = t;
+		r->icap = cap;
+	}
+	uint32_t h = id_hash(r, s, n);
+	size_t j = h & (r->icap - 1);
+	for (uint64_t v; (v = r->itab[j]); j = (j + 1) & (r->icap - 1)) {
+		if ((uint32_t)(v >> 32) != h)
+			continue;
+		uint32_t k = (uint32_t)v - 1;
+		const char *t = r->syms[k].s;
+		if (strncmp(t, s, n) || t[n])
+			continue;
+		if (r->syms[k].bad) {
+			bad_id(r, t, at);
+			return NO_SYM;
+		}
+		return k;
+	}
+	struct rsym *syms = grow(r->syms, &r->cap_sym, r->nsym, sizeof(*syms));
+	char *copy = syms ? keep_str(r, s, n) : NULL;
+	if (syms)
+		r->syms = syms;
+	if (!copy) {
+		ERR(r, "nomem", at, "out of memory");
+		return NO_SYM;
+	}
+	uint32_t k = (uint32_t)r->nsym++;
+	r->syms[k].s = copy;
+	r->syms[k].node = TOPO_NONE;
+	r->syms[k].bad = bad_id(r, copy, at);
+	r->itab[j] = (uint64_t)h << 32 | (k + 1);
+	return r->syms[k].bad ? NO_SYM : k;
+}
+
+/* "\"id\"" at *pp: the id's symbol, *pp past it; NO_SYM when it is not
+ * there or is bad (error reported). */
+static uint32_t read_id(struct reader *r, const char **pp, const char *what)
 {
 	const char *p = *pp;
 	if (p >= r->le || *p != '"') {
 		ERR(r, "syntax", p, "expected %s in double quotes", what);
-		return NULL;
+		return NO_SYM;
 	}
 	const char *q = memchr(p + 1, '"', (size_t)(r->le - p - 1));
 	if (!q) {
 		ERR(r, "unterminated-string", p, "missing closing '\"' of %s",
 		    what);
-		return NULL;
+		return NO_SYM;
 	}
-	char *s = keep_str(r, p + 1, (size_t)(q - p - 1));
-	if (!s) {
-		ERR(r, "nomem", p, "out of memory");
-		return NULL;
-	}
-	*pp = q + 1;
-	return s;
+	uint32_t k = intern(r, p + 1, (size_t)(q - p - 1), p + 1);
+	if (k != NO_SYM)
+		*pp = q + 1;
+	return k;
 }
 
 /* ibsim's node description rule: after '#', a quoted string, else the
@@ -371,10 +471,8 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	}
 	p = skip_ws(p, e);
 	const char *idp = p;
-	char *id = read_quoted(r, &p, "the node id");
-	if (!id)
-		return NULL;
-	if (bad_id(r, id, idp + 1))
+	uint32_t sym = read_id(r, &p, "the node id");
+	if (sym == NO_SYM)
 		return NULL;
 	p = skip_ws(p, e);
 	char *desc = NULL;
@@ -401,7 +499,8 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	memset(pn, 0, sizeof(*pn));
 	pn->type = type;
 	pn->nports = (unsigned)nports;
-	pn->id = id;
+	pn->id = r->syms[sym].s;
+	pn->sym = sym;
 	pn->desc = desc;
 	pn->line = r->lineno;
 	pn->col_id = (unsigned)(idp - r->ls) + 1;
@@ -429,10 +528,10 @@ static struct pnode *parse_header(struct reader *r, ibp_node_type type,
 	return pn;
 }
 
-/* The peer's quoted id at *pp, as read_quoted() and checked as a node
- * id; consecutive port lines often name the same peer (the hosts of one
- * leaf switch), and then share the copy the line before made. */
-static char *read_peer(struct reader *r, const char **pp)
+/* The peer's quoted id at *pp, as read_id(); consecutive port lines
+ * often name the same peer (the hosts of one leaf switch), and then
+ * take the symbol the line before found without a look-up. */
+static uint32_t read_peer(struct reader *r, const char **pp)
 {
 	const char *p = *pp;
 	const char *q = p < r->le && *p == '"'
@@ -441,14 +540,15 @@ static char *read_peer(struct reader *r, const char **pp)
 	if (q && r->last_peer && r->last_peer_len == (size_t)(q - p - 1) &&
 	    !memcmp(r->last_peer, p + 1, r->last_peer_len)) {
 		*pp = q + 1;
-		return r->last_peer; /* checked when first read */
+		return r->last_peer_sym; /* checked when first read */
 	}
-	char *id = read_quoted(r, pp, "the peer's node id");
-	if (!id || bad_id(r, id, p + 1))
-		return NULL;
-	r->last_peer = id;
-	r->last_peer_len = (size_t)(q - p - 1);
-	return id;
+	uint32_t k = read_id(r, pp, "the peer's node id");
+	if (k != NO_SYM) {
+		r->last_peer = p + 1;
+		r->last_peer_len = (size_t)(q - p - 1);
+		r->last_peer_sym = k;
+	}
+	return k;
 }
 
 /* "[p](guid)\t\"peer\"[q](guid) opts # comment" */
@@ -489,8 +589,8 @@ static void parse_port_line(struct reader *r, size_t node)
 	}
 	p = skip_ws(p, e);
 	l.col_peer = (unsigned)(p - r->ls) + 1;
-	l.peer_id = read_peer(r, &p);
-	if (!l.peer_id)
+	l.peer_sym = read_peer(r, &p);
+	if (l.peer_sym == NO_SYM)
 		return;
 	l.peer_port = 1; /* ibsim's default when "[q]" is missing */
 	if (p < e && *p == '[') {
@@ -815,7 +915,7 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		const char *mapped = ibp_node_name_map_lookup(map, pn->guid);
 		if (mapped)
 			desc = mapped;
-		uint32_t other = topo_mapstr_get(&f->by_id, pn->id);
+		uint32_t other = r->syms[pn->sym].node;
 		if (other != TOPO_NONE) {
 			finding_at(r, IBP_SEV_ERROR, "duplicate-node-id",
 				   pn->line, pn->col_id,
@@ -833,21 +933,26 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			    pn->id, pn->guid, f->nodes[other].id, hdr[other]);
 			continue;
 		}
-		ibp_error err;
 		size_t n;
-		if (topo_add_node(f, pn->type, pn->guid, pn->nports, desc,
-				  pn->id, &n, &err)) {
-			finding_at(r, IBP_SEV_ERROR, "node", pn->line, 1, "%s",
-				   err.message);
+		if (topo_add_node_read(f, pn->type, pn->guid, pn->nports, desc,
+				       pn->id, &n)) {
+			finding_at(r, IBP_SEV_ERROR, "node", pn->line, 1,
+				   "out of memory");
 			continue;
 		}
 		pn->fabric_node = n;
+		r->syms[pn->sym].node = (uint32_t)n;
 		hdr[n] = pn->line;
 		f->nodes[n].sysimg_guid = pn->sysimg;
 		f->nodes[n].vendid = pn->vendid;
 		f->nodes[n].devid = pn->devid;
 		if (pn->type == IBP_NODE_SWITCH)
 			ibp_fabric_set_port_link(f, n, 0, &pn->port0);
+	}
+	if (topo_index_names(f)) {
+		finding_at(r, IBP_SEV_ERROR, "nomem", 0, 0, "out of memory");
+		free(hdr);
+		return;
 	}
 	/* index the port lines by fabric port */
 	size_t *line_of = malloc((f->nports + 1) * sizeof(*line_of));
@@ -900,30 +1005,24 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 		}
 	}
 	/* links: both ends must list each other */
-	const char *last_peer = NULL; /* shared by lines (read_peer) */
-	uint32_t last_pn = TOPO_NONE;
 	for (size_t i = 0; i < r->nl; i++) {
 		struct plink *l = &r->links[i];
 		size_t n = r->nodes[l->pnode].fabric_node;
 		if (n == SIZE_MAX ||
 		    line_of[f->nodes[n].port_base + l->port] != i)
 			continue;
-		uint32_t pn = l->peer_id == last_peer
-				  ? last_pn
-				  : topo_mapstr_get(&f->by_id, l->peer_id);
-		last_peer = l->peer_id;
-		last_pn = pn;
-		if (pn == TOPO_NONE || pn == TOPO_DUP) {
+		uint32_t pn = r->syms[l->peer_sym].node;
+		if (pn == TOPO_NONE) {
 			/* a node whose record failed is not "unknown" */
 			bool known = false;
 			for (size_t j = 0; j < r->nn && !known; j++)
 				known = r->nodes[j].fabric_node == SIZE_MAX &&
-					!strcmp(r->nodes[j].id, l->peer_id);
+					r->nodes[j].sym == l->peer_sym;
 			if (!known)
 				finding_at(r, IBP_SEV_ERROR, "unknown-node",
 					   l->line, l->col_peer,
 					   "link to unknown node \"%s\"",
-					   l->peer_id);
+					   r->syms[l->peer_sym].s);
 			continue;
 		}
 		if (l->peer_port > f->nodes[pn].nports) {
@@ -946,16 +1045,16 @@ static void build(struct reader *r, ibp_fabric *f, const ibp_node_name_map *map)
 			continue;
 		}
 		struct plink *b = &r->links[back];
-		if (strcmp(b->peer_id, f->nodes[n].id) ||
+		if (b->peer_sym != r->nodes[l->pnode].sym ||
 		    b->peer_port != l->port) {
 			/* report once per pair: at the later line */
 			finding_at(r, IBP_SEV_ERROR, "peer-mismatch", l->line,
 				   l->col_peer,
 				   "\"%s\" port %u says it is linked to \"%s\" "
 				   "port %u (line %u), not to \"%s\" port %u",
-				   f->nodes[pn].id, l->peer_port, b->peer_id,
-				   b->peer_port, b->line, f->nodes[n].id,
-				   l->port);
+				   f->nodes[pn].id, l->peer_port,
+				   r->syms[b->peer_sym].s, b->peer_port,
+				   b->line, f->nodes[n].id, l->port);
 			continue;
 		}
 		if (pn < n || (pn == n && l->peer_port < l->port))
@@ -1050,6 +1149,8 @@ static void reader_free(struct reader *r)
 	}
 	free(r->nodes);
 	free(r->links);
+	free(r->syms);
+	free(r->itab);
 }
 
 int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
