@@ -48,6 +48,7 @@ struct users {
 	struct user *u;
 	char dummy_token[128]; /* a token hash no token matches */
 	const char *dummy_pw;  /* a user's hash, for the users not there */
+	struct cred_cache *verified; /* checks passed (cred_cache.c) */
 };
 
 static const char *const role_names[] = {"read", "change", "admin"};
@@ -82,6 +83,7 @@ void users_free(struct users *u)
 		free(u->u[i].attrs);
 	}
 	free(u->u);
+	cred_cache_free(u->verified);
 	free(u);
 }
 
@@ -332,7 +334,10 @@ int users_load(const char *path, struct users **out)
 	size_t cap = 0;
 	ssize_t len;
 	unsigned line = 0;
-	int rc = u && make_dummy_token(u) ? 0 : -1;
+	int rc =
+	    u && make_dummy_token(u) && (u->verified = cred_cache_new()) != NULL
+		? 0
+		: -1;
 	while (!rc && (len = getline(&buf, &cap, f)) >= 0) {
 		line++;
 		if (memchr(buf, 0, (size_t)len)) {
@@ -365,17 +370,31 @@ int users_load(const char *path, struct users **out)
 	return 0;
 }
 
-/* crypt(3) of secret with hash's settings equals hash. */
-static bool crypt_match(const char *secret, const char *hash)
+/* crypt(3) of secret with hash's settings equals hash.  cacheable: the
+ * caller accepts the login when it does (a real user, a token found),
+ * so a pass is kept and the same secret and hash pass again without
+ * crypt(3) (cred_cache.c); any other check runs crypt(3). */
+static bool crypt_match(const struct users *u, const char *secret,
+			const char *hash, bool cacheable)
 {
+	if (cacheable && cred_cache_has(u->verified, hash, secret))
+		return true;
 	struct crypt_data *cd = calloc(1, sizeof(*cd));
 	if (!cd)
 		return false;
+	cred_cache_crypt_ran(u->verified);
 	const char *h = crypt_r(secret, hash, cd);
 	bool ok =
 	    h && h[0] != '*' && strlen(h) == strlen(hash) && !strcmp(h, hash);
 	free(cd);
+	if (ok && cacheable)
+		cred_cache_put(u->verified, hash, secret);
 	return ok;
+}
+
+void auth_metrics(const struct users *u, FILE *f)
+{
+	cred_cache_metrics(u ? u->verified : NULL, f);
 }
 
 static const struct user *find_user(const struct users *u, const char *name)
@@ -406,7 +425,8 @@ bool auth_basic(const struct users *u, const char *user, const char *pass,
 	/* a user not there, or one without a password ("*"), costs one
 	 * crypt(3) too, with a real user's settings, and fails */
 	bool real = hit && hit->hash[0] == '$';
-	bool ok = crypt_match(pass, real ? hit->hash : u->dummy_pw) && real;
+	bool ok =
+	    crypt_match(u, pass, real ? hit->hash : u->dummy_pw, real) && real;
 	if (ok)
 		principal_of(hit, "basic", p);
 	return ok;
@@ -428,7 +448,9 @@ bool auth_token(ibp_service *svc, const struct users *u, const char *header,
 	ibp_service_token t;
 	ibp_error err;
 	bool found = ibp_service_token_find(svc, id, &t, &err) == IBP_OK;
-	bool ok = crypt_match(token, found ? t.hash : u->dummy_token) && found;
+	bool ok =
+	    crypt_match(u, token, found ? t.hash : u->dummy_token, found) &&
+	    found;
 	long now = (long)time(NULL);
 	const struct user *owner = ok ? find_user(u, t.user) : NULL;
 	enum role role;

@@ -22,6 +22,7 @@
 #include "ibpart/verify.h"
 
 struct users;	    /* the users file (auth.c) */
+struct cred_cache;  /* credentials verified lately (cred_cache.c) */
 struct login_limit; /* failed logins per address and user (login_limit.c) */
 
 /* What a credential allows (docs/ibpartd.md, "Security"): read the
@@ -198,6 +199,9 @@ void auth_cert(const struct users *u, const char *cn, struct principal *p);
  * seconds, stored hashed; the token (malloc'd) or NULL. */
 char *auth_token_issue(ibp_service *svc, const struct principal *p,
 		       enum role role, long lifetime, long *issued_at);
+/* The credential checks' counters (crypt(3) runs, checks found
+ * verified) as /metrics families. */
+void auth_metrics(const struct users *u, FILE *f);
 /* The value of key (role, pkeys, profile) on user's line of the users
  * file; NULL when it has none or there is no such user.  profile=
  * names the --profile the user is served by (profile.c). */
@@ -207,6 +211,21 @@ const char *auth_user_attr(const struct users *u, const char *user,
  * of them). */
 const char *role_name(enum role r);
 bool role_parse(const char *s, enum role *r);
+
+/* ---- cred_cache.c ---- */
+/* Checks of a secret against a stored crypt(3) hash that passed, kept
+ * as a keyed MAC of both for a few minutes in a fixed number of slots
+ * (the file's top comment says why that is safe).  NULL on failure. */
+struct cred_cache *cred_cache_new(void);
+void cred_cache_free(struct cred_cache *c);
+/* Did secret pass against hash lately?  (c NULL: no.) */
+bool cred_cache_has(struct cred_cache *c, const char *hash, const char *secret);
+/* secret passed against hash: keep it. */
+void cred_cache_put(struct cred_cache *c, const char *hash, const char *secret);
+/* Count a crypt(3) run (for /metrics). */
+void cred_cache_crypt_ran(struct cred_cache *c);
+/* The counters as /metrics families. */
+void cred_cache_metrics(struct cred_cache *c, FILE *f);
 
 /* ---- krb.c ---- */
 struct krb;

@@ -765,6 +765,7 @@ static void h_metrics(struct request *q, struct response *r)
 		fprintf(f, "ibpartd_requests_total{code=\"%s\"} %lu\n", cls[i],
 			atomic_load(&d->requests[i]));
 	metrics_state(d, f);
+	auth_metrics(d->users, f);
 	collector_metrics(d, f);
 	aliases_metrics(d, f);
 	ha_metrics(d, f);

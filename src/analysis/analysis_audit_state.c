@@ -19,7 +19,8 @@
  *    port that joined or left the class was in);
  *  - the default partition's findings, over every port, when a changed
  *    port's membership of it or its being a tenant port changed; the
- *    SA's, over every port (a scan, no rule walk per partition).
+ *    SA's, over every port, when the SM port's keys changed or a changed
+ *    port came to match them or stopped matching them.
  *
  * The rules are analysis_audit.c's own (audit_priv.h), so the findings
  * are the same code's.  Without a tenant map and opensm.conf only: the
@@ -473,6 +474,28 @@ static unsigned default_sig(const struct cls *c)
 	return sig;
 }
 
+/* Does the SA's rule read a change of ep from class o to class c: the
+ * SM port itself changed, or ep (not a switch port) came to share, or
+ * stopped sharing, a matching P_Key with it? */
+static bool sa_reads(const ibp_audit_state *s, size_t ep, const struct cls *o,
+		     const struct cls *c)
+{
+	if (s->sm_ep < 0)
+		return false; /* the rule finds nothing without an SM port */
+	if ((long)ep == s->sm_ep)
+		return true;
+	size_t node;
+	unsigned port;
+	ibp_matrix_endpoint(s->m, ep, &node, &port);
+	if (ibp_fabric_node_type(ibp_tables_fabric(s->in.tables), node) ==
+	    IBP_NODE_SWITCH)
+		return false;
+	size_t ns;
+	const uint16_t *ks = audit_state_keys(s, (size_t)s->sm_ep, &ns);
+	return analysis_keys_match(ks, ns, o->keys, o->nk) !=
+	       analysis_keys_match(ks, ns, c->keys, c->nk);
+}
+
 int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 			   ibp_findings *new_out)
 {
@@ -482,12 +505,14 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 	uint16_t *bases = malloc(0x10000 * sizeof(*bases));
 	size_t nb = 0;
 	bool dflt = false; /* the default partition's rule reads a change */
+	bool sa = false;   /* the SA's rule does */
 	int rc = mark && bases ? 0 : IBP_ENOMEM;
 	for (size_t d = 0; !rc && d < s->ndirty; d++) {
 		size_t ep = s->dirty[d].ep;
 		const struct cls *o = &s->cls[s->dirty[d].old];
 		const struct cls *c = &s->cls[s->ep_cls[ep]];
 		dflt = dflt || default_sig(o) != default_sig(c);
+		sa = sa || sa_reads(s, ep, o, c);
 		/* the partitions of the old keys: the port left them */
 		mark_reach(s, ep, o->keys, o->nk, mark);
 		mark_reach(s, ep, c->keys, c->nk, mark);
@@ -504,7 +529,10 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 	if (!rc && dflt)
 		rc = recompute(s, SLOT_DEFAULT, 0, &s->f_default, old_out,
 			       new_out);
-	if (!rc)
+	/* the same for the SA's: its findings list every end port without
+	 * a P_Key matching the SM port's, recomputed only when that set
+	 * changed */
+	if (!rc && sa)
 		rc = recompute(s, SLOT_SA, 0, &s->f_sa, old_out, new_out);
 	for (size_t ep = 0; !rc && ep < s->n; ep++)
 		if (mark[ep])

@@ -427,6 +427,38 @@ static const char *const op_names[] = {
 };
 #define OP_DELETE "delete"
 
+/* The reading of the operator's lines text (kept while they stay the
+ * same); *opc a reference the caller puts (opc_put).  Under the lock. */
+static int operator_reading(ibp_service *s, const char *text, size_t len,
+			    struct svc_opc **opc, ibp_error *err)
+{
+	*opc = NULL;
+	struct svc_opc *o = s->opc;
+	if (!o || o->len != len || memcmp(o->text, text, len)) {
+		if (!(o = calloc(1, sizeof(*o))) ||
+		    !(o->text = malloc(len + 1))) {
+			free(o);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
+		int rc = svc_parse_conf(s, s->partitions_path, text, len,
+					&o->conf, err);
+		if (rc) {
+			free(o->text);
+			free(o);
+			return rc;
+		}
+		memcpy(o->text, text, len);
+		o->text[len] = 0;
+		o->len = len;
+		atomic_init(&o->refs, 1);
+		opc_put(s->opc);
+		s->opc = o;
+	}
+	atomic_fetch_add(&o->refs, 1);
+	*opc = o;
+	return IBP_OK;
+}
+
 /* The operator's lines as OpenSM reads them (the text last seen when
  * the file cannot be trusted: svc_operator_text); *opc a reference the
  * caller puts (opc_put).  Under the lock.  The reading is kept while the
@@ -439,31 +471,7 @@ static int operator_lines(ibp_service *s, char **text, size_t *len,
 	char problem[8];
 	*opc = NULL;
 	int rc = svc_operator_text(s, text, len, problem, sizeof(problem), err);
-	if (rc)
-		return rc;
-	struct svc_opc *o = s->opc;
-	if (!o || o->len != *len || memcmp(o->text, *text, *len)) {
-		if (!(o = calloc(1, sizeof(*o))) ||
-		    !(o->text = malloc(*len + 1))) {
-			free(o);
-			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-		}
-		rc = svc_parse_conf(s, s->partitions_path, *text, *len,
-				    &o->conf, err);
-		if (rc) {
-			free(o->text);
-			free(o);
-			return rc;
-		}
-		memcpy(o->text, *text, *len);
-		o->len = *len;
-		atomic_init(&o->refs, 1);
-		opc_put(s->opc);
-		s->opc = o;
-	}
-	atomic_fetch_add(&o->refs, 1);
-	*opc = o;
-	return IBP_OK;
+	return rc ? rc : operator_reading(s, *text, *len, opc, err);
 }
 
 /* A new partition: UFM's defaults (ip_over_ib, index0 false, the name
@@ -949,16 +957,16 @@ static int render_locked(ibp_service *s, char **text, size_t *len,
 {
 	char *optext = NULL;
 	size_t oplen = 0;
-	ibp_conf *opc = NULL;
+	struct svc_opc *opc = NULL;
 	ibp_error pe;
 	ibp_error_clear(&pe);
 	int rc = svc_operator_text(s, &optext, &oplen, problem, psize, err);
 	/* an operator's file OpenSM cannot read is OpenSM's problem to
-	 * report, as before: written all the same */
-	if (!rc &&
-	    !svc_parse_conf(s, s->partitions_path, optext, oplen, &opc, &pe))
-		svc_file_problem(s, opc, problem, psize);
-	ibp_conf_free(opc);
+	 * report, as before: written all the same (the reading kept while
+	 * the lines stay the same, as a change's) */
+	if (!rc && !operator_reading(s, optext, oplen, &opc, &pe))
+		svc_file_problem(s, opc->conf, problem, psize);
+	opc_put(opc);
 	if (!rc && svc_render(optext, oplen, &s->plan, text, len))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	free(optext);

@@ -38,6 +38,16 @@ struct svc_opfile {
 	char *text;
 	size_t len;
 	unsigned long reads; /* the file read whole, since the open */
+	/* the operator's lines this process last found recorded in the
+	 * database, or recorded there itself: a file read again (ibpartd
+	 * rewrites it after each change, so its identity changes every
+	 * time) with the same lines needs neither the record read (the
+	 * whole text, megabytes at 4,000 partitions) nor written (another
+	 * process recording other lines meanwhile - `ibpartd adopt` beside
+	 * a running daemon - is not seen; the record is read only while
+	 * the file is missing or without its marker) */
+	char *recorded;
+	size_t rlen;
 };
 
 struct svc_opfile *svc_opfile_new(void)
@@ -54,6 +64,7 @@ void svc_opfile_free(struct svc_opfile *c)
 		return;
 	pthread_mutex_destroy(&c->lock);
 	free(c->text);
+	free(c->recorded);
 	free(c);
 }
 
@@ -116,6 +127,31 @@ static void keep_text(struct svc_opfile *c, const struct stat *st,
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* Are text's len bytes the lines last found recorded (recorded: now
+ * they are)? */
+static bool is_recorded(struct svc_opfile *c, const char *text, size_t len)
+{
+	pthread_mutex_lock(&c->lock);
+	bool same =
+	    c->recorded && c->rlen == len && !memcmp(c->recorded, text, len);
+	pthread_mutex_unlock(&c->lock);
+	return same;
+}
+
+static void set_recorded(struct svc_opfile *c, const char *text, size_t len)
+{
+	char *copy = malloc(len + 1);
+	if (copy) {
+		memcpy(copy, text, len);
+		copy[len] = 0;
+	}
+	pthread_mutex_lock(&c->lock);
+	free(c->recorded);
+	c->recorded = copy;
+	c->rlen = len;
+	pthread_mutex_unlock(&c->lock);
+}
+
 unsigned long ibp_service_partitions_file_reads(ibp_service *s)
 {
 	pthread_mutex_lock(&s->opfile->lock);
@@ -144,13 +180,21 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 	bool have_st = stat(s->partitions_path, &st) == 0;
 	if (have_st && kept_text(s->opfile, &st, text, len))
 		return IBP_OK; /* recorded in the database when it was read */
-	char *seen = svc_db_meta(s, SVC_META_OPERATOR);
-	bool known = seen != NULL;
 	ibp_error e;
 	int rc = ibp_file_read_all(s->partitions_path, 0, text, len, &e);
 	int erno = errno;
 	keep_text(s->opfile, NULL, NULL, NULL, 0,
 		  rc != IBP_EIO || erno != ENOENT);
+	const char *m = rc ? NULL : ibp_partitions_marker_find(*text);
+	if (m && is_recorded(s->opfile, *text, (size_t)(m - *text))) {
+		*len = (size_t)(m - *text);
+		(*text)[*len] = 0;
+		if (have_st)
+			keep_text(s->opfile, &st, &now, *text, *len, false);
+		return IBP_OK;
+	}
+	char *seen = svc_db_meta(s, SVC_META_OPERATOR);
+	bool known = seen != NULL;
 	if (rc && !known && rc == IBP_EIO && erno == ENOENT) {
 		/* never seen: nothing of the operator's to lose */
 		*text = strdup("");
@@ -158,7 +202,6 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 		return *text ? IBP_OK
 			     : ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	}
-	const char *m = rc ? NULL : ibp_partitions_marker_find(*text);
 	if (rc || (!m && known)) {
 		if (rc)
 			snprintf(problem, psize,
@@ -187,6 +230,8 @@ int svc_operator_text(ibp_service *s, char **text, size_t *len, char *problem,
 	if (m && (!seen || strcmp(seen, *text)))
 		rc = svc_db_meta_set(s, SVC_META_OPERATOR, *text, *len, err);
 	free(seen);
+	if (!rc && m)
+		set_recorded(s->opfile, *text, *len);
 	if (rc) {
 		free(*text);
 		*text = NULL;
