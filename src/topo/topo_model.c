@@ -357,6 +357,27 @@ int ibp_fabric_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 			     err);
 }
 
+/* Node slot idx cleared and set: type, ports, GUID and the PartitionCap
+ * and enforcement the fabric's options give its kind (one place for the
+ * reader's and the builder's nodes). */
+static struct topo_node *node_init(ibp_fabric *f, size_t idx,
+				   ibp_node_type type, unsigned nports,
+				   uint64_t node_guid)
+{
+	struct topo_node *nd = &f->nodes[idx];
+	memset(nd, 0, sizeof(*nd));
+	nd->type = type;
+	nd->nports = nports;
+	nd->guid = node_guid;
+	if (type == IBP_NODE_SWITCH) {
+		nd->partition_cap = f->opts.switch_partition_cap;
+		nd->enforcement_cap = f->opts.enforcement_cap;
+	} else {
+		nd->partition_cap = f->opts.ca_partition_cap;
+	}
+	return nd;
+}
+
 int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		  unsigned nports, const char *desc, const char *id,
 		  size_t *node_out, ibp_error *err)
@@ -400,17 +421,7 @@ int topo_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 		f->ports = p;
 		f->cap_ports = cap;
 	}
-	struct topo_node *nd = &f->nodes[f->nnodes];
-	memset(nd, 0, sizeof(*nd));
-	nd->type = type;
-	nd->nports = nports;
-	nd->guid = node_guid;
-	if (type == IBP_NODE_SWITCH) {
-		nd->partition_cap = f->opts.switch_partition_cap;
-		nd->enforcement_cap = f->opts.enforcement_cap;
-	} else {
-		nd->partition_cap = f->opts.ca_partition_cap;
-	}
+	struct topo_node *nd = node_init(f, f->nnodes, type, nports, node_guid);
 	if (id && *id) {
 		uint32_t other = topo_mapstr_get(&f->by_id, id);
 		if (other != TOPO_NONE)
@@ -494,17 +505,7 @@ int topo_add_node_read(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,
 	uint32_t idx = (uint32_t)f->nnodes;
 	if (topo_map64_put(&f->by_node_guid, node_guid, idx, NULL) < 0)
 		return IBP_ENOMEM;
-	struct topo_node *nd = &f->nodes[idx];
-	memset(nd, 0, sizeof(*nd));
-	nd->type = type;
-	nd->nports = nports;
-	nd->guid = node_guid;
-	if (type == IBP_NODE_SWITCH) {
-		nd->partition_cap = f->opts.switch_partition_cap;
-		nd->enforcement_cap = f->opts.enforcement_cap;
-	} else {
-		nd->partition_cap = f->opts.ca_partition_cap;
-	}
+	struct topo_node *nd = node_init(f, idx, type, nports, node_guid);
 	nd->id = keep_str(f, id);
 	nd->desc = desc && *desc ? keep_str(f, desc) : nd->id;
 	if (!nd->id || !nd->desc) {
