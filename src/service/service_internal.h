@@ -88,6 +88,8 @@ struct ibp_service {
 	void (*guard_hook)(void *); /* tests: called with the guard's lock
 				       dropped (ibp_service_set_guard_hook) */
 	void *guard_hook_arg;
+	bool guard_whole; /* tests: every change judged by the whole-plan
+			     guard (ibp_service_set_guard_whole) */
 	pthread_cond_t changed;
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
@@ -389,6 +391,10 @@ int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
  * malloc'd.  service_vf.c. */
 int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 			 char **out, size_t *olen, ibp_error *err);
+/* GUIDs (uint64_t) in order, for qsort and bsearch; v[0..n) sorted with
+ * repeats dropped, the count left.  service_vf.c. */
+int svc_guid_cmp(const void *a, const void *b);
+size_t svc_guid_set(uint64_t *v, size_t n);
 /* With vports (virt_enabled 2): the finding "vport-unmodelled" (info)
  * naming the GUIDs of in's plan that are no port of the fabric and no
  * node GUID, and their partitions, added to out; nothing otherwise.

@@ -83,17 +83,16 @@ int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 
 #define VPORTS_NAMED 8 /* GUIDs the finding's message names */
 
-static int by_u64(const void *a, const void *b)
+int svc_guid_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* Sort v[0..n) and drop repeats; the count left. */
-static size_t unique(uint64_t *v, size_t n)
+size_t svc_guid_set(uint64_t *v, size_t n)
 {
 	if (n)
-		qsort(v, n, sizeof(*v), by_u64);
+		qsort(v, n, sizeof(*v), svc_guid_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
@@ -140,7 +139,7 @@ static int vport_guids(const ibp_conf *c, const ibp_fabric *f,
 			parts[(*np)++] =
 			    ibp_pkey_base(ibp_conf_partition_pkey(p));
 	}
-	*ng = unique(*g, *ng);
+	*ng = svc_guid_set(*g, *ng);
 	return IBP_OK;
 }
 
