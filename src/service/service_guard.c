@@ -73,17 +73,21 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	char *p = NULL;
 	if (path && !(p = strdup(path)))
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	/* the writers' lock first: a change being judged uses the kept
+	 * answer with the service's lock dropped */
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	pthread_mutex_lock(&s->alias_lock);
 	char *old = s->alias_guids_path;
 	s->alias_guids_path = p;
 	pthread_mutex_unlock(&s->alias_lock);
-	/* the kept answer does not model VFs, and what the views show
-	 * moved */
+	/* the kept answer classified GUIDs with the old map, and what the
+	 * views show moved */
 	svc_guard_base_free(s->guard);
 	s->guard = NULL;
 	s->view_gen++;
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	free(old);
 	return IBP_OK;
 }

@@ -30,7 +30,7 @@
 #include "ibpart/sys/service.h"
 #include "service/service_lib.h"
 
-#define STEPS 160
+#define STEPS 100
 
 static const char operator_text[] =
     "Default=0x7fff, ipoib : 0x0002c90000000101=full, ALL=limited ;\n"
