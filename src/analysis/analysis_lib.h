@@ -11,24 +11,12 @@
 
 #include "ibpart/analysis.h"
 
-/* The tables it was built from (borrowed by the matrix: they, and their
- * fabric, must outlive it), and the number of end ports, 0..count-1 in
- * every function below. */
-const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
+/* The number of end ports, 0..count-1 in every function below (and in
+ * ibpart/analysis.h's ibp_matrix_endpoint*). */
 size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
-
-/* (node, port) of end port i; false when i is out of range. */
-bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
-			 unsigned *port);
-uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
 
 /* The node description of end port i (JSON's "node_desc"). */
 const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i);
-
-/* How end port i is shown: its node description, or "description/port"
- * when the node has more than one end port in the matrix (a dual-port
- * CA), which ibp_fabric_resolve_port() reads back. */
-const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i);
 
 /* Index of the end port (node, port), or -1. */
 long ibp_matrix_find(const ibp_matrix *m, size_t node, unsigned port);
@@ -90,8 +78,6 @@ int ibp_findings_add(ibp_findings *f, const char *code, ibp_audit_severity sev,
 		     const uint16_t *partitions, size_t npartitions,
 		     const char *fix, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
-size_t ibp_findings_count(const ibp_findings *f);
-const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
 
 /* Index of the first finding with this code, or -1. */
 long ibp_findings_find(const ibp_findings *f, const char *code);

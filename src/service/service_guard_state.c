@@ -58,7 +58,7 @@
 #include "topo/topo_lib.h"
 
 struct svc_guard_base {
-	uint64_t rev; /* the service's revision it holds */
+	uint64_t rev; /* the writers' revision it holds (wrev) */
 	char *optext; /* the operator's lines it was built with */
 	size_t oplen;
 	ibp_analysis_input *in;
@@ -184,7 +184,7 @@ static int vf_findings(const struct svc_guard_base *b,
 	return rc;
 }
 
-/* The kept answer for the service's plan now (built from its file). */
+/* The kept answer for the writers' plan now (built from its file). */
 static int base_build(ibp_service *s, const char *optext, size_t oplen,
 		      struct svc_guard_base **out)
 {
@@ -193,11 +193,11 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 	char *text = NULL;
 	size_t len = 0;
 	ibp_error err;
-	if (!b || svc_render(optext, oplen, &s->plan, &text, &len)) {
+	if (!b || svc_render(optext, oplen, svc_wplan(s), &text, &len)) {
 		free(b);
 		return IBP_ENOMEM;
 	}
-	b->rev = s->rev;
+	b->rev = s->wrev;
 	b->optext = malloc(oplen + 1);
 	int rc = b->optext ? svc_analysis_input(s, text, len, &b->in, &err)
 			   : IBP_ENOMEM;
@@ -617,7 +617,7 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 	if (!s->topology_path || s->allow_both_pkeys || s->guard_whole)
 		return IBP_OK;
 	struct svc_guard_base *b = s->guard;
-	if (b && (b->rev != s->rev || b->oplen != oplen ||
+	if (b && (b->rev != s->wrev || b->oplen != oplen ||
 		  memcmp(b->optext, optext, oplen))) {
 		svc_guard_base_free(b);
 		b = s->guard = NULL;
@@ -689,7 +689,7 @@ void svc_guard_committed(ibp_service *s, bool committed)
 	}
 	touched_clear(b);
 	uses_settle(b, true);
-	b->rev = s->rev;
+	b->rev = s->wrev;
 	b->mc_need = b->mc_need_after;
 	b->mc_ipoib = b->mc_ipoib_after;
 }
@@ -742,7 +742,8 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	 * which a change drops while it judges) */
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
-	uint64_t rev = s->rev;
+	uint64_t rev = s->rev; /* the kept answer is for the plan published
+				  only when no change waits to be durable */
 	bool check = kept && s->guard && s->guard->rev == rev &&
 		     !s->guard->pending &&
 		     !svc_operator_text(s, &optext, &oplen, problem,
