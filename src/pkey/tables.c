@@ -22,7 +22,6 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
-#include "ibpart/sys/tables.h"
 
 #define ENF_KNOWN 0x4u
 #define ENF_IN	  0x1u
@@ -197,6 +196,30 @@ const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
 	return NULL; /* not reached: the counts say node n has it */
 }
 
+bool ibp_tables_port_at(const ibp_tables *ts, size_t i, size_t *node,
+			unsigned *port)
+{
+	return ibp_tables_at(ts, i, node, port) != NULL;
+}
+
+unsigned ibp_tables_port_capacity(const ibp_tables *ts, size_t node,
+				  unsigned port, unsigned *used)
+{
+	const ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	if (!t)
+		return 0;
+	if (used)
+		*used = ibp_pkey_table_used(t);
+	return ibp_pkey_table_capacity(t);
+}
+
+uint16_t ibp_tables_pkey_at(const ibp_tables *ts, size_t node, unsigned port,
+			    unsigned index)
+{
+	const ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	return t ? ibp_pkey_table_get(t, index) : 0;
+}
+
 ibp_tables *ibp_tables_copy(const ibp_tables *ts)
 {
 	ibp_tables *c = ibp_tables_new(ts->fabric);
@@ -289,58 +312,4 @@ ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound)
 	       : inbound	   ? IBP_ENFORCE_IN
 	       : outbound	   ? IBP_ENFORCE_OUT
 				   : IBP_ENFORCE_OFF;
-}
-
-/* smpquery's row of a P_KeyTable from index k, "%4u:" and up to eight
- * " 0x%04x", made here and written at once: at 48,000 ports a printf
- * per P_Key was most of `ibpart tables`' time. */
-static void print_row(FILE *out, const ibp_pkey_table *t, unsigned k,
-		      unsigned cap)
-{
-	static const char hex[] = "0123456789abcdef";
-	char b[32 + 8 * 7];
-	char num[12];
-	size_t nd = 0;
-	unsigned v = k;
-	do
-		num[nd++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	size_t n = 0;
-	while (nd + n < 4)
-		b[n++] = ' ';
-	while (nd)
-		b[n++] = num[--nd];
-	b[n++] = ':';
-	for (unsigned j = k; j < k + 8 && j < cap; j++) {
-		uint16_t pk = ibp_pkey_table_get(t, j);
-		memcpy(b + n, " 0x", 3);
-		b[n + 3] = hex[pk >> 12];
-		b[n + 4] = hex[(pk >> 8) & 15];
-		b[n + 5] = hex[(pk >> 4) & 15];
-		b[n + 6] = hex[pk & 15];
-		n += 7;
-	}
-	b[n++] = '\n';
-	fwrite(b, 1, n, out);
-}
-
-void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
-{
-	const ibp_fabric *f = ibp_tables_fabric(ts);
-	size_t cnt = ibp_tables_count(ts);
-	for (size_t i = 0; i < cnt; i++) {
-		size_t n;
-		unsigned p;
-		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
-		unsigned cap = ibp_pkey_table_capacity(t);
-		const char *d = ibp_fabric_node_desc(f, n);
-		fprintf(out, "%s# ", i ? "\n" : "");
-		ibp_escape_write(out, d, strlen(d)); /* escape.h */
-		fprintf(out, " port %u (0x%016" PRIx64 ") %s\n", p,
-			ibp_fabric_port_guid(f, n, p),
-			ibp_node_type_str(ibp_fabric_node_type(f, n)));
-		for (unsigned k = 0; k < cap; k += 8)
-			print_row(out, t, k, cap);
-		fprintf(out, "%u pkeys capacity for this port\n", cap);
-	}
 }

@@ -53,7 +53,8 @@ static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;
-	o.vf_guids = s->vf_guids; /* what the file OpenSM gets programs */
+	o.vf_guids = svc_vf_reading(s); /* what the file OpenSM gets
+					   programs */
 	o.vports = s->vports;
 	int rc = ibp_analysis_input_load(&o, in, NULL, err);
 	free(aliases);
