@@ -37,13 +37,16 @@ static int conf_errors(const ibp_service *s, const char *text, size_t len,
 
 /* The analysis input of text on the topology (the plan handed over as
  * the buffer it is): the audit's and the web page's (service_web.c). */
-int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
-		       ibp_analysis_input **in, ibp_error *err)
+/* The analysis input of text on fabric, else on the topology file. */
+static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
+			  const char *text, size_t len, ibp_analysis_input **in,
+			  ibp_error *err)
 {
 	*in = NULL;
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
-	o.topology_path = s->topology_path;
+	o.topology_path = fabric ? NULL : s->topology_path;
+	o.fabric = fabric;
 	char *aliases = svc_alias_path(s);
 	o.alias_guids_path = aliases;	  /* shared-physical-port */
 	o.plan_path = s->partitions_path; /* names it in messages */
@@ -56,6 +59,12 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 	int rc = ibp_analysis_input_load(&o, in, NULL, err);
 	free(aliases);
 	return rc;
+}
+
+int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
+		       ibp_analysis_input **in, ibp_error *err)
+{
+	return analysis_input(s, NULL, text, len, in, err);
 }
 
 char *svc_alias_path(const ibp_service *s)
@@ -92,15 +101,26 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	return IBP_OK;
 }
 
+/* The audit of text on the topology the service holds
+ * (service_topology.c: read once, again only when the file changes),
+ * not on the file read anew: the background check after each revision
+ * and the guard's whole audits read no topology text. */
 static int audit(const ibp_service *s, const char *text, size_t len,
 		 ibp_findings **out, ibp_error *err)
 {
 	*out = NULL;
+	struct svc_topology *t = NULL;
+	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
+	int rc = svc_topology_get(w, &t, err);
 	ibp_analysis_input *in = NULL;
-	int rc = svc_analysis_input(s, text, len, &in, err);
+	if (!rc)
+		rc = analysis_input(s, svc_topology_fabric(t), text, len, &in,
+				    err);
 	if (!rc)
 		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
 	ibp_analysis_input_free(in);
+	if (t)
+		svc_topology_put(w, t);
 	return rc;
 }
 
