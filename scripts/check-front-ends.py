@@ -11,8 +11,8 @@ work is the library's, reached as any third party reaches it:
      never a private header of src/ (whose building blocks - the
      policy's placement, the matrix's classes, the SM's pushes - would
      let a front end redo the library's work);
-  2. every ibp_ function they call is exported (libibpart.map) or
-     front/'s own;
+  2. every ibp_ function they call is exported (libibpart.map), static
+     inline in an installed header, or front/'s own;
   3. no function of tools/ or front/ runs past 80 lines: what grows past
      that is logic a second front end would copy (ibpartd's option table
      and HTTP plumbing are its own).
@@ -48,6 +48,18 @@ def exported():
     return {s.strip() for s in m.group(1).split(";") if s.strip()}
 
 
+def inline_in_headers():
+    """ibp_ functions the installed headers define static inline (pkey.h's
+    match rule): compiled into the caller, exported by nobody."""
+    names = set()
+    for path in glob.glob(os.path.join(ROOT, "include", "ibpart", "**", "*.h"),
+                          recursive=True):
+        with open(path, encoding="utf-8") as f:
+            names |= set(re.findall(r"^static inline [^;(]*\b(ibp_\w+)\s*\(",
+                                    f.read(), re.M))
+    return names
+
+
 def defined_in_front():
     """ibp_ functions front/ defines, and the macros the headers of the
     front ends define (IBP_ARG_* entries expand to no call)."""
@@ -73,7 +85,7 @@ def long_functions(path, text):
 
 
 def main():
-    ok_calls = exported() | defined_in_front()
+    ok_calls = exported() | defined_in_front() | inline_in_headers()
     inc_dir = os.path.join(ROOT, "include", "ibpart")
     bad = []
     files = 0

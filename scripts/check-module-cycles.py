@@ -32,7 +32,7 @@ OWNER = {
     "policy.h": "policy", "opensm_conf.h": "policy",
     "tables_compute.h": "policy",
     "sm.h": "sm",
-    "sim.h": "sim", "sim_demo.h": "sim",
+    "sim.h": "sim",
     "sim_session.h": "sim", "transport_sim.h": "sim",
     "analysis.h": "analysis", "analysis_input.h": "analysis",
     "matrix_view.h": "report",

@@ -24,6 +24,7 @@
 #include "ibpart/apply.h"
 #include "live_cli.h"
 #include "ibpart/sys/apply.h"
+#include "front/print.h"
 
 static const char usage[] =
     "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE] "

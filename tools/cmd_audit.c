@@ -12,7 +12,7 @@
 #include "analysis_input.h"
 #include "cli.h"
 #include "ibpart/opensm_conf.h"
-#include "ibpart/sys/analysis.h"
+#include "front/print.h"
 
 static const char usage[] =
     "usage: ibpart audit -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

@@ -2,14 +2,14 @@
  * cmd_demo.c - `ibpart demo` (and `make demo`): the seed document's whole
  * story replayed on the simulated fabric, from the project's own copies of
  * the seed's fabric and plan (examples/seed/).  The walkthrough and its
- * checks are the library's (ibpart/sys/sim_demo.h); this file finds the
+ * checks are front/'s (front/sim_demo.h); this file finds the
  * examples, runs it with stdout for the narrative, prints the result.
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "cli.h"
-#include "ibpart/sys/sim_demo.h"
+#include "front/sim_demo.h"
 
 static const char usage[] =
     "usage: ibpart demo [--mode strict|opensm]\n"

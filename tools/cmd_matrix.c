@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "ibpart/matrix_view.h"
 #include "ibpart/monitor.h"
-#include "ibpart/sys/analysis.h"
+#include "front/print.h"
 
 static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

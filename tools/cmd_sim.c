@@ -15,6 +15,7 @@
 #include "sim_cli.h"
 #include "front/sim_action.h"
 #include "ibpart/sys/sim_session.h"
+#include "front/print.h"
 
 static const char usage[] =
     "usage: ibpart sim -t TOPO -c CONF [--mode opensm|strict]\n"

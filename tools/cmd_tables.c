@@ -4,12 +4,13 @@
  * smpquery's layout or as the JSON of docs/json-schemas.md
  * (tables_compute.h does the work).
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
-#include "ibpart/sys/tables.h"
+#include "ibpart/sys/escape.h"
 
 static const char usage[] =
     "usage: ibpart tables -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"
@@ -136,6 +137,35 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	return cli_stdin_once("tables", inputs, 5);
 }
 
+/* Every table in the layout of `smpquery pkeys` (a "# DESC port N
+ * (GUID) TYPE" header, eight entries a line with their index, the
+ * capacity line), a blank line between ports: the default output. */
+static void print_smpquery(const ibp_tables *ts, FILE *out)
+{
+	const ibp_fabric *f = ibp_tables_fabric(ts);
+	size_t cnt = ibp_tables_count(ts);
+	for (size_t i = 0; i < cnt; i++) {
+		size_t n = 0;
+		unsigned p = 0;
+		ibp_tables_port_at(ts, i, &n, &p);
+		unsigned cap = ibp_tables_port_capacity(ts, n, p, NULL);
+		const char *d = ibp_fabric_node_desc(f, n);
+		fprintf(out, "%s# ", i ? "\n" : "");
+		ibp_escape_write(out, d, strlen(d)); /* escape.h */
+		fprintf(out, " port %u (0x%016" PRIx64 ") %s\n", p,
+			ibp_fabric_port_guid(f, n, p),
+			ibp_node_type_str(ibp_fabric_node_type(f, n)));
+		for (unsigned k = 0; k < cap; k += 8) {
+			fprintf(out, "%4u:", k);
+			for (unsigned j = k; j < k + 8 && j < cap; j++)
+				fprintf(out, " 0x%04x",
+					ibp_tables_pkey_at(ts, n, p, j));
+			fputc('\n', out);
+		}
+		fprintf(out, "%u pkeys capacity for this port\n", cap);
+	}
+}
+
 /* The tables on stdout, then the --state file: 0 or an exit status. */
 static int emit(const struct tables_args *a, const ibp_tables_result *r)
 {
@@ -148,7 +178,7 @@ static int emit(const struct tables_args *a, const ibp_tables_result *r)
 			return CLI_EXIT_SYSTEM;
 		}
 	} else {
-		ibp_tables_print_smpquery(r->tables, stdout);
+		print_smpquery(r->tables, stdout);
 	}
 	if (fflush(stdout))
 		return CLI_EXIT_SYSTEM;

@@ -12,7 +12,7 @@
 #include "ibpart/policy.h"
 #include "ibpart/verify.h"
 #include "live_cli.h"
-#include "ibpart/sys/verify.h"
+#include "front/print.h"
 
 void lc_init(struct lc *c, const char *cmd)
 {

@@ -79,6 +79,20 @@ int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);
 
+/* The tables it was built from (borrowed by the matrix: they, and their
+ * fabric, must outlive it). */
+const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
+/* End port i (an explanation's src and dst): its (node, port) in those
+ * tables' fabric (false, nothing written, when i is no end port), its
+ * port GUID, and how it is shown - its node description, or
+ * "description/port" when the node has more than one end port in the
+ * matrix (a dual-port CA), which ibp_fabric_resolve_port() reads back
+ * (owned by m). */
+bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
+			 unsigned *port);
+uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
+const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i);
+
 /* Why two end ports can or cannot talk. */
 typedef enum ibp_match_rule {
 	IBP_RULE_SAME_PORT = 0,	     /* i == j: not a pair */
@@ -149,6 +163,10 @@ typedef struct ibp_findings ibp_findings;
  * ibp_finding pointers it gives out are borrowed: valid until the list
  * is freed, sorted, or added to. */
 void ibp_findings_free(ibp_findings *f);
+/* The findings, i < ibp_findings_count(f), in the list's order
+ * (borrowed: see above; NULL past the end). */
+size_t ibp_findings_count(const ibp_findings *f);
+const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
 /* The highest severity present; -1 when there is none. */
 int ibp_findings_max_severity(const ibp_findings *f);
 

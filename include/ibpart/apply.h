@@ -110,10 +110,21 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 		   ibp_apply **out, ibp_diags *diags, ibp_error *err);
 void ibp_apply_free(ibp_apply *a);
 
-/* The tables planned (keyed by ibp_live_fabric()); the ports to change;
- * the plan ports that could not be read (ibp_apply_run refuses while
- * there are any). */
+/* The ports the plan changes, i < ibp_apply_port_count(a), in (node,
+ * port) order; each owned by a (NULL past the end), its state set by
+ * ibp_apply_run. */
 size_t ibp_apply_port_count(const ibp_apply *a);
+const struct ibp_apply_port *ibp_apply_port_at(const ibp_apply *a, size_t i);
+/* After an incomplete run: how many of them it did not reach (state
+ * IBP_APPLY_NOT_REACHED, unchanged). */
+size_t ibp_apply_not_reached_count(const ibp_apply *a);
+/* The tables planned, keyed by ibp_live_fabric() (owned by a), and the
+ * plan ports that could not be read (ibp_apply_run refuses while there
+ * are any), i < ibp_apply_unreadable_count(a). */
+const ibp_tables *ibp_apply_want(const ibp_apply *a);
+size_t ibp_apply_unreadable_count(const ibp_apply *a);
+const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
+						     size_t i);
 
 #define IBP_APPLY_RUN_OPTIONS_VERSION 2
 struct ibp_apply_run_options {

@@ -99,6 +99,17 @@ typedef enum ibp_drift_sel {
 	IBP_DRIFT_SEL_INDEX_ONLY
 } ibp_drift_sel;
 
+/* Whether item it counts under sel: every item for ALL, the index items
+ * only for INDEX_ONLY, the others for NO_INDEX.  Pure. */
+bool ibp_drift_item_selected(const struct ibp_drift_item *it,
+			     ibp_drift_sel sel);
+
+/* What differs on the item's port, one sentence without a newline, as
+ * `ibpart verify` and the web view say it after the kind ("0x8001
+ * wanted at index 1, not in the table"); a malloc'd string the caller
+ * frees, NULL on ENOMEM. */
+char *ibp_drift_item_detail(const struct ibp_drift_item *it);
+
 /* ------------------------------------------------- rollback state */
 
 /* Read the state file at path (what `apply --state` saved, docs/live.md)

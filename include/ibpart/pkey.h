@@ -25,6 +25,9 @@ IBP_BEGIN_DECLS
 #define IBP_PKEY_DEFAULT_BASE 0x7fffu /* default partition */
 #define IBP_PKEY_DEFAULT_FULL 0xffffu
 #define IBP_PKEY_INVALID      0x0000u /* also: an empty P_KeyTable entry */
+/* Entries per P_KeyTable block, the unit a SubnGet/SubnSet(P_KeyTable)
+ * carries (IBA vol. 1 14.2.5.7). */
+#define IBP_PKEY_BLOCK_SIZE 32u
 
 /* The base: bits 0-14. */
 static inline uint16_t ibp_pkey_base(uint16_t k)

@@ -103,5 +103,13 @@ typedef struct ibp_matrix_report_options {
 #define IBP_MATRIX_FORMAT_WORDS "text|md|csv|json|html"
 #define IBP_MATRIX_FORM_WORDS	"auto|ports|classes"
 
+/* The matrix m in fmt to out, with o's choices (NULL: the defaults):
+ * what `ibpart matrix --format` and `verify --matrix` print.  Only reads
+ * m; the caller's out is written, not closed.  IBP_EIO writing,
+ * IBP_ENOMEM. */
+int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
+		      const ibp_matrix_report_options *o, FILE *out,
+		      ibp_error *err);
+
 IBP_END_DECLS
 #endif

@@ -106,20 +106,32 @@ const ibp_drift *ibp_verify_result_drift(const ibp_verify_result *r);
 const ibp_tables *ibp_verify_result_have(const ibp_verify_result *r);
 const ibp_tables *ibp_verify_result_want(const ibp_verify_result *r);
 const ibp_fabric *ibp_verify_result_fabric(const ibp_verify_result *r);
+/* Which drift items count as drift: all of them with `previous`, all but
+ * index-only differences without (ibp_drift_item_selected). */
+ibp_drift_sel ibp_verify_result_selection(const ibp_verify_result *r);
 /* Differences that count as drift, and (*ports, may be NULL) on how many
- * ports; index notes (0 with `previous`). */
+ * ports; index notes: index-only differences not counted (0 with
+ * `previous`). */
 size_t ibp_verify_result_differences(const ibp_verify_result *r, size_t *ports);
+size_t ibp_verify_result_index_notes(const ibp_verify_result *r);
 /* Leaf ports whose PortInfo partition enforcement was compared with the
  * session's part_enforce (those of switches implementing the bits; 0
  * when the session leaves enforcement as it is). */
+size_t ibp_verify_result_enforcement_checked(const ibp_verify_result *r);
+/* The GUIDs the plan names that are no port of the fabric (OpenSM skips
+ * them too), i < ibp_verify_result_absent_count(r); owned by r. */
 size_t ibp_verify_result_absent_count(const ibp_verify_result *r);
 const struct ibp_absent_member *
 ibp_verify_result_absent_at(const ibp_verify_result *r, size_t i);
-/* The matrix and the findings when asked for, else NULL. */
+/* The matrix and the findings when asked for, else NULL; owned by r. */
+const ibp_matrix *ibp_verify_result_matrix(const ibp_verify_result *r);
 const ibp_findings *ibp_verify_result_findings(const ibp_verify_result *r);
-/* The SM's port, the mode, and the session's SMPs and time when the
- * verification ended. */
+/* The SM's port, the mode ("opensm" or "strict"), and the session's
+ * SMPs and time (ms) when the verification ended. */
 uint64_t ibp_verify_result_sm_port_guid(const ibp_verify_result *r);
+const char *ibp_verify_result_mode(const ibp_verify_result *r);
+unsigned long ibp_verify_result_smps(const ibp_verify_result *r);
+long ibp_verify_result_elapsed_ms(const ibp_verify_result *r);
 
 /* The result's drift - the differences verify's summary counts (index
  * notes left out without the previous tables) - as the web view's rows

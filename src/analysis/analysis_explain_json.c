@@ -1,7 +1,8 @@
 /*
  * analysis_explain_json.c - `matrix --explain SRC DST --format json`:
  * why two end ports can or cannot talk, as a document a script reads
- * (docs/json-schemas.md) - the same facts ibp_explanation_print() gives
+ * (docs/json-schemas.md) - the same facts `ibpart matrix --explain` prints
+ * (front/print_explanation.c)
  * a person: both ports' tables, every shared partition with both
  * entries, and the deciding rule of IBA vol. 1 10.9.3.
  */
@@ -15,7 +16,6 @@
 #include "pkey/pkey_table_lib.h"
 #include "util/json_text.h"
 #include "pkey/tables_lib.h"
-#include "ibpart/sys/analysis.h"
 
 static json_t *hex(unsigned width, unsigned long long v)
 {

@@ -16,7 +16,6 @@
 #include "ibpart/sys/escape.h"
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
-#include "ibpart/sys/analysis.h"
 
 struct ibp_findings {
 	size_t n, cap;
@@ -229,42 +228,4 @@ char *ibp_findings_to_json(const ibp_findings *f)
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return s;
-}
-
-void ibp_findings_print(const ibp_findings *f, FILE *out)
-{
-	size_t count[4] = {0};
-	for (size_t i = 0; i < f->n; i++) {
-		const ibp_finding *x = &f->v[i];
-		count[x->severity & 3]++;
-		/* messages quote node descriptions: escaped (escape.h) */
-		char *msg = ibp_escape_text(x->message, strlen(x->message));
-		char *fix = ibp_escape_text(x->fix, strlen(x->fix));
-		fprintf(out, "%-8s %s: %s\n",
-			ibp_audit_severity_str(x->severity), x->code,
-			msg ? msg : "?");
-		if (x->nports) {
-			fprintf(out, "         ports:");
-			size_t shown = x->nports > 8 ? 8 : x->nports;
-			for (size_t j = 0; j < shown; j++)
-				fprintf(out, " 0x%016" PRIx64, x->ports[j]);
-			if (shown < x->nports)
-				fprintf(out, " … (%zu in all)", x->nports);
-			fputc('\n', out);
-		}
-		if (x->npartitions) {
-			fprintf(out, "         partitions:");
-			for (size_t j = 0; j < x->npartitions; j++)
-				fprintf(out, " 0x%04x",
-					(unsigned)x->partitions[j]);
-			fputc('\n', out);
-		}
-		fprintf(out, "         fix: %s\n", fix ? fix : "?");
-		free(msg);
-		free(fix);
-	}
-	fprintf(out,
-		"%zu finding(s): %zu critical, %zu high, %zu medium, %zu "
-		"info\n",
-		f->n, count[3], count[2], count[1], count[0]);
 }

@@ -11,24 +11,12 @@
 
 #include "ibpart/analysis.h"
 
-/* The tables it was built from (borrowed by the matrix: they, and their
- * fabric, must outlive it), and the number of end ports, 0..count-1 in
- * every function below. */
-const ibp_tables *ibp_matrix_tables(const ibp_matrix *m);
+/* The number of end ports, 0..count-1 in every function below (and in
+ * ibpart/analysis.h's ibp_matrix_endpoint*). */
 size_t ibp_matrix_endpoint_count(const ibp_matrix *m);
-
-/* (node, port) of end port i; false when i is out of range. */
-bool ibp_matrix_endpoint(const ibp_matrix *m, size_t i, size_t *node,
-			 unsigned *port);
-uint64_t ibp_matrix_endpoint_guid(const ibp_matrix *m, size_t i);
 
 /* The node description of end port i (JSON's "node_desc"). */
 const char *ibp_matrix_endpoint_desc(const ibp_matrix *m, size_t i);
-
-/* How end port i is shown: its node description, or "description/port"
- * when the node has more than one end port in the matrix (a dual-port
- * CA), which ibp_fabric_resolve_port() reads back. */
-const char *ibp_matrix_endpoint_label(const ibp_matrix *m, size_t i);
 
 /* Index of the end port (node, port), or -1. */
 long ibp_matrix_find(const ibp_matrix *m, size_t node, unsigned port);
@@ -90,8 +78,6 @@ int ibp_findings_add(ibp_findings *f, const char *code, ibp_audit_severity sev,
 		     const uint16_t *partitions, size_t npartitions,
 		     const char *fix, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
-size_t ibp_findings_count(const ibp_findings *f);
-const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
 
 /* Index of the first finding with this code, or -1. */
 long ibp_findings_find(const ibp_findings *f, const char *code);
@@ -243,6 +229,31 @@ int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 				   const ibp_conf *plan,
 				   const ibp_alias_map *aliases,
 				   const ibp_tenant_map *tenants);
+
+/* Its input, for a caller that keeps it up to date (the service's
+ * guard, service_guard_state.c): one membership of a GUID of a physical
+ * port, ordered by ibp_vf_use_cmp (port GUID, then base, then GUID). */
+struct ibp_vf_use {
+	uint64_t port_guid; /* the physical port */
+	size_t node;	    /* its node and port in the fabric */
+	unsigned port;
+	uint64_t guid;	/* the port's own GUID or an alias of it */
+	uint16_t base;	/* the partition (P_Key base) */
+	unsigned index; /* GUIDInfo index: 0 the port itself */
+};
+int ibp_vf_use_cmp(const void *a, const void *b);
+/* The memberships ibp_audit_shared_physical_port judges (every GUID
+ * member of plan that is a port or an alias of one, the default
+ * partition aside), sorted, into *out (malloc'd, *n of them); none
+ * without aliases or for a plan OpenSM rejects.  0 or IBP_ENOMEM. */
+int ibp_audit_vf_uses(const ibp_fabric *f, const ibp_conf *plan,
+		      const ibp_alias_map *aliases, struct ibp_vf_use **out,
+		      size_t *n);
+/* The finding (without a tenant map) of one physical port from its
+ * memberships u[0..n) (sorted, all of one port): the same as
+ * ibp_audit_shared_physical_port's for that port.  0 or IBP_ENOMEM. */
+int ibp_audit_shared_physical_port_of(ibp_findings *out, const ibp_fabric *f,
+				      const struct ibp_vf_use *u, size_t n);
 
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,

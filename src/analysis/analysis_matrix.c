@@ -32,7 +32,6 @@
 #include "analysis/audit_priv.h"
 #include "util/progress_lib.h"
 #include "pkey/pkey_table_lib.h"
-#include "ibpart/sys/analysis.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 
@@ -773,90 +772,4 @@ void ibp_explanation_free(ibp_explanation *e)
 	free(e->shared);
 	e->shared = NULL;
 	e->nshared = 0;
-}
-
-static void print_table(const ibp_matrix *m, size_t ep, FILE *out)
-{
-	const ibp_pkey_table *t =
-	    ibp_tables_get(m->ts, m->ep_node[ep], m->ep_port[ep]);
-	fprintf(out, "  %s (port GUID 0x%016llx, port %u): ",
-		ibp_matrix_endpoint_label(m, ep),
-		(unsigned long long)ibp_matrix_endpoint_guid(m, ep),
-		m->ep_port[ep]);
-	if (!t) {
-		fprintf(out, "no P_KeyTable\n");
-		return;
-	}
-	unsigned used = ibp_pkey_table_used(t);
-	if (!used)
-		fprintf(out, "empty P_KeyTable");
-	for (unsigned i = 0; i < used; i++) {
-		uint16_t k = ibp_pkey_table_get(t, i);
-		if (!k)
-			continue;
-		fprintf(out, "%sPkey[%u] 0x%04x", i ? ", " : "", i, k);
-		if (!ibp_pkey_is_valid(k))
-			fprintf(out, " (invalid)");
-	}
-	fputc('\n', out);
-}
-
-static const char *member_str(uint16_t k)
-{
-	return ibp_pkey_is_full(k) ? "full" : "limited";
-}
-
-void ibp_explanation_print(const ibp_matrix *m, const ibp_explanation *e,
-			   FILE *out)
-{
-	const char *s = ibp_matrix_endpoint_label(m, e->src);
-	const char *d = ibp_matrix_endpoint_label(m, e->dst);
-	if (e->rule == IBP_RULE_SAME_PORT) {
-		fprintf(out, "%s and %s are the same end port: not a pair.\n",
-			s, d);
-		return;
-	}
-	fprintf(out, "%s -> %s: %s\n", s, d,
-		e->can_talk ? "CAN TALK" : "CANNOT TALK");
-	fprintf(out, "P_KeyTables:\n");
-	print_table(m, e->src, out);
-	print_table(m, e->dst, out);
-	if (e->nshared)
-		fprintf(out, "Shared partitions:\n");
-	for (size_t i = 0; i < e->nshared; i++) {
-		const ibp_explain_entry *x = &e->shared[i];
-		fprintf(out,
-			"  base 0x%04x: %s Pkey[%u] 0x%04x (%s) vs %s "
-			"Pkey[%u] 0x%04x (%s): %s\n",
-			x->base, s, x->src_index, x->src_pkey,
-			member_str(x->src_pkey), d, x->dst_index, x->dst_pkey,
-			member_str(x->dst_pkey),
-			x->match ? "match"
-				 : "no match (limited-limited never matches)");
-	}
-	fprintf(out, "Rule (IBA vol. 1, 10.9.3): ");
-	switch (e->rule) {
-	case IBP_RULE_FULL_FULL:
-		fprintf(out, "a shared partition with both ends full members: "
-			     "packets are accepted both ways.\n");
-		break;
-	case IBP_RULE_FULL_LIMITED:
-		fprintf(out, "a shared partition with one end a full member "
-			     "and the other limited: full-limited matches, "
-			     "packets are accepted both ways.\n");
-		break;
-	case IBP_RULE_LIMITED_LIMITED:
-		fprintf(out, "every shared partition has both ends limited "
-			     "members; limited-limited never matches, so the "
-			     "receiving HCA drops the packets (P_Key "
-			     "violation, trap 257).\n");
-		break;
-	case IBP_RULE_NO_SHARED_PARTITION:
-		fprintf(out, "no valid P_Key base is in both tables, so the "
-			     "receiving HCA drops the packets (P_Key "
-			     "violation, trap 257).\n");
-		break;
-	case IBP_RULE_SAME_PORT:
-		break;
-	}
 }

@@ -14,15 +14,6 @@
 /* The tables planned (keyed by ibp_live_fabric()); the ports to change;
  * the plan ports that could not be read (ibp_apply_run refuses while
  * there are any). */
-const ibp_tables *ibp_apply_want(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_port_at(const ibp_apply *a, size_t i);
-size_t ibp_apply_unreadable_count(const ibp_apply *a);
-const struct ibp_apply_port *ibp_apply_unreadable_at(const ibp_apply *a,
-						     size_t i);
 bool ibp_apply_is_rollback(const ibp_apply *a);
-
-/* The push began (the state was saved, if asked): false after a run
- * that refused or could not save the state - nothing was changed. */
-size_t ibp_apply_not_reached_count(const ibp_apply *a);
 
 #endif

@@ -22,11 +22,6 @@ int ibp_drift_compute(const ibp_tables *want, const ibp_tables *have,
 /* Ports compared, and how many of them drifted. */
 size_t ibp_drift_ports_drifted(const ibp_drift *d);
 
-/* Whether item it counts under sel: every item for ALL, the index items
- * only for INDEX_ONLY, the others for NO_INDEX.  Pure. */
-bool ibp_drift_item_selected(const struct ibp_drift_item *it,
-			     ibp_drift_sel sel);
-
 /* Items selected; *ports (may be NULL) the ports they are on. */
 size_t ibp_drift_count_sel(const ibp_drift *d, ibp_drift_sel sel,
 			   size_t *ports);

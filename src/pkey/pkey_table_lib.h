@@ -25,9 +25,9 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
+#include "ibpart/pkey.h" /* IBP_PKEY_BLOCK_SIZE */
 
-#define IBP_PKEY_BLOCK_SIZE 32u	   /* entries per P_KeyTable block */
-#define IBP_PKEY_TABLE_MAX  65535u /* PartitionCap is 16 bits */
+#define IBP_PKEY_TABLE_MAX 65535u /* PartitionCap is 16 bits */
 
 typedef struct ibp_pkey_table ibp_pkey_table;
 

@@ -22,7 +22,6 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
-#include "ibpart/sys/tables.h"
 
 #define ENF_KNOWN 0x4u
 #define ENF_IN	  0x1u
@@ -197,6 +196,30 @@ const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
 	return NULL; /* not reached: the counts say node n has it */
 }
 
+bool ibp_tables_port_at(const ibp_tables *ts, size_t i, size_t *node,
+			unsigned *port)
+{
+	return ibp_tables_at(ts, i, node, port) != NULL;
+}
+
+unsigned ibp_tables_port_capacity(const ibp_tables *ts, size_t node,
+				  unsigned port, unsigned *used)
+{
+	const ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	if (!t)
+		return 0;
+	if (used)
+		*used = ibp_pkey_table_used(t);
+	return ibp_pkey_table_capacity(t);
+}
+
+uint16_t ibp_tables_pkey_at(const ibp_tables *ts, size_t node, unsigned port,
+			    unsigned index)
+{
+	const ibp_pkey_table *t = ibp_tables_get(ts, node, port);
+	return t ? ibp_pkey_table_get(t, index) : 0;
+}
+
 ibp_tables *ibp_tables_copy(const ibp_tables *ts)
 {
 	ibp_tables *c = ibp_tables_new(ts->fabric);
@@ -289,30 +312,4 @@ ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound)
 	       : inbound	   ? IBP_ENFORCE_IN
 	       : outbound	   ? IBP_ENFORCE_OUT
 				   : IBP_ENFORCE_OFF;
-}
-
-void ibp_tables_print_smpquery(const ibp_tables *ts, FILE *out)
-{
-	const ibp_fabric *f = ibp_tables_fabric(ts);
-	size_t cnt = ibp_tables_count(ts);
-	for (size_t i = 0; i < cnt; i++) {
-		size_t n;
-		unsigned p;
-		const ibp_pkey_table *t = ibp_tables_at(ts, i, &n, &p);
-		unsigned cap = ibp_pkey_table_capacity(t);
-		const char *d = ibp_fabric_node_desc(f, n);
-		fprintf(out, "%s# ", i ? "\n" : "");
-		ibp_escape_write(out, d, strlen(d)); /* escape.h */
-		fprintf(out, " port %u (0x%016" PRIx64 ") %s\n", p,
-			ibp_fabric_port_guid(f, n, p),
-			ibp_node_type_str(ibp_fabric_node_type(f, n)));
-		for (unsigned k = 0; k < cap; k += 8) {
-			fprintf(out, "%4u:", k);
-			for (unsigned j = k; j < k + 8 && j < cap; j++)
-				fprintf(out, " 0x%04x",
-					ibp_pkey_table_get(t, j));
-			fputc('\n', out);
-		}
-		fprintf(out, "%u pkeys capacity for this port\n", cap);
-	}
 }

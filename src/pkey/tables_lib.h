@@ -17,7 +17,6 @@
  * (free reads it too) and keep its nodes and ports.  Free releases every
  * table the set holds (NULL is allowed).  ibp_tables_fabric() returns
  * that borrowed f. */
-const ibp_fabric *ibp_tables_fabric(const ibp_tables *ts);
 
 /* The table of (node, port), or NULL when the set has none for it;
  * owned by the set.  Reading never changes the set: a const set may be
@@ -42,9 +41,8 @@ int ibp_tables_put(ibp_tables *ts, size_t node, unsigned port,
 ibp_pkey_table *ibp_tables_get_or_create(ibp_tables *ts, size_t node,
 					 unsigned port);
 
-/* Number of ports with a table, and the i-th in (node, port) order
+/* The i-th table in (node, port) order, i < ibp_tables_count()
  * (O(log nodes) per look-up; NULL past the end). */
-size_t ibp_tables_count(const ibp_tables *ts);
 const ibp_pkey_table *ibp_tables_at(const ibp_tables *ts, size_t i,
 				    size_t *node, unsigned *port);
 
@@ -58,13 +56,8 @@ ibp_tables *ibp_tables_copy(const ibp_tables *ts);
  * any thread. */
 int ibp_part_enforce_parse(const char *s, ibp_part_enforce *out);
 
-/* The name ibp_part_enforce_parse() reads back ("both", "in", "out",
- * "off"); a static string, never NULL ("both" for a value out of range). */
-const char *ibp_part_enforce_str(ibp_part_enforce e);
-
-/* The PortInfo bits of a mode (either pointer may be NULL), and the mode
- * of two bits.  Pure, cannot fail. */
-void ibp_part_enforce_bits(ibp_part_enforce e, bool *inbound, bool *outbound);
+/* The mode of two PortInfo bits (ibpart/tables.h has the bits of a
+ * mode).  Pure, cannot fail. */
 ibp_part_enforce ibp_part_enforce_from_bits(bool inbound, bool outbound);
 
 /* Switch partition enforcement of a switch external port, when known

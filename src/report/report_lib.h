@@ -22,12 +22,6 @@ int ibp_matrix_form_parse(const char *s, ibp_matrix_form *out);
 ibp_matrix_form ibp_matrix_form_of(const ibp_matrix *m, ibp_matrix_form f);
 const char *ibp_matrix_form_str(ibp_matrix_form f);
 
-/* m in fmt to out, with o's choices (NULL: the defaults); HTML is
- * ibp_matrix_report_html.  IBP_EIO writing, IBP_ENOMEM. */
-int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
-		      const ibp_matrix_report_options *o, FILE *out,
-		      ibp_error *err);
-
 /* The HTML report on its own, the web view (docs/matrix.md): one
  * self-contained page (inline style and script, no fetch), its tables
  * plain HTML readable without JavaScript (the script only filters and

@@ -210,6 +210,21 @@ void ibp_service_close(ibp_service *s)
 	free(s);
 }
 
+void ibp_service_set_guard_whole(ibp_service *s, bool whole)
+{
+	s->guard_whole = whole;
+}
+
+void ibp_service_guard_counts(ibp_service *s, uint64_t *fast, uint64_t *whole)
+{
+	pthread_mutex_lock(&s->write_lock); /* the guard's (judge) */
+	if (fast)
+		*fast = s->guard_fast;
+	if (whole)
+		*whole = s->guard_full;
+	pthread_mutex_unlock(&s->write_lock);
+}
+
 void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *), void *arg)
 {
 	s->guard_hook = hook;

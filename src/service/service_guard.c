@@ -50,7 +50,8 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;
-	o.vf_guids = s->vf_guids; /* what the file OpenSM gets programs */
+	o.vf_guids = svc_vf_reading(s); /* what the file OpenSM gets
+					   programs */
 	o.vports = s->vports;
 	int rc = ibp_analysis_input_load(&o, in, NULL, err);
 	free(aliases);

@@ -88,6 +88,8 @@ struct ibp_service {
 	void (*guard_hook)(void *); /* tests: called with the guard's lock
 				       dropped (ibp_service_set_guard_hook) */
 	void *guard_hook_arg;
+	bool guard_whole; /* tests: every change judged by the whole-plan
+			     guard (ibp_service_set_guard_whole) */
 	pthread_cond_t changed;
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
@@ -456,8 +458,9 @@ void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
 		      size_t psize);
 /* The whole file: operator text + marker + the plan's statements. */
 /* The plan's file as the clients sent it (the operator's lines and the
- * generated section, aliases as given): what the views audit, with the
- * service's vf_guids (svc_analysis_input).  Takes the lock. */
+ * generated section, aliases as given): what the views audit, read as
+ * OpenSM is given it (svc_analysis_input, svc_vf_reading).  Takes the
+ * lock. */
 int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
 /* The file OpenSM is given under vf_guids PHYSICAL: text (a rendering,
  * marker included) with its generated section read with every alias on
@@ -466,6 +469,10 @@ int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
  * malloc'd.  service_vf.c. */
 int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 			 char **out, size_t *olen, ibp_error *err);
+/* GUIDs (uint64_t) in order, for qsort and bsearch; v[0..n) sorted with
+ * repeats dropped, the count left.  service_vf.c. */
+int svc_guid_cmp(const void *a, const void *b);
+size_t svc_guid_set(uint64_t *v, size_t n);
 /* With vports (virt_enabled 2): the finding "vport-unmodelled" (info)
  * naming the GUIDs of in's plan that are no port of the fabric and no
  * node GUID, and their partitions, added to out; nothing otherwise.
@@ -477,12 +484,22 @@ int svc_render(const char *operator_text, size_t oplen,
 /* Parse text as OpenSM does (name is for messages). */
 int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 		   size_t len, ibp_conf **out, ibp_error *err);
-/* The same on the fabric f, with the service's vf_guids: PHYSICAL
- * reads each alias of the map in effect as its port (conf_vf.c), as the
- * file OpenSM is given names it (service_vf.c). */
+/* How the service reads a whole file of its (operator's lines, marker,
+ * generated section) for what OpenSM is given: with vf_guids PHYSICAL,
+ * PHYSICAL_GENERATED - the generated section's aliases on their ports
+ * (service_vf.c renders them so), the operator's left aliases, which
+ * OpenSM skips as written; else ALIAS. */
+ibp_vf_guids svc_vf_reading(const ibp_service *s);
+/* A whole file of the service's on the fabric f, read as OpenSM is
+ * given it (svc_vf_reading) with the alias map in effect (conf_vf.c). */
 int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
 		      const char *name, const char *text, size_t len,
 		      ibp_conf **out, ibp_error *err);
+/* The same with the reading vf (PHYSICAL: every alias on its port, as
+ * the generated section alone is read to render it). */
+int svc_parse_conf_vf(const ibp_service *s, const ibp_fabric *f,
+		      ibp_vf_guids vf, const char *name, const char *text,
+		      size_t len, ibp_conf **out, ibp_error *err);
 
 /* ---- service_guard.c ---- */
 /* Refuse (conflict, with the findings) what after introduces at high

@@ -6,7 +6,7 @@
  *   sm_discover.c discovery: the directed-route walk into an ibp_fabric
  *   sm_tables.c   reading every P_KeyTable and partition enforcement bit
  *   sm_push.c     writing P_KeyTables and enforcement, read back
- *   sm_report.c   the push report: its ports, freeing and printing it
+ *   sm_report.c   the push report: its ports, and freeing it
  *   sm_traps.c    Bad P_Key traps (257, 259): counting and keeping them
  *   sm_guid_info.c the alias GUIDs: GUIDCap and GUIDInfo of every port
  *

@@ -26,7 +26,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
-#include "ibpart/sys/analysis.h"
+#include "front/print.h"
 #include "report/report_lib.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed

@@ -30,7 +30,7 @@
 #include "sim_fixture.h"
 #include "topo/topo_lib.h"
 #include "ibpart/sys/apply.h"
-#include "ibpart/sys/verify.h"
+#include "front/print.h"
 #include "ibpart/sys/live.h"
 
 struct fx {

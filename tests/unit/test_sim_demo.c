@@ -1,6 +1,6 @@
 /*
  * test_sim_demo.c - the seed walkthrough through its public API
- * (ibpart/sys/sim_demo.h), on examples/seed/ (through IBP_EXAMPLES).  The
+ * (front/sim_demo.h), on examples/seed/ (through IBP_EXAMPLES).  The
  * expectations come from the seed document and OpenSM's rules, by hand:
  * in strict mode every pingpong ends as the seed says and the probe
  * matrix equals the seed's table; under OpenSM's rules every end port
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ibpart/sys/sim_demo.h"
+#include "front/sim_demo.h"
 
 static const char *examples(void)
 {

@@ -108,9 +108,6 @@ struct ibp_sm_report {
  * itself is the caller's; NULL is allowed).  A zeroed report may be freed
  * again. */
 void ibp_sm_report_free(struct ibp_sm_report *r);
-/* Human-readable report (what a fabric engineer reads) to out; the failed
- * ports only when the push is incomplete.  Only reads r. */
-void ibp_sm_report_print(const struct ibp_sm_report *r, FILE *out);
 
 typedef struct ibp_sm ibp_sm;
 

@@ -8,18 +8,20 @@
  * by cell against the seed's own table, and what changes under the other
  * mode's rules.
  *
- * `ibpart demo` is a front end of this API: it finds the examples,
- * passes stdout for the narrative and prints the result.  The library
- * writes the narrative to the FILE * the caller passes and nothing to
- * stderr; findings go to the caller's ibp_diags, failures to its
- * ibp_error.
+ * front/'s (the front ends' static library, not libibpart's ABI): a
+ * story a front end tells with the library's simulator
+ * (ibpart/sys/sim_session.h) and its printers (front/print.h).  `ibpart
+ * demo` finds the examples, passes stdout for the narrative and prints
+ * the result.  The narrative goes to the FILE * the caller passes and
+ * nothing to stderr; findings go to the caller's ibp_diags, failures to
+ * its ibp_error.
  *
  * Thread use: no mutable global state; a run uses its own sessions, so
  * distinct runs may go on in different threads at once.  A result is
  * plain data once made.
  */
-#ifndef IBPART_SIM_DEMO_H
-#define IBPART_SIM_DEMO_H
+#ifndef IBPART_FRONT_SIM_DEMO_H
+#define IBPART_FRONT_SIM_DEMO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,9 +29,6 @@
 
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
-#include "ibpart/export.h"
-
-IBP_BEGIN_DECLS
 
 #define IBP_SIM_DEMO_OPTIONS_VERSION 1
 
@@ -110,5 +109,4 @@ void ibp_sim_demo_print(const ibp_sim_demo *r, FILE *out);
  * ENOMEM. */
 char *ibp_sim_demo_json(const ibp_sim_demo *r);
 
-IBP_END_DECLS
 #endif

@@ -1,9 +1,11 @@
 /*
  * sim_demo.c - the seed document's walkthrough on a sim session (see
- * include/ibpart/sys/sim_demo.h): two sessions on the seed's own files, one
- * in the asked mode told in full, one in the other mode for what
- * changes, each check recorded in the result.  The narrative goes to the
- * caller's FILE *; the library prints nothing elsewhere.
+ * front/sim_demo.h): two sessions on the seed's own files, one in the
+ * asked mode told in full, one in the other mode for what changes, each
+ * check recorded in the result.  The narrative goes to the caller's
+ * FILE *; nothing is printed elsewhere.  A front end's story told with
+ * the library's simulator (sys/sim_session.h), so it is front/'s, not
+ * libibpart's.
  */
 #include <jansson.h>
 #include <limits.h>
@@ -13,13 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "front/print.h"
+#include "front/sim_demo.h"
 #include "ibpart/pkey.h"
-#include "ibpart/sys/sim_demo.h"
 #include "ibpart/sys/sim_session.h"
-#include "pkey/tables_lib.h"
-#include "topo/topo_lib.h"
-#include "util/options_version.h"
-#include "pkey/pkey_table_lib.h"
 
 #define NSEED 7
 
@@ -70,23 +69,11 @@ static void heading(FILE *out, const char *text)
 	say(out, "\n== %s\n\n", text);
 }
 
-IBP_OPTIONS_LAYOUT(sim_demo_options_layout, "demo options",
-		   IBP_SIM_DEMO_OPTIONS_VERSION,
-		   sizeof(struct ibp_sim_demo_options));
-
-/* The library's defaults, a whole current struct. */
-static void sim_demo_options_defaults(struct ibp_sim_demo_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->version = IBP_SIM_DEMO_OPTIONS_VERSION;
-	o->mode = "strict";
-}
-
 void ibp_sim_demo_options_init(struct ibp_sim_demo_options *o, unsigned version)
 {
-	struct ibp_sim_demo_options d;
-	sim_demo_options_defaults(&d);
-	ibp_options_init_as(o, version, &d, &sim_demo_options_layout);
+	memset(o, 0, sizeof(*o));
+	o->version = version;
+	o->mode = "strict";
 }
 
 static bool holds_seed(const char *dir)
@@ -197,21 +184,22 @@ static void print_table(const ibp_sim_session *s, const char *name, FILE *out)
 	unsigned p;
 	if (!out || ibp_sim_session_port(s, name, &n, &p, NULL) != IBP_OK)
 		return;
-	const ibp_pkey_table *t =
-	    ibp_tables_get(ibp_sim_session_port_tables(s), n, p);
+	const ibp_tables *held = ibp_sim_session_port_tables(s);
+	unsigned cap = ibp_tables_port_capacity(held, n, p, NULL), inuse = 0;
 	say(out, "PKeys table for %s (GUID 0x%016llx), as the port holds it:\n",
 	    name,
 	    (unsigned long long)ibp_fabric_port_guid(ibp_sim_session_fabric(s),
 						     n, p));
-	unsigned cap = t ? ibp_pkey_table_capacity(t) : 0;
 	for (unsigned i = 0; i < 4 && i < cap; i++) {
-		uint16_t k = ibp_pkey_table_get(t, i);
+		uint16_t k = ibp_tables_pkey_at(held, n, p, i);
 		char buf[64];
 		say(out, "  Pkey[%u] 0x%04x  <- %s\n", i, k,
 		    entry_meaning(k, buf, sizeof(buf)));
 	}
+	for (unsigned i = 0; i < cap; i++)
+		inuse += ibp_tables_pkey_at(held, n, p, i) != 0;
 	say(out, "  ... %u entries in all (PartitionCap); %u in use\n", cap,
-	    t ? ibp_pkey_table_count(t) : 0);
+	    inuse);
 }
 
 /* The P_Key index a user would pass to reach dst: the first entry of
@@ -225,12 +213,16 @@ static unsigned pick_index(const ibp_sim_session *s, const char *src,
 	    ibp_sim_session_port(s, dst, &dn, &dp, NULL) != IBP_OK)
 		return 0;
 	const ibp_tables *held = ibp_sim_session_port_tables(s);
-	const ibp_pkey_table *st = ibp_tables_get(held, sn, sp);
-	const ibp_pkey_table *dt = ibp_tables_get(held, dn, dp);
-	for (unsigned i = 0; st && dt && i < ibp_pkey_table_used(st); i++) {
-		uint16_t k = ibp_pkey_table_get(st, i);
-		if (ibp_pkey_is_valid(k) && ibp_pkey_table_match(dt, k) >= 0)
-			return i;
+	unsigned sused = 0, dused = 0;
+	if (!ibp_tables_port_capacity(held, sn, sp, &sused) ||
+	    !ibp_tables_port_capacity(held, dn, dp, &dused))
+		return 0;
+	for (unsigned i = 0; i < sused; i++) {
+		uint16_t k = ibp_tables_pkey_at(held, sn, sp, i);
+		for (unsigned j = 0; ibp_pkey_is_valid(k) && j < dused; j++)
+			if (ibp_pkey_match(ibp_tables_pkey_at(held, dn, dp, j),
+					   k))
+				return i;
 	}
 	return 0;
 }
@@ -465,12 +457,9 @@ int ibp_sim_demo_run(const struct ibp_sim_demo_options *o, FILE *out,
 {
 	*res = NULL;
 	ibp_error_clear(err);
-	struct ibp_sim_demo_options own;
-	sim_demo_options_defaults(&own);
-	if (ibp_options_take(&own, o, &sim_demo_options_layout, err))
-		return IBP_EINVAL;
-	o = &own;
-	if (!o->examples_dir || !o->mode ||
+	if (!o || o->version == 0 ||
+	    o->version > IBP_SIM_DEMO_OPTIONS_VERSION || !o->examples_dir ||
+	    !o->mode ||
 	    (strcmp(o->mode, "strict") && strcmp(o->mode, "opensm")))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "bad demo options (version, examples "
