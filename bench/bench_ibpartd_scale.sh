@@ -38,6 +38,13 @@ ms() { date +%s%3N; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$IBPD_PID/status"; }
 # the daemon's CPU time (user + system) so far, in ms: the machine may be
 # shared, so the figures say what a change cost beside how long it took
+# the database transactions that recorded changes so far (the group
+# commit's ibpartd_commits_total; empty for a daemon without it)
+commits() {
+	local m
+	m=$(curl -s -u admin:secret "$IBPD_URL/metrics" || true)
+	sed -n 's/^ibpartd_commits_total \([0-9]*\)$/\1/p' <<<"$m"
+}
 cpu() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$IBPD_PID/stat"; }
 
 # post_cfg FILE FIRST COUNT: curl's config of COUNT POSTs, change i on
@@ -98,13 +105,15 @@ measure() {
 	half=$((CHANGES / 2))
 	post_cfg "$W/par1" "$LAT" "$half"
 	post_cfg "$W/par2" $((LAT + half)) $((CHANGES - half))
+	x0=$(commits)
 	t0=$(ms)
 	curl -s --no-progress-meter --parallel --parallel-max 100 -K "$W/par1" >"$W/par.out"
 	rssh=$(rss)
 	curl -s --no-progress-meter --parallel --parallel-max 100 -K "$W/par2" >>"$W/par.out"
 	dt=$(($(ms) - t0))
 	c2=$(cpu)
-	R[pcpu,$lids]="$(((c2 - c1) * 1000 / CHANGES)) us CPU a change (daemon, 100 clients)"
+	x1=$(commits)
+	R[pcpu,$lids]="$(((c2 - c1) * 1000 / CHANGES)) us CPU a change (daemon, 100 clients)${x1:+, $((x1 - x0)) commits}"
 	ok=$(awk '$1 == 200' "$W/par.out" | wc -l)
 	R[par,$lids]="$((CHANGES * 1000 / (dt ? dt : 1)))/s ($ok/$CHANGES answered 200 in $dt ms)"
 	rss1=$(rss)
