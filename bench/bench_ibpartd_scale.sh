@@ -156,7 +156,7 @@ for cas in ${BENCH_SCALE_IBPARTD_SIM_CAS-4000}; do
 	nodes=$(grep -c '^\(Ca\|Switch\)' "$g.topo")
 	ports=$(grep -c '^\[' "$g.topo")
 	export IBSIM_SOCKNAME=$W/sim$cas IBP_SIM_TIMEOUT=600 IBP_OSM_TIMEOUT=1800
-	export IBP_SIM_ARGS="-N $((nodes + 100)) -S $((nodes - cas + 100)) -P $((ports + 1000))"
+	export IBP_SIM_ARGS="-N $((nodes + 100)) -S $((nodes - cas + 100)) -P $((ports * 2 + 1000))"
 	t0=$(ms)
 	live_ibsim "$g.topo" "$(awk '/^Ca/ { gsub(/"/, "", $3); print $3; exit }' "$g.topo")"
 	live_opensm "$IBPD_CONF"
