@@ -167,6 +167,8 @@ void ibp_findings_free(ibp_findings *f);
  * (borrowed: see above; NULL past the end). */
 size_t ibp_findings_count(const ibp_findings *f);
 const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
+/* How many findings have severity s. */
+size_t ibp_findings_count_severity(const ibp_findings *f, ibp_audit_severity s);
 /* The highest severity present; -1 when there is none. */
 int ibp_findings_max_severity(const ibp_findings *f);
 

@@ -292,7 +292,7 @@ void ibp_monitor_series_free(ibp_monitor_series *x);
 
 /* ibp_audit_severity's values (analysis.h) and ibp_drift_kind's (live.h) */
 #define IBP_MONITOR_SEVERITIES	(IBP_AUDIT_CRITICAL + 1)
-#define IBP_MONITOR_DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
+#define IBP_MONITOR_DRIFT_KINDS IBP_DRIFT_KINDS
 /* What `ibpart monitor` and ibpartd's /metrics say beside the counters:
  * ibpart_audit_findings{severity} and ibpart_drift_ports{kind}. */
 struct ibp_monitor_posture {
@@ -304,15 +304,8 @@ struct ibp_monitor_posture {
 						  each) */
 	size_t drifted;			       /* ports with any drift */
 };
-/* The findings of f by severity into p (audit_known set); f NULL:
- * audit_known false.  Cannot fail. */
-void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
-					const ibp_findings *f);
-/* The drift of a verification into p (drift_known set): the ports with
- * an item of each kind among the items that count as drift
- * (ibp_verify_result_differences); r NULL: drift_known false. */
-void ibp_monitor_posture_count_drift(struct ibp_monitor_posture *p,
-				     const ibp_verify_result *r);
+/* (audit[] is ibp_findings_count_severity's counts, drift[] and drifted
+ * ibp_drift_ports_by_kind's over a verification's drift and selection.) */
 /* The known families of p in Prometheus' text format to out (HELP, TYPE,
  * one sample per severity - critical, high, medium, info - and per kind
  * - missing ... enforcement). */
