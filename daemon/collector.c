@@ -41,6 +41,8 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/verify.h"
 
 /* Sweeps kept for GET /'s series: a day at the default 5 minutes, at
  * most 288 x (3 x tenants + 1) numbers whatever the uptime. */

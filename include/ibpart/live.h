@@ -128,12 +128,6 @@ int ibp_state_load_limit(const ibp_fabric *f, const char *path,
 			 size_t max_input_size, bool skip_missing,
 			 ibp_tables **out, ibp_error *err);
 
-/* ------------------------------------------ files and OpenSM hand-over */
-
-/* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
- * does not hold a positive number, IBP_EIO when it cannot be read. */
-int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
-
 /* ------------------------------------------------ a live session */
 
 /* Options every live command shares (-C, -P, --mkey, --timeout,

@@ -17,6 +17,7 @@
 #include "analysis/analysis_lib.h"
 #include "live/live_lib.h"
 #include "live/verify_lib.h"
+#include "ibpart/sys/monitor.h"
 
 /* The findings of f by severity into p (audit_known set); f NULL:
  * audit_known false. */
