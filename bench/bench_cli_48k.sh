@@ -9,8 +9,10 @@
 #                          writer) and `check -t` (read only); goal at
 #                          48k: 0.4 s (issue 29 measured 1.15 s, 237 MB)
 #   check, plan layouts    the same plan written one member per line (as
-#                          gen and many people write it) and four to a
-#                          line (as ibpartd renders it); and bench_conf's
+#                          gen writes it: "    0x…=full,"), one per line
+#                          as by hand (a tab and the GUID alone, so a
+#                          limited member: OpenSM's default) and four to
+#                          a line (as ibpartd renders it); and bench_conf's
 #                          million-member file (a comment on every line)
 #                          beside the same members one per line, no
 #                          comments.  Goal: one member per line as fast.
@@ -32,6 +34,11 @@ run() {
 	echo "$name $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $e $kb"
 }
 
+# one member per line as written by hand: a tab and the GUID alone
+hand() {
+	sed -E 's/^[ \t]+(0x[0-9a-fA-F]+)=full/\t\1/' "$1"
+}
+
 # four members to a line: the plan's member lines joined
 four() {
 	awk '/^[ \t]+0x/ { sub(/^[ \t]+/, ""); b = b (b == "" ? "\t" : " ") $0; n++
@@ -51,10 +58,12 @@ for size in small large; do
 	g=$W/$size
 	"$IBPART" gen "${args[@]}" -o "$g.topo" --conf "$g.conf" 2>/dev/null
 	four "$g.conf" >"$g.four.conf"
+	hand "$g.conf" >"$g.hand.conf"
 	{
 		run tables-json "$IBPART" tables -t "$g.topo" --format json "$g.conf"
 		run tables-smpquery "$IBPART" tables -t "$g.topo" "$g.conf"
 		run check-1-per-line "$IBPART" check -t "$g.topo" "$g.conf"
+		run check-1-by-hand "$IBPART" check -t "$g.topo" "$g.hand.conf"
 		run check-4-per-line "$IBPART" check -t "$g.topo" "$g.four.conf"
 	} >"$W/r.$size"
 	while read -r name cpu wall kb; do
@@ -62,7 +71,7 @@ for size in small large; do
 			'BEGIN { printf "%6.2f %6.2f %7.1f", c, w, k / 1024 }')
 	done <"$W/r.$size"
 done
-for name in tables-json tables-smpquery check-1-per-line check-4-per-line; do
+for name in tables-json tables-smpquery check-1-per-line check-1-by-hand check-4-per-line; do
 	printf '%-26s | %-34s | %-34s\n' "$name" "${R[$name,small]}" "${R[$name,large]}"
 done
 echo "(issue 29, before: tables-json at 48k 1.15 s and 237 MB; goal 0.4 s)"

@@ -283,7 +283,7 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	    CLI_NUM("--wait", &d->wait_ms, 100, 600000, "MS",
 		    "how long to wait for OpenSM's SUBNET UP (default 30000)"),
 	    CLI_FN("--threads", &d->threads, take_threads, "N",
-		   "HTTP worker threads (default 4)"),
+		   "HTTP worker threads (default 16)"),
 	    CLI_FN("--profile", d, profile_take, "NAME:SETTINGS",
 		   "a profile (users with profile=NAME in the users file, "
 		   "else the user NAME, else * for everyone), repeatable: "
@@ -413,7 +413,7 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
-	struct ibpartd d = {.threads = 4,
+	struct ibpartd d = {.threads = 16,
 			    .max_connections = 1024,
 			    .per_ip_connections = 32,
 			    .request_timeout = 30,

@@ -722,10 +722,15 @@ static void metrics_state(struct ibpartd *d, FILE *f)
 		"# HELP ibpartd_status_renders_total Times GET "
 		"/ibpart/v1/status was rendered (else served as kept).\n"
 		"# TYPE ibpartd_status_renders_total counter\n"
-		"ibpartd_status_renders_total %lu\n",
+		"ibpartd_status_renders_total %lu\n"
+		"# HELP ibpartd_commits_total Database transactions that "
+		"recorded changes: one per group committed together.\n"
+		"# TYPE ibpartd_commits_total counter\n"
+		"ibpartd_commits_total %lu\n",
 		ibp_service_file_problem(d->svc, problem, sizeof(problem)),
 		ibp_service_partitions_file_reads(d->svc),
-		view_cache_renders(&d->page), view_cache_renders(&d->status));
+		view_cache_renders(&d->page), view_cache_renders(&d->status),
+		ibp_service_commits(d->svc));
 }
 
 /* Prometheus' text format (version 0.0.4): the daemon's own families,

@@ -3,7 +3,8 @@
 # bench/*.sh script, in name order.  Each prints its own figures, always
 # beside a baseline measured in the same run, as a ratio.
 set -euo pipefail
-BUILD=${1:-build}
+# absolute: the benches that run ibsim work in their own directory
+BUILD=$(cd "${1:-build}" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 export IBPART="$BUILD/ibpart" IBP_SRC="$SRC" IBP_BUILD="$BUILD"
 shopt -s nullglob

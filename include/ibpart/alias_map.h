@@ -75,10 +75,16 @@ struct ibp_guid_class {
  * PHYSICAL (for upstream OpenSM with mlx4-style hosts): each is read as
  * its physical port's GUID, so the SM programs that port's P_KeyTable
  * with the VF's P_Keys, and the host's VF mapping (pkey_idx) decides
- * which VF uses which entry. */
+ * which VF uses which entry.  PHYSICAL_GENERATED (ibpartd's reading of
+ * the file it gives OpenSM): PHYSICAL for the members below ibpartd's
+ * marker line only (the section it generates and renders so), the
+ * operator's lines above it read as ALIAS, since ibpartd writes them as
+ * they are and OpenSM skips their aliases; no marker line, no member
+ * read as its port. */
 typedef enum ibp_vf_guids {
 	IBP_VF_GUIDS_ALIAS = 0,
-	IBP_VF_GUIDS_PHYSICAL
+	IBP_VF_GUIDS_PHYSICAL,
+	IBP_VF_GUIDS_PHYSICAL_GENERATED
 } ibp_vf_guids;
 
 IBP_END_DECLS

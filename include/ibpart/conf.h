@@ -186,7 +186,8 @@ typedef struct ibp_conf_options {
 	 * its physical port's GUID (ibp_conf_member.alias keeps it), and
 	 * makes a port named limited and full in one P_Key through its
 	 * GUIDs full, with allow_both_pkeys both (the warning
-	 * "vf-physical-full").  Default ALIAS. */
+	 * "vf-physical-full").  PHYSICAL_GENERATED: the same below
+	 * ibpartd's marker line only.  Default ALIAS. */
 	ibp_vf_guids vf_guids;
 	/* A plan read from a file (ibp_plan_read) is at most this many bytes
 	 * (0: IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */

@@ -318,6 +318,11 @@ void ibp_analysis_input_free(ibp_analysis_input *in)
 	free(in);
 }
 
+const ibp_alias_map *ibp_analysis_input_aliases(const ibp_analysis_input *in)
+{
+	return in ? in->aliases : NULL;
+}
+
 const ibp_fabric *ibp_analysis_input_fabric(const ibp_analysis_input *in)
 {
 	return in->fabric;

@@ -9,11 +9,16 @@
 #ifndef IBPART_ANALYSIS_ANALYSIS_INPUT_LIB_H
 #define IBPART_ANALYSIS_ANALYSIS_INPUT_LIB_H
 
+#include "ibpart/alias_map.h"
 #include "ibpart/analysis_input.h"
 
 /* Which of those the input's SM port is. */
 ibp_sm_port_source
 ibp_analysis_input_sm_port_source(const ibp_analysis_input *in);
+
+/* The alias map the input was loaded with (alias_guids_path), or NULL;
+ * lives as long as in. */
+const ibp_alias_map *ibp_analysis_input_aliases(const ibp_analysis_input *in);
 
 /* The SM (and SA) port. */
 void ibp_analysis_input_sm_port(const ibp_analysis_input *in, size_t *node,

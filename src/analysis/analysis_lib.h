@@ -230,6 +230,31 @@ int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 				   const ibp_alias_map *aliases,
 				   const ibp_tenant_map *tenants);
 
+/* Its input, for a caller that keeps it up to date (the service's
+ * guard, service_guard_state.c): one membership of a GUID of a physical
+ * port, ordered by ibp_vf_use_cmp (port GUID, then base, then GUID). */
+struct ibp_vf_use {
+	uint64_t port_guid; /* the physical port */
+	size_t node;	    /* its node and port in the fabric */
+	unsigned port;
+	uint64_t guid;	/* the port's own GUID or an alias of it */
+	uint16_t base;	/* the partition (P_Key base) */
+	unsigned index; /* GUIDInfo index: 0 the port itself */
+};
+int ibp_vf_use_cmp(const void *a, const void *b);
+/* The memberships ibp_audit_shared_physical_port judges (every GUID
+ * member of plan that is a port or an alias of one, the default
+ * partition aside), sorted, into *out (malloc'd, *n of them); none
+ * without aliases or for a plan OpenSM rejects.  0 or IBP_ENOMEM. */
+int ibp_audit_vf_uses(const ibp_fabric *f, const ibp_conf *plan,
+		      const ibp_alias_map *aliases, struct ibp_vf_use **out,
+		      size_t *n);
+/* The finding (without a tenant map) of one physical port from its
+ * memberships u[0..n) (sorted, all of one port): the same as
+ * ibp_audit_shared_physical_port's for that port.  0 or IBP_ENOMEM. */
+int ibp_audit_shared_physical_port_of(ibp_findings *out, const ibp_fabric *f,
+				      const struct ibp_vf_use *u, size_t n);
+
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,

@@ -36,19 +36,9 @@
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
 
-/* One membership of a GUID of a physical port. */
-struct vf_use {
-	uint64_t port_guid; /* the physical port */
-	size_t node;	    /* its node and port in the fabric */
-	unsigned port;
-	uint64_t guid;	/* the port's own GUID or an alias of it */
-	uint16_t base;	/* the partition (P_Key base) */
-	unsigned index; /* GUIDInfo index: 0 the port itself */
-};
-
-static int by_port(const void *a, const void *b)
+int ibp_vf_use_cmp(const void *a, const void *b)
 {
-	const struct vf_use *x = a, *y = b;
+	const struct ibp_vf_use *x = a, *y = b;
 	if (x->port_guid != y->port_guid)
 		return x->port_guid < y->port_guid ? -1 : 1;
 	if (x->base != y->base)
@@ -58,11 +48,11 @@ static int by_port(const void *a, const void *b)
 
 /* The memberships of every GUID member that is a physical port of an
  * alias of the map, or an alias of a port of the fabric; *n of them. */
-static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
-			      const ibp_alias_map *aliases, size_t *n)
+static struct ibp_vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
+				  const ibp_alias_map *aliases, size_t *n)
 {
 	size_t cap = 0, k = 0;
-	struct vf_use *u = NULL;
+	struct ibp_vf_use *u = NULL;
 	for (size_t i = 0; i < ibp_conf_partition_count(plan); i++) {
 		const ibp_conf_partition *p = ibp_conf_partition_at(plan, i);
 		uint16_t base = ibp_pkey_base(ibp_conf_partition_pkey(p));
@@ -86,7 +76,8 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 				continue;
 			if (k == cap) {
 				cap = cap ? 2 * cap : 64;
-				struct vf_use *v = realloc(u, cap * sizeof(*v));
+				struct ibp_vf_use *v =
+				    realloc(u, cap * sizeof(*v));
 				if (!v) {
 					free(u);
 					*n = SIZE_MAX;
@@ -94,8 +85,8 @@ static struct vf_use *uses_of(const ibp_fabric *f, const ibp_conf *plan,
 				}
 				u = v;
 			}
-			u[k++] = (struct vf_use){c.port_guid, c.node, c.port,
-						 g,	      base,   c.index};
+			u[k++] = (struct ibp_vf_use){
+			    c.port_guid, c.node, c.port, g, base, c.index};
 		}
 	}
 	*n = k;
@@ -212,7 +203,7 @@ static size_t keep_tenant_pairs(const struct vf_ctx *x, uint64_t pg,
  * two partitions (with a tenant map: two partitions that reach ports of
  * different tenants). */
 static int port_finding(ibp_findings *out, const struct vf_ctx *x,
-			const struct vf_use *u, size_t i, size_t j)
+			const struct ibp_vf_use *u, size_t i, size_t j)
 {
 	const ibp_fabric *f = x->f;
 	uint16_t *all = malloc((j - i) * sizeof(*all));
@@ -264,20 +255,37 @@ static int port_finding(ibp_findings *out, const struct vf_ctx *x,
 	    x->tenants ? " of different tenants" : "", list);
 }
 
+int ibp_audit_vf_uses(const ibp_fabric *f, const ibp_conf *plan,
+		      const ibp_alias_map *aliases, struct ibp_vf_use **out,
+		      size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!ibp_alias_map_count(aliases) ||
+	    ibp_conf_opensm_verdict(plan)->rejected)
+		return IBP_OK;
+	size_t k;
+	struct ibp_vf_use *u = uses_of(f, plan, aliases, &k);
+	if (k == SIZE_MAX)
+		return IBP_ENOMEM;
+	if (k)
+		qsort(u, k, sizeof(*u), ibp_vf_use_cmp);
+	*out = u;
+	*n = k;
+	return IBP_OK;
+}
+
 int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 				   const ibp_conf *plan,
 				   const ibp_alias_map *aliases,
 				   const ibp_tenant_map *tenants)
 {
-	if (!out || !f || !plan || !ibp_alias_map_count(aliases) ||
-	    ibp_conf_opensm_verdict(plan)->rejected)
+	if (!out || !f || !plan)
 		return out && f ? IBP_OK : IBP_EINVAL;
 	size_t n;
-	struct vf_use *u = uses_of(f, plan, aliases, &n);
-	if (n == SIZE_MAX)
+	struct ibp_vf_use *u;
+	if (ibp_audit_vf_uses(f, plan, aliases, &u, &n))
 		return IBP_ENOMEM;
-	if (n)
-		qsort(u, n, sizeof(*u), by_port);
 	struct vf_ctx x = {f, plan, aliases, tenants,
 			   tenants ? ibp_tenant_map_count(tenants) : 0};
 	int rc = IBP_OK;
@@ -288,4 +296,11 @@ int ibp_audit_shared_physical_port(ibp_findings *out, const ibp_fabric *f,
 	}
 	free(u);
 	return rc;
+}
+
+int ibp_audit_shared_physical_port_of(ibp_findings *out, const ibp_fabric *f,
+				      const struct ibp_vf_use *u, size_t n)
+{
+	struct vf_ctx x = {f, NULL, NULL, NULL, 0};
+	return n ? port_finding(out, &x, u, 0, n) : IBP_OK;
 }

@@ -8,6 +8,7 @@
  * thrown away and the seed reader (conf_seed.c) builds the policy.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "util/file_read.h"
 #include "topo/alias_map_lib.h"
 #include "conf/conf_lib.h"
+#include "conf/partitions_marker.h"
 #include "util/diag_lib.h"
 #include "util/options_version.h"
 
@@ -423,6 +425,10 @@ static int parse_read(const char *name, const char *text, size_t len,
 	int rc;
 	c->no_fastline = !fastline;
 	c->text_mapped = mapped;
+	if (o->vf_guids == IBP_VF_GUIDS_PHYSICAL_GENERATED) {
+		unsigned ml = ibp_partitions_marker_line(text, len);
+		c->vf_after_line = ml ? ml : UINT_MAX;
+	}
 	if (dialect == IBP_CONF_DIALECT_OPENSM) {
 		c->diags = diags;
 		rc = conf_read_opensm(c, text, len);

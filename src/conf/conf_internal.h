@@ -109,6 +109,10 @@ struct ibp_conf {
 	bool quiet;	  /* record nothing (OpenSM emulation for seed) */
 	bool no_fastline; /* every line through the general reader */
 	bool text_mapped; /* the text is our file mapping (give pages back) */
+	/* vf_guids PHYSICAL_GENERATED: members on lines after this one (the
+	 * marker's; UINT_MAX without one) are read as their ports; PHYSICAL:
+	 * 0 (every member) */
+	unsigned vf_after_line;
 	/* the text OpenSM's reading is at, while it runs: a finding on a
 	 * line that ends in CR says so (conf_diag.c) */
 	struct {

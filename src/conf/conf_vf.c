@@ -13,6 +13,12 @@
  * indexed, so the policy, the writer and every analysis see the file
  * OpenSM will be given.
  *
+ * ibpartd gives OpenSM its operator's lines as they are and renders its
+ * generated section so (src/service/service_vf.c): its reading,
+ * PHYSICAL_GENERATED, takes the members below the marker line
+ * (partitions_marker.h) only, and an alias above it stays an alias that
+ * OpenSM skips (guid-alias-ignored), as in the file.
+ *
  * A port named limited and full in one P_Key through its GUIDs (its VF
  * full, itself limited, or two VFs): written as they are, the file's
  * order would decide what the port holds - OpenSM 3.3.23 keeps one
@@ -162,7 +168,7 @@ static void note(ibp_conf *c, size_t n, const size_t *first, size_t nfirst)
 
 int conf_vf_physical(ibp_conf *c)
 {
-	if (c->opts.vf_guids != IBP_VF_GUIDS_PHYSICAL || !c->opts.fabric ||
+	if (c->opts.vf_guids == IBP_VF_GUIDS_ALIAS || !c->opts.fabric ||
 	    !ibp_alias_map_count(c->opts.aliases))
 		return IBP_OK;
 	size_t n = 0, first[FIRST_SHOWN];
@@ -171,7 +177,7 @@ int conf_vf_physical(ibp_conf *c)
 		struct ibp_guid_class gc;
 		if ((m->kind != IBP_MEMBER_GUID &&
 		     m->kind != IBP_MEMBER_NAME) ||
-		    !m->guid ||
+		    !m->guid || m->pos.line <= c->vf_after_line ||
 		    ibp_guid_classify(c->opts.fabric, c->opts.aliases, m->guid,
 				      &gc) != IBP_GUID_ALIAS)
 			continue;

@@ -21,6 +21,23 @@ const char *ibp_partitions_marker_find(const char *text)
 	return NULL;
 }
 
+unsigned ibp_partitions_marker_line(const char *text, size_t len)
+{
+	size_t ml = strlen(IBP_PARTITIONS_MARKER);
+	unsigned line = 1;
+	for (size_t at = 0; at + ml <= len; line++) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		if (end - at == ml &&
+		    !memcmp(text + at, IBP_PARTITIONS_MARKER, ml))
+			return line;
+		if (!nl)
+			break;
+		at = end + 1;
+	}
+	return 0;
+}
+
 bool ibp_partitions_file_managed(const char *path)
 {
 	char *text = NULL;

@@ -11,6 +11,7 @@
 #define IBPART_PARTITIONS_MARKER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The marker line (the same text as IBP_SERVICE_MARKER, service.h). */
 #define IBP_PARTITIONS_MARKER                                                  \
@@ -19,6 +20,10 @@
 
 /* Where the marker starts in text, as a whole line; NULL if absent. */
 const char *ibp_partitions_marker_find(const char *text);
+
+/* The line number (from 1) of the marker line in text[0..len), which
+ * need not end in NUL; 0 if absent. */
+unsigned ibp_partitions_marker_line(const char *text, size_t len);
 
 /* Does the file at path hold the marker line?  false when it cannot be
  * read. */

@@ -143,6 +143,7 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->topo_lock, NULL);
 	pthread_mutex_init(&s->alias_lock, NULL);
+	pthread_mutex_init(&s->file_lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);
@@ -164,6 +165,8 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		rc = svc_store_open(s, o->store_url, o->host_name, err);
 	if (!rc && svc_plan_published(s))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (!rc)
+		rc = svc_commit_open(s, err);
 	if (rc) {
 		ibp_service_close(s);
 		return rc;
@@ -177,6 +180,7 @@ void ibp_service_close(ibp_service *s)
 	if (!s)
 		return;
 	svc_store_close(s);
+	svc_commit_close(s);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -187,6 +191,7 @@ void ibp_service_close(ibp_service *s)
 	if (s->topo)
 		svc_topology_put(s, s->topo);
 	pthread_mutex_destroy(&s->topo_lock);
+	pthread_mutex_destroy(&s->file_lock);
 	for (size_t i = 0; i < SVC_WARNINGS_KEPT; i++)
 		free(s->warnings[i].json);
 	if (s->snap)
@@ -203,6 +208,21 @@ void ibp_service_close(ibp_service *s)
 	free(s->opensm_conf_path);
 	free(s->alias_guids_path);
 	free(s);
+}
+
+void ibp_service_set_guard_whole(ibp_service *s, bool whole)
+{
+	s->guard_whole = whole;
+}
+
+void ibp_service_guard_counts(ibp_service *s, uint64_t *fast, uint64_t *whole)
+{
+	pthread_mutex_lock(&s->write_lock); /* the guard's (judge) */
+	if (fast)
+		*fast = s->guard_fast;
+	if (whole)
+		*whole = s->guard_full;
+	pthread_mutex_unlock(&s->write_lock);
 }
 
 void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *), void *arg)
@@ -599,24 +619,6 @@ static bool only_removes(const struct svc_part *before,
 	return after->n < before->n;
 }
 
-/* The warnings c's change (revision s->rev) was let through with, kept
- * for the status (the oldest dropped); under the lock. */
-static void keep_warnings(ibp_service *s, const struct ibp_service_caller *c)
-{
-	char *json = c && c->warnings ? strdup(c->warnings) : NULL;
-	if (!json)
-		return;
-	struct svc_warning *w = &s->warnings[s->warn_next];
-	free(w->json);
-	w->rev = s->rev;
-	snprintf(w->user, sizeof(w->user), "%s", c->user ? c->user : "");
-	w->json = json;
-	s->warn_next = (s->warn_next + 1) % SVC_WARNINGS_KEPT;
-	s->view_gen++;
-	if (s->nwarnings < SVC_WARNINGS_KEPT)
-		s->nwarnings++;
-}
-
 /* Under the lock, before a change is computed on the plan: the shared
  * store's transaction begun and the plan caught up with it (no-op
  * without a store); the store unreachable is a 503 that changes
@@ -631,6 +633,42 @@ static int store_begin(ibp_service *s, struct ibp_service_error *e)
 		svc_fail(e, IBP_EIO, NULL, "%s; nothing was changed",
 			 err.message);
 	}
+	if (!rc && s->store_url) /* the catch-up may have moved the plan */
+		svc_writers_follow(s);
+	return rc;
+}
+
+/* What a writer waits for once the locks are dropped: revision rev
+ * durable (0: nothing to wait for), unless a commit failed since its
+ * epoch (service_commit.c). */
+struct durable {
+	uint64_t rev, epoch;
+};
+
+/* Under both locks, as a writer starts: the shared store caught up
+ * with, the writers' plan reset where a commit failed. */
+static int writers_start(ibp_service *s, struct durable *d,
+			 struct ibp_service_error *e)
+{
+	*d = (struct durable){0};
+	int rc = store_begin(s, e);
+	if (!rc)
+		d->epoch = svc_writers_begin(s);
+	return rc;
+}
+
+/* The writers' part of a change over: the store's transaction ended,
+ * np freed, the locks dropped; then, unless it failed, the wait until
+ * what the change answers is durable. */
+static int writers_end(ibp_service *s, int rc, struct svc_plan *np,
+		       const struct durable *d, struct ibp_service_error *e)
+{
+	svc_store_end(s, false, NULL);
+	svc_plan_free(np);
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
+	if (!rc && d->rev)
+		rc = svc_commit_wait(s, d->rev, d->epoch, e);
 	return rc;
 }
 
@@ -653,12 +691,12 @@ static int judge(ibp_service *s, struct ibp_service_caller *c, bool gives_up,
 	if (s->guard_hook)
 		s->guard_hook(s->guard_hook_arg);
 	bool judged = false;
-	struct svc_part *now = svc_plan_find(&s->plan, pkey);
+	struct svc_part *now = svc_plan_find(svc_wplan(s), pkey);
 	struct svc_part *then = svc_plan_find((struct svc_plan *)np, pkey);
 	int rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc, pkey,
 				       now, then, &judged, e);
 	if (!rc && !judged &&
-	    (svc_render(optext, oplen, &s->plan, &before, &blen) ||
+	    (svc_render(optext, oplen, svc_wplan(s), &before, &blen) ||
 	     svc_render(optext, oplen, np, &after, &alen)))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc && !judged)
@@ -670,15 +708,47 @@ static int judge(ibp_service *s, struct ibp_service_caller *c, bool gives_up,
 	return rc;
 }
 
-/* Under both locks: everything after the request was read. */
+/* With a shared store, under both locks: the change committed at once,
+ * into the store and the local database, and published. */
+static int commit_now(ibp_service *s, struct ibp_service_caller *c,
+		      const char *op, uint16_t pkey, struct svc_plan *np,
+		      uint64_t *rev, struct ibp_service_error *e)
+{
+	struct svc_snap *snap = svc_snap_new();
+	int rc = snap ? IBP_OK : svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	if (!rc &&
+	    (rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err)))
+		e->unavailable = true;
+	if (!rc)
+		rc = svc_db_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err);
+	if (rc) {
+		free(snap);
+		return rc;
+	}
+	s->rev++;
+	atomic_fetch_add(&s->commits, 1);
+	if (c && c->warnings)
+		svc_keep_warnings(s, s->rev, c->user, strdup(c->warnings));
+	svc_plan_publish(s, snap, np);
+	svc_writers_follow(s);
+	if (rev)
+		*rev = s->rev;
+	svc_guard_committed(s, true);
+	pthread_cond_broadcast(&s->changed);
+	return IBP_OK;
+}
+
+/* Under both locks: everything after the request was read.  The change
+ * judged is queued for the group commit (d: what to wait for), or
+ * committed at once with a shared store. */
 static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			 const char *op, uint16_t pkey, struct svc_plan *np,
-			 uint64_t *rev, struct ibp_service_error *e)
+			 uint64_t *rev, struct durable *d,
+			 struct ibp_service_error *e)
 {
 	char *optext = NULL;
 	size_t oplen = 0;
 	struct svc_opc *opc = NULL;
-	struct svc_snap *snap = NULL;
 	int rc = operator_lines(s, &optext, &oplen, &opc, &e->err);
 	if (rc) {
 		svc_fail(e, IBP_EIO, NULL, "%s", e->err.message);
@@ -687,7 +757,7 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 	/* the operator's P_Key is theirs - but where the API holds it too
 	 * (a clash: the file is not written), the API may give it up or
 	 * remove its members */
-	bool gives_up = only_removes(svc_plan_find(&s->plan, pkey),
+	bool gives_up = only_removes(svc_plan_find(svc_wplan(s), pkey),
 				     svc_plan_find(np, pkey));
 	if (ibp_conf_group_find(opc->conf, pkey) && !gives_up) {
 		e->conflict = true;
@@ -698,37 +768,28 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			      pkey, s->partitions_path);
 		goto out;
 	}
-	if (svc_part_equal(svc_plan_find(&s->plan, pkey),
+	if (svc_part_equal(svc_plan_find(svc_wplan(s), pkey),
 			   svc_plan_find(np, pkey))) {
 		if (rev)
-			*rev = s->rev; /* nothing changes */
+			*rev = s->wrev; /* nothing changes */
+		/* answered once what it saw is durable */
+		d->rev = s->store_url ? 0 : s->wrev;
 		goto out;
 	}
 	if ((rc = check_name(opc->conf, np, pkey, e)) ||
 	    (rc = judge(s, c, gives_up, optext, oplen, opc->conf, pkey, np, e)))
 		goto out;
-	if (!(snap = svc_snap_new())) {
-		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
-		goto out;
+	if (s->store_url) {
+		rc = commit_now(s, c, op, pkey, np, rev, e);
+	} else if (!(rc = svc_commit_enqueue(s, d->epoch, op, pkey, np, c,
+					     &d->rev, e))) {
+		if (rev)
+			*rev = d->rev;
+		svc_guard_committed(s, true);
 	}
-	if ((rc = svc_store_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err))) {
-		e->unavailable = true;
-		goto out;
-	}
-	if ((rc = svc_db_commit(s, np, &pkey, 1, s->rev + 1, op, &e->err)))
-		goto out;
-	s->rev++;
-	keep_warnings(s, c);
-	svc_plan_publish(s, snap, np);
-	snap = NULL;
-	if (rev)
-		*rev = s->rev;
-	svc_guard_committed(s, true);
-	pthread_cond_broadcast(&s->changed);
 out:
 	if (rc)
 		svc_guard_committed(s, false);
-	free(snap);
 	opc_put(opc);
 	free(optext);
 	return rc;
@@ -758,16 +819,14 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	struct svc_plan np = {0};
-	if (!(rc = store_begin(s, e)))
-		rc = svc_plan_clone(&s->plan, &np)
+	struct durable d;
+	if (!(rc = writers_start(s, &d, e)))
+		rc = svc_plan_clone(svc_wplan(s), &np)
 			 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
 			 : mutate(&np, op, &r, e);
 	if (!rc)
-		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, e);
-	svc_store_end(s, false, NULL);
-	svc_plan_free(&np);
-	pthread_mutex_unlock(&s->lock);
-	pthread_mutex_unlock(&s->write_lock);
+		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, &d, e);
+	rc = writers_end(s, rc, &np, &d, e);
 	req_free(&r);
 	return rc;
 }
@@ -778,7 +837,7 @@ static int path_pkey(ibp_service *s, const char *text, uint16_t *pkey,
 		     struct ibp_service_error *e)
 {
 	int rc = svc_parse_pkey_text(text, "pkey", pkey, e);
-	if (rc || svc_plan_find(&s->plan, *pkey))
+	if (rc || svc_plan_find(svc_wplan(s), *pkey))
 		return rc;
 	char *optext = NULL;
 	size_t oplen = 0;
@@ -803,22 +862,19 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 {
 	uint16_t pk;
 	struct svc_plan np = {0};
+	struct durable d;
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
-	int rc = store_begin(s, e);
+	int rc = writers_start(s, &d, e);
 	if (!rc)
 		rc = path_pkey(s, pkey, &pk, e);
-	if (!rc && svc_plan_clone(&s->plan, &np))
+	if (!rc && svc_plan_clone(svc_wplan(s), &np))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc) {
 		svc_plan_remove(&np, pk);
-		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, e);
+		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, &d, e);
 	}
-	svc_store_end(s, false, NULL);
-	svc_plan_free(&np);
-	pthread_mutex_unlock(&s->lock);
-	pthread_mutex_unlock(&s->write_lock);
-	return rc;
+	return writers_end(s, rc, &np, &d, e);
 }
 
 int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
@@ -849,27 +905,25 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 		rc = svc_fail(e, IBP_EINVAL, "guids", "guids: none given");
 	free(copy);
 	struct svc_plan np = {0};
+	struct durable d = {0};
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!rc)
-		rc = store_begin(s, e);
+		rc = writers_start(s, &d, e);
 	if (!rc)
 		rc = path_pkey(s, pkey, &pk, e);
 	if (rc == IBP_ENOENT) { /* already gone: done, as the POST answers */
 		ibp_service_error_clear(e);
 		rc = IBP_OK;
 	}
-	if (!rc && svc_plan_clone(&s->plan, &np))
+	if (!rc && svc_plan_clone(svc_wplan(s), &np))
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc)
 		rc = mutate(&np, IBP_SERVICE_REMOVE_GUIDS, &r, e);
 	if (!rc)
 		rc = commit_locked(s, NULL, op_names[IBP_SERVICE_REMOVE_GUIDS],
-				   pk, &np, rev, e);
-	svc_store_end(s, false, NULL);
-	svc_plan_free(&np);
-	pthread_mutex_unlock(&s->lock);
-	pthread_mutex_unlock(&s->write_lock);
+				   pk, &np, rev, &d, e);
+	rc = writers_end(s, rc, &np, &d, e);
 	req_free(&r);
 	return rc;
 }
@@ -946,20 +1000,26 @@ int ibp_service_get(ibp_service *s, const char *pkey, bool guids_data,
 
 /* ------------------------------------------------------ the file */
 
-/* The file for the plan: the operator's lines (last seen, when the
- * file cannot be trusted) and the generated section; problem says what
- * keeps it from being written ("" when nothing).  for_opensm: the file
- * OpenSM is given (with --vf-guids physical, the aliases on their
- * ports: service_vf.c), else the plan as the clients sent it. */
-static int render_locked(ibp_service *s, char **text, size_t *len,
-			 char *problem, size_t psize, bool for_opensm,
-			 ibp_error *err)
+/* The file for the plan published: the operator's lines (last seen,
+ * when the file cannot be trusted) and the generated section; problem
+ * says what keeps it from being written ("" when nothing), *rev (may be
+ * NULL) the revision it renders.  for_opensm: the file OpenSM is given
+ * (with --vf-guids physical, the aliases on their ports:
+ * service_vf.c), else the plan as the clients sent it.  Takes the lock
+ * only to take the operator's lines and the plan by reference: the
+ * rendering runs without it, so a change's commit does not wait for it
+ * (the file's own write even less: ibp_service_write_partitions). */
+static int render_file(ibp_service *s, char **text, size_t *len, char *problem,
+		       size_t psize, bool for_opensm, uint64_t *rev,
+		       ibp_error *err)
 {
 	char *optext = NULL;
 	size_t oplen = 0;
 	struct svc_opc *opc = NULL;
+	struct svc_snap *snap = NULL;
 	ibp_error pe;
 	ibp_error_clear(&pe);
+	pthread_mutex_lock(&s->lock);
 	int rc = svc_operator_text(s, &optext, &oplen, problem, psize, err);
 	/* an operator's file OpenSM cannot read is OpenSM's problem to
 	 * report, as before: written all the same (the reading kept while
@@ -967,8 +1027,14 @@ static int render_locked(ibp_service *s, char **text, size_t *len,
 	if (!rc && !operator_reading(s, optext, oplen, &opc, &pe))
 		svc_file_problem(s, opc->conf, problem, psize);
 	opc_put(opc);
-	if (!rc && svc_render(optext, oplen, &s->plan, text, len))
+	if (!rc)
+		snap = svc_snap_get(s);
+	if (rev)
+		*rev = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	if (!rc && svc_render(optext, oplen, &snap->plan, text, len))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	svc_snap_put(snap);
 	free(optext);
 	if (!rc && for_opensm && s->vf_guids == IBP_VF_GUIDS_PHYSICAL) {
 		char *phys = NULL;
@@ -984,11 +1050,8 @@ static int render_locked(ibp_service *s, char **text, size_t *len,
 int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err)
 {
 	char problem[8];
-	pthread_mutex_lock(&s->lock);
-	int rc =
-	    render_locked(s, text, len, problem, sizeof(problem), false, err);
-	pthread_mutex_unlock(&s->lock);
-	return rc;
+	return render_file(s, text, len, problem, sizeof(problem), false, NULL,
+			   err);
 }
 
 bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size)
@@ -996,9 +1059,7 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size)
 	char *text = NULL;
 	size_t len = 0;
 	ibp_error err;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &len, problem, size, false, &err);
-	pthread_mutex_unlock(&s->lock);
+	int rc = render_file(s, &text, &len, problem, size, false, NULL, &err);
 	free(text);
 	if (rc)
 		snprintf(problem, size, "%s", err.message);
@@ -1009,36 +1070,37 @@ int ibp_service_render(ibp_service *s, char **text, size_t *len, uint64_t *rev,
 		       ibp_error *err)
 {
 	char problem[8];
-	pthread_mutex_lock(&s->lock);
-	int rc =
-	    render_locked(s, text, len, problem, sizeof(problem), true, err);
-	if (rev)
-		*rev = s->rev;
-	pthread_mutex_unlock(&s->lock);
-	return rc;
+	return render_file(s, text, len, problem, sizeof(problem), true, rev,
+			   err);
 }
 
 int ibp_service_write_partitions(ibp_service *s, uint64_t *rev, ibp_error *err)
 {
 	char *text = NULL, problem[512];
 	size_t len = 0;
+	/* one writer of the file at a time (adopt writes it too), and no
+	 * lock of the changes held through its fsync */
+	pthread_mutex_lock(&s->file_lock);
 	pthread_mutex_lock(&s->lock);
-	int rc = s->store_url && !s->store_synced
-		     ? ibp_error_set(err, IBP_EIO,
-				     "the shared store has not been reached "
-				     "since the start: the file is left as it "
-				     "is (%s)",
-				     s->store_error)
-		     : render_locked(s, &text, &len, problem, sizeof(problem),
-				     true, err);
+	bool unsynced = s->store_url && !s->store_synced;
+	int rc = unsynced ? ibp_error_set(err, IBP_EIO,
+					  "the shared store has not been "
+					  "reached since the start: the file "
+					  "is left as it is (%s)",
+					  s->store_error)
+			  : IBP_OK;
+	if (rev)
+		*rev = s->rev;
+	pthread_mutex_unlock(&s->lock);
+	if (!rc)
+		rc = render_file(s, &text, &len, problem, sizeof(problem), true,
+				 rev, err);
 	if (!rc && problem[0]) /* the last good file stays */
 		rc = ibp_error_set(err, IBP_EBUSY, "%s", problem);
 	if (!rc)
 		rc = ibp_write_file_atomic(s->partitions_path, text, len, true,
 					   err);
-	if (rev)
-		*rev = s->rev;
-	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->file_lock);
 	free(text);
 	return rc;
 }
@@ -1054,10 +1116,8 @@ int ibp_service_web_html_extras(ibp_service *s, const ibp_web_extras *more,
 {
 	char *text = NULL, problem[512];
 	size_t tlen = 0;
-	pthread_mutex_lock(&s->lock);
-	int rc = render_locked(s, &text, &tlen, problem, sizeof(problem), false,
-			       err);
-	pthread_mutex_unlock(&s->lock);
+	int rc = render_file(s, &text, &tlen, problem, sizeof(problem), false,
+			     NULL, err);
 	uint64_t rev = ibp_service_revision(s);
 	ibp_service_state st = IBP_SERVICE_PENDING;
 	char reason[300] = "", status[1000];

@@ -9,6 +9,7 @@
  * once.  Only GUID members can be adopted: the API lists GUIDs, so a
  * statement with ALL, SELF or a name is refused.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +136,14 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	ibp_conf *opc = NULL;
 	struct svc_plan np = {0};
 	struct svc_snap *snap = NULL;
+	/* the changes queued made durable first: the plan published is the
+	 * writers' then, and the file written here is not overtaken by the
+	 * applier's (file_lock) */
 	pthread_mutex_lock(&s->write_lock);
+	svc_commit_drain(s);
+	pthread_mutex_lock(&s->file_lock);
 	pthread_mutex_lock(&s->lock);
+	svc_writers_begin(s);
 	char problem[512];
 	rc = svc_operator_text(s, &optext, &oplen, problem, sizeof(problem),
 			       &e->err);
@@ -186,7 +193,9 @@ int ibp_service_adopt(ibp_service *s, const char *pkey, uint64_t *rev,
 	    (rc = svc_db_commit(s, &np, &pk, 1, s->rev + 1, "adopt", &e->err)))
 		goto out;
 	s->rev++;
+	atomic_fetch_add(&s->commits, 1);
 	svc_plan_publish(s, snap, &np);
+	svc_writers_follow(s);
 	snap = NULL;
 	if (rev)
 		*rev = s->rev;
@@ -200,6 +209,7 @@ out:
 	svc_plan_free(&np);
 	free(snap);
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->file_lock);
 	pthread_mutex_unlock(&s->write_lock);
 	ibp_conf_free(opc);
 	free(optext);

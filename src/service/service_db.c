@@ -284,7 +284,7 @@ static bool exec_delete(sqlite3 *db, uint16_t pkey)
 }
 
 static bool exec_revision(sqlite3 *db, uint64_t rev, const char *op,
-			  uint16_t pkey)
+			  uint16_t pkey, const ibp_service_actor *a)
 {
 	sqlite3_stmt *st = NULL;
 	bool ok = sqlite3_prepare_v2(db,
@@ -294,7 +294,6 @@ static bool exec_revision(sqlite3 *db, uint64_t rev, const char *op,
 				     "NULL, ?, ?, ?, ?)",
 				     -1, &st, NULL) == SQLITE_OK;
 	if (ok) {
-		const ibp_service_actor *a = svc_actor();
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)rev);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
 		sqlite3_bind_text(st, 3, op, -1, SQLITE_STATIC);
@@ -325,11 +324,40 @@ int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		ok =
 		    exec_delete(s->db, pkeys[i]) && (!p || exec_part(s->db, p));
 	}
-	ok = ok && exec_revision(s->db, rev, op, npkeys ? pkeys[0] : 0);
+	ok = ok &&
+	     exec_revision(s->db, rev, op, npkeys ? pkeys[0] : 0, svc_actor());
 	if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
 		return IBP_OK;
 	int rc = db_fail(s, err, "the change was not recorded");
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int svc_db_commit_group(ibp_service *s, sqlite3 *db,
+			const struct svc_db_change *c, size_t n, ibp_error *err)
+{
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return ibp_error_set(err, IBP_EIO,
+				     "%s: cannot begin a transaction: %s",
+				     s->db_path, sqlite3_errmsg(db));
+	bool ok = true;
+	for (size_t i = 0; ok && i < n; i++) {
+		const struct svc_part *p =
+		    c[i].plan
+			? svc_plan_find((struct svc_plan *)c[i].plan, c[i].pkey)
+			: NULL;
+		ok =
+		    (!c[i].plan || (exec_delete(db, c[i].pkey) &&
+				    (!p || exec_part(db, p)))) &&
+		    exec_revision(db, c[i].rev, c[i].op, c[i].pkey, c[i].actor);
+	}
+	if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return IBP_OK;
+	int rc = ibp_error_set(err, IBP_EIO,
+			       "%s: the change was not "
+			       "recorded: %s",
+			       s->db_path, sqlite3_errmsg(db));
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 

@@ -37,24 +37,34 @@ static int conf_errors(const ibp_service *s, const char *text, size_t len,
 
 /* The analysis input of text on the topology (the plan handed over as
  * the buffer it is): the audit's and the web page's (service_web.c). */
-int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
-		       ibp_analysis_input **in, ibp_error *err)
+/* The analysis input of text on fabric, else on the topology file. */
+static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
+			  const char *text, size_t len, ibp_analysis_input **in,
+			  ibp_error *err)
 {
 	*in = NULL;
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
-	o.topology_path = s->topology_path;
+	o.topology_path = fabric ? NULL : s->topology_path;
+	o.fabric = fabric;
 	char *aliases = svc_alias_path(s);
 	o.alias_guids_path = aliases;	  /* shared-physical-port */
 	o.plan_path = s->partitions_path; /* names it in messages */
 	o.plan_text = text;
 	o.plan_len = len;
 	o.sm_port = s->sm_port;
-	o.vf_guids = s->vf_guids; /* what the file OpenSM gets programs */
+	o.vf_guids = svc_vf_reading(s); /* what the file OpenSM gets
+					   programs */
 	o.vports = s->vports;
 	int rc = ibp_analysis_input_load(&o, in, NULL, err);
 	free(aliases);
 	return rc;
+}
+
+int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
+		       ibp_analysis_input **in, ibp_error *err)
+{
+	return analysis_input(s, NULL, text, len, in, err);
 }
 
 char *svc_alias_path(const ibp_service *s)
@@ -72,30 +82,45 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	char *p = NULL;
 	if (path && !(p = strdup(path)))
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	/* the writers' lock first: a change being judged uses the kept
+	 * answer with the service's lock dropped */
+	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	pthread_mutex_lock(&s->alias_lock);
 	char *old = s->alias_guids_path;
 	s->alias_guids_path = p;
 	pthread_mutex_unlock(&s->alias_lock);
-	/* the kept answer does not model VFs, and what the views show
-	 * moved */
+	/* the kept answer classified GUIDs with the old map, and what the
+	 * views show moved */
 	svc_guard_base_free(s->guard);
 	s->guard = NULL;
 	s->view_gen++;
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&s->write_lock);
 	free(old);
 	return IBP_OK;
 }
 
+/* The audit of text on the topology the service holds
+ * (service_topology.c: read once, again only when the file changes),
+ * not on the file read anew: the background check after each revision
+ * and the guard's whole audits read no topology text. */
 static int audit(const ibp_service *s, const char *text, size_t len,
 		 ibp_findings **out, ibp_error *err)
 {
 	*out = NULL;
+	struct svc_topology *t = NULL;
+	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
+	int rc = svc_topology_get(w, &t, err);
 	ibp_analysis_input *in = NULL;
-	int rc = svc_analysis_input(s, text, len, &in, err);
+	if (!rc)
+		rc = analysis_input(s, svc_topology_fabric(t), text, len, &in,
+				    err);
 	if (!rc)
 		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
 	ibp_analysis_input_free(in);
+	if (t)
+		svc_topology_put(w, t);
 	return rc;
 }
 

@@ -10,8 +10,14 @@
  * back to the whole-plan guard (service_guard.c), and the state is built
  * again from the file at the next change:
  *
- *  - no alias map (--alias-guids): the kept state does not model VFs,
- *    so shared-physical-port is judged by the whole-plan guard;
+ *  - with an alias map in effect (learned, --alias-guids), the GUIDs of
+ *    the change are classified with it as the whole audit does: an alias
+ *    adds its P_Key to no table (OpenSM skips it), or to its physical
+ *    port's under --vf-guids physical (the port full when any of its
+ *    GUIDs is), and shared-physical-port is judged again for the
+ *    physical ports the change names, from the memberships of every
+ *    port an alias belongs to (kept: ibp_vf_use, analysis_vf.c); a node
+ *    GUID in the change is not exact here;
  *  - the kept plan must be the service's (its revision) with the same
  *    operator's lines, read by OpenSM without error or misreading, and
  *    the operator's lines must not define the P_Key's base;
@@ -52,7 +58,7 @@
 #include "topo/topo_lib.h"
 
 struct svc_guard_base {
-	uint64_t rev; /* the service's revision it holds */
+	uint64_t rev; /* the writers' revision it holds (wrev) */
 	char *optext; /* the operator's lines it was built with */
 	size_t oplen;
 	ibp_analysis_input *in;
@@ -69,6 +75,17 @@ struct svc_guard_base {
 	size_t nt;
 	size_t mc_need_after, mc_ipoib_after;
 	bool pending;
+	/* the alias map in effect (the input's), and whether the file
+	 * OpenSM is given writes an alias on its port (--vf-guids physical) */
+	const ibp_alias_map *aliases;
+	bool physical;
+	/* shared-physical-port's input: the memberships of the GUIDs of
+	 * every physical port with an alias in the map, sorted; while a
+	 * change is pending, the kept plan's in kept_uses */
+	struct ibp_vf_use *uses, *kept_uses;
+	size_t nuses, nkept_uses;
+	uint64_t *aliased; /* those ports' GUIDs, sorted */
+	size_t naliased;
 };
 
 static void touched_clear(struct svc_guard_base *b)
@@ -81,11 +98,31 @@ static void touched_clear(struct svc_guard_base *b)
 	b->pending = false;
 }
 
+/* The memberships the pending change replaced are the kept plan's
+ * again (keep: the change's are dropped instead, it is committed). */
+static void uses_settle(struct svc_guard_base *b, bool keep)
+{
+	if (!b->kept_uses)
+		return;
+	if (keep) {
+		free(b->kept_uses);
+	} else {
+		free(b->uses);
+		b->uses = b->kept_uses;
+		b->nuses = b->nkept_uses;
+	}
+	b->kept_uses = NULL;
+	b->nkept_uses = 0;
+}
+
 void svc_guard_base_free(struct svc_guard_base *b)
 {
 	if (!b)
 		return;
 	touched_clear(b);
+	uses_settle(b, false);
+	free(b->uses);
+	free(b->aliased);
 	ibp_audit_state_free(b->st);
 	ibp_analysis_input_free(b->in);
 	ibp_findings_free(b->plan);
@@ -93,7 +130,61 @@ void svc_guard_base_free(struct svc_guard_base *b)
 	free(b);
 }
 
-/* The kept answer for the service's plan now (built from its file). */
+/* Is port GUID g one of b's aliased ports? */
+static bool aliased(const struct svc_guard_base *b, uint64_t g)
+{
+	return b->naliased &&
+	       bsearch(&g, b->aliased, b->naliased, sizeof(g), svc_guid_cmp);
+}
+
+/* The ports with an alias in the map, and their GUIDs' memberships in
+ * the kept plan (shared-physical-port's input). */
+static int vf_uses_build(struct svc_guard_base *b)
+{
+	b->aliases = ibp_analysis_input_aliases(b->in);
+	size_t na = ibp_alias_map_count(b->aliases);
+	if (!na)
+		return IBP_OK;
+	b->aliased = malloc(na * sizeof(*b->aliased));
+	if (!b->aliased)
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < na; i++)
+		b->aliased[i] = ibp_alias_map_at(b->aliases, i)->port_guid;
+	b->naliased = svc_guid_set(b->aliased, na);
+	struct ibp_vf_use *u = NULL;
+	size_t n = 0, k = 0;
+	if (ibp_audit_vf_uses(ibp_analysis_input_fabric(b->in),
+			      ibp_analysis_input_conf(b->in), b->aliases, &u,
+			      &n))
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (aliased(b, u[i].port_guid))
+			u[k++] = u[i];
+	b->uses = u;
+	b->nuses = k;
+	return IBP_OK;
+}
+
+/* shared-physical-port of the ports of u[0..n) (sorted) in ports (NULL:
+ * every one) into out. */
+static int vf_findings(const struct svc_guard_base *b,
+		       const struct ibp_vf_use *u, size_t n,
+		       const uint64_t *ports, size_t nports, ibp_findings *out)
+{
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	int rc = IBP_OK;
+	for (size_t i = 0, j; i < n && !rc; i = j) {
+		for (j = i; j < n && u[j].port_guid == u[i].port_guid; j++)
+			;
+		if (!ports || bsearch(&u[i].port_guid, ports, nports,
+				      sizeof(*ports), svc_guid_cmp))
+			rc = ibp_audit_shared_physical_port_of(out, f, u + i,
+							       j - i);
+	}
+	return rc;
+}
+
+/* The kept answer for the writers' plan now (built from its file). */
 static int base_build(ibp_service *s, const char *optext, size_t oplen,
 		      struct svc_guard_base **out)
 {
@@ -102,11 +193,11 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 	char *text = NULL;
 	size_t len = 0;
 	ibp_error err;
-	if (!b || svc_render(optext, oplen, &s->plan, &text, &len)) {
+	if (!b || svc_render(optext, oplen, svc_wplan(s), &text, &len)) {
 		free(b);
 		return IBP_ENOMEM;
 	}
-	b->rev = s->rev;
+	b->rev = s->wrev;
 	b->optext = malloc(oplen + 1);
 	int rc = b->optext ? svc_analysis_input(s, text, len, &b->in, &err)
 			   : IBP_ENOMEM;
@@ -125,7 +216,9 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 		rc = IBP_ENOMEM;
 	for (size_t i = 0; !rc && i < ibp_findings_count(all); i++) {
 		const ibp_finding *f = ibp_findings_get(all, i);
-		if (strcmp(f->code, "multicast-groups"))
+		/* both judged again at each change */
+		if (strcmp(f->code, "multicast-groups") &&
+		    strcmp(f->code, "shared-physical-port"))
 			rc = ibp_findings_add(b->plan, f->code, f->severity,
 					      f->ports, f->nports,
 					      f->partitions, f->npartitions,
@@ -135,6 +228,10 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 	if (!rc)
 		b->mc_need = ibp_audit_multicast_need(
 		    ibp_analysis_input_conf(b->in), &b->mc_ipoib);
+	if (!rc) {
+		b->physical = svc_vf_reading(s) != IBP_VF_GUIDS_ALIAS;
+		rc = vf_uses_build(b);
+	}
 	if (rc) {
 		svc_guard_base_free(b);
 		return rc;
@@ -280,30 +377,109 @@ static const struct svc_member *member(const struct svc_part *p, uint64_t g)
 	return p && lo < p->n && p->m[lo].guid == g ? &p->m[lo] : NULL;
 }
 
+/* A port whose P_KeyTable the change sets: after's membership of it
+ * through any of its GUIDs. */
+struct table_port {
+	uint64_t guid;
+	bool member, full;
+};
+
+static int by_table_port(const void *a, const void *b)
+{
+	const struct table_port *x = a, *y = b;
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+/* The port whose P_KeyTable GUID g's membership goes to in the file
+ * OpenSM is given: g when a port; an alias's physical port when the
+ * file writes it there (physical); 0 when OpenSM skips g (unknown, an
+ * alias left as one).  false: not exact here (the fabric has g under
+ * another name: a node GUID). */
+static bool table_port(const struct svc_guard_base *b, uint64_t g,
+		       uint64_t *port)
+{
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	size_t n;
+	unsigned p;
+	struct ibp_guid_class c;
+	*port = 0;
+	if (!ibp_fabric_find_port_guid(f, g, &n, &p)) {
+		*port = g;
+		return true;
+	}
+	switch (ibp_guid_classify(f, b->aliases, g, &c)) {
+	case IBP_GUID_UNKNOWN:
+		return true;
+	case IBP_GUID_ALIAS:
+		if (b->physical)
+			*port = c.port_guid;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The ports the change sets, each once, with after's membership (full
+ * when any of its GUIDs is: conf_vf.c's rule); NULL when not exact. */
+static struct table_port *table_ports(const struct svc_guard_base *b,
+				      const struct svc_part *before,
+				      const struct svc_part *after, size_t *nt)
+{
+	uint64_t *g = NULL;
+	size_t ng = 0, k = 0;
+	if (guids_of(before, after, &g, &ng))
+		return NULL;
+	struct table_port *t = malloc((ng + 1) * sizeof(*t));
+	bool ok = t != NULL;
+	for (size_t i = 0; ok && i < ng; i++) {
+		uint64_t port;
+		ok = table_port(b, g[i], &port);
+		if (!ok || !port)
+			continue;
+		const struct svc_member *mb = member(after, g[i]);
+		t[k++] = (struct table_port){port, mb != NULL, mb && mb->full};
+	}
+	free(g);
+	if (!ok) {
+		free(t);
+		return NULL;
+	}
+	if (k)
+		qsort(t, k, sizeof(*t), by_table_port);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (u && t[u - 1].guid == t[i].guid) {
+			t[u - 1].member |= t[i].member;
+			t[u - 1].full |= t[i].full;
+		} else {
+			t[u++] = t[i];
+		}
+	}
+	*nt = u;
+	return t;
+}
+
 /* Set the touched ports' keys for after; false: not exact here. */
 static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 		  const struct svc_part *before, const struct svc_part *after)
 {
-	uint64_t *g = NULL;
-	size_t ng = 0;
-	if (guids_of(before, after, &g, &ng))
+	size_t nt = 0;
+	struct table_port *tp = table_ports(b, before, after, &nt);
+	if (!tp)
 		return false;
-	b->t = calloc(ng + 1, sizeof(*b->t));
+	b->t = calloc(nt + 1, sizeof(*b->t));
 	bool ok = b->t != NULL;
 	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
 	const ibp_matrix *m = ibp_audit_state_matrix(b->st);
 	uint16_t *keys = malloc(2 * (IBP_PKEY_TABLE_MAX + 2) * sizeof(*keys));
 	uint16_t *want = keys + IBP_PKEY_TABLE_MAX + 2;
 	ok = ok && keys;
-	for (size_t i = 0; ok && i < ng; i++) {
+	for (size_t i = 0; ok && i < nt; i++) {
 		size_t n, at;
 		unsigned p;
-		if (ibp_fabric_find_port_guid(f, g[i], &n, &p)) {
-			/* OpenSM skips a GUID the fabric lacks - unless
-			 * the fabric has it under another name */
-			ok = ibp_guid_classify(f, NULL, g[i], NULL) ==
-			     IBP_GUID_UNKNOWN;
-			continue;
+		if (ibp_fabric_find_port_guid(f, tp[i].guid, &n, &p)) {
+			ok = false;
+			break;
 		}
 		long ep = ibp_matrix_find(m, n, p);
 		if (ep < 0) {
@@ -328,9 +504,9 @@ static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 		b->nt++;
 		memcpy(keys, k, nk * sizeof(*k));
 		size_t na = nk;
-		const struct svc_member *mb = member(after, g[i]);
+		bool mb = tp[i].member;
 		uint16_t v =
-		    mb ? (uint16_t)(pkey | (mb->full ? 0x8000 : 0)) : 0;
+		    mb ? (uint16_t)(pkey | (tp[i].full ? 0x8000 : 0)) : 0;
 		if (has_base(keys, na, pkey, &at)) {
 			if (mb)
 				keys[at] = v;
@@ -344,12 +520,72 @@ static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 		size_t nw = nk;
 		if (mb && !has_base(want, nw, pkey, &at))
 			want[nw++] = v;
-		ok = na <= cap && !may_lose(s, g[i], want, nw) &&
+		ok = na <= cap && !may_lose(s, tp[i].guid, want, nw) &&
 		     !ibp_audit_state_set_keys(b->st, n, p, keys, na);
 	}
 	free(keys);
-	free(g);
+	free(tp);
 	return ok;
+}
+
+/* shared-physical-port judged again for the physical ports (with an
+ * alias) the change names: their findings before into old, after into
+ * neu; b->uses becomes after's (the kept plan's in kept_uses). */
+static int vf_change(struct svc_guard_base *b, uint16_t pkey,
+		     const struct svc_part *before,
+		     const struct svc_part *after, ibp_findings *old,
+		     ibp_findings *neu)
+{
+	if (!b->naliased || pkey == IBP_PKEY_DEFAULT_BASE)
+		return IBP_OK;
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	uint64_t *g = NULL;
+	size_t ng = 0, np = 0;
+	if (guids_of(before, after, &g, &ng))
+		return IBP_ENOMEM;
+	for (size_t i = 0; i < ng; i++) { /* g[0..np): the touched ports */
+		struct ibp_guid_class c;
+		ibp_guid_kind k = ibp_guid_classify(f, b->aliases, g[i], &c);
+		if ((k == IBP_GUID_PORT || k == IBP_GUID_ALIAS) &&
+		    aliased(b, c.port_guid))
+			g[np++] = c.port_guid;
+	}
+	np = svc_guid_set(g, np);
+	size_t na = after ? after->n : 0;
+	struct ibp_vf_use *u =
+	    np ? malloc((b->nuses + na + 1) * sizeof(*u)) : NULL;
+	int rc = np && !u ? IBP_ENOMEM : IBP_OK;
+	size_t n = 0;
+	for (size_t i = 0; u && i < b->nuses; i++)
+		if (b->uses[i].base != pkey ||
+		    !bsearch(&b->uses[i].port_guid, g, np, sizeof(*g),
+			     svc_guid_cmp))
+			u[n++] = b->uses[i];
+	for (size_t i = 0; u && i < na; i++) {
+		struct ibp_guid_class c;
+		uint64_t m = after->m[i].guid;
+		ibp_guid_kind kind = ibp_guid_classify(f, b->aliases, m, &c);
+		if ((kind == IBP_GUID_PORT || kind == IBP_GUID_ALIAS) &&
+		    bsearch(&c.port_guid, g, np, sizeof(*g), svc_guid_cmp))
+			u[n++] = (struct ibp_vf_use){
+			    c.port_guid, c.node, c.port, m, pkey, c.index};
+	}
+	if (u) {
+		qsort(u, n, sizeof(*u), ibp_vf_use_cmp);
+		rc = vf_findings(b, b->uses, b->nuses, g, np, old);
+		if (!rc)
+			rc = vf_findings(b, u, n, g, np, neu);
+		if (rc) {
+			free(u);
+		} else {
+			b->kept_uses = b->uses;
+			b->nkept_uses = b->nuses;
+			b->uses = u;
+			b->nuses = n;
+		}
+	}
+	free(g);
+	return rc;
 }
 
 /* Undo the keys apply set (the state back to the kept plan). */
@@ -360,6 +596,7 @@ static void undo(struct svc_guard_base *b)
 					 b->t[i].before, b->t[i].nbefore);
 	ibp_audit_state_update(b->st, NULL, NULL);
 	touched_clear(b);
+	uses_settle(b, false);
 }
 
 /* The multicast groups P_Key p's statement needs (rendered: ipoib and
@@ -377,10 +614,10 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 			  struct ibp_service_error *e)
 {
 	*judged = false;
-	if (!s->topology_path || s->allow_both_pkeys || s->alias_guids_path)
+	if (!s->topology_path || s->allow_both_pkeys || s->guard_whole)
 		return IBP_OK;
 	struct svc_guard_base *b = s->guard;
-	if (b && (b->rev != s->rev || b->oplen != oplen ||
+	if (b && (b->rev != s->wrev || b->oplen != oplen ||
 		  memcmp(b->optext, optext, oplen))) {
 		svc_guard_base_free(b);
 		b = s->guard = NULL;
@@ -403,7 +640,8 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 	b->pending = true;
 	ibp_findings *old = ibp_findings_new(), *neu = ibp_findings_new();
 	bool ok = old && neu && apply(s, b, pkey, before, after) &&
-		  !ibp_audit_state_update(b->st, old, neu);
+		  !ibp_audit_state_update(b->st, old, neu) &&
+		  !vf_change(b, pkey, before, after, old, neu);
 	/* the multicast-groups finding, counted again */
 	b->mc_ipoib_after = b->mc_ipoib - groups(before) + groups(after);
 	b->mc_need_after = b->mc_need - groups(before) + groups(after);
@@ -450,7 +688,8 @@ void svc_guard_committed(ibp_service *s, bool committed)
 		return;
 	}
 	touched_clear(b);
-	b->rev = s->rev;
+	uses_settle(b, true);
+	b->rev = s->wrev;
 	b->mc_need = b->mc_need_after;
 	b->mc_ipoib = b->mc_ipoib_after;
 }
@@ -469,6 +708,8 @@ int svc_guard_base_findings(const ibp_service *s, ibp_findings *out)
 		    after ? b->mc_ipoib_after : b->mc_ipoib);
 	if (!rc)
 		rc = ibp_audit_state_findings(b->st, out);
+	if (!rc)
+		rc = vf_findings(b, b->uses, b->nuses, NULL, 0, out);
 	if (!rc)
 		ibp_findings_sort(out);
 	return rc;
@@ -501,7 +742,8 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	 * which a change drops while it judges) */
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
-	uint64_t rev = s->rev;
+	uint64_t rev = s->rev; /* the kept answer is for the plan published
+				  only when no change waits to be durable */
 	bool check = kept && s->guard && s->guard->rev == rev &&
 		     !s->guard->pending &&
 		     !svc_operator_text(s, &optext, &oplen, problem,

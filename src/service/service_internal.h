@@ -88,6 +88,8 @@ struct ibp_service {
 	void (*guard_hook)(void *); /* tests: called with the guard's lock
 				       dropped (ibp_service_set_guard_hook) */
 	void *guard_hook_arg;
+	bool guard_whole; /* tests: every change judged by the whole-plan
+			     guard (ibp_service_set_guard_whole) */
 	pthread_cond_t changed;
 	sqlite3 *db;
 	int lock_fd; /* the database file's flock (service_db.c); -1: none */
@@ -135,6 +137,24 @@ struct ibp_service {
 	unsigned long guard_drifts;	 /* kept answers the check refuted */
 	struct svc_opc *opc; /* service.c: the operator's lines as read,
 				kept (under lock) */
+	/* service_commit.c: group commit.  Under write_lock: the writers'
+	 * plan (the plan published and the changes accepted since, not yet
+	 * durable) and its revision; the guard's kept answer is for it. */
+	struct svc_snap *wsnap;
+	uint64_t wrev;
+	/* under commit_lock (taken last): the changes queued, whether a
+	 * waiter is committing, the newest durable revision, the failed
+	 * commits (epoch) and whether the writers' plan must be reset */
+	pthread_mutex_t commit_lock;
+	pthread_cond_t durable_cond;
+	struct svc_commit *queue, **queue_tail;
+	bool committing, broken, commit_ready;
+	uint64_t durable, epoch;
+	_Atomic unsigned long commits; /* transactions that recorded changes */
+	char commit_error[256];
+	sqlite3 *wdb; /* the committer's connection (none with a store) */
+	pthread_mutex_t file_lock; /* the partitions file written by one
+				      thread at a time */
 };
 
 /* A copy of the alias map's path (NULL: none, or out of memory), taken
@@ -199,11 +219,55 @@ struct svc_snap *svc_snap_new(void);
  * snap (taken), the previous one put. */
 void svc_plan_publish(ibp_service *s, struct svc_snap *snap,
 		      struct svc_plan *np);
+/* Under the lock: snap (its reference taken) made the plan published,
+ * the previous one put (the group commit's, which leaves the writers'
+ * plan alone). */
+void svc_plan_publish_snap(ibp_service *s, struct svc_snap *snap);
 /* At the open: the plan the database (or the store) loaded published. */
 int svc_plan_published(ibp_service *s);
 /* Under the lock: a reference to the plan published. */
 struct svc_snap *svc_snap_get(ibp_service *s);
 void svc_snap_put(struct svc_snap *snap);
+
+/* The writers' plan: under write_lock. */
+static inline struct svc_plan *svc_wplan(ibp_service *s)
+{
+	return &s->wsnap->plan;
+}
+
+/* ---- service_commit.c: group commit ---- */
+/* At the open, once the plan is published (its own connection to the
+ * database, without a shared store); close takes a service whose open
+ * failed. */
+int svc_commit_open(ibp_service *s, ibp_error *err);
+void svc_commit_close(ibp_service *s);
+/* Under write_lock and lock, as a writer starts: the writers' plan reset
+ * to the plan published when a commit failed since; the epoch to queue
+ * and wait with. */
+uint64_t svc_writers_begin(ibp_service *s);
+/* Under write_lock and lock: the writers' plan made the plan published
+ * (after a change committed without the queue: a shared store, adopt). */
+void svc_writers_follow(ibp_service *s);
+/* Under write_lock and lock: the change np (taken, emptied) of P_Key
+ * pkey made the writers' plan and queued as its next revision (*rev);
+ * IBP_EIO when a commit failed since epoch (the change was judged on
+ * changes that are not recorded). */
+int svc_commit_enqueue(ibp_service *s, uint64_t epoch, const char *op,
+		       uint16_t pkey, struct svc_plan *np,
+		       const struct ibp_service_caller *c, uint64_t *rev,
+		       struct ibp_service_error *e);
+/* Without any of the service's locks: until revision rev is durable
+ * (committing the queue when no one is), or IBP_EIO in e when a commit
+ * failed since epoch. */
+int svc_commit_wait(ibp_service *s, uint64_t rev, uint64_t epoch,
+		    struct ibp_service_error *e);
+/* Under the lock: the warnings json (taken; NULL: none) of revision
+ * rev by user kept for the status, the oldest dropped. */
+void svc_keep_warnings(ibp_service *s, uint64_t rev, const char *user,
+		       char *json);
+/* Under write_lock only: every change queued made durable (or failed);
+ * then take lock and call svc_writers_begin. */
+void svc_commit_drain(ibp_service *s);
 
 /* ---- service_db.c ---- */
 int svc_db_open(ibp_service *s, const char *path, ibp_error *err);
@@ -214,6 +278,22 @@ int svc_db_load(ibp_service *s, ibp_error *err);
 int svc_db_commit(ibp_service *s, const struct svc_plan *plan,
 		  const uint16_t *pkeys, size_t npkeys, uint64_t rev,
 		  const char *op, ibp_error *err);
+
+/* One change of a group commit: the partition of P_Key pkey written as
+ * in plan (deleted where plan has none; plan NULL: not written, a later
+ * change of the group writes it), revision rev recorded (op, pkey, the
+ * actor: may be NULL). */
+struct svc_db_change {
+	const struct svc_plan *plan;
+	uint16_t pkey;
+	uint64_t rev;
+	const char *op;
+	const ibp_service_actor *actor;
+};
+/* The n changes as one transaction of db (one fsync). */
+int svc_db_commit_group(ibp_service *s, sqlite3 *db,
+			const struct svc_db_change *c, size_t n,
+			ibp_error *err);
 
 /* One revision as the shared store gives it to the local cache. */
 struct svc_rev_row {
@@ -378,8 +458,9 @@ void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
 		      size_t psize);
 /* The whole file: operator text + marker + the plan's statements. */
 /* The plan's file as the clients sent it (the operator's lines and the
- * generated section, aliases as given): what the views audit, with the
- * service's vf_guids (svc_analysis_input).  Takes the lock. */
+ * generated section, aliases as given): what the views audit, read as
+ * OpenSM is given it (svc_analysis_input, svc_vf_reading).  Takes the
+ * lock. */
 int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
 /* The file OpenSM is given under vf_guids PHYSICAL: text (a rendering,
  * marker included) with its generated section read with every alias on
@@ -388,6 +469,10 @@ int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
  * malloc'd.  service_vf.c. */
 int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 			 char **out, size_t *olen, ibp_error *err);
+/* GUIDs (uint64_t) in order, for qsort and bsearch; v[0..n) sorted with
+ * repeats dropped, the count left.  service_vf.c. */
+int svc_guid_cmp(const void *a, const void *b);
+size_t svc_guid_set(uint64_t *v, size_t n);
 /* With vports (virt_enabled 2): the finding "vport-unmodelled" (info)
  * naming the GUIDs of in's plan that are no port of the fabric and no
  * node GUID, and their partitions, added to out; nothing otherwise.
@@ -399,12 +484,22 @@ int svc_render(const char *operator_text, size_t oplen,
 /* Parse text as OpenSM does (name is for messages). */
 int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 		   size_t len, ibp_conf **out, ibp_error *err);
-/* The same on the fabric f, with the service's vf_guids: PHYSICAL
- * reads each alias of the map in effect as its port (conf_vf.c), as the
- * file OpenSM is given names it (service_vf.c). */
+/* How the service reads a whole file of its (operator's lines, marker,
+ * generated section) for what OpenSM is given: with vf_guids PHYSICAL,
+ * PHYSICAL_GENERATED - the generated section's aliases on their ports
+ * (service_vf.c renders them so), the operator's left aliases, which
+ * OpenSM skips as written; else ALIAS. */
+ibp_vf_guids svc_vf_reading(const ibp_service *s);
+/* A whole file of the service's on the fabric f, read as OpenSM is
+ * given it (svc_vf_reading) with the alias map in effect (conf_vf.c). */
 int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
 		      const char *name, const char *text, size_t len,
 		      ibp_conf **out, ibp_error *err);
+/* The same with the reading vf (PHYSICAL: every alias on its port, as
+ * the generated section alone is read to render it). */
+int svc_parse_conf_vf(const ibp_service *s, const ibp_fabric *f,
+		      ibp_vf_guids vf, const char *name, const char *text,
+		      size_t len, ibp_conf **out, ibp_error *err);
 
 /* ---- service_guard.c ---- */
 /* Refuse (conflict, with the findings) what after introduces at high

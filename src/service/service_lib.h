@@ -27,6 +27,14 @@ int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *),
 				void *arg);
 
+/* For tests: whole true has every change judged by the whole-plan
+ * guard (service_guard.c) instead of the kept answer
+ * (service_guard_state.c), so that the two can be compared; the
+ * changes each judged so far into *fast and *whole (either may be
+ * NULL).  Set before the changes start. */
+void ibp_service_set_guard_whole(ibp_service *s, bool whole);
+void ibp_service_guard_counts(ibp_service *s, uint64_t *fast, uint64_t *whole);
+
 /* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
  * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a
  * Slurm host list ("node[01-04],gpu7"), each host every port of the

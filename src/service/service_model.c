@@ -187,6 +187,11 @@ void svc_plan_publish(ibp_service *s, struct svc_snap *snap,
 {
 	snap->plan = *np;
 	*np = (struct svc_plan){0};
+	svc_plan_publish_snap(s, snap);
+}
+
+void svc_plan_publish_snap(ibp_service *s, struct svc_snap *snap)
+{
 	if (s->snap)
 		svc_snap_put(s->snap);
 	else /* the plan the database loaded, not yet published */

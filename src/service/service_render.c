@@ -361,11 +361,26 @@ int svc_parse_conf(const ibp_service *s, const char *name, const char *text,
 	return ibp_conf_parse_buffer(name, text, len, &o, out, NULL, err);
 }
 
+ibp_vf_guids svc_vf_reading(const ibp_service *s)
+{
+	return s->vf_guids == IBP_VF_GUIDS_PHYSICAL
+		   ? IBP_VF_GUIDS_PHYSICAL_GENERATED
+		   : IBP_VF_GUIDS_ALIAS;
+}
+
 int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
 		      const char *name, const char *text, size_t len,
 		      ibp_conf **out, ibp_error *err)
 {
-	if (s->vf_guids != IBP_VF_GUIDS_PHYSICAL || !f)
+	return svc_parse_conf_vf(s, f, svc_vf_reading(s), name, text, len, out,
+				 err);
+}
+
+int svc_parse_conf_vf(const ibp_service *s, const ibp_fabric *f,
+		      ibp_vf_guids vf, const char *name, const char *text,
+		      size_t len, ibp_conf **out, ibp_error *err)
+{
+	if (vf == IBP_VF_GUIDS_ALIAS || !f)
 		return svc_parse_conf(s, name, text, len, out, err);
 	ibp_conf_options o;
 	ibp_conf_options_init(&o, IBP_CONF_OPTIONS_VERSION);
@@ -374,7 +389,7 @@ int svc_parse_conf_on(const ibp_service *s, const ibp_fabric *f,
 	o.fabric = f;
 	char *aliases = svc_alias_path(s);
 	o.alias_guids_path = aliases;
-	o.vf_guids = IBP_VF_GUIDS_PHYSICAL;
+	o.vf_guids = vf;
 	int rc = ibp_conf_parse_buffer(name, text, len, &o, out, NULL, err);
 	free(aliases);
 	return rc;

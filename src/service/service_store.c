@@ -581,6 +581,7 @@ int ibp_service_store_poll(ibp_service *s, int ms, ibp_error *err)
 	int rc = svc_store_begin(s, err);
 	if (!rc)
 		rc = svc_store_end(s, true, err);
+	svc_writers_follow(s); /* nothing is queued with a store */
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_unlock(&s->write_lock);
 	return rc;

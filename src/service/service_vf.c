@@ -14,10 +14,12 @@
  * and full in one P_Key through its GUIDs is made full) on the topology
  * and the alias map in effect, and written by the canonical writer, the
  * alias beside its port in a comment.  The operator's lines above the
- * marker stay byte for byte, aliases included.  The service's own
- * audits read the plan as clients sent it with the same option
- * (svc_analysis_input), so they judge what this file makes OpenSM
- * program and still see each alias (shared-physical-port).
+ * marker stay byte for byte, aliases included, and OpenSM skips those.
+ * The service's own audits, tables and capacity check read the plan as
+ * clients sent it with the reading PHYSICAL_GENERATED (svc_vf_reading:
+ * the generated section's aliases on their ports, the operator's left
+ * aliases - guid-alias-ignored), so they judge what this file makes
+ * OpenSM program and still see each alias (shared-physical-port).
  *
  * Under NVIDIA OpenSM's virtualization (opensm.conf virt_enabled 2:
  * ibp_service_options.vports) a GUID that is no port of the fabric - an
@@ -54,7 +56,8 @@ int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 		return rc;
 	const ibp_fabric *f = svc_topology_fabric(t);
 	ibp_conf *c = NULL;
-	rc = svc_parse_conf_on(s, f, "the generated section", sect,
+	rc = svc_parse_conf_vf(s, f, IBP_VF_GUIDS_PHYSICAL,
+			       "the generated section", sect,
 			       len - (size_t)(sect - text), &c, err);
 	FILE *w = rc ? NULL : open_memstream(out, olen);
 	if (!rc && !w)
@@ -80,17 +83,16 @@ int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 
 #define VPORTS_NAMED 8 /* GUIDs the finding's message names */
 
-static int by_u64(const void *a, const void *b)
+int svc_guid_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* Sort v[0..n) and drop repeats; the count left. */
-static size_t unique(uint64_t *v, size_t n)
+size_t svc_guid_set(uint64_t *v, size_t n)
 {
 	if (n)
-		qsort(v, n, sizeof(*v), by_u64);
+		qsort(v, n, sizeof(*v), svc_guid_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])
@@ -137,7 +139,7 @@ static int vport_guids(const ibp_conf *c, const ibp_fabric *f,
 			parts[(*np)++] =
 			    ibp_pkey_base(ibp_conf_partition_pkey(p));
 	}
-	*ng = unique(*g, *ng);
+	*ng = svc_guid_set(*g, *ng);
 	return IBP_OK;
 }
 

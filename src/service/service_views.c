@@ -91,7 +91,7 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 		o.allow_both_pkeys_given = s->allow_both_pkeys;
 		char *aliases = svc_alias_path(s);
 		o.alias_guids_path = aliases;
-		o.vf_guids = s->vf_guids;
+		o.vf_guids = svc_vf_reading(s);
 		rc = ibp_tables_compute(&o, &r, NULL, err);
 		free(aliases);
 	}

@@ -57,34 +57,44 @@ static unsigned blocks_of(ibp_sim *s, size_t n, unsigned p)
 	       IBP_GUID_INFO_BLOCK;
 }
 
+/* The records of port (n, p) matching the block of the mask, after the
+ * *found ones already in d (as many as fit). */
+static void port_records(ibp_sim *s, const struct ibp_sa_mad *h,
+			 const struct ibp_guid_info_record *q, size_t n,
+			 unsigned p, uint8_t *d, size_t *found)
+{
+	if (!has_table(s, n, p))
+		return;
+	for (unsigned b = 0; b < blocks_of(s, n, p); b++) {
+		if ((h->comp_mask & IBP_GIR_COMP_BLOCK) && b != q->block_num)
+			continue;
+		struct ibp_guid_info_record r;
+		record_of(s, n, p, b, &r);
+		if (*found < GIR_PER_MAD)
+			ibp_guid_info_record_encode(
+			    &r, d + *found * IBP_GUID_INFO_RECORD_SIZE,
+			    IBP_GUID_INFO_RECORD_SIZE, NULL);
+		(*found)++;
+	}
+}
+
 /* SubnAdmGet/GetTable: the records matching the LID and block of the
- * mask, as many as fit in d; the status. */
+ * mask, as many as fit in d; the status.  A LID in the mask is looked
+ * up (as an SA does), not searched for: ibpartd asks for every port. */
 static uint16_t get(ibp_sim *s, const struct ibp_sa_mad *h,
 		    const struct ibp_guid_info_record *q, uint8_t *d)
 {
 	const ibp_fabric *f = ibp_sim_fabric(s);
-	size_t found = 0;
-	for (size_t n = 0; n < ibp_fabric_node_count(f); n++)
-		for (unsigned p = 0; p <= ibp_fabric_node_nports(f, n); p++) {
-			if (!has_table(s, n, p) ||
-			    ((h->comp_mask & IBP_GIR_COMP_LID) &&
-			     ibp_sim_port_info(s, n, p)->lid != q->lid))
-				continue;
-			for (unsigned b = 0; b < blocks_of(s, n, p); b++) {
-				if ((h->comp_mask & IBP_GIR_COMP_BLOCK) &&
-				    b != q->block_num)
-					continue;
-				struct ibp_guid_info_record r;
-				record_of(s, n, p, b, &r);
-				if (found < GIR_PER_MAD)
-					ibp_guid_info_record_encode(
-					    &r,
-					    d + found *
-						    IBP_GUID_INFO_RECORD_SIZE,
-					    IBP_GUID_INFO_RECORD_SIZE, NULL);
-				found++;
-			}
-		}
+	size_t found = 0, n;
+	unsigned p;
+	if (!(h->comp_mask & IBP_GIR_COMP_LID)) {
+		for (n = 0; n < ibp_fabric_node_count(f); n++)
+			for (p = 0; p <= ibp_fabric_node_nports(f, n); p++)
+				port_records(s, h, q, n, p, d, &found);
+	} else if (!ibp_sim_find_lid(s, q->lid, &n, &p) &&
+		   ibp_sim_port_info(s, n, p)->lid == q->lid) {
+		port_records(s, h, q, n, p, d, &found);
+	}
 	if (h->method == IBP_SA_METHOD_GET_TABLE)
 		return IBP_MAD_STATUS_OK;
 	if (!found)

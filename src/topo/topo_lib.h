@@ -18,6 +18,14 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 			   const ibp_fabric_options *o, ibp_fabric **out,
 			   ibp_diags *diags);
 
+/* ibp_fabric_load_buffer() with every port line read by the general
+ * parser, none by the fast path for the common line shape: the same
+ * fabric and the same diagnostics, byte for byte (the fuzz target and
+ * test_topo_errors compare the two). */
+int topo_load_buffer_general(const char *name, const char *text, size_t len,
+			     const ibp_fabric_options *o, ibp_fabric **out,
+			     ibp_diags *diags);
+
 /* Building a fabric by hand. */
 ibp_fabric *ibp_fabric_new(const ibp_fabric_options *o);
 int ibp_fabric_add_node(ibp_fabric *f, ibp_node_type type, uint64_t node_guid,

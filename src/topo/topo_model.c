@@ -30,22 +30,9 @@ static uint64_t mix64(const struct topo_map64 *m, uint64_t key)
 	return hash_mix(key ^ m->seed);
 }
 
-/* Eight bytes at a time (names are 18+ bytes: "S-e41d2d0400000000"),
- * each word multiplied in, then mixed. */
 static uint64_t hash_str(const char *s, uint64_t seed)
 {
-	size_t n = strlen(s);
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n ^ seed;
-	for (; n >= 8; s += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return hash_mix(h ^ seed);
+	return hash_bytes(s, strlen(s), seed);
 }
 
 void topo_map64_free(struct topo_map64 *m)
@@ -143,9 +130,7 @@ uint32_t topo_map64_get(const struct topo_map64 *m, uint64_t key)
 
 void topo_mapstr_free(struct topo_mapstr *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->hashes);
+	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -154,36 +139,22 @@ static int mapstr_grow(struct topo_mapstr *m, size_t n)
 	if (!m->cap)
 		m->seed = hash_seed();
 	size_t cap = map_cap_for(m->cap, n);
-	const char **keys = malloc(cap * sizeof(*keys));
-	uint32_t *vals = malloc(cap * sizeof(*vals));
-	uint32_t *hashes = malloc(cap * sizeof(*hashes));
-	ibp_huge_pages(keys, cap * sizeof(*keys));
-	ibp_huge_pages(vals, cap * sizeof(*vals));
-	ibp_huge_pages(hashes, cap * sizeof(*hashes));
-	if (!keys || !vals || !hashes) {
-		free(keys);
-		free(vals);
-		free(hashes);
+	struct topo_strslot *slots = malloc(cap * sizeof(*slots));
+	if (!slots)
 		return IBP_ENOMEM;
-	}
+	ibp_huge_pages(slots, cap * sizeof(*slots));
 	for (size_t i = 0; i < cap; i++)
-		vals[i] = TOPO_NONE;
+		slots[i].val = TOPO_NONE;
 	for (size_t i = 0; i < m->cap; i++) {
-		if (m->vals[i] == TOPO_NONE)
+		if (m->slots[i].val == TOPO_NONE)
 			continue;
-		size_t j = m->hashes[i] & (cap - 1);
-		while (vals[j] != TOPO_NONE)
+		size_t j = m->slots[i].hash & (cap - 1);
+		while (slots[j].val != TOPO_NONE)
 			j = (j + 1) & (cap - 1);
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
-		hashes[j] = m->hashes[i];
+		slots[j] = m->slots[i];
 	}
-	free(m->keys);
-	free(m->vals);
-	free(m->hashes);
-	m->keys = keys;
-	m->vals = vals;
-	m->hashes = hashes;
+	free(m->slots);
+	m->slots = slots;
 	m->cap = cap;
 	return IBP_OK;
 }
@@ -198,17 +169,15 @@ int topo_mapstr_put(struct topo_mapstr *m, const char *key, uint32_t val)
 	}
 	uint32_t h = (uint32_t)hash_str(key, m->seed);
 	size_t j = h & (m->cap - 1);
-	while (m->vals[j] != TOPO_NONE) {
-		if (m->hashes[j] == h && !strcmp(m->keys[j], key)) {
-			if (m->vals[j] != val)
-				m->vals[j] = TOPO_DUP;
+	for (struct topo_strslot *t; (t = &m->slots[j])->val != TOPO_NONE;
+	     j = (j + 1) & (m->cap - 1)) {
+		if (t->hash == h && !strcmp(t->key, key)) {
+			if (t->val != val)
+				t->val = TOPO_DUP;
 			return 1;
 		}
-		j = (j + 1) & (m->cap - 1);
 	}
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->hashes[j] = h;
+	m->slots[j] = (struct topo_strslot){.key = key, .val = val, .hash = h};
 	m->n++;
 	return 0;
 }
@@ -219,11 +188,10 @@ uint32_t topo_mapstr_get(const struct topo_mapstr *m, const char *key)
 		return TOPO_NONE;
 	uint32_t h = (uint32_t)hash_str(key, m->seed);
 	size_t j = h & (m->cap - 1);
-	while (m->vals[j] != TOPO_NONE) {
-		if (m->hashes[j] == h && !strcmp(m->keys[j], key))
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
+	for (const struct topo_strslot *t; (t = &m->slots[j])->val != TOPO_NONE;
+	     j = (j + 1) & (m->cap - 1))
+		if (t->hash == h && !strcmp(t->key, key))
+			return t->val;
 	return TOPO_NONE;
 }
 

@@ -35,10 +35,13 @@ struct topo_map64 {
  * Each slot keeps 32 bits of its key's hash: a probe compares strings
  * only when they match (node names share long prefixes, "S-e41d2d04..."),
  * and growing never hashes a string again. */
+struct topo_strslot {
+	const char *key;
+	uint32_t val; /* TOPO_NONE = empty slot */
+	uint32_t hash;
+};
 struct topo_mapstr {
-	const char **keys;
-	uint32_t *vals;
-	uint32_t *hashes;
+	struct topo_strslot *slots; /* one cache line read per probe */
 	size_t cap, n;
 	uint64_t seed; /* util/hash_seed.h: drawn when first grown */
 };

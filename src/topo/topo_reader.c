@@ -77,11 +77,25 @@ struct plink {
  * distinct id: the links are resolved by symbol, not by string. */
 struct rsym {
 	const char *s; /* in the arena, NUL-terminated */
+	size_t len;    /* strlen(s) */
 	uint32_t node; /* the first fabric node of this id (build) */
 	bool bad;      /* bad_id() said so: said again at each use */
 };
 
+/* A slot of the ids' hash table: a short id (ibnetdiscover's are 18
+ * bytes) is kept in the slot itself, so a look-up reads one cache line
+ * and no string elsewhere. */
+#define SLOT_KEY 24
+struct islot {
+	uint32_t hash;
+	uint32_t sym1; /* the symbol + 1; 0 when the slot is empty */
+	/* the id's length, its bytes and zeros; a longer id: length 255,
+	 * compared in the symbol's string */
+	uint64_t key[SLOT_KEY / 8];
+};
+
 struct reader {
+	bool fast; /* fast_port_line() first (topo_load_buffer_general) */
 	const char *file;
 	ibp_diags *diags;
 	unsigned errors;
@@ -101,11 +115,11 @@ struct reader {
 	/* the ids and descriptions read: one bump arena, freed whole (no
 	 * allocation per token) */
 	struct str_block *strs;
-	/* the ids read, and their hash table: slot = hash << 32 | sym + 1,
-	 * 0 when empty; the hash seeded (util/hash_seed.h) */
+	/* the ids read, and their hash table (the hash seeded,
+	 * util/hash_seed.h) */
 	struct rsym *syms;
 	size_t nsym, cap_sym;
-	uint64_t *itab;
+	struct islot *itab;
 	size_t icap;
 	uint64_t seed;
 	/* the last port line's peer id as written, and its symbol */
@@ -229,22 +243,6 @@ static bool read_num(const char **pp, const char *e, bool hex_default,
 
 #define NO_SYM UINT32_MAX
 
-/* The n bytes at s (no NUL among them), hashed with the reader's seed:
- * eight bytes at a time (ids are 18+ bytes: "S-e41d2d0400000000"). */
-static uint32_t id_hash(const struct reader *r, const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n ^ r->seed;
-	for (; n >= 8; s += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	return (uint32_t)hash_mix(h ^ w);
-}
-
 static bool bad_id(struct reader *r, const char *id, const char *at);
 static void *grow(void *arr, size_t *cap, size_t n, size_t size);
 
@@ -259,37 +257,47 @@ static uint32_t intern(struct reader *r, const char *s, size_t n,
 		n = (size_t)(nul - s);
 	if ((r->nsym + 1) * 2 > r->icap) {
 		size_t cap = r->icap ? r->icap * 2 : 1024;
-		uint64_t *t = calloc(cap, sizeof(*t));
+		struct islot *t = calloc(cap, sizeof(*t));
 		if (!t) {
 			ERR(r, "nomem", at, "out of memory");
 			return NO_SYM;
 		}
+		ibp_huge_pages(t, cap * sizeof(*t));
 		if (!r->icap)
 			r->seed = hash_seed();
 		for (size_t i = 0; i < r->icap; i++) {
-			uint64_t v = r->itab[i];
-			if (!v)
+			if (!r->itab[i].sym1)
 				continue;
-			size_t j = (v >> 32) & (cap - 1);
-			while (t[j])
+			size_t j = r->itab[i].hash & (cap - 1);
+			while (t[j].sym1)
 				j = (j + 1) & (cap - 1);
-			t[j] = v;
+			t[j] = r->itab[i];
 		}
 		free(r->itab);
 		r->itab = t;
 		r->icap = cap;
 	}
-	uint32_t h = id_hash(r, s, n);
+	uint32_t h = (uint32_t)hash_bytes(s, n, r->seed);
+	union {
+		unsigned char b[SLOT_KEY];
+		uint64_t w[SLOT_KEY / 8];
+	} key = {{0}};
+	bool inline_key = n < SLOT_KEY;
+	key.b[0] = inline_key ? (unsigned char)n : 255;
+	if (inline_key)
+		memcpy(key.b + 1, s, n);
 	size_t j = h & (r->icap - 1);
-	for (uint64_t v; (v = r->itab[j]); j = (j + 1) & (r->icap - 1)) {
-		if ((uint32_t)(v >> 32) != h)
+	for (; r->itab[j].sym1; j = (j + 1) & (r->icap - 1)) {
+		const struct islot *v = &r->itab[j];
+		if (v->hash != h || v->key[0] != key.w[0] ||
+		    v->key[1] != key.w[1] || v->key[2] != key.w[2])
 			continue;
-		uint32_t k = (uint32_t)v - 1;
-		const char *t = r->syms[k].s;
-		if (strncmp(t, s, n) || t[n])
+		uint32_t k = v->sym1 - 1;
+		if (!inline_key &&
+		    (r->syms[k].len != n || memcmp(r->syms[k].s, s, n)))
 			continue;
 		if (r->syms[k].bad) {
-			bad_id(r, t, at);
+			bad_id(r, r->syms[k].s, at);
 			return NO_SYM;
 		}
 		return k;
@@ -304,9 +312,12 @@ static uint32_t intern(struct reader *r, const char *s, size_t n,
 	}
 	uint32_t k = (uint32_t)r->nsym++;
 	r->syms[k].s = copy;
+	r->syms[k].len = n;
 	r->syms[k].node = TOPO_NONE;
 	r->syms[k].bad = bad_id(r, copy, at);
-	r->itab[j] = (uint64_t)h << 32 | (k + 1);
+	r->itab[j].hash = h;
+	r->itab[j].sym1 = k + 1;
+	memcpy(r->itab[j].key, key.w, SLOT_KEY);
 	return r->syms[k].bad ? NO_SYM : k;
 }
 
@@ -651,6 +662,182 @@ static void parse_port_line(struct reader *r, size_t node)
 	links[r->nl++] = l;
 }
 
+static bool next_line(struct reader *r, const char **pos, const char *end);
+
+/* bytes an id read by fast_port_line() may not hold: its end, what
+ * bad_id() refuses, and what ends a line */
+static const unsigned char id_stop[256] = {
+    ['"'] = 1, ['#'] = 1, ['@'] = 1, [0] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* 1 to 3 decimal digits at *pp (a port number): the value and *pp past
+ * them; false when there are none or more. */
+static inline bool fast_port(const char **pp, const char *e, uint64_t *out)
+{
+	const char *p = *pp;
+	unsigned v = 0, n = 0;
+	while (p < e && (unsigned)(*p - '0') < 10) {
+		if (++n > 3)
+			return false;
+		v = v * 10 + (unsigned)(*p++ - '0');
+	}
+	*pp = p;
+	*out = v;
+	return n;
+}
+
+/* 1 to 16 hex digits at *pp, no "0x" (a GUID): the value and *pp past
+ * them; false when there are none or more. */
+static inline bool fast_guid(const char **pp, const char *e, uint64_t *out)
+{
+	const unsigned char *p = (const unsigned char *)*pp, *s = p;
+	const unsigned char *lim = (const unsigned char *)e;
+	uint64_t v = 0;
+	for (unsigned d; p < lim && (d = digit1[*p]); p++) {
+		if (p - s == 16)
+			return false;
+		v = v << 4 | (d - 1);
+	}
+	if (p == s)
+		return false;
+	*pp = (const char *)p;
+	*out = v;
+	return true;
+}
+
+/* The port line at p, of the shape ibnetdiscover and ibpart write,
+ *     [p](guid)<blanks>"peer"[q](guid)<blanks># comment
+ * ("(guid)", "[q]", "(guid)" and the comment optional), read in one pass
+ * into the same port line parse_port_line() makes: the position after
+ * the line, or NULL when the line is of any other shape (a number out
+ * of range, "0x", a bad or new-and-bad id, link options, ...), left to
+ * parse_port_line(), which reports what it finds.  Such a line gives
+ * parse_port_line() nothing to report either. */
+static const char *fast_port_line(struct reader *r, size_t node, const char *ls,
+				  const char *end)
+{
+	/* the line's number and start, for intern()'s report */
+	r->lineno++;
+	r->ls = ls;
+	const char *p = ls + 1;
+	struct plink l;
+	memset(&l, 0, sizeof(l));
+	uint64_t v;
+	if (!fast_port(&p, end, &v) || p >= end || *p != ']' || v < 1 ||
+	    v > r->nodes[node].nports)
+		return NULL;
+	l.port = (uint8_t)v;
+	p++;
+	if (p < end && *p == '(') {
+		l.col_guid = (unsigned)(p - ls) + 2;
+		p++;
+		if (!fast_guid(&p, end, &l.guid) || !l.guid || p >= end ||
+		    *p != ')')
+			return NULL;
+		p++;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p != '"')
+		return NULL;
+	l.col_peer = (unsigned)(p - ls) + 1;
+	const char *id = ++p;
+	while (p < end && !id_stop[(unsigned char)*p])
+		p++;
+	if (p >= end || *p != '"' || p == id)
+		return NULL;
+	size_t idn = (size_t)(p - id);
+	uint32_t after = r->last_peer ? r->last_peer_sym + 1 : UINT32_MAX;
+	if (r->last_peer && r->last_peer_len == idn &&
+	    !memcmp(r->last_peer, id, idn)) {
+		l.peer_sym = r->last_peer_sym;
+	} else if (after < r->nsym && r->syms[after].len == idn &&
+		   !memcmp(r->syms[after].s, id, idn) && !r->syms[after].bad) {
+		/* the id made after the last peer's: a switch's ports
+		 * often name nodes in the order they were first named,
+		 * and then no look-up */
+		l.peer_sym = after;
+		r->last_peer = id;
+		r->last_peer_len = idn;
+		r->last_peer_sym = after;
+	} else {
+		l.peer_sym = intern(r, id, idn, id);
+		if (l.peer_sym == NO_SYM) {
+			/* out of memory, reported: the line is dropped,
+			 * as parse_port_line() drops it */
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			r->le = nl ? nl : end;
+			return nl ? nl + 1 : end;
+		}
+		r->last_peer = id;
+		r->last_peer_len = idn;
+		r->last_peer_sym = l.peer_sym;
+	}
+	p++;
+	l.peer_port = 1;
+	l.col_peer_port = l.col_peer;
+	if (p < end && *p == '[') {
+		l.col_peer_port = (unsigned)(p - ls) + 2;
+		p++;
+		if (!fast_port(&p, end, &v) || v < 1 || v > IBP_MAX_PORTS ||
+		    p >= end || *p != ']')
+			return NULL;
+		l.peer_port = (uint8_t)v;
+		p++;
+	}
+	if (p < end && *p == '(') {
+		p++;
+		if (!fast_guid(&p, end, &l.peer_guid) || p >= end || *p != ')')
+			return NULL;
+		p++;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	const char *le = p, *next = end;
+	if (p < end && *p == '#') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		le = nl ? nl : end;
+		next = nl ? nl + 1 : end;
+		if (le > p && le[-1] == '\r')
+			le--;
+		read_link_comment(p + 1, le, &l.link);
+	} else if (p < end && *p == '\n') {
+		next = p + 1;
+	} else if (p < end && *p == '\r' && (p + 1 == end || p[1] == '\n')) {
+		next = p + 1 < end ? p + 2 : end;
+	} else if (p < end) {
+		return NULL; /* link options, or text */
+	}
+	if (r->nl == r->cap_l) {
+		struct plink *links =
+		    grow(r->links, &r->cap_l, r->nl, sizeof(*links));
+		if (!links)
+			return NULL;
+		r->links = links;
+	}
+	l.line = r->lineno;
+	l.pnode = (uint32_t)node;
+	r->links[r->nl++] = l;
+	r->le = le;
+	return next;
+}
+
+/* The next line, past the port lines of node's record that
+ * fast_port_line() reads (node SIZE_MAX: none); as next_line(). */
+static bool next_record_line(struct reader *r, size_t node, const char **pos,
+			     const char *end)
+{
+	while (r->fast && node != SIZE_MAX && *pos < end && **pos == '[') {
+		unsigned line = r->lineno;
+		const char *q = fast_port_line(r, node, *pos, end);
+		if (!q) {
+			r->lineno = line; /* parse_port_line() reads it */
+			break;
+		}
+		*pos = q;
+	}
+	return next_line(r, pos, end);
+}
+
 /* "switchguid=G(P)", "caguid=G", "hcaguids+N", "rtguid=G" */
 static void parse_guidbase(struct reader *r, ibp_node_type type, size_t kwlen)
 {
@@ -836,7 +1023,8 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 			WARN(r, "ignored-line", ls,
 			     "line ignored (not a topology keyword)");
 		}
-		have = next_line(r, &pos, end);
+		have = next_record_line(
+		    r, pn ? (size_t)(pn - r->nodes) : SIZE_MAX, &pos, end);
 		if (!pn && !starts(ls, le, "Switch") &&
 		    !starts(ls, le, "Hca") && !starts(ls, le, "Ca") &&
 		    !starts(ls, le, "Rt"))
@@ -845,7 +1033,7 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 		size_t node = pn ? (size_t)(pn - r->nodes) : SIZE_MAX;
 		while (have) {
 			if (r->ls < r->le && r->ls[0] == '#') {
-				have = next_line(r, &pos, end);
+				have = next_record_line(r, node, &pos, end);
 				continue;
 			}
 			if (r->ls == r->le ||
@@ -856,7 +1044,7 @@ static void parse_text(struct reader *r, const char *text, size_t len)
 				    "ibsim's port aliases are not supported");
 			else if (node != SIZE_MAX)
 				parse_port_line(r, node);
-			have = next_line(r, &pos, end);
+			have = next_record_line(r, node, &pos, end);
 		}
 	}
 }
@@ -1153,9 +1341,9 @@ static void reader_free(struct reader *r)
 	free(r->itab);
 }
 
-int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
-			   const ibp_fabric_options *o, ibp_fabric **out,
-			   ibp_diags *diags)
+static int load_buffer(const char *name, const char *text, size_t len,
+		       const ibp_fabric_options *o, ibp_fabric **out,
+		       ibp_diags *diags, bool fast)
 {
 	*out = NULL;
 	if (!name)
@@ -1179,6 +1367,7 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 	ibp_diags_set_source(diags, name, text, len);
 	struct reader r;
 	memset(&r, 0, sizeof(r));
+	r.fast = fast;
 	r.file = name;
 	r.diags = diags;
 	r.progress = o->progress;
@@ -1208,6 +1397,20 @@ int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
 	}
 	*out = f;
 	return IBP_OK;
+}
+
+int ibp_fabric_load_buffer(const char *name, const char *text, size_t len,
+			   const ibp_fabric_options *o, ibp_fabric **out,
+			   ibp_diags *diags)
+{
+	return load_buffer(name, text, len, o, out, diags, true);
+}
+
+int topo_load_buffer_general(const char *name, const char *text, size_t len,
+			     const ibp_fabric_options *o, ibp_fabric **out,
+			     ibp_diags *diags)
+{
+	return load_buffer(name, text, len, o, out, diags, false);
 }
 
 int ibp_fabric_load(const char *path, const ibp_fabric_options *o,

@@ -19,8 +19,13 @@
  * kernel's fs.protected_symlinks applies to opening it; so is such a
  * link met as a directory on the way (/tmp/d/x.conf with /tmp/d a link).
  * The .bak is
- * created with O_NOFOLLOW | O_EXCL after removing the old one, so a
- * planted FILE.bak link is never written through.
+ * a second name of the old file (link(2) after removing the old .bak),
+ * so keeping it costs no copy however big the file: the rename then
+ * only moves the target's name to the new file.  Where a hard link is
+ * refused (file systems without them, fs.protected_hardlinks for a
+ * file we do not own) the old contents are copied instead, into a file
+ * created with O_NOFOLLOW | O_EXCL; either way a planted FILE.bak link
+ * is replaced, never written through.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -312,6 +317,21 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	return rc;
 }
 
+/* FILE.bak as a second name of the file about to be replaced; a copy
+ * where the file system or the kernel's link rules refuse that.  The
+ * directory's fsync after the rename makes the new name durable. */
+static int keep_old(const char *target, const char *bak, mode_t mode)
+{
+	if (unlink(bak) && errno != ENOENT)
+		return -1;
+	if (link(target, bak) == 0)
+		return 0;
+	if (errno != EPERM && errno != EXDEV && errno != EMLINK &&
+	    errno != ENOTSUP && errno != EOPNOTSUPP)
+		return -1;
+	return copy_file(target, bak, mode);
+}
+
 int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 {
 	int rc = IBP_OK;
@@ -356,7 +376,7 @@ int ibp_atomic_file_commit(ibp_atomic_file *a, bool keep_backup, ibp_error *err)
 		if (asprintf(&bak, "%s.bak", a->target) < 0) {
 			rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 		} else {
-			if (copy_file(a->target, bak, st.st_mode & 07777))
+			if (keep_old(a->target, bak, st.st_mode & 07777))
 				rc = ibp_error_set(err, IBP_EIO,
 						   "cannot keep the old file "
 						   "as %s: %s",

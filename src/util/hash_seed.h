@@ -11,7 +11,9 @@
 #ifndef IBPART_UTIL_HASH_SEED_H
 #define IBPART_UTIL_HASH_SEED_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A fresh random 64-bit seed (getrandom; without it the time and an
  * address); a fixed one in a fuzzing build
@@ -29,6 +31,25 @@ static inline uint64_t hash_mix(uint64_t x)
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
+}
+
+/* The n bytes at s, hashed with a seed: eight bytes at a time (the keys
+ * are node ids and descriptions of 18 bytes and more, "S-e41d2d04...",
+ * that share long prefixes), each word multiplied in, then mixed.  The
+ * one string hash of the topology's tables: the reader's symbols and
+ * the fabric's look-ups by id and by description. */
+static inline uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n ^ seed;
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return hash_mix(h ^ w);
 }
 
 #endif

@@ -145,7 +145,9 @@ ibp_first_ca()
 }
 
 # ibp_sim_start TOPO: start ibsim on TOPO (console on a fifo, see
-# ibp_sim_console) and wait until it accepts clients.
+# ibp_sim_console) and wait until it accepts clients.  IBP_SIM_ARGS adds
+# options, e.g. ibsim's node/switch/port limits (-N -S -P) for a fabric
+# larger than its defaults (2048 nodes).
 ibp_sim_start()
 {
 	local topo=${1:?ibp_sim_start TOPO} i
@@ -163,7 +165,8 @@ ibp_sim_start()
 	IBP_SIM_LOG="$IBP_WORK/ibsim.$IBP_SIM_SEQ.log"
 	local fifo="$IBP_WORK/ibsim.$IBP_SIM_SEQ.console"
 	mkfifo "$fifo"
-	ibsim -s "$topo" <"$fifo" >"$IBP_SIM_LOG" 2>&1 &
+	# shellcheck disable=SC2086 # IBP_SIM_ARGS is a list of options
+	ibsim ${IBP_SIM_ARGS:-} -s "$topo" <"$fifo" >"$IBP_SIM_LOG" 2>&1 &
 	IBP_SIM_PID=$!
 	# Hold the console open for writing so ibsim never sees EOF.
 	exec {IBP_SIM_CONSOLE_FD}>"$fifo"

@@ -6,8 +6,9 @@
  * order (vf-physical-full), both with allow_both_pkeys; the
  * canonical writer names the port with the alias in a comment;
  * shared-physical-port still reported; the default mode and a version 1
- * caller unchanged; with NVIDIA's virtualization (vports) the GUIDs
- * that are no port are vport-unmodelled.
+ * caller unchanged; ibpartd's reading (PHYSICAL_GENERATED) moves the
+ * generated section's aliases only; with NVIDIA's virtualization (vports) the
+ * GUIDs that are no port are vport-unmodelled.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
 #include "conf/conf_lib.h"
+#include "conf/partitions_marker.h"
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
 #include "util/diag_lib.h"
@@ -154,6 +156,38 @@ static void test_alias_default(void **state)
 	}
 }
 
+/* ibpartd's reading of its file (PHYSICAL_GENERATED): the generated
+ * section's alias on its port, the operator's above the marker left an
+ * alias (OpenSM skips it: guid-alias-ignored); no marker, none. */
+static void test_generated_only(void **state)
+{
+	(void)state;
+	static const char file[] =
+	    "op=0x0c01 : 0x0002c903000000a2=full ;\n" IBP_PARTITIONS_MARKER "\n"
+	    "a=0x0a01 : 0x0002c903000000a1=full ;\n";
+	struct run r;
+	parse(&r, file, IBP_VF_GUIDS_PHYSICAL_GENERATED, false,
+	      IBP_CONF_OPTIONS_VERSION);
+	assert_int_equal(member(r.c, 0, 0)->guid, VF_A2);
+	assert_int_equal(member(r.c, 0, 0)->alias, 0);
+	assert_int_equal(member(r.c, 1, 0)->guid, PORT_A);
+	assert_int_equal(member(r.c, 1, 0)->alias, VF_A1);
+	assert_int_equal(count_code(r.d, "guid-alias-ignored"), 1);
+	assert_int_equal(count_code(r.d, "guid-alias-physical"), 1);
+	assert_int_equal(port_in(r.c, 0x0c01), IBP_MEMB_NONE);
+	assert_int_equal(port_in(r.c, 0x0a01), IBP_MEMB_FULL);
+	done(&r);
+	/* the same without the marker line: not ibpartd's, nothing moved */
+	parse(&r,
+	      "op=0x0c01 : 0x0002c903000000a2=full ;\n"
+	      "a=0x0a01 : 0x0002c903000000a1=full ;\n",
+	      IBP_VF_GUIDS_PHYSICAL_GENERATED, false, IBP_CONF_OPTIONS_VERSION);
+	assert_int_equal(member(r.c, 1, 0)->guid, VF_A1);
+	assert_int_equal(count_code(r.d, "guid-alias-ignored"), 1);
+	assert_int_equal(port_in(r.c, 0x0a01), IBP_MEMB_NONE);
+	done(&r);
+}
+
 /* The port limited, its VF full in one P_Key: full whatever the order,
  * said once; with allow_both_pkeys `both`. */
 static void test_full_wins(void **state)
@@ -249,6 +283,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_physical),
 	    cmocka_unit_test(test_alias_default),
+	    cmocka_unit_test(test_generated_only),
 	    cmocka_unit_test(test_full_wins),
 	    cmocka_unit_test(test_vports),
 	};

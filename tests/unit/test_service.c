@@ -843,6 +843,16 @@ static void test_fabric_states(void **state)
 	ibp_service_close(s);
 }
 
+/* A copy of the fixture's topology in the test's directory, its path in
+ * copy. */
+static void copy_topology(const char *name, char *copy, size_t size)
+{
+	char cmd[1200];
+	snprintf(copy, size, "%s/%s", dir, name);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", topo, copy);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Issue 24: the service holds one topology, loaded again when the file
  * changes: /resources/ports gives the new NodeDescription once the file
  * is rewritten, and the same list while it is not. */
@@ -850,9 +860,7 @@ static void test_topology_reload(void **state)
 {
 	(void)state;
 	char copy[400], cmd[1200];
-	snprintf(copy, sizeof(copy), "%s/fabric.topo", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", topo, copy);
-	assert_int_equal(system(cmd), 0);
+	copy_topology("fabric.topo", copy, sizeof(copy));
 	struct ibp_service_options o;
 	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = db;
@@ -882,12 +890,62 @@ static void test_topology_reload(void **state)
 	ibp_service_close(s);
 }
 
+/* The background check's whole audit runs on the topology the service
+ * holds, not on the file read again: a file rewritten behind the
+ * service's back with its size and times kept (so the service does not
+ * see it change) and a node renamed in it does not reach the audit,
+ * whose findings still name the node as the service read it. */
+static void test_guard_check_held_topology(void **state)
+{
+	(void)state;
+	char copy[300];
+	copy_topology("held.topo", copy, sizeof(copy));
+	snprintf(topo, sizeof(topo), "%s", copy);
+	ibp_service *s = open_svc(true);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\","
+	       "\"0002c90000000401\"]}");
+	char why[400];
+	unsigned long drifts = 0;
+	assert_false(ibp_service_guard_check(s, why, sizeof(why), &drifts));
+	/* "sm-host" (the SM port the audit assumes, named in its
+	 * findings) renamed in place: same size, same times */
+	struct stat st;
+	assert_int_equal(stat(copy, &st), 0);
+	FILE *f = fopen(copy, "r+");
+	assert_non_null(f);
+	char *text = calloc(1, (size_t)st.st_size + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)st.st_size, f),
+			 (size_t)st.st_size);
+	for (char *p = text; (p = strstr(p, "sm-host"));)
+		memcpy(p, "sm-hxst", 7);
+	rewind(f);
+	assert_int_equal(fwrite(text, 1, (size_t)st.st_size, f),
+			 (size_t)st.st_size);
+	fclose(f);
+	free(text);
+	struct timespec times[2] = {st.st_atim, st.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, copy, times, 0), 0);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000601\","
+	       "\"0002c90000000502\"]}");
+	bool drift = ibp_service_guard_check(s, why, sizeof(why), &drifts);
+	if (drift)
+		fprintf(stderr, "drift: %s\n", why);
+	assert_false(drift);
+	assert_int_equal(drifts, 0);
+	ibp_service_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_ibk_add_get_list, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_guard_check_held_topology,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_caller_version, setup,
 					    teardown),

@@ -11,6 +11,16 @@
  * timed: the reads either return while the hook holds the change or
  * cannot return until it is released - the deadline only keeps a
  * failing run from hanging, and is never reached by a passing one.
+ *
+ * And neither the reads nor the next change wait for a change's commit
+ * (the group commit, service_commit.c): another connection of the test
+ * holds SQLite's write lock (BEGIN IMMEDIATE), so the first change's
+ * transaction waits on it (up to the service's 5 s busy timeout); while
+ * it waits, the reads return and a second change, to another P_Key,
+ * reaches its guard.  Before the group commit the writers' lock was
+ * held through the transaction: neither could happen before the busy
+ * timeout failed the first change.  Released, both commit, as
+ * revisions 2 and 3.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,6 +36,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "ibpart/sys/service.h"
 #include "service/service_lib.h"
@@ -82,16 +93,25 @@ struct writer {
 	uint64_t rev;
 };
 
-static void *write_one(void *arg)
+static void *write_body(struct writer *w, const char *body)
 {
-	static const char body[] =
-	    "{\"pkey\":\"0x20\",\"guids\":[\"0x0002c90000000301\"]}";
-	struct writer *w = arg;
 	struct ibp_service_error e = {0};
 	w->rc = ibp_service_change(w->s, IBP_SERVICE_ADD_GUIDS, body,
 				   strlen(body), &w->rev, &e);
 	ibp_service_error_clear(&e);
 	return NULL;
+}
+
+static void *write_one(void *arg)
+{
+	return write_body(
+	    arg, "{\"pkey\":\"0x20\",\"guids\":[\"0x0002c90000000301\"]}");
+}
+
+static void *write_other(void *arg)
+{
+	return write_body(
+	    arg, "{\"pkey\":\"0x30\",\"guids\":[\"0x0002c90000000501\"]}");
 }
 
 /* What the reads saw, checked by the main thread. */
@@ -187,10 +207,79 @@ static void test_reads_during_guard(void **state)
 	svc_fixture_teardown();
 }
 
+/* The guard hook of the second test: counts the guards entered. */
+static bool first_judged, second_judged;
+static void count(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	bool *flag = calls++ == 0 ? &first_judged : &second_judged;
+	*flag = true;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+static void test_no_wait_for_commit(void **state)
+{
+	(void)state;
+	svc_fixture_setup("test_service_reads", operator_text);
+	ibp_service *s = open_svc(true);
+	struct ibp_service_error e;
+	ibp_service_error_init(&e);
+	static const char first[] =
+	    "{\"pkey\":\"0x20\",\"guids\":[\"0x0002c90000000401\"]}";
+	uint64_t rev = 0;
+	assert_int_equal(ibp_service_change(s, IBP_SERVICE_ADD_GUIDS, first,
+					    strlen(first), &rev, &e),
+			 IBP_OK);
+	assert_int_equal(rev, 1);
+	/* the test's own connection holds the database's write lock */
+	sqlite3 *db2 = NULL;
+	assert_int_equal(sqlite3_open(db, &db2), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db2, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+			 SQLITE_OK);
+	pthread_mutex_lock(&mu);
+	calls = 0;
+	reads_done = false;
+	pthread_mutex_unlock(&mu);
+	ibp_service_set_guard_hook(s, count, NULL);
+	struct writer w1 = {s, -1, 0}, w2 = {s, -1, 0};
+	pthread_t t1, t2, rt;
+	assert_int_equal(pthread_create(&t1, NULL, write_one, &w1), 0);
+	assert_true(wait_for(&first_judged, 60));
+	/* the first change is judged; its commit waits for the lock (5 s at
+	 * most): the second change and the reads must get through first */
+	assert_int_equal(pthread_create(&t2, NULL, write_other, &w2), 0);
+	struct reader r = {.s = s};
+	assert_int_equal(pthread_create(&rt, NULL, read_all, &r), 0);
+	bool judged = wait_for(&second_judged, 4);
+	bool read = wait_for(&reads_done, 1);
+	sqlite3_exec(db2, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(db2);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	pthread_join(rt, NULL);
+	assert_true(judged); /* while the first change's commit waited */
+	assert_true(read);
+	assert_int_equal(r.rev, 1); /* the reads saw what was durable */
+	assert_int_equal(w1.rc, IBP_OK);
+	assert_int_equal(w1.rev, 2);
+	assert_int_equal(w2.rc, IBP_OK);
+	assert_int_equal(w2.rev, 3);
+	assert_int_equal(ibp_service_revision(s), 3);
+	free(r.list);
+	free(r.one);
+	free(r.status);
+	free(r.html);
+	ibp_service_close(s);
+	svc_fixture_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reads_during_guard),
+	    cmocka_unit_test(test_no_wait_for_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

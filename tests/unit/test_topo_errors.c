@@ -224,6 +224,104 @@ static void test_unterminated_buffer(void **state)
 	}
 }
 
+/* The written fabric (malloc'd), NULL for none. */
+static char *written(const ibp_fabric *f)
+{
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+	assert_non_null(mem);
+	assert_int_equal(ibp_fabric_write(f, mem, NULL), IBP_OK);
+	fclose(mem);
+	return buf;
+}
+
+/* The fast path for the common port line reads every line as the
+ * general parser does: the same status, diagnostics and fabric, on
+ * lines of the common shape and on every near miss of it. */
+static void test_fast_path_same(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+	    "[1](21)\t\"H-1\"[1](11)\t\t# \"ca\"",
+	    "[1]\t\"H-1\"[1](11)\t\t# \"ca\" lid 3 4xQDR",
+	    "[1](21) \"H-1\"[1](11) # lid 5 lmc 1 \"ca\" lid 3 4xEDR",
+	    "[1]\t\"H-1\"[1]",
+	    "[1]\t\"H-1\"",
+	    "[1]\t\"H-1\"(11)",
+	    "[1]\t\"H-1\"[1](11)",
+	    "[1]\t\"H-1\"[1](11)\r",
+	    "[1]\t\"H-1\"[1](11)\t# \"ca\"\r",
+	    "[1]\t\"H-1\"[1](11) w=4",
+	    "[1]\t\"H-1\"[1](11) x",
+	    "[1]\t\"H-1\"[1](11)\r x",
+	    "[1](0x21)\t\"H-1\"[1](11)",
+	    "[1](0)\t\"H-1\"[1](11)",
+	    "[1]()\t\"H-1\"[1](11)",
+	    "[1](21\t\"H-1\"[1](11)",
+	    "[1](00000000000000021)\t\"H-1\"[1](11)",
+	    "[1](1ffffffffffffffff)\t\"H-1\"[1](11)",
+	    "[0x1]\t\"H-1\"[1](11)",
+	    "[01]\t\"H-1\"[1](11)",
+	    "[0001]\t\"H-1\"[1](11)",
+	    "[0]\t\"H-1\"[1](11)",
+	    "[5]\t\"H-1\"[1](11)",
+	    "[1a]\t\"H-1\"[1](11)",
+	    "[1]\t\"H-1\"[0](11)",
+	    "[1]\t\"H-1\"[255](11)",
+	    "[1]\t\"H-1\"[2](11)",
+	    "[1]\t\"H-1\"[1](12)",
+	    "[1]\t\"H-1\"[1](0x11)",
+	    "[1]\t\"H-1\"[1](11",
+	    "[1]\t\"H-2\"[1](11)",
+	    "[1]\t\"\"[1](11)",
+	    "[1]\t\"H#1\"[1](11)",
+	    "[1]\t\"H@1\"[1](11)",
+	    "[1]\t\"H-1[1](11)",
+	    "[1]\tH-1[1](11)",
+	    "[1]",
+	    "[1",
+	    "[",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		for (int twice = 0; twice < 2; twice++) {
+			char text[512];
+			snprintf(
+			    text, sizeof(text),
+			    "switchguid=0x10\nSwitch\t4 \"S-1\"\t# \"sw\"\n"
+			    "%s\n%s"
+			    "\ncaguid=0x10\nCa\t1 \"H-1\"\t# \"ca\"\n"
+			    "[1](11)\t\"S-1\"[1]\t# \"sw\"\n",
+			    lines[i], twice ? "[2]\t\"H-1\"[1]\n" : "");
+			int rc[2];
+			ibp_fabric *f[2] = {NULL, NULL};
+			char *json[2], *out[2];
+			for (int k = 0; k < 2; k++) {
+				ibp_diags *d = ibp_diags_new();
+				rc[k] = (k ? topo_load_buffer_general
+					   : ibp_fabric_load_buffer)(
+				    "t.topo", text, strlen(text), NULL, &f[k],
+				    d);
+				json[k] = ibp_diags_to_json(d);
+				out[k] = written(f[k]);
+				ibp_diags_free(d);
+				ibp_fabric_free(f[k]);
+			}
+			assert_int_equal(rc[0], rc[1]);
+			assert_string_equal(json[0], json[1]);
+			assert_true(!out[0] == !out[1]);
+			if (out[0])
+				assert_string_equal(out[0], out[1]);
+			for (int k = 0; k < 2; k++) {
+				free(json[k]);
+				free(out[k]);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +332,7 @@ int main(void)
 	    cmocka_unit_test(test_crlf_and_dialects),
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_unterminated_buffer),
+	    cmocka_unit_test(test_fast_path_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -265,6 +265,12 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
  * ctime), not once per request (ibpartd's
  * ibpartd_partitions_file_reads_total). */
 unsigned long ibp_service_partitions_file_reads(ibp_service *s);
+/* How many database transactions recorded changes since the service
+ * was opened: one per group of changes committed together (the group
+ * commit: the changes that arrived while the one before was being
+ * written share one transaction and one fsync), so fewer than the
+ * revisions under concurrent changes (ibpartd's ibpartd_commits_total). */
+unsigned long ibp_service_commits(ibp_service *s);
 /* A number that changes whenever what the status (ibp_service_status_json) and
  * the page (ibp_service_web_html_extras, less its caller's extras) show may
  * have: the revision, the states, absent GUIDs, drift and warnings recorded
