@@ -41,6 +41,8 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/verify.h"
 
 /* Sweeps kept for GET /'s series: a day at the default 5 minutes, at
  * most 288 x (3 x tenants + 1) numbers whatever the uptime. */
@@ -54,7 +56,11 @@ static void audit_counts(struct ibpartd *d, struct ibp_monitor_posture *p)
 	ibp_error err;
 	if (!d->topology || ibp_service_audit_findings(d->svc, &f, &err))
 		f = NULL;
-	ibp_monitor_posture_count_findings(p, f);
+	p->audit_known = f != NULL;
+	for (int s = 0; s < IBP_MONITOR_SEVERITIES; s++)
+		p->audit[s] =
+		    f ? ibp_findings_count_severity(f, (ibp_audit_severity)s)
+		      : 0;
 	ibp_findings_free(f);
 }
 
@@ -126,7 +132,9 @@ void collector_drift_put(struct ibpartd *d, struct drift_rows *ref)
 void collector_note_verify(struct ibpartd *d, const ibp_verify_result *r)
 {
 	struct ibp_monitor_posture p;
-	ibp_monitor_posture_count_drift(&p, r);
+	p.drifted =
+	    ibp_drift_ports_by_kind(ibp_verify_result_drift(r),
+				    ibp_verify_result_selection(r), p.drift);
 	pthread_mutex_lock(&d->metrics_lock);
 	memcpy(d->posture.drift, p.drift, sizeof(p.drift));
 	d->posture.drifted = p.drifted;

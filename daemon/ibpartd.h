@@ -17,6 +17,7 @@
 
 #include "ibpart/live.h"
 #include "ibpart/monitor.h"
+#include "ibpart/sys/monitor.h"
 #include "ibpart/opensm_conf.h"
 #include "ibpart/sys/service.h"
 #include "ibpart/verify.h"

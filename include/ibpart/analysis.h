@@ -158,15 +158,18 @@ typedef struct ibp_finding {
 
 typedef struct ibp_findings ibp_findings;
 
-/* An empty list, the caller's to free with ibp_findings_free() (NULL
- * allowed, frees every finding's copies); NULL when out of memory.  The
- * ibp_finding pointers it gives out are borrowed: valid until the list
- * is freed, sorted, or added to. */
+/* Free a list an audit handed over (ibp_analysis_input_audit_files), and
+ * every finding's copies with it; NULL is allowed.  A verify's findings
+ * are the result's own (ibp_verify_result_free frees them).  The
+ * ibp_finding pointers a list gives out (ibp_findings_get) are borrowed
+ * from it: valid until it is freed. */
 void ibp_findings_free(ibp_findings *f);
 /* The findings, i < ibp_findings_count(f), in the list's order
  * (borrowed: see above; NULL past the end). */
 size_t ibp_findings_count(const ibp_findings *f);
 const ibp_finding *ibp_findings_get(const ibp_findings *f, size_t i);
+/* How many findings have severity s. */
+size_t ibp_findings_count_severity(const ibp_findings *f, ibp_audit_severity s);
 /* The highest severity present; -1 when there is none. */
 int ibp_findings_max_severity(const ibp_findings *f);
 

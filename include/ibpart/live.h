@@ -64,6 +64,7 @@ typedef enum ibp_drift_kind {
 	IBP_DRIFT_ENFORCEMENT  /* a leaf port's PortInfo partition
 				  enforcement bits are not part_enforce's */
 } ibp_drift_kind;
+#define IBP_DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
 
 struct ibp_drift_item {
 	size_t node;
@@ -104,6 +105,13 @@ typedef enum ibp_drift_sel {
 bool ibp_drift_item_selected(const struct ibp_drift_item *it,
 			     ibp_drift_sel sel);
 
+/* The ports with an item that counts under sel: their number, and in
+ * ports[k] (zeroed first) those with an item of kind k - a port with
+ * items of two kinds counts in each.  What `ibpart monitor` and
+ * ibpartd's /metrics say as ibpart_drift_ports{kind}. */
+size_t ibp_drift_ports_by_kind(const ibp_drift *d, ibp_drift_sel sel,
+			       size_t ports[IBP_DRIFT_KINDS]);
+
 /* What differs on the item's port, one sentence without a newline, as
  * `ibpart verify` and the web view say it after the kind ("0x8001
  * wanted at index 1, not in the table"); a malloc'd string the caller
@@ -119,12 +127,6 @@ char *ibp_drift_item_detail(const struct ibp_drift_item *it);
 int ibp_state_load_limit(const ibp_fabric *f, const char *path,
 			 size_t max_input_size, bool skip_missing,
 			 ibp_tables **out, ibp_error *err);
-
-/* ------------------------------------------ files and OpenSM hand-over */
-
-/* The pid in an OpenSM pid file (or any pid file).  IBP_EINVAL when it
- * does not hold a positive number, IBP_EIO when it cannot be read. */
-int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
 
 /* ------------------------------------------------ a live session */
 

@@ -132,8 +132,8 @@ struct ibp_monitor_options {
 	const struct ibp_sm_trap *traps; /* more, received by the caller's SM
 					    (the simulator's), ntraps of them */
 	size_t ntraps;
-	/* version 3: what ibp_monitor_posture_compute() computes (the sweep
-	 * itself ignores them) */
+	/* version 3: the posture ibp_monitor_run_once computes with its
+	 * sweep (the sweep itself ignores them) */
 	bool audit; /* the audit of the plan on the session's fabric */
 	bool drift; /* the fabric's P_KeyTables against the plan (verify) */
 	const ibp_osm_conf *osm; /* opensm.conf: the audit's posture rules,
@@ -292,7 +292,7 @@ void ibp_monitor_series_free(ibp_monitor_series *x);
 
 /* ibp_audit_severity's values (analysis.h) and ibp_drift_kind's (live.h) */
 #define IBP_MONITOR_SEVERITIES	(IBP_AUDIT_CRITICAL + 1)
-#define IBP_MONITOR_DRIFT_KINDS (IBP_DRIFT_ENFORCEMENT + 1)
+#define IBP_MONITOR_DRIFT_KINDS IBP_DRIFT_KINDS
 /* What `ibpart monitor` and ibpartd's /metrics say beside the counters:
  * ibpart_audit_findings{severity} and ibpart_drift_ports{kind}. */
 struct ibp_monitor_posture {
@@ -304,36 +304,10 @@ struct ibp_monitor_posture {
 						  each) */
 	size_t drifted;			       /* ports with any drift */
 };
-/* The findings of f by severity into p (audit_known set); f NULL:
- * audit_known false.  Cannot fail. */
-void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
-					const ibp_findings *f);
-/* The drift of a verification into p (drift_known set): the ports with
- * an item of each kind among the items that count as drift
- * (ibp_verify_result_differences); r NULL: drift_known false. */
-void ibp_monitor_posture_count_drift(struct ibp_monitor_posture *p,
-				     const ibp_verify_result *r);
-/* The known families of p in Prometheus' text format to out (HELP, TYPE,
- * one sample per severity - critical, high, medium, info - and per kind
- * - missing ... enforcement). */
-void ibp_monitor_posture_prometheus(const struct ibp_monitor_posture *p,
-				    FILE *out);
-/* On an open, discovered session whose SM port is decided: with
- * o->audit the audit of the plan o->conf_path on the session's fabric
- * (ibp_live_fabric, the SM's port ibp_live_find_sm decided) with o->osm,
- * as `ibpart audit` runs it; with o->drift the verification of the
- * fabric's P_KeyTables against the plan (ibp_verify, no previous tables:
- * index differences are notes), handed to *verified when that is not
- * NULL (the caller frees it with ibp_verify_result_free before it
- * closes l, whose fabric it borrows; NULL when the drift was not
- * computed).  *p is zeroed first.  The plan's findings go
- * to diags (may be NULL).  Errors: those of ibp_analysis_input_load and
- * ibp_verify. */
-int ibp_monitor_posture_compute(ibp_live *l,
-				const struct ibp_monitor_options *o,
-				struct ibp_monitor_posture *p,
-				ibp_verify_result **verified, ibp_diags *diags,
-				ibp_error *err);
+/* (audit[] is ibp_findings_count_severity's counts, drift[] and drifted
+ * ibp_drift_ports_by_kind's over a verification's drift and selection.) */
+/* (ibp_monitor_run_once says it; ibpartd's /metrics too, through
+ * sys/monitor.h.) */
 
 /* ------------------------------------------------------------------ */
 /* One sweep as `ibpart monitor` runs it (monitor_run.c)              */
@@ -361,42 +335,15 @@ struct ibp_monitor_run_result {
 			       the status is the write's (IBP_EINVAL when
 			       output_path names a directory) */
 };
-/* One sweep (ibp_monitor_sweep_run), with o->posture its posture
- * (ibp_monitor_posture_compute), written in o->format to o->output_path
+/* One sweep (ibp_monitor_sweep_run), with o->posture its posture (the
+ * audit of the plan and the drift of the tables, struct
+ * ibp_monitor_posture), written in o->format to o->output_path
  * or o->out.  IBP_EINVAL for a bad format; IBP_EIO when the output
  * cannot be written; otherwise the sweep's and the posture's status. */
 int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 			 ibp_monitor_state *st,
 			 struct ibp_monitor_run_result *res, ibp_diags *diags,
 			 ibp_error *err);
-
-/* ------------------------------------------------------------------ */
-/* The last sweeps kept, as the web view's series (monitor_history.c) */
-/* ------------------------------------------------------------------ */
-
-/* The last cap sweeps of a service: each tenant's totals (from, toward,
- * pkey_violations) and the ports drifted, with the sweep's wall-clock
- * time (opaque; one thread at a time). */
-typedef struct ibp_monitor_history ibp_monitor_history;
-/* A new history of at most cap sweeps (0: 288, a day at 5 minutes);
- * NULL when out of memory. */
-ibp_monitor_history *ibp_monitor_history_new(size_t cap);
-/* Free it (NULL allowed). */
-void ibp_monitor_history_free(ibp_monitor_history *h);
-/* Keep s's tenant totals and p's drifted ports (p NULL or drift not
- * known: none for this sweep) at s's time; the oldest sweep goes when
- * cap are kept.  IBP_ENOMEM. */
-int ibp_monitor_history_add(ibp_monitor_history *h, const ibp_monitor_sweep *s,
-			    const struct ibp_monitor_posture *p);
-/* Sweeps kept. */
-size_t ibp_monitor_history_count(const ibp_monitor_history *h);
-/* A copy as series (ibp_monitor_series_get; free with
- * ibp_monitor_series_free): for each tenant of the newest sweep, from,
- * toward and pkey_violations over the sweeps that had it, with their
- * times; then "ports drifted" of the fabric (tenant "(fabric)") over the
- * sweeps that verified.  IBP_ENOMEM. */
-int ibp_monitor_history_series(const ibp_monitor_history *h,
-			       ibp_monitor_series **out, ibp_error *err);
 
 IBP_END_DECLS
 #endif

@@ -133,19 +133,6 @@ const char *ibp_verify_result_mode(const ibp_verify_result *r);
 unsigned long ibp_verify_result_smps(const ibp_verify_result *r);
 long ibp_verify_result_elapsed_ms(const ibp_verify_result *r);
 
-/* The result's drift - the differences verify's summary counts (index
- * notes left out without the previous tables) - as the web view's rows
- * (analysis.h's ibp_web_drift, for ibp_web_extras): *n of them in *out
- * (NULL and 0 when the fabric holds the plan), in (node, port) order,
- * each with the port's GUID (a switch's node GUID), its node's
- * description and the line verify prints after the kind, both copied.
- * The caller frees them with ibp_web_drift_free.  Errors: IBP_ENOMEM
- * (nothing allocated). */
-int ibp_verify_result_web_drift(const ibp_verify_result *r, ibp_web_drift **out,
-				size_t *n, ibp_error *err);
-/* Free n rows ibp_verify_result_web_drift made (d NULL allowed). */
-void ibp_web_drift_free(ibp_web_drift *d, size_t n);
-
 /* The result as `ibpart verify --format json` prints it (docs/
  * json-schemas.md): a malloc'd string the caller frees, NULL on ENOMEM. */
 char *ibp_verify_result_json(const ibp_verify_result *r);

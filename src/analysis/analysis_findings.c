@@ -124,6 +124,14 @@ long ibp_findings_find(const ibp_findings *f, const char *code)
 	return -1;
 }
 
+size_t ibp_findings_count_severity(const ibp_findings *f, ibp_audit_severity s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		n += f->v[i].severity == s;
+	return n;
+}
+
 int ibp_findings_max_severity(const ibp_findings *f)
 {
 	int m = -1;

@@ -316,6 +316,32 @@ bool ibp_drift_item_selected(const struct ibp_drift_item *it, ibp_drift_sel sel)
 	       (sel == IBP_DRIFT_SEL_INDEX_ONLY) == idx;
 }
 
+size_t ibp_drift_ports_by_kind(const ibp_drift *d, ibp_drift_sel sel,
+			       size_t ports[IBP_DRIFT_KINDS])
+{
+	memset(ports, 0, IBP_DRIFT_KINDS * sizeof(ports[0]));
+	/* items come in (node, port) order: a port counts once per kind */
+	size_t node = (size_t)-1, drifted = 0;
+	unsigned port = 0, kinds = 0;
+	for (size_t i = 0; d && i < ibp_drift_count(d); i++) {
+		const struct ibp_drift_item *it = ibp_drift_at(d, i);
+		if (!ibp_drift_item_selected(it, sel) ||
+		    (unsigned)it->kind >= IBP_DRIFT_KINDS)
+			continue;
+		if (it->node != node || it->port != port) {
+			node = it->node;
+			port = it->port;
+			kinds = 0;
+		}
+		if (!kinds)
+			drifted++;
+		if (!(kinds & (1u << it->kind)))
+			ports[it->kind]++;
+		kinds |= 1u << it->kind;
+	}
+	return drifted;
+}
+
 size_t ibp_drift_count_sel(const ibp_drift *d, ibp_drift_sel sel, size_t *ports)
 {
 	size_t n = 0, np = 0;

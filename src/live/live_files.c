@@ -24,6 +24,7 @@
 #include "ibpart/state_file.h"
 #include "pkey/state_file_lib.h"
 #include "pkey/tables_lib.h"
+#include "ibpart/sys/live.h"
 
 static long long now_ms(void)
 {

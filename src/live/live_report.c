@@ -21,6 +21,7 @@
 #include "topo/topo_lib.h"
 #include "ibpart/sys/apply.h"
 #include "report/report_lib.h"
+#include "ibpart/sys/verify.h"
 
 /* What differs on the item's port, one line (newline included). */
 static void drift_detail(const struct ibp_drift_item *it, FILE *out)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "monitor/monitor_priv.h"
+#include "ibpart/sys/monitor.h"
 
 static const char *const counters[MONITOR_SERIES_COUNTERS] = {
     "from", "toward", "pkey_violations"};

@@ -17,46 +17,28 @@
 #include "analysis/analysis_lib.h"
 #include "live/live_lib.h"
 #include "live/verify_lib.h"
+#include "ibpart/sys/monitor.h"
 
-void ibp_monitor_posture_count_findings(struct ibp_monitor_posture *p,
-					const ibp_findings *f)
+/* The findings of f by severity into p (audit_known set); f NULL:
+ * audit_known false. */
+static void count_findings(struct ibp_monitor_posture *p, const ibp_findings *f)
 {
-	memset(p->audit, 0, sizeof(p->audit));
 	p->audit_known = f != NULL;
-	for (size_t i = 0; f && i < ibp_findings_count(f); i++) {
-		ibp_audit_severity s = ibp_findings_get(f, i)->severity;
-		if ((unsigned)s < IBP_MONITOR_SEVERITIES)
-			p->audit[s]++;
-	}
+	for (int s = 0; s < IBP_MONITOR_SEVERITIES; s++)
+		p->audit[s] =
+		    f ? ibp_findings_count_severity(f, (ibp_audit_severity)s)
+		      : 0;
 }
 
-void ibp_monitor_posture_count_drift(struct ibp_monitor_posture *p,
-				     const ibp_verify_result *r)
+/* The drift of a verification into p (drift_known set): the ports with
+ * an item of each kind among the items that count as drift. */
+static void count_drift(struct ibp_monitor_posture *p,
+			const ibp_verify_result *r)
 {
-	memset(p->drift, 0, sizeof(p->drift));
-	p->drifted = 0;
-	p->drift_known = r != NULL;
-	const ibp_drift *d = r ? ibp_verify_result_drift(r) : NULL;
-	ibp_drift_sel sel = r ? ibp_verify_result_selection(r) : 0;
-	/* items come in (node, port) order: a port counts once per kind */
-	size_t node = (size_t)-1;
-	unsigned port = 0, kinds = 0;
-	for (size_t i = 0; d && i < ibp_drift_count(d); i++) {
-		const struct ibp_drift_item *it = ibp_drift_at(d, i);
-		if (!ibp_drift_item_selected(it, sel) ||
-		    (unsigned)it->kind >= IBP_MONITOR_DRIFT_KINDS)
-			continue;
-		if (it->node != node || it->port != port) {
-			node = it->node;
-			port = it->port;
-			kinds = 0;
-		}
-		if (!kinds)
-			p->drifted++;
-		if (!(kinds & (1u << it->kind)))
-			p->drift[it->kind]++;
-		kinds |= 1u << it->kind;
-	}
+	p->drift_known = true;
+	p->drifted =
+	    ibp_drift_ports_by_kind(ibp_verify_result_drift(r),
+				    ibp_verify_result_selection(r), p->drift);
 }
 
 void ibp_monitor_posture_prometheus(const struct ibp_monitor_posture *p,
@@ -108,7 +90,7 @@ static int audit(ibp_live *l, const struct ibp_monitor_options *o,
 	if (!rc)
 		rc = ibp_analysis_input_audit(in, NULL, o->osm, &f, err);
 	if (!rc)
-		ibp_monitor_posture_count_findings(p, f);
+		count_findings(p, f);
 	ibp_findings_free(f);
 	ibp_analysis_input_free(in);
 	return rc;
@@ -145,7 +127,7 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	ibp_verify_result *r = NULL;
 	rc = ibp_verify(l, &vo, &r, diags, err);
 	if (!rc)
-		ibp_monitor_posture_count_drift(p, r);
+		count_drift(p, r);
 	if (!rc && verified)
 		*verified = r; /* the caller's now */
 	else

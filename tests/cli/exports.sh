@@ -47,6 +47,24 @@ for s in ibp_tables_port_at ibp_tables_port_capacity ibp_tables_pkey_at \
   ibp_verify_result_smps ibp_matrix_report; do
   grep -qx "$s" <<<"$syms" || fail "$s is not exported"
 done
+# ibpartd's posture is counted through stable readers of findings and
+# drift (IBPART_0.5), not through daemon-only exports
+for s in ibp_monitor_posture_count_findings ibp_monitor_posture_count_drift; do
+  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but only ibpartd called it"
+done
+for s in ibp_findings_count_severity ibp_drift_ports_by_kind; do
+  grep -qx "$s" <<<"$syms" || fail "$s is not exported"
+done
+# what only ibpartd assembles (its /metrics posture, the page's series
+# and drift rows, OpenSM's pid file) is the unstable sys/ tier: still
+# exported, but no stable header declares it
+for s in ibp_monitor_posture_compute ibp_monitor_posture_prometheus \
+  ibp_monitor_history_new ibp_monitor_history_add ibp_monitor_history_series \
+  ibp_verify_result_web_drift ibp_web_drift_free ibp_read_pidfile; do
+  grep -qx "$s" <<<"$syms" || fail "$s is not exported"
+  decl=$(grep -lw "$s" "$IBP_SRC"/include/ibpart/*.h || true)
+  [[ -z "$decl" ]] || fail "$s is in the stable tier: $decl"
+done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its
 # callback; so it does not even refer to stderr.

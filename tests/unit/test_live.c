@@ -21,6 +21,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/live.h"
 
 /* A switch (node 0, 4 ports) and two CAs on its ports 1 and 2. */
 static ibp_fabric *small_fabric(void)

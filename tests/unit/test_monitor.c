@@ -34,6 +34,8 @@
 #include "seed_live.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/verify.h"
 
 struct fx {
 	ibp_sim_session *ss;

@@ -56,5 +56,10 @@ int ibp_live_learn_alias_guids(ibp_live *l, const char *file,
 			       size_t *count, char *summary,
 			       size_t summary_size, ibp_error *err);
 
+/* The pid in an OpenSM pid file (or any pid file): what ibpartd's
+ * applier signals.  IBP_EINVAL when it does not hold a positive number,
+ * IBP_EIO when it cannot be read. */
+int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
+
 IBP_END_DECLS
 #endif
