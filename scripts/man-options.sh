@@ -12,16 +12,31 @@ set -euo pipefail
 ibpart=${1:?usage: man-options.sh IBPART [MANPAGE]}
 man=${2:-}
 
-# troff-safe text: backslash first, then hyphens; a line may not start
-# with a control character
-esc() {
-  sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e "s/^[.']/\\\\\\&&/" \
-    -e 's/✓/\\[OK]/g' -e 's/✗/x/g' -e 's/—/\\[em]/g'
-}
-
-# one command's "Options:" block -> .TP entries
+# one command's "Options:" block -> .TP entries, in one awk (a process or
+# two per option made the manual's check take tens of seconds).  esc():
+# troff-safe text: backslash first, then hyphens; a text may not start
+# with a control character.  "-x, --long ARG" -> bold spellings, italic
+# argument.
 options_troff() {
   awk '
+    function esc(s) {
+      gsub(/\\/, "\\e", s); gsub(/-/, "\\-", s)
+      if (s ~ /^[.'"'"']/) s = "\\&" s
+      gsub(/✓/, "\\[OK]", s); gsub(/✗/, "x", s); gsub(/—/, "\\[em]", s)
+      return s
+    }
+    function flush(   spell, arg) {
+      if (head == "") return
+      print ".TP"
+      spell = ""
+      if (match(head, /^(--?[A-Za-z0-9][-A-Za-z0-9]*(, )?)+/))
+        spell = substr(head, 1, RLENGTH)
+      arg = substr(head, length(spell) + 1); sub(/^ /, "", arg)
+      if (arg != "") printf "\\fB%s\\fR \\fI%s\\fR\n", esc(spell), esc(arg)
+      else printf ".B %s\n", esc(spell)
+      if (text != "") print esc(text)
+      head = ""; text = ""
+    }
     /^Options:/ { on = 1; next }
     on && /^[^ ]/ { on = 0 }
     !on { next }
@@ -37,29 +52,7 @@ options_troff() {
     }
     ind >= 9 { t = $0; sub(/^ +/, "", t); text = (text == "" ? t : text " " t); next }
     /^$/ { flush(); next }
-    END { flush() }
-    function flush() {
-      if (head == "") return
-      print ".TP"; print "HEAD\t" head; if (text != "") print "TEXT\t" text
-      head = ""; text = ""
-    }' | while IFS= read -r l; do
-    case $l in
-    .TP) echo .TP ;;
-    HEAD$'\t'*)
-      # -x, --long ARG  ->  bold spellings, italic argument
-      h=${l#HEAD$'\t'}
-      spell=$(printf '%s' "$h" | grep -oE '^(--?[A-Za-z0-9][-A-Za-z0-9]*(, )?)+' || true)
-      arg=${h#"$spell"}; arg=${arg# }
-      spell=$(printf '%s' "$spell" | esc)
-      if [[ -n $arg ]]; then
-        printf '\\fB%s\\fR \\fI%s\\fR\n' "$spell" "$(printf '%s' "$arg" | esc)"
-      else
-        printf '.B %s\n' "$spell"
-      fi
-      ;;
-    TEXT$'\t'*) printf '%s\n' "${l#TEXT$'\t'}" | esc ;;
-    esac
-  done
+    END { flush() }'
 }
 
 block() {

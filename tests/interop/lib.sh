@@ -329,30 +329,6 @@ ibp_ports()
 		}' | sort -u -k4,4 -k3,3n
 }
 
-# ibp_pkeys_normalize GUID PORT: smpquery pkeys text on stdin ->
-# "<guid> <port> <pkey0> <pkey1> ..." with trailing 0x0000 entries trimmed.
-ibp_pkeys_normalize()
-{
-	awk -v guid="$1" -v port="$2" '
-		/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) k[n++] = $i }
-		END {
-			last = -1
-			for (i = 0; i < n; i++) if (k[i] != "0x0000") last = i
-			line = guid " " port
-			for (i = 0; i <= last; i++) line = line " " k[i]
-			print line
-		}'
-}
-
-# ibp_read_port LID PORT GUID: one port's table, normalized.
-ibp_read_port()
-{
-	local out
-	out=$(ibp_sim_run smpquery pkeys "$1" "$2" 2>&1) ||
-		{ echo "smpquery pkeys $1 $2 failed: $out" >&2; return 1; }
-	printf '%s\n' "$out" | ibp_pkeys_normalize "$3" "$2"
-}
-
 # ibp_read_pkeys [FILTER]: read every port's P_KeyTable with smpquery (CA
 # ports, switch port 0, every switch external port) and print one
 # normalized line per port, sorted by GUID then port number.  FILTER, a
@@ -360,26 +336,72 @@ ibp_read_port()
 # only end ports and switch ports facing one).
 ibp_read_pkeys()
 {
-	local filter=${1:-.} tmp type lid port guid n=0 rc=0 pids=() p
+	local filter=${1:-.} ports
+	ports="$IBP_WORK/ports.$RANDOM"
+	ibp_ports | grep -E -- "$filter" | awk '{ print $2, $3, $4 }' >"$ports"
+	[ -s "$ports" ] || { rm -f "$ports"; ibp_fail "no ports discovered"; }
+	ibp_read_tables "" "$ports"
+	rm -f "$ports"
+}
+
+# ibp_read_tables FLAG LIST: the P_KeyTable of every port LIST names, a
+# line "ADDRESS PORT GUID" each (ADDRESS a LID, or with FLAG -D a
+# directed route), read with `smpquery FLAG pkeys`, IBP_READ_JOBS at
+# once: one normalized line a port, sorted by GUID then port.  Fails the
+# test when a read fails.  One smpquery process a port and nothing else
+# forked for it (a subshell and an awk a port cost twice the query
+# itself); one awk normalizes them all at the end.
+ibp_read_tables()
+{
+	local flag=$1 list=$2 tmp n i rc=0 files=()
 	tmp="$IBP_WORK/read.$RANDOM"
 	mkdir -p "$tmp"
-	ibp_ports | grep -E -- "$filter" >"$tmp/ports" ||
-		{ rm -rf "$tmp"; ibp_fail "no ports discovered"; }
-	while read -r type lid port guid _; do
-		ibp_read_port "$lid" "$port" "$guid" >"$tmp/$n" &
-		pids+=($!)
-		n=$((n + 1))
-		if ((${#pids[@]} >= IBP_READ_JOBS)); then
-			for p in "${pids[@]}"; do wait "$p" || rc=1; done
-			pids=()
-		fi
-	done <"$tmp/ports"
-	for p in "${pids[@]}"; do wait "$p" || rc=1; done
-	local i
-	for ((i = 0; i < n; i++)); do cat "$tmp/$i"; done |
-		sort -k1,1 -k2,2n
+	(
+		cd "$IBP_WORK" || exit 1
+		export LD_PRELOAD="$IBP_UMAD2SIM" SIM_HOST="$IBP_SIM_HOST"
+		n=0 rc=0 pids=()
+		while read -r addr port _; do
+			# shellcheck disable=SC2086 # FLAG: empty or one option
+			smpquery $flag pkeys "$addr" "$port" >"$tmp/$n.out" 2>"$tmp/$n.err" &
+			pids+=($!)
+			n=$((n + 1))
+			if ((${#pids[@]} >= IBP_READ_JOBS)); then
+				for p in "${pids[@]}"; do wait "$p" || rc=1; done
+				pids=()
+			fi
+		done <"$list"
+		for p in "${pids[@]}"; do wait "$p" || rc=1; done
+		exit "$rc"
+	) || rc=1
+	n=$(wc -l <"$list")
+	if [ "$rc" -ne 0 ]; then
+		for ((i = 0; i < n; i++)); do
+			[ -s "$tmp/$i.err" ] &&
+				echo "smpquery $flag pkeys $(sed -n "$((i + 1))p" "$list" | cut -d' ' -f1,2) failed: $(cat "$tmp/$i.err")" >&2
+		done
+		rm -rf "$tmp"
+		ibp_fail "reading P_KeyTables failed"
+	fi
+	for ((i = 0; i < n; i++)); do files+=("$tmp/$i.out"); done
+	awk '
+		function flush(   i, last, line) {
+			if (cur == "") return
+			last = -1
+			for (i = 0; i < nk; i++) if (k[i] != "0x0000") last = i
+			line = guid[cur] " " port[cur]
+			for (i = 0; i <= last; i++) line = line " " k[i]
+			print line
+			cur = ""
+		}
+		FILENAME == ARGV[1] { guid[FNR - 1] = $3; port[FNR - 1] = $2; next }
+		FNR == 1 {
+			flush()
+			cur = FILENAME; sub(/.*\//, "", cur); sub(/\.out$/, "", cur)
+			nk = 0
+		}
+		/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) k[nk++] = $i }
+		END { flush() }' "$list" "${files[@]}" | sort -k1,1 -k2,2n
 	rm -rf "$tmp"
-	[ "$rc" -eq 0 ] || ibp_fail "reading P_KeyTables failed"
 }
 
 # ibp_expect_eq WHAT EXPECTED ACTUAL: compare two texts, show a diff.

@@ -60,24 +60,7 @@ ibp_osm_log_has 'SUBNET UP' && ibp_fail "OpenSM brought the subnet up: LIDs did 
 # read every CA port and the switch port facing it by directed route
 python3 "$IBP_SRC/tests/interop/dr_paths.py" "$T" "$IBP_SIM_HOST" >"$IBP_WORK/routes" ||
 	ibp_fail "dr_paths.py"
-mkdir -p "$IBP_WORK/read"
-n=0 pids=() bad=0
-while read -r route port guid; do
-	(
-		out=$(ibp_sim_run smpquery -D pkeys "$route" "$port" 2>&1) ||
-			{ echo "smpquery -D pkeys $route $port: $out" >&2; exit 1; }
-		printf '%s\n' "$out" | ibp_pkeys_normalize "$guid" "$port"
-	) >"$IBP_WORK/read/$n" &
-	pids+=($!)
-	n=$((n + 1))
-	if ((${#pids[@]} >= IBP_READ_JOBS)); then
-		for p in "${pids[@]}"; do wait "$p" || bad=1; done
-		pids=()
-	fi
-done <"$IBP_WORK/routes"
-for p in "${pids[@]}"; do wait "$p" || bad=1; done
-[ "$bad" = 0 ] || ibp_fail "reading P_KeyTables by directed route failed"
-for ((i = 0; i < n; i++)); do cat "$IBP_WORK/read/$i"; done | sort -k1,1 -k2,2n >"$IBP_WORK/theirs.txt"
+ibp_read_tables -D "$IBP_WORK/routes" >"$IBP_WORK/theirs.txt"
 
 # every port read must hold ibpart's table; the ports without a LID among
 # them (LID 0 in ibpart's JSON? no: by the no-lid list) are counted
