@@ -6,7 +6,7 @@
 
 #include "topo/topo_load.h"
 
-#include "ibpart/live_connect.h"
+#include "ibpart/sys/live_connect.h"
 #include "util/options_version.h"
 
 IBP_OPTIONS_LAYOUT(live_connect_options_layout, "live connect options",

@@ -18,6 +18,8 @@
 #include "policy/opensm_conf_lib.h"
 #include "util/diag_lib.h"
 #include "pkey/tables_lib.h"
+#include "ibpart/sys/opensm_conf.h"
+#include "util/error_lib.h"
 
 /* OpenSM's fgets(line, 1023, ...): at most 1022 bytes a piece. */
 #define OSM_PIECE 1022
