@@ -2,7 +2,7 @@
  * Module live (src/live/): the library half of the live commands
  * (discover, verify, apply).  Owns the session, a libibumad port or any
  * transport with the SM over it (live_session.c; made ready in one call
- * by live_connect.c, live_connect.h), the plan read fail-closed and
+ * by live_connect.c, sys/live_connect.h), the plan read fail-closed and
  * turned into tables or an OpenSM file (live_plan.c), drift
  * (live_drift.c), verify (live_verify.c, verify.h), apply direct
  * (live_apply.c, apply.h) or through OpenSM - the one way to drive it,
@@ -14,10 +14,11 @@
  * topo, util and jansson.
  *
  * live.h - what the live-fabric commands (discover, verify, apply) need
- * beyond the SM itself: drift between the tables a plan implies and the
- * tables ports really hold, the rollback state file `apply` saves before
- * it changes anything, and the safe hand-over of a partitions.conf to a
- * running OpenSM (atomic write, the old file kept, SIGHUP, wait).
+ * beyond the SM itself: a session on the local port, and drift between
+ * the tables a plan implies and the tables ports really hold (verify.h,
+ * apply.h build on them).  What only ibpart's front ends use around a
+ * session - M_Keys from arguments and files, the rollback state file
+ * read back, `ibpart discover`'s files, the port lock - is sys/live.h's.
  *
  * Drift is judged per P_Key base (the low 15 bits, IBA vol. 1 10.9.1): a
  * wanted base absent from the port is "missing", a held base the plan
@@ -117,16 +118,6 @@ size_t ibp_drift_ports_by_kind(const ibp_drift *d, ibp_drift_sel sel,
  * wanted at index 1, not in the table"); a malloc'd string the caller
  * frees, NULL on ENOMEM. */
 char *ibp_drift_item_detail(const struct ibp_drift_item *it);
-
-/* ------------------------------------------------- rollback state */
-
-/* Read the state file at path (what `apply --state` saved, docs/live.md)
- * into tables over f, reading at most max_input_size bytes (0: the
- * default of limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an
- * endless stream, is IBP_ERANGE. */
-int ibp_state_load_limit(const ibp_fabric *f, const char *path,
-			 size_t max_input_size, bool skip_missing,
-			 ibp_tables **out, ibp_error *err);
 
 /* ------------------------------------------------ a live session */
 

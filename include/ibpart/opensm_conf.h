@@ -103,8 +103,6 @@ typedef struct ibp_osm_conf {
  * IBP_EIO when the file cannot be read (a missing file included). */
 int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
 			    ibp_diags *diags, ibp_error *err);
-/* The same without the warnings (kept for existing callers). */
-int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
 
 /* The switch enforcement OpenSM runs with: off when
  * no_partition_enforcement is TRUE, else part_enforce. */

@@ -1,6 +1,6 @@
 /*
  * live_connect.c - a live session made ready in one call
- * (ibpart/live_connect.h): topology, port, discovery, SM port.
+ * (ibpart/sys/live_connect.h): topology, port, discovery, SM port.
  */
 #include <string.h>
 

@@ -225,11 +225,6 @@ int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
 	return rc;
 }
 
-int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err)
-{
-	return ibp_osm_conf_load_diags(path, out, NULL, err);
-}
-
 ibp_part_enforce ibp_osm_conf_enforce(const ibp_osm_conf *c)
 {
 	return c->no_partition_enforcement ? IBP_ENFORCE_OFF : c->part_enforce;

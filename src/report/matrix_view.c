@@ -1,6 +1,6 @@
 /*
  * matrix_view.c - an analysis input's matrix as a report, the web view's
- * findings included (ibpart/matrix_view.h).
+ * findings included (ibpart/sys/matrix_view.h).
  */
 #include <string.h>
 

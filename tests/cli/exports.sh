@@ -76,15 +76,18 @@ for s in ibp_mkey_parse ibp_mkey_file_read ibp_live_write_discovery \
   ibp_analysis_input_matrix_report ibp_monitor_run_once \
   ibp_monitor_sweep_full_member ibp_monitor_series_load ibp_web_extras_init \
   ibp_progress_printer_init ibp_input_size_parse ibp_opensm_is_process \
-  ibp_diags_print_ex ibp_diags_has_error ibp_alias_map_free ibp_osm_conf_read; do
+  ibp_diags_print_ex ibp_diags_has_error ibp_alias_map_free ibp_osm_conf_read \
+  ibp_state_load_limit ibp_tables_result_write_state \
+  ibp_conf_write_opensm_path; do
   grep -qx "$s" <<<"$syms" || fail "$s is not exported"
   decl=$(grep -lw "$s" "$IBP_SRC"/include/ibpart/*.h || true)
   [[ -z "$decl" ]] || fail "$s is in the stable tier: $decl"
 done
 # and a located error is made by the library's readers only (private
-# since IBPART_0.6)
-for s in ibp_error_set_at; do
-  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but only the library calls it"
+# since IBPART_0.6); ibp_osm_conf_load was ibp_osm_conf_load_diags
+# without its findings (gone in IBPART_0.6: diags may be NULL)
+for s in ibp_error_set_at ibp_osm_conf_load; do
+  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but no program outside the library needs it"
 done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its

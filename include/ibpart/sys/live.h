@@ -67,6 +67,15 @@ int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
 
 /* ------------------------------------------------ the front ends' inputs */
 
+/* Read the state file at path (what `apply --state` saved, docs/live.md)
+ * into tables over f (`ibpart verify --previous`), reading at most
+ * max_input_size bytes (0: the default of limits.h,
+ * IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an endless stream, is
+ * IBP_ERANGE. */
+int ibp_state_load_limit(const ibp_fabric *f, const char *path,
+			 size_t max_input_size, bool skip_missing,
+			 ibp_tables **out, ibp_error *err);
+
 /* An M_Key written as a number, decimal or 0x hex, 0..2^64-1: IBP_OK and
  * *mkey, or IBP_EINVAL (*mkey untouched).  Pure, safe from any thread. */
 int ibp_mkey_parse(const char *s, uint64_t *mkey);
