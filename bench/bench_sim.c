@@ -27,6 +27,7 @@
 #include "ibpart/sys/transport_sim.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 static double now(void)
 {

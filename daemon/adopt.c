@@ -86,7 +86,7 @@ int adopt_main(int argc, char **argv)
 	ibp_error err;
 	ibp_osm_conf osm;
 	if (opensm_conf) {
-		if (ibp_osm_conf_load(opensm_conf, &osm, &err)) {
+		if (ibp_osm_conf_load_diags(opensm_conf, &osm, NULL, &err)) {
 			cli_print_message("ibpartd adopt", err.message);
 			return CLI_EXIT_USAGE;
 		}

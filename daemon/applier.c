@@ -42,6 +42,7 @@
 #include "ibpart/sys/sm.h"
 #include "ibpart/verify.h"
 #include "ibpartd.h"
+#include "ibpart/sys/apply.h"
 
 /* One session of the daemon's open at a time (the applier's, the
  * collector's): ibsim's libumad2sim names a process's client by its pid,

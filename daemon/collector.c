@@ -43,6 +43,7 @@
 #include "ibpartd.h"
 #include "ibpart/sys/monitor.h"
 #include "ibpart/sys/verify.h"
+#include "ibpart/sys/report.h"
 
 /* Sweeps kept for GET /'s series: a day at the default 5 minutes, at
  * most 288 x (3 x tenants + 1) numbers whatever the uptime. */

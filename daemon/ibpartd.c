@@ -19,6 +19,8 @@
 #include "cli.h"
 #include "ibpart/version.h"
 #include "ibpartd.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/opensm_conf.h"
 
 static const char usage[] =
     "usage: ibpartd --listen ADDR:PORT (--cert FILE --key FILE | --http)\n"

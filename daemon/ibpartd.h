@@ -21,6 +21,8 @@
 #include "ibpart/opensm_conf.h"
 #include "ibpart/sys/service.h"
 #include "ibpart/verify.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/report.h"
 
 struct users;	    /* the users file (auth.c) */
 struct cred_cache;  /* credentials verified lately (cred_cache.c) */

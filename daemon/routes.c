@@ -15,6 +15,9 @@
 
 #include "ibpart/version.h"
 #include "ibpartd.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/report.h"
 
 char *json_error(const char *msg, unsigned status)
 {

@@ -14,6 +14,7 @@
 #include "front/args.h"
 #include "ibpart/limits.h"
 #include "ibpart/sys/suggest.h"
+#include "ibpart/sys/limits.h"
 
 bool ibp_parse_uint(const char *s, unsigned long long min,
 		    unsigned long long max, unsigned long long *out)

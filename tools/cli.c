@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "ibpart/sys/escape.h"
 #include "ibpart/limits.h"
+#include "ibpart/sys/progress.h"
+#include "ibpart/sys/diag.h"
 
 /* fmt's line on stderr, escaped (escape.h), and a newline. */
 static void vsay(const char *fmt, va_list ap)

@@ -25,6 +25,7 @@
 #include "live_cli.h"
 #include "ibpart/sys/apply.h"
 #include "front/print.h"
+#include "ibpart/sys/live.h"
 
 static const char usage[] =
     "usage: ibpart apply -c CONF --direct [--dry-run] [--state FILE] "

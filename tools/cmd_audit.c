@@ -162,7 +162,7 @@ static int run(int argc, char **argv)
 	 * (vport-unmodelled); the file's faults are reported below */
 	ibp_osm_conf osm;
 	a.ao.vports = a.osmconf && strcmp(a.osmconf, "-") &&
-		      !ibp_osm_conf_load(a.osmconf, &osm, NULL) &&
+		      !ibp_osm_conf_load_diags(a.osmconf, &osm, NULL, NULL) &&
 		      osm.virt_enabled == 2;
 	if ((rc = ai_load("audit", &a.ao, &in)))
 		return rc;

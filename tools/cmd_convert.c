@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "ibpart/conf.h"
+#include "ibpart/sys/conf.h"
 
 static const char usage[] =
     "usage: ibpart convert [-t TOPO] [--node-name-map FILE] [-o OUT]\n"

@@ -15,6 +15,7 @@
 #include "ibpart/live.h"
 #include "ibpart/sys/sm.h"
 #include "live_cli.h"
+#include "ibpart/sys/live.h"
 
 static const char usage[] =
     "usage: ibpart discover [-C CA] [-P PORT] [--mkey KEY] [--timeout MS]\n"

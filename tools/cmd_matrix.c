@@ -11,9 +11,10 @@
 
 #include "analysis_input.h"
 #include "cli.h"
-#include "ibpart/matrix_view.h"
+#include "ibpart/sys/matrix_view.h"
 #include "ibpart/monitor.h"
 #include "front/print.h"
+#include "ibpart/sys/monitor.h"
 
 static const char usage[] =
     "usage: ibpart matrix -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

@@ -11,6 +11,7 @@
 #include "ibpart/tables_compute.h"
 #include "ibpart/tables_json.h"
 #include "ibpart/sys/escape.h"
+#include "ibpart/sys/tables_compute.h"
 
 static const char usage[] =
     "usage: ibpart tables -t TOPO [--sm-port PORT] [--mode opensm|strict]\n"

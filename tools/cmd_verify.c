@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "ibpart/live.h"
 #include "live_cli.h"
+#include "ibpart/sys/live.h"
 
 static const char usage[] =
     "usage: ibpart verify -c CONF [-t TOPO] [--mode opensm|strict]\n"

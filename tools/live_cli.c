@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ibpart/live_connect.h"
+#include "ibpart/sys/live_connect.h"
 #include "ibpart/policy.h"
 #include "ibpart/verify.h"
 #include "live_cli.h"
 #include "front/print.h"
+#include "ibpart/sys/live.h"
 
 void lc_init(struct lc *c, const char *cmd)
 {

@@ -46,9 +46,6 @@ struct ibp_alias {
 	unsigned index;	    /* its GUIDInfo index, 1..255 (mlx4: VF n) */
 };
 
-/* Free a map (ibp_sm_read_alias_guids' in sys/sm.h); NULL is fine. */
-void ibp_alias_map_free(ibp_alias_map *m);
-
 /* What a GUID is to a fabric (and an alias map). */
 typedef enum ibp_guid_kind {
 	IBP_GUID_PORT = 0, /* a port GUID of the fabric: OpenSM programs it */

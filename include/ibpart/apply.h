@@ -214,16 +214,6 @@ struct ibp_apply_opensm_options {
 void ibp_apply_opensm_options_init(struct ibp_apply_opensm_options *o,
 				   unsigned version);
 
-/* Which partition file o names (o->opensm_conf): given when not NULL
- * (the caller's --opensm-partitions), else the partition_config_file of
- * osm (OpenSM's opensm.conf as read, from osm_path; NULL: none read),
- * else o's default.  Errors: IBP_EINVAL when osm names none and nothing
- * was given: which file OpenSM reads is not to be guessed before
- * overwriting it. */
-int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
-				    const char *given, const ibp_osm_conf *osm,
-				    const char *osm_path, ibp_error *err);
-
 /* How OpenSM was seen to take the file. */
 typedef enum ibp_opensm_seen {
 	IBP_OPENSM_NOT_ASKED = 0, /* a dry run */
@@ -298,11 +288,6 @@ void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o,
  * IBP_ECANCELED when l's cancel callback said so.  l may be NULL. */
 int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
 		      struct ibp_apply_opensm_result *r, ibp_error *err);
-
-/* Is process pid an OpenSM (alive, its /proc comm "opensm")?  How
- * ibp_opensm_reload checks the process it signals; ibpartd's SM pair
- * (docs/ha.md) tells a dead SM from its pid file the same way. */
-bool ibp_opensm_is_process(pid_t pid);
 
 IBP_END_DECLS
 #endif

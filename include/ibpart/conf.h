@@ -294,10 +294,5 @@ char *ibp_conf_check_json(const ibp_conf *c, const ibp_diags *d, bool opensm);
  * first.  Returns 0 or IBP_EIO / IBP_EINVAL (unresolved name). */
 int ibp_conf_write_opensm(const ibp_conf *c, const ibp_fabric *f, FILE *out,
 			  ibp_error *err);
-/* The same into path, atomically (temp file in the same directory,
- * fsync, rename); nothing is created or changed on error. */
-int ibp_conf_write_opensm_path(const ibp_conf *c, const ibp_fabric *f,
-			       const char *path, ibp_error *err);
-
 IBP_END_DECLS
 #endif

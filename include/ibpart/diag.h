@@ -68,12 +68,6 @@ void ibp_diags_sort(ibp_diags *d);
  * d holds none. */
 bool ibp_diags_has_code(const ibp_diags *d, const char *code);
 
-/* Is err (an operation's failure) one of d's errors: same file, line,
- * column and message?  A topology that does not load fails with its
- * first error, already among the findings: a front end that printed
- * them need not print it again.  NULL d holds none. */
-bool ibp_diags_has_error(const ibp_diags *d, const ibp_error *err);
-
 /* Append src's findings to dst, in their order, with the texts of the
  * files they quote: all of them when file is NULL, else only those about
  * that file.  Everything is copied; src is not changed and may be NULL
@@ -81,31 +75,13 @@ bool ibp_diags_has_error(const ibp_diags *d, const ibp_error *err);
  * prefix). */
 int ibp_diags_append(ibp_diags *dst, const ibp_diags *src, const char *file);
 
-/* How findings are printed. */
-#define IBP_DIAGS_PRINT_OPTIONS_VERSION 1
-typedef struct ibp_diags_print_options {
-	unsigned version;  /* IBP_DIAGS_PRINT_OPTIONS_VERSION (by _init) */
-	size_t max_errors; /* stop after this many errors, then count the
-			      findings not shown; and of each code (a
-			      finding that repeats per port or per key)
-			      show this many, then one line with the
-			      count of the rest and the first subjects
-			      they name; 0: all (default 20) */
-	unsigned width;	   /* bytes of a quoted line shown around the caret,
-			      "…" where cut; 0: the whole line (default 100) */
-} ibp_diags_print_options;
-/* The defaults: 20 errors, a 100-byte window, this version. */
-void ibp_diags_print_options_init(ibp_diags_print_options *o, unsigned version);
-/* "file:line:col: error: message [code]", then the source line (a
- * window around the column) and a caret under it when the file's text is
- * known.  File names, messages and quoted lines are escaped for a
- * terminal (escape.h: `\xNN`, `\\`): one finding is always its own
- * lines.  Every finding is still in the list (and in the JSON). */
-void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
-			FILE *out);
-/* ibp_diags_print_ex with every finding shown (max_errors 0) and the
- * default window.  NULL d prints nothing; write errors on out are not
- * reported. */
+/* Every finding as "file:line:col: error: message [code]", then the
+ * source line (a 100-byte window around the column) and a caret under
+ * it when the file's text is known.  File names, messages and quoted
+ * lines are escaped for a terminal (`\xNN`, `\\`): one finding is
+ * always its own lines.  NULL d prints nothing; write errors on out are
+ * not reported.  (The CLI's limits on how many are shown are
+ * sys/diag.h's.) */
 void ibp_diags_print(const ibp_diags *d, FILE *out);
 
 IBP_END_DECLS

@@ -61,12 +61,6 @@ void ibp_error_clear(ibp_error *err);
 int ibp_error_set(ibp_error *err, ibp_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The same with a position in a file: file (NULL means "") is copied,
- * truncated to 255 bytes.  Returns st. */
-int ibp_error_set_at(ibp_error *err, ibp_status st, const char *file,
-		     unsigned line, unsigned col, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
 /* A short description of a status ("invalid argument", …), a static
  * string never to be freed; "unknown error" for a value not in
  * ibp_status. */

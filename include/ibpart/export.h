@@ -11,7 +11,7 @@
  *
  * Two tiers: include/ibpart/ is the stable API; include/ibpart/sys/
  * (wire/MAD, transports, SM, simulator) is exported too but may change
- * in any release.  libibpart.map (version node IBPART_0.5) lists every
+ * in any release.  libibpart.map (version node IBPART_0.6) lists every
  * exported name; everything else is local.
  *
  * Versioned options: an options struct starts with `unsigned version`.

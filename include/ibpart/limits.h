@@ -9,30 +9,18 @@
  * Plans and topologies may be large (a 48k-port fabric is ~10 MB, a
  * million-member plan ~50 MB); state files, tenant maps, node-name-maps,
  * opensm.conf and tables JSON are smaller still.  Options structs that
- * carry a max_input_size take 0 for these defaults.
+ * carry a max_input_size take 0 for these defaults (a limit as a person
+ * writes it, "64M", is read by sys/limits.h).
  */
 #ifndef IBPART_LIMITS_H
 #define IBPART_LIMITS_H
 
-#include <stdbool.h>
 #include <stddef.h>
-
-#include "ibpart/export.h"
 
 /* Plans (partitions.conf) and topologies: 1 GiB. */
 #define IBP_INPUT_MAX_DEFAULT ((size_t)1 << 30)
 /* State files, tables JSON, tenant maps, node-name-maps, opensm.conf:
  * 64 MiB. */
 #define IBP_SMALL_INPUT_MAX_DEFAULT ((size_t)64 << 20)
-
-IBP_BEGIN_DECLS
-
-/* A limit as a person writes it (`ibpart --max-input-size`, a service's
- * configuration): decimal bytes, or with a K, M or G suffix (KiB, MiB,
- * GiB), a digit first (no blank, no sign).  false (*out untouched) when
- * s is no size or does not fit in size_t. */
-bool ibp_input_size_parse(const char *s, size_t *out);
-
-IBP_END_DECLS
 
 #endif

@@ -2,7 +2,7 @@
  * Module live (src/live/): the library half of the live commands
  * (discover, verify, apply).  Owns the session, a libibumad port or any
  * transport with the SM over it (live_session.c; made ready in one call
- * by live_connect.c, live_connect.h), the plan read fail-closed and
+ * by live_connect.c, sys/live_connect.h), the plan read fail-closed and
  * turned into tables or an OpenSM file (live_plan.c), drift
  * (live_drift.c), verify (live_verify.c, verify.h), apply direct
  * (live_apply.c, apply.h) or through OpenSM - the one way to drive it,
@@ -14,10 +14,11 @@
  * topo, util and jansson.
  *
  * live.h - what the live-fabric commands (discover, verify, apply) need
- * beyond the SM itself: drift between the tables a plan implies and the
- * tables ports really hold, the rollback state file `apply` saves before
- * it changes anything, and the safe hand-over of a partitions.conf to a
- * running OpenSM (atomic write, the old file kept, SIGHUP, wait).
+ * beyond the SM itself: a session on the local port, and drift between
+ * the tables a plan implies and the tables ports really hold (verify.h,
+ * apply.h build on them).  What only ibpart's front ends use around a
+ * session - M_Keys from arguments and files, the rollback state file
+ * read back, `ibpart discover`'s files, the port lock - is sys/live.h's.
  *
  * Drift is judged per P_Key base (the low 15 bits, IBA vol. 1 10.9.1): a
  * wanted base absent from the port is "missing", a held base the plan
@@ -118,16 +119,6 @@ size_t ibp_drift_ports_by_kind(const ibp_drift *d, ibp_drift_sel sel,
  * frees, NULL on ENOMEM. */
 char *ibp_drift_item_detail(const struct ibp_drift_item *it);
 
-/* ------------------------------------------------- rollback state */
-
-/* Read the state file at path (what `apply --state` saved, docs/live.md)
- * into tables over f, reading at most max_input_size bytes (0: the
- * default of limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file, or an
- * endless stream, is IBP_ERANGE. */
-int ibp_state_load_limit(const ibp_fabric *f, const char *path,
-			 size_t max_input_size, bool skip_missing,
-			 ibp_tables **out, ibp_error *err);
-
 /* ------------------------------------------------ a live session */
 
 /* Options every live command shares (-C, -P, --mkey, --timeout,
@@ -162,18 +153,6 @@ struct ibp_live_options {
  * 0/NULL/false (the SM's defaults).  Cannot fail. */
 void ibp_live_options_init(struct ibp_live_options *o, unsigned version);
 
-/* An M_Key written as a number, decimal or 0x hex, 0..2^64-1: IBP_OK and
- * *mkey, or IBP_EINVAL (*mkey untouched).  Pure, safe from any thread. */
-int ibp_mkey_parse(const char *s, uint64_t *mkey);
-/* The M_Key in the file at path, so it need not be on a command line
- * where ps shows it: its one word outside '#' comments, as
- * ibp_mkey_parse() reads it (a second word, a NUL byte or over 4096
- * bytes is refused: not a key file).  The file must not be readable or
- * writable by group or others.  IBP_OK and *mkey, or
- * IBP_EINVAL with err saying why (never the key).  Reads only path; safe
- * from any thread. */
-int ibp_mkey_file_read(const char *path, uint64_t *mkey, ibp_error *err);
-
 /* A live session: one local port (transport_umad), the SM over it, the
  * fabric it discovered, the fabric model the plan is read against (a
  * topology file's, or the discovered one) and the SM's port.  Used by one
@@ -190,20 +169,6 @@ void ibp_live_close(ibp_live *l);
 /* Discover (once), with progress.  The fabric or transport's status
  * (IBP_ETIMEDOUT, IBP_EIO) when it fails; IBP_ECANCELED when asked. */
 int ibp_live_discover(ibp_live *l, ibp_error *err);
-/* What `ibpart discover` writes, after ibp_live_discover: every port's
- * alias GUIDs read (ibp_sm_read_alias_guids_sa, sm.h: the ports'
- * GUIDInfo, and the SA's GUIDInfoRecords when a master SM runs), then the
- * discovered topology to topo_path (NULL: stdout; findings such as replaced
- * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
- * alias_path, or when that is NULL to topo_path + ".aliases" (none when
- * both are NULL).  Each file atomic; nothing written when the aliases
- * cannot be read.  On success a one-line summary (nodes, aliases and
- * those another port held first, SMPs, time) to summary (NULL: none).
- * Errors as for discovery, IBP_EIO for a file. */
-int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
-			     const char *alias_path, ibp_diags *diags,
-			     FILE *summary, ibp_error *err);
-
 /* The fabric model plans are read against: `topology` (borrowed: it
  * must outlive the session; NULL: the discovered fabric).  Tables read
  * from the fabric are keyed by it (ports matched by node GUID). */
@@ -256,27 +221,6 @@ struct ibp_live_plan_options {
 					 conf.h's alias_guids_path */
 	ibp_vf_guids vf_guids;	      /* conf.h's vf_guids */
 };
-
-/* ------------------------------------------------ one change at a time */
-
-/* The host's lock on the local port a session opened, held while an
- * operation changes the fabric from it (apply --direct, --rollback,
- * --via-opensm; the partition service takes the same), so two of them
- * cannot interleave their SubnSets or save each other's half-done tables
- * as "what was there".  An flock(2) on DIR/ibpart-<CA>-<port>.lock (dir;
- * NULL: /run/lock/ibpart for root, else $XDG_RUNTIME_DIR/ibpart, else
- * /tmp/ibpart-<uid>), released by the kernel however the holder ends;
- * the file names the holder's pid.  wait_ms: how long to wait for a
- * holder to finish (0: not at all).  IBP_OK and *out (release with
- * ibp_live_lock_release); IBP_EBUSY when another process holds it (err
- * names its pid and says how to wait); IBP_EIO when the lock file cannot
- * be made; IBP_ENOMEM. */
-typedef struct ibp_live_lock ibp_live_lock;
-/* Take it (see above). */
-int ibp_live_lock_acquire(const ibp_live *l, const char *dir, int wait_ms,
-			  ibp_live_lock **out, ibp_error *err);
-/* Release the lock (NULL allowed). */
-void ibp_live_lock_release(ibp_live_lock *k);
 
 IBP_END_DECLS
 #endif

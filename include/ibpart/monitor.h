@@ -132,8 +132,8 @@ struct ibp_monitor_options {
 	const struct ibp_sm_trap *traps; /* more, received by the caller's SM
 					    (the simulator's), ntraps of them */
 	size_t ntraps;
-	/* version 3: the posture ibp_monitor_run_once computes with its
-	 * sweep (the sweep itself ignores them) */
+	/* version 3: the posture `ibpart monitor` computes with its
+	 * sweep (sys/monitor.h; the sweep itself ignores them) */
 	bool audit; /* the audit of the plan on the session's fabric */
 	bool drift; /* the fabric's P_KeyTables against the plan (verify) */
 	const ibp_osm_conf *osm; /* opensm.conf: the audit's posture rules,
@@ -250,100 +250,12 @@ int ibp_monitor_sweep_run(ibp_live *l, const struct ibp_monitor_options *o,
 /* Free a result; NULL is allowed. */
 void ibp_monitor_sweep_free(ibp_monitor_sweep *s);
 
-/* Whether the local port holds 0xffff (a full member of the default
- * partition), and its GUID. */
-bool ibp_monitor_sweep_full_member(const ibp_monitor_sweep *s);
-/* GMPs and SMPs the sweep sent, and how long it took (ms). */
-double ibp_monitor_sweep_elapsed_ms(const ibp_monitor_sweep *s);
-
 /* The result in Prometheus' text exposition format (0.0.4): HELP and
  * TYPE lines, the metric names of docs/monitoring.md, label values
  * escaped, no timestamps on samples (node_exporter's textfile
  * collector refuses them).  A malloc'd string, NULL when out of
  * memory. */
 char *ibp_monitor_sweep_prometheus(const ibp_monitor_sweep *s);
-
-/* ------------------------------------------------------------------ */
-/* The sweeps a monitor wrote, as the web view's series                */
-/* ------------------------------------------------------------------ */
-
-/* The sweeps read back (opaque). */
-typedef struct ibp_monitor_series ibp_monitor_series;
-/* What `ibpart monitor --format json [--interval S]` wrote to path (one
- * object per sweep): for each tenant of the first sweep, a series per
- * counter (from, toward, pkey_violations), one sample per sweep, for
- * ibp_web_extras.series.  Read whole, at most max bytes (0: the
- * small-input default of limits.h).  IBP_EINVAL located at file:line:col
- * for an object that is not JSON or has no "tenants"; IBP_EIO when it cannot be
- * read, IBP_ERANGE when it is longer; IBP_ENOMEM.  Free *out with
- * ibp_monitor_series_free(). */
-int ibp_monitor_series_load(const char *path, size_t max,
-			    ibp_monitor_series **out, ibp_error *err);
-/* The series (borrowed: they live as long as x) and their count. */
-const ibp_web_series *ibp_monitor_series_get(const ibp_monitor_series *x,
-					     size_t *n);
-/* Free x (NULL allowed). */
-void ibp_monitor_series_free(ibp_monitor_series *x);
-
-/* ------------------------------------------------------------------ */
-/* Posture: the audit by severity, the drift by kind                  */
-/* (monitor_posture.c)                                                */
-/* ------------------------------------------------------------------ */
-
-/* ibp_audit_severity's values (analysis.h) and ibp_drift_kind's (live.h) */
-#define IBP_MONITOR_SEVERITIES	(IBP_AUDIT_CRITICAL + 1)
-#define IBP_MONITOR_DRIFT_KINDS IBP_DRIFT_KINDS
-/* What `ibpart monitor` and ibpartd's /metrics say beside the counters:
- * ibpart_audit_findings{severity} and ibpart_drift_ports{kind}. */
-struct ibp_monitor_posture {
-	bool audit_known; /* audit[] holds an audit's counts */
-	size_t audit[IBP_MONITOR_SEVERITIES]; /* findings by severity */
-	bool drift_known; /* drift[] holds a verification's counts */
-	size_t drift[IBP_MONITOR_DRIFT_KINDS]; /* ports by kind (a port
-						  with two kinds counts in
-						  each) */
-	size_t drifted;			       /* ports with any drift */
-};
-/* (audit[] is ibp_findings_count_severity's counts, drift[] and drifted
- * ibp_drift_ports_by_kind's over a verification's drift and selection.) */
-/* (ibp_monitor_run_once says it; ibpartd's /metrics too, through
- * sys/monitor.h.) */
-
-/* ------------------------------------------------------------------ */
-/* One sweep as `ibpart monitor` runs it (monitor_run.c)              */
-/* ------------------------------------------------------------------ */
-
-#define IBP_MONITOR_RUN_OPTIONS_VERSION 1
-struct ibp_monitor_run_options {
-	unsigned version;		  /* set by _init */
-	struct ibp_monitor_options sweep; /* the sweep's and the posture's */
-	bool posture;			  /* audit and drift (default true) */
-	const char *format;	 /* "prometheus" (default), "json", "text" */
-	const char *output_path; /* written whole each sweep (a temporary
-				    file renamed over it); NULL: to out */
-	FILE *out;		 /* NULL: nothing written */
-};
-/* Defaults: sweep's _init with audit and drift, posture true, format
- * "prometheus".  Cannot fail. */
-void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o,
-				  unsigned version);
-struct ibp_monitor_run_result {
-	bool found;	    /* a constraint error or P_Key violation counted,
-			       or a port unread (`ibpart monitor` exits 1) */
-	bool full_member;   /* the monitoring port holds 0xffff */
-	bool output_failed; /* the sweep went well, writing it did not:
-			       the status is the write's (IBP_EINVAL when
-			       output_path names a directory) */
-};
-/* One sweep (ibp_monitor_sweep_run), with o->posture its posture (the
- * audit of the plan and the drift of the tables, struct
- * ibp_monitor_posture), written in o->format to o->output_path
- * or o->out.  IBP_EINVAL for a bad format; IBP_EIO when the output
- * cannot be written; otherwise the sweep's and the posture's status. */
-int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
-			 ibp_monitor_state *st,
-			 struct ibp_monitor_run_result *res, ibp_diags *diags,
-			 ibp_error *err);
 
 IBP_END_DECLS
 #endif

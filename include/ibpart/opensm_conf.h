@@ -93,21 +93,16 @@ typedef struct ibp_osm_conf {
 	unsigned virt_enabled;
 } ibp_osm_conf;
 
-/* Read opensm.conf text as OpenSM does (above); unknown keys are
+/* Read the opensm.conf at path as OpenSM does (above); unknown keys are
  * ignored.  Values OpenSM silently reads otherwise than written (a
  * boolean not exactly TRUE/FALSE, an unknown part_enforce) are warnings
  * "opensm-conf-value" in diags (may be NULL), at file:line:col.  A value
  * of m_key, m_key_protection_level, sm_key or sa_key that is not a
  * number is an error
  * (IBP_EPARSE, file:line; the audit refuses to guess the M_Key).
- * ibp_osm_conf_load reads the file first (IBP_EIO, a missing file
- * included). */
-int ibp_osm_conf_read(const char *name, const char *text, size_t len,
-		      ibp_osm_conf *out, ibp_diags *diags, ibp_error *err);
+ * IBP_EIO when the file cannot be read (a missing file included). */
 int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
 			    ibp_diags *diags, ibp_error *err);
-/* The same without the warnings (kept for existing callers). */
-int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err);
 
 /* The switch enforcement OpenSM runs with: off when
  * no_partition_enforcement is TRUE, else part_enforce. */

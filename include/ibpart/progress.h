@@ -5,8 +5,8 @@
  * runs and at its end.  The library never prints on its own: the caller
  * decides whether and how to show it (the CLI: on a terminal, or with
  * --progress, for work over about a second), with its own callback or
- * the ready-made line printer below, which writes to the FILE * the
- * caller gives.  Part of the util module (src/util/progress.c).
+ * the ready-made line printer of sys/progress.h, which writes to the
+ * FILE * the caller gives.  Part of the util module (src/util/progress.c).
  *
  * Threads: the callback is called from the thread doing the work; a
  * printer is used by one thread at a time.
@@ -32,25 +32,6 @@ typedef struct ibp_progress {
 	ibp_progress_fn fn; /* NULL: no progress */
 	void *ctx;
 } ibp_progress;
-
-/* Progress as lines of text: "PREFIX[  1.2 s] what: done/total (P%)"
- * (total 0: "what: done"), seconds counted from
- * ibp_progress_printer_init(); at most one line per half second unless
- * the phase changes or ends, and none before delay_ms.  Pass &p->hook
- * in options; the other fields are the printer's own. */
-typedef struct ibp_progress_printer {
-	ibp_progress hook;
-	FILE *out;	    /* borrowed: must outlive the printer's use */
-	const char *prefix; /* borrowed, e.g. "ibpart: " */
-	long delay_ms;
-	struct timespec start;
-	long last_ms;
-	const char *last_what;
-} ibp_progress_printer;
-/* Start a printer to out (which it borrows, as prefix) now.  p must not
- * be NULL.  Cannot fail. */
-void ibp_progress_printer_init(ibp_progress_printer *p, FILE *out,
-			       const char *prefix, long delay_ms);
 
 IBP_END_DECLS
 #endif

@@ -4,11 +4,12 @@
  * matrix --format html` writes and ibpartd serves at `/`, its CSS and
  * JavaScript real files (src/report/web/) embedded at build time.  Files:
  * report_matrix.c (the formats), report_html.c (the web view),
- * matrix_view.c (an analysis input's report, matrix_view.h); private
+ * matrix_view.c (an analysis input's report, sys/matrix_view.h); private
  * report_lib.h.  Depends on analysis, pkey, topo and util; the CLI
  * (tools/), ibpartd (through the service) and verify share it.
  *
- * report.h - the formats and the web view's optional sections.
+ * report.h - the formats (the web view's optional sections are
+ * sys/report.h's).
  *
  * Threads: no global state; a report only reads its matrix, so several
  * reports of one matrix may be written at once.
@@ -44,47 +45,7 @@ typedef enum ibp_matrix_form {
 } ibp_matrix_form;
 #define IBP_MATRIX_PORT_FORM_MAX 2000u
 
-/* What the web view (the HTML report, the page ibpartd serves at `/`)
- * shows beyond the plan when its caller has it (docs/matrix.md). */
-
-/* One port whose P_KeyTable differs from the plan (from verify). */
-typedef struct ibp_web_drift {
-	uint64_t port_guid;
-	const char *node_desc; /* NULL: none */
-	unsigned port;
-	const char *kind;   /* e.g. "missing", "extra", "moved" */
-	const char *detail; /* one line, or NULL */
-} ibp_web_drift;
-
-/* One counter of one tenant over time: values[i] at times[i] (Unix
- * seconds; times NULL: samples in order, no clock), e.g. the monotonic
- * totals of ibpart_tenant_constraint_errors_total a monitor collects.
- * Drawn as an inline SVG sparkline labelled with its last value and
- * its increase over the series. */
-typedef struct ibp_web_series {
-	const char *tenant;  /* the partition's name */
-	const char *counter; /* e.g. "constraint errors from", or NULL */
-	const double *values;
-	const int64_t *times; /* NULL allowed */
-	size_t n;
-} ibp_web_series;
-
-#define IBP_WEB_EXTRAS_VERSION 1
-typedef struct ibp_web_extras {
-	unsigned version; /* IBP_WEB_EXTRAS_VERSION (set by _init) */
-	/* audit findings; capacity-overflow ones also mark the ports and
-	 * partitions where the table overflows.  NULL: no section */
-	const ibp_findings *findings;
-	const ibp_web_drift *drift; /* NULL or ndrift == 0: no section */
-	size_t ndrift;
-	const ibp_web_series *series; /* NULL or nseries == 0: none */
-	size_t nseries;
-	const char *status; /* one line under the title (e.g. "last sweep
-			       12:00:03"), or NULL */
-} ibp_web_extras;
-
-/* Every field empty, version set. */
-void ibp_web_extras_init(ibp_web_extras *x, unsigned version);
+struct ibp_web_extras; /* sys/report.h: the web view's optional sections */
 
 typedef struct ibp_matrix_report_options {
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
@@ -94,8 +55,9 @@ typedef struct ibp_matrix_report_options {
 	ibp_matrix_form form;		    /* JSON and CSV; default AUTO */
 	/* "writing the matrix" (rows) for JSON and CSV; NULL: none */
 	const ibp_progress *progress;
-	/* HTML: the web view's optional sections; NULL: none */
-	const ibp_web_extras *web;
+	/* HTML: the web view's optional sections (sys/report.h: what
+	 * ibpartd and `ibpart matrix` add); NULL: none */
+	const struct ibp_web_extras *web;
 } ibp_matrix_report_options;
 
 /* The formats' and the forms' names in their enums' order, as an

@@ -4,8 +4,8 @@
  * port as a user types it, the policy's options and the state OpenSM
  * remembers from a previous run (a `tables --state` file) in; the fabric,
  * the plan, every port's P_KeyTable and what OpenSM remembers after this
- * run out, ready to print (tables.h, tables_json.h) and to save
- * (ibp_tables_result_write_state).
+ * run out, ready to print (tables.h, tables_json.h) and, for the next
+ * `tables --state` run, to save (sys/tables_compute.h).
  *
  * Nothing here writes to stdout or stderr: findings go to the caller's
  * ibp_diags, the failure to its ibp_error.  No global state: distinct
@@ -104,7 +104,7 @@ typedef struct ibp_tables_result {
 	/* exactly what OpenSM remembers after this run; NULL w/o
 	 * state_path */
 	ibp_index_memory *memory;
-	/* the state after this run, for ibp_tables_result_write_state:
+	/* the state after this run, what sys/tables_compute.h saves:
 	 * the tables ports hold (those programmed now, the others as
 	 * before, ports the fabric lacks kept), memory and options; NULL
 	 * w/o state_path */
@@ -138,12 +138,6 @@ typedef struct ibp_tables_result {
 int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags,
 		       ibp_error *err);
-
-/* Write r->state to path atomically (state_file.h, version 2).
- * IBP_EINVAL without a state (no state_path was given); IBP_ENOMEM,
- * IBP_EIO (the target untouched). */
-int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
-				  ibp_error *err);
 
 /* Free what r holds and zero it.  NULL is allowed. */
 void ibp_tables_result_free(ibp_tables_result *r);

@@ -27,6 +27,8 @@
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/alias_map.h"
+#include "util/error_lib.h"
 
 struct ibp_analysis_input {
 	ibp_fabric *owned; /* loaded here, or NULL (borrowed) */

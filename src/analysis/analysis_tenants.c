@@ -20,6 +20,7 @@
 #include "analysis/analysis_lib.h"
 #include "util/diag_lib.h"
 #include "topo/topo_lib.h"
+#include "util/error_lib.h"
 
 struct ibp_tenant_map {
 	const ibp_fabric *f;

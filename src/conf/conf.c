@@ -21,6 +21,7 @@
 #include "conf/partitions_marker.h"
 #include "util/diag_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/alias_map.h"
 
 /* ---- arena ---- */
 void *conf_arena_alloc(struct conf_arena *a, size_t n)

@@ -19,6 +19,8 @@
 #include "util/atomic_file_lib.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"
+#include "util/error_lib.h"
+#include "ibpart/sys/conf.h"
 
 /* A name OpenSM reads back as the same name. */
 static void write_name(FILE *out, const char *name)

@@ -31,6 +31,7 @@
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
 #include "ibpart/sys/apply.h"
+#include "ibpart/sys/live.h"
 
 struct ibp_apply {
 	ibp_live *l;

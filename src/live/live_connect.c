@@ -1,12 +1,12 @@
 /*
  * live_connect.c - a live session made ready in one call
- * (ibpart/live_connect.h): topology, port, discovery, SM port.
+ * (ibpart/sys/live_connect.h): topology, port, discovery, SM port.
  */
 #include <string.h>
 
 #include "topo/topo_load.h"
 
-#include "ibpart/live_connect.h"
+#include "ibpart/sys/live_connect.h"
 #include "util/options_version.h"
 
 IBP_OPTIONS_LAYOUT(live_connect_options_layout, "live connect options",

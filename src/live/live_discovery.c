@@ -20,6 +20,8 @@
 #include "topo/alias_map_lib.h"
 #include "live/live_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/alias_map.h"
 
 /* The alias map to path, whole or not at all. */
 static int write_aliases(const char *path, const ibp_alias_map *m,

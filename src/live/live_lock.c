@@ -20,6 +20,7 @@
 
 #include "ibpart/live.h"
 #include "live/live_lib.h"
+#include "ibpart/sys/live.h"
 
 struct ibp_live_lock {
 	int fd;

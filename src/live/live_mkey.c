@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ibpart/live.h"
+#include "ibpart/sys/live.h"
 
 int ibp_mkey_parse(const char *s, uint64_t *mkey)
 {

@@ -28,6 +28,7 @@
 #include "util/options_version.h"
 #include "conf/conf_lib.h"
 #include "ibpart/sys/live.h"
+#include "ibpart/sys/apply.h"
 
 IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
 		   IBP_APPLY_OPENSM_OPTIONS_VERSION,

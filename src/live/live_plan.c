@@ -17,6 +17,7 @@
 #include "util/diag_lib.h"
 #include "pkey/tables_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "util/error_lib.h"
 
 static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 		   const ibp_fabric *f, ibp_tables **want, ibp_diags *diags,

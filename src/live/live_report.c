@@ -22,6 +22,7 @@
 #include "ibpart/sys/apply.h"
 #include "report/report_lib.h"
 #include "ibpart/sys/verify.h"
+#include "ibpart/sys/report.h"
 
 /* What differs on the item's port, one line (newline included). */
 static void drift_detail(const struct ibp_drift_item *it, FILE *out)

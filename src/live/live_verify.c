@@ -35,6 +35,7 @@
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
 #include "report/report_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 struct ibp_verify_result {
 	const ibp_fabric *f;

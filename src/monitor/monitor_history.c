@@ -12,6 +12,7 @@
 
 #include "monitor/monitor_priv.h"
 #include "ibpart/sys/monitor.h"
+#include "ibpart/sys/report.h"
 
 static const char *const counters[MONITOR_SERIES_COUNTERS] = {
     "from", "toward", "pkey_violations"};

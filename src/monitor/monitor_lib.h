@@ -10,6 +10,7 @@
 #define IBPART_MONITOR_MONITOR_LIB_H
 
 #include "ibpart/monitor.h"
+#include "ibpart/sys/monitor.h"
 
 /* The IBA name: "PortXmitConstraintErrors", ..., "Q_KeyViolations". */
 const char *ibp_monitor_counter_name(ibp_monitor_counter c);

@@ -14,6 +14,8 @@
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/report.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;

@@ -16,6 +16,9 @@
 
 #include "monitor/monitor_priv.h"
 #include "util/file_read.h"
+#include "ibpart/sys/monitor.h"
+#include "ibpart/sys/report.h"
+#include "util/error_lib.h"
 
 static const char *const counters[] = {"from", "toward", "pkey_violations"};
 #define NCOUNTERS MONITOR_SERIES_COUNTERS

@@ -24,6 +24,7 @@
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
 #include "conf/conf_lib.h"
+#include "ibpart/sys/monitor.h"
 
 #define CHUNK_PORTS 2048 /* ports per batch: bounds the MAD buffers */
 

@@ -17,6 +17,7 @@
 
 #include "monitor/monitor_priv.h"
 #include "monitor/monitor_lib.h"
+#include "util/error_lib.h"
 
 /* The first occurrence of the NUL-terminated needle in s[0, len). */
 static const char *find(const char *s, size_t len, const char *needle)

@@ -27,6 +27,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "util/error_lib.h"
 
 #define FORMAT_V1 "ibpart-pkey-state-1"
 #define FORMAT_V2 "ibpart-state"

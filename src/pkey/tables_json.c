@@ -27,6 +27,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "util/error_lib.h"
 
 static json_t *guid_str(uint64_t g)
 {

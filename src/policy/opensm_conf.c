@@ -18,6 +18,8 @@
 #include "policy/opensm_conf_lib.h"
 #include "util/diag_lib.h"
 #include "pkey/tables_lib.h"
+#include "ibpart/sys/opensm_conf.h"
+#include "util/error_lib.h"
 
 /* OpenSM's fgets(line, 1023, ...): at most 1022 bytes a piece. */
 #define OSM_PIECE 1022
@@ -221,11 +223,6 @@ int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
 	int rc = ibp_osm_conf_read(path, buf, len, out, diags, err);
 	free(buf);
 	return rc;
-}
-
-int ibp_osm_conf_load(const char *path, ibp_osm_conf *out, ibp_error *err)
-{
-	return ibp_osm_conf_load_diags(path, out, NULL, err);
 }
 
 ibp_part_enforce ibp_osm_conf_enforce(const ibp_osm_conf *c)

@@ -11,7 +11,7 @@
 
 #include "ibpart/opensm_conf.h"
 
-/* ibp_osm_conf_load(_diags) reading at most max_input_size bytes (0: 64
+/* ibp_osm_conf_load_diags reading at most max_input_size bytes (0: 64
  * MiB, IBP_SMALL_INPUT_MAX_DEFAULT); a longer file is IBP_ERANGE. */
 int ibp_osm_conf_load_limit(const char *path, size_t max_input_size,
 			    ibp_osm_conf *out, ibp_error *err);

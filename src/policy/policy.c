@@ -31,6 +31,7 @@
 #include "pkey/tables_lib.h"
 #include "util/progress_lib.h"
 #include "ibpart/sys/topo.h"
+#include "util/error_lib.h"
 
 void ibp_policy_options_init(ibp_policy_options *o)
 {

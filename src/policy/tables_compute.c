@@ -21,6 +21,8 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "util/error_lib.h"
+#include "ibpart/sys/tables_compute.h"
 
 IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,

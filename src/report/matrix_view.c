@@ -1,14 +1,15 @@
 /*
  * matrix_view.c - an analysis input's matrix as a report, the web view's
- * findings included (ibpart/matrix_view.h).
+ * findings included (ibpart/sys/matrix_view.h).
  */
 #include <string.h>
 
-#include "ibpart/matrix_view.h"
+#include "ibpart/sys/matrix_view.h"
 #include "analysis/analysis_lib.h"
 #include "report/report_lib.h"
 #include "analysis/analysis_input_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/report.h"
 
 IBP_OPTIONS_LAYOUT(matrix_view_options_layout, "matrix view options",
 		   IBP_MATRIX_VIEW_OPTIONS_VERSION,

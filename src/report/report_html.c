@@ -33,6 +33,7 @@
 #include "pkey/pkey_table_lib.h"
 #include "pkey/tables_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/report.h"
 
 #define PORT_VIEW_LIMIT 64   /* up to this many end ports: a cell each */
 #define MATRIX_MAX	60   /* classes in the matrix (the largest) */

@@ -1,6 +1,6 @@
 /*
  * report_lib.h - the library's own half of ibpart/report.h: the matrix
- * reports the CLI (through matrix_view.h), verify and the service write.
+ * reports the CLI (through sys/matrix_view.h), verify and the service write.
  * Not installed, not exported (docs/ARCHITECTURE.md, "Two tiers of API").
  */
 #ifndef IBPART_REPORT_REPORT_LIB_H

@@ -21,6 +21,7 @@
 #include "conf/conf_lib.h"
 #include "service/service_lib.h"
 #include "util/options_version.h"
+#include "ibpart/sys/report.h"
 
 IBP_OPTIONS_LAYOUT(service_options_layout, "service options",
 		   IBP_SERVICE_OPTIONS_VERSION,

@@ -22,6 +22,7 @@
 #include "ibpart/state_file.h"
 #include "conf/partitions_marker.h"
 #include "policy/policy_lib.h"
+#include "ibpart/sys/report.h"
 
 /* Who manages a partition the list shows. */
 #define SVC_BY_API	"ibpartd"

@@ -38,6 +38,7 @@
 #include "analysis/analysis_lib.h"
 #include "ibpart/pkey.h"
 #include "topo/alias_map_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 			 char **out, size_t *olen, ibp_error *err)

@@ -16,6 +16,7 @@
 #include "service/service_internal.h"
 #include "analysis/analysis_input_lib.h"
 #include "report/report_lib.h"
+#include "ibpart/sys/report.h"
 
 int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		 const char *status, const ibp_web_extras *more,

@@ -14,6 +14,7 @@
 #include "util/diag_lib.h"
 #include "topo/topo_lib.h"
 #include "util/options_version.h"
+#include "util/error_lib.h"
 
 /* Every line the session prints goes through here: it quotes node
  * descriptions, which a tenant's HCA sets to anything, so each line is

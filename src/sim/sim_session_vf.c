@@ -20,6 +20,7 @@
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 static int identity_map(ibp_sim *sim, size_t n, unsigned p, unsigned vf,
 			ibp_error *err)

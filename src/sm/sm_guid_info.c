@@ -15,6 +15,7 @@
 #include "sm/sm_priv.h"
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 static bool has_guid_info(const ibp_sm *sm, size_t n, unsigned p)
 {

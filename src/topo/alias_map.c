@@ -18,6 +18,8 @@
 #include "util/file_read.h"
 #include "util/diag_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/alias_map.h"
+#include "util/error_lib.h"
 
 struct ibp_alias_map {
 	struct topo_map64 index; /* alias GUID -> v[] */

@@ -4,6 +4,7 @@
  */
 #include "topo_load.h"
 #include "util/diag_lib.h"
+#include "util/error_lib.h"
 
 int topo_load_reported(const char *path, const ibp_fabric_options *fo,
 		       ibp_fabric **out, ibp_diags *diags, ibp_error *err)

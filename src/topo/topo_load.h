@@ -2,7 +2,7 @@
  * topo_load.h - a topology loaded for an operation (private to the
  * library): its findings sorted by position into the caller's diags, and
  * a failure as an ibp_error that repeats its first error finding, the
- * way the one-call operations (plan.h, live_connect.h) report it.
+ * way the one-call operations (plan.h, sys/live_connect.h) report it.
  */
 #ifndef IBPART_TOPO_LOAD_H
 #define IBPART_TOPO_LOAD_H

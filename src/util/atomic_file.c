@@ -40,6 +40,7 @@
 
 #include "ibpart/sys/atomic_file.h"
 #include "util/atomic_file_lib.h"
+#include "util/error_lib.h"
 
 struct ibp_atomic_file {
 	FILE *fp;

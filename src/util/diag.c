@@ -24,6 +24,7 @@
 #include "util/options_version.h"
 #include "util/file_read.h"
 #include "util/json_text.h"
+#include "ibpart/sys/diag.h"
 
 /* Longest message kept, in bytes (then "…"). */
 #define IBP_DIAG_MESSAGE_MAX 400

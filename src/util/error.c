@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
+#include "util/error_lib.h"
 
 void ibp_error_clear(ibp_error *err)
 {

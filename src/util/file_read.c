@@ -19,6 +19,8 @@
 #include "util/file_read.h"
 #include "ibpart/error.h"
 #include "ibpart/limits.h"
+#include "ibpart/sys/limits.h"
+#include "util/error_lib.h"
 
 int ibp_file_read_all(const char *path, size_t max, char **text, size_t *len,
 		      ibp_error *err)

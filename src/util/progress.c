@@ -8,6 +8,7 @@
 
 #include "ibpart/progress.h"
 #include "util/progress_lib.h"
+#include "ibpart/sys/progress.h"
 
 void ibp_progress_report(const ibp_progress *p, const char *what, uint64_t done,
 			 uint64_t total)

@@ -6,11 +6,11 @@
 source "$(dirname "$0")/lib.sh"
 
 [[ -n "${IBP_LIBSO:-}" && -f "$IBP_LIBSO" ]] || fail "IBP_LIBSO not set or missing"
-# every name in version node IBPART_0.5 (libibpart.map; nm prints it
+# every name in version node IBPART_0.6 (libibpart.map; nm prints it
 # after @@), printed without it
 versioned=$(nm -D --defined-only "$IBP_LIBSO" | awk '$2 ~ /^[TDBRVW]$/ {print $3}')
-unversioned=$(grep -v '@@IBPART_0\.5$' <<<"$versioned" || true)
-[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.5: $(tr '\n' ' ' <<<"$unversioned")"
+unversioned=$(grep -v '@@IBPART_0\.6$' <<<"$versioned" || true)
+[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.6: $(tr '\n' ' ' <<<"$unversioned")"
 syms=$(sed 's/@.*//' <<<"$versioned")
 n=$(grep -c . <<<"$syms")
 (( n > 100 )) || fail "only $n exported symbols: is the public API hidden too?"
@@ -65,6 +65,30 @@ for s in ibp_monitor_posture_compute ibp_monitor_posture_prometheus \
   decl=$(grep -lw "$s" "$IBP_SRC"/include/ibpart/*.h || true)
   [[ -z "$decl" ]] || fail "$s is in the stable tier: $decl"
 done
+# what only the front ends call around a session, the monitor and the
+# reports - M_Keys, the port lock, `ibpart discover`'s files, the CLI's
+# connection, matrix view and monitor run, the web view's sections, the
+# progress printer, `--max-input-size`, the CLI's finding printer - is
+# the unstable sys/ tier (IBPART_0.6): exported, no stable header
+# declares it
+for s in ibp_mkey_parse ibp_mkey_file_read ibp_live_write_discovery \
+  ibp_live_lock_acquire ibp_live_lock_release ibp_live_connect \
+  ibp_analysis_input_matrix_report ibp_monitor_run_once \
+  ibp_monitor_sweep_full_member ibp_monitor_series_load ibp_web_extras_init \
+  ibp_progress_printer_init ibp_input_size_parse ibp_opensm_is_process \
+  ibp_diags_print_ex ibp_diags_has_error ibp_alias_map_free ibp_osm_conf_read \
+  ibp_state_load_limit ibp_tables_result_write_state \
+  ibp_conf_write_opensm_path; do
+  grep -qx "$s" <<<"$syms" || fail "$s is not exported"
+  decl=$(grep -lw "$s" "$IBP_SRC"/include/ibpart/*.h || true)
+  [[ -z "$decl" ]] || fail "$s is in the stable tier: $decl"
+done
+# and a located error is made by the library's readers only (private
+# since IBPART_0.6); ibp_osm_conf_load was ibp_osm_conf_load_diags
+# without its findings (gone in IBPART_0.6: diags may be NULL)
+for s in ibp_error_set_at ibp_osm_conf_load; do
+  ! grep -qx "$s" <<<"$syms" || fail "$s is exported, but no program outside the library needs it"
+done
 # The library never writes diagnostics itself (issue 13): findings and
 # failures go to the caller (ibp_diags, ibp_error), progress through its
 # callback; so it does not even refer to stderr.
@@ -80,5 +104,5 @@ soname=$(objdump -p "$IBP_LIBSO" | awk '/SONAME/ {print $2}')
 [[ "$soname" == libibpart.so.0 ]] || fail "SONAME is '$soname'"
 v=$("$IBPART" --version)
 [[ "$v" =~ ^ibpart\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version said '$v'"
-echo "libibpart.so exports $n names, all ibp_, all IBPART_0.5; ibpart links it ($v)"
+echo "libibpart.so exports $n names, all ibp_, all IBPART_0.6; ibpart links it ($v)"
 finish

@@ -24,6 +24,7 @@
 #include "ibpart/alias_map.h"
 #include "topo/alias_map_lib.h"
 #include "util/diag_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

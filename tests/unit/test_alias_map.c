@@ -17,6 +17,7 @@
 #include "ibpart/alias_map.h"
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 static ibp_alias_map *read_ok(const char *text)
 {

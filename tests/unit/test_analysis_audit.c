@@ -24,6 +24,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/opensm_conf.h"
 
 static const char *const names[] = {
     "sm-01",	       "ufm-server",	  "tenantA-node-01", "tenantA-node-02",

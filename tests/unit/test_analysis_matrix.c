@@ -28,6 +28,7 @@
 #include "pkey/pkey_table_lib.h"
 #include "front/print.h"
 #include "report/report_lib.h"
+#include "ibpart/sys/report.h"
 
 /* The seed fabric by hand: one leaf switch, seven hosts, in the seed
  * document's order. */

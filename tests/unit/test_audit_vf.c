@@ -23,6 +23,7 @@
 #include "topo/alias_map_lib.h"
 #include "topo/topo_lib.h"
 #include "sim_fixture.h"
+#include "ibpart/sys/alias_map.h"
 
 /* The seed fabric's tenantA-node-01 (port A) and tenantB-node-01 (port
  * B); A's VFs 1 and 2 are 0x...a1, 0x...a2, B's VF 1 is 0x...b1. */

@@ -21,6 +21,7 @@
 #include "ibpart/conf.h"
 #include "conf/conf_lib.h"
 #include "util/diag_lib.h"
+#include "ibpart/sys/conf.h"
 
 #define A0  0x506b4b0300a1b200ull
 #define A1  0x506b4b0300a1b201ull

@@ -29,6 +29,7 @@
 #include "util/diag_lib.h"
 #include "policy/opensm_conf_lib.h"
 #include "sim_fixture.h"
+#include "ibpart/sys/alias_map.h"
 
 #define PORT_A 0x506b4b0300a1b200ull /* tenantA-node-01 */
 #define VF_A1  0x0002c903000000a1ull

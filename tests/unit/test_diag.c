@@ -14,6 +14,8 @@
 #include "ibpart/diag.h"
 #include "util/diag_lib.h"
 #include "ibpart/error.h"
+#include "ibpart/sys/diag.h"
+#include "util/error_lib.h"
 
 static void test_print_and_json(void **state)
 {

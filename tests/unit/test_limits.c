@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "ibpart/limits.h"
+#include "ibpart/sys/limits.h"
 
 static void sizes(void **state)
 {

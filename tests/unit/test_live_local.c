@@ -19,6 +19,8 @@
 #include "ibpart/apply.h"
 #include "ibpart/live.h"
 #include "live/live_lib.h"
+#include "ibpart/sys/live.h"
+#include "ibpart/sys/apply.h"
 
 static char dir[] = "/tmp/ibp-live-local-XXXXXX";
 

@@ -36,6 +36,7 @@
 #include "topo/topo_lib.h"
 #include "ibpart/sys/monitor.h"
 #include "ibpart/sys/verify.h"
+#include "ibpart/sys/report.h"
 
 struct fx {
 	ibp_sim_session *ss;

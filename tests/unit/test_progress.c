@@ -15,6 +15,7 @@
 
 #include "ibpart/progress.h"
 #include "util/progress_lib.h"
+#include "ibpart/sys/progress.h"
 
 static void lines_and_throttle(void **state)
 {

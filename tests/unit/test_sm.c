@@ -25,6 +25,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/alias_map.h"
 
 struct fx {
 	ibp_fabric *f;

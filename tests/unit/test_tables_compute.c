@@ -27,6 +27,7 @@
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "ibpart/sys/tables_compute.h"
 
 #define SM 0x506b4b0300a1b300ull
 

@@ -1,13 +1,17 @@
 /*
- * sys/monitor.h - the monitor over a simulated fabric
- * (sys/sim_session.h), and the pieces ibpartd's collector assembles
- * /metrics and the web view's series from: a sweep's posture, and the
- * last sweeps kept.
+ * sys/monitor.h - the monitor as ibpart's front ends run it: `ibpart
+ * monitor`'s sweep with its posture and output (ibp_monitor_run_once), a
+ * sweep's local port and time, the series its JSON holds and the last
+ * sweeps ibpartd keeps (the web view's sparklines, sys/report.h), the
+ * posture ibpartd's /metrics says beside the counters, and the monitor
+ * over a simulated fabric (sys/sim_session.h).
  *
  * Unstable API (include/ibpart/sys/): the unstable half of
- * ibpart/monitor.h, exported for ibpart's own front ends (the exact text
- * they print, the simulator and transport entries), and free to change in
- * any release.  A program outside ibpart uses ibpart/monitor.h.
+ * ibpart/monitor.h, exported for ibpart's own front ends, and free to
+ * change in any release.  A program outside ibpart sweeps with
+ * ibpart/monitor.h (ibp_monitor_sweep_run, ibp_monitor_sweep_prometheus)
+ * and reads the posture's parts through ibp_findings_count_severity
+ * (analysis.h) and ibp_drift_ports_by_kind (live.h).
  */
 #ifndef IBPART_SYS_MONITOR_H
 #define IBPART_SYS_MONITOR_H
@@ -15,11 +19,104 @@
 #include <stdio.h>
 
 #include "ibpart/monitor.h"
+#include "ibpart/sys/report.h"
 #include "ibpart/sys/sim_session.h"
 #include "ibpart/sys/transport.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
+
+/* Whether the local port holds 0xffff (a full member of the default
+ * partition), and its GUID. */
+bool ibp_monitor_sweep_full_member(const ibp_monitor_sweep *s);
+/* GMPs and SMPs the sweep sent, and how long it took (ms). */
+double ibp_monitor_sweep_elapsed_ms(const ibp_monitor_sweep *s);
+
+/* ------------------------------------------------------------------ */
+/* The sweeps a monitor wrote, as the web view's series                */
+/* ------------------------------------------------------------------ */
+
+/* The sweeps read back (opaque). */
+typedef struct ibp_monitor_series ibp_monitor_series;
+/* What `ibpart monitor --format json [--interval S]` wrote to path (one
+ * object per sweep): for each tenant of the first sweep, a series per
+ * counter (from, toward, pkey_violations), one sample per sweep, for
+ * ibp_web_extras.series.  Read whole, at most max bytes (0: the
+ * small-input default of limits.h).  IBP_EINVAL located at file:line:col
+ * for an object that is not JSON or has no "tenants"; IBP_EIO when it cannot be
+ * read, IBP_ERANGE when it is longer; IBP_ENOMEM.  Free *out with
+ * ibp_monitor_series_free(). */
+int ibp_monitor_series_load(const char *path, size_t max,
+			    ibp_monitor_series **out, ibp_error *err);
+/* The series (borrowed: they live as long as x) and their count. */
+const ibp_web_series *ibp_monitor_series_get(const ibp_monitor_series *x,
+					     size_t *n);
+/* Free x (NULL allowed). */
+void ibp_monitor_series_free(ibp_monitor_series *x);
+
+/* ------------------------------------------------------------------ */
+/* Posture: the audit by severity, the drift by kind                  */
+/* (monitor_posture.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* ibp_audit_severity's values (analysis.h) and ibp_drift_kind's (live.h) */
+#define IBP_MONITOR_SEVERITIES	(IBP_AUDIT_CRITICAL + 1)
+#define IBP_MONITOR_DRIFT_KINDS IBP_DRIFT_KINDS
+/* What `ibpart monitor` and ibpartd's /metrics say beside the counters:
+ * ibpart_audit_findings{severity} and ibpart_drift_ports{kind}. */
+struct ibp_monitor_posture {
+	bool audit_known; /* audit[] holds an audit's counts */
+	size_t audit[IBP_MONITOR_SEVERITIES]; /* findings by severity */
+	bool drift_known; /* drift[] holds a verification's counts */
+	size_t drift[IBP_MONITOR_DRIFT_KINDS]; /* ports by kind (a port
+						  with two kinds counts in
+						  each) */
+	size_t drifted;			       /* ports with any drift */
+};
+/* (audit[] is ibp_findings_count_severity's counts, drift[] and drifted
+ * ibp_drift_ports_by_kind's over a verification's drift and selection.) */
+/* (ibp_monitor_run_once below says it, and ibpartd's /metrics through
+ * ibp_monitor_posture_compute and ibp_monitor_posture_prometheus.) */
+
+/* ------------------------------------------------------------------ */
+/* One sweep as `ibpart monitor` runs it (monitor_run.c)              */
+/* ------------------------------------------------------------------ */
+
+#define IBP_MONITOR_RUN_OPTIONS_VERSION 1
+struct ibp_monitor_run_options {
+	unsigned version;		  /* set by _init */
+	struct ibp_monitor_options sweep; /* the sweep's and the posture's */
+	bool posture;			  /* audit and drift (default true) */
+	const char *format;	 /* "prometheus" (default), "json", "text" */
+	const char *output_path; /* written whole each sweep (a temporary
+				    file renamed over it); NULL: to out */
+	FILE *out;		 /* NULL: nothing written */
+};
+/* Defaults: sweep's _init with audit and drift, posture true, format
+ * "prometheus".  Cannot fail. */
+void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o,
+				  unsigned version);
+struct ibp_monitor_run_result {
+	bool found;	    /* a constraint error or P_Key violation counted,
+			       or a port unread (`ibpart monitor` exits 1) */
+	bool full_member;   /* the monitoring port holds 0xffff */
+	bool output_failed; /* the sweep went well, writing it did not:
+			       the status is the write's (IBP_EINVAL when
+			       output_path names a directory) */
+};
+/* One sweep (ibp_monitor_sweep_run), with o->posture its posture (the
+ * audit of the plan and the drift of the tables, struct
+ * ibp_monitor_posture), written in o->format to o->output_path
+ * or o->out.  IBP_EINVAL for a bad format; IBP_EIO when the output
+ * cannot be written; otherwise the sweep's and the posture's status. */
+int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
+			 ibp_monitor_state *st,
+			 struct ibp_monitor_run_result *res, ibp_diags *diags,
+			 ibp_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The simulated fabric                                               */
+/* ------------------------------------------------------------------ */
 
 /* A session over the simulated fabric of ss, from its SM's port: a
  * transport_sim there (*t, the caller's to close after the session),
@@ -29,8 +126,7 @@ int ibp_monitor_open_sim(ibp_sim_session *ss, const struct ibp_live_options *lo,
 			 ibp_transport **t, ibp_live **l, ibp_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Posture: the audit by severity, the drift by kind                  */
-/* (monitor_posture.c)                                                */
+/* The posture's own entries (monitor_posture.c)                      */
 /* ------------------------------------------------------------------ */
 
 /* The known families of p in Prometheus' text format to out (HELP, TYPE,

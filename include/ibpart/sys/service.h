@@ -65,7 +65,7 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis.h"
-#include "ibpart/report.h"
+#include "ibpart/sys/report.h"
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"

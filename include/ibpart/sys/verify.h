@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "ibpart/report.h"
+#include "ibpart/sys/report.h"
 #include "ibpart/verify.h"
 #include "ibpart/export.h"
 

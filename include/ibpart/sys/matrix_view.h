@@ -1,5 +1,5 @@
 /*
- * matrix_view.h - the reachability matrix of an analysis input
+ * sys/matrix_view.h - the reachability matrix of an analysis input
  * (analysis_input.h) as a report, with what the input knows filled in:
  * its mode, its partitions' names and, for the HTML web view, its audit
  * findings.  What `ibpart matrix` writes and ibpartd's web page shows,
@@ -7,15 +7,20 @@
  *
  * Thread safety: no global state; the input and the matrix are only
  * read, so several reports of them may be written at once.
+ *
+ * Unstable API (include/ibpart/sys/): what `ibpart matrix` and ibpartd
+ * write, exported for them, and free to change in any release.  A
+ * program outside ibpart writes a matrix with ibpart/report.h
+ * (ibp_matrix_report).
  */
-#ifndef IBPART_MATRIX_VIEW_H
-#define IBPART_MATRIX_VIEW_H
+#ifndef IBPART_SYS_MATRIX_VIEW_H
+#define IBPART_SYS_MATRIX_VIEW_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "ibpart/analysis.h"
-#include "ibpart/report.h"
+#include "ibpart/sys/report.h"
 #include "ibpart/analysis_input.h"
 #include "ibpart/error.h"
 #include "ibpart/export.h"

@@ -1,5 +1,5 @@
 /*
- * live_connect.h - a live session made ready in one call: the topology
+ * sys/live_connect.h - a live session made ready in one call: the topology
  * the plan is read against (optional), the local port opened, the fabric
  * discovered, the SM's port decided.  What `ibpart verify`, `apply` and
  * ibpartd's applier each did step by step before an operation (verify.h,
@@ -9,9 +9,15 @@
  * at a time, as its ibp_live (live.h).  Nothing is written to stdout or
  * stderr: the topology's findings go to the caller's ibp_diags, progress
  * to the options' callback, the failure to its ibp_error.
+ *
+ * Unstable API (include/ibpart/sys/): the CLI's way into a session,
+ * exported for ibpart's own front ends, and free to change in any
+ * release.  A program outside ibpart opens, discovers and finds the SM
+ * with ibpart/live.h (ibp_live_open, ibp_live_discover,
+ * ibp_live_find_sm), as examples/api/apply_verify.c does.
  */
-#ifndef IBPART_LIVE_CONNECT_H
-#define IBPART_LIVE_CONNECT_H
+#ifndef IBPART_SYS_LIVE_CONNECT_H
+#define IBPART_SYS_LIVE_CONNECT_H
 
 #include <stddef.h>
 
