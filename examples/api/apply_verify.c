@@ -39,12 +39,18 @@ static int fail(const char *what, const ibp_error *err, int status)
 	return status == IBP_EPARSE || status == IBP_EINVAL ? 2 : 3;
 }
 
-/* The plan's findings, if any are warnings or errors. */
+/* The plan's warnings and errors, one line each, read finding by
+ * finding (ibp_diags_print would quote the line with a caret). */
 static void show(ibp_diags *d)
 {
-	if (ibp_diags_count_severity(d, IBP_SEV_ERROR) ||
-	    ibp_diags_count_severity(d, IBP_SEV_WARNING))
-		ibp_diags_print(d, stderr);
+	for (size_t i = 0; i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (x->severity == IBP_SEV_NOTE)
+			continue;
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", x->file, x->line,
+			x->col, ibp_severity_str(x->severity), x->message,
+			x->code);
+	}
 	ibp_diags_free(d);
 }
 

@@ -53,12 +53,29 @@ void ibp_diags_free(ibp_diags *d);
  * with a finding on each of its lines stays within memory. */
 #define IBP_DIAGS_KEEP_PER_CODE 10000u
 
-/* How many findings kept (of severity sev: with those only counted),
- * 0 for a NULL list; and finding i
- * (0-based, in the order added or sorted), or NULL when i >= count.  The
- * ibp_diag and its strings are borrowed: valid until the list is freed,
- * sorted, or added to (adding may move the array). */
+/* How many findings the list keeps, 0 for a NULL list; and finding i
+ * (0-based, in the order added or sorted), or NULL when i >= count: a
+ * caller walks the findings with these two.  The ibp_diag and its
+ * strings are borrowed: valid until the list is freed, sorted, or added
+ * to (adding may move the array). */
+size_t ibp_diags_count(const ibp_diags *d);
+const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
+
+/* How many findings of severity sev, with those past
+ * IBP_DIAGS_KEEP_PER_CODE that were only counted; 0 for a NULL list. */
 size_t ibp_diags_count_severity(const ibp_diags *d, ibp_severity sev);
+
+/* "error", "warning" or "note" (for any other value too): a static
+ * string. */
+const char *ibp_severity_str(ibp_severity sev);
+
+/* {"findings":[{"file","line","column","severity","code","message"}…],
+ *  "errors":N,"warnings":N} as a malloc'd string, or NULL when out of
+ * memory.  Strings are valid UTF-8: where a file name or message was
+ * not, the invalid bytes are U+FFFD and "file_hex"/"message_hex" hold
+ * the exact bytes, so no finding is ever dropped.  Indented; the caller
+ * frees it with free().  A NULL d gives the empty list. */
+char *ibp_diags_to_json(const ibp_diags *d);
 
 /* Sort findings by file name (strcmp), line, column; stable, so equal
  * positions keep their order.  NULL is allowed.  Cannot fail. */

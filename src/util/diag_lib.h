@@ -33,30 +33,10 @@ int ibp_diags_set_subject(ibp_diags *d, const char *subject);
 int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
 			 size_t len);
 
-/* How many findings kept (of severity sev: with those only counted),
- * 0 for a NULL list; and finding i
- * (0-based, in the order added or sorted), or NULL when i >= count.  The
- * ibp_diag and its strings are borrowed: valid until the list is freed,
- * sorted, or added to (adding may move the array). */
-size_t ibp_diags_count(const ibp_diags *d);
-
 /* How many findings were counted and not kept (IBP_DIAGS_KEEP_PER_CODE):
  * ibp_diags_count_severity includes them, ibp_diags_count does not.  The
  * printers close with one line per code saying how many, the JSON has
  * them in "not_kept".  0 for a NULL list. */
 size_t ibp_diags_not_kept(const ibp_diags *d);
-const ibp_diag *ibp_diags_get(const ibp_diags *d, size_t i);
-
-/* {"findings":[{"file","line","column","severity","code","message"}…],
- *  "errors":N,"warnings":N} as a malloc'd string (caller frees), or NULL.
- * Strings are valid UTF-8: where a file name or message was not, the
- * invalid bytes are U+FFFD and "file_hex"/"message_hex" hold the exact
- * bytes, so no finding is ever dropped.  Indented; the caller frees it
- * with free(); NULL when out of memory.  A NULL d gives the empty list. */
-char *ibp_diags_to_json(const ibp_diags *d);
-
-/* "error", "warning" or "note" (for any other value too): a static
- * string. */
-const char *ibp_severity_str(ibp_severity sev);
 
 #endif

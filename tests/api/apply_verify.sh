@@ -27,5 +27,9 @@ expect_grep '^the fabric holds the plan' run.out
 printf 'Default=0x7fff, ipoib : ALL=full ;\nA=0x8001 : 0xzz ;\n' >bad.conf
 expect_status 2 "$IBP_EXAMPLE" "$ex/seed.topo" bad.conf
 expect_grep 'bad.conf:2:' err
+# the findings walked one by one (ibp_diags_count, ibp_diags_get): each
+# with its place, severity and code
+expect_grep '^bad.conf:2:12: error: .*0xzz.* \[bad-guid\]$' err
+expect_grep '^bad.conf:2:3: warning: .* \[pkey-high-bit\]$' err
 expect_no_grep '^apply:' out
 finish
