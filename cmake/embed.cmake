@@ -2,7 +2,7 @@
 #   cmake -DIN=file -DOUT=header.h -DNAME=symbol -P embed.cmake
 # writes `static const char NAME[] = {..., 0};` (the bytes of IN and a
 # terminating NUL) to OUT.  The web view's CSS and JavaScript are real
-# files (src/analysis/web/) compiled in this way; text that would close
+# files (src/report/web/) compiled in this way; text that would close
 # the element holding it ("</style", "</script") is refused, since the
 # page inlines them.
 file(READ "${IN}" text)

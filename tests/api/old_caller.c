@@ -4,9 +4,11 @@
  * against the current libibpart.so:
  *   - ibp_monitor_options_init(&o, 1) writes only version 1's fields:
  *     the bytes after the old struct stay as they were;
- *   - ibp_monitor_sweep_run() reads only those fields (the bytes after
- *     the struct are garbage it must not read) and sweeps the simulated
- *     fabric of TOPOLOGY and PLAN;
+ *   - ibp_monitor_sweep_run() reads only those fields and sweeps the
+ *     simulated fabric of TOPOLOGY and PLAN: the struct is the last bytes
+ *     of a page followed by an inaccessible one, so a read past version
+ *     1's fields faults (garbage after it, as in a boxed struct, can go
+ *     unnoticed when the code asks the version before using a field);
  *   - version 0 and a version newer than the library's are refused with
  *     IBP_EINVAL, nothing swept.
  * Prints one line per check, "ok" at the end; exit 1 on a failed check.
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <ibpart/live.h>
 #include <ibpart/monitor.h>
@@ -37,13 +41,31 @@ static int failed(const char *what)
 	return 1;
 }
 
-static int sweep(ibp_live *l, struct boxed *b, ibp_error *err)
+/* The version 1 struct at the end of a readable page, the next page
+ * inaccessible: reading or writing past it faults.  NULL on failure. */
+static struct old_monitor_options *guarded(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		return NULL;
+	unsigned char *m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (mprotect(m + page, (size_t)page, PROT_NONE))
+		return NULL;
+	return (struct old_monitor_options
+		    *)(void *)(m + page - sizeof(struct old_monitor_options));
+}
+
+static int sweep(ibp_live *l, const struct old_monitor_options *o,
+		 ibp_error *err)
 {
 	ibp_monitor_state *st = ibp_monitor_state_new();
 	ibp_monitor_sweep *s = NULL;
 	ibp_diags *d = ibp_diags_new();
 	int rc = ibp_monitor_sweep_run(
-	    l, (const struct ibp_monitor_options *)(void *)&b->o, st, &s, d,
+	    l, (const struct ibp_monitor_options *)(const void *)o, st, &s, d,
 	    err);
 	char *text = rc ? NULL : ibp_monitor_sweep_prometheus(s);
 	if (text)
@@ -99,8 +121,14 @@ int main(int argc, char **argv)
 		printf("simulated fabric: %s\n", buf);
 		return 2;
 	}
+	struct old_monitor_options *g = guarded();
+	if (!g) {
+		printf("no guard page: mmap/mprotect failed\n");
+		return 2;
+	}
+	*g = b.o;
 	int bad = 0;
-	if (sweep(l, &b, &err)) {
+	if (sweep(l, g, &err)) {
 		char buf[512];
 		ibp_error_format(&err, buf, sizeof(buf));
 		printf("sweep with version 1 options: %s\n", buf);
@@ -108,8 +136,8 @@ int main(int argc, char **argv)
 	}
 	unsigned wrong[] = {0, IBP_MONITOR_OPTIONS_VERSION + 1};
 	for (size_t i = 0; i < 2; i++) {
-		b.o.version = wrong[i];
-		rc = sweep(l, &b, &err);
+		g->version = wrong[i];
+		rc = sweep(l, g, &err);
 		printf("version %u: %s\n", wrong[i],
 		       rc == IBP_EINVAL ? "refused" : "accepted");
 		if (rc != IBP_EINVAL)
