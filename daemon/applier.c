@@ -478,8 +478,12 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 		return 0;
 	}
 	if (!opensm) {
-		ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED,
-				 "written; no OpenSM named to signal", &err);
+		if (ibp_service_mark(d->svc, *rev, IBP_SERVICE_APPLIED,
+				     "written; no OpenSM named to signal",
+				     &err)) {
+			snprintf(why, why_size, "%s", err.message);
+			return -1;
+		}
 		/* the end of it: UFM's clients wait for last_updated */
 		if (*rev)
 			ibp_service_touch_last_updated(d->svc, &err);
