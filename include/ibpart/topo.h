@@ -19,6 +19,13 @@
  * switch's node GUID.  LIDs are assigned by ibp_fabric_assign_lids() in
  * OpenSM's order (see there), so "LID 5" means what it means on an ibsim
  * fabric that OpenSM brought up.
+ *
+ * Ownership and threads: no global state.  ibp_fabric_load()'s caller
+ * owns the fabric (ibp_fabric_free()); accessors' strings live as long
+ * as it.  One thread at a time changes a fabric (ibp_fabric_assign_lids());
+ * a loaded fabric nobody is changing may be read from several threads at
+ * once (its const functions write nothing; only a fabric built by hand
+ * rebuilds its port-GUID index at its first look-up).
  */
 #ifndef IBPART_TOPO_H
 #define IBPART_TOPO_H
