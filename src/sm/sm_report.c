@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibpart/sys/escape.h"
 #include "sm/sm_priv.h"
 #include "topo/topo_lib.h"
 
