@@ -270,3 +270,27 @@ ibp_guid_kind ibp_guid_classify(const ibp_fabric *f, const ibp_alias_map *m,
 		*c = x;
 	return x.kind;
 }
+
+void ibp_guid_list_describe(const ibp_fabric *f, const ibp_alias_map *m,
+			    const uint64_t *g, size_t n, size_t shown,
+			    char *buf, size_t size)
+{
+	size_t len = 0;
+	if (size)
+		buf[0] = 0;
+	for (size_t i = 0; i < n && i < shown && len < size; i++) {
+		struct ibp_guid_class c;
+		if (ibp_guid_classify(f, m, g[i], &c) == IBP_GUID_ALIAS)
+			len += (size_t)snprintf(
+			    buf + len, size - len,
+			    "%s0x%016" PRIx64 " (VF %u of %s port %u)",
+			    i ? ", " : "", g[i], c.index,
+			    ibp_fabric_node_desc(f, c.node), c.port);
+		else
+			len += (size_t)snprintf(buf + len, size - len,
+						"%s0x%016" PRIx64,
+						i ? ", " : "", g[i]);
+	}
+	if (n > shown && len < size)
+		snprintf(buf + len, size - len, ", ...");
+}

@@ -55,4 +55,12 @@ int ibp_alias_map_write(const ibp_alias_map *m, const ibp_fabric *f, FILE *out);
 ibp_guid_kind ibp_guid_classify(const ibp_fabric *f, const ibp_alias_map *m,
 				uint64_t guid, struct ibp_guid_class *c);
 
+/* The first `shown` of the GUIDs g[0..n) named into buf (size bytes):
+ * "0x..." each, an alias of a port of f with " (VF i of DESC port p)",
+ * joined by ", ", then ", ..." when there are more: how a finding or a
+ * warning names the GUIDs OpenSM skips. */
+void ibp_guid_list_describe(const ibp_fabric *f, const ibp_alias_map *m,
+			    const uint64_t *g, size_t n, size_t shown,
+			    char *buf, size_t size);
+
 #endif
