@@ -13,7 +13,8 @@
  *
  * (GUIDs as 0x-prefixed hex, INDEX the GUIDInfo index 1..255 in
  * decimal; blank lines and '#' comments ignored; an alias given twice,
- * an alias equal to a port GUID of the map or an INDEX out of range is
+ * two aliases at one INDEX of one port (a GUIDInfo index holds one
+ * GUID), an alias equal to a port GUID of the map or an INDEX out of range is
  * an error).  `ibpart discover` writes one beside the topology; every
  * command that takes -t takes one with --alias-guids.
  *

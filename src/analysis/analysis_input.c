@@ -43,6 +43,7 @@ struct ibp_analysis_input {
 	bool have_enforce;
 	char *names[0x8000];	/* partition names by base */
 	ibp_alias_map *aliases; /* the fabric's alias GUIDs, or NULL */
+	bool vports; /* NVIDIA OpenSM's virtualization (vport-unmodelled) */
 };
 
 IBP_OPTIONS_LAYOUT(analysis_input_options_layout, "analysis input options",
@@ -235,7 +236,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 		return rc;
 	co.aliases = in->aliases;
 	co.vf_guids = o->vf_guids;
-	co.vports = o->vports;
+	co.vports = in->vports = o->vports;
 	const char *name = o->plan_path ? o->plan_path : "<plan>";
 	rc =
 	    o->plan_text
@@ -587,6 +588,9 @@ int ibp_analysis_input_plan_findings(const ibp_analysis_input *in,
 		return IBP_ENOMEM;
 	if (in->conf && ibp_audit_shared_physical_port(
 			    out, in->fabric, in->conf, in->aliases, tenants))
+		return IBP_ENOMEM;
+	if (in->conf && ibp_audit_skipped_guids(out, in->fabric, in->conf,
+						in->aliases, in->vports))
 		return IBP_ENOMEM;
 	return capacity_findings(in->unplaced, out);
 }

@@ -255,6 +255,19 @@ int ibp_audit_vf_uses(const ibp_fabric *f, const ibp_conf *plan,
 int ibp_audit_shared_physical_port_of(ibp_findings *out, const ibp_fabric *f,
 				      const struct ibp_vf_use *u, size_t n);
 
+/* The plan's GUID members OpenSM will not program (analysis_guids.c),
+ * classified against f and aliases (may be NULL) as reading the plan
+ * classifies them (conf_guids.c): "guid-unknown" (medium: no port of
+ * the fabric, node GUIDs included) and "guid-alias-ignored" (medium:
+ * aliases of its ports, which OpenSM 3.3.23 skips); with vports (NVIDIA
+ * OpenSM's virtualization) every such GUID but a node GUID is
+ * "vport-unmodelled" (info) instead.  One finding per class: the GUIDs
+ * as its ports, in order of first mention, and the P_Keys naming them.
+ * IBP_EINVAL without out or f; IBP_ENOMEM. */
+int ibp_audit_skipped_guids(ibp_findings *out, const ibp_fabric *f,
+			    const ibp_conf *plan, const ibp_alias_map *aliases,
+			    bool vports);
+
 /* A port's table cannot hold all its entries (PartitionCap). */
 int ibp_audit_capacity_overflow(ibp_findings *out, uint64_t port_guid,
 				unsigned capacity, unsigned wanted,

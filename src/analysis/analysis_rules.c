@@ -53,6 +53,12 @@ static const ibp_audit_rule rules[] = {
      "NVIDIA OpenSM: allowed_sm_guids empty (--opensm-conf)"},
     {"mkey-per-port-off", IBP_AUDIT_MEDIUM,
      "NVIDIA OpenSM: one M_Key for every port (--opensm-conf)"},
+    {"guid-unknown", IBP_AUDIT_MEDIUM,
+     "the plan names GUIDs that are no port of the fabric: OpenSM skips "
+     "them"},
+    {"guid-alias-ignored", IBP_AUDIT_MEDIUM,
+     "the plan names VFs' alias GUIDs: OpenSM 3.3.23 skips them "
+     "(--alias-guids)"},
     {"default-limited-member", IBP_AUDIT_INFO,
      "tenant ports limited in 0x7fff"},
     {"partition-single-member", IBP_AUDIT_INFO, "a partition with one member"},
@@ -61,6 +67,9 @@ static const ibp_audit_rule rules[] = {
     {"sakey-default", IBP_AUDIT_INFO, "sa_key at OpenSM's default 0x1"},
     {"sa-trust-basic", IBP_AUDIT_INFO,
      "NVIDIA OpenSM: sa_enhanced_trust_model FALSE"},
+    {"vport-unmodelled", IBP_AUDIT_INFO,
+     "NVIDIA OpenSM's virtualization may program the plan's non-port "
+     "GUIDs as vports: not modelled (--opensm-conf)"},
     {"sm-port-assumed", IBP_AUDIT_INFO,
      "no --sm-port: the SM's port was taken from the topology"},
 };

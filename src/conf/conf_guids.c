@@ -67,25 +67,13 @@ static void report(ibp_conf *c, ibp_guid_kind kind, struct seen *v, size_t n)
 {
 	if (!n)
 		return;
-	const ibp_fabric *f = c->opts.fabric;
-	char first[512] = "";
-	size_t len = 0;
-	for (size_t i = 0; i < n && i < FIRST_SHOWN; i++) {
-		struct ibp_guid_class gc;
-		if (ibp_guid_classify(f, c->opts.aliases, v[i].guid, &gc) ==
-		    IBP_GUID_ALIAS)
-			len += (size_t)snprintf(
-			    first + len, sizeof(first) - len,
-			    "%s0x%016" PRIx64 " (VF %u of %s port %u)",
-			    i ? ", " : "", v[i].guid, gc.index,
-			    ibp_fabric_node_desc(f, gc.node), gc.port);
-		else
-			len += (size_t)snprintf(
-			    first + len, sizeof(first) - len, "%s0x%016" PRIx64,
-			    i ? ", " : "", v[i].guid);
-		if (len >= sizeof(first))
-			break;
-	}
+	uint64_t g[FIRST_SHOWN] = {0};
+	for (size_t i = 0; i < n && i < FIRST_SHOWN; i++)
+		g[i] = v[i].guid;
+	char first[512];
+	ibp_guid_list_describe(c->opts.fabric, c->opts.aliases, g,
+			       n < FIRST_SHOWN ? n : FIRST_SHOWN, FIRST_SHOWN,
+			       first, sizeof(first));
 	const char *more = n > FIRST_SHOWN ? ", ..." : "";
 	const ibp_conf_member *m = &c->members[v[0].member];
 	if (c->opts.vports && kind != IBP_GUID_NODE)

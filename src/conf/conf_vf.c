@@ -142,7 +142,8 @@ static int merge_group(ibp_conf *c, const struct ibp_conf_group *g)
 }
 
 /* The note saying how many aliases were written on their ports. */
-static void note(ibp_conf *c, size_t n, const size_t *first, size_t nfirst)
+static void note(ibp_conf *c, size_t n, const size_t *first, size_t nfirst,
+		 bool more)
 {
 	char list[512] = "";
 	size_t len = 0;
@@ -163,7 +164,7 @@ static void note(ibp_conf *c, size_t n, const size_t *first, size_t nfirst)
 		  "physical ports (--vf-guids physical): %s%s; OpenSM programs "
 		  "the physical port's P_KeyTable, and the host's VF mapping "
 		  "(pkey_idx) decides which VF uses which entry",
-		  n, list, n > nfirst ? ", ..." : "");
+		  n, list, more ? ", ..." : "");
 }
 
 int conf_vf_physical(ibp_conf *c)
@@ -171,7 +172,8 @@ int conf_vf_physical(ibp_conf *c)
 	if (c->opts.vf_guids == IBP_VF_GUIDS_ALIAS || !c->opts.fabric ||
 	    !ibp_alias_map_count(c->opts.aliases))
 		return IBP_OK;
-	size_t n = 0, first[FIRST_SHOWN];
+	size_t n = 0, nfirst = 0, first[FIRST_SHOWN];
+	bool more = false; /* distinct aliases past the first shown */
 	for (size_t i = 0; i < c->nmembers; i++) {
 		ibp_conf_member *m = &c->members[i];
 		struct ibp_guid_class gc;
@@ -183,13 +185,20 @@ int conf_vf_physical(ibp_conf *c)
 			continue;
 		m->alias = m->guid;
 		m->guid = gc.port_guid;
-		if (n < FIRST_SHOWN)
-			first[n] = i;
+		/* the note names distinct aliases (one may be in several
+		 * P_Keys) */
+		bool named = false;
+		for (size_t k = 0; k < nfirst && !named; k++)
+			named = c->members[first[k]].alias == m->alias;
+		if (!named && nfirst < FIRST_SHOWN)
+			first[nfirst++] = i;
+		else if (!named)
+			more = true;
 		n++;
 	}
 	if (!n)
 		return IBP_OK;
-	note(c, n, first, n < FIRST_SHOWN ? n : FIRST_SHOWN);
+	note(c, n, first, nfirst, more);
 	int rc = IBP_OK;
 	for (size_t i = 0; i < c->ngroups && !rc; i++)
 		rc = merge_group(c, c->groups[i]);

@@ -35,6 +35,9 @@
  * The plan's findings besides the rules' (no-lid, sm-port-assumed, the
  * table overflows of ports the change does not name) do not change with
  * a change the conditions admit; multicast-groups is counted again.
+ * The GUIDs OpenSM skips (guid-unknown, guid-alias-ignored,
+ * vport-unmodelled) are not kept: they refuse nothing, and the views
+ * take them from the whole audit.
  * After each change the caller commits, the kept answer is the new
  * plan's; a background thread audits the committed file whole and
  * counts (and logs through the status) any difference.
@@ -87,6 +90,19 @@ struct svc_guard_base {
 	uint64_t *aliased; /* those ports' GUIDs, sorted */
 	size_t naliased;
 };
+
+/* The findings the kept answer leaves out: the plan's GUIDs OpenSM will
+ * not program (analysis_guids.c: guid-unknown, guid-alias-ignored,
+ * vport-unmodelled) change with every GUID a change names and refuse
+ * nothing (medium, info); GET /ibpart/v1/audit, the page and /metrics
+ * take them from the whole audit, and the check below compares the
+ * rest. */
+static bool unkept(const char *code)
+{
+	return !strcmp(code, "guid-unknown") ||
+	       !strcmp(code, "guid-alias-ignored") ||
+	       !strcmp(code, "vport-unmodelled");
+}
 
 static void touched_clear(struct svc_guard_base *b)
 {
@@ -218,7 +234,7 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 		const ibp_finding *f = ibp_findings_get(all, i);
 		/* both judged again at each change */
 		if (strcmp(f->code, "multicast-groups") &&
-		    strcmp(f->code, "shared-physical-port"))
+		    strcmp(f->code, "shared-physical-port") && !unkept(f->code))
 			rc = ibp_findings_add(b->plan, f->code, f->severity,
 					      f->ports, f->nports,
 					      f->partitions, f->npartitions,
@@ -715,13 +731,14 @@ int svc_guard_base_findings(const ibp_service *s, ibp_findings *out)
 	return rc;
 }
 
-/* The first finding of a that b lacks (both sorted), or NULL. */
+/* The first finding of a that b lacks (both sorted), or NULL; the
+ * unkept ones aside. */
 static const ibp_finding *first_missing(const ibp_findings *a,
 					const ibp_findings *b)
 {
 	for (size_t i = 0; i < ibp_findings_count(a); i++) {
 		const ibp_finding *x = ibp_findings_get(a, i);
-		bool found = false;
+		bool found = unkept(x->code);
 		for (size_t j = 0; j < ibp_findings_count(b) && !found; j++)
 			found = ibp_finding_equal(x, ibp_findings_get(b, j));
 		if (!found)
@@ -758,8 +775,10 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	if (check && !svc_audit(s, text, len, &full, &err)) {
 		const ibp_finding *a = first_missing(full, kept);
 		const ibp_finding *b = a ? NULL : first_missing(kept, full);
-		drift = a || b ||
-			ibp_findings_count(full) != ibp_findings_count(kept);
+		size_t nfull = ibp_findings_count(full);
+		for (size_t i = 0; i < ibp_findings_count(full); i++)
+			nfull -= unkept(ibp_findings_get(full, i)->code);
+		drift = a || b || nfull != ibp_findings_count(kept);
 		if (drift)
 			snprintf(why, size,
 				 "revision %llu: the guard's kept audit %s "

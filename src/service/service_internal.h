@@ -474,12 +474,6 @@ int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
  * repeats dropped, the count left.  service_vf.c. */
 int svc_guid_cmp(const void *a, const void *b);
 size_t svc_guid_set(uint64_t *v, size_t n);
-/* With vports (virt_enabled 2): the finding "vport-unmodelled" (info)
- * naming the GUIDs of in's plan that are no port of the fabric and no
- * node GUID, and their partitions, added to out; nothing otherwise.
- * IBP_ENOMEM, or the alias map's failure.  service_vf.c. */
-int svc_vport_finding(const ibp_service *s, const ibp_analysis_input *in,
-		      ibp_findings *out, ibp_error *err);
 int svc_render(const char *operator_text, size_t oplen,
 	       const struct svc_plan *plan, char **text, size_t *len);
 /* Parse text as OpenSM does (name is for messages). */

@@ -25,8 +25,8 @@
  * ibp_service_options.vports) a GUID that is no port of the fabric - an
  * alias not written on its port, or unknown - may be a VF's virtual
  * port, programmed by that SM on a P_KeyTable ibpart does not model:
- * the service's audit says so in one finding, "vport-unmodelled", never
- * calling them ignored (svc_vport_finding).
+ * the service's audit (the library's, analysis_guids.c) says so in one
+ * finding, "vport-unmodelled", never calling them ignored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +82,6 @@ int svc_vf_physical_file(ibp_service *s, const char *text, size_t len,
 	return rc;
 }
 
-#define VPORTS_NAMED 8 /* GUIDs the finding's message names */
-
 int svc_guid_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -99,90 +97,4 @@ size_t svc_guid_set(uint64_t *v, size_t n)
 		if (!k || v[k - 1] != v[i])
 			v[k++] = v[i];
 	return k;
-}
-
-/* The GUID members of c that may be vports (no port of f, no node
- * GUID), and the partitions naming them, into *g (*ng) and parts
- * (*np, at most 0x8000). */
-static int vport_guids(const ibp_conf *c, const ibp_fabric *f,
-		       const ibp_alias_map *am, uint64_t **g, size_t *ng,
-		       uint16_t *parts, size_t *np)
-{
-	size_t cap = 0;
-	*g = NULL;
-	*ng = *np = 0;
-	for (size_t i = 0; i < ibp_conf_partition_count(c); i++) {
-		const ibp_conf_partition *p = ibp_conf_partition_at(c, i);
-		bool named = false;
-		for (size_t j = 0; j < ibp_conf_partition_member_count(p);
-		     j++) {
-			const ibp_conf_member *m =
-			    ibp_conf_partition_member(p, j);
-			ibp_guid_kind k;
-			if ((m->kind != IBP_MEMBER_GUID &&
-			     m->kind != IBP_MEMBER_NAME) ||
-			    !m->guid || m->alias ||
-			    (k = ibp_guid_classify(f, am, m->guid, NULL)) ==
-				IBP_GUID_PORT ||
-			    k == IBP_GUID_NODE)
-				continue;
-			if (*ng == cap) {
-				cap = cap ? 2 * cap : 16;
-				uint64_t *ng2 = realloc(*g, cap * sizeof(**g));
-				if (!ng2)
-					return IBP_ENOMEM;
-				*g = ng2;
-			}
-			(*g)[(*ng)++] = m->guid;
-			named = true;
-		}
-		if (named && *np < 0x8000)
-			parts[(*np)++] =
-			    ibp_pkey_base(ibp_conf_partition_pkey(p));
-	}
-	*ng = svc_guid_set(*g, *ng);
-	return IBP_OK;
-}
-
-int svc_vport_finding(const ibp_service *s, const ibp_analysis_input *in,
-		      ibp_findings *out, ibp_error *err)
-{
-	if (!s->vports)
-		return IBP_OK;
-	char *path = svc_alias_path(s);
-	ibp_alias_map *am = NULL;
-	int rc = path ? ibp_alias_map_load(path, 0, &am, NULL, err) : IBP_OK;
-	free(path);
-	uint64_t *g = NULL;
-	size_t ng = 0, np = 0;
-	uint16_t *parts = rc ? NULL : malloc(0x8000 * sizeof(*parts));
-	if (!rc && !parts)
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	if (!rc &&
-	    vport_guids(ibp_analysis_input_conf(in),
-			ibp_analysis_input_fabric(in), am, &g, &ng, parts, &np))
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	char list[VPORTS_NAMED * 20 + 8] = "";
-	size_t at = 0;
-	for (size_t i = 0; !rc && i < ng && i < VPORTS_NAMED; i++)
-		at += (size_t)snprintf(list + at, sizeof(list) - at,
-				       "%s0x%016llx", i ? ", " : "",
-				       (unsigned long long)g[i]);
-	if (!rc && ng &&
-	    ibp_findings_add(
-		out, "vport-unmodelled", IBP_AUDIT_INFO, g, ng, parts, np,
-		"Read the vports' P_KeyTables with NVIDIA's tools (UFM's GET "
-		"/resources/vports); ibpart reads the physical ports only.",
-		"%zu GUID(s) of the plan are no port of the fabric: %s%s. "
-		"With NVIDIA OpenSM's virtualization (opensm.conf "
-		"virt_enabled 2) that SM may program them as VFs' virtual "
-		"ports (vports), whose P_KeyTables ibpart does not model: "
-		"nothing is predicted or verified for them, and a revision "
-		"naming them is not reported verified.",
-		ng, list, ng > VPORTS_NAMED ? ", ..." : ""))
-		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	free(g);
-	free(parts);
-	ibp_alias_map_free(am);
-	return rc;
 }

@@ -157,8 +157,6 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 		rc =
 		    ibp_analysis_input_audit_files(in, &fo, f, NULL, NULL, err);
 		if (!rc)
-			rc = svc_vport_finding(s, in, *f, err);
-		if (!rc)
 			ibp_findings_sort(*f);
 	}
 	if (!rc && posture_codes)

@@ -23,6 +23,7 @@
 
 struct ibp_alias_map {
 	struct topo_map64 index; /* alias GUID -> v[] */
+	struct topo_map64 slots; /* slot_key(port, index) -> v[] */
 	struct ibp_alias *v;
 	size_t n, cap;
 };
@@ -37,6 +38,7 @@ void ibp_alias_map_free(ibp_alias_map *m)
 	if (!m)
 		return;
 	topo_map64_free(&m->index);
+	topo_map64_free(&m->slots);
 	free(m->v);
 	free(m);
 }
@@ -60,6 +62,30 @@ const struct ibp_alias *ibp_alias_map_find(const ibp_alias_map *m,
 	return i == TOPO_NONE ? NULL : &m->v[i];
 }
 
+/* A GUIDInfo slot's key: the port GUID rotated by 8 bits, the index in
+ * the low byte.  Two slots share a key only when their ports differ in
+ * their top 8 bits alone; a lookup checks, and scans then. */
+static uint64_t slot_key(uint64_t port_guid, unsigned index)
+{
+	return (port_guid << 8 | port_guid >> 56) ^ index;
+}
+
+const struct ibp_alias *ibp_alias_map_slot(const ibp_alias_map *m,
+					   uint64_t port_guid, unsigned index)
+{
+	if (!m || !m->n)
+		return NULL;
+	uint32_t i = topo_map64_get(&m->slots, slot_key(port_guid, index));
+	if (i == TOPO_NONE)
+		return NULL;
+	if (m->v[i].port_guid == port_guid && m->v[i].index == index)
+		return &m->v[i];
+	for (size_t k = 0; k < m->n; k++) /* another slot's key */
+		if (m->v[k].port_guid == port_guid && m->v[k].index == index)
+			return &m->v[k];
+	return NULL;
+}
+
 int ibp_alias_map_add(ibp_alias_map *m, const struct ibp_alias *a)
 {
 	if (!m || !a || !a->alias || !a->port_guid ||
@@ -67,6 +93,8 @@ int ibp_alias_map_add(ibp_alias_map *m, const struct ibp_alias *a)
 		return IBP_EINVAL;
 	if (ibp_alias_map_find(m, a->alias))
 		return IBP_ERANGE;
+	if (ibp_alias_map_slot(m, a->port_guid, a->index))
+		return IBP_EBUSY;
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 16;
 		struct ibp_alias *v = realloc(m->v, cap * sizeof(*v));
@@ -77,6 +105,9 @@ int ibp_alias_map_add(ibp_alias_map *m, const struct ibp_alias *a)
 	}
 	uint32_t old;
 	int rc = topo_map64_put(&m->index, a->alias, (uint32_t)m->n, &old);
+	if (rc >= 0) /* a key another slot holds stays that slot's */
+		rc = topo_map64_put(&m->slots, slot_key(a->port_guid, a->index),
+				    (uint32_t)m->n, &old);
 	if (rc < 0)
 		return rc;
 	m->v[m->n++] = *a;
@@ -153,6 +184,22 @@ static int read_line(ibp_alias_map *m, const char *name, unsigned lineno,
 	int rc = ibp_alias_map_add(m, &a);
 	if (rc == IBP_ENOMEM)
 		return ibp_error_set(err, rc, "out of memory");
+	if (rc == IBP_EBUSY) {
+		const struct ibp_alias *h =
+		    ibp_alias_map_slot(m, a.port_guid, a.index);
+		ibp_diags_add(diags, IBP_SEV_ERROR, "alias-map-duplicate", name,
+			      lineno, 1,
+			      "GUIDInfo index %u of port 0x%016" PRIx64
+			      " already holds alias 0x%016" PRIx64
+			      " (an index holds one GUID)",
+			      a.index, a.port_guid, h ? h->alias : 0);
+		return ibp_error_set_at(
+		    err, IBP_EPARSE, name, lineno, 1,
+		    "GUIDInfo index %u of port 0x%016" PRIx64
+		    " already holds alias 0x%016" PRIx64
+		    " (an index holds one GUID)",
+		    a.index, a.port_guid, h ? h->alias : 0);
+	}
 	if (rc) {
 		const char *why = rc == IBP_ERANGE
 				      ? "is given twice"
@@ -271,4 +318,28 @@ ibp_guid_kind ibp_guid_classify(const ibp_fabric *f, const ibp_alias_map *m,
 	if (c)
 		*c = x;
 	return x.kind;
+}
+
+void ibp_guid_list_describe(const ibp_fabric *f, const ibp_alias_map *m,
+			    const uint64_t *g, size_t n, size_t shown,
+			    char *buf, size_t size)
+{
+	size_t len = 0;
+	if (size)
+		buf[0] = 0;
+	for (size_t i = 0; i < n && i < shown && len < size; i++) {
+		struct ibp_guid_class c;
+		if (ibp_guid_classify(f, m, g[i], &c) == IBP_GUID_ALIAS)
+			len += (size_t)snprintf(
+			    buf + len, size - len,
+			    "%s0x%016" PRIx64 " (VF %u of %s port %u)",
+			    i ? ", " : "", g[i], c.index,
+			    ibp_fabric_node_desc(f, c.node), c.port);
+		else
+			len += (size_t)snprintf(buf + len, size - len,
+						"%s0x%016" PRIx64,
+						i ? ", " : "", g[i]);
+	}
+	if (n > shown && len < size)
+		snprintf(buf + len, size - len, ", ...");
 }

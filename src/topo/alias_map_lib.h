@@ -14,10 +14,17 @@
 /* An empty map; NULL when out of memory. */
 ibp_alias_map *ibp_alias_map_new(void);
 
-/* Add an alias.  IBP_ERANGE when the alias is already in the map (the
- * map is unchanged), IBP_EINVAL for an index out of 1..255, a zero GUID
- * or an alias equal to its port GUID, IBP_ENOMEM. */
+/* Add an alias.  IBP_ERANGE when the alias is already in the map,
+ * IBP_EBUSY when its slot (port GUID, index) already holds another
+ * alias - a GUIDInfo index holds one GUID, so the one there first wins:
+ * a port's own table over the SA's records, the fabric over a file -
+ * (the map is unchanged either way), IBP_EINVAL for an index out of
+ * 1..255, a zero GUID or an alias equal to its port GUID, IBP_ENOMEM. */
 int ibp_alias_map_add(ibp_alias_map *m, const struct ibp_alias *a);
+
+/* The alias at GUIDInfo index `index` of port port_guid, or NULL. */
+const struct ibp_alias *ibp_alias_map_slot(const ibp_alias_map *m,
+					   uint64_t port_guid, unsigned index);
 
 /* How many aliases; the i-th in the order they were added (NULL past the
  * end). */
@@ -54,5 +61,13 @@ int ibp_alias_map_write(const ibp_alias_map *m, const ibp_fabric *f, FILE *out);
  * Returns the kind. */
 ibp_guid_kind ibp_guid_classify(const ibp_fabric *f, const ibp_alias_map *m,
 				uint64_t guid, struct ibp_guid_class *c);
+
+/* The first `shown` of the GUIDs g[0..n) named into buf (size bytes):
+ * "0x..." each, an alias of a port of f with " (VF i of DESC port p)",
+ * joined by ", ", then ", ..." when there are more: how a finding or a
+ * warning names the GUIDs OpenSM skips. */
+void ibp_guid_list_describe(const ibp_fabric *f, const ibp_alias_map *m,
+			    const uint64_t *g, size_t n, size_t shown,
+			    char *buf, size_t size);
 
 #endif

@@ -11,6 +11,9 @@
 #    written in place: the later line (limited) wins, and with -W
 #    (allow_both_pkeys) too; the rendering writes the port full whatever
 #    the order (vf-physical-full), with -W `both` (both keys held).
+#  - switch.conf: a switch port 0's alias is written on port 0, and a
+#    GUID the alias map also holds as an alias but that is a port GUID
+#    stays that port's member, as OpenSM reads it.
 . "$(dirname "$0")/lib.sh"
 ibp_init parity-vf-physical
 
@@ -84,4 +87,14 @@ IBP_PARITY_OSM_CONF=$IBP_WORK/conflict-W.osm.conf \
 held=$(grep '^0x506b4b0300a1b200 ' "$IBP_WORK/case-conflict-W/theirs.txt")
 case $held in *" 0x0a01"*" 0x8a01"*|*" 0x8a01"*" 0x0a01"*) ;;
 *) ibp_fail "OpenSM -W: b200 does not hold both keys ($held)" ;; esac
+
+# a switch port 0's alias, and an alias that is also a port GUID
+A=$D/switch.aliases render "$D/switch.conf" "$IBP_WORK/switch.osm.conf"
+IBP_PARITY_OSM_CONF=$IBP_WORK/switch.osm.conf \
+	ibp_parity switch "$T" "$D/switch.conf" \
+	--alias-guids "$D/switch.aliases" --vf-guids physical
+for p in 0x506b4b0300a1b100 0x506b4b0300a1b210; do
+	held=$(grep "^$p " "$IBP_WORK/case-switch/theirs.txt")
+	case $held in *" 0x8d01"*) ;; *) ibp_fail "OpenSM: $p not full in 0x0d01 ($held)" ;; esac
+done
 ibp_parity_done

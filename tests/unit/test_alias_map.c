@@ -91,7 +91,10 @@ static void test_errors(void **state)
 	read_bad("0x1 0x2 1 x\n", 1, 11);	    /* trailing text */
 	read_bad("\n0x1 0x2 1\n0x1 0x3 2\n", 3, 1); /* given twice */
 	read_bad("0x5 0x5 1\n", 1, 1);		    /* its own port */
-	read_bad("0x0 0x5 1\n", 1, 1);		    /* zero GUID */
+	/* two GUIDs at one GUIDInfo index of one port: an index holds one
+	 * (the same index of another port, or another index, is fine) */
+	read_bad("0x1 0x9 1\n0x2 0x8 1\n0x3 0x9 2\n0x4 0x9 1\n", 4, 1);
+	read_bad("0x0 0x5 1\n", 1, 1); /* zero GUID */
 	/* a NUL inside a field (found by fuzz_alias_map): strtoull
 	 * stopped at it and the rest of the field went unread */
 	static const char nul[] = "0x1\0zz 0x2 1\n0x3 0x4 1\0\n";
@@ -107,6 +110,34 @@ static void test_errors(void **state)
 						   &err),
 			 IBP_EPARSE);
 	assert_int_equal(err.col, 9);
+}
+
+/* The slot rule where the map is built from the fabric and merged with
+ * a file (live_discovery.c, sm_sa_guid_info.c): the alias there first
+ * keeps the index, the other is refused with IBP_EBUSY and the map is
+ * unchanged - also for ports whose slot keys are the same (their GUIDs
+ * differ in the top 8 bits only). */
+static void test_slots(void **state)
+{
+	(void)state;
+	ibp_alias_map *m = ibp_alias_map_new();
+	assert_non_null(m);
+	struct ibp_alias a = {0x0002c903000a0301, 0x0002c90000000301, 1};
+	struct ibp_alias b = {0x0002c903000a0399, 0x0002c90000000301, 1};
+	/* index 2 of this port has the key of index 1 of a's */
+	struct ibp_alias c = {0x0002c903000a0398, 0x0302c90000000301, 2};
+	struct ibp_alias d = {0x0002c903000a0397, 0x0302c90000000301, 2};
+	assert_int_equal(ibp_alias_map_add(m, &a), IBP_OK);
+	assert_int_equal(ibp_alias_map_add(m, &b), IBP_EBUSY);
+	assert_int_equal(ibp_alias_map_add(m, &c), IBP_OK);
+	assert_int_equal(ibp_alias_map_add(m, &d), IBP_EBUSY);
+	assert_int_equal(ibp_alias_map_count(m), 2);
+	assert_null(ibp_alias_map_find(m, b.alias));
+	assert_int_equal(ibp_alias_map_slot(m, a.port_guid, 1)->alias, a.alias);
+	assert_int_equal(ibp_alias_map_slot(m, c.port_guid, 2)->alias, c.alias);
+	assert_null(ibp_alias_map_slot(m, c.port_guid, 1));
+	assert_null(ibp_alias_map_slot(m, a.port_guid, 2));
+	ibp_alias_map_free(m);
 }
 
 static void test_classify(void **state)
@@ -146,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_read),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_slots),
 	    cmocka_unit_test(test_classify),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

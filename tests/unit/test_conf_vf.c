@@ -279,10 +279,35 @@ static void test_vports(void **state)
 	assert_false(oc.have_virt_enabled);
 }
 
+/* The note names each alias once, however many P_Keys it is in: one VF
+ * in three P_Keys is 3 members, 1 alias named, no "...". */
+static void test_note_distinct(void **state)
+{
+	(void)state;
+	struct run r;
+	parse(&r,
+	      "a=0x0a01 : 0x0002c903000000a1=full ;\n"
+	      "b=0x0b01 : 0x0002c903000000a1=full ;\n"
+	      "c=0x0c01 : 0x0002c903000000a1=limited ;\n",
+	      IBP_VF_GUIDS_PHYSICAL, false, IBP_CONF_OPTIONS_VERSION);
+	const char *msg = NULL;
+	for (size_t i = 0; i < ibp_diags_count(r.d); i++)
+		if (!strcmp(ibp_diags_get(r.d, i)->code, "guid-alias-physical"))
+			msg = ibp_diags_get(r.d, i)->message;
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "3 alias GUID member(s)"));
+	const char *at = strstr(msg, "0x0002c903000000a1");
+	assert_non_null(at);
+	assert_null(strstr(at + 1, "0x0002c903000000a1"));
+	assert_null(strstr(msg, "..."));
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_physical),
+	    cmocka_unit_test(test_note_distinct),
 	    cmocka_unit_test(test_alias_default),
 	    cmocka_unit_test(test_generated_only),
 	    cmocka_unit_test(test_full_wins),
