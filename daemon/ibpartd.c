@@ -8,6 +8,7 @@
  * and on SIGTERM/SIGINT stops taking requests, lets the applier finish
  * the change in flight and exits.
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,8 +414,24 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 	return 0;
 }
 
+/* glibc gives each thread that finds the arenas busy an arena of its own,
+ * up to eight per core: the 16 request threads, the applier and the
+ * collector each keep their own high-water mark of free memory, which
+ * a burst of changes raises arena by arena (the RSS crept up through
+ * 10,000 changes on ibsim).  Four arenas, unless the operator chose
+ * (MALLOC_ARENA_MAX or the glibc.malloc.arena_max tunable): measured at
+ * the same change rate (docs/ibpartd.md, "Memory"). */
+static void cap_arenas(void)
+{
+	const char *t = getenv("GLIBC_TUNABLES");
+	if (getenv("MALLOC_ARENA_MAX") || (t && strstr(t, "arena_max")))
+		return;
+	(void)mallopt(M_ARENA_MAX, 4);
+}
+
 static int run(int argc, char **argv)
 {
+	cap_arenas();
 	struct ibpartd d = {.threads = 16,
 			    .max_connections = 1024,
 			    .per_ip_connections = 32,
