@@ -45,6 +45,7 @@ test)
     krb5-kdc krb5-admin-server krb5-user                   # a KDC on loopback, kinit
     chromium                                             # looks at the HTML report
     debhelper lintian bash-completion                    # make deb, the completion test
+    liblsan0                                             # ibpartd's verify cycles under LeakSanitizer
   ) ;;
 *)
   echo "usage: deps.sh [--list] [build|demo|deb|test]" >&2
