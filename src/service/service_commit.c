@@ -141,8 +141,8 @@ static void writers_reset(ibp_service *s)
 
 void svc_writers_follow(ibp_service *s)
 {
-	follow_plan(s);
 	pthread_mutex_lock(&s->commit_lock); /* committed without the queue */
+	follow_plan(s);
 	if (s->durable < s->rev)
 		s->durable = s->rev;
 	pthread_mutex_unlock(&s->commit_lock);
@@ -151,8 +151,14 @@ void svc_writers_follow(ibp_service *s)
 uint64_t svc_writers_begin(ibp_service *s)
 {
 	pthread_mutex_lock(&s->commit_lock);
-	if (s->broken)
-		writers_reset(s);
+	if (s->broken) { /* the kept answer dropped: no change tried on it */
+		pthread_mutex_unlock(&s->commit_lock);
+		pthread_rwlock_wrlock(&s->guard_rw);
+		pthread_mutex_lock(&s->commit_lock);
+		if (s->broken)
+			writers_reset(s);
+		pthread_rwlock_unlock(&s->guard_rw);
+	}
 	uint64_t epoch = s->epoch;
 	pthread_mutex_unlock(&s->commit_lock);
 	return epoch;
