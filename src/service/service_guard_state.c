@@ -41,6 +41,7 @@
  */
 #include <malloc.h>
 #include <stdatomic.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -844,8 +845,6 @@ struct trial_port {
 struct svc_guard_trial {
 	uint64_t gen;		       /* the kept answer it read */
 	struct svc_plan before, after; /* the P_Key's, 0 or 1 partition */
-	char *optext;
-	size_t oplen;
 	ibp_audit_trial *at;
 	ibp_findings *old, *neu;
 	long mc_delta; /* the multicast groups it adds (or removes) */
@@ -864,7 +863,6 @@ void svc_guard_trial_free(struct svc_guard_trial *t)
 	free(t->tp);
 	svc_plan_free(&t->before);
 	svc_plan_free(&t->after);
-	free(t->optext);
 	ibp_audit_trial_free(t->at);
 	ibp_findings_free(t->old);
 	ibp_findings_free(t->neu);
@@ -877,6 +875,15 @@ bool svc_guard_trial_begin(ibp_service *s, struct svc_snap **snap)
 	if (!s->topology_path || s->allow_both_pkeys || s->guard_whole ||
 	    s->store_url)
 		return false;
+	/* no more trials at once than processors: a change applied waits
+	 * for the trials under way, and a trial preempted on a busy machine
+	 * would hold it up */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cap = cpus > 2 ? (unsigned)cpus : 2;
+	if (atomic_fetch_add(&s->guard_trying, 1) >= cap) {
+		atomic_fetch_sub(&s->guard_trying, 1);
+		return false;
+	}
 	pthread_rwlock_rdlock(&s->guard_rw);
 	const struct svc_guard_base *b = s->guard;
 	bool ok = b && !b->pending && !b->naliased && clean_verdict(b);
@@ -888,13 +895,14 @@ bool svc_guard_trial_begin(ibp_service *s, struct svc_snap **snap)
 	}
 	pthread_mutex_unlock(&s->commit_lock);
 	if (!ok)
-		pthread_rwlock_unlock(&s->guard_rw);
+		svc_guard_trial_end(s);
 	return ok;
 }
 
 void svc_guard_trial_end(ibp_service *s)
 {
 	pthread_rwlock_unlock(&s->guard_rw);
+	atomic_fetch_sub(&s->guard_trying, 1);
 }
 
 static int part_copy(const struct svc_part *p, struct svc_plan *out)
@@ -970,14 +978,12 @@ struct svc_guard_trial *svc_guard_try(ibp_service *s, const char *optext,
 	struct svc_guard_trial *t = calloc(1, sizeof(*t));
 	bool ok =
 	    t && !part_copy(before, &t->before) &&
-	    !part_copy(after, &t->after) && (t->optext = malloc(oplen + 1)) &&
+	    !part_copy(after, &t->after) &&
 	    !ibp_audit_trial_new(b->st, &t->at) &&
 	    (!after || !ibp_audit_trial_set_name(t->at, pkey, after->name)) &&
 	    (t->old = ibp_findings_new()) && (t->neu = ibp_findings_new());
 	if (ok) {
 		t->gen = s->guard_gen;
-		memcpy(t->optext, optext, oplen);
-		t->oplen = oplen;
 		ok = trial_ports(b, t, pkey, before, after) &&
 		     !ibp_audit_trial_update(t->at, t->old, t->neu);
 	}
@@ -991,7 +997,9 @@ struct svc_guard_trial *svc_guard_try(ibp_service *s, const char *optext,
 	return t;
 }
 
-/* Is t still what the serial guard would judge now? */
+/* Is t still what the serial guard would judge now?  The operator's
+ * lines it was tried with were the kept answer's (svc_guard_try), as
+ * the lines now must be: the same reading. */
 static bool trial_holds(ibp_service *s, const struct svc_guard_trial *t,
 			const char *optext, size_t oplen, uint16_t pkey,
 			const struct svc_part *before,
@@ -1000,7 +1008,6 @@ static bool trial_holds(ibp_service *s, const struct svc_guard_trial *t,
 	struct svc_guard_base *b = s->guard;
 	if (!b || s->guard_gen != t->gen || b->pending || b->rev != s->wrev ||
 	    b->oplen != oplen || memcmp(b->optext, optext, oplen) ||
-	    t->oplen != oplen || memcmp(t->optext, optext, oplen) ||
 	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->before, pkey),
 			    before) ||
 	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->after, pkey),

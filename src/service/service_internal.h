@@ -138,6 +138,7 @@ struct ibp_service {
 	 * guard_rw), and those then applied as tried or judged again;
 	 * guard_gen names the kept answer a trial read */
 	pthread_rwlock_t guard_rw;
+	_Atomic unsigned guard_trying; /* trials under way */
 	uint64_t guard_gen, guard_tried, guard_rejudged;
 	unsigned long guard_drifts; /* kept answers the check refuted */
 	struct svc_opc *opc;	    /* service.c: the operator's lines as read,
