@@ -75,7 +75,10 @@ struct svc_opc {
  *  - write_lock serialises the writers: the changes, the store's
  *    catch-up, OpenSM's memory recorded, the guard's drift check.  It
  *    alone covers what only writers touch: the plan's replacement, rev,
- *    guard, record;
+ *    guard, record - but the kept answer (guard) is also read by the
+ *    changes tried before it (guard_rw's readers), so it is changed
+ *    only with guard_rw written (after write_lock; the lock dropped
+ *    while waiting for it, so that the reads do not wait for trials);
  *  - lock covers everything else and is held only briefly: a change
  *    drops it while the isolation guard judges (without a shared
  *    store), so the reads (the list, a P_Key, the status, the page, the
@@ -85,8 +88,8 @@ struct svc_opc {
 struct ibp_service {
 	pthread_mutex_t write_lock;
 	pthread_mutex_t lock;
-	void (*guard_hook)(void *); /* tests: called with the guard's lock
-				       dropped (ibp_service_set_guard_hook) */
+	void (*guard_hook)(void *); /* tests: called inside the guard
+				       (ibp_service_set_guard_hook) */
 	void *guard_hook_arg;
 	bool guard_whole; /* tests: every change judged by the whole-plan
 			     guard (ibp_service_set_guard_whole) */
