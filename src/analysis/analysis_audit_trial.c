@@ -230,7 +230,8 @@ static struct plist *tpart_get(ibp_audit_trial *t, uint16_t b)
 	p->p.v = malloc((l->n + 1) * sizeof(*l->v));
 	if (!p->p.v)
 		return NULL;
-	memcpy(p->p.v, l->v, l->n * sizeof(*l->v));
+	if (l->n)
+		memcpy(p->p.v, l->v, l->n * sizeof(*l->v));
 	p->p.n = l->n;
 	p->p.cap = l->n + 1;
 	t->part_read[b] = 1;

@@ -455,7 +455,8 @@ static void test_random_concurrent(void **state)
 		"%llu\n",
 		ROUNDS, THREADS, accepted, refused, warned,
 		(unsigned long long)applied, (unsigned long long)rejudged);
-	assert_true(accepted > 0 && refused > 0 && warned > 0);
+	/* the guard found tenant-bridges: refused, or only warned of */
+	assert_true(accepted > 0 && refused + warned > 0);
 	assert_true(applied > 0 && rejudged > 0);
 	side_close(&inc);
 	side_close(&whole);
