@@ -28,6 +28,8 @@
  * classes in one run, or the incremental state's (audit_priv.h). */
 static const uint16_t *ep_keys(const struct audit *a, size_t ep, size_t *nk)
 {
+	if (a->tr)
+		return audit_trial_keys(a->tr, ep, nk);
 	if (a->st)
 		return audit_state_keys(a->st, ep, nk);
 	return ibp_matrix_class_keys(a->m, ibp_matrix_class_of(a->m, ep), nk);
@@ -35,6 +37,8 @@ static const uint16_t *ep_keys(const struct audit *a, size_t ep, size_t *nk)
 
 static size_t ep_class(const struct audit *a, size_t ep)
 {
+	if (a->tr)
+		return audit_trial_class(a->tr, ep);
 	return a->st ? audit_state_class(a->st, ep)
 		     : ibp_matrix_class_of(a->m, ep);
 }
@@ -43,6 +47,8 @@ static size_t ep_class(const struct audit *a, size_t ep)
 static const struct member *part_members(const struct audit *a, uint16_t b,
 					 size_t *n)
 {
+	if (a->tr)
+		return audit_trial_members(a->tr, b, n);
 	if (a->st)
 		return audit_state_members(a->st, b, n);
 	*n = a->poff[b + 1] - a->poff[b];
@@ -54,13 +60,17 @@ static bool class_talk(const struct audit *a, size_t ca, size_t cb)
 	if (!a->st)
 		return ibp_matrix_class_can_talk(a->m, ca, cb);
 	size_t na, nb;
-	const uint16_t *ka = audit_state_class_keys(a->st, ca, &na);
-	const uint16_t *kb = audit_state_class_keys(a->st, cb, &nb);
+	const uint16_t *ka = a->tr ? audit_trial_class_keys(a->tr, ca, &na)
+				   : audit_state_class_keys(a->st, ca, &na);
+	const uint16_t *kb = a->tr ? audit_trial_class_keys(a->tr, cb, &nb)
+				   : audit_state_class_keys(a->st, cb, &nb);
 	return analysis_keys_match(ka, na, kb, nb);
 }
 
 static size_t class_size(const struct audit *a, size_t c)
 {
+	if (a->tr)
+		return audit_trial_class_size(a->tr, c);
 	return a->st ? audit_state_class_size(a->st, c)
 		     : ibp_matrix_class_size(a->m, c);
 }
@@ -68,8 +78,9 @@ static size_t class_size(const struct audit *a, size_t c)
 static const char *pname(const struct audit *a, uint16_t base, char buf[32])
 {
 	base = ibp_pkey_base(base);
-	const char *n =
-	    a->in->partition_names ? a->in->partition_names[base] : NULL;
+	const char *n = a->tr			 ? audit_trial_name(a->tr, base)
+			: a->in->partition_names ? a->in->partition_names[base]
+						 : NULL;
 	if (n && *n)
 		snprintf(buf, 32, "%.16s (0x%04x)", n, base);
 	else

@@ -32,48 +32,10 @@
 #include "ibpart/analysis.h"
 #include "ibpart/pkey.h"
 #include "analysis/audit_priv.h"
+#include "analysis/audit_state_priv.h"
 #include "pkey/tables_lib.h"
 #include "topo/topo_lib.h"
 #include "pkey/pkey_table_lib.h"
-
-struct cls {
-	uint16_t *keys;
-	size_t nk;
-	size_t count;
-	uint64_t hash;
-};
-
-struct plist {
-	struct audit_member *v;
-	size_t n, cap;
-};
-
-struct ibp_audit_state {
-	ibp_audit_input in;
-	ibp_matrix *m;
-	size_t n; /* end ports */
-	long sm_ep;
-	size_t *ep_cls;
-	struct cls *cls;
-	size_t ncls, capcls;
-	size_t *htab; /* class id + 1 by hash; 0: empty */
-	size_t hcap;
-	struct plist part[0x8000];
-	char *names[0x8000];
-	/* slots: findings now */
-	ibp_findings *f_default, *f_sa, *f_enforce;
-	ibp_findings **f_ep;   /* [n], NULL: none */
-	ibp_findings **f_part; /* [0x8000], NULL: none */
-	/* the update under way */
-	struct dirty {
-		size_t ep, old; /* the port, its class before */
-	} * dirty;
-	size_t ndirty, capdirty;
-	uint8_t *is_dirty; /* [n] */
-	uint64_t *guids;
-	struct audit_reach *reach; /* PART_MAX: rule scratch */
-	uint16_t *parts;	   /* PART_MAX */
-};
 
 static int grow_hash(ibp_audit_state *s)
 {
@@ -91,6 +53,24 @@ static int grow_hash(ibp_audit_state *s)
 	s->htab = t;
 	s->hcap = nc;
 	return 0;
+}
+
+bool audit_state_class_find(const struct ibp_audit_state *s, const uint16_t *k,
+			    size_t nk, size_t *out)
+{
+	if (!s->hcap)
+		return false;
+	uint64_t hv = analysis_keys_hash(k, nk);
+	for (size_t h = (size_t)hv & (s->hcap - 1); s->htab[h];
+	     h = (h + 1) & (s->hcap - 1)) {
+		const struct cls *c = &s->cls[s->htab[h] - 1];
+		if (c->hash == hv && c->nk == nk &&
+		    !memcmp(c->keys, k, nk * sizeof(*k))) {
+			*out = s->htab[h] - 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The class of keys k (effective), made when new. */
@@ -129,7 +109,7 @@ static int class_of(ibp_audit_state *s, const uint16_t *k, size_t nk,
 }
 
 /* Where ep is, or would go, among p's members (by end port). */
-static size_t plist_find(const struct plist *p, size_t ep)
+size_t audit_plist_find(const struct plist *p, size_t ep)
 {
 	size_t lo = 0, hi = p->n;
 	while (lo < hi) {
@@ -143,9 +123,9 @@ static size_t plist_find(const struct plist *p, size_t ep)
 }
 
 /* Insert (ep, full) into base b's members, or set its bit. */
-static int plist_put(struct plist *p, size_t ep, bool full)
+int audit_plist_put(struct plist *p, size_t ep, bool full)
 {
-	size_t lo = plist_find(p, ep);
+	size_t lo = audit_plist_find(p, ep);
 	if (lo < p->n && p->v[lo].ep == ep) {
 		p->v[lo].full = full;
 		return 0;
@@ -164,9 +144,9 @@ static int plist_put(struct plist *p, size_t ep, bool full)
 	return 0;
 }
 
-static void plist_del(struct plist *p, size_t ep)
+void audit_plist_del(struct plist *p, size_t ep)
 {
-	size_t lo = plist_find(p, ep);
+	size_t lo = audit_plist_find(p, ep);
 	if (lo < p->n && p->v[lo].ep == ep) {
 		memmove(p->v + lo, p->v + lo + 1,
 			(p->n - lo - 1) * sizeof(*p->v));
@@ -230,6 +210,10 @@ static int recompute(ibp_audit_state *s, enum slot_kind k, size_t i,
 		     ibp_findings **slot, ibp_findings *old_out,
 		     ibp_findings *new_out)
 {
+	uint64_t *stamp = k == SLOT_DEFAULT ? &s->f_default_ver
+			  : k == SLOT_SA    ? &s->f_sa_ver
+			  : k == SLOT_EP    ? &s->f_ep_ver[i]
+					    : &s->f_part_ver[i];
 	ibp_findings *f = ibp_findings_new();
 	if (!f)
 		return IBP_ENOMEM;
@@ -249,6 +233,7 @@ static int recompute(ibp_audit_state *s, enum slot_kind k, size_t i,
 		return rc;
 	}
 	ibp_findings_free(*slot);
+	*stamp = s->ver;
 	*slot = ibp_findings_count(f) ? f : NULL;
 	if (!*slot)
 		ibp_findings_free(f);
@@ -282,6 +267,10 @@ void ibp_audit_state_free(ibp_audit_state *s)
 	free(s->parts);
 	free(s->is_dirty);
 	free(s->guids);
+	free(s->ep_ver);
+	free(s->part_ver);
+	free(s->f_ep_ver);
+	free(s->f_part_ver);
 	free(s);
 }
 
@@ -309,8 +298,8 @@ static int load_keys(ibp_audit_state *s)
 		s->ep_cls[ep] = c;
 		s->cls[c].count++;
 		for (size_t j = 0; !rc && j < nk; j++)
-			rc = plist_put(&s->part[ibp_pkey_base(buf[j])], ep,
-				       ibp_pkey_is_full(buf[j]));
+			rc = audit_plist_put(&s->part[ibp_pkey_base(buf[j])],
+					     ep, ibp_pkey_is_full(buf[j]));
 	}
 	free(buf);
 	return rc;
@@ -346,8 +335,13 @@ int ibp_audit_state_new(const ibp_audit_input *in, ibp_audit_state **out,
 	s->guids = malloc((s->n + 1) * sizeof(*s->guids));
 	s->reach = malloc(PART_MAX * sizeof(*s->reach));
 	s->parts = malloc(PART_MAX * sizeof(*s->parts));
+	s->ep_ver = calloc(s->n + 1, sizeof(*s->ep_ver));
+	s->f_ep_ver = calloc(s->n + 1, sizeof(*s->f_ep_ver));
+	s->part_ver = calloc(0x8000, sizeof(*s->part_ver));
+	s->f_part_ver = calloc(0x8000, sizeof(*s->f_part_ver));
 	rc = !s->ep_cls || !s->f_ep || !s->f_part || !s->is_dirty ||
-		     !s->guids || !s->reach || !s->parts
+		     !s->guids || !s->reach || !s->parts || !s->ep_ver ||
+		     !s->f_ep_ver || !s->part_ver || !s->f_part_ver
 		 ? IBP_ENOMEM
 		 : 0;
 	for (size_t b = 0; !rc && b < 0x8000; b++)
@@ -389,6 +383,8 @@ int ibp_audit_state_set_name(ibp_audit_state *s, uint16_t pkey,
 	char *c = name ? strdup(name) : NULL;
 	if (name && !c)
 		return IBP_ENOMEM;
+	if (!(c && s->names[b] ? !strcmp(c, s->names[b]) : c == s->names[b]))
+		s->part_ver[b] = ++s->ver;
 	free(s->names[b]);
 	s->names[b] = c;
 	return 0;
@@ -428,13 +424,18 @@ int ibp_audit_state_set_keys(ibp_audit_state *s, size_t node, unsigned port,
 		return rc;
 	}
 	const struct cls *o = &s->cls[old];
-	for (size_t j = 0; j < o->nk; j++)
-		plist_del(&s->part[ibp_pkey_base(o->keys[j])], (size_t)ep);
-	for (size_t j = 0; !rc && j < nk; j++)
-		rc = plist_put(&s->part[ibp_pkey_base(k[j])], (size_t)ep,
-			       ibp_pkey_is_full(k[j]));
+	uint64_t v = ++s->ver;
+	/* only the partitions its membership of changed */
+	uint16_t *ch = malloc((o->nk + nk + 1) * sizeof(*ch));
+	rc = ch ? audit_plists_move(
+		      s->part, s->part_ver, v, (size_t)ep, ch,
+		      audit_keys_changed(o->keys, o->nk, k, nk, ch), k, nk)
+		: IBP_ENOMEM;
+	free(ch);
+	s->ep_ver[ep] = v;
 	s->cls[old].count--;
 	s->cls[c].count++;
+	s->cls[old].ver = s->cls[c].ver = v;
 	s->ep_cls[ep] = c;
 	free(k);
 	return rc;
@@ -464,14 +465,58 @@ static int cmp_u16(const void *a, const void *b)
 /* What the default partition's rule reads of an end port's keys: its
  * membership of 0x7fff (limited 1, full 2, both 3) and whether it has
  * another P_Key (4: a tenant port, there being no tenant map). */
-static unsigned default_sig(const struct cls *c)
+size_t audit_keys_changed(const uint16_t *a, size_t na, const uint16_t *b,
+			  size_t nb, uint16_t *out)
+{
+	size_t i = 0, j = 0, n = 0;
+	while (i < na || j < nb) {
+		uint16_t x = i < na ? ibp_pkey_base(a[i]) : 0xffff;
+		uint16_t y = j < nb ? ibp_pkey_base(b[j]) : 0xffff;
+		if (x != y)
+			out[n++] = x < y ? x : y;
+		else if (ibp_pkey_is_full(a[i]) != ibp_pkey_is_full(b[j]))
+			out[n++] = x;
+		i += x <= y;
+		j += y <= x;
+	}
+	return n;
+}
+
+/* Set ep's membership of the bases ch[0..n) to keys k's (one per base,
+ * sorted), stamping them with version v. */
+int audit_plists_move(struct plist *part, uint64_t *part_ver, uint64_t v,
+		      size_t ep, const uint16_t *ch, size_t n,
+		      const uint16_t *k, size_t nk)
+{
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < nk && ibp_pkey_base(k[j]) < ch[i])
+			j++;
+		if (part_ver)
+			part_ver[ch[i]] = v;
+		if (j < nk && ibp_pkey_base(k[j]) == ch[i]) {
+			if (audit_plist_put(&part[ch[i]], ep,
+					    ibp_pkey_is_full(k[j])))
+				return IBP_ENOMEM;
+		} else {
+			audit_plist_del(&part[ch[i]], ep);
+		}
+	}
+	return 0;
+}
+
+unsigned audit_default_sig(const uint16_t *k, size_t nk)
 {
 	unsigned sig = 0;
-	for (size_t j = 0; j < c->nk; j++)
-		sig |= ibp_pkey_base(c->keys[j]) != IBP_PKEY_DEFAULT_BASE ? 4u
-		       : ibp_pkey_is_full(c->keys[j])			  ? 2u
-									  : 1u;
+	for (size_t j = 0; j < nk; j++)
+		sig |= ibp_pkey_base(k[j]) != IBP_PKEY_DEFAULT_BASE ? 4u
+		       : ibp_pkey_is_full(k[j])			    ? 2u
+								    : 1u;
 	return sig;
+}
+
+static unsigned default_sig(const struct cls *c)
+{
+	return audit_default_sig(c->keys, c->nk);
 }
 
 /* Does the SA's rule read a change of ep from class o to class c: the
@@ -501,6 +546,7 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 {
 	if (!s->ndirty)
 		return 0;
+	s->ver++; /* the slots recomputed */
 	uint8_t *mark = calloc(s->n + 1, 1);
 	uint16_t *bases = malloc(0x10000 * sizeof(*bases));
 	size_t nb = 0;
@@ -516,10 +562,11 @@ int ibp_audit_state_update(ibp_audit_state *s, ibp_findings *old_out,
 		/* the partitions of the old keys: the port left them */
 		mark_reach(s, ep, o->keys, o->nk, mark);
 		mark_reach(s, ep, c->keys, c->nk, mark);
-		for (size_t j = 0; j < o->nk && nb < 0x8000; j++)
-			bases[nb++] = ibp_pkey_base(o->keys[j]);
-		for (size_t j = 0; j < c->nk && nb < 0x8000; j++)
-			bases[nb++] = ibp_pkey_base(c->keys[j]);
+		/* the partitions whose members changed (a partition's
+		 * findings read its members only) */
+		if (nb + o->nk + c->nk <= 0x10000)
+			nb += audit_keys_changed(o->keys, o->nk, c->keys, c->nk,
+						 bases + nb);
 		s->is_dirty[ep] = 0;
 	}
 	s->ndirty = 0;

@@ -170,6 +170,27 @@ const uint16_t *ibp_audit_state_keys(const ibp_audit_state *s, size_t ep,
  * of the tables the state was made from, not the current ones). */
 const ibp_matrix *ibp_audit_state_matrix(const ibp_audit_state *s);
 
+/* A change tried on a state without changing it
+ * (src/analysis/analysis_audit_trial.c): the same set_keys, set_name and
+ * update as on the state, read-only on it, so several trials may run at
+ * once while the state does not change.  ibp_audit_trial_valid: nothing
+ * the trial read changed in s since (then its findings are those the
+ * state's own update would give now); ibp_audit_trial_apply (only then)
+ * leaves s as the state's set_keys, set_name and update would. */
+typedef struct ibp_audit_trial ibp_audit_trial;
+int ibp_audit_trial_new(const ibp_audit_state *s, ibp_audit_trial **out);
+void ibp_audit_trial_free(ibp_audit_trial *t);
+int ibp_audit_trial_set_keys(ibp_audit_trial *t, size_t node, unsigned port,
+			     const uint16_t *keys, size_t nkeys);
+int ibp_audit_trial_set_name(ibp_audit_trial *t, uint16_t pkey,
+			     const char *name);
+int ibp_audit_trial_update(ibp_audit_trial *t, ibp_findings *old_out,
+			   ibp_findings *new_out);
+/* The keys end port ep holds in the trial (recorded as read). */
+const uint16_t *ibp_audit_trial_keys(ibp_audit_trial *t, size_t ep, size_t *nk);
+bool ibp_audit_trial_valid(const ibp_audit_state *s, const ibp_audit_trial *t);
+int ibp_audit_trial_apply(ibp_audit_state *s, ibp_audit_trial *t);
+
 /* Findings the plan's verdict gives (conf module), phrased for the
  * audit: OpenSM rejects the whole file and falls back to ALL=full
  * (critical).  For a plan in the seed dialect (seed_dialect), which ibpart

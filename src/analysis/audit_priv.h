@@ -24,6 +24,7 @@ struct audit_member {
 };
 
 struct ibp_audit_state;
+struct ibp_audit_trial;
 
 struct audit {
 	const ibp_audit_input *in;
@@ -36,6 +37,8 @@ struct audit {
 	struct audit_member *pm;
 	uint64_t *guids;		  /* scratch: nports */
 	const struct ibp_audit_state *st; /* NULL: the matrix's classes */
+	struct ibp_audit_trial *tr;	  /* a change tried on st: read through
+					     it (analysis_audit_trial.c) */
 };
 
 /* tenant-bridge, shared-limited-member: reached ports are kept per
@@ -78,5 +81,17 @@ const uint16_t *audit_state_class_keys(const struct ibp_audit_state *s,
 				       size_t c, size_t *nk);
 const struct audit_member *audit_state_members(const struct ibp_audit_state *s,
 					       uint16_t base, size_t *n);
+
+/* What a trial answers them with, recording what they read
+ * (analysis_audit_trial.c). */
+const uint16_t *audit_trial_keys(struct ibp_audit_trial *t, size_t ep,
+				 size_t *nk);
+size_t audit_trial_class(struct ibp_audit_trial *t, size_t ep);
+size_t audit_trial_class_size(struct ibp_audit_trial *t, size_t c);
+const uint16_t *audit_trial_class_keys(const struct ibp_audit_trial *t,
+				       size_t c, size_t *nk);
+const struct audit_member *audit_trial_members(struct ibp_audit_trial *t,
+					       uint16_t base, size_t *n);
+const char *audit_trial_name(struct ibp_audit_trial *t, uint16_t base);
 
 #endif

@@ -145,6 +145,13 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 	pthread_mutex_init(&s->topo_lock, NULL);
 	pthread_mutex_init(&s->alias_lock, NULL);
 	pthread_mutex_init(&s->file_lock, NULL);
+	pthread_rwlockattr_t ra; /* a change applied is not starved by the
+				    changes tried meanwhile */
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setkind_np(
+	    &ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&s->guard_rw, &ra);
+	pthread_rwlockattr_destroy(&ra);
 	pthread_cond_init(&s->changed, NULL);
 	s->db_path = strdup(o->db_path);
 	s->partitions_path = strdup(o->partitions_path);
@@ -201,6 +208,7 @@ void ibp_service_close(ibp_service *s)
 		svc_plan_free(&s->plan);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->write_lock);
+	pthread_rwlock_destroy(&s->guard_rw);
 	pthread_cond_destroy(&s->changed);
 	free(s->db_path);
 	free(s->partitions_path);
@@ -223,6 +231,17 @@ void ibp_service_guard_counts(ibp_service *s, uint64_t *fast, uint64_t *whole)
 		*fast = s->guard_fast;
 	if (whole)
 		*whole = s->guard_full;
+	pthread_mutex_unlock(&s->write_lock);
+}
+
+void ibp_service_guard_trials(ibp_service *s, uint64_t *applied,
+			      uint64_t *rejudged)
+{
+	pthread_mutex_lock(&s->write_lock);
+	if (applied)
+		*applied = s->guard_tried;
+	if (rejudged)
+		*rejudged = s->guard_rejudged;
 	pthread_mutex_unlock(&s->write_lock);
 }
 
@@ -682,20 +701,25 @@ static int writers_end(ibp_service *s, int rc, struct svc_plan *np,
 static int judge(ibp_service *s, struct ibp_service_caller *c, bool gives_up,
 		 const char *optext, size_t oplen, const ibp_conf *opc,
 		 uint16_t pkey, const struct svc_plan *np,
-		 struct ibp_service_error *e)
+		 struct svc_guard_trial *tried, struct ibp_service_error *e)
 {
 	char *before = NULL, *after = NULL;
 	size_t blen = 0, alen = 0;
+	bool judged = false;
+	struct svc_part *now = svc_plan_find(svc_wplan(s), pkey);
+	struct svc_part *then = svc_plan_find((struct svc_plan *)np, pkey);
+	/* tried outside the writers' lock, and nothing it read changed */
+	int rc = svc_guard_trial_use(s, tried, c, optext, oplen, pkey, now,
+				     then, &judged, e);
+	if (judged)
+		return rc;
 	bool unlock = !s->store_url;
 	if (unlock)
 		pthread_mutex_unlock(&s->lock);
 	if (s->guard_hook)
 		s->guard_hook(s->guard_hook_arg);
-	bool judged = false;
-	struct svc_part *now = svc_plan_find(svc_wplan(s), pkey);
-	struct svc_part *then = svc_plan_find((struct svc_plan *)np, pkey);
-	int rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc, pkey,
-				       now, then, &judged, e);
+	rc = svc_guard_incremental(s, c, gives_up, optext, oplen, opc, pkey,
+				   now, then, &judged, e);
 	if (!rc && !judged &&
 	    (svc_render(optext, oplen, svc_wplan(s), &before, &blen) ||
 	     svc_render(optext, oplen, np, &after, &alen)))
@@ -707,6 +731,22 @@ static int judge(ibp_service *s, struct ibp_service_caller *c, bool gives_up,
 	if (unlock)
 		pthread_mutex_lock(&s->lock);
 	return rc;
+}
+
+/* Under both locks: the kept answer written (guard_rw), waiting for
+ * the changes being tried on it - without the lock, so that the reads
+ * never wait for them.  With a shared store nothing is tried and the
+ * lock covers its transaction: kept. */
+static void guard_write(ibp_service *s)
+{
+	if (s->store_url || !pthread_rwlock_trywrlock(&s->guard_rw)) {
+		if (s->store_url)
+			pthread_rwlock_wrlock(&s->guard_rw);
+		return;
+	}
+	pthread_mutex_unlock(&s->lock);
+	pthread_rwlock_wrlock(&s->guard_rw);
+	pthread_mutex_lock(&s->lock);
 }
 
 /* With a shared store, under both locks: the change committed at once,
@@ -745,8 +785,10 @@ static int commit_now(ibp_service *s, struct ibp_service_caller *c,
 static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 			 const char *op, uint16_t pkey, struct svc_plan *np,
 			 uint64_t *rev, struct durable *d,
+			 struct svc_guard_trial *tried,
 			 struct ibp_service_error *e)
 {
+	guard_write(s);
 	char *optext = NULL;
 	size_t oplen = 0;
 	struct svc_opc *opc = NULL;
@@ -778,7 +820,8 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 		goto out;
 	}
 	if ((rc = check_name(opc->conf, np, pkey, e)) ||
-	    (rc = judge(s, c, gives_up, optext, oplen, opc->conf, pkey, np, e)))
+	    (rc = judge(s, c, gives_up, optext, oplen, opc->conf, pkey, np,
+			tried, e)))
 		goto out;
 	if (s->store_url) {
 		rc = commit_now(s, c, op, pkey, np, rev, e);
@@ -791,9 +834,51 @@ static int commit_locked(ibp_service *s, struct ibp_service_caller *c,
 out:
 	if (rc)
 		svc_guard_committed(s, false);
+	pthread_rwlock_unlock(&s->guard_rw);
 	opc_put(opc);
 	free(optext);
 	return rc;
+}
+
+/* The change of r tried on the kept answer before the writers' lock is
+ * taken (service_guard_state.c, "Trials"), on the writers' plan the
+ * kept answer holds: NULL when it cannot be (the writers' path judges
+ * it as before).  The guard hook is called inside, so a test can hold
+ * two changes there at once. */
+static struct svc_guard_trial *try_change(ibp_service *s, ibp_service_op op,
+					  const struct req *r)
+{
+	char *optext = NULL;
+	size_t oplen = 0;
+	struct svc_opc *opc = NULL;
+	struct svc_snap *snap = NULL;
+	pthread_mutex_lock(&s->lock);
+	int rc = operator_lines(s, &optext, &oplen, &opc, NULL);
+	pthread_mutex_unlock(&s->lock);
+	struct svc_guard_trial *t = NULL;
+	if (!rc && svc_guard_trial_begin(s, &snap)) {
+		struct svc_part *before = svc_plan_find(&snap->plan, r->pkey);
+		struct svc_plan one = {0};
+		struct svc_plan src = {.n = 1, .cap = 1, .p = before};
+		struct ibp_service_error e;
+		ibp_service_error_init(&e);
+		bool ok = (!before || !svc_plan_clone(&src, &one)) &&
+			  !mutate(&one, op, r, &e);
+		struct svc_part *after = svc_plan_find(&one, r->pkey);
+		if (ok && !only_removes(before, after) &&
+		    !svc_part_equal(before, after))
+			t = svc_guard_try(s, optext, oplen, opc->conf, r->pkey,
+					  before, after);
+		if (t && s->guard_hook)
+			s->guard_hook(s->guard_hook_arg);
+		svc_guard_trial_end(s);
+		ibp_service_error_clear(&e);
+		svc_plan_free(&one);
+		svc_snap_put(snap);
+	}
+	opc_put(opc);
+	free(optext);
+	return t;
 }
 
 int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
@@ -817,6 +902,8 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 		req_free(&r);
 		return rc;
 	}
+	/* judged first outside the writers' lock, at once with others */
+	struct svc_guard_trial *tried = try_change(s, op, &r);
 	pthread_mutex_lock(&s->write_lock);
 	pthread_mutex_lock(&s->lock);
 	struct svc_plan np = {0};
@@ -826,8 +913,10 @@ int ibp_service_change_as(ibp_service *s, struct ibp_service_caller *c,
 			 ? svc_fail(e, IBP_ENOMEM, NULL, "out of memory")
 			 : mutate(&np, op, &r, e);
 	if (!rc)
-		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, &d, e);
+		rc = commit_locked(s, c, op_names[op], r.pkey, &np, rev, &d,
+				   tried, e);
 	rc = writers_end(s, rc, &np, &d, e);
+	svc_guard_trial_free(tried);
 	req_free(&r);
 	return rc;
 }
@@ -873,7 +962,8 @@ int ibp_service_delete_pkey(ibp_service *s, const char *pkey, uint64_t *rev,
 		rc = svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	if (!rc) {
 		svc_plan_remove(&np, pk);
-		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, &d, e);
+		rc = commit_locked(s, NULL, OP_DELETE, pk, &np, rev, &d, NULL,
+				   e);
 	}
 	return writers_end(s, rc, &np, &d, e);
 }
@@ -923,7 +1013,7 @@ int ibp_service_remove_guids_csv(ibp_service *s, const char *pkey,
 		rc = mutate(&np, IBP_SERVICE_REMOVE_GUIDS, &r, e);
 	if (!rc)
 		rc = commit_locked(s, NULL, op_names[IBP_SERVICE_REMOVE_GUIDS],
-				   pk, &np, rev, &d, e);
+				   pk, &np, rev, &d, NULL, e);
 	rc = writers_end(s, rc, &np, &d, e);
 	req_free(&r);
 	return rc;

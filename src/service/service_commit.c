@@ -1,17 +1,23 @@
 /*
  * service_commit.c - group commit (issue 29): the changes the writers
- * accepted, made durable together.  A writer judges its change under the
- * writers' lock, on the writers' plan (the plan published plus every
- * change accepted and not yet durable), gives it the next revision and
- * queues it, then drops the writers' lock and waits until its revision
- * is durable.  One of the waiters (the first to find no commit running)
- * takes the whole queue and writes it as one SQLite transaction on its
- * own connection - one fsync, synchronous=FULL - holding neither the
- * writers' lock nor the service lock meanwhile, so the next changes are
- * judged while the disk works; then it publishes the plan of the
- * queue's last change and wakes the others.  Each request is answered
- * only after its revision is durable, and in revision order as before:
- * the revisions are given in the order the changes were judged.
+ * accepted, made durable together.  A writer's change is judged on the
+ * writers' plan (the plan published plus every change accepted and not
+ * yet durable): first tried outside the writers' lock, at once with
+ * other changes, on the guard's kept answer (service_guard_state.c,
+ * "Trials"), then, under the writers' lock, applied as tried when
+ * nothing the trial read changed meanwhile, else judged again there -
+ * so the verdicts are those of changes judged one at a time in the
+ * order they pass the writers' lock.  The writer gives its change the
+ * next revision and queues it, then drops the writers' lock and waits
+ * until its revision is durable.  One of the waiters (the first to
+ * find no commit running) takes the whole queue and writes it as one
+ * SQLite transaction on its own connection - one fsync,
+ * synchronous=FULL - holding neither the writers' lock nor the service
+ * lock meanwhile, so the next changes are judged while the disk works;
+ * then it publishes the plan of the queue's last change and wakes the
+ * others.  Each request is answered only after its revision is
+ * durable, and in revision order as before: the revisions are given in
+ * the order the changes pass the writers' lock.
  *
  * A transaction that fails (the disk full, an I/O error) fails every
  * change it held and every change queued meanwhile (they were judged on
@@ -141,8 +147,8 @@ static void writers_reset(ibp_service *s)
 
 void svc_writers_follow(ibp_service *s)
 {
-	follow_plan(s);
 	pthread_mutex_lock(&s->commit_lock); /* committed without the queue */
+	follow_plan(s);
 	if (s->durable < s->rev)
 		s->durable = s->rev;
 	pthread_mutex_unlock(&s->commit_lock);
@@ -151,8 +157,14 @@ void svc_writers_follow(ibp_service *s)
 uint64_t svc_writers_begin(ibp_service *s)
 {
 	pthread_mutex_lock(&s->commit_lock);
-	if (s->broken)
-		writers_reset(s);
+	if (s->broken) { /* the kept answer dropped: no change tried on it */
+		pthread_mutex_unlock(&s->commit_lock);
+		pthread_rwlock_wrlock(&s->guard_rw);
+		pthread_mutex_lock(&s->commit_lock);
+		if (s->broken)
+			writers_reset(s);
+		pthread_rwlock_unlock(&s->guard_rw);
+	}
 	uint64_t epoch = s->epoch;
 	pthread_mutex_unlock(&s->commit_lock);
 	return epoch;

@@ -92,8 +92,10 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	pthread_mutex_unlock(&s->alias_lock);
 	/* the kept answer classified GUIDs with the old map, and what the
 	 * views show moved */
+	pthread_rwlock_wrlock(&s->guard_rw); /* no change tried on it */
 	svc_guard_base_free(s->guard);
 	s->guard = NULL;
+	pthread_rwlock_unlock(&s->guard_rw);
 	s->view_gen++;
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_unlock(&s->write_lock);

@@ -43,6 +43,8 @@
  * counts (and logs through the status) any difference.
  */
 #include <malloc.h>
+#include <stdatomic.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +477,32 @@ static struct table_port *table_ports(const struct svc_guard_base *b,
 	return t;
 }
 
+/* A port's keys k[0..nk) with P_Key pkey set as tp says, into keys
+ * (their count), and the keys OpenSM must place there, before's and
+ * after's, into want (*nwant). */
+static size_t keys_after(const uint16_t *k, size_t nk, uint16_t pkey,
+			 const struct table_port *tp, uint16_t *keys,
+			 uint16_t *want, size_t *nwant)
+{
+	size_t na = nk, at;
+	memcpy(keys, k, nk * sizeof(*k));
+	bool mb = tp->member;
+	uint16_t v = mb ? (uint16_t)(pkey | (tp->full ? 0x8000 : 0)) : 0;
+	if (has_base(keys, na, pkey, &at)) {
+		if (mb)
+			keys[at] = v;
+		else
+			keys[at] = keys[--na];
+	} else if (mb) {
+		keys[na++] = v;
+	}
+	memcpy(want, k, nk * sizeof(*k));
+	*nwant = nk;
+	if (mb && !has_base(want, *nwant, pkey, &at))
+		want[(*nwant)++] = v;
+	return na;
+}
+
 /* Set the touched ports' keys for after; false: not exact here. */
 static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 		  const struct svc_part *before, const struct svc_part *after)
@@ -491,7 +519,7 @@ static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 	uint16_t *want = keys + IBP_PKEY_TABLE_MAX + 2;
 	ok = ok && keys;
 	for (size_t i = 0; ok && i < nt; i++) {
-		size_t n, at;
+		size_t n;
 		unsigned p;
 		if (ibp_fabric_find_port_guid(f, tp[i].guid, &n, &p)) {
 			ok = false;
@@ -518,24 +546,8 @@ static bool apply(const ibp_service *s, struct svc_guard_base *b, uint16_t pkey,
 		memcpy(t->before, k, nk * sizeof(*k));
 		t->nbefore = nk;
 		b->nt++;
-		memcpy(keys, k, nk * sizeof(*k));
-		size_t na = nk;
-		bool mb = tp[i].member;
-		uint16_t v =
-		    mb ? (uint16_t)(pkey | (tp[i].full ? 0x8000 : 0)) : 0;
-		if (has_base(keys, na, pkey, &at)) {
-			if (mb)
-				keys[at] = v;
-			else
-				keys[at] = keys[--na];
-		} else if (mb) {
-			keys[na++] = v;
-		}
-		/* the wanted keys: before's and after's */
-		memcpy(want, t->before, nk * sizeof(*k));
-		size_t nw = nk;
-		if (mb && !has_base(want, nw, pkey, &at))
-			want[nw++] = v;
+		size_t nw,
+		    na = keys_after(k, nk, pkey, &tp[i], keys, want, &nw);
 		ok = na <= cap && !may_lose(s, tp[i].guid, want, nw) &&
 		     !ibp_audit_state_set_keys(b->st, n, p, keys, na);
 	}
@@ -642,6 +654,7 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 		if (base_build(s, optext, oplen, &b))
 			return IBP_OK; /* the whole-plan guard judges */
 		s->guard = b;
+		s->guard_gen++; /* trials on another one are stale */
 	}
 	if (b->pending)
 		undo(b);
@@ -800,8 +813,10 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	if (drift) {
 		s->guard_drifts++;
 		if (s->guard && s->guard->rev == rev && !s->guard->pending) {
+			pthread_rwlock_wrlock(&s->guard_rw);
 			svc_guard_base_free(s->guard);
 			s->guard = NULL;
+			pthread_rwlock_unlock(&s->guard_rw);
 		}
 	}
 	if (drifts)
@@ -818,4 +833,261 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	if (check)
 		malloc_trim(0);
 	return drift;
+}
+
+/* ---- Trials: a change judged outside the writers' lock ----
+ *
+ * Each change is tried on the kept answer with only a readers' lock on
+ * it (guard_rw), so changes are judged at once: the P_Key's keys on the
+ * ports its GUIDs name set in an ibp_audit_trial (analysis_audit_trial.c)
+ * that records every end port, partition and class it read and the
+ * slots it recomputed.  Under the writers' lock the trial is applied as
+ * it is (its findings refuse or accept the change) only when the kept
+ * answer is the one it read, the P_Key is as it saw it, the multicast
+ * counts are the same, and nothing the audit read changed since: then
+ * the serial guard would compute the same findings now.  Otherwise -
+ * another change to a port, partition or class it read went first: the
+ * two could interact - svc_guard_incremental judges it again, serially.
+ * OpenSM's placement (may_lose) reads the record, which only the
+ * writers' lock keeps: it is asked at use.  Not tried (judged serially
+ * as before): with an alias map (shared-physical-port spans ports), a
+ * change that only removes (its warnings list every finding of the
+ * plan), and where the kept answer would not judge it exactly. */
+struct trial_port {
+	size_t node;
+	unsigned port;
+	uint64_t guid;
+	uint16_t *before, *want;
+	size_t nbefore, nwant;
+};
+
+struct svc_guard_trial {
+	uint64_t gen;		       /* the kept answer it read */
+	struct svc_plan before, after; /* the P_Key's, 0 or 1 partition */
+	ibp_audit_trial *at;
+	ibp_findings *old, *neu;
+	long mc_delta; /* the multicast groups it adds (or removes) */
+	struct trial_port *tp;
+	size_t ntp;
+};
+
+void svc_guard_trial_free(struct svc_guard_trial *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->ntp; i++) {
+		free(t->tp[i].before);
+		free(t->tp[i].want);
+	}
+	free(t->tp);
+	svc_plan_free(&t->before);
+	svc_plan_free(&t->after);
+	ibp_audit_trial_free(t->at);
+	ibp_findings_free(t->old);
+	ibp_findings_free(t->neu);
+	free(t);
+}
+
+bool svc_guard_trial_begin(ibp_service *s, struct svc_snap **snap)
+{
+	*snap = NULL;
+	if (!s->topology_path || s->allow_both_pkeys || s->guard_whole ||
+	    s->store_url)
+		return false;
+	/* no more trials at once than processors: a change applied waits
+	 * for the trials under way, and a trial preempted on a busy machine
+	 * would hold it up */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned cap = cpus > 2 ? (unsigned)cpus : 2;
+	if (atomic_fetch_add(&s->guard_trying, 1) >= cap) {
+		atomic_fetch_sub(&s->guard_trying, 1);
+		return false;
+	}
+	pthread_rwlock_rdlock(&s->guard_rw);
+	const struct svc_guard_base *b = s->guard;
+	bool ok = b && !b->pending && !b->naliased && clean_verdict(b);
+	pthread_mutex_lock(&s->commit_lock);
+	ok = ok && b->rev == s->wrev && !s->broken;
+	if (ok) {
+		*snap = s->wsnap;
+		atomic_fetch_add(&(*snap)->refs, 1);
+	}
+	pthread_mutex_unlock(&s->commit_lock);
+	if (!ok)
+		svc_guard_trial_end(s);
+	return ok;
+}
+
+void svc_guard_trial_end(ibp_service *s)
+{
+	pthread_rwlock_unlock(&s->guard_rw);
+	atomic_fetch_sub(&s->guard_trying, 1);
+}
+
+static int part_copy(const struct svc_part *p, struct svc_plan *out)
+{
+	struct svc_plan one = {.n = 1, .cap = 1, .p = (struct svc_part *)p};
+	return p ? svc_plan_clone(&one, out) : IBP_OK;
+}
+
+/* The ports the change sets, tried: their keys after into t->at. */
+static bool trial_ports(struct svc_guard_base *b, struct svc_guard_trial *t,
+			uint16_t pkey, const struct svc_part *before,
+			const struct svc_part *after)
+{
+	size_t nt = 0;
+	struct table_port *tp = table_ports(b, before, after, &nt);
+	if (!tp)
+		return false;
+	t->tp = calloc(nt + 1, sizeof(*t->tp));
+	uint16_t *keys = malloc((IBP_PKEY_TABLE_MAX + 2) * sizeof(*keys));
+	bool ok = t->tp && keys;
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	const ibp_matrix *m = ibp_audit_state_matrix(b->st);
+	for (size_t i = 0; ok && i < nt; i++) {
+		size_t n, nk;
+		unsigned p;
+		long ep = ibp_fabric_find_port_guid(f, tp[i].guid, &n, &p)
+			      ? -1
+			      : ibp_matrix_find(m, n, p);
+		if (ep < 0) {
+			ok = false;
+			break;
+		}
+		const uint16_t *k =
+		    ibp_audit_trial_keys(t->at, (size_t)ep, &nk);
+		unsigned cap = ibp_fabric_port_capacity(f, n, p);
+		struct trial_port *x = &t->tp[t->ntp];
+		*x = (struct trial_port){
+		    .node = n, .port = p, .guid = tp[i].guid};
+		x->before = malloc((nk + 1) * sizeof(*k));
+		x->want = malloc((nk + 1) * sizeof(*k));
+		t->ntp++;
+		if (!x->before || !x->want || nk >= cap ||
+		    nk + 1 > IBP_PKEY_TABLE_MAX) {
+			ok = false;
+			break;
+		}
+		memcpy(x->before, k, nk * sizeof(*k));
+		x->nbefore = nk;
+		size_t na =
+		    keys_after(k, nk, pkey, &tp[i], keys, x->want, &x->nwant);
+		ok = na <= cap &&
+		     !ibp_audit_trial_set_keys(t->at, n, p, keys, na);
+	}
+	free(keys);
+	free(tp);
+	return ok;
+}
+
+struct svc_guard_trial *svc_guard_try(ibp_service *s, const char *optext,
+				      size_t oplen, const ibp_conf *opc,
+				      uint16_t pkey,
+				      const struct svc_part *before,
+				      const struct svc_part *after)
+{
+	struct svc_guard_base *b = s->guard; /* read only: guard_rw */
+	for (size_t i = 0; i < ibp_conf_group_count(opc); i++)
+		if (ibp_pkey_base(
+			ibp_conf_group_pkey(ibp_conf_group_at(opc, i))) == pkey)
+			return NULL;
+	if (b->oplen != oplen || memcmp(b->optext, optext, oplen) ||
+	    !reads_alone(s, after))
+		return NULL;
+	struct svc_guard_trial *t = calloc(1, sizeof(*t));
+	bool ok =
+	    t && !part_copy(before, &t->before) &&
+	    !part_copy(after, &t->after) &&
+	    !ibp_audit_trial_new(b->st, &t->at) &&
+	    (!after || !ibp_audit_trial_set_name(t->at, pkey, after->name)) &&
+	    (t->old = ibp_findings_new()) && (t->neu = ibp_findings_new());
+	if (ok) {
+		t->gen = s->guard_gen;
+		ok = trial_ports(b, t, pkey, before, after) &&
+		     !ibp_audit_trial_update(t->at, t->old, t->neu);
+	}
+	if (ok) { /* the multicast groups: counted at use, over the plan */
+		t->mc_delta = (long)groups(after) - (long)groups(before);
+	}
+	if (!ok) {
+		svc_guard_trial_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Is t still what the serial guard would judge now?  The operator's
+ * lines it was tried with were the kept answer's (svc_guard_try), as
+ * the lines now must be: the same reading. */
+static bool trial_holds(ibp_service *s, const struct svc_guard_trial *t,
+			const char *optext, size_t oplen, uint16_t pkey,
+			const struct svc_part *before,
+			const struct svc_part *after)
+{
+	struct svc_guard_base *b = s->guard;
+	if (!b || s->guard_gen != t->gen || b->pending || b->rev != s->wrev ||
+	    b->oplen != oplen || memcmp(b->optext, optext, oplen) ||
+	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->before, pkey),
+			    before) ||
+	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->after, pkey),
+			    after) ||
+	    !ibp_audit_trial_valid(b->st, t->at))
+		return false;
+	for (size_t i = 0; i < t->ntp; i++)
+		if (may_lose(s, t->tp[i].guid, t->tp[i].want, t->tp[i].nwant))
+			return false;
+	return true;
+}
+
+int svc_guard_trial_use(ibp_service *s, struct svc_guard_trial *t,
+			struct ibp_service_caller *c, const char *optext,
+			size_t oplen, uint16_t pkey,
+			const struct svc_part *before,
+			const struct svc_part *after, bool *judged,
+			struct ibp_service_error *e)
+{
+	*judged = false;
+	if (!t)
+		return IBP_OK;
+	if (!trial_holds(s, t, optext, oplen, pkey, before, after)) {
+		s->guard_rejudged++;
+		return IBP_OK;
+	}
+	*judged = true;
+	s->guard_fast++;
+	s->guard_tried++;
+	/* the multicast-groups finding, counted again (the counts span the
+	 * plan: any change of a P_Key with IPoIB moves them) */
+	struct svc_guard_base *b = s->guard;
+	size_t need = (size_t)((long)b->mc_need + t->mc_delta);
+	size_t ipoib = (size_t)((long)b->mc_ipoib + t->mc_delta);
+	const ibp_fabric *f = ibp_analysis_input_fabric(b->in);
+	ibp_findings *old = ibp_findings_new(), *neu = ibp_findings_new();
+	int rc = old && neu && !ibp_findings_append(old, t->old) &&
+			 !ibp_findings_append(neu, t->neu) &&
+			 !ibp_audit_multicast_groups(old, f, b->mc_need,
+						     b->mc_ipoib) &&
+			 !ibp_audit_multicast_groups(neu, f, need, ipoib)
+		     ? svc_guard_refuse(old, neu, NULL, c, e)
+		     : svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	ibp_findings_free(old);
+	ibp_findings_free(neu);
+	if (rc)
+		return rc; /* refused: the kept answer unchanged */
+	b->t = calloc(t->ntp + 1, sizeof(*b->t));
+	if (!b->t || ibp_audit_trial_apply(b->st, t->at)) {
+		svc_guard_base_free(b); /* built again at the next change */
+		s->guard = NULL;
+		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < t->ntp; i++) { /* for undo */
+		b->t[i] = (struct touched){t->tp[i].node, t->tp[i].port,
+					   t->tp[i].before, t->tp[i].nbefore};
+		t->tp[i].before = NULL;
+	}
+	b->nt = t->ntp;
+	b->pending = true;
+	b->mc_need_after = need;
+	b->mc_ipoib_after = ipoib;
+	return IBP_OK;
 }

@@ -76,7 +76,10 @@ struct svc_opc {
  *  - write_lock serialises the writers: the changes, the store's
  *    catch-up, OpenSM's memory recorded, the guard's drift check.  It
  *    alone covers what only writers touch: the plan's replacement, rev,
- *    guard, record;
+ *    guard, record - but the kept answer (guard) is also read by the
+ *    changes tried before it (guard_rw's readers), so it is changed
+ *    only with guard_rw written (after write_lock; the lock dropped
+ *    while waiting for it, so that the reads do not wait for trials);
  *  - lock covers everything else and is held only briefly: a change
  *    drops it while the isolation guard judges (without a shared
  *    store), so the reads (the list, a P_Key, the status, the page, the
@@ -86,8 +89,8 @@ struct svc_opc {
 struct ibp_service {
 	pthread_mutex_t write_lock;
 	pthread_mutex_t lock;
-	void (*guard_hook)(void *); /* tests: called with the guard's lock
-				       dropped (ibp_service_set_guard_hook) */
+	void (*guard_hook)(void *); /* tests: called inside the guard
+				       (ibp_service_set_guard_hook) */
 	void *guard_hook_arg;
 	bool guard_whole; /* tests: every change judged by the whole-plan
 			     guard (ibp_service_set_guard_whole) */
@@ -135,9 +138,15 @@ struct ibp_service {
 	/* service_guard_state.c: the audit's answer for the plan, kept */
 	struct svc_guard_base *guard;
 	uint64_t guard_fast, guard_full; /* changes judged each way */
-	unsigned long guard_drifts;	 /* kept answers the check refuted */
-	struct svc_opc *opc; /* service.c: the operator's lines as read,
-				kept (under lock) */
+	/* changes tried on it outside the writers' lock (a readers' lock:
+	 * guard_rw), and those then applied as tried or judged again;
+	 * guard_gen names the kept answer a trial read */
+	pthread_rwlock_t guard_rw;
+	_Atomic unsigned guard_trying; /* trials under way */
+	uint64_t guard_gen, guard_tried, guard_rejudged;
+	unsigned long guard_drifts; /* kept answers the check refuted */
+	struct svc_opc *opc;	    /* service.c: the operator's lines as read,
+				       kept (under lock) */
 	/* service_commit.c: group commit.  Under write_lock: the writers'
 	 * plan (the plan published and the changes accepted since, not yet
 	 * durable) and its revision; the guard's kept answer is for it. */
@@ -532,6 +541,30 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 			  struct ibp_service_error *e);
 /* The change judged last was committed (as s->rev) or not (undone). */
 void svc_guard_committed(ibp_service *s, bool committed);
+/* A change tried on the kept answer outside the writers' lock
+ * (service_guard_state.c, "Trials"): begin takes the readers' lock on
+ * the kept answer and the writers' plan it holds (a reference, *snap),
+ * false when there is no kept answer a change can be tried on; try
+ * judges the change of pkey from before to after (from *snap) on it,
+ * read-only, NULL when the kept answer cannot; end drops the lock.
+ * Under the writers' lock (and guard_rw written), use applies the trial
+ * when nothing it read changed since, as svc_guard_incremental would
+ * judge it now (*judged), else leaves it to svc_guard_incremental. */
+struct svc_guard_trial;
+bool svc_guard_trial_begin(ibp_service *s, struct svc_snap **snap);
+struct svc_guard_trial *svc_guard_try(ibp_service *s, const char *optext,
+				      size_t oplen, const ibp_conf *opc,
+				      uint16_t pkey,
+				      const struct svc_part *before,
+				      const struct svc_part *after);
+void svc_guard_trial_end(ibp_service *s);
+int svc_guard_trial_use(ibp_service *s, struct svc_guard_trial *t,
+			struct ibp_service_caller *c, const char *optext,
+			size_t oplen, uint16_t pkey,
+			const struct svc_part *before,
+			const struct svc_part *after, bool *judged,
+			struct ibp_service_error *e);
+void svc_guard_trial_free(struct svc_guard_trial *t);
 /* Every finding of the kept answer (sorted as the audit's); IBP_ENOENT
  * when none is kept. */
 int svc_guard_base_findings(const ibp_service *s, ibp_findings *out);

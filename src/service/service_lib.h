@@ -21,9 +21,11 @@ int ibp_service_change(ibp_service *s, ibp_service_op op, const char *body,
 		       size_t len, uint64_t *rev, struct ibp_service_error *e);
 
 /* For tests: hook(arg) is called by each change once it is judged by
- * the isolation guard, with the service's lock dropped and its writers'
- * lock held (docs/ibpartd.md, "Concurrency"); a hook that blocks holds
- * the change there.  NULL: none.  Set before the changes start. */
+ * the isolation guard: while it is tried on the kept answer, with no
+ * lock but the kept answer's readers' one (several changes at once), or
+ * judged with the service's lock dropped and its writers' lock held
+ * (docs/ibpartd.md, "Concurrency"); a hook that blocks holds the change
+ * there.  NULL: none.  Set before the changes start. */
 void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *),
 				void *arg);
 
@@ -34,6 +36,11 @@ void ibp_service_set_guard_hook(ibp_service *s, void (*hook)(void *),
  * NULL).  Set before the changes start. */
 void ibp_service_set_guard_whole(ibp_service *s, bool whole);
 void ibp_service_guard_counts(ibp_service *s, uint64_t *fast, uint64_t *whole);
+/* For tests and the status: the changes judged outside the writers'
+ * lock and applied as tried, and those judged again under it because
+ * a change they could interact with went first (either may be NULL). */
+void ibp_service_guard_trials(ibp_service *s, uint64_t *applied,
+			      uint64_t *rejudged);
 
 /* POST /resources/pkeys/hosts {"hosts_names", "pkey", "ip_over_ib"?,
  * "index0"?, "membership"?} (UFM's Slurm integration): hosts_names is a

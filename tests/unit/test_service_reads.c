@@ -207,6 +207,28 @@ static void test_reads_during_guard(void **state)
 	svc_fixture_teardown();
 }
 
+/* Wait until n changes in all were judged under the writers' lock (the
+ * guard's counts are read under it: a count seen means the change left
+ * it, queued); false at the deadline (a failure, never a pass). */
+static bool wait_judged(ibp_service *s, uint64_t n, int seconds)
+{
+	struct timespec until, nap = {0, 1000000};
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += seconds;
+	for (;;) {
+		uint64_t fast = 0, whole = 0;
+		ibp_service_guard_counts(s, &fast, &whole);
+		if (fast + whole >= n)
+			return true;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > until.tv_sec || (now.tv_sec == until.tv_sec &&
+						  now.tv_nsec >= until.tv_nsec))
+			return false;
+		nanosleep(&nap, NULL);
+	}
+}
+
 /* The guard hook of the second test: counts the guards entered. */
 static bool first_judged, second_judged;
 static void count(void *arg)
@@ -245,14 +267,20 @@ static void test_no_wait_for_commit(void **state)
 	ibp_service_set_guard_hook(s, count, NULL);
 	struct writer w1 = {s, -1, 0}, w2 = {s, -1, 0};
 	pthread_t t1, t2, rt;
+	uint64_t fast = 0, whole = 0;
+	ibp_service_guard_counts(s, &fast, &whole);
 	assert_int_equal(pthread_create(&t1, NULL, write_one, &w1), 0);
 	assert_true(wait_for(&first_judged, 60));
+	/* and queued: out of the writers' lock (a change is judged before
+	 * it, tried on the kept answer, then applied under it) */
+	assert_true(wait_judged(s, fast + whole + 1, 60));
 	/* the first change is judged; its commit waits for the lock (5 s at
 	 * most): the second change and the reads must get through first */
 	assert_int_equal(pthread_create(&t2, NULL, write_other, &w2), 0);
 	struct reader r = {.s = s};
 	assert_int_equal(pthread_create(&rt, NULL, read_all, &r), 0);
-	bool judged = wait_for(&second_judged, 4);
+	bool judged =
+	    wait_for(&second_judged, 4) && wait_judged(s, fast + whole + 2, 4);
 	bool read = wait_for(&reads_done, 1);
 	sqlite3_exec(db2, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(db2);
