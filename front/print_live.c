@@ -114,8 +114,9 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
 	if (ibp_verify_result_matrix(r)) {
 		fprintf(out,
 			"\nWhat the fabric holds, as a connectivity matrix:\n");
-		ibp_matrix_report_options ro = {.mode =
-						    ibp_verify_result_mode(r)};
+		ibp_matrix_report_options ro = {
+		    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION,
+		    .mode = ibp_verify_result_mode(r)};
 		ibp_matrix_report(ibp_verify_result_matrix(r), IBP_MATRIX_TEXT,
 				  &ro, out, NULL);
 	}

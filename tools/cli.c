@@ -98,9 +98,10 @@ int cli_read_plan(const char *cmd, const struct cli_input *in, const char *path,
 	o.topology_path = in->topo;
 	o.node_name_map = in->node_name_map;
 	o.plan_path = path;
-	o.conf = *co;
-	o.conf.alias_guids_path = in->alias_guids;
-	o.conf.vf_guids = (ibp_vf_guids)in->vf_guids;
+	ibp_conf_options conf = *co;
+	conf.alias_guids_path = in->alias_guids;
+	conf.vf_guids = (ibp_vf_guids)in->vf_guids;
+	o.conf = &conf;
 	o.max_input_size = cli_common.max_input_size;
 	struct cli_op op;
 	if (cli_op_begin(&op))

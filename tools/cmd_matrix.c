@@ -167,7 +167,8 @@ static int run(int argc, char **argv)
 		return rc;
 	ibp_matrix *m = NULL;
 	ibp_error err;
-	ibp_matrix_options mo = {.include_switch_port0 = a.sw0,
+	ibp_matrix_options mo = {.version = IBP_MATRIX_OPTIONS_VERSION,
+				 .include_switch_port0 = a.sw0,
 				 .progress = cli_progress_hook()};
 	struct ai_out out;
 	if (ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m, &err)) {

@@ -51,6 +51,8 @@ struct tables_args {
 	const char *format;
 	int enforce; /* --part-enforce: an ibp_part_enforce; -1: not given */
 	ibp_tables_compute_options to;
+	ibp_fabric_options fo; /* to.fabric */
+	ibp_policy_options po; /* to.policy */
 };
 
 /* argv -> a; 0, or the exit status of a usage error (printed). */
@@ -70,7 +72,11 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	a->enforce = -1;
 	ibp_tables_compute_options_init(&a->to,
 					IBP_TABLES_COMPUTE_OPTIONS_VERSION);
-	ibp_policy_options *po = &a->to.policy;
+	ibp_fabric_options_init(&a->fo, IBP_FABRIC_OPTIONS_VERSION);
+	ibp_policy_options_init(&a->po, IBP_POLICY_OPTIONS_VERSION);
+	a->to.fabric = &a->fo;
+	a->to.policy = &a->po;
+	ibp_policy_options *po = &a->po;
 	const struct cli_opt opts[] = {
 	    CLI_TOPO(&a->in, "ibnetdiscover/ibsim topology (required)"),
 	    CLI_CONF(&a->in),
@@ -96,10 +102,9 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 		"new ones go after the highest used; a port absent from "
 		"TOPO keeps its table and OpenSM forgets it. FILE is then "
 		"rewritten atomically for the next run"),
-	    IBP_ARG_CAP_OPTS(&a->to.fabric),
-	    IBP_ARG_SUBNET_OPTS(&a->to.fabric.linear_fdb_cap,
-				&a->to.fabric.multicast_fdb_cap,
-				&a->to.fabric.lmc),
+	    IBP_ARG_CAP_OPTS(&a->fo),
+	    IBP_ARG_SUBNET_OPTS(&a->fo.linear_fdb_cap, &a->fo.multicast_fdb_cap,
+				&a->fo.lmc),
 	    CLI_WORD("--format", &a->format, "smpquery|json",
 		     "smpquery (default): per port a header '# <name> port <n> "
 		     "(<port guid>) <type>', smpquery's rows of 8 and its "
@@ -116,13 +121,12 @@ static int parse_args(int argc, char **argv, struct tables_args *a)
 	if (!a->in.topo)
 		return cli_usage_error("tables", "-t TOPO is required");
 	if (a->in.mode)
-		ibp_policy_mode_parse(a->in.mode, &a->to.policy.mode);
+		ibp_policy_mode_parse(a->in.mode, &a->po.mode);
 	a->to.topology_path = a->in.topo;
-	a->to.fabric.node_name_map = a->in.node_name_map;
+	a->fo.node_name_map = a->in.node_name_map;
 	a->to.alias_guids_path = a->in.alias_guids;
 	a->to.vf_guids = (ibp_vf_guids)a->in.vf_guids;
-	a->to.fabric.max_input_size = a->to.max_input_size =
-	    cli_common.max_input_size;
+	a->fo.max_input_size = a->to.max_input_size = cli_common.max_input_size;
 	a->to.sm_port = a->in.sm_port;
 	a->to.plan_path = cli_conf_path("tables", &a->in, &args);
 	if (!a->to.plan_path)
@@ -198,7 +202,7 @@ static void print_smpquery(const ibp_tables *ts, FILE *out)
 static int emit(const struct tables_args *a, const ibp_tables_result *r)
 {
 	ibp_error err;
-	const char *mode = ibp_policy_mode_str(a->to.policy.mode);
+	const char *mode = ibp_policy_mode_str(a->po.mode);
 	if (!strcmp(a->format, "json")) {
 		if (ibp_tables_write_json(r->tables, mode, r->sm_port_guid,
 					  stdout, &err)) {
@@ -228,7 +232,7 @@ static int run(int argc, char **argv)
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
 	ibp_tables_result r;
-	a.to.fabric.progress = a.to.policy.progress = cli_progress_hook();
+	a.fo.progress = a.po.progress = cli_progress_hook();
 	int rc = ibp_tables_compute(&a.to, &r, op.diags, &op.err);
 	/* a failure after the topology loaded is no finding of it */
 	status = cli_op_end(&op, rc, r.fabric ? CLI_OP_ERROR : 0);

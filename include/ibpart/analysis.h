@@ -55,7 +55,11 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_matrix ibp_matrix;
 
+#define IBP_MATRIX_OPTIONS_VERSION 1
+/* Initialise with ibp_matrix_options_init(&o, IBP_MATRIX_OPTIONS_VERSION)
+ * (export.h: the library reads only the fields o's version has). */
 typedef struct ibp_matrix_options {
+	unsigned version; /* IBP_MATRIX_OPTIONS_VERSION (set by _init) */
 	/* Count switch port 0 (the switch's management end port) as an end
 	 * port.  Off by default: the matrix is about hosts (CA and router
 	 * ports), as in the seed's table. */
@@ -68,13 +72,17 @@ typedef struct ibp_matrix_options {
 	const ibp_progress *progress;
 } ibp_matrix_options;
 
+/* Set version, everything else 0/false/NULL.  Cannot fail. */
+void ibp_matrix_options_init(ibp_matrix_options *o, unsigned version);
+
 /* End ports are every CA/router port that is linked or has a table in
  * ts (a port with no table is a member of nothing) - except a port left
  * without a LID because the subnet's LIDs ran out (not on the subnet:
  * ibp_fabric_assign_lids), in (node, port)
- * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts,
- * IBP_ENOMEM.  *out is the caller's, freed with ibp_matrix_free() (NULL
- * allowed); it borrows ts, which must outlive it.  o may be NULL. */
+ * order, plus switch port 0 when asked.  IBP_EINVAL for a NULL ts or
+ * an options version 0 or newer than the library's; IBP_ENOMEM.  *out is the
+ * caller's, freed with ibp_matrix_free() (NULL allowed); it borrows ts, which
+ * must outlive it.  o may be NULL. */
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err);
 void ibp_matrix_free(ibp_matrix *m);

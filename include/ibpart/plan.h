@@ -30,15 +30,18 @@ typedef struct ibp_plan_read_options {
 	const char *topology_path; /* NULL: no fabric */
 	const char *node_name_map; /* rdma-core node-name-map, may be NULL */
 	const char *plan_path;	   /* partitions.conf or the seed's block */
-	ibp_conf_options conf;	   /* how to read it; its fabric is ignored
-				      (the loaded one is used) */
+	/* How to read it (its own version, ibp_conf_options_init; NULL:
+	 * the defaults); its fabric is ignored (the loaded one is used).
+	 * A pointer, not the struct: a newer conf struct would move the
+	 * fields after it. */
+	const ibp_conf_options *conf;
 	/* Read at most this many bytes of each input (0: limits.h's
-	 * defaults); conf.max_input_size, when set, wins for the plan. */
+	 * defaults); conf->max_input_size, when set, wins for the plan. */
 	size_t max_input_size;
 } ibp_plan_read_options;
 
-/* Fill o with the defaults: nothing to read, ibp_conf_options_init()'s
- * reading.  o must not be NULL. */
+/* Fill o with the defaults: nothing to read, conf NULL
+ * (ibp_conf_options_init()'s reading).  o must not be NULL. */
 void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version);
 
 /* A plan read: the fabric (NULL without a topology), the parsed plan and
@@ -59,7 +62,8 @@ typedef struct ibp_plan {
  *       IBP_ERANGE...), err repeating its first error finding;
  *   the plan cannot be read: IBP_ENOENT,
  *       IBP_EIO, IBP_ERANGE, err naming the file;
- *   IBP_EINVAL: o or out NULL, a wrong version, no plan_path;
+ *   IBP_EINVAL: o or out NULL, a wrong version (of o or o->conf), no
+ *       plan_path;
  *   IBP_ENOMEM. */
 int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
 		  ibp_diags *topo_diags, ibp_error *err);

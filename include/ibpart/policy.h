@@ -116,7 +116,11 @@ typedef struct ibp_policy_unenforced {
  * ibp_policy_options.unplaced. */
 typedef struct ibp_policy_unplaced ibp_policy_unplaced;
 
+#define IBP_POLICY_OPTIONS_VERSION 1
+/* Initialise with ibp_policy_options_init(&o, IBP_POLICY_OPTIONS_VERSION)
+ * (options_version: the library reads only the fields o's version has). */
 typedef struct ibp_policy_options {
+	unsigned version;	       /* IBP_POLICY_OPTIONS_VERSION */
 	ibp_policy_mode mode;	       /* default OPENSM */
 	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */
 	bool allow_both_pkeys;	       /* OpenSM's allow_both_pkeys (-W) */
@@ -160,6 +164,11 @@ typedef struct ibp_policy_options {
 	 * plan's reading (conf.h, ibp_conf_options.opensm_partitions). */
 	ibp_osm_partitions *partitions_out;
 } ibp_policy_options;
+
+/* Set version, OPENSM mode, part_enforce BOTH, everything else
+ * 0/false/NULL (a version out of range: only the version field, which
+ * the operation then refuses).  Cannot fail. */
+void ibp_policy_options_init(ibp_policy_options *o, unsigned version);
 
 /* Parse "opensm"/"strict"; IBP_EINVAL (*out untouched) if not, NULL
  * included.  ("both"/"in"/"out"/"off": IBP_PART_ENFORCE_WORDS, tables.h.)

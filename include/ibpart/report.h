@@ -47,7 +47,12 @@ typedef enum ibp_matrix_form {
 
 struct ibp_web_extras; /* sys/report.h: the web view's optional sections */
 
+#define IBP_MATRIX_REPORT_OPTIONS_VERSION 1
+/* Initialise with ibp_matrix_report_options_init(&o,
+ * IBP_MATRIX_REPORT_OPTIONS_VERSION) (export.h: the library reads only
+ * the fields o's version has). */
 typedef struct ibp_matrix_report_options {
+	unsigned version;  /* IBP_MATRIX_REPORT_OPTIONS_VERSION (_init) */
 	const char *mode;  /* "opensm", "strict", … for JSON/HTML */
 	const char *title; /* HTML title / headline, or NULL */
 	size_t grid_limit; /* text grid up to this many ports (0: 32) */
@@ -60,6 +65,10 @@ typedef struct ibp_matrix_report_options {
 	const struct ibp_web_extras *web;
 } ibp_matrix_report_options;
 
+/* Set version, everything else 0/NULL (form AUTO).  Cannot fail. */
+void ibp_matrix_report_options_init(ibp_matrix_report_options *o,
+				    unsigned version);
+
 /* The formats' and the forms' names in their enums' order, as an
  * option's words (args.h: the IBP_ARG_INDEX of a word is its value). */
 #define IBP_MATRIX_FORMAT_WORDS "text|md|csv|json|html"
@@ -67,7 +76,8 @@ typedef struct ibp_matrix_report_options {
 
 /* The matrix m in fmt to out, with o's choices (NULL: the defaults):
  * what `ibpart matrix --format` and `verify --matrix` print.  Only reads
- * m; the caller's out is written, not closed.  IBP_EIO writing,
+ * m; the caller's out is written, not closed.  IBP_EINVAL for an
+ * options version 0 or newer than the library's, IBP_EIO writing,
  * IBP_ENOMEM. */
 int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 		      const ibp_matrix_report_options *o, FILE *out,

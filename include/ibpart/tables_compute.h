@@ -35,12 +35,14 @@ typedef struct ibp_tables_compute_options {
 	    version; /* IBP_TABLES_COMPUTE_OPTIONS_VERSION (set by _init) */
 	/* The ibnetdiscover/ibsim topology (required), loaded with `fabric`
 	 * (PartitionCap and PartitionEnforcementCap overrides, the
-	 * node-name-map). */
+	 * node-name-map; its own version, ibp_fabric_options_init; NULL:
+	 * the defaults).  A pointer, not the struct: a newer fabric struct
+	 * would move the fields after it. */
 	const char *topology_path;
-	ibp_fabric_options fabric;
+	const ibp_fabric_options *fabric;
 	/* The partition plan (required, or plan_text below):
 	 * partitions.conf or the seed's dialect, read with
-	 * policy.allow_both_pkeys. */
+	 * policy->allow_both_pkeys. */
 	const char *plan_path;
 	/* The fabric's alias GUIDs (alias_map.h; may be NULL): the plan's
 	 * aliases are reported guid-alias-ignored. */
@@ -49,10 +51,11 @@ typedef struct ibp_tables_compute_options {
 	 * description or LID; a LID is read against the numbering from the
 	 * default SM port); NULL: the first CA port. */
 	const char *sm_port;
-	/* mode, allow_both_pkeys, part_enforce; sm_port_guid, previous,
-	 * remembered and unplaced are set by the operation (what is given
-	 * there is ignored). */
-	ibp_policy_options policy;
+	/* mode, allow_both_pkeys, part_enforce (its own version,
+	 * ibp_policy_options_init; NULL: the defaults); sm_port_guid,
+	 * previous, remembered and unplaced are set by the operation (what
+	 * is given there is ignored). */
+	const ibp_policy_options *policy;
 	/* A state file (state_file.h; any version): the tables the ports
 	 * hold, what OpenSM remembers of their indexes and the options it
 	 * runs with; a file that does not exist is a fresh fabric under a
@@ -67,14 +70,14 @@ typedef struct ibp_tables_compute_options {
 	 * a SIGHUP: allow_both_pkeys stays as OpenSM started, the others
 	 * are taken from the file where it has them. */
 	const char *opensm_conf_path;
-	/* Which of policy.allow_both_pkeys, policy.part_enforce and
-	 * policy.compact_pkey_indexes the caller sets itself (a command
+	/* Which of policy->allow_both_pkeys, policy->part_enforce and
+	 * policy->compact_pkey_indexes the caller sets itself (a command
 	 * line flag): those override the opensm.conf and the state. */
 	bool allow_both_pkeys_given;
 	bool part_enforce_given;
 	bool compact_pkey_indexes_given;
 	/* Read at most this many bytes of the plan and of the state file
-	 * (the topology: fabric.max_input_size); 0: the defaults of
+	 * (the topology: fabric->max_input_size); 0: the defaults of
 	 * limits.h.  A longer file is IBP_ERANGE. */
 	size_t max_input_size;
 	/* The plan as plan_len bytes in memory instead of a file (a
@@ -88,8 +91,8 @@ typedef struct ibp_tables_compute_options {
 	ibp_vf_guids vf_guids;
 } ibp_tables_compute_options;
 
-/* Defaults: nothing given; the fabric's and the policy's defaults
- * (ibp_fabric_options_init, policy.h's). */
+/* Defaults: nothing given; fabric and policy NULL (the defaults of
+ * ibp_fabric_options_init and ibp_policy_options_init). */
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 				     unsigned version);
 
@@ -130,7 +133,8 @@ typedef struct ibp_tables_result {
  * opensm-crash (error: the sweep kills OpenSM, opensm_prtn_sweep.h; the
  * tables are then those the ports held, and the next state has no
  * running OpenSM).  Returns 0;
- * IBP_EINVAL without a topology or a plan; the topology's failure
+ * IBP_EINVAL without a topology or a plan, or for a version (of o,
+ * o->fabric or o->policy) 0 or newer than the library's; the topology's failure
  * (IBP_EPARSE, IBP_EIO; err holds its first error, also in diags);
  * IBP_ENOENT for an SM port not in the fabric; the plan's, the state
  * file's or the opensm.conf's failure (IBP_EPARSE, IBP_EIO, ...);

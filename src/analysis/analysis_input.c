@@ -257,7 +257,7 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 		    "would fall back to ALL=full: see --mode opensm)",
 		    v->reason ? v->reason : "rejected");
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.mode = o->mode;
 	po.sm_port_guid =
 	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);

@@ -32,6 +32,7 @@
 #include "analysis/audit_priv.h"
 #include "util/progress_lib.h"
 #include "pkey/pkey_table_lib.h"
+#include "util/options_version.h"
 
 #define IBP_MATRIX_MAX_ROW_BYTES (192u * 1024u * 1024u)
 
@@ -365,12 +366,34 @@ static int build_labels(ibp_matrix *m)
 	return 0;
 }
 
+IBP_OPTIONS_LAYOUT(matrix_options_layout, "matrix options",
+		   IBP_MATRIX_OPTIONS_VERSION, sizeof(ibp_matrix_options));
+
+/* The library's defaults, a whole current struct. */
+static void matrix_options_defaults(ibp_matrix_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->version = IBP_MATRIX_OPTIONS_VERSION;
+}
+
+void ibp_matrix_options_init(ibp_matrix_options *o, unsigned version)
+{
+	ibp_matrix_options d;
+	matrix_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &matrix_options_layout);
+}
+
 int ibp_matrix_build(const ibp_tables *ts, const ibp_matrix_options *o,
 		     ibp_matrix **out, ibp_error *err)
 {
 	if (!ts || !out)
 		return ibp_error_set(err, IBP_EINVAL, "no tables to analyse");
 	*out = NULL;
+	ibp_matrix_options own; /* NULL o: the defaults */
+	matrix_options_defaults(&own);
+	if (ibp_options_take(&own, o, &matrix_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	bool sw0 = o && o->include_switch_port0;
 	const ibp_fabric *f = ibp_tables_fabric(ts);
 	ibp_matrix *m = calloc(1, sizeof(*m));

@@ -126,6 +126,13 @@ void ibp_conf_options_init(ibp_conf_options *o, unsigned version)
 	ibp_options_init_as(o, version, &d, &conf_options_layout);
 }
 
+int conf_options_take(ibp_conf_options *full, const ibp_conf_options *o,
+		      ibp_error *err)
+{
+	conf_options_defaults(full);
+	return ibp_options_take(full, o, &conf_options_layout, err);
+}
+
 void conf_flags_default(ibp_conf_flags *f)
 {
 	memset(f, 0, sizeof(*f));

@@ -97,4 +97,10 @@ unsigned ibp_conf_rate_code(const char *name);
 /* 256 … 4096 -> MTU code 1 … 5; 0 if not an MTU size. */
 unsigned ibp_conf_mtu_code(unsigned bytes);
 
+/* The caller's versioned *o (NULL: the defaults) over a whole current
+ * struct of the defaults, its version kept (util/options_version.h).
+ * IBP_EINVAL for version 0 or a newer one. */
+int conf_options_take(ibp_conf_options *full, const ibp_conf_options *o,
+		      ibp_error *err);
+
 #endif

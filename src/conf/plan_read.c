@@ -20,7 +20,6 @@ static void plan_read_options_defaults(ibp_plan_read_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_PLAN_READ_OPTIONS_VERSION;
-	ibp_conf_options_init(&o->conf, IBP_CONF_OPTIONS_VERSION);
 }
 
 void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version)
@@ -63,9 +62,11 @@ int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
 	o = &own;
 	if (!o->plan_path)
 		return ibp_error_set(err, IBP_EINVAL, "bad plan read options");
+	ibp_conf_options co; /* the caller's, as far as its version goes */
+	if (conf_options_take(&co, o->conf, err))
+		return IBP_EINVAL;
 	memset(out, 0, sizeof(*out));
 	int rc = o->topology_path ? load_fabric(o, out, topo_diags, err) : 0;
-	ibp_conf_options co = o->conf;
 	co.fabric = out->fabric;
 	if (!co.max_input_size)
 		co.max_input_size = o->max_input_size;

@@ -24,7 +24,7 @@ static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 		   ibp_error *err)
 {
 	ibp_policy_options o;
-	ibp_policy_options_init(&o);
+	ibp_policy_options_init(&o, IBP_POLICY_OPTIONS_VERSION);
 	if (po->mode && ibp_policy_mode_parse(po->mode, &o.mode))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "unknown mode '%s' (opensm or strict)",

@@ -219,7 +219,8 @@ static int analyse(const struct ibp_verify_options *o, ibp_verify_result *r,
 {
 	if (!o->matrix && !o->audit)
 		return IBP_OK;
-	ibp_matrix_options mo = {0};
+	ibp_matrix_options mo;
+	ibp_matrix_options_init(&mo, IBP_MATRIX_OPTIONS_VERSION);
 	int rc = ibp_matrix_build(r->have, &mo, &r->matrix, err);
 	if (rc || !o->audit)
 		return rc;
@@ -391,7 +392,8 @@ long ibp_verify_result_elapsed_ms(const ibp_verify_result *r)
 static int matrix_json(const void *arg, FILE *out)
 {
 	const ibp_verify_result *r = arg;
-	ibp_matrix_report_options ro = {.mode = r->mode};
+	ibp_matrix_report_options ro = {
+	    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION, .mode = r->mode};
 	return ibp_matrix_report(r->matrix, IBP_MATRIX_JSON, &ro, out, NULL);
 }
 

@@ -32,12 +32,32 @@
 #include "util/progress_lib.h"
 #include "ibpart/sys/topo.h"
 #include "util/error_lib.h"
+#include "util/options_version.h"
 
-void ibp_policy_options_init(ibp_policy_options *o)
+IBP_OPTIONS_LAYOUT(policy_options_layout, "policy options",
+		   IBP_POLICY_OPTIONS_VERSION, sizeof(ibp_policy_options));
+
+/* The library's defaults, a whole current struct. */
+static void policy_options_defaults(ibp_policy_options *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->version = IBP_POLICY_OPTIONS_VERSION;
 	o->mode = IBP_POLICY_OPENSM;
 	o->part_enforce = IBP_ENFORCE_BOTH;
+}
+
+void ibp_policy_options_init(ibp_policy_options *o, unsigned version)
+{
+	ibp_policy_options d;
+	policy_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &policy_options_layout);
+}
+
+int ibp_policy_options_take(ibp_policy_options *full,
+			    const ibp_policy_options *o, ibp_error *err)
+{
+	policy_options_defaults(full);
+	return ibp_options_take(full, o, &policy_options_layout, err);
 }
 
 int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out)
@@ -589,7 +609,7 @@ static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
 	if (opts)
 		P.o = *opts;
 	else
-		ibp_policy_options_init(&P.o);
+		ibp_policy_options_init(&P.o, IBP_POLICY_OPTIONS_VERSION);
 	if (P.o.unplaced)
 		pol_unplaced_clear(P.o.unplaced);
 	P.conf = conf;

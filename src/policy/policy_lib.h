@@ -29,9 +29,11 @@ size_t ibp_policy_unplaced_unenforced_count(const ibp_policy_unplaced *u);
 const ibp_policy_unenforced *
 ibp_policy_unplaced_unenforced(const ibp_policy_unplaced *u, size_t i);
 
-/* OPENSM mode, part_enforce BOTH, everything else 0/false/NULL.  Cannot
- * fail. */
-void ibp_policy_options_init(ibp_policy_options *o);
+/* Copy the caller's versioned *o (NULL: the defaults) into *full, a
+ * whole current struct of the defaults first (util/options_version.h).
+ * IBP_EINVAL for version 0 or a newer one. */
+int ibp_policy_options_take(ibp_policy_options *full,
+			    const ibp_policy_options *o, ibp_error *err);
 
 /* Compute the tables.  *out gets one table per programmed port (see
  * above), each of the port's capacity.  Findings go to `findings` (may be

@@ -33,8 +33,6 @@ IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 static void tables_compute_options_defaults(ibp_tables_compute_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	ibp_fabric_options_init(&o->fabric, IBP_FABRIC_OPTIONS_VERSION);
-	ibp_policy_options_init(&o->policy);
 	o->version = IBP_TABLES_COMPUTE_OPTIONS_VERSION;
 }
 
@@ -64,7 +62,7 @@ void ibp_tables_result_free(ibp_tables_result *r)
 static int load_fabric(const ibp_tables_compute_options *o,
 		       ibp_tables_result *r, ibp_diags *d, ibp_error *err)
 {
-	int rc = ibp_fabric_load(o->topology_path, &o->fabric, &r->fabric, d);
+	int rc = ibp_fabric_load(o->topology_path, o->fabric, &r->fabric, d);
 	ibp_diags_sort(d); /* in file order, as the plan's are */
 	if (!rc)
 		return 0;
@@ -185,9 +183,9 @@ static int osm_options(const ibp_tables_compute_options *o,
 		       ibp_tables_result *r, ibp_policy_options *po,
 		       bool *vports, ibp_diags *d, ibp_error *err)
 {
-	ibp_state_opensm so = {o->policy.allow_both_pkeys,
-			       o->policy.compact_pkey_indexes,
-			       o->policy.part_enforce, false};
+	ibp_state_opensm so = {o->policy->allow_both_pkeys,
+			       o->policy->compact_pkey_indexes,
+			       o->policy->part_enforce, false};
 	bool running = r->state && ibp_state_file_opensm(r->state, &so);
 	if (o->opensm_conf_path) {
 		ibp_osm_conf c;
@@ -213,11 +211,11 @@ static int osm_options(const ibp_tables_compute_options *o,
 		}
 	}
 	if (o->allow_both_pkeys_given)
-		so.allow_both_pkeys = o->policy.allow_both_pkeys;
+		so.allow_both_pkeys = o->policy->allow_both_pkeys;
 	if (o->compact_pkey_indexes_given)
-		so.compact_pkey_indexes = o->policy.compact_pkey_indexes;
+		so.compact_pkey_indexes = o->policy->compact_pkey_indexes;
 	if (o->part_enforce_given) {
-		so.part_enforce = o->policy.part_enforce;
+		so.part_enforce = o->policy->part_enforce;
 		so.no_partition_enforcement = false;
 	}
 	/* OpenSM's check of its options writes "off" into the part_enforce
@@ -268,7 +266,7 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	if (!rc) {
 		ibp_state_file_set_sm_port(s, r->sm_port_guid);
 		rc = ibp_state_file_set_mode(
-		    s, ibp_policy_mode_str(o->policy.mode));
+		    s, ibp_policy_mode_str(o->policy->mode));
 	}
 	return rc ? ibp_error_set(err, rc, "out of memory") : 0;
 }
@@ -424,6 +422,10 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 	tables_compute_options_defaults(&own);
 	if (ibp_options_take(&own, o, &tables_compute_options_layout, err))
 		return IBP_EINVAL;
+	ibp_policy_options given; /* the caller's, as far as it goes */
+	if (ibp_policy_options_take(&given, own.policy, err))
+		return IBP_EINVAL;
+	own.policy = &given;
 	o = &own;
 	if (!o->topology_path || !(o->plan_path || o->plan_text))
 		return ibp_error_set(err, IBP_EINVAL,
@@ -431,7 +433,7 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_policy_options po = o->policy;
+	ibp_policy_options po = *o->policy;
 	po.sm_port_guid = 0;
 	po.unplaced = NULL;
 	po.previous = NULL;

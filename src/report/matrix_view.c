@@ -40,6 +40,7 @@ int ibp_analysis_input_matrix_report(const ibp_analysis_input *in,
 		return IBP_EINVAL;
 	o = &own;
 	ibp_matrix_report_options ro = {
+	    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION,
 	    .mode = ibp_analysis_input_mode(in),
 	    .title = o->title,
 	    .grid_limit = o->grid_limit,

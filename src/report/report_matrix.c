@@ -24,6 +24,7 @@
 #include "util/json_text.h"
 #include "ibpart/pkey.h"
 #include "util/progress_lib.h"
+#include "util/options_version.h"
 
 #define YES		   "\xe2\x9c\x93" /* ✓ */
 #define NO		   "\xe2\x9c\x97" /* ✗ */
@@ -524,10 +525,34 @@ static int json_out(const ibp_matrix *m, const ibp_matrix_report_options *o,
 	return 0;
 }
 
+IBP_OPTIONS_LAYOUT(matrix_report_options_layout, "matrix report options",
+		   IBP_MATRIX_REPORT_OPTIONS_VERSION,
+		   sizeof(ibp_matrix_report_options));
+
+/* The library's defaults, a whole current struct. */
+static void matrix_report_options_defaults(ibp_matrix_report_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->version = IBP_MATRIX_REPORT_OPTIONS_VERSION;
+}
+
+void ibp_matrix_report_options_init(ibp_matrix_report_options *o,
+				    unsigned version)
+{
+	ibp_matrix_report_options d;
+	matrix_report_options_defaults(&d);
+	ibp_options_init_as(o, version, &d, &matrix_report_options_layout);
+}
+
 int ibp_matrix_report(const ibp_matrix *m, ibp_matrix_format fmt,
 		      const ibp_matrix_report_options *o, FILE *out,
 		      ibp_error *err)
 {
+	ibp_matrix_report_options own; /* NULL o: the defaults */
+	matrix_report_options_defaults(&own);
+	if (ibp_options_take(&own, o, &matrix_report_options_layout, err))
+		return IBP_EINVAL;
+	o = &own;
 	size_t n = ibp_matrix_endpoint_count(m);
 	int rc = 0;
 	switch (fmt) {

@@ -70,7 +70,7 @@ static int place(const ibp_service *s, const ibp_fabric *f, uint64_t sm,
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!rc) {
 		ibp_policy_options po;
-		ibp_policy_options_init(&po);
+		ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 		po.sm_port_guid = sm;
 		po.compact_pkey_indexes = true;
 		po.unplaced = out->unplaced;

@@ -27,7 +27,7 @@ struct svc_topology {
 static int assign_lids(const ibp_service *s, ibp_fabric *f, ibp_error *err)
 {
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	int rc = IBP_OK;
 	if (s->sm_port) {
 		size_t n;

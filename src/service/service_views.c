@@ -87,7 +87,10 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 		o.plan_len = len;
 		o.sm_port = s->sm_port;
 		o.opensm_conf_path = s->opensm_conf_path;
-		o.policy.allow_both_pkeys = s->allow_both_pkeys;
+		ibp_policy_options po;
+		ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+		po.allow_both_pkeys = s->allow_both_pkeys;
+		o.policy = &po;
 		o.allow_both_pkeys_given = s->allow_both_pkeys;
 		char *aliases = svc_alias_path(s);
 		o.alias_guids_path = aliases;
@@ -111,6 +114,7 @@ static int write_matrix(const void *ctx, FILE *f, ibp_error *err)
 {
 	const struct matrix_ctx *c = ctx;
 	ibp_matrix_report_options ro = {
+	    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION,
 	    .mode = ibp_analysis_input_mode(c->in),
 	    .title = "partitions.conf: P_Key reachability",
 	    .partition_names = ibp_analysis_input_partition_names(c->in),
@@ -128,7 +132,8 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err)
 	int rc = plan_text(s, &text, &len, err);
 	if (!rc)
 		rc = svc_analysis_input(s, text, len, &in, err);
-	ibp_matrix_options mo = {0};
+	ibp_matrix_options mo;
+	ibp_matrix_options_init(&mo, IBP_MATRIX_OPTIONS_VERSION);
 	if (!rc)
 		rc = ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m,
 				      err);

@@ -32,7 +32,8 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 	ibp_analysis_input *in = NULL;
 	ibp_matrix *m = NULL;
 	int rc = svc_analysis_input(s, text, len, &in, err);
-	ibp_matrix_options mo = {0};
+	ibp_matrix_options mo;
+	ibp_matrix_options_init(&mo, IBP_MATRIX_OPTIONS_VERSION);
 	if (!rc)
 		rc = ibp_matrix_build(ibp_analysis_input_tables(in), &mo, &m,
 				      err);
@@ -47,6 +48,7 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		web.findings = findings;
 		web.status = status;
 		ibp_matrix_report_options ro = {
+		    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION,
 		    .mode = ibp_analysis_input_mode(in),
 		    .title = "ibpartd: the partitions OpenSM is given",
 		    .partition_names = ibp_analysis_input_partition_names(in),

@@ -21,7 +21,7 @@ int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 {
 	*out = NULL;
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	if (ibp_policy_mode_parse(mode, &po.mode) != IBP_OK)
 		return ibp_error_set(err, IBP_EINVAL, "unknown mode '%s'",
 				     mode);

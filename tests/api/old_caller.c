@@ -10,7 +10,12 @@
  *     1's fields faults (garbage after it, as in a boxed struct, can go
  *     unnoticed when the code asks the version before using a field);
  *   - version 0 and a version newer than the library's are refused with
- *     IBP_EINVAL, nothing swept.
+ *     IBP_EINVAL, nothing swept;
+ *   - nested options: ibp_tables_compute() with version 1 of its options
+ *     (without vf_guids), its fabric and policy options, and
+ *     ibp_matrix_build() with its options, each struct guarded the same
+ *     way, computes; a policy or matrix options version out of range is
+ *     refused with IBP_EINVAL.
  * Prints one line per check, "ok" at the end; exit 1 on a failed check.
  *
  *   old_caller TOPOLOGY PLAN
@@ -21,11 +26,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <stddef.h>
+
+#include <ibpart/analysis.h>
 #include <ibpart/live.h>
 #include <ibpart/monitor.h>
 #include <ibpart/sys/monitor.h>
 #include <ibpart/sys/sim_session.h>
 #include <ibpart/sys/transport.h>
+#include <ibpart/tables_compute.h>
 
 #include "monitor_options_v1.h"
 
@@ -41,9 +50,9 @@ static int failed(const char *what)
 	return 1;
 }
 
-/* The version 1 struct at the end of a readable page, the next page
- * inaccessible: reading or writing past it faults.  NULL on failure. */
-static struct old_monitor_options *guarded(void)
+/* size bytes at the end of a readable page, the next page
+ * inaccessible: reading or writing past them faults.  NULL on failure. */
+static void *guarded_bytes(size_t size)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	if (page <= 0)
@@ -54,8 +63,53 @@ static struct old_monitor_options *guarded(void)
 		return NULL;
 	if (mprotect(m + page, (size_t)page, PROT_NONE))
 		return NULL;
-	return (struct old_monitor_options
-		    *)(void *)(m + page - sizeof(struct old_monitor_options));
+	return m + page - size;
+}
+
+/* The version 1 monitor options, guarded. */
+static struct old_monitor_options *guarded(void)
+{
+	return guarded_bytes(sizeof(struct old_monitor_options));
+}
+
+/* ibp_tables_compute() of TOPOLOGY and PLAN with version 1 of its
+ * options, pointing at the fabric and policy options, then the matrix
+ * of the tables; every struct guarded.  policy_version and
+ * matrix_version are written after _init. */
+static int nested(const char *topo, const char *plan, unsigned policy_version,
+		  unsigned matrix_version, ibp_error *err)
+{
+	size_t v1 = offsetof(ibp_tables_compute_options, vf_guids);
+	ibp_tables_compute_options *to = guarded_bytes(v1);
+	ibp_fabric_options *fo = guarded_bytes(sizeof(*fo));
+	ibp_policy_options *po = guarded_bytes(sizeof(*po));
+	ibp_matrix_options *mo = guarded_bytes(sizeof(*mo));
+	if (!to || !fo || !po || !mo)
+		return IBP_ENOMEM;
+	ibp_tables_compute_options_init(to, 1);
+	ibp_fabric_options_init(fo, IBP_FABRIC_OPTIONS_VERSION);
+	ibp_policy_options_init(po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_matrix_options_init(mo, IBP_MATRIX_OPTIONS_VERSION);
+	po->version = policy_version;
+	mo->version = matrix_version;
+	to->topology_path = topo;
+	to->plan_path = plan;
+	to->fabric = fo;
+	to->policy = po;
+	ibp_tables_result r;
+	int rc = ibp_tables_compute(to, &r, NULL, err);
+	ibp_matrix *m = NULL;
+	if (!rc)
+		rc = ibp_matrix_build(r.tables, mo, &m, err);
+	size_t n = 0, node;
+	unsigned port;
+	while (!rc && ibp_matrix_endpoint(m, n, &node, &port))
+		n++;
+	if (!rc)
+		printf("matrix: %zu end ports\n", n);
+	ibp_matrix_free(m);
+	ibp_tables_result_free(&r);
+	return rc;
 }
 
 static int sweep(ibp_live *l, const struct old_monitor_options *o,
@@ -142,6 +196,32 @@ int main(int argc, char **argv)
 		       rc == IBP_EINVAL ? "refused" : "accepted");
 		if (rc != IBP_EINVAL)
 			bad |= failed("a version out of range is refused");
+	}
+	rc = nested(argv[1], argv[2], IBP_POLICY_OPTIONS_VERSION,
+		    IBP_MATRIX_OPTIONS_VERSION, &err);
+	if (rc) {
+		char buf[512];
+		ibp_error_format(&err, buf, sizeof(buf));
+		printf("tables with version 1 options: %s\n", buf);
+		bad |= failed("nested version 1 options are served");
+	}
+	for (size_t i = 0; i < 2; i++) {
+		unsigned pv = wrong[i] ? IBP_POLICY_OPTIONS_VERSION + 1 : 0;
+		unsigned mv = wrong[i] ? IBP_MATRIX_OPTIONS_VERSION + 1 : 0;
+		rc = nested(argv[1], argv[2], pv, IBP_MATRIX_OPTIONS_VERSION,
+			    &err);
+		printf("policy options version %u: %s\n", pv,
+		       rc == IBP_EINVAL ? "refused" : "accepted");
+		if (rc != IBP_EINVAL)
+			bad |= failed("a policy version out of range is "
+				      "refused");
+		rc = nested(argv[1], argv[2], IBP_POLICY_OPTIONS_VERSION, mv,
+			    &err);
+		printf("matrix options version %u: %s\n", mv,
+		       rc == IBP_EINVAL ? "refused" : "accepted");
+		if (rc != IBP_EINVAL)
+			bad |= failed("a matrix version out of range is "
+				      "refused");
 	}
 	ibp_live_close(l);
 	ibp_transport_close(t);

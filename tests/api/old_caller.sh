@@ -3,7 +3,9 @@
 # smaller struct: tests/api/monitor_options_v1.h) runs against the
 # current libibpart.so: _init writes only version 1's fields, the sweep
 # reads only those, and versions 0 and newer-than-the-library are
-# refused (tests/api/old_caller.c says each check).
+# refused (tests/api/old_caller.c says each check).  Nested options
+# (tables_compute's fabric and policy, the matrix's) are pointers with
+# their own version, served at version 1 and refused out of range.
 source "$(dirname "$0")/../cli/lib.sh"
 : "${IBP_OLD_CALLER:?IBP_OLD_CALLER must name the old caller}"
 ex="$IBP_SRC/examples/seed"
@@ -12,5 +14,10 @@ expect_grep '^init: version 1, retries -1, nothing written past it$' out
 expect_grep '^swept: [1-9][0-9]* bytes of Prometheus text$' out
 expect_grep '^version 0: refused$' out
 expect_grep '^version [0-9]*: refused$' out
+expect_grep '^matrix: [1-9][0-9]* end ports$' out
+expect_grep '^policy options version 0: refused$' out
+expect_grep '^policy options version [1-9][0-9]*: refused$' out
+expect_grep '^matrix options version 0: refused$' out
+expect_grep '^matrix options version [1-9][0-9]*: refused$' out
 expect_grep '^ok$' out
 finish

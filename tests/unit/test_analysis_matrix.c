@@ -97,7 +97,8 @@ static void test_seed_strict(void **state)
 	ibp_fabric *f = seed_fabric();
 	ibp_tables *ts = seed_strict(f);
 	for (int merge = 0; merge < 2; merge++) {
-		ibp_matrix_options o = {.max_row_bytes = merge ? 1 : 0};
+		ibp_matrix_options o = {.version = IBP_MATRIX_OPTIONS_VERSION,
+					.max_row_bytes = merge ? 1 : 0};
 		ibp_matrix *m = NULL;
 		assert_int_equal(ibp_matrix_build(ts, &o, &m, NULL), 0);
 		assert_int_equal(ibp_matrix_endpoint_count(m), NSEED);
@@ -274,7 +275,8 @@ static void test_rule_corners(void **state)
 	ibp_explanation_free(&e);
 	ibp_matrix_free(m);
 	/* switch port 0 counted when asked */
-	ibp_matrix_options o = {.include_switch_port0 = true};
+	ibp_matrix_options o = {.version = IBP_MATRIX_OPTIONS_VERSION,
+				.include_switch_port0 = true};
 	assert_int_equal(ibp_matrix_build(ts, &o, &m, NULL), 0);
 	assert_int_equal(ibp_matrix_endpoint_count(m), 8);
 	assert_int_equal(ibp_matrix_find(m, 0, 0), 0);
@@ -324,7 +326,9 @@ static void test_random_vs_naive(void **state)
 			}
 		}
 		for (int merge = 0; merge < 2; merge++) {
-			ibp_matrix_options o = {.max_row_bytes = merge ? 1 : 0};
+			ibp_matrix_options o = {.version =
+						    IBP_MATRIX_OPTIONS_VERSION,
+						.max_row_bytes = merge ? 1 : 0};
 			ibp_matrix *m = NULL;
 			assert_int_equal(ibp_matrix_build(ts, &o, &m, NULL), 0);
 			uint64_t pairs = 0;
@@ -415,7 +419,8 @@ static void test_reports(void **state)
 	ibp_fabric *f;
 	ibp_tables *ts;
 	ibp_matrix *m = seed_matrix(&f, &ts);
-	ibp_matrix_report_options o = {.mode = "strict"};
+	ibp_matrix_report_options o = {
+	    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION, .mode = "strict"};
 
 	/* JSON: docs/json-schemas.md's schema, cell by cell */
 	char *s = render(m, IBP_MATRIX_JSON, &o);
@@ -547,7 +552,10 @@ static void test_html_extras(void **state)
 	x.series = se;
 	x.nseries = 1;
 	x.status = "last sweep & <now>";
-	ibp_matrix_report_options o = {.mode = "strict", .web = &x};
+	ibp_matrix_report_options o = {.version =
+					   IBP_MATRIX_REPORT_OPTIONS_VERSION,
+				       .mode = "strict",
+				       .web = &x};
 	char *s = render(m, IBP_MATRIX_HTML, &o);
 	assert_non_null(strstr(s, "last sweep &amp; &lt;now&gt;"));
 	assert_non_null(strstr(s, "<section id=drift><h2>Drift (1)</h2>"));
@@ -629,7 +637,8 @@ static void test_dual_port_labels(void **state)
 		assert_int_equal(n, en);
 		assert_int_equal(p, ep);
 	}
-	ibp_matrix_report_options o = {.mode = "strict"};
+	ibp_matrix_report_options o = {
+	    .version = IBP_MATRIX_REPORT_OPTIONS_VERSION, .mode = "strict"};
 	/* each format, the lines that show the two ports apart (HTML: the
 	 * matrix's row and column headers) */
 	const struct {

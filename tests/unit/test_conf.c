@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ibpart/conf.h"
+#include "ibpart/plan.h"
 #include "conf/conf_lib.h"
 #include "util/diag_lib.h"
 #include "ibpart/sys/conf.h"
@@ -71,6 +72,35 @@ static bool has_code(const ibp_diags *d, const char *code, unsigned line,
 			return true;
 	}
 	return false;
+}
+
+/* plan_read's conf options are a pointer with their own version: NULL
+ * is the defaults, a version out of range is refused. */
+static void test_plan_read_conf(void **state)
+{
+	(void)state;
+	ibp_plan_read_options o;
+	ibp_plan_read_options_init(&o, IBP_PLAN_READ_OPTIONS_VERSION);
+	o.plan_path = path_of("IBP_EXAMPLES", "seed/partitions.conf");
+	ibp_plan p;
+	ibp_error err;
+	assert_int_equal(ibp_plan_read(&o, &p, NULL, &err), IBP_OK);
+	assert_non_null(p.conf);
+	ibp_plan_clear(&p);
+	ibp_conf_options co;
+	ibp_conf_options_init(&co, IBP_CONF_OPTIONS_VERSION);
+	co.dialect = IBP_CONF_DIALECT_OPENSM;
+	o.conf = &co;
+	assert_int_equal(ibp_plan_read(&o, &p, NULL, &err), IBP_OK);
+	assert_int_equal(ibp_conf_get_dialect(p.conf), IBP_CONF_DIALECT_OPENSM);
+	ibp_plan_clear(&p);
+	unsigned wrong[] = {0, IBP_CONF_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		co.version = wrong[i];
+		assert_int_equal(ibp_plan_read(&o, &p, NULL, &err), IBP_EINVAL);
+		assert_non_null(strstr(err.message, "plan options"));
+		assert_null(p.conf);
+	}
 }
 
 static void test_seed_opensm_file(void **state)
@@ -589,6 +619,7 @@ static void test_io_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plan_read_conf),
 	    cmocka_unit_test(test_seed_opensm_file),
 	    cmocka_unit_test(test_generated_and_merged),
 	    cmocka_unit_test(test_missing_comma),

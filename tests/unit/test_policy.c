@@ -190,7 +190,7 @@ static void test_allow_both(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.allow_both_pkeys = true;
 	ibp_tables *ts = run(&x, "P1=0x0001 : 0x3001=both ;\n", &po, NULL);
 	assert_string_equal(tab(ts, x.a, 1), "0x0000 0x0001 0x8001 0x7fff");
@@ -295,7 +295,7 @@ static void test_unplaced_dropped(void **state)
 	struct fx x;
 	build(&x, 4, 2, 0);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.unplaced = ibp_policy_unplaced_new();
 	assert_non_null(po.unplaced);
 	ibp_tables *ts = run(&x, five_partitions, &po, NULL);
@@ -351,7 +351,7 @@ static void test_unplaced_unenforced(void **state)
 	struct fx x;
 	build(&x, 0, 0, 2);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.unplaced = ibp_policy_unplaced_new();
 	assert_non_null(po.unplaced);
 	ibp_diags *d = ibp_diags_new();
@@ -390,7 +390,7 @@ static void test_enforce_off(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.part_enforce = IBP_ENFORCE_OFF;
 	ibp_tables *ts = run(&x, "P1=0x0001 : 0x3001=full ;\n", &po, NULL);
 	assert_string_equal(tab(ts, x.a, 1), "0x7fff 0x8001");
@@ -422,7 +422,7 @@ static void test_fail_open(void **state)
 
 	ibp_conf *c = conf("P2=0x0002 0x4001=full ;\n", false);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.mode = IBP_POLICY_STRICT;
 	ts = NULL;
 	assert_int_equal(ibp_policy_compute(c, x.f, &po, &ts, NULL, NULL),
@@ -440,7 +440,7 @@ static void test_strict(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.mode = IBP_POLICY_STRICT;
 	ibp_tables *ts = run(&x,
 			     "Default=0x7fff : 0x5001=full ;\n"
@@ -472,7 +472,7 @@ static void test_state(void **state)
 			    "P2=0x0002 : 0x3001=full ;\n",
 			    false);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	ibp_tables *t1, *r1, *t2, *r2, *t3, *r3;
 	assert_int_equal(
 	    ibp_policy_compute_state(c1, x.f, &po, &t1, &r1, NULL, NULL), 0);
@@ -589,7 +589,7 @@ static void test_memory_accumulated(void **state)
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	assert_string_equal(
 	    hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1),
 	    "0x7fff 0x8001");
@@ -620,7 +620,7 @@ static void test_memory_indx0_shared(void **state)
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1);
 	hup(&x, &r, "A=0x0001 : 0x3001=limited ;\n", &po, NULL, x.a, 1);
 	assert_string_equal(hup(&x, &r, "A=0x0001, indx0 : 0x3001=limited ;\n",
@@ -641,7 +641,7 @@ static void test_memory_forgotten(void **state)
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n", &po,
 	    NULL, x.a, 1);
 	assert_string_equal(
@@ -667,7 +667,7 @@ static void test_memory_compact(void **state)
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	hup(&x, &r,
 	    "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n"
 	    "C=0x0003 : 0x3001=full ;\n",
@@ -695,7 +695,7 @@ static void test_memory_overwrite(void **state)
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	char plan[1024];
 	unsigned keys[6][9] = {
 	    {1, 2, 3, 4, 5, 6, 7, 0},	 {1, 2, 3, 4, 5, 6, 7, 0},
@@ -799,7 +799,7 @@ static void test_lidless_ports_programmed(void **state)
 	assert_int_equal(ibp_fabric_assign_lids(x.f, SM, &err), 0);
 	assert_int_equal(ibp_fabric_lidless_count(x.f), 2);
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	po.sm_port_guid = SM;
 	ibp_diags *d = ibp_diags_new();
 	ibp_tables *ts = run(&x, "P=0x0010 : ALL_CAS=full ;\n", &po, d);

@@ -64,7 +64,7 @@ static void test_seed(void **state)
 	assert_int_equal(r.sm_port_guid, SM);
 	/* the same as the policy's on the same inputs */
 	ibp_policy_options po;
-	ibp_policy_options_init(&po);
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
 	ibp_tables *ts;
 	assert_int_equal(
 	    ibp_policy_compute(r.conf, r.fabric, &po, &ts, NULL, &err), 0);
@@ -128,6 +128,29 @@ static void test_errors(void **state)
 	seed_options(&o);
 	o.sm_port = "no-such-port";
 	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_ENOENT);
+	ibp_tables_result_free(&r);
+	/* the policy's options have their own version: part_enforce off
+	 * (no switch external port programmed) is read through the pointer,
+	 * a version out of range refused */
+	seed_options(&o);
+	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_OK);
+	size_t enforced = ibp_tables_count(r.tables);
+	ibp_tables_result_free(&r);
+	ibp_policy_options po;
+	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	po.part_enforce = IBP_ENFORCE_OFF;
+	o.policy = &po;
+	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_OK);
+	assert_true(ibp_tables_count(r.tables) < enforced);
+	ibp_tables_result_free(&r);
+	unsigned wrong[] = {0, IBP_POLICY_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		po.version = wrong[i];
+		assert_int_equal(ibp_tables_compute(&o, &r, d, &err),
+				 IBP_EINVAL);
+		assert_non_null(strstr(err.message, "policy options"));
+		ibp_tables_result_free(&r);
+	}
 	ibp_tables_result_free(&r);
 	ibp_diags_free(d);
 }
