@@ -718,6 +718,10 @@ static void metrics_state(struct ibpartd *d, FILE *f)
 		"partitions file was read whole: once per change of it.\n"
 		"# TYPE ibpartd_partitions_file_reads_total counter\n"
 		"ibpartd_partitions_file_reads_total %lu\n"
+		"# HELP ibpartd_topology_loads_total Times the topology file "
+		"was read: once per change of it, not per request.\n"
+		"# TYPE ibpartd_topology_loads_total counter\n"
+		"ibpartd_topology_loads_total %lu\n"
 		"# HELP ibpartd_page_renders_total Times the page at / was "
 		"rendered (else served as kept: nothing it shows changed).\n"
 		"# TYPE ibpartd_page_renders_total counter\n"
@@ -732,6 +736,7 @@ static void metrics_state(struct ibpartd *d, FILE *f)
 		"ibpartd_commits_total %lu\n",
 		ibp_service_file_problem(d->svc, problem, sizeof(problem)),
 		ibp_service_partitions_file_reads(d->svc),
+		ibp_service_topology_loads(d->svc),
 		view_cache_renders(&d->page), view_cache_renders(&d->status),
 		ibp_service_commits(d->svc));
 }

@@ -92,18 +92,9 @@ static int load_fabric(const ibp_analysis_input_options *o,
 		return oom(err);
 	int rc = ibp_fabric_load(o->topology_path, &fo, &in->owned, d);
 	ibp_diags_sort(d); /* in file order, as the plan's are */
-	if (rc) {
-		const ibp_diag *x = NULL;
-		for (size_t i = 0; !x && i < ibp_diags_count(d); i++)
-			if (ibp_diags_get(d, i)->severity == IBP_SEV_ERROR)
-				x = ibp_diags_get(d, i);
-		if (x)
-			ibp_error_set_at(err, rc, x->file, x->line, x->col,
-					 "%s", x->message);
-		else
-			ibp_error_set_at(err, rc, o->topology_path, 0, 0,
-					 "the topology does not load");
-	}
+	if (rc)
+		ibp_diags_error_of(d, rc, err, o->topology_path,
+				   "the topology does not load");
 	if (d != diags)
 		ibp_diags_free(d);
 	in->fabric = in->owned;

@@ -46,6 +46,8 @@ static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
 	o.topology_path = fabric ? NULL : s->topology_path;
+	if (!fabric) /* the file read again: counted with the held one's */
+		svc_topology_count_load(s);
 	o.fabric = fabric;
 	char *aliases = svc_alias_path(s);
 	o.alias_guids_path = aliases;	  /* shared-physical-port */
@@ -65,6 +67,27 @@ int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err)
 {
 	return analysis_input(s, NULL, text, len, in, err);
+}
+
+int svc_held_input(const ibp_service *s, const char *text, size_t len,
+		   ibp_analysis_input **in, struct svc_topology **t,
+		   ibp_error *err)
+{
+	*in = NULL;
+	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
+	int rc = svc_topology_get(w, t, err);
+	if (!rc)
+		rc = analysis_input(s, svc_topology_fabric(*t), text, len, in,
+				    err);
+	return rc;
+}
+
+void svc_held_input_free(const ibp_service *s, ibp_analysis_input *in,
+			 struct svc_topology *t)
+{
+	ibp_analysis_input_free(in); /* borrows t's fabric: first */
+	if (t)
+		svc_topology_put((ibp_service *)s, t);
 }
 
 char *svc_alias_path(const ibp_service *s)
@@ -112,17 +135,11 @@ static int audit(const ibp_service *s, const char *text, size_t len,
 {
 	*out = NULL;
 	struct svc_topology *t = NULL;
-	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
-	int rc = svc_topology_get(w, &t, err);
 	ibp_analysis_input *in = NULL;
-	if (!rc)
-		rc = analysis_input(s, svc_topology_fabric(t), text, len, &in,
-				    err);
+	int rc = svc_held_input(s, text, len, &in, &t, err);
 	if (!rc)
 		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
-	ibp_analysis_input_free(in);
-	if (t)
-		svc_topology_put(w, t);
+	svc_held_input_free(s, in, t);
 	return rc;
 }
 

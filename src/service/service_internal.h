@@ -119,6 +119,7 @@ struct ibp_service {
 				      judges capacity with, cached */
 	pthread_mutex_t topo_lock; /* service_topology.c: */
 	struct svc_topology *topo; /* the topology held, or NULL */
+	unsigned long topo_loads;  /* the file read, since the open */
 	/* the last changes let through with warnings (a caller's policy,
 	 * unknown Slurm hosts), newest at warn_next - 1, for the status */
 	struct svc_warning {
@@ -399,7 +400,8 @@ bool svc_db_partition_cap(const ibp_service *s, uint64_t node_guid,
 			  unsigned *cap);
 
 /* ---- service_memory.c: OpenSM's index memory, kept ---- */
-/* The topology (--topology) with LIDs assigned from the SM port (into
+/* A copy of the topology the service holds (parsed from its text, not
+ * the file read again) with LIDs assigned from the same SM port (into
  * *sm_guid) and each node's PartitionCap as discovery read it where it
  * did; IBP_ENOENT without a topology. */
 int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
@@ -418,8 +420,9 @@ int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
 /* The cache of the topology (as svc_fabric_load gives it) and the
  * recorded state read onto it (NULL when none, or unreadable: OpenSM
  * then remembers nothing), loaded at first use and again after each
- * record; borrowed, valid under the service's lock until the next
- * record.  new/free at open/close (NULL on ENOMEM; free takes NULL). */
+ * record and when the held topology was loaded again; borrowed, valid under the
+ * service's lock until the next record.  new/free at open/close (NULL on
+ * ENOMEM; free takes NULL). */
 struct svc_record *svc_record_new(void);
 void svc_record_free(struct svc_record *r);
 int svc_record_get(const ibp_service *s, const ibp_fabric **f,
@@ -435,6 +438,21 @@ struct svc_topology;
 int svc_topology_get(ibp_service *s, struct svc_topology **t, ibp_error *err);
 void svc_topology_put(ibp_service *s, struct svc_topology *t);
 const ibp_fabric *svc_topology_fabric(const struct svc_topology *t);
+/* The port its LIDs are numbered from; the file's text as read. */
+uint64_t svc_topology_sm_guid(const struct svc_topology *t);
+const char *svc_topology_text(const struct svc_topology *t, size_t *len);
+/* Which load t is (1, 2, ...); the held one's, loaded again if the file
+ * changed (0 when it does not load). */
+unsigned long svc_topology_gen(const struct svc_topology *t);
+unsigned long svc_topology_gen_now(const ibp_service *s);
+/* One more read of the topology file counted (ibp_service_topology_loads)
+ * - a reader that loads the file itself (svc_analysis_input). */
+void svc_topology_count_load(const ibp_service *s);
+/* The fabric of a topology's text (named path in messages) as
+ * ibp_fabric_load reads the file, LIDs not assigned; the error is its
+ * first error finding. */
+int svc_topology_parse(const char *path, const char *text, size_t len,
+		       ibp_fabric **f, ibp_error *err);
 
 /* ---- service_capacity.c: the guard's table-overflow judgment ---- */
 /* The capacity-overflow findings (high) the change from before to after
@@ -584,6 +602,15 @@ int svc_caller_check(const struct ibp_service_caller *c,
  * page read (service_guard.c). */
 int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
 		       ibp_analysis_input **in, ibp_error *err);
+/* The same on the topology the service holds (service_topology.c), not
+ * the file read anew: *in borrows *t's fabric; svc_held_input_free
+ * frees both (either may be NULL) - the page, the views and the
+ * guard's audit read it. */
+int svc_held_input(const ibp_service *s, const char *text, size_t len,
+		   ibp_analysis_input **in, struct svc_topology **t,
+		   ibp_error *err);
+void svc_held_input_free(const ibp_service *s, ibp_analysis_input *in,
+			 struct svc_topology *t);
 /* The web view of text on the topology with findings (the audit's,
  * svc_audit_text) and a status line, *html malloc'd (service_web.c);
  * IBP_ENOENT without a topology. */

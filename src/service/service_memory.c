@@ -35,40 +35,29 @@
 #include "conf/conf_lib.h"
 #include "pkey/index_memory_lib.h"
 
-int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
-		    ibp_error *err)
+/* A copy of the topology the service holds (service_topology.c),
+ * parsed from the text it read - not the file read again - so the
+ * PartitionCaps discovery read can be set on it: LIDs numbered from the
+ * same port; *gen the load it is of. */
+static int fabric_of_held(const ibp_service *s, ibp_fabric **f,
+			  uint64_t *sm_guid, unsigned long *gen, ibp_error *err)
 {
 	*f = NULL;
-	if (!s->topology_path)
-		return ibp_error_set(err, IBP_ENOENT,
-				     "no topology: ibpartd was started "
-				     "without --topology");
-	ibp_fabric_options fo;
-	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
-	ibp_diags *d = ibp_diags_new();
-	if (!d)
-		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	int rc = ibp_fabric_load(s->topology_path, &fo, f, d);
-	if (rc)
-		ibp_error_set(err, rc, "%s: the topology does not load",
-			      s->topology_path);
-	ibp_diags_free(d);
+	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
+	struct svc_topology *t = NULL;
+	int rc = svc_topology_get(w, &t, err);
 	if (rc)
 		return rc;
-	size_t n = 0;
-	unsigned p = 0;
+	size_t len = 0;
+	const char *text = svc_topology_text(t, &len);
+	*sm_guid = svc_topology_sm_guid(t);
+	if (gen)
+		*gen = svc_topology_gen(t);
+	rc = svc_topology_parse(s->topology_path, text, len, f, err);
+	svc_topology_put(w, t);
+	if (rc)
+		return rc;
 	ibp_fabric_assign_lids(*f, 0, NULL); /* LIDs as a spec is read */
-	rc = s->sm_port ? ibp_fabric_resolve_port(*f, s->sm_port, &n, &p, err)
-			: ibp_fabric_default_sm_port(*f, &n, &p);
-	if (rc) {
-		if (!s->sm_port)
-			ibp_error_set(err, rc, "%s: no CA port for the SM",
-				      s->topology_path);
-		ibp_fabric_free(*f);
-		*f = NULL;
-		return rc;
-	}
-	*sm_guid = ibp_fabric_port_guid(*f, n, p);
 	ibp_fabric_assign_lids(*f, *sm_guid, NULL);
 	for (size_t i = 0; i < ibp_fabric_node_count(*f); i++) {
 		unsigned cap;
@@ -76,6 +65,12 @@ int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
 			ibp_fabric_set_partition_cap(*f, i, cap);
 	}
 	return IBP_OK;
+}
+
+int svc_fabric_load(const ibp_service *s, ibp_fabric **f, uint64_t *sm_guid,
+		    ibp_error *err)
+{
+	return fabric_of_held(s, f, sm_guid, NULL, err);
 }
 
 int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
@@ -97,6 +92,7 @@ int svc_memory_state(const ibp_service *s, const ibp_fabric *f,
 
 struct svc_record {
 	bool loaded;
+	unsigned long gen; /* the held topology's load it copies */
 	ibp_fabric *fabric;
 	uint64_t sm;
 	ibp_state_file *state;
@@ -125,8 +121,10 @@ int svc_record_get(const ibp_service *s, const ibp_fabric **f,
 		   uint64_t *sm_guid, const ibp_state_file **st, ibp_error *err)
 {
 	struct svc_record *r = s->record;
+	if (r->loaded && svc_topology_gen_now(s) != r->gen)
+		record_drop(r); /* the topology file changed */
 	if (!r->loaded) {
-		int rc = svc_fabric_load(s, &r->fabric, &r->sm, err);
+		int rc = fabric_of_held(s, &r->fabric, &r->sm, &r->gen, err);
 		if (rc)
 			return rc;
 		ibp_error ignore; /* unreadable: OpenSM remembers nothing */

@@ -128,10 +128,11 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err)
 	char *text = NULL;
 	size_t len = 0;
 	ibp_analysis_input *in = NULL;
+	struct svc_topology *t = NULL;
 	ibp_matrix *m = NULL;
 	int rc = plan_text(s, &text, &len, err);
 	if (!rc)
-		rc = svc_analysis_input(s, text, len, &in, err);
+		rc = svc_held_input(s, text, len, &in, &t, err);
 	ibp_matrix_options mo;
 	ibp_matrix_options_init(&mo, IBP_MATRIX_OPTIONS_VERSION);
 	if (!rc)
@@ -141,7 +142,7 @@ int ibp_service_matrix_json(ibp_service *s, char **json, ibp_error *err)
 	if (!rc)
 		rc = capture(write_matrix, &c, json, err);
 	ibp_matrix_free(m);
-	ibp_analysis_input_free(in);
+	svc_held_input_free(s, in, t);
 	free(text);
 	return rc;
 }
@@ -151,9 +152,10 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 {
 	*f = NULL;
 	ibp_analysis_input *in = NULL;
+	struct svc_topology *t = NULL;
 	int rc = no_topology(s, err);
 	if (!rc)
-		rc = svc_analysis_input(s, text, len, &in, err);
+		rc = svc_held_input(s, text, len, &in, &t, err);
 	if (!rc) {
 		struct ibp_audit_files_options fo;
 		ibp_audit_files_options_init(&fo,
@@ -166,7 +168,7 @@ int svc_audit_text(const ibp_service *s, const char *text, size_t len,
 	}
 	if (!rc && posture_codes)
 		*posture_codes = ibp_analysis_input_unchecked(in, NULL);
-	ibp_analysis_input_free(in);
+	svc_held_input_free(s, in, t);
 	return rc;
 }
 

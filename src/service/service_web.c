@@ -30,8 +30,9 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 				     "no topology: ibpartd was started "
 				     "without --topology");
 	ibp_analysis_input *in = NULL;
+	struct svc_topology *t = NULL;
 	ibp_matrix *m = NULL;
-	int rc = svc_analysis_input(s, text, len, &in, err);
+	int rc = svc_held_input(s, text, len, &in, &t, err);
 	ibp_matrix_options mo;
 	ibp_matrix_options_init(&mo, IBP_MATRIX_OPTIONS_VERSION);
 	if (!rc)
@@ -62,6 +63,6 @@ int svc_web_html(const ibp_service *s, const char *text, size_t len,
 		}
 	}
 	ibp_matrix_free(m);
-	ibp_analysis_input_free(in);
+	svc_held_input_free(s, in, t);
 	return rc;
 }

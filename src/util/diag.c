@@ -21,6 +21,7 @@
 #include "ibpart/error.h"
 #include "ibpart/sys/escape.h"
 #include "util/diag_source.h"
+#include "util/error_lib.h"
 #include "util/options_version.h"
 #include "util/file_read.h"
 #include "util/json_text.h"
@@ -728,4 +729,16 @@ char *ibp_diags_to_json(const ibp_diags *d)
 	char *s = json_dumps(root, JSON_INDENT(2));
 	json_decref(root);
 	return s;
+}
+
+int ibp_diags_error_of(const ibp_diags *d, int rc, ibp_error *err,
+		       const char *file, const char *what)
+{
+	for (size_t i = 0; i < ibp_diags_count(d); i++) {
+		const ibp_diag *x = ibp_diags_get(d, i);
+		if (x->severity == IBP_SEV_ERROR)
+			return ibp_error_set_at(err, rc, x->file, x->line,
+						x->col, "%s", x->message);
+	}
+	return ibp_error_set_at(err, rc, file, 0, 0, "%s", what);
 }

@@ -39,4 +39,10 @@ int ibp_diags_set_source(ibp_diags *d, const char *file, const char *text,
  * them in "not_kept".  0 for a NULL list. */
 size_t ibp_diags_not_kept(const ibp_diags *d);
 
+/* A load that failed with rc reports its first error finding of d as
+ * err (located as the finding is), else what (located at file).
+ * Returns rc. */
+int ibp_diags_error_of(const ibp_diags *d, int rc, ibp_error *err,
+		       const char *file, const char *what);
+
 #endif

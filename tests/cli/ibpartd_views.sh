@@ -98,6 +98,23 @@ req GET /ibpart/v1/status; want 200
 [[ $(jq -r '[.posture.findings[].code] | join(" ")' <<<"$BODY") == sakey-default ]] || fail "sound posture: $(jq -c .posture <<<"$BODY")"
 ibpd_stop || fail "ibpartd exited $? on SIGTERM"
 
+# --sm-port: /ufmRest/resources/ports numbers the LIDs from the SM's
+# port, not from the topology's first CA (sm-host).  By hand, OpenSM
+# 3.3.23's rule on a fresh fabric: the SM's port LID 1, then every other
+# end port by its port GUID read little-endian (the last byte first):
+# spine-1 (..10 00) 2, leaf-2 (..20 00) 3, then ..01 01 sm-host,
+# ..02 01 node-a, ..03 01 node-b, ..05 01 dual-host 1, ..06 01 node-d,
+# ..05 02 dual-host 2.  With node-c (..04 01) the SM's port:
+ibpd_start --topology "$TOPO" --sm-port 0x0002c90000000401 || { fail "ibpartd --sm-port did not start"; finish; }
+req GET '/ufmRest/resources/ports?sys_type=Computer'; want 200
+lids=$(jq -r 'map("\(.guid)=\(.lid)") | sort | join(" ")' <<<"$BODY")
+[[ $lids == "0002c90000000101=4 0002c90000000201=5 0002c90000000301=6 0002c90000000401=1 0002c90000000501=7 0002c90000000502=9 0002c90000000601=8" ]] ||
+	fail "CA LIDs from node-c's port: $lids"
+req GET '/ufmRest/resources/ports?sys_type=Switch'; want 200
+lids=$(jq -r 'map("\(.system_name)=\(.lid)") | unique | join(" ")' <<<"$BODY")
+[[ $lids == "leaf-2=3 spine-1=2" ]] || fail "switch LIDs from node-c's port: $lids"
+ibpd_stop || fail "ibpartd exited $? on SIGTERM"
+
 # bad inputs: exit 2, located, the key never echoed
 refused() { # refused OPTION FILE GREP: ibpartd will not start on it
 	expect_status 2 "$IBPARTD" --listen 127.0.0.1:0 --http --users "$IBPD_USERS" --db "$IBPD_DB" \

@@ -890,6 +890,59 @@ static void test_topology_reload(void **state)
 	ibp_service_close(s);
 }
 
+/* Issue 24: the page, the matrix and audit views, the ports, the
+ * guard's audit and its capacity record all read the one topology held:
+ * once the first change is judged (the held topology loaded, and the
+ * guard's kept answer, service_guard_state.c, loading the file for
+ * itself once), rounds of each and further changes load nothing more;
+ * the file rewritten (its size changes) is loaded once more, whatever
+ * reads it next. */
+static void views_round(ibp_service *s)
+{
+	ibp_error err;
+	char *out = NULL;
+	size_t len = 0;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(
+		    ibp_service_web_html_extras(s, NULL, &out, &len, &err),
+		    IBP_OK);
+		free(out);
+		assert_int_equal(ibp_service_matrix_json(s, &out, &err),
+				 IBP_OK);
+		free(out);
+		assert_int_equal(ibp_service_audit_json(s, &out, &err), IBP_OK);
+		free(out);
+		assert_int_equal(ibp_service_ports_json_of(s, NULL, &out, &err),
+				 IBP_OK);
+		free(out);
+	}
+}
+
+static void test_topology_loaded_once(void **state)
+{
+	(void)state;
+	char copy[300], cmd[1200];
+	copy_topology("once.topo", copy, sizeof(copy));
+	snprintf(topo, sizeof(topo), "%s", copy);
+	ibp_service *s = open_svc(true);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\"]}");
+	unsigned long loads = ibp_service_topology_loads(s);
+	assert_in_range(loads, 1, 2);
+	views_round(s);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x31\",\"guids\":[\"0002c90000000401\"]}");
+	assert_int_equal(ibp_service_topology_loads(s), loads);
+	/* a comment appended: another size */
+	snprintf(cmd, sizeof(cmd), "echo '# touched' >> '%s'", copy);
+	assert_int_equal(system(cmd), 0);
+	views_round(s);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x32\",\"guids\":[\"0002c90000000601\"]}");
+	assert_int_equal(ibp_service_topology_loads(s), loads + 1);
+	ibp_service_close(s);
+}
+
 /* The background check's whole audit runs on the topology the service
  * holds, not on the file read again: a file rewritten behind the
  * service's back with its size and times kept (so the service does not
@@ -959,6 +1012,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_list_stream, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_file_read_once, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_topology_loaded_once, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_topology_reload, setup,
 					    teardown),

@@ -265,6 +265,12 @@ bool ibp_service_file_problem(ibp_service *s, char *problem, size_t size);
  * ctime), not once per request (ibpartd's
  * ibpartd_partitions_file_reads_total). */
 unsigned long ibp_service_partitions_file_reads(ibp_service *s);
+/* How many times the service read the topology file (--topology) since
+ * it was opened: once per change of the file (its inode, size or
+ * mtime), not once per request - the page, the views, the audits, the
+ * ports and OpenSM's index memory all read the one fabric held
+ * (ibpartd's ibpartd_topology_loads_total). */
+unsigned long ibp_service_topology_loads(ibp_service *s);
 /* How many database transactions recorded changes since the service
  * was opened: one per group of changes committed together (the group
  * commit: the changes that arrived while the one before was being
