@@ -519,22 +519,31 @@ static unsigned default_sig(const struct cls *c)
 	return audit_default_sig(c->keys, c->nk);
 }
 
+/* audit_state_priv.h */
+int audit_state_sa_scope(const ibp_audit_state *s, size_t ep)
+{
+	if (s->sm_ep < 0)
+		return -1; /* the rule finds nothing without an SM port */
+	if ((long)ep == s->sm_ep)
+		return 1;
+	size_t node;
+	unsigned port;
+	ibp_matrix_endpoint(s->m, ep, &node, &port);
+	return ibp_fabric_node_type(ibp_tables_fabric(s->in.tables), node) ==
+		       IBP_NODE_SWITCH
+		   ? -1
+		   : 0;
+}
+
 /* Does the SA's rule read a change of ep from class o to class c: the
  * SM port itself changed, or ep (not a switch port) came to share, or
  * stopped sharing, a matching P_Key with it? */
 static bool sa_reads(const ibp_audit_state *s, size_t ep, const struct cls *o,
 		     const struct cls *c)
 {
-	if (s->sm_ep < 0)
-		return false; /* the rule finds nothing without an SM port */
-	if ((long)ep == s->sm_ep)
-		return true;
-	size_t node;
-	unsigned port;
-	ibp_matrix_endpoint(s->m, ep, &node, &port);
-	if (ibp_fabric_node_type(ibp_tables_fabric(s->in.tables), node) ==
-	    IBP_NODE_SWITCH)
-		return false;
+	int scope = audit_state_sa_scope(s, ep);
+	if (scope)
+		return scope > 0;
 	size_t ns;
 	const uint16_t *ks = audit_state_keys(s, (size_t)s->sm_ep, &ns);
 	return analysis_keys_match(ks, ns, o->keys, o->nk) !=

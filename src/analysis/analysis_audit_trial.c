@@ -401,19 +401,11 @@ static void mark_reach(ibp_audit_trial *t, size_t ep, const uint16_t *k,
 static bool sa_reads(ibp_audit_trial *t, size_t ep, const uint16_t *ko,
 		     size_t no, const uint16_t *kc, size_t nc)
 {
-	const ibp_audit_state *s = t->s;
-	if (s->sm_ep < 0)
-		return false;
-	if ((long)ep == s->sm_ep)
-		return true;
-	size_t node;
-	unsigned port;
-	ibp_matrix_endpoint(s->m, ep, &node, &port);
-	if (ibp_fabric_node_type(ibp_tables_fabric(s->in.tables), node) ==
-	    IBP_NODE_SWITCH)
-		return false;
+	int scope = audit_state_sa_scope(t->s, ep);
+	if (scope)
+		return scope > 0;
 	size_t ns;
-	const uint16_t *ks = audit_trial_keys(t, (size_t)s->sm_ep, &ns);
+	const uint16_t *ks = audit_trial_keys(t, (size_t)t->s->sm_ep, &ns);
 	return analysis_keys_match(ks, ns, ko, no) !=
 	       analysis_keys_match(ks, ns, kc, nc);
 }

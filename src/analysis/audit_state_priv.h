@@ -80,6 +80,12 @@ int audit_plists_move(struct plist *part, uint64_t *part_ver, uint64_t v,
 unsigned audit_default_sig(const uint16_t *k, size_t nk);
 /* A class's id by its keys (effective), without making it: false when
  * the state has none. */
+/* The SA rule's reach for a change of end port ep (sa_reads in both
+ * files): -1 it cannot read it (no SM port, or ep a switch port), 1 it
+ * reads it whatever the keys (ep is the SM port), 0 it reads it when
+ * ep's keys came to share, or stopped sharing, one with the SM port. */
+int audit_state_sa_scope(const struct ibp_audit_state *s, size_t ep);
+
 bool audit_state_class_find(const struct ibp_audit_state *s, const uint16_t *k,
 			    size_t nk, size_t *out);
 
