@@ -30,6 +30,8 @@ FRONTS = ("tools", "daemon", "front")
 MAX_LINES = 80
 
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+ANGLE = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
+OURS = ("src", "tools", "daemon", "front")
 CALL = re.compile(r"\b(ibp_[a-z0-9_]+)\s*\(")
 
 
@@ -95,6 +97,13 @@ def main():
             rel = os.path.relpath(path, ROOT)
             with open(path, encoding="utf-8") as f:
                 raw = f.read()
+            for h in ANGLE.findall(raw):
+                # <x.h>: a system header, unless it names ours (front/
+                # has the source tree on its include path)
+                parts = h.split("/")
+                if parts[0] == "ibpart" or parts[0] in OURS or \
+                        os.path.isdir(os.path.join(ROOT, "src", parts[0])):
+                    raw = raw.replace("<%s>" % h, '"%s"' % h)
             for h in INC.findall(raw):
                 parts = h.split("/")
                 if parts[0] == "ibpart":

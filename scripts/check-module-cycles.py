@@ -43,7 +43,26 @@ OWNER = {
     "report.h": "report",
 }
 
-INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# "x.h" and <x.h> alike: the library is built with include/ and src/ on
+# the include path, so <ibpart/analysis.h> or <topo/topo_lib.h> compiles
+# as well as the quoted form.
+INC = re.compile(r'^\s*#\s*include\s+(["<])([^">]+)[">]', re.M)
+
+
+def local_target(h, including):
+    """What a quoted include names relative to the including file's folder
+    (where the compiler looks first: "../topo/topo_lib.h" from src/util/,
+    "analysis.h" from include/ibpart/): as "ibpart/x.h", "M/x.h" or
+    "front/x.h" etc., or None when no such file is there."""
+    target = os.path.normpath(os.path.join(os.path.dirname(including), h))
+    if not os.path.isfile(target):
+        return None
+    rel = os.path.relpath(target, os.path.normpath(ROOT)).split(os.sep)
+    if rel[:2] == ["include", "ibpart"]:
+        return "ibpart/" + "/".join(rel[2:])
+    if rel[0] == "src":
+        return "/".join(rel[1:])
+    return "/".join(rel)
 
 
 def header_module(path, modules):
@@ -78,7 +97,9 @@ def main():
     for m, path in files:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        for h in INC.findall(text):
+        for quote, h in INC.findall(text):
+            if quote == '"':
+                h = local_target(h, path) or h
             b = header_module(h, modules)
             if h.split("/")[0] in ("front", "tools", "daemon"):
                 bad.append("%s includes %s: the library never depends on "
