@@ -249,7 +249,9 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 	if (rc)
 		return rc;
 	struct ibp_port_info pi;
-	ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+	rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
+	if (rc)
+		return rc;
 	uint16_t sm_lid = pi.master_sm_lid;
 	if (sm_lid == 0 || sm_lid >= 0xc000)
 		return ibp_error_set(err, IBP_ENOENT,
@@ -263,11 +265,13 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 	if (rc)
 		return rc;
 	*port_guid = ni.port_guid;
-	if (running && sm_smp(sm, NULL, sm_lid, IBP_METHOD_GET,
-			      IBP_ATTR_PORT_INFO, 0, NULL, d, NULL) == IBP_OK) {
-		ibp_port_info_decode(&pi, d, sizeof(d), NULL);
+	/* best effort: *running stays false when the SM's port does not
+	 * answer or its answer does not decode */
+	if (running &&
+	    sm_smp(sm, NULL, sm_lid, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0,
+		   NULL, d, NULL) == IBP_OK &&
+	    ibp_port_info_decode(&pi, d, sizeof(d), NULL) == IBP_OK)
 		*running = (pi.capability_mask & IBP_CAP_IS_SM) != 0;
-	}
 	return IBP_OK;
 }
 

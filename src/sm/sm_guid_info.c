@@ -37,8 +37,10 @@ static int take_aliases(const ibp_sm *sm, const struct sm_gi_port *gp,
 	unsigned nb = (gp->cap + IBP_GUID_INFO_BLOCK - 1) / IBP_GUID_INFO_BLOCK;
 	for (unsigned b = 0; b < nb; b++) {
 		uint64_t guids[IBP_GUID_INFO_BLOCK];
-		ibp_guid_info_decode(guids, g[gp->first + b].data,
-				     IBP_SMP_DATA_SIZE, NULL);
+		int drc = ibp_guid_info_decode(guids, g[gp->first + b].data,
+					       IBP_SMP_DATA_SIZE, err);
+		if (drc)
+			return drc;
 		for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
 			unsigned idx = b * IBP_GUID_INFO_BLOCK + i;
 			if (idx == 0 || idx >= gp->cap || guids[i] == 0 ||
@@ -104,8 +106,10 @@ int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
 			if (!has_guid_info(sm, n, p))
 				continue;
 			struct ibp_port_info pi;
-			ibp_port_info_decode(&pi, g[k].data, IBP_SMP_DATA_SIZE,
-					     NULL);
+			rc = ibp_port_info_decode(&pi, g[k].data,
+						  IBP_SMP_DATA_SIZE, err);
+			if (rc)
+				break;
 			ports[k++] = (struct sm_gi_port){n, p, pi.guid_cap, 0};
 		}
 	}
