@@ -126,7 +126,10 @@ static unsigned diff_blocks(const ibp_pkey_table *h, const ibp_pkey_table *w,
 	if (!wc)
 		return UINT_MAX;
 	for (unsigned k = 0; k < ibp_pkey_table_used(w); k++)
-		ibp_pkey_table_set(wc, k, ibp_pkey_table_get(w, k), NULL);
+		if (ibp_pkey_table_set(wc, k, ibp_pkey_table_get(w, k), NULL)) {
+			ibp_pkey_table_free(wc);
+			return UINT_MAX;
+		}
 	unsigned nd = ibp_pkey_table_diff_blocks(h, wc, blocks, max);
 	ibp_pkey_table_free(wc);
 	return nd;

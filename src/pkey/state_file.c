@@ -427,8 +427,10 @@ static int read_table(struct rd *r, json_t *keys, size_t i, size_t n,
 		int rc = read_pkey(r, kv, i, "pkeys", k, &pk);
 		if (rc)
 			return rc;
-		if (pk)
-			ibp_pkey_table_set(t, (unsigned)k, pk, NULL);
+		/* the capacity was checked: only IBP_ENOMEM */
+		if (pk && ibp_pkey_table_set(t, (unsigned)k, pk, NULL))
+			return ibp_error_set(r->err, IBP_ENOMEM,
+					     "out of memory");
 	}
 	return 0;
 }

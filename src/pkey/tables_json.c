@@ -474,8 +474,11 @@ static int parse_keys(json_t *keys, unsigned cap, size_t i, const char *what,
 					     "a P_Key",
 					     i, what, k);
 		}
-		if (pk)
-			ibp_pkey_table_set(t, (unsigned)k, pk, NULL);
+		/* the capacity was checked: only IBP_ENOMEM */
+		if (pk && ibp_pkey_table_set(t, (unsigned)k, pk, NULL)) {
+			ibp_pkey_table_free(t);
+			return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+		}
 	}
 	*out = t;
 	return 0;
@@ -770,13 +773,14 @@ int ibp_tables_json_read_state(const ibp_fabric *f, const char *path,
 				break;
 			}
 			size_t cnt = ibp_index_memory_size(m, n, p);
-			for (size_t i = 0; i < cnt; i++) {
+			for (size_t i = 0; i < cnt && !rc; i++) {
 				uint16_t k = 0;
 				unsigned idx = 0;
 				ibp_index_memory_entry(m, n, p, i, &k, &idx);
 				if (idx < ibp_pkey_table_capacity(t) &&
 				    !ibp_pkey_table_get(t, idx))
-					ibp_pkey_table_set(t, idx, k, NULL);
+					rc =
+					    ibp_pkey_table_set(t, idx, k, NULL);
 			}
 		}
 	}

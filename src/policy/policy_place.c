@@ -512,10 +512,12 @@ static int store_table(ibp_tables *ts, size_t node, unsigned port, unsigned cap,
 	ibp_pkey_table *t = ibp_pkey_table_new(cap ? cap : 1);
 	if (!t)
 		return IBP_ENOMEM;
-	for (unsigned i = 0; i < cap; i++)
+	int rc = IBP_OK; /* IBP_ENOMEM: no desired table short of a P_Key */
+	for (unsigned i = 0; i < cap && !rc; i++)
 		if (ent[i])
-			ibp_pkey_table_set(t, i, ent[i], NULL);
-	int rc = ibp_tables_put(ts, node, port, t, NULL);
+			rc = ibp_pkey_table_set(t, i, ent[i], NULL);
+	if (!rc)
+		rc = ibp_tables_put(ts, node, port, t, NULL);
 	if (rc)
 		ibp_pkey_table_free(t);
 	return rc;
@@ -528,13 +530,15 @@ static int store_remembered(struct pol *P, const struct ep *e)
 	ibp_pkey_table *t = ibp_pkey_table_new(e->cap ? e->cap : 1);
 	if (!t)
 		return IBP_ENOMEM;
-	for (size_t i = 0; i < s->nacc; i++) {
+	int rc = IBP_OK;
+	for (size_t i = 0; i < s->nacc && !rc; i++) {
 		uint16_t k = s->acc_list[i];
 		unsigned idx = (unsigned)s->accum[k];
 		if (idx < e->cap && !ibp_pkey_table_get(t, idx))
-			ibp_pkey_table_set(t, idx, k, NULL);
+			rc = ibp_pkey_table_set(t, idx, k, NULL);
 	}
-	int rc = ibp_tables_put(P->rem_out, e->node, e->port, t, NULL);
+	if (!rc)
+		rc = ibp_tables_put(P->rem_out, e->node, e->port, t, NULL);
 	if (rc)
 		ibp_pkey_table_free(t);
 	return rc;

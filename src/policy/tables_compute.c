@@ -299,8 +299,10 @@ static int place_state(const ibp_tables_compute_options *o,
 				ibp_index_memory_entry(r->memory, n, p, i, &key,
 						       &idx);
 				if (idx < ibp_pkey_table_capacity(t) &&
-				    !ibp_pkey_table_get(t, idx))
-					ibp_pkey_table_set(t, idx, key, NULL);
+				    !ibp_pkey_table_get(t, idx) &&
+				    ibp_pkey_table_set(t, idx, key, NULL))
+					return ibp_error_set(err, IBP_ENOMEM,
+							     "out of memory");
 			}
 		}
 	}

@@ -139,9 +139,9 @@ int ibp_sim_new(const ibp_fabric *f, ibp_sim **out, ibp_error *err)
 				continue;
 			ibp_pkey_table *t =
 			    ibp_tables_get_or_create(s->tables, n, p);
-			if (!t)
+			if (!t || ibp_pkey_table_set(
+				      t, 0, IBP_PKEY_DEFAULT_FULL, NULL))
 				goto nomem;
-			ibp_pkey_table_set(t, 0, IBP_PKEY_DEFAULT_FULL, NULL);
 		}
 	}
 	size_t smn;

@@ -1,23 +1,30 @@
 /*
- * test_sm_oom.c - a push that runs out of memory never leaves a port
- * short of a P_Key while reporting success.  Linked with
+ * test_sm_oom.c - a push or a policy computation that runs out of memory
+ * never leaves a table short of a P_Key while reporting success.  Linked with
  * -Wl,--wrap=calloc (CMakeLists.txt): the push's Nth calloc() fails, for
  * every N until a push runs without failing one.  Each time, either
  * ibp_sm_push() returns an error or the simulated port holds the whole
  * table wanted (ten P_Keys: its copy and its read grow a P_KeyTable's
  * hash, which is a calloc).  Before the SM checked ibp_pkey_table_set()
  * (sm_push.c, sm_tables.c), a failed copy was pushed as it was: the read
- * back matched what was written, and the push said IBP_OK.
+ * back matched what was written, and the push said IBP_OK.  The
+ * same for ibp_tables_compute(): the policy's desired table of a port in
+ * ten partitions is whole or the call fails (policy_place.c stored what
+ * its failed sets left).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "ibpart/sys/sm.h"
+#include "ibpart/tables_compute.h"
 #include "ibpart/sys/transport_sim.h"
 #include "pkey/pkey_table_lib.h"
 #include "pkey/tables_lib.h"
@@ -105,10 +112,61 @@ static void test_push_out_of_memory(void **state)
 	assert_true(at > 1); /* some calloc of the push did fail */
 }
 
+/* ibp_tables_compute() of the seed fabric and a plan putting
+ * tenantA-node-01 in NKEYS partitions, calloc number `at` failing; true
+ * when no calloc failed. */
+static bool compute_failing(unsigned long at, const char *topo,
+			    const char *plan)
+{
+	ibp_tables_compute_options o;
+	ibp_tables_compute_options_init(&o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
+	o.topology_path = topo;
+	o.plan_text = plan;
+	o.plan_len = strlen(plan);
+	ibp_tables_result r;
+	ibp_error err;
+	callocs = 0;
+	fail_at = at;
+	armed = 1;
+	int rc = ibp_tables_compute(&o, &r, NULL, &err);
+	armed = 0;
+	bool failed_one = callocs >= at;
+	if (rc == IBP_OK) {
+		size_t node = fixture_node(r.fabric, "tenantA-node-01");
+		const ibp_pkey_table *t = ibp_tables_get(r.tables, node, 1);
+		assert_non_null(t);
+		for (unsigned i = 0; i < NKEYS; i++)
+			if (ibp_pkey_table_find(t, (uint16_t)(0x8001 + i)) < 0)
+				fail_msg("calloc %lu failed, the policy said "
+					 "IBP_OK, its table lacks 0x%04x",
+					 at, 0x8001 + i);
+	}
+	ibp_tables_result_free(&r);
+	return !failed_one;
+}
+
+static void test_policy_out_of_memory(void **state)
+{
+	(void)state;
+	char topo[512], plan[2048];
+	snprintf(topo, sizeof(topo), "%s/seed/seed.topo",
+		 getenv("IBP_EXAMPLES") ? getenv("IBP_EXAMPLES") : "examples");
+	size_t n = 0;
+	for (unsigned i = 0; i < NKEYS; i++)
+		n += (size_t)snprintf(
+		    plan + n, sizeof(plan) - n,
+		    "P%u=0x%04x : 0x506b4b0300a1b200=full ;\n", i, 0x0001 + i);
+	unsigned long at = 1;
+	while (!compute_failing(at, topo, plan))
+		at++;
+	assert_true(at > 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_push_out_of_memory),
+	    cmocka_unit_test(test_policy_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
