@@ -6,7 +6,9 @@ module B when a file of A (src/A/*.c, src/A/*.h, or a public header A owns)
 includes a private header of B ("B/x.h") or a public header B owns
 ("ibpart/x.h").  Which module owns each public header is the table below:
 a header missing from it fails the check, so a new header is placed on
-purpose.  Exit 1 naming each cycle found, 0 when there is none.
+purpose.  Each module's main header (MAIN) names every .c file of the module in its
+first comment.  Exit 1 naming each cycle found or file unnamed, 0 when
+there is none.
 """
 import os
 import re
@@ -46,6 +48,41 @@ OWNER = {
 # "x.h" and <x.h> alike: the library is built with include/ and src/ on
 # the include path, so <ibpart/analysis.h> or <topo/topo_lib.h> compiles
 # as well as the quoted form.
+# module -> its main header, whose first comment is the module's design:
+# what it owns, its files, its dependencies (docs/ARCHITECTURE.md,
+# "Modules").  Each .c of the module must be named there (or matched by a
+# "prefix*.c" it gives), so the list cannot go stale unseen.
+MAIN = {
+    "util": "error.h", "topo": "topo.h", "pkey": "tables.h",
+    "wire": "sys/mad.h", "conf": "conf.h", "policy": "policy.h",
+    "sm": "sys/sm.h", "analysis": "analysis.h", "report": "report.h",
+    "sim": "sys/sim.h", "live": "live.h", "service": "sys/service.h",
+    "monitor": "monitor.h",
+}
+
+
+def unnamed_files(modules):
+    """The files of src/ their module's main header does not name."""
+    out = []
+    for m in modules:
+        if m not in MAIN:
+            out.append("module %s has no main header (MAIN)" % m)
+            continue
+        path = os.path.join(ROOT, "include", "ibpart", MAIN[m])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        top = re.sub(r"\s*\n\s*\*\s*", " ", text[:text.find("*/")])
+        globs = re.findall(r"\b([a-z_0-9]+)\*\.c\b", top)
+        for f in sorted(os.listdir(os.path.join(ROOT, "src", m))):
+            if f.endswith(".c") and not re.search(
+                    r"(?<![\w/])%s\b" % re.escape(f), top) and \
+                    not any(f.startswith(g) for g in globs):
+                out.append("src/%s/%s is not named in include/ibpart/%s's "
+                           "module design (its first comment)" %
+                           (m, f, MAIN[m]))
+    return out
+
+
 INC = re.compile(r'^\s*#\s*include\s+(["<])([^">]+)[">]', re.M)
 
 
@@ -115,6 +152,9 @@ def main():
                              (os.path.relpath(path, ROOT), h))
     for b in bad:
         print("module table: %s (scripts/check-module-cycles.py OWNER)" % b)
+    stale = unnamed_files(modules)
+    for s in stale:
+        print(s)
     graph = {}
     for a, b in edges:
         graph.setdefault(a, set()).add(b)
@@ -150,7 +190,7 @@ def main():
             if a in comp and b in comp:
                 print("  %s -> %s: %s" % (a, b, why))
     cycles = sccs
-    if cycles or bad:
+    if cycles or bad or stale:
         return 1
     order = []  # a layering, lowest first, for the record
     left = set(modules)

@@ -3,9 +3,16 @@
  * reachability matrix (analysis_matrix.c; its reports are the report
  * module's, report.h); the audit
  * (analysis_audit.c) and its findings (analysis_findings.c), the tenants
- * map (analysis_tenants.c); the opensm.conf options it reads come from
- * opensm_conf.h (src/policy/opensm_conf.c).  Depends on pkey (tables,
- * the match rule), topo, policy (opensm_conf.h), util and jansson; it takes
+ * map (analysis_tenants.c), the rule catalog (analysis_rules.c), the
+ * findings about GUIDs OpenSM skips, subnet limits and VFs
+ * (analysis_guids.c, analysis_limits.c, analysis_vf.c), the audit kept up
+ * to date and changes tried on it (analysis_audit_state.c,
+ * analysis_audit_trial.c), the inputs read in one call
+ * (analysis_input.c, analysis_input_audit.c, analysis_input.h) and
+ * `matrix --explain`'s JSON (analysis_explain_json.c); the opensm.conf
+ * options it reads come from opensm_conf.h (src/policy/opensm_conf.c).
+ * Depends on pkey (tables, the match rule), topo, conf (the plan),
+ * policy (opensm_conf.h), util and jansson; it takes
  * tables from anywhere (policy, sim, a live read) and computes none itself.
  *
  * analysis.h - proving isolation: who can reach whom on the data plane

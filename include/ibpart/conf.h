@@ -5,8 +5,13 @@
  * Files: conf.c (the object, accessors, entry points), conf_lexer.c/.h
  * (OpenSM's 4094-byte lines), conf_parser.c (its grammar), conf_seed.c
  * (seed dialect), conf_semantics.c (P_Keys, merging, misreadings),
- * conf_diag.c (findings), conf_writer.c; private conf_internal.h.
- * Depends on util (error, diag, atomic_file, file_read) and, to resolve
+ * conf_diag.c (findings), conf_writer.c, conf_fastline.c (the common
+ * line of a large file at memory speed), conf_guids.c (the GUIDs OpenSM
+ * will skip, summed up), conf_vf.c (--vf-guids physical), conf_json.c
+ * (`check --format json`), partitions_marker.c (ibpartd's marker line),
+ * plan_read.c (plan.h); private conf_internal.h, conf_lib.h.
+ * Depends on util (error, diag, atomic_file, file_read), pkey (the
+ * partitions a running OpenSM holds, opensm_partitions.h) and, to resolve
  * names and check GUIDs when a fabric is given, topo.
  *
  * conf.h - a partition policy read from OpenSM's partitions.conf (or from

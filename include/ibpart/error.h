@@ -4,7 +4,12 @@
  * findings (diag.h, diag.c), whole-or-nothing output files
  * (atomic_file.h, atomic_file.c), reading a whole input file (private
  * file_read.h, file_read.c) and the library's version (version.h from
- * version.h.in, version.c).  Depends on nothing of ibpart; diag.c uses
+ * version.h.in, version.c); beside them the escaping of each output
+ * format (sys/escape.h, escape.c), progress (progress.h, progress.c),
+ * "did you mean" (sys/suggest.h, suggest.c), options read as far as the
+ * caller's version goes (private options_version.h, options_version.c),
+ * strings into JSON (json_text.c), hash seeds (hash_seed.c) and huge-page
+ * arrays (huge_pages.c).  Depends on nothing of ibpart; diag.c uses
  * jansson.
  *
  * error.h - how every ibpart function reports failure.

@@ -9,9 +9,10 @@
  * ibp_opensm_reload (live_opensm.c) - their reports (live_report.c,
  * live_json.c), switch enforcement (live_enforce.c), the rollback state
  * file and OpenSM's pid file, SIGHUP and log (live_files.c,
- * live_state_dir.c), M_Keys (live_mkey.c) and the port lock
- * (live_lock.c).  Depends on sm, wire, analysis, policy, conf, pkey,
- * topo, util and jansson.
+ * live_state_dir.c), M_Keys (live_mkey.c), the port lock
+ * (live_lock.c) and `ibpart discover`'s files (live_discovery.c).
+ * Depends on sm, wire, report (verify's matrix), analysis, policy, conf,
+ * pkey, topo, util and jansson.
  *
  * live.h - what the live-fabric commands (discover, verify, apply) need
  * beyond the SM itself: a session on the local port, and drift between

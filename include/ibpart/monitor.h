@@ -12,9 +12,9 @@
  * severity and the drift by kind beside the counters), monitor_run.c
  * (one sweep as `ibpart monitor` runs and writes it; its session on the
  * simulated fabric), monitor_history.c (a service's last sweeps as
- * series).  Depends on util, topo, conf, wire (mad.h, perfmgt.h,
- * sa.h, transport.h), sm, sim (a session's transport), live, analysis (the
- * audit, ibp_web_series), jansson.
+ * series).  Depends on util, topo, pkey, conf, policy, wire (mad.h,
+ * perfmgt.h, sa.h, transport.h), sm, sim (a session's transport), live,
+ * analysis (the audit, ibp_web_series), report, jansson.
  *
  * monitor.h - one sweep reads, over the session's transport (libibumad
  * or the built-in simulator):

@@ -5,8 +5,11 @@
  * stability across runs (previous tables, OpenSM's remembered indexes)
  * and the record of what does not fit (ibp_policy_unplaced).  Files:
  * policy.c (membership, entry points), policy_place.c (index placement,
- * the copy onto switch ports), policy_unplaced.c; private
- * policy_internal.h.  Depends on conf, topo, pkey and util.
+ * the copy onto switch ports), policy_unplaced.c, opensm_conf.c
+ * (opensm.conf, opensm_conf.h), opensm_prtn_sweep.c (a sweep of OpenSM's
+ * partition objects), tables_compute.c (`ibpart tables` in one call,
+ * tables_compute.h); private policy_internal.h, policy_lib.h.  Depends
+ * on conf, topo, pkey and util.
  *
  * policy.h - the partition manager: a partition policy (conf.h) and a
  * fabric (topo.h) in, the P_KeyTable the subnet manager programs into

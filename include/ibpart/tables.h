@@ -1,8 +1,12 @@
 /*
  * Module pkey (src/pkey/): P_Keys and their tables.  Owns the 16-bit
  * P_Key and the IBA match rule (pkey.h, pkey.c), one port's P_KeyTable
- * (pkey_table.h, pkey_table.c), one table per port of a fabric (this
- * header, tables.c) and that set as JSON (tables_json.h, tables_json.c).
+ * (private pkey_table_lib.h, pkey_table.c), one table per port of a
+ * fabric (this header, tables.c), that set as JSON (tables_json.h,
+ * tables_json.c), the state file (state_file.h, state_file.c), OpenSM's
+ * index memory (index_memory.h, index_memory.c) and the partition
+ * objects it holds between sweeps (opensm_partitions.h,
+ * opensm_partitions.c).
  * Depends on topo (tables are keyed by an ibp_fabric's ports), util and
  * jansson.
  *

@@ -4,7 +4,9 @@
  * order), the ibnetdiscover/ibsim topology reader and writer, rdma-core's
  * node-name-map (node_name_map.h) and generated fat trees (fabric_gen.h).
  * Files: topo_model.c, topo_reader.c, topo_writer.c, topo_lids.c,
- * node_name_map.c, fabric_gen.c; private topo_priv.h.  Depends on util
+ * topo_load.c (a topology loaded for an operation), node_name_map.c,
+ * fabric_gen.c, alias_map.c (alias GUIDs, alias_map.h); private
+ * topo_lib.h, topo_priv.h.  Depends on util
  * (error, diag, file_read) only; fabric_gen.c also writes partition plans
  * as text.
  *

@@ -2,7 +2,9 @@
  * Module wire (src/wire/): the bytes on the wire and what carries them.
  * This header owns the SMP format: mad.c (encode, bounds-checked decode)
  * and mad_print.c (attributes as smpquery prints them, through libibmad's
- * dumpers); sa.h and perfmgt.h the SA and PerfMgt MADs.  The transports
+ * dumpers); sa.h and perfmgt.h the SA and PerfMgt MADs (sa.c,
+ * perfmgt.c), all coded by one field-table codec (private
+ * mad_layout.h).  The transports
  * are transport.h (the interface, transport.c) and transport_umad.h
  * (libibumad, transport_umad.c); the simulator's is sim's.  Unstable API
  * (include/ibpart/sys/).  Depends on util, topo (node types), libibmad

@@ -14,9 +14,16 @@
  * audit and posture as the CLI prints them), service_memory.c (OpenSM's
  * index memory, recorded), service_capacity.c (the guard's table-overflow
  * judgment), service_topology.c (the topology held, reloaded when its
- * file changes); private service_internal.h.  Depends on util, topo, conf,
- * pkey (the state file), policy (OpenSM's placement), analysis (the
- * audit), SQLite and jansson.
+ * file changes), service_guard_state.c (the guard's kept answer),
+ * service_commit.c (group commit), service_audit.c (who made each
+ * revision), service_tokens.c (/ufmRestV3's tokens), service_store.c,
+ * service_store_tokens.c and service_store_migrate.c (the shared
+ * PostgreSQL store), service_json_list.c (the P_Key list written as it
+ * goes), service_vf.c (--vf-guids physical), service_web.c (the page at
+ * `/`), service_view.c (the key of the views a caller may keep); private
+ * service_internal.h, service_lib.h.  Depends on util, topo, conf, pkey (the
+ * state file), policy (OpenSM's placement), analysis (the audit), report (the
+ * web view), SQLite, libpq and jansson.
  *
  * Unstable API (include/ibpart/sys/): ibpartd's half of the service.  A
  * program outside ibpart reaches the store through ibpartd's REST API

@@ -4,12 +4,13 @@
  * the VFs a host registers in it: sim_guid_info.c) and its data
  * plane (packets with a BTH P_Key, HCA and switch checks); its SMAs and
  * PMAs are transport_sim.c and transport_sim_pma.c (transport_sim.h),
+ * its SA's GUIDInfoRecord transport_sim_sa.c,
  * which read and write this state; sim_session*.c bring a fabric up
  * from a topology and a plan and replay the seed's commands
  * (sim_session.h); `ibpart demo`'s walkthrough on such sessions is
  * the front ends' (front/sim_demo.h).  Unstable API
- * (include/ibpart/sys/).  Depends on wire, policy, conf, topo, pkey and
- * util.
+ * (include/ibpart/sys/).  Depends on wire, sm (a session's SM), policy,
+ * conf, topo, pkey and util.
  *
  * sim.h - the simulated fabric: the state every port of an ibp_fabric
  * holds (its P_KeyTable, the PortInfo fields the SM and the enforcement
