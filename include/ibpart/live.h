@@ -193,35 +193,5 @@ struct ibp_live_counts {
 	unsigned long timeouts, retries;
 };
 
-/* ------------------------------------------------------- the plan */
-
-/* What `verify` and `apply` compare the fabric with: the plan (a
- * partitions.conf) turned into tables by the policy module. */
-struct ibp_live_plan_options {
-	const char *conf_path;
-	const char *mode;      /* "opensm" (default) or "strict" */
-	uint64_t sm_port_guid; /* the SM's port (0: the fabric's first CA) */
-	bool allow_both_pkeys; /* OpenSM's -W */
-	const ibp_tables *previous; /* what the ports held before (OpenSM
-				       keeps surviving P_Keys at their
-				       index); NULL: a fresh fabric */
-	bool fail_closed; /* refuse a plan OpenSM would reject/misread */
-	bool compact_pkey_indexes; /* opensm.conf keep_pkey_indexes FALSE:
-				      tables packed whatever the ports
-				      held (policy.h) */
-	/* OpenSM's part_enforce (default both): off copies no table onto
-	 * the switch ports facing end ports, as OpenSM then leaves them */
-	ibp_part_enforce part_enforce;
-	/* NULL, or filled with what the plan cannot place, among it the
-	 * switch ports whose copy is truncated and left unenforced (ERR
-	 * 0507): policy.h */
-	struct ibp_policy_unplaced *unplaced;
-	size_t max_input_size; /* read at most this many bytes of the plan
-				  (0: IBP_INPUT_MAX_DEFAULT, limits.h) */
-	const char *alias_guids_path; /* the fabric's alias map (alias_map.h):
-					 conf.h's alias_guids_path */
-	ibp_vf_guids vf_guids;	      /* conf.h's vf_guids */
-};
-
 IBP_END_DECLS
 #endif

@@ -69,16 +69,5 @@ typedef struct ibp_state_opensm {
 					  part_enforce says */
 } ibp_state_opensm;
 
-typedef struct ibp_state_read_options {
-	/* A port the fabric does not have: kept aside and written back
-	 * (false, the default) or IBP_ENOENT (true: a rollback must put
-	 * back every port it names). */
-	bool unknown_ports_fail;
-	/* Read at most this many bytes of a file (0: the default of
-	 * limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer one is
-	 * IBP_ERANGE. */
-	size_t max_input_size;
-} ibp_state_read_options;
-
 IBP_END_DECLS
 #endif

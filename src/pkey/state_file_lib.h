@@ -11,6 +11,17 @@
 
 #include "ibpart/state_file.h"
 
+typedef struct ibp_state_read_options {
+	/* A port the fabric does not have: kept aside and written back
+	 * (false, the default) or IBP_ENOENT (true: a rollback must put
+	 * back every port it names). */
+	bool unknown_ports_fail;
+	/* Read at most this many bytes of a file (0: the default of
+	 * limits.h, IBP_SMALL_INPUT_MAX_DEFAULT); a longer one is
+	 * IBP_ERANGE. */
+	size_t max_input_size;
+} ibp_state_read_options;
+
 /* An empty state over fabric f (borrowed; it must outlive the state):
  * no table, nothing remembered (memory NULL), no options; NULL when out
  * of memory.  Free releases what it holds (NULL allowed). */

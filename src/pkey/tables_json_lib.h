@@ -11,6 +11,22 @@
 
 #include "ibpart/tables_json.h"
 
+/* How the reader treats what a file may carry beyond the fabric. */
+typedef struct ibp_tables_json_options {
+	/* A port entry the fabric does not have: skipped (false, the
+	 * default: a file from a larger fabric) or IBP_ENOENT (true: the
+	 * file is about this topology and must match it). */
+	bool unknown_ports_fail;
+	/* Each table's capacity: the port's in the fabric (false, the
+	 * default; a longer table is IBP_EPARSE), or the entry's
+	 * "capacity", at least its P_Key count, at most 65535 (true: the
+	 * file read from the ports knows better than the topology). */
+	bool capacity_from_file;
+	/* Read at most this many bytes of a file (0: 64 MiB,
+	 * IBP_SMALL_INPUT_MAX_DEFAULT); a longer one is IBP_ERANGE. */
+	size_t max_input_size;
+} ibp_tables_json_options;
+
 /* The JSON text (compact with indent 0, else pretty with that indent,
  * 1..31), malloc'd, caller frees with free(); NULL on ENOMEM.  mode may be
  * NULL (omitted). */
