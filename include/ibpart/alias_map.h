@@ -23,6 +23,9 @@
  * no port GUID of the fabric - unknown, a node GUID, or an alias - is
  * skipped with a log line, and no table holds its P_Keys.
  * ibp_guid_kind_str() names which of those a GUID is.
+ *
+ * Threads: no state; ibp_guid_kind_str()'s strings are static, safe from
+ * any thread.
  */
 #ifndef IBPART_ALIAS_MAP_H
 #define IBPART_ALIAS_MAP_H

@@ -25,6 +25,10 @@
  * no_partition_enforcement TRUE also writes "off" into OpenSM's
  * part_enforce itself, so a later FALSE leaves enforcement off until a
  * part_enforce line with another value is read (tables_compute.c).
+ *
+ * Ownership and threads: an ibp_osm_conf is plain data (no pointers) the
+ * caller owns; reading a file touches only the struct it is given, so
+ * distinct reads may run in different threads at once.
  */
 #ifndef IBPART_OPENSM_CONF_H
 #define IBPART_OPENSM_CONF_H
