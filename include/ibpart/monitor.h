@@ -14,7 +14,7 @@
  * simulated fabric), monitor_history.c (a service's last sweeps as
  * series).  Depends on util, topo, pkey, conf, policy, wire (mad.h,
  * perfmgt.h, sa.h, transport.h), sm, sim (a session's transport), live,
- * analysis (the audit, ibp_web_series), report, jansson.
+ * analysis (the audit), report (ibp_web_series), jansson.
  *
  * monitor.h - one sweep reads, over the session's transport (libibumad
  * or the built-in simulator):

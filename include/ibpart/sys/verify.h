@@ -20,7 +20,7 @@ IBP_BEGIN_DECLS
 
 /* The result's drift - the differences verify's summary counts (index
  * notes left out without the previous tables) - as the web view's rows
- * (analysis.h's ibp_web_drift, for ibp_web_extras): *n of them in *out
+ * (sys/report.h's ibp_web_drift, for ibp_web_extras): *n of them in *out
  * (NULL and 0 when the fabric holds the plan), in (node, port) order,
  * each with the port's GUID (a switch's node GUID), its node's
  * description and the line verify prints after the kind, both copied.
