@@ -15,7 +15,12 @@
  *     (without vf_guids), its fabric and policy options, and
  *     ibp_matrix_build() with its options, each struct guarded the same
  *     way, computes; a policy or matrix options version out of range is
- *     refused with IBP_EINVAL.
+ *     refused with IBP_EINVAL;
+ *   - the other stable options a version 2 added to, each at version 1
+ *     and guarded the same way: a simulated session opened with
+ *     sim_session's, ibp_verify() and ibp_apply_plan()/ibp_apply_run()
+ *     on it with verify's, apply's and apply_run's, and
+ *     ibp_analysis_input_load() with analysis_input's, each served.
  * Prints one line per check, "ok" at the end; exit 1 on a failed check.
  *
  *   old_caller TOPOLOGY PLAN
@@ -29,12 +34,15 @@
 #include <stddef.h>
 
 #include <ibpart/analysis.h>
+#include <ibpart/analysis_input.h>
+#include <ibpart/apply.h>
 #include <ibpart/live.h>
 #include <ibpart/monitor.h>
 #include <ibpart/sys/monitor.h>
 #include <ibpart/sys/sim_session.h>
 #include <ibpart/sys/transport.h>
 #include <ibpart/tables_compute.h>
+#include <ibpart/verify.h>
 
 #include "monitor_options_v1.h"
 
@@ -133,6 +141,68 @@ static int sweep(ibp_live *l, const struct old_monitor_options *o,
 	return rc;
 }
 
+/* "NAME version 1: served", or the error; 1 on failure. */
+static int served(const char *name, int rc, ibp_error *err)
+{
+	char buf[512] = "served";
+	if (rc)
+		ibp_error_format(err, buf, sizeof(buf));
+	printf("%s version 1: %s\n", name, buf);
+	return rc ? failed("a version 1 caller is served") : 0;
+}
+
+/* The options a version 2 grew, each at version 1 in a guarded struct
+ * as long as version 1's fields: 0, or 1 on a failed check. */
+static int version_1_structs(ibp_live *l, const char *topo, const char *plan)
+{
+	ibp_error err;
+	int bad = 0;
+	struct ibp_sim_session_options *so = guarded_bytes(
+	    offsetof(struct ibp_sim_session_options, alias_guids_path));
+	struct ibp_verify_options *vo =
+	    guarded_bytes(offsetof(struct ibp_verify_options, vf_guids));
+	struct ibp_apply_options *ao =
+	    guarded_bytes(offsetof(struct ibp_apply_options, alias_guids_path));
+	struct ibp_apply_run_options *ro = guarded_bytes(
+	    offsetof(struct ibp_apply_run_options, state_default));
+	ibp_analysis_input_options *io =
+	    guarded_bytes(offsetof(ibp_analysis_input_options, vf_guids));
+	if (!so || !vo || !ao || !ro || !io)
+		return failed("guard pages");
+	ibp_sim_session_options_init(so, 1);
+	so->topo_path = topo;
+	so->conf_path = plan;
+	ibp_sim_session *ss = NULL;
+	bad |= served("sim session options",
+		      ibp_sim_session_open(so, &ss, NULL, &err), &err);
+	ibp_sim_session_free(ss);
+	ibp_verify_options_init(vo, 1);
+	vo->conf_path = plan;
+	ibp_verify_result *vr = NULL;
+	bad |=
+	    served("verify options", ibp_verify(l, vo, &vr, NULL, &err), &err);
+	ibp_verify_result_free(vr);
+	ibp_apply_options_init(ao, 1);
+	ao->conf_path = plan;
+	ao->force = true; /* the simulated SM runs beside */
+	ibp_apply *a = NULL;
+	int rc = ibp_apply_plan(l, ao, &a, NULL, &err);
+	bad |= served("apply options", rc, &err);
+	ibp_apply_run_options_init(ro, 1);
+	if (!rc)
+		bad |= served("apply run options", ibp_apply_run(a, ro, &err),
+			      &err);
+	ibp_apply_free(a);
+	ibp_analysis_input_options_init(io, 1);
+	io->topology_path = topo;
+	io->plan_path = plan;
+	ibp_analysis_input *in = NULL;
+	bad |= served("analysis input options",
+		      ibp_analysis_input_load(io, &in, NULL, &err), &err);
+	ibp_analysis_input_free(in);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -223,6 +293,7 @@ int main(int argc, char **argv)
 			bad |= failed("a matrix version out of range is "
 				      "refused");
 	}
+	bad |= version_1_structs(l, argv[1], argv[2]);
 	ibp_live_close(l);
 	ibp_transport_close(t);
 	ibp_sim_session_free(ss);
