@@ -223,30 +223,5 @@ char *ibp_findings_to_json(const ibp_findings *f);
  * ("H-…") or LID, quoted with "…" when it holds blanks. */
 typedef struct ibp_tenant_map ibp_tenant_map;
 
-/* OpenSM's opensm.conf (ibp_osm_conf): include/ibpart/opensm_conf.h,
- * read once for the audit and the partition manager. */
-
-/* ------------------------------------------------------------------ */
-/* The audit rules (src/analysis/analysis_audit.c)                    */
-/* ------------------------------------------------------------------ */
-
-/* Partition enforcement of a switch's external port, as the SM (or the
- * simulator) set it: PortInfo PartitionEnforcementInbound/Outbound. */
-typedef bool (*ibp_enforcement_fn)(void *ctx, size_t sw_node, unsigned sw_port,
-				   bool *inbound, bool *outbound);
-
-typedef struct ibp_audit_input {
-	const ibp_tables *tables; /* the tables to audit (required) */
-	size_t sm_node;		  /* the SA/SM port */
-	unsigned sm_port;
-	const ibp_tenant_map *tenants;	    /* NULL: tenant = partition */
-	const char *const *partition_names; /* [0x8000] by base, or NULL */
-	const ibp_osm_conf *osm;	    /* NULL: no opensm.conf given */
-	ibp_enforcement_fn enforcement;	    /* NULL: the bits `tables`
-					       carries, if any */
-	void *enforcement_ctx;
-	const ibp_matrix *matrix; /* optional: reused if already built */
-} ibp_audit_input;
-
 IBP_END_DECLS
 #endif

@@ -186,12 +186,5 @@ const ibp_fabric *ibp_live_fabric(const ibp_live *l);
  * is not in the plan's fabric. */
 int ibp_live_find_sm(ibp_live *l, const char *spec, ibp_error *err);
 
-/* SMPs the session has sent: in all, for the discovery, for reading
- * tables; timeouts and retries in all. */
-struct ibp_live_counts {
-	unsigned long smps, smps_discover, smps_read;
-	unsigned long timeouts, retries;
-};
-
 IBP_END_DECLS
 #endif

@@ -11,6 +11,7 @@
 
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis_input.h"
+#include "analysis/analysis_lib.h"
 
 /* Which of those the input's SM port is. */
 ibp_sm_port_source

@@ -11,6 +11,28 @@
 
 #include "ibpart/analysis.h"
 
+/* ------------------------------------------------------------------ */
+/* The audit rules (src/analysis/analysis_audit.c)                    */
+/* ------------------------------------------------------------------ */
+
+/* Partition enforcement of a switch's external port, as the SM (or the
+ * simulator) set it: PortInfo PartitionEnforcementInbound/Outbound. */
+typedef bool (*ibp_enforcement_fn)(void *ctx, size_t sw_node, unsigned sw_port,
+				   bool *inbound, bool *outbound);
+
+typedef struct ibp_audit_input {
+	const ibp_tables *tables; /* the tables to audit (required) */
+	size_t sm_node;		  /* the SA/SM port */
+	unsigned sm_port;
+	const ibp_tenant_map *tenants;	    /* NULL: tenant = partition */
+	const char *const *partition_names; /* [0x8000] by base, or NULL */
+	const ibp_osm_conf *osm;	    /* NULL: no opensm.conf given */
+	ibp_enforcement_fn enforcement;	    /* NULL: the bits `tables`
+					       carries, if any */
+	void *enforcement_ctx;
+	const ibp_matrix *matrix; /* optional: reused if already built */
+} ibp_audit_input;
+
 /* The number of end ports, 0..count-1 in every function below (and in
  * ibpart/analysis.h's ibp_matrix_endpoint*). */
 size_t ibp_matrix_endpoint_count(const ibp_matrix *m);

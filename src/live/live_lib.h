@@ -13,6 +13,13 @@
 #include "ibpart/sys/live.h"
 #include "ibpart/sys/transport.h"
 
+/* SMPs the session has sent: in all, for the discovery, for reading
+ * tables; timeouts and retries in all. */
+struct ibp_live_counts {
+	unsigned long smps, smps_discover, smps_read;
+	unsigned long timeouts, retries;
+};
+
 /* ------------------------------------------------------- the plan */
 
 /* What `verify` and `apply` compare the fabric with: the plan (a
