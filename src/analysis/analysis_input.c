@@ -106,11 +106,13 @@ static int load_fabric(const ibp_analysis_input_options *o,
 static int sm_port(const ibp_analysis_input_options *o, ibp_analysis_input *in,
 		   ibp_error *err)
 {
-	if (in->owned)
-		ibp_fabric_assign_lids(in->owned, 0, NULL); /* LIDs as specs */
+	int rc;
+	/* LIDs as specs; IBP_ENOMEM would leave ports without one */
+	if (in->owned && (rc = ibp_fabric_assign_lids(in->owned, 0, err)))
+		return rc;
 	if (o->sm_port) {
-		int rc = ibp_fabric_resolve_port(
-		    in->fabric, o->sm_port, &in->sm_node, &in->sm_port, err);
+		rc = ibp_fabric_resolve_port(in->fabric, o->sm_port,
+					     &in->sm_node, &in->sm_port, err);
 		if (rc)
 			return rc;
 	} else if (ibp_fabric_default_sm_port(in->fabric, &in->sm_node,
@@ -128,10 +130,10 @@ static int sm_port(const ibp_analysis_input_options *o, ibp_analysis_input *in,
 		    "SM");
 	}
 	if (in->owned)
-		ibp_fabric_assign_lids(
+		return ibp_fabric_assign_lids(
 		    in->owned,
 		    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port),
-		    NULL);
+		    err);
 	return 0;
 }
 

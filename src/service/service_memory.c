@@ -57,12 +57,20 @@ static int fabric_of_held(const ibp_service *s, ibp_fabric **f,
 	svc_topology_put(w, t);
 	if (rc)
 		return rc;
-	ibp_fabric_assign_lids(*f, 0, NULL); /* LIDs as a spec is read */
-	ibp_fabric_assign_lids(*f, *sm_guid, NULL);
+	/* LIDs as a spec is read, then from the SM's port, as the held
+	 * topology's */
+	if ((rc = ibp_fabric_assign_lids(*f, 0, err)) ||
+	    (rc = ibp_fabric_assign_lids(*f, *sm_guid, err))) {
+		ibp_fabric_free(*f);
+		*f = NULL;
+		return rc;
+	}
 	for (size_t i = 0; i < ibp_fabric_node_count(*f); i++) {
 		unsigned cap;
+		/* a cap past a PartitionCap's 16 bits (IBP_ERANGE) is no
+		 * discovery's: the topology's stays */
 		if (svc_db_partition_cap(s, ibp_fabric_node_guid(*f, i), &cap))
-			ibp_fabric_set_partition_cap(*f, i, cap);
+			(void)ibp_fabric_set_partition_cap(*f, i, cap);
 	}
 	return IBP_OK;
 }
