@@ -219,7 +219,7 @@ void cli_print_diags(const ibp_diags *d)
 	ibp_diags_print_options o;
 	ibp_diags_print_options_init(&o, IBP_DIAGS_PRINT_OPTIONS_VERSION);
 	o.max_errors = cli_common.max_errors;
-	ibp_diags_print_ex(d, &o, stderr);
+	(void)ibp_diags_print_ex(d, &o, stderr); /* this version: IBP_OK */
 }
 
 int cli_exit_status(int rc, const ibp_error *err)

@@ -261,7 +261,9 @@ int ibp_sim_session_push(ibp_sim_session *s, ibp_part_enforce e, ibp_error *err)
 	if (!s || !s->sm)
 		return ibp_error_set(err, IBP_EINVAL, "sim session: no SM");
 	s->so.enforce = e; /* the rest as the session was opened */
-	ibp_sm_set_options(s->sm, &s->so);
+	int rc = ibp_sm_set_options(s->sm, &s->so, err);
+	if (rc != IBP_OK)
+		return rc;
 	s->enforce = e;
 	ibp_sm_report_free(&s->rep);
 	return ibp_sm_push(s->sm, s->want, &s->rep, err);

@@ -56,12 +56,15 @@ int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 	return IBP_OK;
 }
 
-void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o)
+int ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o,
+		       ibp_error *err)
 {
 	struct ibp_sm_options own; /* a version it cannot read: unchanged */
 	sm_options_defaults(&own);
-	if (o && !ibp_options_take(&own, o, &sm_options_layout, NULL))
-		sm->o = own;
+	if (ibp_options_take(&own, o, &sm_options_layout, err))
+		return IBP_EINVAL;
+	sm->o = own;
+	return IBP_OK;
 }
 
 void sm_free_nodes(ibp_sm *sm)

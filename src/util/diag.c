@@ -583,13 +583,14 @@ static size_t code_dropped(const ibp_diags *d, const char *code)
 	return n;
 }
 
-void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
-			FILE *out)
+int ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
+		       FILE *out)
 {
-	/* as far as the caller's version goes; else the defaults */
+	/* as far as the caller's version goes */
 	ibp_diags_print_options own;
 	ibp_diags_print_options_init(&own, IBP_DIAGS_PRINT_OPTIONS_VERSION);
-	ibp_options_take(&own, o, &print_layout, NULL);
+	if (ibp_options_take(&own, o, &print_layout, NULL))
+		return IBP_EINVAL;
 	o = &own;
 	size_t errors = 0, hidden_err = 0, hidden_other = 0;
 	struct code_count *kinds = NULL;
@@ -670,14 +671,15 @@ void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
 			hidden_other == 1 ? "" : "s",
 			hidden_other == 1 ? "" : "s", o->max_errors,
 			o->max_errors == 1 ? "" : "s");
+	return IBP_OK;
 }
 
 void ibp_diags_print(const ibp_diags *d, FILE *out)
 {
 	ibp_diags_print_options o;
 	ibp_diags_print_options_init(&o, IBP_DIAGS_PRINT_OPTIONS_VERSION);
-	o.max_errors = 0; /* every finding */
-	ibp_diags_print_ex(d, &o, out);
+	o.max_errors = 0;		      /* every finding */
+	(void)ibp_diags_print_ex(d, &o, out); /* this version: IBP_OK */
 }
 
 char *ibp_diags_to_json(const ibp_diags *d)

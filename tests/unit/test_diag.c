@@ -158,7 +158,7 @@ static void test_repeats_summed_up(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	ibp_diags_print_ex(d, &o, f);
+	assert_int_equal(ibp_diags_print_ex(d, &o, f), IBP_OK);
 	fclose(f);
 	size_t lines = 0;
 	for (char *p = buf; *p; p++)
@@ -175,7 +175,7 @@ static void test_repeats_summed_up(void **state)
 	o.max_errors = 0;
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ibp_diags_print_ex(d, &o, f);
+	assert_int_equal(ibp_diags_print_ex(d, &o, f), IBP_OK);
 	fclose(f);
 	assert_non_null(strstr(buf, "key 29 dropped"));
 	assert_null(strstr(buf, "more like"));
@@ -185,6 +185,29 @@ static void test_repeats_summed_up(void **state)
 
 /* An operation's failure is recognised among the findings only when it
  * is one of their errors, at the same place with the same words. */
+/* A version the library cannot read is refused, and nothing printed. */
+static void test_print_version_refused(void **state)
+{
+	(void)state;
+	ibp_diags *d = ibp_diags_new();
+	assert_non_null(d);
+	assert_int_equal(
+	    ibp_diags_add(d, IBP_SEV_ERROR, "bad-guid", "f", 1, 1, "x"), 0);
+	unsigned bad[] = {0, IBP_DIAGS_PRINT_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_diags_print_options o;
+		ibp_diags_print_options_init(&o, bad[i]);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_int_equal(ibp_diags_print_ex(d, &o, f), IBP_EINVAL);
+		fclose(f);
+		assert_int_equal(len, 0);
+		free(buf);
+	}
+	ibp_diags_free(d);
+}
+
 static void test_has_error(void **state)
 {
 	(void)state;
@@ -212,6 +235,7 @@ int main(void)
 	    cmocka_unit_test(test_print_and_json),
 	    cmocka_unit_test(test_error_format),
 	    cmocka_unit_test(test_repeats_summed_up),
+	    cmocka_unit_test(test_print_version_refused),
 	    cmocka_unit_test(test_has_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

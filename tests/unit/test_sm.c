@@ -127,7 +127,7 @@ static unsigned long discover_and_check(struct fx *x, unsigned window,
 	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.retries = loss > 0 ? 20 : 0;
 	o.max_wire_smps = window;
-	ibp_sm_set_options(sm, &o);
+	assert_int_equal(ibp_sm_set_options(sm, &o, NULL), IBP_OK);
 	assert_int_equal(ibp_sm_discover(sm, NULL), IBP_OK);
 	const ibp_fabric *d = ibp_sm_fabric(sm);
 	assert_int_equal(ibp_fabric_node_count(d), 8);
@@ -350,7 +350,7 @@ static void test_alias_guids_discovered(void **state)
 		ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 		o.retries = losses[w] > 0 ? 20 : 0;
 		o.max_wire_smps = windows[w];
-		ibp_sm_set_options(sm, &o);
+		assert_int_equal(ibp_sm_set_options(sm, &o, NULL), IBP_OK);
 		ibp_alias_map *m = NULL;
 		size_t dups = 99;
 		assert_int_equal(ibp_sm_read_alias_guids(sm, &m, &dups, NULL),
@@ -622,7 +622,7 @@ static void test_enforcement_set_as_opensm(void **state)
 	struct ibp_sm_options o;
 	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.enforce = IBP_ENFORCE_IN;
-	ibp_sm_set_options(sm, &o);
+	assert_int_equal(ibp_sm_set_options(sm, &o, NULL), IBP_OK);
 	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
 	assert_int_equal(r.nset, 14);
 	struct ibp_port_info last;
@@ -706,7 +706,7 @@ static void test_enforcement_read_and_rolled_back(void **state)
 	struct ibp_sm_options o;
 	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
 	o.keep_enforcement = true;
-	ibp_sm_set_options(sm, &o);
+	assert_int_equal(ibp_sm_set_options(sm, &o, NULL), IBP_OK);
 	assert_int_equal(ibp_sm_push(sm, before, &rep, NULL), IBP_OK);
 	assert_int_equal(rep.enforce_ports, 7);
 	ibp_sm_report_free(&rep);
@@ -866,6 +866,35 @@ static void test_discover_40k_fat_tree(void **state)
 	ibp_fabric_free(f);
 }
 
+/* Options of a version the library cannot read are refused by name, and
+ * the SM keeps the ones it had: a dry run stays a dry run. */
+static void test_set_options_version_refused(void **state)
+{
+	struct fx *x = *state;
+	ibp_transport *t;
+	ibp_sm *sm = new_sm(x, 0, 0, &t);
+	struct ibp_sm_options o;
+	ibp_sm_options_init(&o, IBP_SM_OPTIONS_VERSION);
+	o.dry_run = true;
+	assert_int_equal(ibp_sm_set_options(sm, &o, NULL), IBP_OK);
+	unsigned bad[] = {0, IBP_SM_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		struct ibp_sm_options b;
+		ibp_sm_options_init(&b, IBP_SM_OPTIONS_VERSION);
+		b.version = bad[i];
+		ibp_error err = {0};
+		assert_int_equal(ibp_sm_set_options(sm, &b, &err), IBP_EINVAL);
+		assert_non_null(strstr(err.message, "SM options"));
+	}
+	struct ibp_sm_report rep;
+	assert_int_equal(ibp_sm_push(sm, x->want, &rep, NULL), IBP_OK);
+	assert_int_equal(rep.blocks_written, 10);
+	assert_int_equal(rep.blocks_confirmed, 0); /* nothing sent */
+	ibp_sm_report_free(&rep);
+	ibp_sm_free(sm);
+	ibp_transport_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -893,6 +922,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_traps_counted, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_set_options_version_refused,
+					    setup, teardown),
 	    cmocka_unit_test(test_hop_limit),
 	    cmocka_unit_test(test_discover_40k_fat_tree),
 	};

@@ -47,9 +47,11 @@ void ibp_diags_print_options_init(ibp_diags_print_options *o, unsigned version);
  * window around the column) and a caret under it when the file's text is
  * known.  File names, messages and quoted lines are escaped for a
  * terminal (escape.h: `\xNN`, `\\`): one finding is always its own
- * lines.  Every finding is still in the list (and in the JSON). */
-void ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
-			FILE *out);
+ * lines.  Every finding is still in the list (and in the JSON).  o NULL:
+ * the defaults.  IBP_EINVAL (nothing printed) when o's version is 0 or
+ * newer than the library's; else IBP_OK. */
+int ibp_diags_print_ex(const ibp_diags *d, const ibp_diags_print_options *o,
+		       FILE *out);
 
 IBP_END_DECLS
 #endif

@@ -121,8 +121,10 @@ int ibp_sm_new(ibp_transport *t, const struct ibp_sm_options *o, ibp_sm **out,
 void ibp_sm_free(ibp_sm *sm);
 /* Change the options for the next operations (e.g. a re-push with
  * another --part-enforce); counters and the discovered fabric stay.  o is
- * copied and must not be NULL.  Cannot fail. */
-void ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o);
+ * copied (NULL: the defaults).  IBP_EINVAL naming the struct, the options
+ * unchanged, when o's version is 0 or newer than the library's. */
+int ibp_sm_set_options(ibp_sm *sm, const struct ibp_sm_options *o,
+		       ibp_error *err);
 
 /* Breadth-first directed-route discovery from the local port: NodeInfo,
  * NodeDescription, SwitchInfo and PortInfo of every node.  Replaces (and
