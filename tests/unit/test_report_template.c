@@ -1,5 +1,8 @@
 /*
- * test_report_template.c - the page template's renderer
+ * test_report_template.c - the web view's template (src/report/web/
+ * report.html) and the slots report_html.c fills agree: a slot renamed
+ * in either, added to one only or left unused fails here, not as a
+ * section silently missing from the page.  And the renderer
  * (src/report/template.c): slots, numbers, blocks shown and hidden,
  * comments, joined lines, and every malformed template refused at its
  * place with nothing written.
@@ -15,7 +18,20 @@
 #include <cmocka.h>
 
 #include "ibpart/error.h"
+#include "report/report_lib.h"
 #include "report/template_lib.h"
+
+static void test_page_agrees(void **state)
+{
+	(void)state;
+	ibp_error err = {0};
+	int rc = ibp_report_html_check(&err);
+	if (rc) {
+		char buf[1024];
+		ibp_error_format(&err, buf, sizeof(buf));
+		fail_msg("%s", buf);
+	}
+}
 
 struct ctx {
 	FILE *out;
@@ -121,6 +137,7 @@ static void test_table_twice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_page_agrees),
 	    cmocka_unit_test(test_render),
 	    cmocka_unit_test(test_refused),
 	    cmocka_unit_test(test_table_twice),
