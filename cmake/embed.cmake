@@ -1,13 +1,19 @@
 # embed.cmake - a file as a C array, at build time:
-#   cmake -DIN=file -DOUT=header.h -DNAME=symbol -P embed.cmake
+#   cmake -DIN=file -DOUT=header.h -DNAME=symbol [-DINLINE=1] -P embed.cmake
 # writes `static const char NAME[] = {..., 0};` (the bytes of IN and a
-# terminating NUL) to OUT.  The web view's CSS and JavaScript are real
-# files (src/report/web/) compiled in this way; text that would close
-# the element holding it ("</style", "</script") is refused, since the
-# page inlines them.
+# terminating NUL) to OUT.  The web view's page template, CSS and
+# JavaScript are real files (src/report/web/) compiled in this way.  None
+# may hold "<!--" (no name on the page can open a comment, and neither
+# does the page); with INLINE (the CSS and JavaScript, which the page
+# inlines) text that would close the element holding it ("</style",
+# "</script") is refused too.
 file(READ "${IN}" text)
 string(TOLOWER "${text}" lower)
-foreach(bad "</style" "</script" "<!--")
+set(bads "<!--")
+if(INLINE)
+  list(APPEND bads "</style" "</script")
+endif()
+foreach(bad ${bads})
   string(FIND "${lower}" "${bad}" at)
   if(NOT at EQUAL -1)
     message(FATAL_ERROR "${IN}: holds '${bad}', which would end or break the inline element")

@@ -2,8 +2,14 @@
  * report_html.c - the web view: one self-contained HTML page that
  * `ibpart matrix --format html` writes and ibpartd serves at `/`.
  *
- * Everything a reader needs is plain HTML written here, so the page
- * reads without JavaScript: the fabric's figures, the audit findings
+ * The page's fixed HTML - its skeleton, every section's heading and
+ * prose, the table heads, the legend - is a template, web/report.html,
+ * embedded at build time (cmake/embed.cmake) with the style and the
+ * script (web/report.css, web/report.js) and filled by template.c; this
+ * file writes only data into its slots: rows, cells, numbers and names.
+ *
+ * Everything a reader needs is plain HTML, so the page reads without
+ * JavaScript: the fabric's figures, the audit findings
  * (capacity overflow also marked on the ports and partitions where a
  * table overflows), the caller's drift and violation series (inline SVG
  * sparklines), the tenants (partitions) with their members, the
@@ -27,6 +33,7 @@
 #include "ibpart/analysis.h"
 #include "analysis/analysis_lib.h"
 #include "report/report_lib.h"
+#include "report/template_lib.h"
 #include "ibpart/sys/escape.h"
 #include "util/escape_lib.h"
 #include "ibpart/pkey.h"
@@ -70,12 +77,25 @@ static void esc(FILE *out, const char *s)
 		ibp_escape_html_write(out, s, strlen(s));
 }
 
+/* The matrix's rows and columns: ports, or classes (those bridging
+ * tenants, then the largest). */
+struct item {
+	size_t idx; /* end port or class */
+	uint16_t group;
+};
+
 struct page {
 	const ibp_matrix *m;
 	const ibp_web_extras *x;
 	const char *const *names; /* [NBASES] or NULL */
 	FILE *out;
+	const char *title, *mode;
 	size_t n, k;
+	size_t parts;	    /* partitions */
+	uint64_t pairs;	    /* port pairs that can talk */
+	struct item *items; /* the matrix's rows and columns (pick_items) */
+	size_t nitems;
+	double mx;	   /* log(1 + (largest class in the matrix)^2) */
 	size_t *order;	   /* classes: by tenant, then size (desc) */
 	uint16_t *primary; /* [k]: the base a class is grouped under */
 	uint64_t *ovf;	   /* sorted GUIDs of overflowing ports */
@@ -243,28 +263,13 @@ static size_t clamp_list(size_t share, size_t max)
 	return share < LIST_MIN ? LIST_MIN : share > max ? max : share;
 }
 
-static void put_card(FILE *out, const char *label, uint64_t v)
+/* The slots' writers (web/report.html) below each get the page and
+ * write the data of one slot: here the findings' rows. */
+static void put_findings_rows(const void *v)
 {
-	fprintf(out, "<div class=card><b>%" PRIu64 "</b><span>%s</span></div>",
-		v, label);
-}
-
-static void put_findings(const struct page *p)
-{
-	const ibp_findings *fs = p->x ? p->x->findings : NULL;
-	if (!fs)
-		return;
-	size_t nf = ibp_findings_count(fs);
-	fprintf(p->out, "<section id=findings><h2>Audit findings (%zu)</h2>\n",
-		nf);
-	if (!nf) {
-		fputs("<p>None.</p></section>\n", p->out);
-		return;
-	}
-	fputs("<table id=findings-table><thead><tr><th>severity<th>code"
-	      "<th>what<th>ports<th>partitions<th>fix</thead><tbody>\n",
-	      p->out);
-	for (size_t i = 0; i < nf; i++) {
+	const struct page *p = v;
+	const ibp_findings *fs = p->x->findings;
+	for (size_t i = 0; i < ibp_findings_count(fs); i++) {
 		const ibp_finding *f = ibp_findings_get(fs, i);
 		fprintf(p->out, "<tr class=\"f sev-%s\"><td>%s<td>",
 			ibp_audit_severity_str(f->severity),
@@ -290,7 +295,6 @@ static void put_findings(const struct page *p)
 		esc(p->out, f->fix);
 		fputs("\n", p->out);
 	}
-	fputs("</tbody></table></section>\n", p->out);
 }
 
 /* A sparkline: the series scaled into a 160x28 box, a dot on the last
@@ -331,21 +335,10 @@ static void put_time(FILE *out, int64_t t)
 	fprintf(out, "<time datetime=\"%s\">%s</time>", iso, shown);
 }
 
-static void put_series(const struct page *p)
+static void put_series_rows(const void *v)
 {
+	const struct page *p = v;
 	const ibp_web_extras *x = p->x;
-	if (!x || !x->series || !x->nseries)
-		return;
-	fputs("<section id=violations><h2>P_Key violations over time</h2>\n"
-	      "<p class=note>Per tenant (partition), as the monitor counted "
-	      "them (docs/monitoring.md); a node in several partitions counts "
-	      "toward each.  A row \"(fabric)\", \"ports drifted\" "
-	      "(ibpartd): the ports whose P_KeyTable differed from the plan "
-	      "at each sweep's verification.</p>\n<table "
-	      "id=violations-table><thead><tr>"
-	      "<th>tenant<th>counter<th>over time<th>last<th>increase"
-	      "<th>samples</thead><tbody>\n",
-	      p->out);
 	for (size_t i = 0; i < x->nseries; i++) {
 		const ibp_web_series *s = &x->series[i];
 		fputs("<tr class=f><td>", p->out);
@@ -371,20 +364,12 @@ static void put_series(const struct page *p)
 		}
 		fputs("\n", p->out);
 	}
-	fputs("</tbody></table></section>\n", p->out);
 }
 
-static void put_drift(const struct page *p)
+static void put_drift_rows(const void *v)
 {
+	const struct page *p = v;
 	const ibp_web_extras *x = p->x;
-	if (!x || !x->drift || !x->ndrift)
-		return;
-	fprintf(p->out,
-		"<section id=drift><h2>Drift (%zu)</h2>\n<p class=note>Ports "
-		"whose P_KeyTable differs from the plan, as verify read "
-		"them.</p>\n<table id=drift-table><thead><tr><th>node<th>port"
-		"<th>port GUID<th>kind<th>detail</thead><tbody>\n",
-		x->ndrift);
 	for (size_t i = 0; i < x->ndrift; i++) {
 		const ibp_web_drift *d = &x->drift[i];
 		fputs("<tr class=f><td>", p->out);
@@ -396,7 +381,6 @@ static void put_drift(const struct page *p)
 		esc(p->out, d->detail);
 		fputs("\n", p->out);
 	}
-	fputs("</tbody></table></section>\n", p->out);
 }
 
 /* One member row of a tenant: port, GUID, membership. */
@@ -408,16 +392,13 @@ static void put_member(const struct page *p, size_t e, bool full)
 		ibp_matrix_endpoint_guid(p->m, e), full ? "full" : "limited");
 }
 
-static void put_tenants(const struct page *p)
+static void put_tenant_list(const void *v)
 {
+	const struct page *p = v;
 	const ibp_matrix *m = p->m;
 	bool open = p->n <= PORT_VIEW_LIMIT;
-	size_t parts = ibp_matrix_partition_count(m);
 	size_t cap =
-	    clamp_list(NAMES_BUDGET / (parts ? parts : 1), MEMBERS_MAX);
-	fprintf(p->out,
-		"<section id=tenants><h2>Tenants (%zu partitions)</h2>\n",
-		ibp_matrix_partition_count(m));
+	    clamp_list(NAMES_BUDGET / (p->parts ? p->parts : 1), MEMBERS_MAX);
 	for (uint32_t b = 1; b < NBASES; b++) {
 		if (!p->full[b] && !p->lim[b])
 			continue;
@@ -461,7 +442,6 @@ static void put_tenants(const struct page *p)
 				total - shown, b, b);
 		fputs("</tbody></table></details>\n", p->out);
 	}
-	fputs("</section>\n", p->out);
 }
 
 /* Whether a class is in two or more partitions besides 0x7fff. */
@@ -473,13 +453,6 @@ static bool bridges(const ibp_matrix *m, size_t c)
 		n += ibp_pkey_base(ks[j]) != 0x7fff;
 	return n >= 2;
 }
-
-/* The matrix's rows and columns: ports, or classes (those bridging
- * tenants, then the largest). */
-struct item {
-	size_t idx; /* end port or class */
-	uint16_t group;
-};
 
 static size_t pick_items(const struct page *p, struct item **out)
 {
@@ -543,55 +516,44 @@ static void put_item_label(const struct page *p, bool ports, size_t idx)
 	}
 }
 
-static void put_matrix(const struct page *p)
+/* What the matrix shows (its rows and columns, the scale of its
+ * shading) and the figures over it; -1 when out of memory. */
+static int prepare_matrix(struct page *p)
 {
 	const ibp_matrix *m = p->m;
-	bool ports = p->n <= PORT_VIEW_LIMIT;
-	struct item *it;
-	size_t cnt = pick_items(p, &it);
+	p->parts = ibp_matrix_partition_count(m);
+	p->pairs = ibp_matrix_pair_count(m);
+	size_t cnt = pick_items(p, &p->items);
 	if (cnt == (size_t)-1)
-		return;
+		return -1;
+	p->nitems = cnt;
 	double mx = 1;
-	for (size_t i = 0; !ports && i < cnt; i++)
-		mx = fmax(mx, (double)ibp_matrix_class_size(m, it[i].idx));
-	mx = log(1 + mx * mx);
-	fputs("<section id=matrix><h2>Who can talk to whom</h2>\n", p->out);
-	if (ports)
-		fputs("<p class=note>Every end port, grouped by tenant: "
-		      "&#10003; the row's port can exchange packets with the "
-		      "column's; hover a cell for why.</p>\n",
-		      p->out);
-	else
-		fprintf(p->out,
-			"<p class=note>%zu of %zu membership classes (ports "
-			"with the same partitions: those in several tenants' "
-			"partitions, then the largest), grouped by "
-			"tenant; a shaded cell: members of the row's class can "
-			"talk to members of the column's, darker for more port "
-			"pairs. Every class, with its ports, is listed under "
-			"<a href=\"#classes\">Classes</a>.</p>\n",
-			cnt, p->k);
-	/* the legend: what each shade means */
-	fputs("<div class=legend id=legend><span class=\"sw n\"></span>cannot "
-	      "talk",
-	      p->out);
-	if (ports) {
-		fputs("<span class=\"sw y5\"></span>can talk<span class=\"sw "
-		      "d\"></span>the same port",
-		      p->out);
-	} else {
-		for (int s = 1; s <= SHADES; s++) {
-			double lo = exp(mx * (s - 1) / SHADES) - 1;
-			double hi = exp(mx * s / SHADES) - 1;
-			fprintf(p->out,
-				"<span class=\"sw y%d\"></span>%.0f&ndash;%.0f",
-				s, ceil(lo < 1 ? 1 : lo), floor(hi));
-		}
-		fputs(" port pairs can talk", p->out);
+	for (size_t i = 0; p->n > PORT_VIEW_LIMIT && i < cnt; i++)
+		mx =
+		    fmax(mx, (double)ibp_matrix_class_size(m, p->items[i].idx));
+	p->mx = log(1 + mx * mx);
+	return 0;
+}
+
+/* The legend's shades (class view): how many port pairs each stands
+ * for. */
+static void put_legend_shades(const void *v)
+{
+	const struct page *p = v;
+	for (int s = 1; s <= SHADES; s++) {
+		double lo = exp(p->mx * (s - 1) / SHADES) - 1;
+		double hi = exp(p->mx * s / SHADES) - 1;
+		fprintf(p->out, "<span class=\"sw y%d\"></span>%.0f&ndash;%.0f",
+			s, ceil(lo < 1 ? 1 : lo), floor(hi));
 	}
-	fputs("</div>\n<div class=mxwrap><table class=mx id=matrix-table>"
-	      "<thead><tr><th><th>",
-	      p->out);
+}
+
+/* The matrix's head: the tenants over their columns, then the columns. */
+static void put_matrix_groups(const void *v)
+{
+	const struct page *p = v;
+	const struct item *it = p->items;
+	size_t cnt = p->nitems;
 	for (size_t j = 0; j < cnt;) {
 		size_t e = j;
 		while (e < cnt && it[e].group == it[j].group)
@@ -601,13 +563,63 @@ static void put_matrix(const struct page *p)
 		fputs("</span>", p->out);
 		j = e;
 	}
-	fputs("<tr><th><th>", p->out);
-	for (size_t j = 0; j < cnt; j++) {
+}
+
+static void put_matrix_columns(const void *v)
+{
+	const struct page *p = v;
+	for (size_t j = 0; j < p->nitems; j++) {
 		fputs("<th class=col><span>", p->out);
-		put_item_label(p, ports, it[j].idx);
+		put_item_label(p, p->n <= PORT_VIEW_LIMIT, p->items[j].idx);
 		fputs("</span>", p->out);
 	}
-	fputs("</thead><tbody>\n", p->out);
+}
+
+/* One cell: whether row r can talk to column c, shaded by port pairs in
+ * the class view; the title says why. */
+static void put_cell(const struct page *p, bool ports, size_t r, size_t c)
+{
+	const ibp_matrix *m = p->m;
+	bool t;
+	if (ports)
+		t = r != c && ibp_matrix_can_talk(m, r, c);
+	else
+		t = (r != c || ibp_matrix_class_size(m, r) > 1) &&
+		    ibp_matrix_class_can_talk(m, r, c);
+	if (ports && r == c) {
+		fputs("<td class=d>", p->out);
+		return;
+	}
+	int s = SHADES;
+	if (t && !ports) {
+		double pr = (double)ibp_matrix_class_size(m, r) *
+			    (double)ibp_matrix_class_size(m, c);
+		s = (int)ceil(SHADES * log(1 + pr) / p->mx);
+		s = s < 1 ? 1 : s > SHADES ? SHADES : s;
+	}
+	if (t)
+		fprintf(p->out, "<td class=y%d", s);
+	else
+		fputs("<td class=n", p->out);
+	if (ports) {
+		fputs(" title=\"", p->out);
+		esc(p->out, ibp_matrix_endpoint_label(m, r));
+		fputs(" &rarr; ", p->out);
+		esc(p->out, ibp_matrix_endpoint_label(m, c));
+		fputs(t ? ": can talk\">&#10003;" : ": cannot talk\">", p->out);
+	} else {
+		fprintf(p->out, " title=\"C%zu &rarr; C%zu: %s\">", r, c,
+			t ? "can talk" : "cannot talk");
+	}
+}
+
+static void put_matrix_rows(const void *v)
+{
+	const struct page *p = v;
+	const ibp_matrix *m = p->m;
+	bool ports = p->n <= PORT_VIEW_LIMIT;
+	const struct item *it = p->items;
+	size_t cnt = p->nitems;
 	for (size_t i = 0; i < cnt; i++) {
 		size_t r = it[i].idx;
 		fputs("<tr class=f>", p->out);
@@ -625,60 +637,23 @@ static void put_matrix(const struct page *p)
 		if (!ports)
 			fprintf(p->out, "</a> <small>%zu</small>",
 				ibp_matrix_class_size(m, r));
-		for (size_t j = 0; j < cnt; j++) {
-			size_t c = it[j].idx;
-			bool t;
-			if (ports)
-				t = r != c && ibp_matrix_can_talk(m, r, c);
-			else
-				t = (r != c ||
-				     ibp_matrix_class_size(m, r) > 1) &&
-				    ibp_matrix_class_can_talk(m, r, c);
-			if (ports && r == c) {
-				fputs("<td class=d>", p->out);
-				continue;
-			}
-			int s = SHADES;
-			if (t && !ports) {
-				double pr =
-				    (double)ibp_matrix_class_size(m, r) *
-				    (double)ibp_matrix_class_size(m, c);
-				s = (int)ceil(SHADES * log(1 + pr) / mx);
-				s = s < 1 ? 1 : s > SHADES ? SHADES : s;
-			}
-			if (t)
-				fprintf(p->out, "<td class=y%d", s);
-			else
-				fputs("<td class=n", p->out);
-			if (ports) {
-				fputs(" title=\"", p->out);
-				esc(p->out, ibp_matrix_endpoint_label(m, r));
-				fputs(" &rarr; ", p->out);
-				esc(p->out, ibp_matrix_endpoint_label(m, c));
-				fputs(t ? ": can talk\">&#10003;"
-					: ": cannot talk\">",
-				      p->out);
-			} else {
-				fprintf(p->out,
-					" title=\"C%zu &rarr; C%zu: %s\">", r,
-					c, t ? "can talk" : "cannot talk");
-			}
-		}
+		for (size_t j = 0; j < cnt; j++)
+			put_cell(p, ports, r, it[j].idx);
 		fputs("\n", p->out);
 	}
-	fputs("</tbody></table></div></section>\n", p->out);
-	free(it);
 }
 
-static void put_classes(const struct page *p)
+/* The classes listed (at most CLASS_LIST_MAX, by tenant, then size). */
+static size_t classes_listed(const struct page *p)
 {
+	return p->k < CLASS_LIST_MAX ? p->k : CLASS_LIST_MAX;
+}
+
+static void put_class_list(const void *v)
+{
+	const struct page *p = v;
 	const ibp_matrix *m = p->m;
-	fprintf(p->out,
-		"<section id=classes><h2>Classes (%zu)</h2>\n<p "
-		"class=note>Ports with the same membership; each named by its "
-		"partitions.</p>\n",
-		p->k);
-	size_t listed = p->k < CLASS_LIST_MAX ? p->k : CLASS_LIST_MAX;
+	size_t listed = classes_listed(p);
 	size_t cap =
 	    clamp_list(NAMES_BUDGET / (listed ? listed : 1), CLASS_PORTS_MAX);
 	for (size_t oi = 0; oi < listed; oi++) {
@@ -706,34 +681,15 @@ static void put_classes(const struct page *p)
 				sz - cap, c, c);
 		fputs("</ul></details>\n", p->out);
 	}
-	if (p->k > listed)
-		fprintf(p->out,
-			"<p>&hellip; and %zu smaller classes: every port's "
-			"class is in the port tables.</p>\n",
-			p->k - listed);
-	fputs("</section>\n", p->out);
 }
 
 /* One row per end port: name, port, GUID, class, capacity, entries
  * (index:P_Key, in index order); overflow marked on the row. */
-static void put_ports(const struct page *p)
+static void put_port_rows(const void *v)
 {
+	const struct page *p = v;
 	const ibp_matrix *m = p->m;
 	const ibp_tables *ts = ibp_matrix_tables(m);
-	fprintf(p->out,
-		"<section id=ports><h2>P_KeyTables (%zu end ports)</h2>\n<p "
-		"class=note>Each port's table: its P_Keys in index order from "
-		"index 0, \"i:\" before one that follows empty entries (the "
-		"high bit set: full member).",
-		p->n);
-	if (p->novf)
-		fprintf(p->out,
-			" <span class=ovfb>%zu port%s</span> cannot hold every "
-			"P_Key the plan gives them.",
-			p->novf, p->novf == 1 ? "" : "s");
-	fputs("</p>\n<table id=ports-table><thead><tr><th>node<th>port"
-	      "<th>port GUID<th>class<th>size<th>P_KeyTable</thead><tbody>\n",
-	      p->out);
 	for (size_t i = 0; i < p->n; i++) {
 		size_t node;
 		unsigned port;
@@ -766,77 +722,112 @@ static void put_ports(const struct page *p)
 		}
 		fputs("\n", p->out);
 	}
-	fputs("</tbody></table></section>\n", p->out);
 }
 
-/* The page's style and its one script: web/report.css and web/report.js,
- * embedded at build time (cmake/embed.cmake). */
+/* The page's template, its style and its one script: web/report.html,
+ * web/report.css and web/report.js, embedded at build time
+ * (cmake/embed.cmake). */
+#include "report/ibp_report_html.h"
 #include "report/ibp_report_css.h"
 #include "report/ibp_report_js.h"
+#define TEMPLATE_FILE "src/report/web/report.html"
 
-static void put_page(struct page *p, const ibp_matrix_report_options *o)
+static void put_title(const void *v)
 {
-	FILE *out = p->out;
-	const ibp_matrix *m = p->m;
-	const char *title = o && o->title ? o->title : "ibpart reachability";
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-	      "charset=\"utf-8\">\n<meta name=\"viewport\" "
-	      "content=\"width=device-width\">\n<title>",
-	      out);
-	esc(out, title);
-	fprintf(out,
-		"</title>\n<style>%s</style>\n<noscript><style>#searchbar{"
-		"display:none}</style></noscript></head><body>\n<h1 "
-		"id=title>",
-		ibp_report_css);
-	esc(out, title);
-	fputs("</h1>\n<div class=sub>Data-plane reachability by the IBA "
-	      "P_Key match rule (vol. 1, 10.9.3): two end ports talk iff they "
-	      "share a partition with at least one full member. Mode: ",
-	      out);
-	esc(out, o && o->mode ? o->mode : "tables");
-	if (p->x && p->x->status) {
-		fputs(". ", out);
-		esc(out, p->x->status);
-	}
-	fputs(". Generated by ibpart.</div>\n<div class=cards id=cards>", out);
-	uint64_t all = p->n ? (uint64_t)p->n * (p->n - 1) / 2 : 0;
-	put_card(out, "end ports", p->n);
-	put_card(out, "partitions", ibp_matrix_partition_count(m));
-	put_card(out, "membership classes", p->k);
-	fprintf(out,
-		"<div class=card><b>%" PRIu64 " / %" PRIu64
-		"</b><span>pairs that can talk</span></div>",
-		ibp_matrix_pair_count(m), all);
-	if (p->x && p->x->findings)
-		put_card(out, "audit findings",
-			 ibp_findings_count(p->x->findings));
-	if (p->novf)
-		put_card(out, "ports with a full table", p->novf);
-	if (p->x && p->x->drift && p->x->ndrift)
-		put_card(out, "ports drifted", p->x->ndrift);
-	fputs("</div>\n<nav id=nav>", out);
-	if (p->x && p->x->findings)
-		fputs("<a href=\"#findings\">Findings</a>", out);
-	if (p->x && p->x->series && p->x->nseries)
-		fputs("<a href=\"#violations\">Violations</a>", out);
-	if (p->x && p->x->drift && p->x->ndrift)
-		fputs("<a href=\"#drift\">Drift</a>", out);
-	fputs("<a href=\"#matrix\">Matrix</a><a "
-	      "href=\"#tenants\">Tenants</a><a href=\"#classes\">Classes</a><a "
-	      "href=\"#ports\">P_KeyTables</a></nav>\n"
-	      "<div id=searchbar><input id=q type=search "
-	      "placeholder=\"filter by node name, GUID, partition or class\" "
-	      "aria-label=\"filter\"><span id=qcount></span></div>\n",
-	      out);
-	put_findings(p);
-	put_series(p);
-	put_drift(p);
-	put_matrix(p);
-	put_tenants(p);
-	put_classes(p);
-	put_ports(p);
-	fprintf(out, "<script>%s</script>\n</body></html>\n", ibp_report_js);
+	const struct page *p = v;
+	esc(p->out, p->title);
+}
+
+static void put_mode(const void *v)
+{
+	const struct page *p = v;
+	esc(p->out, p->mode);
+}
+
+static void put_status(const void *v)
+{
+	const struct page *p = v;
+	esc(p->out, p->x->status);
+}
+
+static void put_css(const void *v)
+{
+	const struct page *p = v;
+	fputs(ibp_report_css, p->out);
+}
+
+static void put_js(const void *v)
+{
+	const struct page *p = v;
+	fputs(ibp_report_js, p->out);
+}
+
+/* The page's template and what fills its slots: with out, the page to
+ * it; without, only whether the two agree (ibp_report_html_check).
+ * Every figure comes from p alone, so an empty page is enough for the
+ * check. */
+static int page_template(const struct page *p, FILE *out, ibp_error *err)
+{
+	const ibp_web_extras *x = p->x;
+	size_t nf = x && x->findings ? ibp_findings_count(x->findings) : 0;
+	size_t nd = x && x->drift ? x->ndrift : 0;
+	size_t listed = classes_listed(p);
+	const ibp_template_slot slots[] = {
+	    IBP_TEMPLATE_WRITE("title", put_title),
+	    IBP_TEMPLATE_WRITE("css", put_css),
+	    IBP_TEMPLATE_WRITE("js", put_js),
+	    IBP_TEMPLATE_WRITE("mode", put_mode),
+	    IBP_TEMPLATE_BLOCK("status", x && x->status),
+	    IBP_TEMPLATE_WRITE("status_text", put_status),
+	    /* the cards */
+	    IBP_TEMPLATE_NUMBER("ports_n", p->n),
+	    IBP_TEMPLATE_NUMBER("partitions_n", p->parts),
+	    IBP_TEMPLATE_NUMBER("classes_n", p->k),
+	    IBP_TEMPLATE_NUMBER("pairs_n", p->pairs),
+	    IBP_TEMPLATE_NUMBER("all_pairs_n",
+				p->n ? (uint64_t)p->n * (p->n - 1) / 2 : 0),
+	    IBP_TEMPLATE_BLOCK("overflow", p->novf),
+	    IBP_TEMPLATE_BLOCK("overflow_one", p->novf == 1),
+	    IBP_TEMPLATE_NUMBER("overflow_n", p->novf),
+	    /* the caller's sections */
+	    IBP_TEMPLATE_BLOCK("findings", x && x->findings),
+	    IBP_TEMPLATE_NUMBER("findings_n", nf),
+	    IBP_TEMPLATE_BLOCK("findings_any", nf),
+	    IBP_TEMPLATE_WRITE("findings_rows", put_findings_rows),
+	    IBP_TEMPLATE_BLOCK("series", x && x->series && x->nseries),
+	    IBP_TEMPLATE_WRITE("series_rows", put_series_rows),
+	    IBP_TEMPLATE_BLOCK("drift", nd),
+	    IBP_TEMPLATE_NUMBER("drift_n", nd),
+	    IBP_TEMPLATE_WRITE("drift_rows", put_drift_rows),
+	    /* the plan's */
+	    IBP_TEMPLATE_BLOCK("port_view", p->n <= PORT_VIEW_LIMIT),
+	    IBP_TEMPLATE_NUMBER("matrix_classes_n", p->nitems),
+	    IBP_TEMPLATE_WRITE("legend_shades", put_legend_shades),
+	    IBP_TEMPLATE_WRITE("matrix_groups", put_matrix_groups),
+	    IBP_TEMPLATE_WRITE("matrix_columns", put_matrix_columns),
+	    IBP_TEMPLATE_WRITE("matrix_rows", put_matrix_rows),
+	    IBP_TEMPLATE_WRITE("tenant_list", put_tenant_list),
+	    IBP_TEMPLATE_WRITE("class_list", put_class_list),
+	    IBP_TEMPLATE_BLOCK("classes_more", p->k > listed),
+	    IBP_TEMPLATE_NUMBER("classes_more_n", p->k - listed),
+	    IBP_TEMPLATE_WRITE("port_rows", put_port_rows),
+	};
+	size_t ns = sizeof(slots) / sizeof(*slots);
+	if (!out)
+		return ibp_template_check(TEMPLATE_FILE, ibp_report_html, slots,
+					  ns, err);
+	return ibp_template_render(TEMPLATE_FILE, ibp_report_html, slots, ns, p,
+				   out, err);
+}
+
+int ibp_report_html_check(ibp_error *err)
+{
+	struct page *p = calloc(1, sizeof(*p));
+	if (!p)
+		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	int rc = page_template(p, NULL, err);
+	free(p);
+	return rc;
 }
 
 int ibp_matrix_report_html(const ibp_matrix *m,
@@ -858,13 +849,16 @@ int ibp_matrix_report_html(const ibp_matrix *m,
 	}
 	p->names = o ? o->partition_names : NULL;
 	p->out = out;
+	p->title = o && o->title ? o->title : "ibpart reachability";
+	p->mode = o && o->mode ? o->mode : "tables";
 	p->n = ibp_matrix_endpoint_count(m);
 	p->k = ibp_matrix_class_count(m);
 	int rc = 0;
-	if (prepare(p))
+	if (prepare(p) || prepare_matrix(p))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	else
-		put_page(p, o);
+		rc = page_template(p, out, err);
+	free(p->items);
 	free(p->order);
 	free(p->primary);
 	free(p->ovf);

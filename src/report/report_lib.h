@@ -25,11 +25,18 @@ const char *ibp_matrix_form_str(ibp_matrix_form f);
 /* The HTML report on its own, the web view (docs/matrix.md): one
  * self-contained page (inline style and script, no fetch), its tables
  * plain HTML readable without JavaScript (the script only filters and
- * opens sections); every name entity-escaped.  Tenants with their
+ * opens sections); every name entity-escaped.  Its fixed HTML is
+ * web/report.html, filled with the data.  Tenants with their
  * members, the matrix grouped by tenant, the classes with their ports,
  * every port's P_KeyTable, and o->web's sections. */
 int ibp_matrix_report_html(const ibp_matrix *m,
 			   const ibp_matrix_report_options *o, FILE *out,
 			   ibp_error *err);
+
+/* Whether the page's template (src/report/web/report.html) and the slots
+ * report_html.c fills agree (ibp_template_check): 0, or IBP_EPARSE with
+ * err at the first slot one has and the other has not.  For the unit
+ * test; a report checks it anyway before writing. */
+int ibp_report_html_check(ibp_error *err);
 
 #endif
