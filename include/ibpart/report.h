@@ -1,12 +1,14 @@
 /*
  * Module report (src/report/): the reachability matrix and the audit as
  * reports - text, Markdown, CSV, JSON and the HTML web view that `ibpart
- * matrix --format html` writes and ibpartd serves at `/`, its CSS and
- * JavaScript real files (src/report/web/) embedded at build time.  Files:
- * report_matrix.c (the formats), report_html.c (the web view),
- * matrix_view.c (an analysis input's report, sys/matrix_view.h); private
- * report_lib.h.  Depends on analysis, pkey, topo and util; the CLI
- * (tools/), ibpartd (through the service) and verify share it.
+ * matrix --format html` writes and ibpartd serves at `/`, its HTML
+ * template, CSS and JavaScript real files (src/report/web/) embedded at
+ * build time.  Files: report_matrix.c (the formats), report_html.c (the
+ * web view's data in the template's slots), template.c (the template
+ * renderer), matrix_view.c (an analysis input's report,
+ * sys/matrix_view.h); private report_lib.h, template_lib.h.  Depends on
+ * analysis, pkey, topo and util; the CLI (tools/), ibpartd (through the
+ * service) and verify share it.
  *
  * report.h - the formats (the web view's optional sections are
  * sys/report.h's).
