@@ -214,7 +214,10 @@ ibp_conf *conf_new(const char *file, const ibp_conf_options *o)
 	else
 		ibp_conf_options_init(&c->opts, IBP_CONF_OPTIONS_VERSION);
 	c->dialect = IBP_CONF_DIALECT_OPENSM;
-	conf_semantics_init(c);
+	if (conf_semantics_init(c) != IBP_OK) {
+		ibp_conf_free(c); /* no Default partition: no plan */
+		return NULL;
+	}
 	return c;
 }
 

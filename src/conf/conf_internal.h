@@ -181,7 +181,7 @@ bool conf_looks_seed(const char *text, size_t len);
  * -1 when OpenSM would fail (counter exhausted). */
 int conf_assign_pkey(ibp_conf *c, struct ibp_conf_partition *p,
 		     const char *name, bool has_id, uint16_t id);
-void conf_semantics_init(ibp_conf *c);
+int conf_semantics_init(ibp_conf *c); /* IBP_ENOMEM */
 void conf_semantics_free(ibp_conf *c);
 /* After reading: membership index, duplicate/empty/no-full/topology
  * checks. */

@@ -93,13 +93,14 @@ static int new_group(ibp_conf *c, uint16_t pkey, const char *name)
 	return (int)idx;
 }
 
-void conf_semantics_init(ibp_conf *c)
+int conf_semantics_init(ibp_conf *c)
 {
 	memset(c->group_of_pkey, 0xff, sizeof(c->group_of_pkey)); /* -1 */
 	c->name_seed = hash_seed();
 	c->gen_counter = 0;
 	/* OpenSM creates the default partition before reading the file */
-	new_group(c, IBP_CONF_DEFAULT_PKEY, "Default");
+	if (new_group(c, IBP_CONF_DEFAULT_PKEY, "Default") < 0)
+		return IBP_ENOMEM;
 	/* and a running OpenSM still holds the previous plan's partitions
 	 * (emptied; deleted after the file is read if still empty) */
 	const ibp_osm_partitions *l = c->opts.opensm_partitions;
@@ -108,10 +109,12 @@ void conf_semantics_init(ibp_conf *c)
 		if (!k || c->group_of_pkey[k] >= 0)
 			continue;
 		int g = new_group(c, k, l->v[i].name);
-		if (g >= 0)
-			c->groups[g]->earlier = true;
+		if (g < 0)
+			return IBP_ENOMEM;
+		c->groups[g]->earlier = true;
 	}
 	c->opts.opensm_partitions = NULL; /* borrowed for the call only */
+	return IBP_OK;
 }
 
 void conf_semantics_free(ibp_conf *c)

@@ -14,6 +14,7 @@
  * switches that implement them (live_enforce.c).
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,9 +225,12 @@ static int analyse(const struct ibp_verify_options *o, ibp_verify_result *r,
 	int rc = ibp_matrix_build(r->have, &mo, &r->matrix, err);
 	if (rc || !o->audit)
 		return rc;
-	size_t sm_n = 0;
+	size_t sm_n = SIZE_MAX; /* not in the fabric: no SM port, so the
+				   SA's rule finds nothing (not node 0's
+				   port 0 taken for the SM's) */
 	unsigned sm_p = 0;
-	ibp_fabric_find_port_guid(r->f, r->sm_guid, &sm_n, &sm_p);
+	if (ibp_fabric_find_port_guid(r->f, r->sm_guid, &sm_n, &sm_p) != IBP_OK)
+		sm_n = SIZE_MAX;
 	r->findings = ibp_findings_new();
 	if (!r->findings)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");

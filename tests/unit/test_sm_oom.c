@@ -1,6 +1,7 @@
 /*
- * test_sm_oom.c - a push or a policy computation that runs out of memory
- * never leaves a table short of a P_Key while reporting success.  Linked with
+ * test_sm_oom.c - a push, a policy computation or a plan read that runs
+ * out of memory never leaves a table short of a P_Key (or a plan short of
+ * its Default partition) while reporting success.  Linked with
  * -Wl,--wrap=calloc (CMakeLists.txt): the push's Nth calloc() fails, for
  * every N until a push runs without failing one.  Each time, either
  * ibp_sm_push() returns an error or the simulated port holds the whole
@@ -23,6 +24,8 @@
 
 #include <stdio.h>
 
+#include "conf/conf_lib.h"
+#include "ibpart/conf.h"
 #include "ibpart/sys/sm.h"
 #include "ibpart/tables_compute.h"
 #include "ibpart/sys/transport_sim.h"
@@ -162,11 +165,48 @@ static void test_policy_out_of_memory(void **state)
 	assert_true(at > 1);
 }
 
+/* The plan reader: OpenSM creates the Default partition before it reads
+ * the file, so a plan read without failing has it, whichever calloc
+ * fails (conf_semantics_init dropped the failure: a plan without 0x7fff,
+ * read as IBP_OK). */
+static void test_plan_default_out_of_memory(void **state)
+{
+	(void)state;
+	static const char plan[] = "A=0x0001 : 0x506b4b0300a1b200=full ;\n";
+	unsigned long at = 1;
+	for (;; at++) {
+		ibp_conf *c = NULL;
+		callocs = 0;
+		fail_at = at;
+		armed = 1;
+		int rc = ibp_conf_parse_buffer("p.conf", plan, strlen(plan),
+					       NULL, &c, NULL, NULL);
+		armed = 0;
+		bool failed_one = callocs >= at;
+		if (rc == IBP_OK) {
+			bool dflt = false;
+			for (size_t i = 0; i < ibp_conf_group_count(c); i++)
+				dflt |= ibp_conf_group_pkey(
+					    ibp_conf_group_at(c, i)) == 0x7fff;
+			if (!dflt)
+				fail_msg("calloc %lu failed, the plan read "
+					 "IBP_OK without the Default "
+					 "partition",
+					 at);
+		}
+		ibp_conf_free(c);
+		if (!failed_one)
+			break;
+	}
+	assert_true(at > 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_push_out_of_memory),
 	    cmocka_unit_test(test_policy_out_of_memory),
+	    cmocka_unit_test(test_plan_default_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
