@@ -13,6 +13,12 @@
 #include "ibpart/sys/live.h"
 #include "ibpart/sys/transport.h"
 
+/* The caller's live options over the defaults, as far as their version
+ * goes (util/options_version.h; NULL: the defaults); IBP_EINVAL naming
+ * the struct for a version this library does not read. */
+int ibp_live_options_take(struct ibp_live_options *own,
+			  const struct ibp_live_options *o, ibp_error *err);
+
 /* Compare every port that has a table in `want` with the same port in
  * `have` (both over the same fabric); a port absent from `have` is
  * unreachable.  Items come in (node, port) order, then by index. */
