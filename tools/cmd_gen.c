@@ -130,6 +130,7 @@ static int print_fabric(const char *topo, bool lids, const char *sm)
 
 struct gen_args {
 	ibp_fabric_gen_options go;
+	ibp_fabric_options fo; /* go.fabric: --linear-fdb-cap, ... */
 	const char *out, *conf, *lids, *dumpf, *rewrite, *sm_port;
 };
 
@@ -158,8 +159,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 		    "the topology file to write"),
 	    CLI_STR("--conf", &a->conf, "OUT.conf",
 		    "the partitions.conf to write"),
-	    IBP_ARG_SUBNET_OPTS(&g->fabric.linear_fdb_cap,
-				&g->fabric.multicast_fdb_cap, &g->fabric.lmc),
+	    IBP_ARG_SUBNET_OPTS(&a->fo.linear_fdb_cap, &a->fo.multicast_fdb_cap,
+				&a->fo.lmc),
 	    CLI_FLAG("--force", &g->force,
 		     "write a fabric that needs more LIDs than the subnet has "
 		     "(refused otherwise: the last ports would get none)"),
@@ -215,6 +216,8 @@ static int run(int argc, char **argv)
 	struct gen_args a = {0};
 	ibp_fabric_gen_options_init(&a.go, IBP_FABRIC_GEN_OPTIONS_VERSION);
 	a.go.cas = 0; /* --cas is required: 0 is no fabric */
+	ibp_fabric_options_init(&a.fo, IBP_FABRIC_OPTIONS_VERSION);
+	a.go.fabric = &a.fo;
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc;

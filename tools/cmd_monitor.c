@@ -33,6 +33,7 @@ static const char tail[] =
 struct mon {
 	struct lc c;
 	struct ibp_monitor_run_options o;
+	struct ibp_monitor_options so; /* o.sweep */
 	const char *pp_src, *pp_dst;
 	unsigned interval, count, iters, pkey_index;
 	bool sim;
@@ -50,7 +51,7 @@ static int sweep_once(struct mon *m, ibp_monitor_state *st)
 	int rc = cli_op_end(&op, st_rc, CLI_OP_SERIOUS | CLI_OP_ERROR);
 	if (res.output_failed) /* as every command's -o: 2 or 3 */
 		rc = cli_output_status(st_rc);
-	m->o.sweep.ntraps = 0; /* counted: in the state now */
+	m->so.ntraps = 0; /* counted: in the state now */
 	if (!rc && !res.full_member && !m->c.quiet)
 		fprintf(stderr,
 			"ibpart monitor: warning: the monitoring port is not a "
@@ -81,9 +82,9 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
 		if (rc == CLI_EXIT_USAGE || rc == CLI_EXIT_SYSTEM)
 			return rc;
 		static struct ibp_sm_trap traps[IBP_SM_TRAPS_KEPT];
-		m->o.sweep.traps = traps;
-		m->o.sweep.ntraps = ibp_sm_traps_take(ibp_sim_session_sm(*ss),
-						      traps, IBP_SM_TRAPS_KEPT);
+		m->so.traps = traps;
+		m->so.ntraps = ibp_sm_traps_take(ibp_sim_session_sm(*ss), traps,
+						 IBP_SM_TRAPS_KEPT);
 	}
 	ibp_error err = {0};
 	m->c.lo.progress = m->c.quiet ? NULL : cli_progress;
@@ -98,7 +99,7 @@ static int open_sim(struct mon *m, ibp_sim_session **ss, ibp_transport **t)
  * printed). */
 static int parse_args(struct mon *m, int argc, char **argv)
 {
-	struct ibp_monitor_options *so = &m->o.sweep;
+	struct ibp_monitor_options *so = &m->so;
 	const struct cli_opt opts[] = {
 	    CLI_CONF(&m->c.in),
 	    CLI_MODE(&m->c.in),
@@ -173,6 +174,9 @@ static int run(int argc, char **argv)
 	struct mon m = {.iters = 1};
 	lc_init(&m.c, "monitor");
 	ibp_monitor_run_options_init(&m.o, IBP_MONITOR_RUN_OPTIONS_VERSION);
+	ibp_monitor_options_init(&m.so, IBP_MONITOR_OPTIONS_VERSION);
+	m.so.audit = m.so.drift = true; /* the posture beside the counters */
+	m.o.sweep = &m.so;
 	int rc = parse_args(&m, argc, argv);
 	if (rc)
 		return rc;

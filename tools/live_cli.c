@@ -76,7 +76,7 @@ int lc_open(struct lc *c)
 	c->lo.progress = c->quiet ? NULL : cli_progress;
 	struct ibp_live_connect_options o;
 	ibp_live_connect_options_init(&o, IBP_LIVE_CONNECT_OPTIONS_VERSION);
-	o.live = c->lo;
+	o.live = &c->lo;
 	o.topology_path = c->in.topo;
 	o.max_input_size = cli_common.max_input_size;
 	o.sm_port = c->in.sm_port;

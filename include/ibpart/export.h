@@ -23,9 +23,8 @@
  * own.  A NULL options pointer means the defaults.  One options struct
  * never holds another by value (a newer inner struct would move the
  * outer one's later fields): it points to it, `const struct X *x`, and
- * the inner struct carries its own version (NULL: its defaults).  The
- * stable tier follows this; in sys/ live_connect.live, fabric_gen.fabric
- * and monitor_run.sweep are still embedded.
+ * the inner struct carries its own version (NULL: its defaults).  Both
+ * tiers follow this.
  *
  * Thread safety: the library has no mutable global state.  Distinct
  * objects may be used from different threads at once; one object is

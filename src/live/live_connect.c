@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "live/live_lib.h"
 #include "topo/topo_load.h"
 
 #include "ibpart/sys/live_connect.h"
@@ -18,7 +19,6 @@ static void live_connect_options_defaults(struct ibp_live_connect_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_LIVE_CONNECT_OPTIONS_VERSION;
-	ibp_live_options_init(&o->live, IBP_LIVE_OPTIONS_VERSION);
 }
 
 void ibp_live_connect_options_init(struct ibp_live_connect_options *o,
@@ -69,15 +69,18 @@ int ibp_live_connect(const struct ibp_live_connect_options *o,
 	memset(out, 0, sizeof(*out));
 	struct ibp_live_connect_options own;
 	live_connect_options_defaults(&own);
-	if (ibp_options_take(&own, o, &live_connect_options_layout, err))
+	struct ibp_live_options live; /* the caller's, as far as it goes */
+	if (ibp_options_take(&own, o, &live_connect_options_layout, err) ||
+	    ibp_live_options_take(&live, own.live, err))
 		return IBP_EINVAL;
+	own.live = &live;
 	o = &own;
 	int rc = o->topology_path
 		     ? load_topology(o, &out->topology, topo_diags, err)
 		     : IBP_OK;
 	if (!rc) {
 		*step = IBP_LIVE_CONNECT_FABRIC;
-		rc = ibp_live_open(&o->live, &out->live, err);
+		rc = ibp_live_open(o->live, &out->live, err);
 	}
 	if (!rc)
 		rc = ibp_live_discover(out->live, err);

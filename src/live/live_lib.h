@@ -13,6 +13,12 @@
 #include "ibpart/sys/live.h"
 #include "ibpart/sys/transport.h"
 
+/* The caller's live options over the defaults, as far as their version
+ * goes (util/options_version.h; NULL: the defaults); IBP_EINVAL naming
+ * the struct for a version this library does not read. */
+int ibp_live_options_take(struct ibp_live_options *own,
+			  const struct ibp_live_options *o, ibp_error *err);
+
 /* SMPs the session has sent: in all, for the discovery, for reading
  * tables; timeouts and retries in all. */
 struct ibp_live_counts {

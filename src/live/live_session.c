@@ -57,6 +57,13 @@ void ibp_live_options_init(struct ibp_live_options *o, unsigned version)
 	ibp_options_init_as(o, version, &d, &live_options_layout);
 }
 
+int ibp_live_options_take(struct ibp_live_options *own,
+			  const struct ibp_live_options *o, ibp_error *err)
+{
+	live_options_defaults(own);
+	return ibp_options_take(own, o, &live_options_layout, err);
+}
+
 static int start_sm(ibp_live *l, ibp_error *err)
 {
 	const struct ibp_live_options *o = &l->o;
@@ -94,8 +101,7 @@ int ibp_live_open(const struct ibp_live_options *o, ibp_live **out,
 {
 	*out = NULL;
 	struct ibp_live_options own;
-	live_options_defaults(&own);
-	if (ibp_options_take(&own, o, &live_options_layout, err))
+	if (ibp_live_options_take(&own, o, err))
 		return IBP_EINVAL;
 	o = &own;
 	ibp_live *l = new_session(o);
@@ -128,8 +134,7 @@ int ibp_live_open_transport(const struct ibp_live_options *o, ibp_transport *t,
 {
 	*out = NULL;
 	struct ibp_live_options own;
-	live_options_defaults(&own);
-	if (ibp_options_take(&own, o, &live_options_layout, err))
+	if (ibp_live_options_take(&own, o, err))
 		return IBP_EINVAL;
 	o = &own;
 	ibp_live *l = new_session(o);

@@ -161,5 +161,10 @@ json_t *monitor_sweep_json_obj(const ibp_monitor_sweep *s);
  * library does not read. */
 int monitor_options_take(struct ibp_monitor_options *own,
 			 const struct ibp_monitor_options *o, ibp_error *err);
+/* The same over the defaults *full already holds (a whole current
+ * struct), for a caller whose defaults are not _init's. */
+int monitor_options_take_over(struct ibp_monitor_options *full,
+			      const struct ibp_monitor_options *o,
+			      ibp_error *err);
 
 #endif

@@ -30,8 +30,6 @@ static void monitor_run_options_defaults(struct ibp_monitor_run_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->version = IBP_MONITOR_RUN_OPTIONS_VERSION;
-	ibp_monitor_options_init(&o->sweep, IBP_MONITOR_OPTIONS_VERSION);
-	o->sweep.audit = o->sweep.drift = true;
 	o->posture = true;
 	o->format = "prometheus";
 }
@@ -172,8 +170,16 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 	memset(res, 0, sizeof(*res));
 	struct ibp_monitor_run_options own;
 	monitor_run_options_defaults(&own);
-	if (ibp_options_take(&own, o, &monitor_run_options_layout, err))
+	/* the caller's sweep as far as it goes, over the run's defaults */
+	struct ibp_monitor_options sweep;
+	ibp_monitor_options_init(&sweep, IBP_MONITOR_OPTIONS_VERSION);
+	sweep.audit = sweep.drift = true;
+	if (ibp_options_take(&own, o, &monitor_run_options_layout, err) ||
+	    monitor_options_take_over(&sweep, own.sweep, err))
 		return IBP_EINVAL;
+	/* whole now: what an older version lacks is the run's default */
+	sweep.version = IBP_MONITOR_OPTIONS_VERSION;
+	own.sweep = &sweep;
 	o = &own;
 	if (!o->format ||
 	    (strcmp(o->format, "prometheus") && strcmp(o->format, "json") &&
@@ -181,12 +187,12 @@ int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 		return ibp_error_set(err, IBP_EINVAL,
 				     "monitor: bad options (version, format)");
 	ibp_monitor_sweep *s = NULL;
-	int rc = ibp_monitor_sweep_run(l, &o->sweep, st, &s, diags, err);
+	int rc = ibp_monitor_sweep_run(l, o->sweep, st, &s, diags, err);
 	struct ibp_monitor_posture p;
 	memset(&p, 0, sizeof(p));
 	/* the plan's findings went to diags with the sweep's */
 	if (!rc && o->posture)
-		rc = ibp_monitor_posture_compute(l, &o->sweep, &p, NULL, NULL,
+		rc = ibp_monitor_posture_compute(l, o->sweep, &p, NULL, NULL,
 						 err);
 	char *text = NULL;
 	if (!rc && !(text = ibp_monitor_sweep_format(s, o->posture ? &p : NULL,

@@ -44,11 +44,18 @@ static void monitor_options_defaults(struct ibp_monitor_options *o)
 	o->sa_key = 1; /* OpenSM's default sa_key */
 }
 
+int monitor_options_take_over(struct ibp_monitor_options *full,
+			      const struct ibp_monitor_options *o,
+			      ibp_error *err)
+{
+	return ibp_options_take(full, o, &monitor_options_layout, err);
+}
+
 int monitor_options_take(struct ibp_monitor_options *own,
 			 const struct ibp_monitor_options *o, ibp_error *err)
 {
 	monitor_options_defaults(own);
-	return ibp_options_take(own, o, &monitor_options_layout, err);
+	return monitor_options_take_over(own, o, err);
 }
 
 void ibp_monitor_options_init(struct ibp_monitor_options *o, unsigned version)

@@ -14,6 +14,7 @@
 #include "topo/fabric_gen_lib.h"
 #include "ibpart/topo.h"
 #include "topo/topo_lib.h"
+#include "topo/topo_priv.h"
 #include "util/options_version.h"
 
 IBP_OPTIONS_LAYOUT(fabric_gen_options_layout, "fabric generator options",
@@ -28,7 +29,6 @@ static void fabric_gen_options_defaults(ibp_fabric_gen_options *o)
 	memset(o, 0, sizeof(*o));
 	o->radix = 36;
 	o->mgmt = 1;
-	ibp_fabric_options_init(&o->fabric, IBP_FABRIC_OPTIONS_VERSION);
 	o->version = IBP_FABRIC_GEN_OPTIONS_VERSION;
 }
 
@@ -39,15 +39,26 @@ void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o, unsigned version)
 	ibp_options_init_as(o, version, &d, &fabric_gen_options_layout);
 }
 
-/* The caller's options as far as their version goes, over the defaults;
- * NULL for a version this library does not read (err says why). */
-static const ibp_fabric_gen_options *take(ibp_fabric_gen_options *own,
-					  const ibp_fabric_gen_options *o,
-					  ibp_error *err)
+/* The caller's options taken: the fields their version has over the
+ * defaults, and the fabric options they point to likewise (NULL: the
+ * defaults).  Past take(), o.fabric points to fabric, never NULL: the
+ * functions below read the options only in this form. */
+typedef struct gen_taken {
+	ibp_fabric_gen_options o;
+	ibp_fabric_options fabric;
+} gen_taken;
+
+/* own filled from o; NULL for a version of o or o->fabric this library
+ * does not read (err says why, naming the struct). */
+static const ibp_fabric_gen_options *
+take(gen_taken *own, const ibp_fabric_gen_options *o, ibp_error *err)
 {
-	fabric_gen_options_defaults(own);
-	return ibp_options_take(own, o, &fabric_gen_options_layout, err) ? NULL
-									 : own;
+	fabric_gen_options_defaults(&own->o);
+	if (ibp_options_take(&own->o, o, &fabric_gen_options_layout, err) ||
+	    topo_fabric_options_take(&own->fabric, own->o.fabric, err))
+		return NULL;
+	own->o.fabric = &own->fabric;
+	return &own->o;
 }
 
 static unsigned uplinks_of(const ibp_fabric_gen_options *o)
@@ -68,12 +79,12 @@ static unsigned parallel_links(unsigned total, unsigned users, unsigned radix)
 	return best;
 }
 
-/* The shape the options give (counts only; check() has passed or the
- * result is all zeros). */
+/* The shape the taken options give (counts only; check() has passed or
+ * the result is all zeros). */
 static void shape_of(const ibp_fabric_gen_options *o, ibp_fabric_gen_shape *sh)
 {
 	memset(sh, 0, sizeof(*sh));
-	if (!o || o->radix < 4 || !o->cas)
+	if (o->radix < 4 || !o->cas)
 		return;
 	unsigned r = o->radix;
 	if (o->cas <= r) {
@@ -117,11 +128,11 @@ static void shape_of(const ibp_fabric_gen_options *o, ibp_fabric_gen_shape *sh)
 		}
 	}
 	unsigned span =
-	    1u << (o->fabric.lmc > IBP_MAX_LMC ? IBP_MAX_LMC : o->fabric.lmc);
+	    1u << (o->fabric->lmc > IBP_MAX_LMC ? IBP_MAX_LMC : o->fabric->lmc);
 	sh->lids =
 	    ((uint64_t)o->cas + sh->leaves + sh->spines + sh->cores) * span;
-	unsigned cap = o->fabric.linear_fdb_cap ? o->fabric.linear_fdb_cap
-						: IBP_DEFAULT_LINEAR_FDB_CAP;
+	unsigned cap = o->fabric->linear_fdb_cap ? o->fabric->linear_fdb_cap
+						 : IBP_DEFAULT_LINEAR_FDB_CAP;
 	sh->max_lid =
 	    cap - 1 < IBP_MAX_UNICAST_LID ? cap - 1 : IBP_MAX_UNICAST_LID;
 }
@@ -129,25 +140,29 @@ static void shape_of(const ibp_fabric_gen_options *o, ibp_fabric_gen_shape *sh)
 void ibp_fabric_gen_shape_of(const ibp_fabric_gen_options *o,
 			     ibp_fabric_gen_shape *out)
 {
-	if (out)
+	gen_taken own;
+	if (!out)
+		return;
+	if ((o = take(&own, o, NULL)))
 		shape_of(o, out);
+	else
+		memset(out, 0, sizeof(*out));
 }
 
 void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
 			   unsigned *spines)
 {
 	ibp_fabric_gen_shape sh;
-	shape_of(o, &sh);
+	ibp_fabric_gen_shape_of(o, &sh);
 	if (leaves)
 		*leaves = sh.leaves;
 	if (spines)
 		*spines = sh.spines + sh.cores;
 }
 
+/* Whether the taken options make a fabric; err says why not. */
 static int check(const ibp_fabric_gen_options *o, ibp_error *err)
 {
-	if (!o)
-		return ibp_error_set(err, IBP_EINVAL, "no options");
 	if (o->cas < 1 || o->cas > IBP_GEN_MAX_CAS)
 		return ibp_error_set(err, IBP_ERANGE,
 				     "--cas must be 1..%u, not %u",
@@ -181,13 +196,13 @@ static int check(const ibp_fabric_gen_options *o, ibp_error *err)
 		    "LID; fewer --cas, a bigger --radix (fewer switches), or "
 		    "--force to write it anyway",
 		    o->cas, sh.leaves + sh.spines + sh.cores,
-		    (unsigned long long)sh.lids, o->fabric.lmc, sh.max_lid,
+		    (unsigned long long)sh.lids, o->fabric->lmc, sh.max_lid,
 		    sh.max_lid < IBP_MAX_UNICAST_LID
 			? "the switches' LinearFDBCap"
 			: "the unicast LID space, 0x0001-0xBFFF",
 		    (unsigned long long)((sh.lids - sh.max_lid +
-					  (1u << o->fabric.lmc) - 1) >>
-					 o->fabric.lmc));
+					  (1u << o->fabric->lmc) - 1) >>
+					 o->fabric->lmc));
 	if ((uint64_t)o->mgmt + o->storage > o->cas)
 		return ibp_error_set(err, IBP_EINVAL,
 				     "%u management + %u storage hosts do not "
@@ -310,7 +325,7 @@ int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err)
 {
 	*out = NULL;
-	ibp_fabric_gen_options own;
+	gen_taken own;
 	if (!(o = take(&own, o, err)))
 		return IBP_EINVAL;
 	int rc = check(o, err);
@@ -318,7 +333,7 @@ int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 		return rc;
 	ibp_fabric_gen_shape sh;
 	shape_of(o, &sh);
-	ibp_fabric *f = ibp_fabric_new(&o->fabric);
+	ibp_fabric *f = ibp_fabric_new(o->fabric);
 	if (!f)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	char desc[64];
@@ -344,14 +359,14 @@ fail:
 	return rc;
 }
 
-unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
-				     unsigned *most)
+/* ibp_partition_plan_overfull() of the taken options. */
+static unsigned plan_overfull(const ibp_fabric_gen_options *o, unsigned *most)
 {
 	if (most)
 		*most = 0;
-	if (!o || check(o, NULL))
+	if (check(o, NULL))
 		return 0;
-	unsigned cap = o->fabric.ca_partition_cap;
+	unsigned cap = o->fabric->ca_partition_cap;
 	unsigned tnodes = o->cas - o->mgmt - o->storage;
 	/* P_Keys per kind of CA, and how many CAs of the kind */
 	const unsigned need[3] = {1, 1 + o->partitions,
@@ -369,8 +384,21 @@ unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
 	return over;
 }
 
-int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
-			     const ibp_fabric *f, FILE *out, ibp_error *err)
+unsigned ibp_partition_plan_overfull(const ibp_fabric_gen_options *o,
+				     unsigned *most)
+{
+	gen_taken own;
+	if (!(o = take(&own, o, NULL))) {
+		if (most)
+			*most = 0;
+		return 0;
+	}
+	return plan_overfull(o, most);
+}
+
+/* ibp_partition_plan_write() of the taken options. */
+static int plan_write(const ibp_fabric_gen_options *o, const ibp_fabric *f,
+		      FILE *out, ibp_error *err)
 {
 	int rc = check(o, err);
 	if (rc)
@@ -416,17 +444,26 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 	return IBP_OK;
 }
 
+int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
+			     const ibp_fabric *f, FILE *out, ibp_error *err)
+{
+	gen_taken own;
+	if (!(o = take(&own, o, err)))
+		return IBP_EINVAL;
+	return plan_write(o, f, out, err);
+}
+
 bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
 					 char *buf, size_t len)
 {
-	ibp_fabric_gen_options own;
+	gen_taken own;
 	if (!(o = take(&own, o, NULL)))
 		return false;
 	unsigned most;
-	unsigned over = ibp_partition_plan_overfull(o, &most);
+	unsigned over = plan_overfull(o, &most);
 	if (!over)
 		return false;
-	unsigned cap = o->fabric.ca_partition_cap;
+	unsigned cap = o->fabric->ca_partition_cap;
 	int l = snprintf(buf, len,
 			 "%u CA port(s) need more P_Keys than their "
 			 "P_KeyTable holds: up to %u in %u entries (the CA "
@@ -452,13 +489,13 @@ void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
 			    const char *topo_path, const char *conf_path,
 			    char *buf, size_t len)
 {
-	ibp_fabric_gen_options own;
+	gen_taken own;
 	if (!(o = take(&own, o, NULL))) {
 		snprintf(buf, len, "%s: bad generator options", topo_path);
 		return;
 	}
 	ibp_fabric_gen_shape sh;
-	ibp_fabric_gen_shape_of(o, &sh);
+	shape_of(o, &sh);
 	snprintf(buf, len,
 		 "%s: %u CAs, %u leaf + %u spine + %u core switches (radix "
 		 "%u, %u tier%s, %llu LIDs of %u)%s%s",
@@ -470,11 +507,11 @@ void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
 bool ibp_fabric_gen_lid_message(const ibp_fabric_gen_options *o, char *buf,
 				size_t len)
 {
-	ibp_fabric_gen_options own;
+	gen_taken own;
 	if (!(o = take(&own, o, NULL)))
 		return false;
 	ibp_fabric_gen_shape sh;
-	ibp_fabric_gen_shape_of(o, &sh);
+	shape_of(o, &sh);
 	if (sh.lids <= sh.max_lid)
 		return false;
 	snprintf(buf, len,
@@ -488,7 +525,7 @@ int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
 			       const ibp_fabric *f, const char *topo_path,
 			       const char *conf_path, ibp_error *err)
 {
-	ibp_fabric_gen_options own;
+	gen_taken own;
 	if (!(o = take(&own, o, err)))
 		return IBP_EINVAL;
 	ibp_atomic_file *ft = NULL, *fc = NULL;
@@ -498,7 +535,7 @@ int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
 	    (rc = ibp_fabric_write(f, fpt, err)) ||
 	    (conf_path &&
 	     ((rc = ibp_atomic_file_open(conf_path, &fc, &fpc, err)) ||
-	      (rc = ibp_partition_plan_write(o, f, fpc, err)))))
+	      (rc = plan_write(o, f, fpc, err)))))
 		goto out;
 	rc = ibp_atomic_file_commit(ft, false, err);
 	ft = NULL;

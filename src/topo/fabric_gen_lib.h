@@ -11,6 +11,10 @@
 
 #include "ibpart/sys/fabric_gen.h"
 
+/* Each reads o, and o->fabric, as far as their versions go (NULL: the
+ * defaults); for a version it cannot read it gives zeros, 0 or
+ * IBP_EINVAL (err naming the struct). */
+
 /* Number of leaf switches, and of the other switches (spines and
  * cores), the options produce. */
 void ibp_fabric_gen_counts(const ibp_fabric_gen_options *o, unsigned *leaves,
@@ -29,7 +33,7 @@ int ibp_partition_plan_write(const ibp_fabric_gen_options *o,
 			     const ibp_fabric *f, FILE *out, ibp_error *err);
 
 /* How many CA ports of that plan hold more P_Keys than their P_KeyTable
- * (o->fabric.ca_partition_cap, NodeInfo PartitionCap) has entries, as
+ * (o->fabric->ca_partition_cap, NodeInfo PartitionCap) has entries, as
  * OpenSM 3.3.23 programs it: every end port gets 0x7fff, a tenant node
  * its tenant's P_Key, a storage node one per tenant.  OpenSM drops what
  * does not fit (ERR 0512).  *most: the most P_Keys one port needs. */

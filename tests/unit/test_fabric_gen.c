@@ -169,15 +169,18 @@ static void test_lid_budget(void **state)
 	assert_non_null(strstr(msg, "and 2873 more"));
 	ibp_fabric_free(f);
 	/* ibsim's switches: LinearFDBCap 30720, so LIDs 1..30719 */
+	ibp_fabric_options fo;
+	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
+	o.fabric = &fo;
 	o.cas = 30000;
 	o.force = false;
-	o.fabric.linear_fdb_cap = IBP_IBSIM_LINEAR_FDB_CAP;
+	fo.linear_fdb_cap = IBP_IBSIM_LINEAR_FDB_CAP;
 	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
 	assert_non_null(strstr(err.message, "LIDs 1..30719"));
 	/* LMC 1: two LIDs a port, bases 2, 4, ..., 49150 */
 	o.cas = 24000;
-	o.fabric.linear_fdb_cap = 0;
-	o.fabric.lmc = 1;
+	fo.linear_fdb_cap = 0;
+	fo.lmc = 1;
 	assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_ERANGE);
 	o.force = true;
 	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
@@ -400,12 +403,81 @@ static void test_plan_overfull(void **state)
 		o.cas = cases[i].cas;
 		o.partitions = cases[i].partitions;
 		o.storage = cases[i].storage;
-		o.fabric.ca_partition_cap = cases[i].cap;
+		ibp_fabric_options fo;
+		ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
+		fo.ca_partition_cap = cases[i].cap;
+		o.fabric = &fo;
 		unsigned most;
 		assert_int_equal(ibp_partition_plan_overfull(&o, &most),
 				 cases[i].over);
 		assert_int_equal(most, cases[i].most);
 	}
+}
+
+/* The options and the fabric options they point to are each read as far
+ * as their own version goes: 0 or a version newer than the library's is
+ * refused, naming the struct; a NULL fabric is ibp_fabric_options_init's
+ * defaults (a CA's table of 64, LIDs up to 0xBFFF). */
+static void test_options_version(void **state)
+{
+	(void)state;
+	ibp_fabric_gen_options o;
+	ibp_fabric *f = NULL;
+	ibp_error err;
+	char msg[256];
+	const unsigned bad[] = {0, IBP_FABRIC_GEN_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_fabric_gen_options_init(&o, bad[i]);
+		o.cas = 10; /* beyond what _init wrote: the version decides */
+		assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_EINVAL);
+		assert_null(f);
+		assert_non_null(
+		    strstr(err.message, "fabric generator options: version"));
+		assert_int_equal(
+		    ibp_fabric_gen_write_files(&o, NULL, "/x", NULL, &err),
+		    IBP_EINVAL);
+		assert_non_null(
+		    strstr(err.message, "fabric generator options: version"));
+		ibp_fabric_gen_summary(&o, "t", NULL, msg, sizeof(msg));
+		assert_string_equal(msg, "t: bad generator options");
+		unsigned leaves = 1, spines = 1;
+		ibp_fabric_gen_counts(&o, &leaves, &spines);
+		assert_int_equal(leaves + spines, 0);
+	}
+	ibp_fabric_options fo;
+	const unsigned fbad[] = {0, IBP_FABRIC_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
+		o.cas = 10;
+		ibp_fabric_options_init(&fo, fbad[i]);
+		o.fabric = &fo;
+		assert_int_equal(ibp_fabric_generate(&o, &f, &err), IBP_EINVAL);
+		assert_null(f);
+		assert_non_null(strstr(err.message, "fabric options: version"));
+		assert_null(strstr(err.message, "generator"));
+		ibp_fabric_gen_summary(&o, "t", NULL, msg, sizeof(msg));
+		assert_string_equal(msg, "t: bad generator options");
+		unsigned most = 1;
+		assert_int_equal(ibp_partition_plan_overfull(&o, &most), 0);
+		assert_int_equal(most, 0);
+	}
+	/* NULL: the defaults (by hand: 4 storage nodes each need 0x7fff
+	 * and 100 tenants' P_Keys, 101 > a CA's 64 entries; LIDs up to
+	 * 49151, below the LinearFDBCap of 49152) */
+	ibp_fabric_gen_options_init(&o, IBP_FABRIC_GEN_OPTIONS_VERSION);
+	assert_null(o.fabric);
+	o.cas = 2000;
+	o.partitions = 100;
+	o.storage = 4;
+	unsigned most;
+	assert_int_equal(ibp_partition_plan_overfull(&o, &most), 4);
+	assert_int_equal(most, 101);
+	ibp_fabric_gen_summary(&o, "t", NULL, msg, sizeof(msg));
+	assert_non_null(strstr(msg, " LIDs of 49151)"));
+	assert_int_equal(ibp_fabric_generate(&o, &f, &err), 0);
+	assert_int_equal(ibp_fabric_node_partition_cap(f, 0), 64);
+	assert_int_equal(ibp_fabric_node_linear_fdb_cap(f, o.cas), 49152);
+	ibp_fabric_free(f);
 }
 
 int main(void)
@@ -418,6 +490,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_options),
 	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_plan_overfull),
+	    cmocka_unit_test(test_options_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

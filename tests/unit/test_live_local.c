@@ -2,7 +2,9 @@
  * test_live_local.c - the live module's local files that are not about
  * the fabric: the M_Key file (ibp_mkey_file_read: owner-only, the first
  * number, never echoed) and where an unnamed state file goes
- * (ibp_state_default_path: a private directory, a name no file has).
+ * (ibp_state_default_path: a private directory, a name no file has);
+ * the one-call session's options versions (ibp_live_connect), refused
+ * before anything is read or opened.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "live/live_lib.h"
 #include "ibpart/sys/live.h"
 #include "ibpart/sys/apply.h"
+#include "ibpart/sys/live_connect.h"
 
 static char dir[] = "/tmp/ibp-live-local-XXXXXX";
 
@@ -175,6 +178,78 @@ static void test_partition_file(void **state)
 	assert_string_equal(o.opensm_conf, "/etc/opensm/site.conf");
 }
 
+static void count_loaded(void *ctx, const ibp_diags *d)
+{
+	(void)d;
+	++*(int *)ctx;
+}
+
+/* ibp_live_connect reads its options and the live options they point to
+ * each as far as its own version goes: 0 or a version newer than the
+ * library's is refused, naming the struct, before the topology is read
+ * or a port opened; a NULL live is the defaults (ibp_live_options_init's:
+ * the connection goes on to the topology, which here does not exist). */
+static void test_connect_options_version(void **state)
+{
+	(void)state;
+	char topo[256];
+	snprintf(topo, sizeof(topo), "%s/no-such.topo", dir);
+	struct ibp_live_connect_options o;
+	struct ibp_live_options lo;
+	ibp_live_connection c;
+	ibp_live_connect_step step;
+	ibp_error err;
+	int loaded = 0;
+	const unsigned bad[] = {0, IBP_LIVE_CONNECT_OPTIONS_VERSION + 1};
+	const unsigned lbad[] = {0, IBP_LIVE_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_live_connect_options_init(&o, bad[i]);
+		o.topology_path = topo;
+		o.topology_loaded = count_loaded;
+		o.topology_ctx = &loaded;
+		assert_int_equal(ibp_live_connect(&o, &c, NULL, &step, &err),
+				 IBP_EINVAL);
+		assert_non_null(
+		    strstr(err.message, "live connect options: version"));
+		assert_null(c.live);
+		ibp_live_connect_options_init(&o,
+					      IBP_LIVE_CONNECT_OPTIONS_VERSION);
+		assert_null(o.live);
+		ibp_live_options_init(&lo, lbad[i]);
+		o.live = &lo;
+		o.topology_path = topo;
+		o.topology_loaded = count_loaded;
+		o.topology_ctx = &loaded;
+		assert_int_equal(ibp_live_connect(&o, &c, NULL, &step, &err),
+				 IBP_EINVAL);
+		assert_non_null(strstr(err.message, "live options: version"));
+		assert_null(strstr(err.message, "connect"));
+		assert_int_equal(step, IBP_LIVE_CONNECT_TOPOLOGY);
+	}
+	assert_int_equal(loaded, 0);
+	/* NULL: the defaults, and on to the topology */
+	o.live = NULL;
+	int rc = ibp_live_connect(&o, &c, NULL, &step, &err);
+	assert_int_not_equal(rc, IBP_OK);
+	assert_int_not_equal(rc, IBP_EINVAL);
+	assert_int_equal(step, IBP_LIVE_CONNECT_TOPOLOGY);
+	assert_int_equal(loaded, 1);
+	assert_null(strstr(err.message, "version"));
+	/* what the library reads for NULL: the header's defaults */
+	struct ibp_live_options taken;
+	memset(&taken, 0xa5, sizeof(taken));
+	assert_int_equal(ibp_live_options_take(&taken, NULL, &err), IBP_OK);
+	assert_int_equal(taken.version, IBP_LIVE_OPTIONS_VERSION);
+	assert_null(taken.ca);
+	assert_int_equal(taken.port, 0);
+	assert_true(taken.mkey == 0);
+	assert_int_equal(taken.retries, -1);
+	assert_int_equal(taken.enforce, IBP_ENFORCE_BOTH);
+	assert_false(taken.dry_run);
+	assert_null(taken.progress);
+	assert_null(taken.cancel);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -184,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_mkey_parse),
 	    cmocka_unit_test(test_state_default_path),
 	    cmocka_unit_test(test_partition_file),
+	    cmocka_unit_test(test_connect_options_version),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];

@@ -697,6 +697,88 @@ static void test_posture(void **state)
 	ibp_pkey_table_set(t, (unsigned)i, 0x8001, NULL);
 }
 
+/* One ibp_monitor_run_once into a memory stream: its status, and what it
+ * wrote (the caller frees *text). */
+static int run_once(struct fx *x, const struct ibp_monitor_run_options *o,
+		    char **text, ibp_error *err)
+{
+	size_t len = 0;
+	FILE *out = open_memstream(text, &len);
+	assert_non_null(out);
+	struct ibp_monitor_run_options oo = *o;
+	oo.out = out;
+	struct ibp_monitor_run_result res;
+	int rc = ibp_monitor_run_once(x->l, &oo, x->st, &res, NULL, err);
+	fclose(out);
+	return rc;
+}
+
+/* ibp_monitor_run_once reads its options and the sweep's they point to
+ * each as far as its own version goes: 0 or a version newer than the
+ * library's is refused, naming the struct, with nothing written; a NULL
+ * sweep is the defaults (no plan: the sweep's own refusal); a version 2
+ * sweep (before audit and drift) gets the run's defaults for them, so
+ * the posture is beside the counters even though the caller's bytes
+ * past version 2 say false. */
+static void test_run_options_version(void **state)
+{
+	struct fx *x = *state;
+	struct ibp_monitor_run_options o;
+	struct ibp_monitor_options so;
+	ibp_error err;
+	char *text = NULL;
+	const unsigned bad[] = {0, IBP_MONITOR_RUN_OPTIONS_VERSION + 1};
+	const unsigned sbad[] = {0, IBP_MONITOR_OPTIONS_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_monitor_options_init(&so, IBP_MONITOR_OPTIONS_VERSION);
+		so.conf_path = x->conf;
+		ibp_monitor_run_options_init(&o, bad[i]);
+		o.sweep = &so;
+		assert_int_equal(run_once(x, &o, &text, &err), IBP_EINVAL);
+		assert_non_null(
+		    strstr(err.message, "monitor run options: version"));
+		assert_string_equal(text, "");
+		free(text);
+		ibp_monitor_run_options_init(&o,
+					     IBP_MONITOR_RUN_OPTIONS_VERSION);
+		assert_null(o.sweep);
+		ibp_monitor_options_init(&so, sbad[i]);
+		so.conf_path = x->conf;
+		o.sweep = &so;
+		assert_int_equal(run_once(x, &o, &text, &err), IBP_EINVAL);
+		assert_non_null(
+		    strstr(err.message, "monitor options: version"));
+		assert_null(strstr(err.message, "run"));
+		assert_string_equal(text, "");
+		free(text);
+	}
+	/* NULL: the defaults, which name no plan */
+	ibp_monitor_run_options_init(&o, IBP_MONITOR_RUN_OPTIONS_VERSION);
+	assert_int_equal(run_once(x, &o, &text, &err), IBP_EINVAL);
+	assert_non_null(strstr(err.message, "the plan's path"));
+	free(text);
+	/* version 2: audit and drift are the run's (on), not the bytes */
+	ibp_monitor_options_init(&so, IBP_MONITOR_OPTIONS_VERSION);
+	ibp_monitor_options_init(&so, 2);
+	so.conf_path = x->conf;
+	so.audit = so.drift = false; /* past version 2: not read */
+	o.sweep = &so;
+	assert_int_equal(run_once(x, &o, &text, &err), IBP_OK);
+	assert_non_null(
+	    strstr(text, "ibpart_audit_findings{severity=\"medium\"} 1\n"));
+	assert_non_null(
+	    strstr(text, "ibpart_drift_ports{kind=\"missing\"} 0\n"));
+	free(text);
+	/* the current version's false is read: no posture */
+	ibp_monitor_options_init(&so, IBP_MONITOR_OPTIONS_VERSION);
+	so.conf_path = x->conf;
+	assert_int_equal(run_once(x, &o, &text, &err), IBP_OK);
+	assert_non_null(strstr(text, "tenant=\"TenantA\""));
+	assert_null(strstr(text, "ibpart_audit_findings"));
+	assert_null(strstr(text, "ibpart_drift_ports"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -712,6 +794,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sim_traps, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cpi_cached, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_posture, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_run_options_version, setup,
+					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

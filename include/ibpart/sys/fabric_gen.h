@@ -25,7 +25,7 @@
  * The tree is full-bisection when U = R/2; the node order is CAs,
  * leaves, spines, cores.  A fabric needing more LIDs than the subnet has
  * (one per CA port and switch, 2^LMC each; the unicast space or
- * fabric.linear_fdb_cap) is refused unless `force`.
+ * fabric->linear_fdb_cap) is refused unless `force`.
  *
  * GUIDs: CA k (0-based) has node GUID IBP_GEN_CA_GUID_BASE + 2k and port
  * GUID node + 1 (ibsim's rule); switch s has IBP_GEN_SWITCH_GUID_BASE + s.
@@ -58,9 +58,11 @@ typedef struct ibp_fabric_gen_options {
 	unsigned storage;    /* shared storage nodes (limited in each tenant) */
 	unsigned mgmt;	     /* management hosts (full in Default), default 1 */
 	bool force;	     /* build it even when the subnet's LIDs run out */
-	ibp_fabric_options fabric; /* capacities of the generated fabric
-				      (linear_fdb_cap and lmc bound the
-				      LIDs) */
+	/* Capacities of the generated fabric (linear_fdb_cap and lmc bound
+	 * the LIDs; its own version, ibp_fabric_options_init; NULL: the
+	 * defaults).  A pointer, not the struct: a newer fabric struct
+	 * would move the fields after it. */
+	const ibp_fabric_options *fabric;
 } ibp_fabric_gen_options;
 
 /* The shape the options give (all zero for options that give none). */
@@ -79,32 +81,38 @@ typedef struct ibp_fabric_gen_shape {
 	unsigned max_lid;    /* the last LID the subnet can give */
 } ibp_fabric_gen_shape;
 
-/* The defaults of `ibpart gen` (see the fields). */
+/* The defaults of `ibpart gen` (see the fields; fabric NULL).  A version
+ * out of range: only the version field, which the functions below then
+ * refuse.  The functions below read o, and o->fabric, only as far as
+ * each one's version goes. */
 void ibp_fabric_gen_options_init(ibp_fabric_gen_options *o, unsigned version);
 
 /* Build the fat tree.  IBP_EINVAL/IBP_ERANGE for impossible options
  * (fewer CAs than management + storage hosts, radix < 4, more CAs than
  * three tiers of that radix hold, more LIDs than the subnet has without
- * `force`, …), err saying why. */
+ * `force`, …), err saying why; IBP_EINVAL for a version of o or
+ * o->fabric that is 0 or newer than the library's, err naming the
+ * struct. */
 int ibp_fabric_generate(const ibp_fabric_gen_options *o, ibp_fabric **out,
 			ibp_error *err);
 
 /* What the options generate, as one line (no prefix, no newline) in buf
  * (truncated to len): "TOPO: N CAs, L leaf + S spine + C core switches
  * (radix R, T tiers, K LIDs of M)", then "; CONF" when conf_path is not
- * NULL. */
+ * NULL ("TOPO: bad generator options" for a version it cannot read). */
 void ibp_fabric_gen_summary(const ibp_fabric_gen_options *o,
 			    const char *topo_path, const char *conf_path,
 			    char *buf, size_t len);
 /* When the fabric needs more LIDs than the subnet has (--force), that
  * as one sentence for a warning in buf; false (buf untouched) when they
- * fit. */
+ * fit or the options' version cannot be read. */
 bool ibp_fabric_gen_lid_message(const ibp_fabric_gen_options *o, char *buf,
 				size_t len);
 
 /* The same as one sentence for a warning (no prefix, no newline) in buf
  * (truncated to len): what overflows, what OpenSM does, the --partitions
- * that fits.  Returns false (buf untouched) when nothing overflows. */
+ * that fits.  Returns false (buf untouched) when nothing overflows (or
+ * the options' version cannot be read). */
 bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
 					 char *buf, size_t len);
 
@@ -112,7 +120,8 @@ bool ibp_partition_plan_overfull_message(const ibp_fabric_gen_options *o,
  * to conf_path, each atomically (a temporary file, synced, renamed); both
  * are written whole before either replaces anything.  Returns IBP_OK or
  * the first error (err set; no file replaced then, unless the second
- * rename fails after the first). */
+ * rename fails after the first); IBP_EINVAL for a version of o or
+ * o->fabric it cannot read. */
 int ibp_fabric_gen_write_files(const ibp_fabric_gen_options *o,
 			       const ibp_fabric *f, const char *topo_path,
 			       const char *conf_path, ibp_error *err);

@@ -32,8 +32,11 @@ IBP_BEGIN_DECLS
 #define IBP_LIVE_CONNECT_OPTIONS_VERSION 1
 /* What to connect.  Initialise with ibp_live_connect_options_init(). */
 struct ibp_live_connect_options {
-	unsigned version;	      /* IBP_LIVE_CONNECT_OPTIONS_VERSION */
-	struct ibp_live_options live; /* the port, M_Key, SMPs, callbacks */
+	unsigned version; /* IBP_LIVE_CONNECT_OPTIONS_VERSION */
+	/* The port, M_Key, SMPs, callbacks (its own version,
+	 * ibp_live_options_init; NULL: the defaults).  A pointer, not the
+	 * struct: a newer live struct would move the fields after it. */
+	const struct ibp_live_options *live;
 	/* an ibnetdiscover topology for names and LIDs (the live fabric is
 	 * matched to it by GUID); NULL: the discovered fabric */
 	const char *topology_path;
@@ -48,8 +51,9 @@ struct ibp_live_connect_options {
 	void (*topology_loaded)(void *ctx, const ibp_diags *d);
 	void *topology_ctx;
 };
-/* Fill o with the defaults (ibp_live_options_init()'s, no topology, no
- * SM port).  o must not be NULL. */
+/* Fill o with the defaults (live NULL: ibp_live_options_init()'s; no
+ * topology, no SM port); a version out of range: only the version field,
+ * which ibp_live_connect() then refuses.  o must not be NULL. */
 void ibp_live_connect_options_init(struct ibp_live_connect_options *o,
 				   unsigned version);
 
@@ -74,7 +78,9 @@ typedef struct ibp_live_connection {
  * ibp_live_disconnect().  On failure *out is empty, *step (may be NULL) says
  * which step failed and err why: the topology's status (err its first error
  * finding), those of ibp_live_open() and ibp_live_discover(), those of
- * ibp_live_find_sm(); IBP_EINVAL for a wrong options version, IBP_ENOMEM. */
+ * ibp_live_find_sm(); IBP_EINVAL (step TOPOLOGY, nothing loaded or opened)
+ * for a version of o or o->live that is 0 or newer than the library's,
+ * err naming the struct; IBP_ENOMEM. */
 int ibp_live_connect(const struct ibp_live_connect_options *o,
 		     ibp_live_connection *out, ibp_diags *topo_diags,
 		     ibp_live_connect_step *step, ibp_error *err);

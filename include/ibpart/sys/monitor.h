@@ -84,16 +84,23 @@ struct ibp_monitor_posture {
 
 #define IBP_MONITOR_RUN_OPTIONS_VERSION 1
 struct ibp_monitor_run_options {
-	unsigned version;		  /* set by _init */
-	struct ibp_monitor_options sweep; /* the sweep's and the posture's */
-	bool posture;			  /* audit and drift (default true) */
+	unsigned version; /* set by _init */
+	/* The sweep's and the posture's options (their own version,
+	 * ibp_monitor_options_init).  NULL: their defaults with audit and
+	 * drift on, which also fill what an older version lacks.  A
+	 * pointer, not the struct: a newer monitor struct would move the
+	 * fields after it. */
+	const struct ibp_monitor_options *sweep;
+	bool posture;		 /* audit and drift (default true) */
 	const char *format;	 /* "prometheus" (default), "json", "text" */
 	const char *output_path; /* written whole each sweep (a temporary
 				    file renamed over it); NULL: to out */
 	FILE *out;		 /* NULL: nothing written */
 };
-/* Defaults: sweep's _init with audit and drift, posture true, format
- * "prometheus".  Cannot fail. */
+/* Defaults: sweep NULL (ibp_monitor_options_init's with audit and drift),
+ * posture true, format "prometheus"; a version out of range: only the
+ * version field, which ibp_monitor_run_once() then refuses.  Cannot
+ * fail. */
 void ibp_monitor_run_options_init(struct ibp_monitor_run_options *o,
 				  unsigned version);
 struct ibp_monitor_run_result {
@@ -107,8 +114,10 @@ struct ibp_monitor_run_result {
 /* One sweep (ibp_monitor_sweep_run), with o->posture its posture (the
  * audit of the plan and the drift of the tables, struct
  * ibp_monitor_posture), written in o->format to o->output_path
- * or o->out.  IBP_EINVAL for a bad format; IBP_EIO when the output
- * cannot be written; otherwise the sweep's and the posture's status. */
+ * or o->out.  IBP_EINVAL for a bad format, or for a version of o or
+ * o->sweep that is 0 or newer than the library's (err naming the struct,
+ * nothing sent); IBP_EIO when the output cannot be written; otherwise
+ * the sweep's and the posture's status. */
 int ibp_monitor_run_once(ibp_live *l, const struct ibp_monitor_run_options *o,
 			 ibp_monitor_state *st,
 			 struct ibp_monitor_run_result *res, ibp_diags *diags,
