@@ -37,8 +37,10 @@ static int take_aliases(const ibp_sm *sm, const struct sm_gi_port *gp,
 	unsigned nb = (gp->cap + IBP_GUID_INFO_BLOCK - 1) / IBP_GUID_INFO_BLOCK;
 	for (unsigned b = 0; b < nb; b++) {
 		uint64_t guids[IBP_GUID_INFO_BLOCK];
-		ibp_guid_info_decode(guids, g[gp->first + b].data,
-				     IBP_SMP_DATA_SIZE, NULL);
+		int drc = ibp_guid_info_decode(guids, g[gp->first + b].data,
+					       IBP_SMP_DATA_SIZE, err);
+		if (drc != IBP_OK)
+			return drc;
 		for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
 			unsigned idx = b * IBP_GUID_INFO_BLOCK + i;
 			if (idx == 0 || idx >= gp->cap || guids[i] == 0 ||
@@ -100,12 +102,14 @@ int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
 	size_t k = 0;
 	for (size_t n = 0; n < ibp_fabric_node_count(f) && !rc; n++) {
 		unsigned nports = ibp_fabric_node_nports(f, n);
-		for (unsigned p = 0; p <= nports; p++) {
+		for (unsigned p = 0; p <= nports && !rc; p++) {
 			if (!has_guid_info(sm, n, p))
 				continue;
 			struct ibp_port_info pi;
-			ibp_port_info_decode(&pi, g[k].data, IBP_SMP_DATA_SIZE,
-					     NULL);
+			rc = ibp_port_info_decode(&pi, g[k].data,
+						  IBP_SMP_DATA_SIZE, err);
+			if (rc != IBP_OK)
+				break;
 			ports[k++] = (struct sm_gi_port){n, p, pi.guid_cap, 0};
 		}
 	}

@@ -67,9 +67,11 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 	ibp_pkey_table *have = NULL, *w = ibp_pkey_table_new(cap);
 	if (!w)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	for (unsigned i = 0; i < ibp_pkey_table_used(want); i++)
-		ibp_pkey_table_set(w, i, ibp_pkey_table_get(want, i), NULL);
-	int rc = sm_read_table(sm, n, p, &have, &rep->blocks_read, err);
+	int rc = IBP_OK;
+	for (unsigned i = 0; i < ibp_pkey_table_used(want) && !rc; i++)
+		rc = ibp_pkey_table_set(w, i, ibp_pkey_table_get(want, i), err);
+	if (rc == IBP_OK)
+		rc = sm_read_table(sm, n, p, &have, &rep->blocks_read, err);
 	if (rc != IBP_OK)
 		goto done;
 	rep->ports_checked++;
@@ -96,10 +98,12 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 		uint16_t keys[IBP_PKEY_BLOCK_SIZE], back[IBP_PKEY_BLOCK_SIZE];
 		uint8_t d[IBP_SMP_DATA_SIZE], r[IBP_SMP_DATA_SIZE];
 		uint32_t mod = ibp_pkey_attr_mod(blocks[i], sw ? p : 0);
-		ibp_pkey_table_get_block(w, blocks[i], keys, NULL);
-		ibp_pkey_block_encode(keys, d, sizeof(d), NULL);
-		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PKEY_TABLE, mod,
-			   d, r, err);
+		rc = ibp_pkey_table_get_block(w, blocks[i], keys, err);
+		if (rc == IBP_OK)
+			rc = ibp_pkey_block_encode(keys, d, sizeof(d), err);
+		if (rc == IBP_OK)
+			rc = sm_dr(sm, path, IBP_METHOD_SET,
+				   IBP_ATTR_PKEY_TABLE, mod, d, r, err);
 		if (rc != IBP_OK)
 			goto partial;
 		rep->blocks_written++;
@@ -109,9 +113,10 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 		/* Read back (a Get, not the Set's echo) and compare. */
 		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PKEY_TABLE, mod,
 			   NULL, r, err);
+		if (rc == IBP_OK)
+			rc = ibp_pkey_block_decode(back, r, sizeof(r), err);
 		if (rc != IBP_OK)
 			goto partial;
-		ibp_pkey_block_decode(back, r, sizeof(r), NULL);
 		if (memcmp(back, keys, sizeof(keys)) != 0) {
 			rc = ibp_error_set(err, IBP_EIO,
 					   "block %u read back differs from "
@@ -171,10 +176,11 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
 		       err);
+	struct ibp_port_info pi;
+	if (rc == IBP_OK)
+		rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
 	if (rc != IBP_OK)
 		return rc;
-	struct ibp_port_info pi;
-	ibp_port_info_decode(&pi, d, sizeof(d), NULL);
 	/* A direction the switch cannot enforce keeps what it reads. */
 	if (!nd->enf_in_cap)
 		in = pi.partition_enforcement_inbound;
@@ -187,12 +193,14 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 		/* the PortInfo read, state fields "no change", only the
 		 * enforcement bits changed: OpenSM's Set */
 		ibp_port_info_set_enforcement(&pi, in, outb);
-		ibp_port_info_encode(&pi, d, sizeof(d), NULL);
-		rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO, p, d,
-			   d, err);
+		rc = ibp_port_info_encode(&pi, d, sizeof(d), err);
+		if (rc == IBP_OK)
+			rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO,
+				   p, d, d, err);
+		if (rc == IBP_OK)
+			rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
 		if (rc != IBP_OK)
 			return rc;
-		ibp_port_info_decode(&pi, d, sizeof(d), NULL);
 		if (pi.partition_enforcement_inbound != in ||
 		    pi.partition_enforcement_outbound != outb)
 			return ibp_error_set(err, IBP_EIO,

@@ -42,11 +42,16 @@ int sm_read_table(ibp_sm *sm, size_t n, unsigned p, ibp_pkey_table **out,
 			return rc;
 		}
 		uint16_t keys[IBP_PKEY_BLOCK_SIZE];
-		ibp_pkey_block_decode(keys, d, sizeof(d), NULL);
+		rc = ibp_pkey_block_decode(keys, d, sizeof(d), err);
 		for (unsigned i = 0; i < IBP_PKEY_BLOCK_SIZE; i++)
 			if (b * IBP_PKEY_BLOCK_SIZE + i >= cap)
 				keys[i] = 0;
-		ibp_pkey_table_set_block(t, b, keys, NULL);
+		if (rc == IBP_OK)
+			rc = ibp_pkey_table_set_block(t, b, keys, err);
+		if (rc != IBP_OK) {
+			ibp_pkey_table_free(t);
+			return rc;
+		}
 		if (blocks)
 			(*blocks)++;
 	}
@@ -157,18 +162,26 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 				break;
 			}
 			unsigned nb = ibp_pkey_table_num_blocks(t);
-			for (unsigned b = 0; b < nb; b++) {
+			for (unsigned b = 0; b < nb && !rc; b++) {
 				uint16_t keys[IBP_PKEY_BLOCK_SIZE];
-				ibp_pkey_block_decode(keys, g[k++].data,
-						      IBP_SMP_DATA_SIZE, NULL);
+				rc = ibp_pkey_block_decode(
+				    keys, g[k++].data, IBP_SMP_DATA_SIZE, err);
 				for (unsigned i = 0; i < IBP_PKEY_BLOCK_SIZE;
 				     i++)
 					if (b * IBP_PKEY_BLOCK_SIZE + i >=
 					    cap_p)
 						keys[i] = 0;
-				ibp_pkey_table_set_block(t, b, keys, NULL);
+				if (!rc)
+					rc = ibp_pkey_table_set_block(
+					    t, b, keys, err);
+			}
+			if (rc) {
+				ibp_pkey_table_free(t);
+				break;
 			}
 			rc = ibp_tables_put(ts, n, p, t, err);
+			if (rc) /* still ours */
+				ibp_pkey_table_free(t);
 		}
 	}
 	for (size_t n = 0; n < ibp_fabric_node_count(sm->fabric) && !rc; n++) {
@@ -177,11 +190,19 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 			if (!sm_leaf_port(sm, n, p) && !sm_isl_port(sm, n, p))
 				continue;
 			struct ibp_port_info pi;
-			ibp_port_info_decode(&pi, g[k++].data,
-					     IBP_SMP_DATA_SIZE, NULL);
+			rc = ibp_port_info_decode(&pi, g[k++].data,
+						  IBP_SMP_DATA_SIZE, err);
+			if (rc)
+				break;
 			rc = ibp_tables_set_enforcement(
 			    ts, n, p, pi.partition_enforcement_inbound,
 			    pi.partition_enforcement_outbound);
+			if (rc)
+				ibp_error_set(
+				    err, rc,
+				    "cannot keep the enforcement bits "
+				    "of port %u of %s",
+				    p, ibp_fabric_node_desc(sm->fabric, n));
 		}
 	}
 	free(g);
