@@ -15,9 +15,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ibpart/sys/sm.h"
 #include "ibpart/sys/transport_sim.h"
+#include "ibpart/verify.h"
+#include "seed_live.h"
 #include "pkey/pkey_table_lib.h"
 #include "pkey/tables_lib.h"
 #include "sim_fixture.h"
@@ -314,12 +317,79 @@ static void test_node_guid_zero_and_local_port(void **state)
 	done(sm, t, s, f);
 }
 
+/* What the commands are given: verify's findings (stderr) and JSON
+ * ("discovery", diag.h's form) hold the finding, the plan's port GUID of
+ * the node left out is absent (not drift); discover's findings hold it
+ * and the topology it writes has no such node. */
+static void test_verify_and_discover_tell_it(void **state)
+{
+	(void)state;
+	char conf[1024];
+	ibp_sim_session *ss;
+	ibp_transport *t;
+	assert_int_equal(seed_sim_open(conf, sizeof(conf), &ss, &t), 0);
+	const ibp_fabric *f = ibp_sim_session_fabric(ss);
+	size_t bad = fixture_node(f, "tenantB-node-02");
+	assert_int_equal(ibp_sim_set_node_info_port_guid(
+			     ibp_sim_session_sim(ss), bad, 1, 0, NULL),
+			 IBP_OK);
+	ibp_live *l;
+	assert_int_equal(seed_live_open(ss, t, &l), 0);
+
+	struct ibp_verify_options vo;
+	ibp_verify_options_init(&vo, IBP_VERIFY_OPTIONS_VERSION);
+	vo.conf_path = conf;
+	ibp_verify_result *r = NULL;
+	ibp_diags *d = ibp_diags_new();
+	assert_int_equal(ibp_verify(l, &vo, &r, d, NULL), IBP_OK);
+	assert_true(ibp_diags_has_code(d, "port-guid-zero"));
+	assert_int_equal(ibp_verify_result_differences(r, NULL), 0);
+	char *j = ibp_verify_result_json(r);
+	assert_non_null(j);
+	const char *disc = strstr(j, "\"discovery\"");
+	assert_non_null(disc);
+	assert_non_null(strstr(disc, "\"port-guid-zero\""));
+	assert_non_null(strstr(disc, "tenantB-node-02"));
+	assert_non_null(strstr(j, "\"0x506b4b0300a1b203\"")); /* absent */
+	free(j);
+	ibp_verify_result_free(r);
+	ibp_diags_free(d);
+
+	char path[] = "/tmp/test_sm_guid_zero_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char aliases[sizeof(path) + 16];
+	snprintf(aliases, sizeof(aliases), "%s.aliases", path);
+	d = ibp_diags_new();
+	assert_int_equal(
+	    ibp_live_write_discovery(l, path, aliases, d, NULL, NULL), IBP_OK);
+	assert_true(ibp_diags_has_code(d, "port-guid-zero"));
+	ibp_diags_free(d);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char line[512];
+	size_t nodes = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		assert_null(strstr(line, "tenantB-node-02"));
+		nodes += !strncmp(line, "Ca", 2) || !strncmp(line, "Switch", 6);
+	}
+	fclose(fp);
+	assert_int_equal(nodes, 7);
+	unlink(path);
+	unlink(aliases);
+	ibp_live_close(l);
+	ibp_transport_close(t);
+	ibp_sim_session_free(ss);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_port_guid_zero_left_out),
 	    cmocka_unit_test(test_one_port_of_two),
 	    cmocka_unit_test(test_node_guid_zero_and_local_port),
+	    cmocka_unit_test(test_verify_and_discover_tell_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
