@@ -196,7 +196,8 @@ static ibp_fabric *dual_fabric(void)
 	int rc = ibp_fabric_load_buffer("dual.topo", dual_topo,
 					sizeof(dual_topo) - 1, &o, &f, d);
 	if (rc)
-		ibp_diags_free(d);
+		ibp_diags_print(d, stderr);
+	ibp_diags_free(d);
 	assert_int_equal(rc, IBP_OK);
 	assert_int_equal(ibp_fabric_assign_lids(f, 0, NULL), IBP_OK);
 	return f;

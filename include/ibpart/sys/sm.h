@@ -5,7 +5,8 @@
  * sm_sa_guid_info.c those the SA's GUIDInfoRecords hold;
  * private sm_priv.h): the subnet manager's partition
  * work.  Unstable API (include/ibpart/sys/).  Owns directed-route discovery
- * (per switch, in pipelined rounds), reading the tables of the ports it
+ * (per switch, in pipelined rounds; the nodes it leaves out, a NodeInfo
+ * GUID of 0, as findings), reading the tables of the ports it
  * programs (one pipelined batch), the block diff, SubnSet and read-back with
  * retries, switch leaf-port enforcement where SwitchInfo says it exists, the
  * finding of the master SM's port (the one LID-routed exchange), trap counting,
