@@ -85,11 +85,13 @@ struct ibp_absent_member {
 typedef struct ibp_verify_result ibp_verify_result;
 
 /* Run the verification on an open, discovered session whose SM port is
- * decided (ibp_live_find_sm).  The plan's findings (every one, notes
- * too) go to diags (may be NULL).  Returns IBP_OK whether or not the
- * fabric drifted (see ibp_verify_result_differences); IBP_EPARSE or
- * IBP_EINVAL when the plan is bad input (nothing was compared), the
- * fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT, IBP_ENOMEM, ...)
+ * decided (ibp_live_find_sm).  The discovery's findings (nodes left out
+ * for a NodeInfo GUID of 0: node-guid-zero, port-guid-zero), then the
+ * plan's (every one, notes too) go to diags (may be NULL); the JSON
+ * (ibp_verify_result_json) holds the discovery's as "discovery".  Returns
+ * IBP_OK whether or not the fabric drifted (see ibp_verify_result_differences);
+ * IBP_EPARSE or IBP_EINVAL when the plan is bad input (nothing was compared),
+ * the fabric's or system's status (IBP_EIO, IBP_ETIMEDOUT, IBP_ENOMEM, ...)
  * otherwise; IBP_ECANCELED when the session's cancel callback said so.
  * The caller frees *out with ibp_verify_result_free, before it closes
  * the session: the result's tables are keyed by the session's fabric,

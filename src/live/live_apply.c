@@ -336,6 +336,8 @@ int ibp_apply_plan(ibp_live *l, const struct ibp_apply_options *o,
 		if (err)
 			err->status = rc;
 	}
+	if (!rc) /* nodes the discovery left out */
+		rc = ibp_live_discovery_findings(l, diags, err);
 	if (!rc)
 		rc = make_want(a, o, diags, err);
 	if (!rc)

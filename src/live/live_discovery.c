@@ -58,8 +58,11 @@ int ibp_live_write_discovery(ibp_live *l, const char *topo_path,
 	ibp_sm *sm = ibp_live_sm(l);
 	const ibp_fabric *f = ibp_sm_fabric(sm);
 	ibp_alias_map *m = NULL;
-	struct ibp_sm_alias_read ar;
-	int rc = read_aliases(l, &m, &ar, err);
+	struct ibp_sm_alias_read ar = {0};
+	/* the nodes the walk left out first, then the alias GUIDs */
+	int rc = ibp_live_discovery_findings(l, diags, err);
+	if (rc == IBP_OK)
+		rc = read_aliases(l, &m, &ar, err);
 	size_t dups = ar.dups;
 	if (rc == IBP_OK) /* findings: descriptions the format cannot hold */
 		rc = ibp_fabric_write_path_diags(f, topo_path, diags, err);

@@ -163,6 +163,12 @@ bool ibp_live_sm_running(const ibp_live *l);
  * the topology lacks are dropped).  The caller frees *out.  The SM's
  * status when the fabric fails. */
 int ibp_live_read_tables(ibp_live *l, ibp_tables **out, ibp_error *err);
+/* The findings of the session's discovery (ibp_sm_discovery_findings:
+ * nodes left out for a GUID of 0) appended to diags, so that discover,
+ * verify and apply say what was not there to read or write.  0, or
+ * IBP_ENOMEM (err set). */
+int ibp_live_discovery_findings(const ibp_live *l, ibp_diags *diags,
+				ibp_error *err);
 
 /* The counts so far into *out (the SM's counters and the session's own).
  * Only reads l; cannot fail. */

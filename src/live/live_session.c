@@ -343,6 +343,15 @@ bool ibp_live_sm_running(const ibp_live *l)
 	return l->sm_running;
 }
 
+int ibp_live_discovery_findings(const ibp_live *l, ibp_diags *diags,
+				ibp_error *err)
+{
+	if (!diags || ibp_diags_append(diags, ibp_sm_discovery_findings(l->sm),
+				       NULL) == IBP_OK)
+		return IBP_OK;
+	return ibp_error_set(err, IBP_ENOMEM, "out of memory");
+}
+
 int ibp_live_read_tables(ibp_live *l, ibp_tables **out, ibp_error *err)
 {
 	*out = NULL;

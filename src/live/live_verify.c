@@ -44,6 +44,7 @@ struct ibp_verify_result {
 	ibp_drift *drift;
 	ibp_matrix *matrix;
 	ibp_findings *findings;
+	ibp_diags *discovery; /* the discovery's findings (nodes left out) */
 	ibp_drift_sel sel;
 	struct ibp_absent_member *absent;
 	size_t nabsent;
@@ -84,6 +85,7 @@ void ibp_verify_result_free(ibp_verify_result *r)
 	free(r->absent);
 	ibp_conf_free(r->conf);
 	ibp_findings_free(r->findings);
+	ibp_diags_free(r->discovery);
 	ibp_matrix_free(r->matrix);
 	ibp_drift_free(r->drift);
 	ibp_tables_free(r->want);
@@ -286,6 +288,14 @@ int ibp_verify(ibp_live *l, const struct ibp_verify_options *o,
 		if (err)
 			err->status = rc;
 	}
+	/* the nodes discovery left out: told with the plan's findings and
+	 * kept for the JSON */
+	if (!rc && !(r->discovery = ibp_diags_new()))
+		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
+	if (!rc)
+		rc = ibp_live_discovery_findings(l, r->discovery, err);
+	if (!rc)
+		rc = ibp_live_discovery_findings(l, diags, err);
 	if (!rc)
 		rc = plan(l, o, r, diags, err);
 	if (!rc && ibp_live_cancelled(l))
@@ -457,6 +467,11 @@ char *ibp_verify_result_json(const ibp_verify_result *r)
 		? json_array()
 		: live_json_drift(r->f, r->drift, IBP_DRIFT_SEL_INDEX_ONLY));
 	json_object_set_new(root, "absent", absent_json(r));
+	/* diag.h's JSON of the discovery's findings */
+	char *dj = ibp_diags_to_json(r->discovery);
+	json_t *dv = dj ? json_loads(dj, 0, NULL) : NULL;
+	free(dj);
+	json_object_set_new(root, "discovery", dv ? dv : json_null());
 	if (r->asked_matrix) {
 		json_t *mj = live_json_capture(matrix_json, r);
 		json_object_set_new(root, "matrix", mj ? mj : json_null());

@@ -224,6 +224,50 @@ struct sim_port *sim_port_at(ibp_sim *s, size_t node, unsigned port)
 	return port_exists(s, node, port) ? &s->ports[node][port] : NULL;
 }
 
+int ibp_sim_set_node_info_node_guid(ibp_sim *s, size_t node, uint64_t guid,
+				    ibp_error *err)
+{
+	if (node >= s->nnodes)
+		return ibp_error_set(err, IBP_ERANGE, "no node %zu", node);
+	s->ports[node][0].ni_node_guid_set = true;
+	s->ports[node][0].ni_node_guid = guid;
+	return IBP_OK;
+}
+
+int ibp_sim_set_node_info_port_guid(ibp_sim *s, size_t node, unsigned port,
+				    uint64_t guid, ibp_error *err)
+{
+	if (!port_exists(s, node, port))
+		return ibp_error_set(err, IBP_ERANGE, "no port %u on node %zu",
+				     port, node);
+	if (ibp_fabric_node_type(s->f, node) == IBP_NODE_SWITCH)
+		port = 0; /* a switch's NodeInfo gives port 0's */
+	s->ports[node][port].ni_port_guid_set = true;
+	s->ports[node][port].ni_port_guid = guid;
+	return IBP_OK;
+}
+
+uint64_t ibp_sim_node_info_node_guid(const ibp_sim *s, size_t node)
+{
+	if (node >= s->nnodes)
+		return 0;
+	const struct sim_port *p0 = &s->ports[node][0];
+	return p0->ni_node_guid_set ? p0->ni_node_guid
+				    : ibp_fabric_node_guid(s->f, node);
+}
+
+uint64_t ibp_sim_node_info_port_guid(const ibp_sim *s, size_t node,
+				     unsigned port)
+{
+	if (!port_exists(s, node, port))
+		return 0;
+	if (ibp_fabric_node_type(s->f, node) == IBP_NODE_SWITCH)
+		port = 0;
+	const struct sim_port *sp = &s->ports[node][port];
+	return sp->ni_port_guid_set ? sp->ni_port_guid
+				    : ibp_fabric_port_guid(s->f, node, port);
+}
+
 struct ibp_sim_port_info *ibp_sim_port_info(ibp_sim *s, size_t node,
 					    unsigned port)
 {

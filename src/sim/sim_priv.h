@@ -20,6 +20,11 @@ struct sim_port {
 	 * table (IBP_SIM_VF_PKEYS entries; 0xffff = no entry); NULL until the
 	 * host maps one. */
 	uint16_t (*vf_pkey_map)[IBP_SIM_VF_PKEYS];
+	/* What NodeInfo reports instead of the fabric's GUIDs
+	 * (ibp_sim_set_node_info_port_guid; the node's NodeGUID is kept in
+	 * its port 0, which every node has here) */
+	bool ni_port_guid_set, ni_node_guid_set;
+	uint64_t ni_port_guid, ni_node_guid;
 };
 
 /* The port (node, port), or NULL when it does not exist. */

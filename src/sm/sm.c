@@ -83,6 +83,7 @@ struct ibp_sm_discovery {
 	ibp_fabric *fabric;
 	struct sm_node *nodes;
 	size_t nodes_cap;
+	ibp_diags *found;
 };
 
 ibp_sm_discovery *ibp_sm_discovery_take(ibp_sm *sm)
@@ -92,10 +93,12 @@ ibp_sm_discovery *ibp_sm_discovery_take(ibp_sm *sm)
 	ibp_sm_discovery *d = malloc(sizeof(*d));
 	if (!d)
 		return NULL;
-	*d = (ibp_sm_discovery){sm->fabric, sm->nodes, sm->nodes_cap};
+	*d =
+	    (ibp_sm_discovery){sm->fabric, sm->nodes, sm->nodes_cap, sm->found};
 	sm->fabric = NULL;
 	sm->nodes = NULL;
 	sm->nodes_cap = 0;
+	sm->found = NULL;
 	return d;
 }
 
@@ -103,9 +106,11 @@ void ibp_sm_discovery_give(ibp_sm *sm, ibp_sm_discovery *d)
 {
 	sm_free_nodes(sm);
 	ibp_fabric_free(sm->fabric);
+	ibp_diags_free(sm->found);
 	sm->fabric = d->fabric;
 	sm->nodes = d->nodes;
 	sm->nodes_cap = d->nodes_cap;
+	sm->found = d->found;
 	free(d);
 }
 
@@ -117,6 +122,7 @@ void ibp_sm_discovery_free(ibp_sm_discovery *d)
 	    .fabric = d->fabric, .nodes = d->nodes, .nodes_cap = d->nodes_cap};
 	sm_free_nodes(&s);
 	ibp_fabric_free(s.fabric);
+	ibp_diags_free(d->found);
 	free(d);
 }
 
@@ -133,12 +139,18 @@ void ibp_sm_free(ibp_sm *sm)
 	ibp_fabric_free(sm->fabric);
 	free(sm->beyond);
 	free(sm->kept);
+	ibp_diags_free(sm->found);
 	free(sm);
 }
 
 const ibp_fabric *ibp_sm_fabric(const ibp_sm *sm)
 {
 	return sm->fabric;
+}
+
+const ibp_diags *ibp_sm_discovery_findings(const ibp_sm *sm)
+{
+	return sm->found;
 }
 
 void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
@@ -249,10 +261,9 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, &here, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0, NULL,
 		       d, err);
-	if (rc)
-		return rc;
 	struct ibp_port_info pi;
-	rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
+	if (rc == IBP_OK)
+		rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
 	if (rc)
 		return rc;
 	uint16_t sm_lid = pi.master_sm_lid;
@@ -268,8 +279,7 @@ int ibp_sm_master_sm_port(ibp_sm *sm, uint64_t *port_guid, bool *running,
 	if (rc)
 		return rc;
 	*port_guid = ni.port_guid;
-	/* best effort: *running stays false when the SM's port does not
-	 * answer or its answer does not decode */
+	/* *running stays false when this PortInfo cannot be had */
 	if (running &&
 	    sm_smp(sm, NULL, sm_lid, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, 0,
 		   NULL, d, NULL) == IBP_OK &&

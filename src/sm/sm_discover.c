@@ -3,13 +3,21 @@
  * directed route from the local port, NodeInfo across every live port,
  * NodeDescription and SwitchInfo of each node new to the walk, into an
  * ibp_fabric; each node's route kept for the SMPs that follow
- * (sm_priv.h).  A switch's ports go pipelined, max_wire_smps deep.
+ * (sm_priv.h).  A switch's ports go pipelined, max_wire_smps deep.  A
+ * node whose NodeInfo reports a NodeGUID or PortGUID of 0 is left out,
+ * as OpenSM leaves it out, with a finding (ibp_sm_discovery_findings).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sm/sm_priv.h"
 #include "topo/topo_lib.h"
+#include "util/diag_lib.h"
+
+/* visit_node()'s *idx for a node left out of the fabric (its NodeInfo
+ * reports a GUID of 0). */
+#define SM_LEFT_OUT SIZE_MAX
 
 static int grow_nodes(ibp_sm *sm, size_t n, unsigned nports)
 {
@@ -70,10 +78,24 @@ struct sm_seen {
 	struct ibp_port_info pi;
 };
 
+/* A setter of the fabric model refused what discovery read (rc not
+ * IBP_OK): the discovery fails saying what and where. */
+static int model_failed(const ibp_sm *sm, int rc, size_t n, unsigned port,
+			const char *what, ibp_error *err)
+{
+	return ibp_error_set(
+	    err, rc,
+	    "cannot record the %s of \"%s\" (0x%016llx) "
+	    "port %u in the discovered fabric (%s)",
+	    what, ibp_fabric_node_desc(sm->fabric, n),
+	    (unsigned long long)ibp_fabric_node_guid(sm->fabric, n), port,
+	    ibp_status_str(rc));
+}
+
 /* Record what a port reports of itself (its LID, its link's width and
  * speed) in the fabric, for the topology file discover writes. */
-static void note_link(ibp_sm *sm, size_t n, unsigned port,
-		      const struct ibp_port_info *pi)
+static int note_link(ibp_sm *sm, size_t n, unsigned port,
+		     const struct ibp_port_info *pi, ibp_error *err)
 {
 	ibp_port_link l = {.lid = pi->lid,
 			   .lmc = pi->lmc,
@@ -82,7 +104,9 @@ static void note_link(ibp_sm *sm, size_t n, unsigned port,
 			   .speed_ext_active = pi->link_speed_ext_active};
 	if (port != 0 && ibp_fabric_node_type(sm->fabric, n) == IBP_NODE_SWITCH)
 		l.lid = l.lmc = 0; /* external ports have no LID (14.2.5.6) */
-	ibp_fabric_set_port_link(sm->fabric, n, port, &l);
+	int rc = ibp_fabric_set_port_link(sm->fabric, n, port, &l);
+	return rc ? model_failed(sm, rc, n, port, "PortInfo link", err)
+		  : IBP_OK;
 }
 
 /* The PortInfo of the port a route reached (s->ni): a CA's or router's
@@ -99,15 +123,92 @@ static int seen_port_info(ibp_sm *sm, const struct dr_path *path,
 		  NULL, d, err);
 	if (rc != IBP_OK)
 		return rc;
-	ibp_port_info_decode(&s->pi, d, sizeof(d), NULL);
-	s->have_pi = true;
-	return IBP_OK;
+	rc = ibp_port_info_decode(&s->pi, d, sizeof(d), err);
+	s->have_pi = rc == IBP_OK;
+	return rc;
+}
+
+/* A directed route as smpquery -D and ibnetdiscover write it: "0,1,3". */
+static void route_str(const struct dr_path *p, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "0");
+	for (unsigned i = 0; i < p->hops && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, ",%u", p->port[i]);
+}
+
+static const char *node_type_str(unsigned type)
+{
+	return type == IBP_NODE_SWITCH	 ? "switch"
+	       : type == IBP_NODE_ROUTER ? "router"
+					 : "CA";
+}
+
+/* IBA vol. 1, 14.2.5.3: a NodeInfo's NodeGUID and PortGUID are never 0.
+ * A node reporting 0 for either (firmware whose GUIDs were never burnt
+ * in, a virtual function not given one) can be told from no other, and
+ * its port cannot be named by a plan: OpenSM drops such a NodeInfo
+ * (its "Got Zero Node/Port GUID" errors, with the directed route) and
+ * sweeps on without that node.  So does discovery here: the node is not
+ * added by this route, not linked, not walked through, and a finding
+ * names it. */
+static bool ni_guids_valid(const struct ibp_node_info *ni)
+{
+	return ni->node_guid != 0 && ni->port_guid != 0;
+}
+
+static int leave_out(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
+		     ibp_error *err)
+{
+	const struct ibp_node_info *ni = &s->ni;
+	const char *desc = "";
+	size_t n;
+	if (ni->node_guid &&
+	    ibp_fabric_find_node_guid(sm->fabric, ni->node_guid, &n) == IBP_OK)
+		desc = ibp_fabric_node_desc(sm->fabric, n);
+	else if (s->have_desc)
+		desc = s->desc;
+	else {
+		/* its name when it answers; the finding goes without it
+		 * when it does not (the route and GUIDs still say where) */
+		uint8_t d[IBP_SMP_DATA_SIZE];
+		if (sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_DESC, 0, NULL,
+			  d, NULL) == IBP_OK &&
+		    ibp_node_desc_decode(s->desc, d, sizeof(d), NULL) == IBP_OK)
+			desc = s->desc;
+	}
+	char route[4 * IBP_SMP_MAX_HOPS + 8];
+	route_str(path, route, sizeof(route));
+	bool node0 = ni->node_guid == 0;
+	const char *gone = ni->node_type == IBP_NODE_SWITCH
+			       ? "the switch, and what only it leads to, is"
+			   : node0 ? "the node is"
+				   : "the port is";
+	int rc = ibp_diags_add(
+	    sm->found, IBP_SEV_WARNING,
+	    node0 ? "node-guid-zero" : "port-guid-zero", "", 0, 0,
+	    "%s \"%s\" (node GUID 0x%016llx, port GUID 0x%016llx) port %u, "
+	    "reached by directed route %s, reports %s 0 in its NodeInfo, "
+	    "which is never 0 (IBA vol. 1, 14.2.5.3 NodeInfo %s): %s left "
+	    "out of the discovered fabric, as OpenSM leaves it out of its "
+	    "sweep, so no P_KeyTable of it is read or written; fix the %s's "
+	    "firmware or GUID configuration",
+	    node_type_str(ni->node_type), desc,
+	    (unsigned long long)ni->node_guid,
+	    (unsigned long long)ni->port_guid, ni->local_port_num, route,
+	    node0 ? "NodeGUID" : "PortGUID", node0 ? "NodeGUID" : "PortGUID",
+	    gone, node_type_str(ni->node_type));
+	char subject[sizeof(route) + 8];
+	snprintf(subject, sizeof(subject), "route %s", route);
+	if (rc == IBP_OK)
+		rc = ibp_diags_set_subject(sm->found, subject);
+	return rc ? ibp_error_set(err, rc, "out of memory") : IBP_OK;
 }
 
 /* Record a node reached by path (as its NodeInfo says) in the fabric:
  * a new node (with its description and SwitchInfo, fetched here unless
  * prefetched), or one more port of a known one.  *in_port: the port the
- * route arrived by. */
+ * route arrived by.  A NodeInfo with a GUID of 0 adds nothing: *idx is
+ * SM_LEFT_OUT and a finding says so (leave_out). */
 static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 		      size_t *idx, unsigned *in_port, bool *is_new,
 		      ibp_error *err)
@@ -117,33 +218,40 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 	int rc;
 	*in_port = ni->local_port_num;
 	*is_new = false;
+	if (!ni_guids_valid(ni)) {
+		*idx = SM_LEFT_OUT;
+		return leave_out(sm, path, s, err);
+	}
 	if (ibp_fabric_find_node_guid(sm->fabric, ni->node_guid, idx) ==
 	    IBP_OK) {
 		if (ni->node_type != IBP_NODE_SWITCH && *in_port >= 1 &&
 		    *in_port <= ibp_fabric_node_nports(sm->fabric, *idx)) {
-			ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
-						 ni->port_guid, NULL);
+			rc = ibp_fabric_set_port_guid(
+			    sm->fabric, *idx, *in_port, ni->port_guid, err);
+			if (rc != IBP_OK)
+				return rc;
 			set_path(sm, *idx, *in_port, path);
 			rc = seen_port_info(sm, path, s, err);
 			if (rc != IBP_OK)
 				return rc;
-			note_link(sm, *idx, *in_port, &s->pi);
+			return note_link(sm, *idx, *in_port, &s->pi, err);
 		}
 		return IBP_OK;
 	}
 	if (!s->have_desc) {
 		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_NODE_DESC, 0,
 			   NULL, d, err);
-		if (rc != IBP_OK)
-			return rc;
-		ibp_node_desc_decode(s->desc, d, sizeof(d), NULL);
-		if (ni->node_type == IBP_NODE_SWITCH) {
+		if (rc == IBP_OK)
+			rc = ibp_node_desc_decode(s->desc, d, sizeof(d), err);
+		if (rc == IBP_OK && ni->node_type == IBP_NODE_SWITCH) {
 			rc = sm_dr(sm, path, IBP_METHOD_GET,
 				   IBP_ATTR_SWITCH_INFO, 0, NULL, d, err);
-			if (rc != IBP_OK)
-				return rc;
-			ibp_switch_info_decode(&s->si, d, sizeof(d), NULL);
+			if (rc == IBP_OK)
+				rc = ibp_switch_info_decode(&s->si, d,
+							    sizeof(d), err);
 		}
+		if (rc != IBP_OK)
+			return rc;
 		s->have_desc = true;
 	}
 	rc = seen_port_info(sm, path, s, err);
@@ -157,22 +265,37 @@ static int visit_node(ibp_sm *sm, const struct dr_path *path, struct sm_seen *s,
 	*is_new = true;
 	if (grow_nodes(sm, *idx, ni->num_ports) != IBP_OK)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_fabric_set_sysimg_guid(sm->fabric, *idx, ni->sys_image_guid);
-	ibp_fabric_set_partition_cap(sm->fabric, *idx, ni->partition_cap);
+	rc = ibp_fabric_set_sysimg_guid(sm->fabric, *idx, ni->sys_image_guid);
+	if (rc != IBP_OK)
+		return model_failed(sm, rc, *idx, *in_port, "SystemImageGUID",
+				    err);
+	rc = ibp_fabric_set_partition_cap(sm->fabric, *idx, ni->partition_cap);
+	if (rc != IBP_OK)
+		return model_failed(sm, rc, *idx, *in_port, "PartitionCap",
+				    err);
 	if (ni->node_type == IBP_NODE_SWITCH) {
-		ibp_fabric_set_enforcement_cap(sm->fabric, *idx,
-					       s->si.partition_enforcement_cap);
-		ibp_fabric_set_fdb_caps(sm->fabric, *idx, s->si.linear_fdb_cap,
-					s->si.mcast_fdb_cap);
+		rc = ibp_fabric_set_enforcement_cap(
+		    sm->fabric, *idx, s->si.partition_enforcement_cap);
+		if (rc != IBP_OK)
+			return model_failed(sm, rc, *idx, 0,
+					    "PartitionEnforcementCap", err);
+		rc = ibp_fabric_set_fdb_caps(sm->fabric, *idx,
+					     s->si.linear_fdb_cap,
+					     s->si.mcast_fdb_cap);
+		if (rc != IBP_OK)
+			return model_failed(sm, rc, *idx, 0, "FDB caps", err);
 		sm->nodes[*idx].enf_in_cap = s->si.inbound_enforcement_cap;
 		sm->nodes[*idx].enf_out_cap = s->si.outbound_enforcement_cap;
 		set_path(sm, *idx, 0, path);
-		note_link(sm, *idx, 0, &s->pi);
-	} else if (*in_port >= 1 && *in_port <= ni->num_ports) {
-		ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
-					 ni->port_guid, NULL);
+		return note_link(sm, *idx, 0, &s->pi, err);
+	}
+	if (*in_port >= 1 && *in_port <= ni->num_ports) {
+		rc = ibp_fabric_set_port_guid(sm->fabric, *idx, *in_port,
+					      ni->port_guid, err);
+		if (rc != IBP_OK)
+			return rc;
 		set_path(sm, *idx, *in_port, path);
-		note_link(sm, *idx, *in_port, &s->pi);
+		return note_link(sm, *idx, *in_port, &s->pi, err);
 	}
 	return IBP_OK;
 }
@@ -271,12 +394,15 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 	size_t ng = 0;
 	for (unsigned p = 1; p <= np && !rc; p++) {
 		struct ibp_port_info pi;
-		ibp_port_info_decode(&pi, g[p - 1].data, IBP_SMP_DATA_SIZE,
-				     NULL);
+		rc = ibp_port_info_decode(&pi, g[p - 1].data, IBP_SMP_DATA_SIZE,
+					  err);
+		if (rc != IBP_OK)
+			break;
 		size_t pn;
 		unsigned pp;
-		if (pi.link_state >= IBP_PORT_STATE_INIT)
-			note_link(sm, n, p, &pi);
+		if (pi.link_state >= IBP_PORT_STATE_INIT &&
+		    (rc = note_link(sm, n, p, &pi, err)) != IBP_OK)
+			break;
 		if (pi.link_state < IBP_PORT_STATE_INIT ||
 		    ibp_fabric_port_peer(sm->fabric, n, p, &pn, &pp))
 			continue;
@@ -304,8 +430,8 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 	size_t nd = 0;
 	for (unsigned p = 1; p <= np && !rc; p++) {
 		size_t idx;
-		if (!w[p].probe)
-			continue;
+		if (!w[p].probe || !ni_guids_valid(&w[p].s.ni))
+			continue; /* left out: visit_node() says so */
 		bool sw = w[p].s.ni.node_type == IBP_NODE_SWITCH;
 		bool dup = ibp_fabric_find_node_guid(
 			       sm->fabric, w[p].s.ni.node_guid, &idx) == IBP_OK;
@@ -338,15 +464,17 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 			continue;
 		size_t k = w[p].desc_at;
 		if (w[p].s.have_desc) {
-			ibp_node_desc_decode(w[p].s.desc, g[k++].data,
-					     IBP_SMP_DATA_SIZE, NULL);
-			if (w[p].s.ni.node_type == IBP_NODE_SWITCH)
-				ibp_switch_info_decode(&w[p].s.si, g[k].data,
-						       IBP_SMP_DATA_SIZE, NULL);
+			rc = ibp_node_desc_decode(w[p].s.desc, g[k++].data,
+						  IBP_SMP_DATA_SIZE, err);
+			if (!rc && w[p].s.ni.node_type == IBP_NODE_SWITCH)
+				rc = ibp_switch_info_decode(
+				    &w[p].s.si, g[k].data, IBP_SMP_DATA_SIZE,
+				    err);
 		}
-		if (w[p].s.have_pi)
-			ibp_port_info_decode(&w[p].s.pi, g[w[p].pi_at].data,
-					     IBP_SMP_DATA_SIZE, NULL);
+		if (!rc && w[p].s.have_pi)
+			rc =
+			    ibp_port_info_decode(&w[p].s.pi, g[w[p].pi_at].data,
+						 IBP_SMP_DATA_SIZE, err);
 	}
 	/* the answers, port by port */
 	for (unsigned p = 1; p <= np && !rc; p++) {
@@ -359,6 +487,8 @@ static int walk_switch(ibp_sm *sm, size_t n, size_t **queue, size_t *qt,
 				&is_new, err);
 		if (rc != IBP_OK)
 			break;
+		if (peer == SM_LEFT_OUT)
+			continue;
 		if (!ibp_fabric_port_peer(sm->fabric, peer, peer_port, &pn,
 					  &pp))
 			rc = ibp_fabric_link(sm->fabric, n, p, peer, peer_port,
@@ -388,11 +518,13 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 {
 	sm_free_nodes(sm);
 	ibp_fabric_free(sm->fabric);
+	ibp_diags_free(sm->found);
 	sm->nbeyond = 0;
 	ibp_fabric_options fo;
 	ibp_fabric_options_init(&fo, IBP_FABRIC_OPTIONS_VERSION);
 	sm->fabric = ibp_fabric_new(&fo);
-	if (!sm->fabric)
+	sm->found = ibp_diags_new();
+	if (!sm->fabric || !sm->found)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 
 	struct dr_path here = {0};
@@ -402,6 +534,12 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 	int rc = visit(sm, &here, &root, &root_port, &is_new, err);
 	if (rc != IBP_OK)
 		return rc;
+	if (root == SM_LEFT_OUT) /* nothing to walk from */
+		return ibp_error_set(
+		    err, IBP_EIO,
+		    "the local port's NodeInfo reports a NodeGUID or PortGUID "
+		    "of 0 (IBA vol. 1, 14.2.5.3): no subnet can be discovered "
+		    "from it");
 	size_t *queue = NULL, qh = 0, qt = 0, qcap = 0;
 #define PUSH(x)                                                                \
 	do {                                                                   \
@@ -445,13 +583,17 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 			if (sw) {
 				rc = sm_dr(sm, &base, IBP_METHOD_GET,
 					   IBP_ATTR_PORT_INFO, p, NULL, d, err);
+				struct ibp_port_info pi;
+				if (rc == IBP_OK)
+					rc = ibp_port_info_decode(
+					    &pi, d, sizeof(d), err);
 				if (rc != IBP_OK)
 					goto out;
-				struct ibp_port_info pi;
-				ibp_port_info_decode(&pi, d, sizeof(d), NULL);
 				if (pi.link_state < IBP_PORT_STATE_INIT)
 					continue;
-				note_link(sm, n, p, &pi);
+				rc = note_link(sm, n, p, &pi, err);
+				if (rc != IBP_OK)
+					goto out;
 			}
 			size_t pn;
 			unsigned pp;
@@ -472,6 +614,8 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err)
 				break; /* an unlinked local port */
 			if (rc != IBP_OK)
 				goto out;
+			if (peer == SM_LEFT_OUT)
+				continue; /* a finding says so */
 			if (!ibp_fabric_port_peer(sm->fabric, peer, peer_port,
 						  &pn, &pp)) {
 				rc = ibp_fabric_link(sm->fabric, n, p, peer,

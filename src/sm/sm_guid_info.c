@@ -39,7 +39,7 @@ static int take_aliases(const ibp_sm *sm, const struct sm_gi_port *gp,
 		uint64_t guids[IBP_GUID_INFO_BLOCK];
 		int drc = ibp_guid_info_decode(guids, g[gp->first + b].data,
 					       IBP_SMP_DATA_SIZE, err);
-		if (drc)
+		if (drc != IBP_OK)
 			return drc;
 		for (unsigned i = 0; i < IBP_GUID_INFO_BLOCK; i++) {
 			unsigned idx = b * IBP_GUID_INFO_BLOCK + i;
@@ -102,13 +102,13 @@ int ibp_sm_read_alias_guids_sa(ibp_sm *sm, uint16_t sa_lid, uint64_t sa_key,
 	size_t k = 0;
 	for (size_t n = 0; n < ibp_fabric_node_count(f) && !rc; n++) {
 		unsigned nports = ibp_fabric_node_nports(f, n);
-		for (unsigned p = 0; p <= nports; p++) {
+		for (unsigned p = 0; p <= nports && !rc; p++) {
 			if (!has_guid_info(sm, n, p))
 				continue;
 			struct ibp_port_info pi;
 			rc = ibp_port_info_decode(&pi, g[k].data,
 						  IBP_SMP_DATA_SIZE, err);
-			if (rc)
+			if (rc != IBP_OK)
 				break;
 			ports[k++] = (struct sm_gi_port){n, p, pi.guid_cap, 0};
 		}

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ibpart/diag.h"
 #include "ibpart/sys/mad.h"
 #include "ibpart/sys/sm.h"
 #include "pkey/pkey_table_lib.h"
@@ -56,6 +57,9 @@ struct ibp_sm {
 	 * side was not reached (node << 8 | port), checked at the end */
 	uint32_t *beyond;
 	size_t nbeyond, beyond_cap;
+	/* discovery's findings (ibp_sm_discovery_findings): the nodes left
+	 * out because their NodeInfo reports a GUID of 0 */
+	ibp_diags *found;
 };
 
 /* A directed-route Get of a batch (sm_dr_get_batch): in path, attr,

@@ -68,10 +68,9 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 	if (!w)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	int rc = IBP_OK;
-	/* IBP_ENOMEM: a copy short of a P_Key must not be pushed */
 	for (unsigned i = 0; i < ibp_pkey_table_used(want) && !rc; i++)
 		rc = ibp_pkey_table_set(w, i, ibp_pkey_table_get(want, i), err);
-	if (!rc)
+	if (rc == IBP_OK)
 		rc = sm_read_table(sm, n, p, &have, &rep->blocks_read, err);
 	if (rc != IBP_OK)
 		goto done;
@@ -100,9 +99,9 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 		uint8_t d[IBP_SMP_DATA_SIZE], r[IBP_SMP_DATA_SIZE];
 		uint32_t mod = ibp_pkey_attr_mod(blocks[i], sw ? p : 0);
 		rc = ibp_pkey_table_get_block(w, blocks[i], keys, err);
-		if (!rc)
+		if (rc == IBP_OK)
 			rc = ibp_pkey_block_encode(keys, d, sizeof(d), err);
-		if (!rc)
+		if (rc == IBP_OK)
 			rc = sm_dr(sm, path, IBP_METHOD_SET,
 				   IBP_ATTR_PKEY_TABLE, mod, d, r, err);
 		if (rc != IBP_OK)
@@ -114,9 +113,8 @@ static int push_port(ibp_sm *sm, size_t n, unsigned p,
 		/* Read back (a Get, not the Set's echo) and compare. */
 		rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PKEY_TABLE, mod,
 			   NULL, r, err);
-		if (rc != IBP_OK)
-			goto partial;
-		rc = ibp_pkey_block_decode(back, r, sizeof(r), err);
+		if (rc == IBP_OK)
+			rc = ibp_pkey_block_decode(back, r, sizeof(r), err);
 		if (rc != IBP_OK)
 			goto partial;
 		if (memcmp(back, keys, sizeof(keys)) != 0) {
@@ -178,10 +176,9 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 	uint8_t d[IBP_SMP_DATA_SIZE];
 	int rc = sm_dr(sm, path, IBP_METHOD_GET, IBP_ATTR_PORT_INFO, p, NULL, d,
 		       err);
-	if (rc != IBP_OK)
-		return rc;
 	struct ibp_port_info pi;
-	rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
+	if (rc == IBP_OK)
+		rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
 	if (rc != IBP_OK)
 		return rc;
 	/* A direction the switch cannot enforce keeps what it reads. */
@@ -197,10 +194,10 @@ static int enforce_port(ibp_sm *sm, size_t n, unsigned p,
 		 * enforcement bits changed: OpenSM's Set */
 		ibp_port_info_set_enforcement(&pi, in, outb);
 		rc = ibp_port_info_encode(&pi, d, sizeof(d), err);
-		if (!rc)
+		if (rc == IBP_OK)
 			rc = sm_dr(sm, path, IBP_METHOD_SET, IBP_ATTR_PORT_INFO,
 				   p, d, d, err);
-		if (!rc)
+		if (rc == IBP_OK)
 			rc = ibp_port_info_decode(&pi, d, sizeof(d), err);
 		if (rc != IBP_OK)
 			return rc;

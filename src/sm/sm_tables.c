@@ -46,7 +46,7 @@ int sm_read_table(ibp_sm *sm, size_t n, unsigned p, ibp_pkey_table **out,
 		for (unsigned i = 0; i < IBP_PKEY_BLOCK_SIZE; i++)
 			if (b * IBP_PKEY_BLOCK_SIZE + i >= cap)
 				keys[i] = 0;
-		if (!rc) /* IBP_ENOMEM: a table short of a P_Key is no read */
+		if (rc == IBP_OK)
 			rc = ibp_pkey_table_set_block(t, b, keys, err);
 		if (rc != IBP_OK) {
 			ibp_pkey_table_free(t);
@@ -192,10 +192,17 @@ int ibp_sm_read_tables(ibp_sm *sm, ibp_tables **out, ibp_error *err)
 			struct ibp_port_info pi;
 			rc = ibp_port_info_decode(&pi, g[k++].data,
 						  IBP_SMP_DATA_SIZE, err);
-			if (!rc)
-				rc = ibp_tables_set_enforcement(
-				    ts, n, p, pi.partition_enforcement_inbound,
-				    pi.partition_enforcement_outbound);
+			if (rc)
+				break;
+			rc = ibp_tables_set_enforcement(
+			    ts, n, p, pi.partition_enforcement_inbound,
+			    pi.partition_enforcement_outbound);
+			if (rc)
+				ibp_error_set(
+				    err, rc,
+				    "cannot keep the enforcement bits "
+				    "of port %u of %s",
+				    p, ibp_fabric_node_desc(sm->fabric, n));
 		}
 	}
 	free(g);

@@ -91,8 +91,10 @@ int ibp_mkey_file_read(const char *path, uint64_t *mkey, ibp_error *err);
 /* What `ibpart discover` writes, after ibp_live_discover: every port's
  * alias GUIDs read (ibp_sm_read_alias_guids_sa, sm.h: the ports'
  * GUIDInfo, and the SA's GUIDInfoRecords when a master SM runs), then the
- * discovered topology to topo_path (NULL: stdout; findings such as replaced
- * descriptions to diags, may be NULL) and the alias map (alias_map.h) to
+ * discovered topology to topo_path (NULL: stdout; findings - the
+ * discovery's nodes left out for a GUID of 0 (ibp_sm_discovery_findings),
+ * replaced descriptions - to diags, may be NULL) and the alias map
+ * (alias_map.h) to
  * alias_path, or when that is NULL to topo_path + ".aliases" (none when
  * both are NULL).  Each file atomic; nothing written when the aliases
  * cannot be read.  On success a one-line summary (nodes, aliases and

@@ -1,6 +1,7 @@
 /*
  * Module sim (src/sim/): the simulated fabric.  sim.c holds its port
- * state (P_KeyTables, PortInfo, counters, the trap queue; GUIDInfo and
+ * state (P_KeyTables, PortInfo, counters, the trap queue, the GUIDs
+ * NodeInfo reports where a test makes them wrong; GUIDInfo and
  * the VFs a host registers in it: sim_guid_info.c) and its data
  * plane (packets with a BTH P_Key, HCA and switch checks); its SMAs and
  * PMAs are transport_sim.c and transport_sim_pma.c (transport_sim.h),
@@ -126,6 +127,24 @@ bool ibp_sim_enforcement_bits(const ibp_sim *s);
 
 /* The P_KeyTables the ports hold (live: the SMA writes them). */
 ibp_tables *ibp_sim_tables(ibp_sim *s);
+/* The NodeGUID node's NodeInfo reports, and the PortGUID that of
+ * (node, port) reports (a switch's: port 0's, whichever port is asked),
+ * instead of the fabric's (IBA vol. 1, 14.2.5.3).  0 models firmware
+ * whose GUIDs were never burnt in, a fault discovery leaves out as OpenSM
+ * does (ibp_sm_discovery_findings).  Only NodeInfo says it: the fabric,
+ * GUIDInfo entry 0 and the data plane keep the fabric's GUIDs.
+ * IBP_ERANGE for a node or port the fabric does not have (a CA's
+ * port 0). */
+int ibp_sim_set_node_info_node_guid(ibp_sim *s, size_t node, uint64_t guid,
+				    ibp_error *err);
+int ibp_sim_set_node_info_port_guid(ibp_sim *s, size_t node, unsigned port,
+				    uint64_t guid, ibp_error *err);
+/* What NodeInfo reports: the GUID set above, else the fabric's (0 for a
+ * node or port that does not exist). */
+uint64_t ibp_sim_node_info_node_guid(const ibp_sim *s, size_t node);
+uint64_t ibp_sim_node_info_port_guid(const ibp_sim *s, size_t node,
+				     unsigned port);
+
 /* The PortInfo state of (node, port); NULL for a port that does not
  * exist.  After changing a LID, call ibp_sim_lids_changed(). */
 struct ibp_sim_port_info *ibp_sim_port_info(ibp_sim *s, size_t node,

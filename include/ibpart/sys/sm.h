@@ -5,7 +5,8 @@
  * sm_sa_guid_info.c those the SA's GUIDInfoRecords hold;
  * private sm_priv.h): the subnet manager's partition
  * work.  Unstable API (include/ibpart/sys/).  Owns directed-route discovery
- * (per switch, in pipelined rounds), reading the tables of the ports it
+ * (per switch, in pipelined rounds; the nodes it leaves out, a NodeInfo
+ * GUID of 0, as findings), reading the tables of the ports it
  * programs (one pipelined batch), the block diff, SubnSet and read-back with
  * retries, switch leaf-port enforcement where SwitchInfo says it exists, the
  * finding of the master SM's port (the one LID-routed exchange), trap counting,
@@ -39,6 +40,7 @@
 #include <stdio.h>
 
 #include "ibpart/alias_map.h"
+#include "ibpart/diag.h"
 #include "ibpart/error.h"
 #include "ibpart/sys/mad.h" /* struct ibp_notice */
 #include "ibpart/policy.h"  /* ibp_part_enforce: OpenSM's part_enforce */
@@ -138,6 +140,17 @@ int ibp_sm_discover(ibp_sm *sm, ibp_error *err);
 /* The discovered fabric (NULL before discovery); node order is BFS
  * order.  Owned by sm: valid until the next discovery or ibp_sm_free. */
 const ibp_fabric *ibp_sm_fabric(const ibp_sm *sm);
+/* What the last discovery found wrong but went past (NULL before any
+ * discovery): a node whose NodeInfo reports NodeGUID 0 (node-guid-zero)
+ * or PortGUID 0 (port-guid-zero) - IBA vol. 1, 14.2.5.3: neither is ever
+ * 0 - is left out of the fabric as OpenSM leaves it out of its sweep (not
+ * added, not linked, not walked through, so no P_KeyTable of it is read
+ * or written), each a warning naming the node (its GUID and
+ * NodeDescription, where it answers one), its port and the directed
+ * route ("0,1,3") that reached it.  Owned by sm: valid until the next
+ * discovery or ibp_sm_free; a kept discovery (ibp_sm_discovery_take)
+ * carries them. */
+const ibp_diags *ibp_sm_discovery_findings(const ibp_sm *sm);
 /* SMPs sent so far (all operations), timeouts, retries; any pointer may
  * be NULL.  Cannot fail. */
 void ibp_sm_counters(const ibp_sm *sm, unsigned long *smps,
