@@ -194,7 +194,7 @@ void ibp_service_close(ibp_service *s)
 		close(s->lock_fd);
 	svc_record_free(s->record);
 	svc_opfile_free(s->opfile);
-	svc_guard_base_free(s->guard);
+	svc_guard_base_free(s, s->guard);
 	opc_put(s->opc);
 	if (s->topo)
 		svc_topology_put(s, s->topo);

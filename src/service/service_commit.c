@@ -140,7 +140,7 @@ static void follow_plan(ibp_service *s)
 static void writers_reset(ibp_service *s)
 {
 	follow_plan(s);
-	svc_guard_base_free(s->guard);
+	svc_guard_base_free(s, s->guard);
 	s->guard = NULL;
 	s->broken = false;
 }

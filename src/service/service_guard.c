@@ -35,20 +35,18 @@ static int conf_errors(const ibp_service *s, const char *text, size_t len,
 	return IBP_OK;
 }
 
-/* The analysis input of text on the topology (the plan handed over as
- * the buffer it is): the audit's and the web page's (service_web.c). */
-/* The analysis input of text on fabric, else on the topology file. */
-static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
-			  const char *text, size_t len, ibp_analysis_input **in,
-			  ibp_error *err)
+/* The analysis input of text (the plan handed over as the buffer it
+ * is) on the fabric of topology t, which it borrows: the audit's, the
+ * web page's (service_web.c) and the guard's kept answer's
+ * (service_guard_state.c).  No reader loads the topology file itself. */
+int svc_topology_input(const ibp_service *s, const struct svc_topology *t,
+		       const char *text, size_t len, ibp_analysis_input **in,
+		       ibp_error *err)
 {
 	*in = NULL;
 	ibp_analysis_input_options o;
 	ibp_analysis_input_options_init(&o, IBP_ANALYSIS_INPUT_OPTIONS_VERSION);
-	o.topology_path = fabric ? NULL : s->topology_path;
-	if (!fabric) /* the file read again: counted with the held one's */
-		svc_topology_count_load(s);
-	o.fabric = fabric;
+	o.fabric = svc_topology_fabric(t);
 	char *aliases = svc_alias_path(s);
 	o.alias_guids_path = aliases;	  /* shared-physical-port */
 	o.plan_path = s->partitions_path; /* names it in messages */
@@ -63,12 +61,6 @@ static int analysis_input(const ibp_service *s, const ibp_fabric *fabric,
 	return rc;
 }
 
-int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
-		       ibp_analysis_input **in, ibp_error *err)
-{
-	return analysis_input(s, NULL, text, len, in, err);
-}
-
 int svc_held_input(const ibp_service *s, const char *text, size_t len,
 		   ibp_analysis_input **in, struct svc_topology **t,
 		   ibp_error *err)
@@ -77,8 +69,7 @@ int svc_held_input(const ibp_service *s, const char *text, size_t len,
 	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
 	int rc = svc_topology_get(w, t, err);
 	if (!rc)
-		rc = analysis_input(s, svc_topology_fabric(*t), text, len, in,
-				    err);
+		rc = svc_topology_input(s, *t, text, len, in, err);
 	return rc;
 }
 
@@ -116,7 +107,7 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	/* the kept answer classified GUIDs with the old map, and what the
 	 * views show moved */
 	pthread_rwlock_wrlock(&s->guard_rw); /* no change tried on it */
-	svc_guard_base_free(s->guard);
+	svc_guard_base_free(s, s->guard);
 	s->guard = NULL;
 	pthread_rwlock_unlock(&s->guard_rw);
 	s->view_gen++;
@@ -126,20 +117,34 @@ int ibp_service_set_alias_guids(ibp_service *s, const char *path,
 	return IBP_OK;
 }
 
+int svc_audit_on(const ibp_service *s, const struct svc_topology *t,
+		 const char *text, size_t len, ibp_findings **out,
+		 ibp_error *err)
+{
+	*out = NULL;
+	ibp_analysis_input *in = NULL;
+	int rc = svc_topology_input(s, t, text, len, &in, err);
+	if (!rc)
+		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
+	ibp_analysis_input_free(in);
+	return rc;
+}
+
 /* The audit of text on the topology the service holds
  * (service_topology.c: read once, again only when the file changes),
- * not on the file read anew: the background check after each revision
- * and the guard's whole audits read no topology text. */
+ * not on the file read anew: the guard's whole audits read no topology
+ * text. */
 static int audit(const ibp_service *s, const char *text, size_t len,
 		 ibp_findings **out, ibp_error *err)
 {
 	*out = NULL;
+	ibp_service *w = (ibp_service *)s; /* the topology's lock only */
 	struct svc_topology *t = NULL;
-	ibp_analysis_input *in = NULL;
-	int rc = svc_held_input(s, text, len, &in, &t, err);
+	int rc = svc_topology_get(w, &t, err);
 	if (!rc)
-		rc = ibp_analysis_input_audit(in, NULL, NULL, out, err);
-	svc_held_input_free(s, in, t);
+		rc = svc_audit_on(s, t, text, len, out, err);
+	if (t)
+		svc_topology_put(w, t);
 	return rc;
 }
 

@@ -6,6 +6,10 @@
  * is judged by updating it for the ports of the GUIDs the P_Key had and
  * has, instead of auditing the whole file twice.
  *
+ * The kept answer reads the topology the service holds
+ * (service_topology.c), a reference kept for its life, and is built
+ * again on the one loaded anew once the topology file changed.
+ *
  * The kept answer is used only where it is exact; anything else falls
  * back to the whole-plan guard (service_guard.c), and the state is built
  * again from the file at the next change:
@@ -66,6 +70,9 @@ struct svc_guard_base {
 	uint64_t rev; /* the writers' revision it holds (wrev) */
 	char *optext; /* the operator's lines it was built with */
 	size_t oplen;
+	/* the topology held when it was built (a reference: in borrows its
+	 * fabric); built again once the service holds another */
+	struct svc_topology *topo;
 	ibp_analysis_input *in;
 	ibp_audit_state *st;
 	ibp_findings *plan; /* the plan's findings but multicast-groups */
@@ -133,7 +140,7 @@ static void uses_settle(struct svc_guard_base *b, bool keep)
 	b->nkept_uses = 0;
 }
 
-void svc_guard_base_free(struct svc_guard_base *b)
+void svc_guard_base_free(ibp_service *s, struct svc_guard_base *b)
 {
 	if (!b)
 		return;
@@ -142,7 +149,8 @@ void svc_guard_base_free(struct svc_guard_base *b)
 	free(b->uses);
 	free(b->aliased);
 	ibp_audit_state_free(b->st);
-	ibp_analysis_input_free(b->in);
+	/* the input, and the state above, read the topology's fabric */
+	svc_held_input_free(s, b->in, b->topo);
 	ibp_findings_free(b->plan);
 	free(b->optext);
 	free(b);
@@ -217,8 +225,9 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 	}
 	b->rev = s->wrev;
 	b->optext = malloc(oplen + 1);
-	int rc = b->optext ? svc_analysis_input(s, text, len, &b->in, &err)
-			   : IBP_ENOMEM;
+	int rc = b->optext
+		     ? svc_held_input(s, text, len, &b->in, &b->topo, &err)
+		     : IBP_ENOMEM;
 	free(text);
 	if (!rc) {
 		memcpy(b->optext, optext, oplen);
@@ -251,11 +260,20 @@ static int base_build(ibp_service *s, const char *optext, size_t oplen,
 		rc = vf_uses_build(b);
 	}
 	if (rc) {
-		svc_guard_base_free(b);
+		svc_guard_base_free(s, b);
 		return rc;
 	}
 	*out = b;
 	return IBP_OK;
+}
+
+/* Is b on the topology the service holds, the file unchanged since?
+ * Not once the file was changed (or no longer reads): b's fabric is not
+ * the fabric's any more.  A stat, no load: the caller may hold the
+ * service's lock. */
+static bool base_current(ibp_service *s, const struct svc_guard_base *b)
+{
+	return svc_topology_current(s, b->topo);
 }
 
 /* Is the kept plan's file read by OpenSM as written? */
@@ -646,8 +664,8 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 		return IBP_OK;
 	struct svc_guard_base *b = s->guard;
 	if (b && (b->rev != s->wrev || b->oplen != oplen ||
-		  memcmp(b->optext, optext, oplen))) {
-		svc_guard_base_free(b);
+		  memcmp(b->optext, optext, oplen) || !base_current(s, b))) {
+		svc_guard_base_free(s, b);
 		b = s->guard = NULL;
 	}
 	if (!b) {
@@ -682,7 +700,7 @@ int svc_guard_incremental(ibp_service *s, struct ibp_service_caller *c,
 	int rc = IBP_OK;
 	if (!ok) {
 		undo(b);
-		svc_guard_base_free(b); /* built again at the next change */
+		svc_guard_base_free(s, b); /* built again at the next change */
 		s->guard = NULL;
 	} else {
 		*judged = true;
@@ -767,6 +785,7 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 	char *optext = NULL, *text = NULL, problem[8];
 	size_t oplen = 0, len = 0;
 	ibp_findings *kept = ibp_findings_new(), *full = NULL;
+	struct svc_topology *topo = NULL;
 	ibp_error err;
 	/* the kept answer is the writers': their lock (not the other one,
 	 * which a change drops while it judges) */
@@ -782,10 +801,16 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 		     !memcmp(s->guard->optext, optext, oplen) &&
 		     !svc_guard_base_findings(s, kept) &&
 		     !svc_render(optext, oplen, &s->plan, &text, &len);
+	if (check) { /* the whole audit on the kept answer's fabric: a
+			topology changed since is no drift (the kept answer
+			is built again on it at the next change) */
+		topo = s->guard->topo;
+		svc_topology_hold(s, topo);
+	}
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_unlock(&s->write_lock);
 	bool drift = false;
-	if (check && !svc_audit(s, text, len, &full, &err)) {
+	if (check && !svc_audit_on(s, topo, text, len, &full, &err)) {
 		const ibp_finding *a = first_missing(full, kept);
 		const ibp_finding *b = a ? NULL : first_missing(kept, full);
 		size_t nfull = ibp_findings_count(full);
@@ -814,7 +839,7 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 		s->guard_drifts++;
 		if (s->guard && s->guard->rev == rev && !s->guard->pending) {
 			pthread_rwlock_wrlock(&s->guard_rw);
-			svc_guard_base_free(s->guard);
+			svc_guard_base_free(s, s->guard);
 			s->guard = NULL;
 			pthread_rwlock_unlock(&s->guard_rw);
 		}
@@ -823,6 +848,8 @@ bool ibp_service_guard_check(ibp_service *s, char *why, size_t size,
 		*drifts = s->guard_drifts;
 	pthread_mutex_unlock(&s->lock);
 	pthread_mutex_unlock(&s->write_lock);
+	if (topo)
+		svc_topology_put(s, topo);
 	ibp_findings_free(kept);
 	ibp_findings_free(full);
 	free(optext);
@@ -1027,6 +1054,7 @@ static bool trial_holds(ibp_service *s, const struct svc_guard_trial *t,
 	struct svc_guard_base *b = s->guard;
 	if (!b || s->guard_gen != t->gen || b->pending || b->rev != s->wrev ||
 	    b->oplen != oplen || memcmp(b->optext, optext, oplen) ||
+	    !base_current(s, b) ||
 	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->before, pkey),
 			    before) ||
 	    !svc_part_equal(svc_plan_find((struct svc_plan *)&t->after, pkey),
@@ -1076,7 +1104,7 @@ int svc_guard_trial_use(ibp_service *s, struct svc_guard_trial *t,
 		return rc; /* refused: the kept answer unchanged */
 	b->t = calloc(t->ntp + 1, sizeof(*b->t));
 	if (!b->t || ibp_audit_trial_apply(b->st, t->at)) {
-		svc_guard_base_free(b); /* built again at the next change */
+		svc_guard_base_free(s, b); /* built again at the next change */
 		s->guard = NULL;
 		return svc_fail(e, IBP_ENOMEM, NULL, "out of memory");
 	}

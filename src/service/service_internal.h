@@ -445,9 +445,13 @@ const char *svc_topology_text(const struct svc_topology *t, size_t *len);
  * changed (0 when it does not load). */
 unsigned long svc_topology_gen(const struct svc_topology *t);
 unsigned long svc_topology_gen_now(const ibp_service *s);
-/* One more read of the topology file counted (ibp_service_topology_loads)
- * - a reader that loads the file itself (svc_analysis_input). */
-void svc_topology_count_load(const ibp_service *s);
+/* Is t the topology held and the file still as t read it?  Loads
+ * nothing (a stat): for a holder of t deciding whether to read the
+ * topology anew. */
+bool svc_topology_current(ibp_service *s, const struct svc_topology *t);
+/* Another reference to t, which the caller holds (a reader that
+ * keeps t beyond the one who lent it); svc_topology_put drops it. */
+void svc_topology_hold(ibp_service *s, struct svc_topology *t);
 /* The fabric of a topology's text (named path in messages) as
  * ibp_fabric_load reads the file, LIDs not assigned; the error is its
  * first error finding. */
@@ -487,7 +491,7 @@ void svc_file_problem(const ibp_service *s, const ibp_conf *opc, char *problem,
 /* The whole file: operator text + marker + the plan's statements. */
 /* The plan's file as the clients sent it (the operator's lines and the
  * generated section, aliases as given): what the views audit, read as
- * OpenSM is given it (svc_analysis_input, svc_vf_reading).  Takes the
+ * OpenSM is given it (svc_topology_input, svc_vf_reading).  Takes the
  * lock. */
 int svc_render_plan(ibp_service *s, char **text, size_t *len, ibp_error *err);
 /* The file OpenSM is given under vf_guids PHYSICAL: text (a rendering,
@@ -543,8 +547,10 @@ int svc_guard_remaining(const ibp_findings *after, struct ibp_service_caller *c,
 			struct ibp_service_error *e);
 
 /* ---- service_guard_state.c: the guard at the change's cost ---- */
+/* The kept answer borrows a topology held (svc_topology_get) for its
+ * life: free drops it, after the analysis input that reads it. */
 struct svc_guard_base;
-void svc_guard_base_free(struct svc_guard_base *b);
+void svc_guard_base_free(ibp_service *s, struct svc_guard_base *b);
 /* Judge the change of P_Key pkey from before to after (either NULL) on
  * the audit's answer kept for the plan (built first when there is none
  * for this revision and operator's text optext/opc): *judged false when
@@ -596,21 +602,25 @@ int svc_caller_warn(struct ibp_service_caller *c, json_t *arr);
 int svc_caller_check(const struct ibp_service_caller *c,
 		     struct ibp_service_error *e);
 
-/* The audit of text on the topology as `ibpart audit --format json`
- * prints it; IBP_ENOENT without a topology. */
-/* The analysis input (topology + the plan text) the audit and the web
- * page read (service_guard.c). */
-int svc_analysis_input(const ibp_service *s, const char *text, size_t len,
-		       ibp_analysis_input **in, ibp_error *err);
-/* The same on the topology the service holds (service_topology.c), not
- * the file read anew: *in borrows *t's fabric; svc_held_input_free
- * frees both (either may be NULL) - the page, the views and the
- * guard's audit read it. */
+/* The analysis input of text (the plan) on topology t's fabric, which
+ * it borrows (t must outlive it); service_guard.c.  No reader loads
+ * the topology file itself. */
+int svc_topology_input(const ibp_service *s, const struct svc_topology *t,
+		       const char *text, size_t len, ibp_analysis_input **in,
+		       ibp_error *err);
+/* The same on the topology the service holds now (a reference, *t):
+ * *in borrows *t's fabric; svc_held_input_free frees both (either may
+ * be NULL) - the page, the views and the guard's kept answer read it. */
 int svc_held_input(const ibp_service *s, const char *text, size_t len,
 		   ibp_analysis_input **in, struct svc_topology **t,
 		   ibp_error *err);
 void svc_held_input_free(const ibp_service *s, ibp_analysis_input *in,
 			 struct svc_topology *t);
+/* The audit of text on topology t (held by the caller), as `ibpart
+ * audit --format json` prints it. */
+int svc_audit_on(const ibp_service *s, const struct svc_topology *t,
+		 const char *text, size_t len, ibp_findings **out,
+		 ibp_error *err);
 /* The web view of text on the topology with findings (the audit's,
  * svc_audit_text) and a status line, *html malloc'd (service_web.c);
  * IBP_ENOENT without a topology. */

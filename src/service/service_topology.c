@@ -5,12 +5,13 @@
  * loaded again when the file changes (another inode, size or mtime).  A
  * reader takes a reference to the snapshot and keeps it while a newer
  * one replaces it, so no request reads a fabric being freed.  UFM's
- * /resources/ports, Slurm's host lists, the guard's audit, the page at
+ * /resources/ports, Slurm's host lists, the guard's audit and its kept
+ * answer (service_guard_state.c, which keeps its reference for its
+ * life and is built again once the held one is another), the page at
  * /, the matrix and audit views and OpenSM's index memory
  * (service_memory.c, which parses its own copy from the text kept here
- * to set the PartitionCaps discovery read) all read it instead of
- * reading the file at each request; the loads are counted
- * (ibp_service_topology_loads).
+ * to set the PartitionCaps discovery read) all read it: nothing else
+ * reads the file; the loads are counted (ibp_service_topology_loads).
  */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -162,12 +163,22 @@ const char *svc_topology_text(const struct svc_topology *t, size_t *len)
 	return t->text;
 }
 
-void svc_topology_count_load(const ibp_service *s)
+bool svc_topology_current(ibp_service *s, const struct svc_topology *t)
 {
-	ibp_service *w = (ibp_service *)s; /* the lock only */
-	pthread_mutex_lock(&w->topo_lock);
-	w->topo_loads++;
-	pthread_mutex_unlock(&w->topo_lock);
+	struct stat st;
+	if (stat(s->topology_path, &st))
+		return false;
+	pthread_mutex_lock(&s->topo_lock);
+	bool now = s->topo == t && same_file(&t->st, &st);
+	pthread_mutex_unlock(&s->topo_lock);
+	return now;
+}
+
+void svc_topology_hold(ibp_service *s, struct svc_topology *t)
+{
+	pthread_mutex_lock(&s->topo_lock);
+	t->refs++;
+	pthread_mutex_unlock(&s->topo_lock);
 }
 
 unsigned long ibp_service_topology_loads(ibp_service *s)

@@ -711,6 +711,18 @@ static void test_migrate_v2(void **state)
 }
 
 /* A change the guard refuses as a tenant bridge: 409 with the finding. */
+/* Tenants 0x30 (node-b, node-c) and 0x40 (node-d, dual-host's second
+ * port), all full members. */
+static void two_tenants(ibp_service *s)
+{
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\","
+	       "\"0002c90000000401\"]}");
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000601\","
+	       "\"0002c90000000502\"]}");
+}
+
 static void refused_bridge(ibp_service *s, const char *body)
 {
 	struct ibp_service_error e;
@@ -728,12 +740,7 @@ static void test_guard(void **state)
 {
 	(void)state;
 	ibp_service *s = open_svc(true);
-	change(s, IBP_SERVICE_ADD_GUIDS,
-	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\","
-	       "\"0002c90000000401\"]}");
-	change(s, IBP_SERVICE_ADD_GUIDS,
-	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000601\","
-	       "\"0002c90000000502\"]}");
+	two_tenants(s);
 	const char *bridge = "{\"pkey\":\"0x40\",\"guids\":"
 			     "[\"0002c90000000301\"]}";
 	refused_bridge(s, bridge);
@@ -853,6 +860,15 @@ static void copy_topology(const char *name, char *copy, size_t size)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The service on a copy of the fixture's topology (named name, its
+ * path in copy), which the test may change. */
+static ibp_service *open_on_copy(const char *name, char *copy, size_t size)
+{
+	copy_topology(name, copy, size);
+	snprintf(topo, sizeof(topo), "%s", copy);
+	return open_svc(true);
+}
+
 /* Issue 24: the service holds one topology, loaded again when the file
  * changes: /resources/ports gives the new NodeDescription once the file
  * is rewritten, and the same list while it is not. */
@@ -891,12 +907,12 @@ static void test_topology_reload(void **state)
 }
 
 /* Issue 24: the page, the matrix and audit views, the ports, the
- * guard's audit and its capacity record all read the one topology held:
- * once the first change is judged (the held topology loaded, and the
- * guard's kept answer, service_guard_state.c, loading the file for
- * itself once), rounds of each and further changes load nothing more;
- * the file rewritten (its size changes) is loaded once more, whatever
- * reads it next. */
+ * guard's audit, its kept answer (service_guard_state.c) and its
+ * capacity record all read the one topology held: the first change
+ * judged loads it once, and rounds of each, further changes, the
+ * background check and the kept answer dropped and built again load
+ * nothing more; the file rewritten (its size changes) is loaded once
+ * more, whatever reads it next. */
 static void views_round(ibp_service *s)
 {
 	ibp_error err;
@@ -922,16 +938,27 @@ static void test_topology_loaded_once(void **state)
 {
 	(void)state;
 	char copy[300], cmd[1200];
-	copy_topology("once.topo", copy, sizeof(copy));
-	snprintf(topo, sizeof(topo), "%s", copy);
-	ibp_service *s = open_svc(true);
+	ibp_service *s = open_on_copy("once.topo", copy, sizeof(copy));
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\"]}");
 	unsigned long loads = ibp_service_topology_loads(s);
-	assert_in_range(loads, 1, 2);
+	assert_int_equal(loads, 1);
 	views_round(s);
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x31\",\"guids\":[\"0002c90000000401\"]}");
+	assert_int_equal(ibp_service_topology_loads(s), loads);
+	char why[400];
+	assert_false(ibp_service_guard_check(s, why, sizeof(why), NULL));
+	/* the kept answer dropped (the alias map set: none) and built again
+	 * by the next change, which it judges */
+	ibp_error err;
+	uint64_t fast0 = 0, fast = 0;
+	assert_int_equal(ibp_service_set_alias_guids(s, NULL, &err), IBP_OK);
+	ibp_service_guard_counts(s, &fast0, NULL);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x33\",\"guids\":[\"0002c90000000201\"]}");
+	ibp_service_guard_counts(s, &fast, NULL);
+	assert_int_equal(fast, fast0 + 1);
 	assert_int_equal(ibp_service_topology_loads(s), loads);
 	/* a comment appended: another size */
 	snprintf(cmd, sizeof(cmd), "echo '# touched' >> '%s'", copy);
@@ -940,6 +967,84 @@ static void test_topology_loaded_once(void **state)
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x32\",\"guids\":[\"0002c90000000601\"]}");
 	assert_int_equal(ibp_service_topology_loads(s), loads + 1);
+	ibp_service_close(s);
+}
+
+/* The fixture's topology at path replaced (another file renamed over
+ * it) by the same with node-e, a CA of port GUID 0x0002c90000000701,
+ * on spine-1's port 6. */
+static void add_node_e(const char *path)
+{
+	static const char link[] = "[5]\t\"H-0002c90000000500\"[1]";
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char text[8192];
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	char *at = strstr(text, link); /* spine-1's port to dual-host */
+	assert_non_null(at);
+	at = strchr(at, '\n');
+	assert_non_null(at);
+	char next[320];
+	snprintf(next, sizeof(next), "%s.new", path);
+	f = fopen(next, "w");
+	assert_non_null(f);
+	fwrite(text, 1, (size_t)(at + 1 - text), f);
+	fputs("[6]\t\"H-0002c90000000700\"[1]\t\t# \"node-e\"\n", f);
+	fputs(at + 1, f);
+	fputs("\ncaguid=0x0002c90000000700\n"
+	      "Ca\t1 \"H-0002c90000000700\"\t\t# \"node-e\"\n"
+	      "[1]\t\"S-0002c90000001000\"[6]\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(next, path), 0);
+}
+
+/* Issue 24: the guard's kept answer reads the topology held, and is
+ * built again when the file changes: a GUID no port has yet joins
+ * tenant 0x30 (OpenSM skips it: nothing to refuse); once the file gives
+ * it a port (node-e), the change that makes it a member of tenant 0x40
+ * too is judged on the new fabric - a tenant bridge, refused - by the
+ * kept answer built again (not the whole-plan guard), with the one more
+ * load of the file the held topology takes (the views read it first);
+ * the background check finds the kept answer as the whole audit of its
+ * own fabric, before and after, and no load more. */
+static void test_guard_topology_changed(void **state)
+{
+	(void)state;
+	char copy[300], why[400];
+	ibp_service *s = open_on_copy("changed.topo", copy, sizeof(copy));
+	two_tenants(s);
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000701\"]}");
+	assert_int_equal(ibp_service_topology_loads(s), 1);
+	uint64_t fast0 = 0, whole0 = 0, fast = 0, whole = 0;
+	ibp_service_guard_counts(s, &fast0, &whole0);
+	assert_int_equal(whole0, 0); /* the kept answer judged each */
+	add_node_e(copy);
+	/* the views load the new one first (the old one is then the kept
+	 * answer's alone: freed with it, not before); the kept answer is
+	 * still the whole audit of its own fabric */
+	views_round(s);
+	assert_int_equal(ibp_service_topology_loads(s), 2);
+	unsigned long drifts = 0;
+	assert_false(ibp_service_guard_check(s, why, sizeof(why), &drifts));
+	refused_bridge(s, "{\"pkey\":\"0x40\",\"guids\":"
+			  "[\"0002c90000000701\"]}");
+	ibp_service_guard_counts(s, &fast, &whole);
+	assert_int_equal(fast, fast0 + 1);
+	assert_int_equal(whole, 0);
+	assert_int_equal(ibp_service_topology_loads(s), 2);
+	/* judged again on it: 0701 joins 0x40 limited, with no other
+	 * member of 0x30 there - and OpenSM would put it in 0x40's table */
+	change(s, IBP_SERVICE_REMOVE_GUIDS,
+	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000701\"]}");
+	change(s, IBP_SERVICE_ADD_GUIDS,
+	       "{\"pkey\":\"0x40\",\"guids\":[\"0002c90000000701\"]}");
+	assert_false(ibp_service_guard_check(s, why, sizeof(why), &drifts));
+	assert_int_equal(drifts, 0);
+	assert_int_equal(ibp_service_topology_loads(s), 2);
 	ibp_service_close(s);
 }
 
@@ -952,9 +1057,7 @@ static void test_guard_check_held_topology(void **state)
 {
 	(void)state;
 	char copy[300];
-	copy_topology("held.topo", copy, sizeof(copy));
-	snprintf(topo, sizeof(topo), "%s", copy);
-	ibp_service *s = open_svc(true);
+	ibp_service *s = open_on_copy("held.topo", copy, sizeof(copy));
 	change(s, IBP_SERVICE_ADD_GUIDS,
 	       "{\"pkey\":\"0x30\",\"guids\":[\"0002c90000000301\","
 	       "\"0002c90000000401\"]}");
@@ -1016,6 +1119,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_topology_loaded_once, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_topology_reload, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_guard_topology_changed, setup,
 					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,11 +17,15 @@
  *  - random changes from four threads at once, each to a P_Key of its
  *    own (ports and an unknown GUID
  *    added full or limited, removed, P_Keys deleted; callers refused or
- *    only warned of tenant-bridge): after each round the kept answer
- *    equals the whole audit of the plan (ibp_service_guard_check), and
- *    the changes accepted, replayed in their revisions' order on a
- *    service judging each with the whole plan, are accepted there with
- *    the same warnings and leave the same plan.
+ *    only warned of tenant-bridge), every fourth round with the
+ *    topology file replaced meanwhile by a copy of itself (loaded again,
+ *    the kept answer built again on it while changes are tried on the
+ *    one before; under ASan a fabric freed too early is caught): after
+ *    each round the kept answer equals the whole audit of the plan
+ *    (ibp_service_guard_check), and the changes accepted, replayed in
+ *    their revisions' order on a service judging each with the whole
+ *    plan, are accepted there with the same warnings and leave the same
+ *    plan.
  *
  * The hook only ever waits for an event (with a deadline a passing run
  * never reaches, except in the random test, where the wait only makes
@@ -49,9 +53,26 @@ static const char operator_text[] =
     "Default=0x7fff, ipoib : 0x0002c90000000101=full, ALL=limited ;\n";
 
 struct side {
-	char dir[256], db[300], conf[300];
+	char dir[256], db[300], conf[300], topo[300];
 	ibp_service *s;
 };
+
+/* from copied to to (written aside, renamed over it: another inode). */
+static void copy_file(const char *from, const char *to)
+{
+	static char text[8192];
+	char tmp[320];
+	FILE *f = fopen(from, "r");
+	assert_non_null(f);
+	size_t n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	snprintf(tmp, sizeof(tmp), "%s.new", to);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, to), 0);
+}
 
 static void side_open(struct side *x, const char *name, bool whole)
 {
@@ -63,6 +84,8 @@ static void side_open(struct side *x, const char *name, bool whole)
 	assert_non_null(mkdtemp(x->dir));
 	snprintf(x->db, sizeof(x->db), "%s/ibpartd.db", x->dir);
 	snprintf(x->conf, sizeof(x->conf), "%s/partitions.conf", x->dir);
+	snprintf(x->topo, sizeof(x->topo), "%s/fabric.topo", x->dir);
+	copy_file(topo, x->topo);
 	FILE *f = fopen(x->conf, "w");
 	assert_non_null(f);
 	fputs(operator_text, f);
@@ -71,7 +94,7 @@ static void side_open(struct side *x, const char *name, bool whole)
 	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = x->db;
 	o.partitions_path = x->conf;
-	o.topology_path = topo;
+	o.topology_path = x->topo;
 	ibp_error err;
 	assert_int_equal(ibp_service_open(&o, &x->s, &err), IBP_OK);
 	ibp_service_set_guard_whole(x->s, whole);
@@ -336,6 +359,19 @@ static void *run_job(void *arg)
 	return NULL;
 }
 
+/* The topology file replaced by a copy of itself (issue 24): the
+ * service loads it again and the kept answer is built again on it,
+ * while changes are tried on the one before. */
+static void *replace_topology(void *arg)
+{
+	const char *path = arg;
+	char copy[320];
+	snprintf(copy, sizeof(copy), "%s.copy", path);
+	copy_file(path, copy);
+	copy_file(copy, path);
+	return NULL;
+}
+
 static int by_rev(const void *a, const void *b)
 {
 	const struct job *x = *(struct job *const *)a,
@@ -392,11 +428,22 @@ static void test_random_concurrent(void **state)
 			snprintf(j->body + at, sizeof(j->body) - (size_t)at,
 				 "]}");
 		}
+		/* every fourth round, the topology replaced meanwhile (the
+		 * same fabric: the same answers) */
+		pthread_t rt;
+		bool replace = round % 4 == 0;
 		for (unsigned i = 0; i < THREADS; i++)
 			assert_int_equal(
 			    pthread_create(&t[i], NULL, run_job, &jobs[i]), 0);
+		if (replace)
+			assert_int_equal(pthread_create(&rt, NULL,
+							replace_topology,
+							inc.topo),
+					 0);
 		for (unsigned i = 0; i < THREADS; i++)
 			pthread_join(t[i], NULL);
+		if (replace)
+			pthread_join(rt, NULL);
 		char why[512];
 		if (ibp_service_guard_check(inc.s, why, sizeof(why), NULL))
 			fail_msg("round %u: %s", round, why);
@@ -449,12 +496,17 @@ static void test_random_concurrent(void **state)
 	}
 	uint64_t applied = 0, rejudged = 0;
 	ibp_service_guard_trials(inc.s, &applied, &rejudged);
+	unsigned long loads = ibp_service_topology_loads(inc.s);
 	fprintf(stderr,
 		"%u rounds of %u changes at once: %zu accepted, %zu refused, "
 		"%zu with warnings; tried and applied %llu, judged again "
-		"%llu\n",
+		"%llu; the topology loaded %lu times\n",
 		ROUNDS, THREADS, accepted, refused, warned,
-		(unsigned long long)applied, (unsigned long long)rejudged);
+		(unsigned long long)applied, (unsigned long long)rejudged,
+		loads);
+	/* loaded again after replacements, by the changes of the rounds
+	 * after them */
+	assert_true(loads > 1);
 	/* the guard found tenant-bridges: refused, or only warned of */
 	assert_true(accepted > 0 && refused + warned > 0);
 	assert_true(applied > 0 && rejudged > 0);
