@@ -313,79 +313,52 @@ static int push_drift(struct ibpartd *d, ibp_live *l, char *why,
 }
 
 /* The end of a revision OpenSM was signalled for: 0 with *st and why
- * (the reason, "" when none), or -1 (failed, why). */
+ * (the reason, "" when none), or -1 (failed, why).  The library decides
+ * (ibp_service_revision_end); here the fabric is verified, --repair-drift
+ * pushes and what verify found is recorded. */
 static int judge(struct ibpartd *d, struct seen *v, uint64_t rev,
 		 ibp_service_state *st, char *why, size_t why_size)
 {
-	bool logged = v->took.seen == IBP_OPENSM_SUBNET_UP;
-	if (v->reload_rc && v->reload_rc != IBP_ETIMEDOUT) {
-		snprintf(why, why_size, "%s", v->reload_why);
+	struct ibp_service_cycle_facts f;
+	ibp_service_cycle_facts_init(&f, IBP_SERVICE_CYCLE_FACTS_VERSION);
+	f.reload_rc = v->reload_rc;
+	f.reload_why = v->reload_why;
+	f.opensm_pid = (long)v->took.pid;
+	f.logged_subnet_up = v->took.seen == IBP_OPENSM_SUBNET_UP;
+	f.fabric_held = v->took.seen == IBP_OPENSM_FABRIC_HOLDS;
+	f.opensm_log = d->opensm_log != NULL;
+	f.fabric_read = v->l != NULL;
+	f.no_fabric_why = v->nofab;
+	ibp_error err;
+	ibp_error_clear(&err);
+	if (ibp_service_revision_end(&f, st, why, why_size, &err)) {
+		snprintf(why, why_size, "%s", err.message);
 		return -1;
 	}
-	if (!v->l) {
-		*st = IBP_SERVICE_APPLIED;
-		snprintf(why, why_size,
-			 "OpenSM %ld signalled%s; not verified: %.400s",
-			 (long)v->took.pid,
-			 logged ? " and logged SUBNET UP" : "", v->nofab);
-		return 0;
-	}
+	if (*st != IBP_SERVICE_PENDING) /* decided without verifying */
+		return *st == IBP_SERVICE_FAILED ? -1 : 0;
 	ibp_verify_result *r = NULL;
 	if (daemon_verify(d, v->l, &r, why, why_size))
 		return -1;
-	size_t ports = 0, n = ibp_verify_result_differences(r, &ports);
-	if (n && d->repair_drift && v->reload_rc == 0 &&
+	f.differences = ibp_verify_result_differences(r, &f.ports);
+	if (f.differences && d->repair_drift && v->reload_rc == 0 &&
 	    !push_drift(d, v->l, why, why_size)) {
 		ibp_verify_result_free(r);
 		r = NULL;
 		if (daemon_verify(d, v->l, &r, why, why_size))
 			return -1;
-		n = ibp_verify_result_differences(r, &ports);
+		f.differences = ibp_verify_result_differences(r, &f.ports);
 	}
-	size_t vports = 0, absent = note_absent(d, rev, r, &vports);
-	int rc = 0;
-	if (n) {
-		if (v->reload_rc)
-			snprintf(why, why_size,
-				 "%.400s: %zu differences on %zu ports",
-				 v->reload_why, n, ports);
-		else
-			snprintf(why, why_size,
-				 "drift: %zu differences on %zu ports after "
-				 "OpenSM took the file",
-				 n, ports);
-		rc = -1;
-	} else if (vports) {
-		/* NVIDIA OpenSM's vports: what it made of them no SMP of ours
-		 * reads, so the revision is not reported verified */
-		*st = IBP_SERVICE_APPLIED;
-		snprintf(why, why_size,
-			 "not verifiable: %zu GUIDs it names may be vports of "
-			 "NVIDIA OpenSM's virtualization (virt_enabled 2), "
-			 "whose P_KeyTables ibpart does not read; the ports of "
-			 "the fabric hold the rest",
-			 vports);
-	} else if (logged || v->took.seen == IBP_OPENSM_FABRIC_HOLDS) {
-		*st = absent ? IBP_SERVICE_APPLIED_PARTIALLY
-			     : IBP_SERVICE_VERIFIED;
+	f.absent = note_absent(d, rev, r, &f.vports);
+	f.verified = true;
+	int rc = ibp_service_revision_end(&f, st, why, why_size, &err);
+	if (!rc && (*st == IBP_SERVICE_VERIFIED ||
+		    *st == IBP_SERVICE_APPLIED_PARTIALLY))
 		note_opensm(d, rev, v->took.pid, r);
-		why[0] = 0;
-		if (absent)
-			snprintf(why, why_size,
-				 "%zu GUIDs it names are not ports of the "
-				 "fabric: OpenSM programs the others",
-				 absent);
-	} else {
-		*st = IBP_SERVICE_APPLIED;
-		snprintf(why, why_size,
-			 "not demonstrated: OpenSM %ld %s, and this revision "
-			 "changes no P_KeyTable; the ports hold it",
-			 (long)v->took.pid,
-			 d->opensm_log ? "logged no SUBNET UP in time"
-				       : "was signalled (no --opensm-log)");
-	}
 	ibp_verify_result_free(r);
-	return rc;
+	if (rc)
+		snprintf(why, why_size, "%s", err.message);
+	return rc || *st == IBP_SERVICE_FAILED ? -1 : 0;
 }
 
 /* Signal OpenSM for the file just written and wait (the library's

@@ -191,40 +191,14 @@ static void note_drift(struct ibpartd *d, const ibp_verify_result *r)
 		atomic_store(&d->reapply, true);
 }
 
-/* The SUBNET UP lines OpenSM logged after *off, which moves past the
- * last whole line; -1 when the log cannot be read or shrank (rotated:
- * read from its start next time). */
-static long subnet_ups(const char *path, long *off)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	long n = 0;
-	if (fseek(f, 0, SEEK_END) || ftell(f) < *off) {
-		*off = 0;
-		n = -1;
-	} else if (!fseek(f, *off, SEEK_SET)) {
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-		while ((len = getline(&line, &cap, f)) > 0 &&
-		       line[len - 1] == '\n') {
-			*off += len;
-			if (strstr(line, "SUBNET UP"))
-				n++;
-		}
-		free(line);
-	}
-	fclose(f);
-	return n;
-}
-
 /* May this sweep keep the last discovery?  Only when one is kept, OpenSM
  * logged no SUBNET UP since the last sweep and the last full one was
  * fewer than --full-discovery-every sweeps ago. */
 static bool may_keep(struct ibpartd *d)
 {
-	long ups = d->opensm_log ? subnet_ups(d->opensm_log, &d->log_off) : -1;
+	long ups = d->opensm_log ? ibp_log_count_lines(d->opensm_log,
+						       "SUBNET UP", &d->log_off)
+				 : -1;
 	return d->kept && ups == 0 && d->since_full + 1 < d->full_every;
 }
 

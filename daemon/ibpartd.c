@@ -197,6 +197,40 @@ static int with_config(int argc, char **argv, int *out_argc, char ***out)
 	return 0;
 }
 
+/* The options that need or exclude one another: 0, or a usage error. */
+static int check_options(const struct ibpartd *d)
+{
+	if (!d->listen || !d->users_path || !d->db || !d->partitions)
+		return cli_usage_error("ibpartd", "--listen, --users, --db and "
+						  "--partitions are required");
+	if (d->store && (d->opensm_pidfile || d->opensm_unit) && !d->opensm_log)
+		return cli_usage_error("ibpartd",
+				       "--store needs --opensm-log: OpenSM's "
+				       "state (MASTER or not) is read there");
+	if (d->opensm_pidfile && d->opensm_unit)
+		return cli_usage_error("ibpartd", "--opensm-pidfile or "
+						  "--opensm-unit, not both");
+	if (d->http && (d->cert || d->key))
+		return cli_usage_error("ibpartd",
+				       "--http is plain HTTP: no --cert/--key");
+	if (d->http && d->client_ca)
+		return cli_usage_error("ibpartd",
+				       "--client-ca needs HTTPS, not --http");
+	if (d->http && d->krb_keytab) /* a token is replayable: krb.c */
+		return cli_usage_error("ibpartd",
+				       "--krb-keytab needs HTTPS, not --http");
+	if (!d->http && (!d->cert || !d->key))
+		return cli_usage_error(
+		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
+			       "--http for plain HTTP");
+	if (d->vf_guids == IBP_VF_GUIDS_PHYSICAL && !d->topology)
+		return cli_usage_error("ibpartd",
+				       "--vf-guids physical needs --topology "
+				       "(each alias is written on its port "
+				       "there)");
+	return 0;
+}
+
 static int parse(struct ibpartd *d, int argc, char **argv)
 {
 	bool version = false;
@@ -339,34 +373,8 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		printf("ibpartd %s\n", IBP_VERSION_STRING);
 		return -1;
 	}
-	if (!d->listen || !d->users_path || !d->db || !d->partitions)
-		return cli_usage_error("ibpartd", "--listen, --users, --db and "
-						  "--partitions are required");
-	if (d->store && (d->opensm_pidfile || d->opensm_unit) && !d->opensm_log)
-		return cli_usage_error("ibpartd",
-				       "--store needs --opensm-log: OpenSM's "
-				       "state (MASTER or not) is read there");
-	if (d->opensm_pidfile && d->opensm_unit)
-		return cli_usage_error("ibpartd", "--opensm-pidfile or "
-						  "--opensm-unit, not both");
-	if (d->http && (d->cert || d->key))
-		return cli_usage_error("ibpartd",
-				       "--http is plain HTTP: no --cert/--key");
-	if (d->http && d->client_ca)
-		return cli_usage_error("ibpartd",
-				       "--client-ca needs HTTPS, not --http");
-	if (d->http && d->krb_keytab) /* a token is replayable: krb.c */
-		return cli_usage_error("ibpartd",
-				       "--krb-keytab needs HTTPS, not --http");
-	if (!d->http && (!d->cert || !d->key))
-		return cli_usage_error(
-		    "ibpartd", "HTTPS (the default) needs --cert and --key; "
-			       "--http for plain HTTP");
-	if (d->vf_guids == IBP_VF_GUIDS_PHYSICAL && !d->topology)
-		return cli_usage_error("ibpartd",
-				       "--vf-guids physical needs --topology "
-				       "(each alias is written on its port "
-				       "there)");
+	if ((rc = check_options(d)))
+		return rc;
 	if (d->mkey_file && ibp_mkey_file_read(d->mkey_file, &d->mkey, &err)) {
 		daemon_log("ibpartd: %s", err.message);
 		return CLI_EXIT_USAGE;
@@ -429,6 +437,29 @@ static void cap_arenas(void)
 	(void)mallopt(M_ARENA_MAX, 4);
 }
 
+/* Open the service on the options given (host: where this host's name
+ * is kept when --host-name names none, host_size bytes, zeroed). */
+static int open_service(struct ibpartd *d, char *host, size_t host_size,
+			ibp_error *err)
+{
+	struct ibp_service_options so;
+	ibp_service_options_init(&so, IBP_SERVICE_OPTIONS_VERSION);
+	so.db_path = d->db;
+	so.partitions_path = d->partitions;
+	so.topology_path = d->topology;
+	so.sm_port = d->sm_port;
+	so.opensm_conf_path = d->opensm_conf;
+	so.alias_guids_path = d->alias_guids;
+	so.allow_both_pkeys = d->have_osm && d->osm.allow_both_pkeys;
+	so.vf_guids = (ibp_vf_guids)d->vf_guids;
+	so.vports = daemon_vports(d);
+	if (!d->host_name && !gethostname(host, host_size - 1))
+		d->host_name = host;
+	so.store_url = d->store;
+	so.host_name = d->host_name;
+	return ibp_service_open(&so, &d->svc, err);
+}
+
 static int run(int argc, char **argv)
 {
 	cap_arenas();
@@ -464,24 +495,9 @@ static int run(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	struct ibp_service_options so;
-	ibp_service_options_init(&so, IBP_SERVICE_OPTIONS_VERSION);
-	so.db_path = d.db;
-	so.partitions_path = d.partitions;
-	so.topology_path = d.topology;
-	so.sm_port = d.sm_port;
-	so.opensm_conf_path = d.opensm_conf;
-	so.alias_guids_path = d.alias_guids;
-	so.allow_both_pkeys = d.have_osm && d.osm.allow_both_pkeys;
-	so.vf_guids = (ibp_vf_guids)d.vf_guids;
-	so.vports = daemon_vports(&d);
 	char host[256] = "";
-	if (!d.host_name && !gethostname(host, sizeof(host) - 1))
-		d.host_name = host;
-	so.store_url = d.store;
-	so.host_name = d.host_name;
 	ibp_error err;
-	if (ibp_service_open(&so, &d.svc, &err)) {
+	if (open_service(&d, host, sizeof(host), &err)) {
 		daemon_log("ibpartd: error: %s", err.message);
 		users_free(d.users);
 		krb_close(d.krb);

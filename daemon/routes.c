@@ -336,21 +336,16 @@ static void h_last_updated(struct request *q, struct response *r)
 	}
 }
 
-/* A P_Key as the service reads one ("0x1f", "31", or a JSON integer);
- * false when it is not one (the service then says why). */
+/* A P_Key as the service reads one ("0x1f", "31" - its parser,
+ * ibp_service_parse_pkey - or a JSON integer); false when it is not one
+ * (the service then says why). */
 static bool pkey_value(const json_t *v, const char *text, unsigned long *out)
 {
 	if (v && json_is_integer(v)) {
 		*out = (unsigned long)json_integer_value(v);
 		return json_integer_value(v) >= 0;
 	}
-	const char *t = v ? json_string_value(v) : text;
-	if (!t || !*t || *t == '-' || *t == '+' || *t == ' ')
-		return false;
-	char *end;
-	bool hex = t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
-	*out = strtoul(hex ? t + 2 : t, &end, hex ? 16 : 10);
-	return !*end && end != (hex ? t + 2 : t);
+	return !ibp_service_parse_pkey(v ? json_string_value(v) : text, out);
 }
 
 /* May the caller change P_Key (the body's "pkey" when text is NULL)?

@@ -13,9 +13,13 @@ work is the library's, reached as any third party reaches it:
      let a front end redo the library's work);
   2. every ibp_ function they call is exported (libibpart.map), static
      inline in an installed header, or front/'s own;
-  3. no function of tools/ or front/ runs past 80 lines: what grows past
-     that is logic a second front end would copy (ibpartd's option table
-     and HTTP plumbing are its own).
+  3. no function of tools/, daemon/ or front/ runs past 80 lines: what
+     grows past that is logic a second front end would copy.  An option
+     table (`const struct cli_opt opts[] = {...};`, one entry per option
+     with its --help text) is declarative and not counted: ibpartd's
+     parse() holds its forty options in one.  ibpartd's HTTP, TLS and
+     Kerberos plumbing is its own (no library function serves HTTP), and
+     holds to the rule as it is.
 
 Exit 1 naming each breach, 0 otherwise.  Usage: check-front-ends.py [SRC]
 """
@@ -73,16 +77,25 @@ def defined_in_front():
     return names
 
 
+OPT_TABLE = re.compile(r"^\s+(static )?const struct cli_opt \w+\[\] = \{")
+
+
 def long_functions(path, text):
-    out, start, name = [], None, None
+    """Functions past MAX_LINES, their option tables (rule 3) not counted."""
+    out, start, name, table, skipped = [], None, None, False, 0
     for n, line in enumerate(text.split("\n"), 1):
         if re.match(r"[a-zA-Z].*\(", line) and not line.rstrip().endswith(";"):
-            start, name = n, line.strip()
+            start, name, skipped = n, line.strip(), 0
+        elif start and OPT_TABLE.match(line):
+            table = True
         elif line.startswith("}") and start:
-            if n - start + 1 > MAX_LINES:
-                out.append("%s:%d: %d lines: %s" % (path, start,
-                                                     n - start + 1, name))
+            lines = n - start + 1 - skipped
+            if lines > MAX_LINES:
+                out.append("%s:%d: %d lines: %s" % (path, start, lines, name))
             start = None
+        if table:
+            skipped += 1
+            table = not re.match(r"^\s+\};", line)
     return out
 
 
@@ -128,7 +141,7 @@ def main():
                     continue
                 bad.append("%s calls %s, which libibpart.so does not "
                            "export" % (rel, name))
-            if path.endswith(".c") and d != "daemon":
+            if path.endswith(".c"):
                 bad += long_functions(rel, raw)
     for b in bad:
         print(b)

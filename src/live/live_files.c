@@ -130,42 +130,43 @@ long ibp_file_size(const char *path)
 	return (long)st.st_size;
 }
 
+long ibp_log_count_lines(const char *path, const char *needle, long *offset)
+{
+	FILE *f = path && needle && offset ? fopen(path, "r") : NULL;
+	if (!f)
+		return -1;
+	long n = 0, end = -1;
+	if (fseek(f, 0, SEEK_END) || (end = ftell(f)) < *offset) {
+		*offset =
+		    0; /* rotated or truncated: from its start next time */
+		n = -1;
+	} else if (fseek(f, *offset, SEEK_SET)) {
+		n = -1;
+	} else {
+		size_t nlen = strlen(needle);
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while ((len = getline(&line, &cap, f)) > 0 &&
+		       line[len - 1] == '\n') {
+			*offset += (long)len;
+			if (memmem(line, (size_t)len, needle, nlen))
+				n++;
+		}
+		free(line);
+	}
+	fclose(f);
+	return n;
+}
+
 int ibp_wait_log(const char *log_path, long offset, const char *needle,
 		 int timeout_ms, long *found_ms, ibp_error *err)
 {
 	long long start = now_ms();
-	size_t nlen = strlen(needle);
-	char *acc = NULL;
-	size_t alen = 0;
 	long pos = offset;
 	int rc = IBP_ETIMEDOUT;
 	for (;;) {
-		FILE *fp = fopen(log_path, "r");
-		if (fp) {
-			if (ibp_file_size(log_path) < pos)
-				pos = 0; /* the log was rotated/truncated */
-			if (fseek(fp, pos, SEEK_SET) == 0) {
-				char buf[8192];
-				size_t r;
-				while ((r = fread(buf, 1, sizeof(buf), fp))) {
-					char *na = realloc(acc, alen + r + 1);
-					if (!na) {
-						fclose(fp);
-						free(acc);
-						return ibp_error_set(
-						    err, IBP_ENOMEM,
-						    "out of memory");
-					}
-					acc = na;
-					memcpy(acc + alen, buf, r);
-					alen += r;
-					acc[alen] = '\0';
-					pos += (long)r;
-				}
-			}
-			fclose(fp);
-		}
-		if (acc && alen >= nlen && memmem(acc, alen, needle, nlen)) {
+		if (ibp_log_count_lines(log_path, needle, &pos) > 0) {
 			rc = IBP_OK;
 			break;
 		}
@@ -174,7 +175,6 @@ int ibp_wait_log(const char *log_path, long offset, const char *needle,
 		struct timespec ts = {0, 5 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
-	free(acc);
 	if (found_ms)
 		*found_ms = (long)(now_ms() - start);
 	if (rc)

@@ -46,9 +46,10 @@ static int pkey_range(unsigned long v, const char *text, const char *field,
 	return IBP_OK;
 }
 
-int svc_parse_pkey_text(const char *text, const char *field, uint16_t *out,
-			struct ibp_service_error *e)
+int ibp_service_parse_pkey(const char *text, unsigned long *value)
 {
+	if (!text || !value)
+		return IBP_EINVAL;
 	const char *p = text;
 	int base = 10;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -61,11 +62,21 @@ int svc_parse_pkey_text(const char *text, const char *field, uint16_t *out,
 		ok = base == 16 ? isxdigit((unsigned char)p[i])
 				: isdigit((unsigned char)p[i]);
 	if (!ok)
+		return IBP_EINVAL;
+	*value = strtoul(p, NULL, base);
+	return IBP_OK;
+}
+
+int svc_parse_pkey_text(const char *text, const char *field, uint16_t *out,
+			struct ibp_service_error *e)
+{
+	unsigned long v = 0;
+	if (ibp_service_parse_pkey(text, &v))
 		return svc_fail(e, IBP_EINVAL, field,
 				"%s: \"%.40s\" is not a P_Key (0x followed by "
 				"1-4 hex digits, or a decimal number)",
 				field, text);
-	return pkey_range(strtoul(p, NULL, base), text, field, out, e);
+	return pkey_range(v, text, field, out, e);
 }
 
 int svc_parse_pkey_json(const json_t *v, const char *field, uint16_t *out,

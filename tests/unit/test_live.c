@@ -365,6 +365,44 @@ static void test_pidfile_and_log_wait(void **state)
 	unlink(log);
 }
 
+/* ibp_log_count_lines, the one reader of OpenSM's log: lines appended
+ * after the offset, a partial last line not yet, a shrunk (rotated) file
+ * -1 with the offset reset, a missing file -1. */
+static void append(const char *path, const char *mode, const char *text)
+{
+	FILE *fp = fopen(path, mode);
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void test_log_count_lines(void **state)
+{
+	(void)state;
+	char *log = tmp_path("log");
+	append(log, "w", "old SUBNET UP\n");
+	long off = 14; /* past "old SUBNET UP\n" */
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), 0);
+	assert_int_equal(off, 14);
+	append(log, "a", "a SUBNET UP\nb sweep\nc SUBNET UP\nd SUBNET");
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), 2);
+	assert_int_equal(off, 14 + 12 + 8 + 12); /* "d SUBNET" not yet */
+	append(log, "a", " UP\n");
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), 1);
+	assert_int_equal(off, 14 + 12 + 8 + 12 + 12);
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), 0);
+	append(log, "w", "new\n"); /* rotated: shorter than the offset */
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), -1);
+	assert_int_equal(off, 0);
+	append(log, "a", "e SUBNET UP\n");
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), 1);
+	assert_int_equal(off, 4 + 12);
+	unlink(log);
+	off = 7;
+	assert_int_equal(ibp_log_count_lines(log, "SUBNET UP", &off), -1);
+	assert_int_equal(off, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_state_strict),
 	    cmocka_unit_test(test_atomic_write_keeps_backup),
 	    cmocka_unit_test(test_pidfile_and_log_wait),
+	    cmocka_unit_test(test_log_count_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

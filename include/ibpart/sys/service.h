@@ -20,7 +20,9 @@
  * service_store_tokens.c and service_store_migrate.c (the shared
  * PostgreSQL store), service_json_list.c (the P_Key list written as it
  * goes), service_vf.c (--vf-guids physical), service_web.c (the page at
- * `/`), service_view.c (the key of the views a caller may keep); private
+ * `/`), service_view.c (the key of the views a caller may keep),
+ * service_revision_end.c (a revision's end state from the facts of
+ * ibpartd's cycle); private
  * service_internal.h, service_lib.h.  Depends on util, topo, conf, pkey (the
  * state file), policy (OpenSM's placement), analysis (the audit), report (the
  * web view), SQLite, libpq and jansson.
@@ -131,6 +133,14 @@ int ibp_service_open(const struct ibp_service_options *o, ibp_service **out,
 		     ibp_error *err);
 /* Close the database and free everything.  NULL is allowed. */
 void ibp_service_close(ibp_service *s);
+
+/* A P_Key's text as UFM's clients write it: "0x" (or "0X") and 1-6 hex
+ * digits, or 1-6 decimal digits ("0x000A", "0xa", "10"); *value the
+ * number, in no range yet: the operations refuse what is outside
+ * 0x0001-0x7ffe (0x7fff for a P_Key only looked at) with a 400 naming the
+ * field, ibpartd reads a caller's P_Key against its users file's ranges
+ * with it.  IBP_EINVAL (*value untouched) for anything else, NULL too. */
+int ibp_service_parse_pkey(const char *text, unsigned long *value);
 
 /* Why a call failed. */
 struct ibp_service_error {
@@ -368,6 +378,51 @@ int ibp_service_note_drift(ibp_service *s, uint64_t rev, size_t ports,
 int ibp_service_revision_state(ibp_service *s, uint64_t rev,
 			       ibp_service_state *st, char *reason,
 			       size_t reason_size, ibp_error *err);
+/* The facts of ibpartd's cycle for a revision OpenSM was signalled for,
+ * from which ibp_service_revision_end decides its end state. */
+#define IBP_SERVICE_CYCLE_FACTS_VERSION 1
+struct ibp_service_cycle_facts {
+	unsigned version;	   /* IBP_SERVICE_CYCLE_FACTS_VERSION */
+	int reload_rc;		   /* ibp_opensm_reload's result (apply.h) */
+	const char *reload_why;	   /* its message (NULL: none) */
+	long opensm_pid;	   /* the OpenSM signalled */
+	bool logged_subnet_up;	   /* its log said SUBNET UP after the signal
+				      (IBP_OPENSM_SUBNET_UP) */
+	bool fabric_held;	   /* the fabric changed as predicted
+				      (IBP_OPENSM_FABRIC_HOLDS) */
+	bool opensm_log;	   /* its log was watched (--opensm-log) */
+	bool fabric_read;	   /* the fabric could be opened */
+	const char *no_fabric_why; /* why not (NULL: none) */
+	bool verified;		   /* verify ran: the counts below hold */
+	size_t differences;	   /* verify's differences ... */
+	size_t ports;		   /* ... on this many ports */
+	size_t vports;		   /* absent GUIDs that may be NVIDIA
+				      OpenSM's vports (virt_enabled 2) */
+	size_t absent;		   /* GUIDs named that the fabric has no
+				      port of (vports included) */
+};
+/* Set version; everything else 0/NULL/false.  Cannot fail. */
+void ibp_service_cycle_facts_init(struct ibp_service_cycle_facts *f,
+				  unsigned version);
+/* What became of the revision (docs/ibpartd.md, "States"): *st and the
+ * reason into why ("" when none), the first that holds of:
+ *  - a reload error other than IBP_ETIMEDOUT: FAILED, its message;
+ *  - no fabric read: APPLIED, "OpenSM <pid> signalled[ and logged SUBNET
+ *    UP]; not verified: <why>";
+ *  - not yet verified: PENDING - verify, then ask again with its counts;
+ *  - differences: FAILED, "drift: N differences on P ports after OpenSM
+ *    took the file" (after a timeout: "<its message>: N differences on P
+ *    ports");
+ *  - vports: APPLIED, "not verifiable: ...";
+ *  - SUBNET UP logged or the fabric held: VERIFIED, or APPLIED_PARTIALLY
+ *    with absent GUIDs ("N GUIDs it names are not ports of the fabric:
+ *    ...");
+ *  - else APPLIED, "not demonstrated: ...".
+ * Pure.  IBP_EINVAL for a facts version this library cannot read or a
+ * NULL argument. */
+int ibp_service_revision_end(const struct ibp_service_cycle_facts *f,
+			     ibp_service_state *st, char *why, size_t why_size,
+			     ibp_error *err);
 /* GET /ibpart/v1/status: {"revision", "fabric_revision", "state",
  * "revisions": [{"revision", "state", "reason"?, "op", "pkey", "time",
  * "absent"?: [{"guid", "kind", "hint"?}], "not_verifiable"?: [{"pkey",
