@@ -96,8 +96,14 @@ typedef struct ibp_tables_compute_options {
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 				     unsigned version);
 
-/* What a computation gives; every pointer is owned by the result. */
+/* What a computation gives; every pointer is owned by the result.  The
+ * caller allocates it with its version set,
+ * `ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};`
+ * (export.h: the library fills only the fields that version has; a
+ * field added to ibp_state_opensm is a new version of this struct). */
+#define IBP_TABLES_RESULT_VERSION 1
 typedef struct ibp_tables_result {
+	unsigned version;	/* IBP_TABLES_RESULT_VERSION, the caller's */
 	ibp_fabric *fabric;	/* LIDs assigned from the SM port */
 	ibp_conf *conf;		/* the plan */
 	ibp_tables *tables;	/* one table per programmed port */
@@ -119,8 +125,10 @@ typedef struct ibp_tables_result {
 	size_t nfound;
 } ibp_tables_result;
 
-/* Compute the tables o describes into *out (zeroed first; release with
- * ibp_tables_result_free, also after a failure).  Findings are appended
+/* Compute the tables o describes into *out (zeroed first but for its
+ * version; release with ibp_tables_result_free, also after a failure;
+ * out's version 0 or newer than the library's is IBP_EINVAL with
+ * nothing written).  Findings are appended
  * to diags (may be NULL): the topology's, sorted by position, then the
  * opensm.conf's warnings (opensm_conf.h: opensm-conf-value), then the
  * policy's (policy.h: opensm-fallback, pkey-table-full,
@@ -143,7 +151,8 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags,
 		       ibp_error *err);
 
-/* Free what r holds and zero it.  NULL is allowed. */
+/* Free what r holds and zero it but for its version.  NULL, and a
+ * version this library does not fill (nothing is done), are allowed. */
 void ibp_tables_result_free(ibp_tables_result *r);
 
 IBP_END_DECLS

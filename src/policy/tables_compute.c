@@ -28,6 +28,8 @@ IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,
 		   offsetof(ibp_tables_compute_options, vf_guids),
 		   sizeof(ibp_tables_compute_options));
+IBP_RESULT_LAYOUT(tables_result_layout, "ibp_tables_result",
+		  IBP_TABLES_RESULT_VERSION, sizeof(ibp_tables_result));
 
 /* The library's defaults, a whole current struct. */
 static void tables_compute_options_defaults(ibp_tables_compute_options *o)
@@ -44,17 +46,25 @@ void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 	ibp_options_init_as(o, version, &d, &tables_compute_options_layout);
 }
 
-void ibp_tables_result_free(ibp_tables_result *r)
+/* Free what a whole current result holds. */
+static void tables_result_release(ibp_tables_result *r)
 {
-	if (!r)
-		return;
 	ibp_tables_free(r->tables);
 	ibp_tables_free(r->remembered);
 	ibp_index_memory_free(r->memory);
 	ibp_state_file_free(r->state);
 	ibp_conf_free(r->conf);
 	ibp_fabric_free(r->fabric);
-	memset(r, 0, sizeof(*r));
+}
+
+void ibp_tables_result_free(ibp_tables_result *r)
+{
+	ibp_tables_result full;
+	if (ibp_result_take(&full, sizeof(full), r, &tables_result_layout,
+			    NULL))
+		return;
+	tables_result_release(&full);
+	ibp_result_give(r, NULL, &tables_result_layout);
 }
 
 /* The topology, its findings sorted into d; the failure is its first
@@ -188,7 +198,7 @@ static int osm_options(const ibp_tables_compute_options *o,
 			       o->policy->part_enforce, false};
 	bool running = r->state && ibp_state_file_opensm(r->state, &so);
 	if (o->opensm_conf_path) {
-		ibp_osm_conf c;
+		ibp_osm_conf c = {.version = IBP_OSM_CONF_VERSION};
 		int rc =
 		    ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d, err);
 		if (rc)
@@ -411,15 +421,34 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
 				  ibp_error *err)
 {
-	if (!r || !r->state)
+	ibp_tables_result full;
+	if (ibp_result_take(&full, sizeof(full), r, &tables_result_layout, err))
+		return IBP_EINVAL;
+	if (!full.state)
 		return ibp_error_set(err, IBP_EINVAL, "no state to write");
-	return ibp_state_file_write(r->state, path, err);
+	return ibp_state_file_write(full.state, path, err);
 }
 
+static int compute(const ibp_tables_compute_options *o, ibp_tables_result *out,
+		   ibp_diags *diags, ibp_error *err);
+
 int ibp_tables_compute(const ibp_tables_compute_options *o,
-		       ibp_tables_result *out, ibp_diags *diags, ibp_error *err)
+		       ibp_tables_result *caller, ibp_diags *diags,
+		       ibp_error *err)
 {
-	memset(out, 0, sizeof(*out));
+	if (ibp_result_check(caller, &tables_result_layout, err))
+		return IBP_EINVAL;
+	/* the library's own whole result, given as far as the caller's
+	 * version goes (a failure's too: the caller frees it) */
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
+	int rc = compute(o, &r, diags, err);
+	ibp_result_give(caller, &r, &tables_result_layout);
+	return rc;
+}
+
+static int compute(const ibp_tables_compute_options *o, ibp_tables_result *out,
+		   ibp_diags *diags, ibp_error *err)
+{
 	ibp_tables_compute_options own;
 	tables_compute_options_defaults(&own);
 	if (ibp_options_take(&own, o, &tables_compute_options_layout, err))
