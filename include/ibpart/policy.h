@@ -65,8 +65,6 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/index_memory.h"
-#include "ibpart/opensm_partitions.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -141,14 +139,14 @@ typedef struct ibp_policy_options {
 	 * the policy computes it; NULL: what `previous`
 	 * holds. */
 	const ibp_tables *remembered;
-	/* What OpenSM remembers, exactly (index_memory.h: several P_Keys
+	/* What OpenSM remembers, exactly (private: several P_Keys
 	 * per index, last_pkey_idx, which ports it knows), as
 	 * a tables_compute result holds it.  When given it wins over
 	 * `remembered`: a port it knows replays its record, a port it does
 	 * not know (new to OpenSM, or dropped when it left the fabric for a
 	 * sweep) remembers nothing and OpenSM finds its table as it is.
 	 * NULL: `remembered`, else what `previous` holds. */
-	const ibp_index_memory *memory;
+	const struct ibp_index_memory *memory;
 	/* OpenSM's keep_pkey_indexes FALSE: before each sweep OpenSM forgets
 	 * what it remembers and the table the port holds, so every table is
 	 * packed as on a fresh fabric (default false: keep_pkey_indexes
@@ -165,7 +163,7 @@ typedef struct ibp_policy_options {
 	 * least one member port in the fabric, in visiting order (OpenSM
 	 * deletes the others once the file is read); the input of the next
 	 * plan's reading (conf.h, ibp_conf_options.opensm_partitions). */
-	ibp_osm_partitions *partitions_out;
+	struct ibp_osm_partitions *partitions_out;
 } ibp_policy_options;
 
 /* Set version, OPENSM mode, part_enforce BOTH, everything else

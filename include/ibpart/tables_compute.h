@@ -112,7 +112,7 @@ typedef struct ibp_tables_result {
 	uint64_t sm_port_guid;
 	/* exactly what OpenSM remembers after this run; NULL w/o
 	 * state_path */
-	ibp_index_memory *memory;
+	struct ibp_index_memory *memory; /* private type */
 	/* the state after this run, what sys/tables_compute.h saves:
 	 * the tables ports hold (those programmed now, the others as
 	 * before, ports the fabric lacks kept), memory and options; NULL
@@ -137,7 +137,7 @@ typedef struct ibp_tables_result {
  * are `ibpart check`'s business and are not reported, but for
  * opensm-earlier-partition (conf.h: with a state that records a running
  * OpenSM, the plan is read with the partitions that OpenSM still holds,
- * opensm_partitions.h, and a statement they change is reported), and
+ * and a statement they change is reported), and
  * opensm-crash (error: the sweep kills OpenSM, opensm_prtn_sweep.h; the
  * tables are then those the ports held, and the next state has no
  * running OpenSM).  Returns 0;

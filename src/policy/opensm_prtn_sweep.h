@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "ibpart/conf.h"
-#include "ibpart/opensm_partitions.h"
+#include "pkey/opensm_partitions_lib.h"
 
 /* Where a sweep kills OpenSM: the partition whose deletion reads a freed
  * group, and that group. */

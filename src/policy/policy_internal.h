@@ -13,6 +13,8 @@
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
 #include "ibpart/policy.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 

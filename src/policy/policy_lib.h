@@ -10,6 +10,8 @@
 #define IBPART_POLICY_POLICY_LIB_H
 
 #include "ibpart/policy.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 
 /* An empty record for ibp_policy_options.unplaced, the caller's to free
  * with ibp_policy_unplaced_free() (NULL allowed); NULL when out of
@@ -78,7 +80,7 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 			     ibp_error *err);
 
 /* The same, also returning exactly what OpenSM remembers after this run
- * (index_memory.h; opensm mode; NULL allowed) for the next run's
+ * (index_memory_lib.h; opensm mode; NULL allowed) for the next run's
  * ibp_policy_options.memory: every end port it programs is known, with
  * each P_Key it placed at the index it placed it; a port it does not
  * program this time is forgotten.  *memory_out is NULL on error, else

@@ -35,7 +35,7 @@ struct old_tables_result {
 	ibp_tables *tables;
 	ibp_tables *remembered;
 	uint64_t sm_port_guid;
-	ibp_index_memory *memory;
+	struct ibp_index_memory *memory;
 	ibp_state_file *state;
 	struct {
 		bool allow_both_pkeys, compact_pkey_indexes;
