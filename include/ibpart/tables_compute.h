@@ -51,10 +51,10 @@ typedef struct ibp_tables_compute_options {
 	 * description or LID; a LID is read against the numbering from the
 	 * default SM port); NULL: the first CA port. */
 	const char *sm_port;
-	/* mode, allow_both_pkeys, part_enforce (its own version,
-	 * ibp_policy_options_init; NULL: the defaults); sm_port_guid,
-	 * previous, remembered and unplaced are set by the operation (what
-	 * is given there is ignored). */
+	/* mode, allow_both_pkeys, part_enforce, compact_pkey_indexes,
+	 * progress (its own version, ibp_policy_options_init; NULL: the
+	 * defaults); the SM port, the tables held and what OpenSM remembers
+	 * are the operation's own (sm_port, state_path). */
 	const ibp_policy_options *policy;
 	/* A state file (state_file.h; any version): the tables the ports
 	 * hold, what OpenSM remembers of their indexes and the options it

@@ -12,6 +12,7 @@
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis_input.h"
 #include "analysis/analysis_lib.h"
+#include "policy/policy_lib.h"
 
 /* How the SM port was chosen: given (--sm-port, or the tables file's
  * sm_port_guid), or assumed - the port the topology says ran the

@@ -27,7 +27,7 @@
  *
  * Private: no exported function takes or gives one (the stable structs
  * that carry one, ibp_tables_result.memory and
- * ibp_policy_options.memory, hold it as an opaque struct pointer).
+ * ibp_policy_run.memory, hold it as an opaque struct pointer).
  */
 #ifndef IBPART_PKEY_INDEX_MEMORY_LIB_H
 #define IBPART_PKEY_INDEX_MEMORY_LIB_H

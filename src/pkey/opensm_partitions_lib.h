@@ -25,7 +25,7 @@
  *
  * Private: no exported function takes or gives one (the stable options
  * that carry one, ibp_conf_options.opensm_partitions and
- * ibp_policy_options.partitions_out, hold it as an opaque struct
+ * ibp_policy_run.partitions_out, hold it as an opaque struct
  * pointer).
  */
 #ifndef IBPART_PKEY_OPENSM_PARTITIONS_LIB_H

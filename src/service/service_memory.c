@@ -173,8 +173,8 @@ int svc_replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
 	       const ibp_tables *previous, const ibp_index_memory *memory,
 	       ibp_tables **tables, ibp_index_memory **out, ibp_error *err)
 {
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.sm_port_guid = sm_guid;
 	po.previous = previous;
 	po.memory = memory;

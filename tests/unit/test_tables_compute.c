@@ -63,8 +63,8 @@ static void test_seed(void **state)
 	assert_null(r.remembered);
 	assert_int_equal(r.sm_port_guid, SM);
 	/* the same as the policy's on the same inputs */
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	ibp_tables *ts;
 	assert_int_equal(
 	    ibp_policy_compute(r.conf, r.fabric, &po, &ts, NULL, &err), 0);
