@@ -193,8 +193,8 @@ static void child(unsigned cas, unsigned parts, bool with_base, int fd)
 	memset(&r, 0, sizeof(r));
 	struct input in;
 	if (make_input(cas, parts, &in) == 0) {
-		ibp_policy_options po;
-		ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+		ibp_policy_run po;
+		ibp_policy_run_init(&po);
 		ibp_tables *ts = NULL;
 		double t0 = now();
 		int rc = ibp_policy_compute(in.c, in.f, &po, &ts, NULL, NULL);

@@ -84,7 +84,7 @@ int adopt_main(int argc, char **argv)
 		return cli_usage_error("ibpartd adopt",
 				       "which P_Keys? (e.g. 0x10)");
 	ibp_error err;
-	ibp_osm_conf osm;
+	ibp_osm_conf osm = {.version = IBP_OSM_CONF_VERSION};
 	if (opensm_conf) {
 		if (ibp_osm_conf_load_diags(opensm_conf, &osm, NULL, &err)) {
 			cli_print_message("ibpartd adopt", err.message);

@@ -467,7 +467,7 @@ static int cycle(struct ibpartd *d, uint64_t *rev, char *why, size_t why_size)
 			   (unsigned long long)*rev, d->partitions);
 		return 0;
 	}
-	struct seen v = {0};
+	struct seen v = {.took = {.version = IBP_APPLY_OPENSM_RESULT_VERSION}};
 	ibp_service_state st = IBP_SERVICE_APPLIED;
 	int rc = reload(d, &v, why, why_size);
 	if (!rc)

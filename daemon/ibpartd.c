@@ -379,6 +379,7 @@ static int parse(struct ibpartd *d, int argc, char **argv)
 		daemon_log("ibpartd: %s", err.message);
 		return CLI_EXIT_USAGE;
 	}
+	d->osm.version = IBP_OSM_CONF_VERSION;
 	if (d->opensm_conf) {
 		struct cli_op op;
 		if (cli_op_begin(&op))

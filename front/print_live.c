@@ -129,8 +129,8 @@ void ibp_verify_result_print(const ibp_verify_result *r, FILE *out)
 void ibp_apply_print(const ibp_apply *a, FILE *out)
 {
 	char dbuf[300];
-	struct ibp_apply_counts n;
-	ibp_apply_counts_get(a, &n);
+	struct ibp_apply_counts n = {.version = IBP_APPLY_COUNTS_VERSION};
+	ibp_apply_counts_get(a, &n, NULL);
 	const struct ibp_sm_report *rep = ibp_apply_report(a);
 	const char *state = ibp_apply_state_file(a);
 	size_t npl = ibp_apply_port_count(a);

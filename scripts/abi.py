@@ -5,7 +5,7 @@ Debian symbols file and the built library say the same thing.
 The ABI is the functions declared (not static inline) between
 IBP_BEGIN_DECLS and IBP_END_DECLS in the installed headers: the stable
 tier include/ibpart/*.h and the unstable tier include/ibpart/sys/*.h.
-libibpart.map (version node IBPART_0.6) lists exactly those names as
+libibpart.map (version node IBPART_0.7) lists exactly those names as
 global and makes everything else local; debian/libibpart0.symbols is
 made from the map (dpkg-gensymbols' format).
 
@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NODE = "IBPART_0.6"
+NODE = "IBPART_0.7"
 MAP = os.path.join(ROOT, "libibpart.map")
 SYMBOLS = os.path.join(ROOT, "debian", "libibpart0.symbols")
 

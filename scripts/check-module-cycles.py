@@ -30,7 +30,6 @@ OWNER = {
     "conf.h": "conf", "plan.h": "conf",
     "pkey.h": "pkey", "tables.h": "pkey",
     "tables_json.h": "pkey", "state_file.h": "pkey",
-    "index_memory.h": "pkey", "opensm_partitions.h": "pkey",
     "policy.h": "policy", "opensm_conf.h": "policy",
     "tables_compute.h": "policy",
     "sm.h": "sm",

@@ -165,7 +165,8 @@ static int do_via_opensm(struct lc *c, struct apply_opts *ao)
 	o->dry_run = ao->dry_run;
 	o->alias_guids_path = c->in.alias_guids;
 	o->vf_guids = (ibp_vf_guids)c->in.vf_guids;
-	struct ibp_apply_opensm_result r;
+	struct ibp_apply_opensm_result r = {
+	    .version = IBP_APPLY_OPENSM_RESULT_VERSION};
 	struct cli_op op;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;

@@ -160,7 +160,7 @@ static int run(int argc, char **argv)
 	a.ao.more_inputs[1] = a.osmconf;
 	/* NVIDIA's virtualization changes how the plan's GUIDs are read
 	 * (vport-unmodelled); the file's faults are reported below */
-	ibp_osm_conf osm;
+	ibp_osm_conf osm = {.version = IBP_OSM_CONF_VERSION};
 	a.ao.vports = a.osmconf && strcmp(a.osmconf, "-") &&
 		      !ibp_osm_conf_load_diags(a.osmconf, &osm, NULL, NULL) &&
 		      osm.virt_enabled == 2;

@@ -114,7 +114,7 @@ static void print_opensm_summary(const ibp_conf *c, FILE *out)
 static int check(const struct cli_input *in, const char *path,
 		 ibp_conf_options *co, const char *format, bool opensm)
 {
-	ibp_plan p;
+	ibp_plan p = {.version = IBP_PLAN_VERSION};
 	int status = cli_read_plan("check", in, path, co, &p);
 	if (status)
 		return status;

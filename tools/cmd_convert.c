@@ -57,7 +57,7 @@ static int run(int argc, char **argv)
 	if (!path)
 		return CLI_EXIT_USAGE;
 
-	ibp_plan p;
+	ibp_plan p = {.version = IBP_PLAN_VERSION};
 	if ((status = cli_read_plan("convert", &in, path, &co, &p)))
 		return status;
 	const ibp_conf *c = p.conf;

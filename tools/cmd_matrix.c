@@ -104,7 +104,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 /* --explain SRC DST: 0 or an exit status (printed). */
 static int explain(const struct matrix_args *a, const ibp_matrix *m, FILE *out)
 {
-	ibp_explanation e;
+	ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};
 	ibp_error err;
 	int rc = ibp_matrix_explain_ports(m, a->xsrc, a->xdst, &e, &err);
 	if (rc) {

@@ -231,7 +231,7 @@ static int run(int argc, char **argv)
 	struct cli_op op;
 	if (cli_op_begin(&op))
 		return CLI_EXIT_SYSTEM;
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	a.fo.progress = a.po.progress = cli_progress_hook();
 	int rc = ibp_tables_compute(&a.to, &r, op.diags, &op.err);
 	/* a failure after the topology loaded is no finding of it */

@@ -99,6 +99,7 @@ int lc_open(struct lc *c)
 int lc_opensm_conf(struct lc *c)
 {
 	struct cli_op op;
+	c->osm.version = IBP_OSM_CONF_VERSION;
 	if (c->osm_conf_path) {
 		if (cli_op_begin(&op))
 			return CLI_EXIT_SYSTEM;

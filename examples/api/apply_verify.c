@@ -99,8 +99,15 @@ static int apply(ibp_live *l, const char *conf)
 		return fail("plan", &err, rc);
 	printf("apply: %zu ports to change\n", ibp_apply_port_count(a));
 	rc = ibp_apply_run(a, NULL, &err);
-	struct ibp_apply_counts c;
-	ibp_apply_counts_get(a, &c);
+	/* A result struct carries the version of the header this program
+	 * was built with: a newer library fills only what it has. */
+	struct ibp_apply_counts c = {.version = IBP_APPLY_COUNTS_VERSION};
+	ibp_error cerr;
+	int crc = ibp_apply_counts_get(a, &c, &cerr);
+	if (crc) {
+		ibp_apply_free(a);
+		return fail("counts", &cerr, crc);
+	}
 	printf("apply: %zu ports changed, %lu SubnSet, complete: %s\n",
 	       ibp_apply_ports_changed(a, NULL), c.smps_set,
 	       ibp_apply_complete(a) ? "yes" : "no");

@@ -43,13 +43,6 @@ IBP_BEGIN_DECLS
 
 typedef struct ibp_alias_map ibp_alias_map;
 
-/* One alias GUID: the physical port whose GUIDInfo holds it, and where. */
-struct ibp_alias {
-	uint64_t alias;	    /* the alias GUID (a VF's GUID) */
-	uint64_t port_guid; /* the physical port's GUID (index 0) */
-	unsigned index;	    /* its GUIDInfo index, 1..255 (mlx4: VF n) */
-};
-
 /* What a GUID is to a fabric (and an alias map). */
 typedef enum ibp_guid_kind {
 	IBP_GUID_PORT = 0, /* a port GUID of the fabric: OpenSM programs it */
@@ -59,16 +52,6 @@ typedef enum ibp_guid_kind {
 } ibp_guid_kind;
 /* "port", "alias", "node-guid", "unknown". */
 const char *ibp_guid_kind_str(ibp_guid_kind k);
-
-/* A GUID classified: its kind, and for PORT and ALIAS the port of the
- * fabric (node, port, port GUID) and for ALIAS its GUIDInfo index. */
-struct ibp_guid_class {
-	ibp_guid_kind kind;
-	size_t node;
-	unsigned port;
-	uint64_t port_guid;
-	unsigned index;
-};
 
 /* What a plan's alias GUIDs become (`--vf-guids`,
  * docs/virtual-functions.md).  ALIAS (the default): they stay as

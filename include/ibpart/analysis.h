@@ -126,27 +126,38 @@ typedef struct ibp_explain_entry {
 	bool match; /* by the IBA rule */
 } ibp_explain_entry;
 
+/* The caller allocates it with its version set,
+ * `ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};`
+ * (export.h: the library fills only the fields that version has). */
+#define IBP_EXPLANATION_VERSION 1
 typedef struct ibp_explanation {
-	size_t src, dst; /* end port indices */
+	unsigned version; /* IBP_EXPLANATION_VERSION, the caller's */
+	size_t src, dst;  /* end port indices */
 	bool can_talk;
 	ibp_match_rule rule; /* the deciding rule (the best shared entry) */
 	size_t nshared;	     /* entry pairs with the same valid base */
 	ibp_explain_entry *shared;
 } ibp_explanation;
 
-/* The same for two ports named as ibp_fabric_resolve_port() reads them
- * (GUID, node description, NAME/N, LID) in the matrix's fabric.  Errors:
- * those of ibp_fabric_resolve_port (a name that is no port, or several);
+/* Why the end ports two ports named as ibp_fabric_resolve_port() reads
+ * them (GUID, node description, NAME/N, LID) in the matrix's fabric can
+ * or cannot talk, into *out (zeroed first but for its version; free
+ * with ibp_explanation_free).  Errors: IBP_EINVAL, nothing written, for
+ * out's version 0 or newer than the library's; those of
+ * ibp_fabric_resolve_port (a name that is no port, or several);
  * IBP_ERANGE "SPEC is not an end port of the matrix" (a switch port, or
  * port 0 of a switch without include_switch_port0); IBP_ENOMEM. */
 int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
 			     const char *dst, ibp_explanation *out,
 			     ibp_error *err);
+/* Free e's entries and zero it but for its version.  NULL, and a
+ * version this library does not fill (nothing is done), are allowed. */
 void ibp_explanation_free(ibp_explanation *e);
 /* The same as JSON (docs/json-schemas.md): {"src": {"port_guid",
  * "node_desc", "label", "port", "pkeys"}, "dst": {...}, "can_talk",
  * "rule", "shared": [{"base", "src_index", "src_pkey", "dst_index",
- * "dst_pkey", "match"}]}; a malloc'd string, NULL on ENOMEM. */
+ * "dst_pkey", "match"}]}; a malloc'd string, NULL on ENOMEM or for e's
+ * version 0 or newer than the library's. */
 char *ibp_explanation_json(const ibp_matrix *m, const ibp_explanation *e);
 
 /* ------------------------------------------------------------------ */

@@ -117,16 +117,6 @@ const ibp_conf *ibp_analysis_input_conf(const ibp_analysis_input *in);
 /* The tables to analyse (never NULL after a successful load), with the
  * switch ports' enforcement bits where known. */
 const ibp_tables *ibp_analysis_input_tables(const ibp_analysis_input *in);
-/* How the SM port was chosen: given (--sm-port, or the tables file's
- * sm_port_guid), or assumed - the port the topology says ran the
- * discovery, else its first CA port (ibp_fabric_default_sm_port).  An
- * assumed port is an audit finding (sm-port-assumed, info) of the
- * input's audit. */
-typedef enum ibp_sm_port_source {
-	IBP_SM_PORT_GIVEN = 0,
-	IBP_SM_PORT_FROM_INITIATOR,
-	IBP_SM_PORT_FIRST_CA
-} ibp_sm_port_source;
 /* A label for reports: the policy mode ("opensm", "strict") for a plan;
  * for tables the file's "mode", else the given mode, else "tables". */
 const char *ibp_analysis_input_mode(const ibp_analysis_input *in);

@@ -168,8 +168,13 @@ const char *ibp_apply_state_file(const ibp_apply *a);
 
 /* SMPs and time: in all, SubnSets (blocks + enforcement), of the push,
  * of the discovery and the reads, timeouts and retries of the push and
- * in all, milliseconds since the session opened. */
+ * in all, milliseconds since the session opened.  The caller allocates
+ * it with its version set,
+ * `struct ibp_apply_counts c = {.version = IBP_APPLY_COUNTS_VERSION};`
+ * (export.h: the library fills only the fields that version has). */
+#define IBP_APPLY_COUNTS_VERSION 1
 struct ibp_apply_counts {
+	unsigned version; /* IBP_APPLY_COUNTS_VERSION, the caller's */
 	unsigned long smps, smps_set, smps_push, smps_discover, smps_read;
 	unsigned long timeouts, retries, timeouts_total;
 	unsigned long enforce_ports, enforce_unsupported;
@@ -178,8 +183,10 @@ struct ibp_apply_counts {
 /* The counts of a into *out, as taken at the end of ibp_apply_run():
  * every field is 0 before it, and after a run that stopped before
  * pushing (already run, dry run, unreadable ports, state file not
- * saved).  Only reads a; cannot fail. */
-void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out);
+ * saved).  Only reads a.  IBP_EINVAL, nothing written, for a NULL a or
+ * out, or out's version 0 or newer than the library's. */
+int ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out,
+			 ibp_error *err);
 
 /* The result as `ibpart apply --direct --format json` prints it (docs/
  * json-schemas.md); a malloc'd string, NULL on ENOMEM. */
@@ -224,15 +231,23 @@ typedef enum ibp_opensm_seen {
 				     tables to wait for (ibp_opensm_reload) */
 } ibp_opensm_seen;
 
+/* The caller allocates it with its version set,
+ * `struct ibp_apply_opensm_result r =
+ *     {.version = IBP_APPLY_OPENSM_RESULT_VERSION};`
+ * (export.h: the library fills only the fields that version has). */
+#define IBP_APPLY_OPENSM_RESULT_VERSION 1
 struct ibp_apply_opensm_result {
-	char *text; /* the partition file, canonical syntax (malloc'd) */
+	unsigned version; /* IBP_APPLY_OPENSM_RESULT_VERSION, the caller's */
+	char *text;	  /* the partition file, canonical syntax (malloc'd) */
 	size_t len;
 	pid_t pid;	      /* the OpenSM signalled */
 	ibp_opensm_seen seen; /* how it was seen to take it */
 	long ms;	      /* from SIGHUP to then */
 };
-/* Free r->text and zero r (the struct itself is the caller's; r must not
- * be NULL).  A zeroed result may be cleared again. */
+/* Free r->text and zero r but for its version (the struct itself is the
+ * caller's).  A cleared result may be cleared or filled again; NULL, and
+ * a version this library does not fill (nothing is done), are
+ * allowed. */
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
 
 /* Validate, write, install, signal, wait (see the top of this file).
@@ -240,9 +255,10 @@ void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r);
  * is missing or bad (the partition file is left unchanged);
  * IBP_ETIMEDOUT when OpenSM has not taken the file in wait_ms (the new
  * file is installed, the old one is FILE.bak); the system's status when
- * the file cannot be installed or OpenSM signalled.  r->text is set
- * from the moment the file is made (the caller frees it with
- * ibp_apply_opensm_result_clear). */
+ * the file cannot be installed or OpenSM signalled.  *r is zeroed first
+ * but for its version (r's version 0 or newer than the library's:
+ * IBP_EINVAL, nothing written); r->text is set from the moment the file
+ * is made (the caller frees it with ibp_apply_opensm_result_clear). */
 int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
 			 ibp_error *err);
@@ -285,7 +301,9 @@ void ibp_opensm_reload_options_init(struct ibp_opensm_reload_options *o,
  * OpenSM or the pid file is bad; the system's status when the file
  * cannot be installed or the signal sent (the message says the file is
  * installed); IBP_ETIMEDOUT when neither witness came in o->wait_ms;
- * IBP_ECANCELED when l's cancel callback said so.  l may be NULL. */
+ * IBP_ECANCELED when l's cancel callback said so; IBP_EINVAL, nothing
+ * written to r, for r's version 0 or newer than the library's.  l may
+ * be NULL. */
 int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
 		      struct ibp_apply_opensm_result *r, ibp_error *err);
 

@@ -11,8 +11,8 @@
  * (`check --format json`), partitions_marker.c (ibpartd's marker line),
  * plan_read.c (plan.h); private conf_internal.h, conf_lib.h.
  * Depends on util (error, diag, atomic_file, file_read), pkey (the
- * partitions a running OpenSM holds, opensm_partitions.h) and, to resolve
- * names and check GUIDs when a fabric is given, topo.
+ * partitions a running OpenSM holds, src/pkey/opensm_partitions_lib.h) and, to
+ * resolve names and check GUIDs when a fabric is given, topo.
  *
  * conf.h - a partition policy read from OpenSM's partitions.conf (or from
  * the seed document's "PartitionConfig { ... }" dialect), with OpenSM
@@ -63,7 +63,6 @@
 #include "ibpart/alias_map.h"
 #include "ibpart/diag.h"
 #include "ibpart/error.h"
-#include "ibpart/opensm_partitions.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"
 
@@ -198,13 +197,15 @@ typedef struct ibp_conf_options {
 	 * (0: IBP_INPUT_MAX_DEFAULT, limits.h); a longer file is IBP_ERANGE. */
 	size_t max_input_size;
 	/* The partitions a running OpenSM still holds from its previous
-	 * sweep (opensm_partitions.h; NULL: a fresh OpenSM).  OpenSM reads
+	 * sweep (NULL: a fresh OpenSM; a private type, which
+	 * ibp_tables_compute reads from a state file: a program outside
+	 * leaves it NULL).  OpenSM reads
 	 * the file before it deletes them: a statement without a P_Key
 	 * finds one by name, a P_Key defined again keeps its old name, a
 	 * generated P_Key skips theirs; each such reading is the warning
 	 * "opensm-earlier-partition" (the plan means something else on a
 	 * fresh OpenSM).  Only read during the call. */
-	const ibp_osm_partitions *opensm_partitions;
+	const struct ibp_osm_partitions *opensm_partitions;
 } ibp_conf_options;
 
 /* dialect AUTO, no fabric, qos and allow_both_pkeys off.  Cannot fail. */

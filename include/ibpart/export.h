@@ -11,7 +11,7 @@
  *
  * Two tiers: include/ibpart/ is the stable API; include/ibpart/sys/
  * (wire/MAD, transports, SM, simulator) is exported too but may change
- * in any release.  libibpart.map (version node IBPART_0.6) lists every
+ * in any release.  libibpart.map (version node IBPART_0.7) lists every
  * exported name; everything else is local.
  *
  * Versioned options: an options struct starts with `unsigned version`.
@@ -25,6 +25,17 @@
  * outer one's later fields): it points to it, `const struct X *x`, and
  * the inner struct carries its own version (NULL: its defaults).  Both
  * tiers follow this.
+ *
+ * Versioned results: a plain struct the caller allocates and the library
+ * fills (ibp_plan, ibp_tables_result, ibp_explanation, ibp_osm_conf,
+ * struct ibp_apply_counts, struct ibp_apply_opensm_result) starts with
+ * `unsigned version` too, which the caller sets to the version of its
+ * header: `ibp_plan p = {.version = IBP_PLAN_VERSION};`.  The library
+ * fills only the fields that version has (and reads no more of one it
+ * is given back), refuses 0 or a newer version than its own
+ * (IBP_EINVAL naming the struct, nothing written), and its clear and
+ * free functions zero the struct but for the version, so it may be
+ * filled again.
  *
  * Thread safety: the library has no mutable global state.  Distinct
  * objects may be used from different threads at once; one object is

@@ -51,7 +51,6 @@
 #include "ibpart/export.h"
 
 struct ibp_conf;
-struct ibp_policy_unplaced;
 
 IBP_BEGIN_DECLS
 

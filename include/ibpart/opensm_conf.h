@@ -28,7 +28,12 @@
  *
  * Ownership and threads: an ibp_osm_conf is plain data (no pointers) the
  * caller owns; reading a file touches only the struct it is given, so
- * distinct reads may run in different threads at once.
+ * distinct reads may run in different threads at once.  It carries the
+ * version of the header the caller was built with,
+ * `ibp_osm_conf c = {.version = IBP_OSM_CONF_VERSION};` (export.h): the
+ * library fills only the fields that version has, and where it is given
+ * one to read (ibp_monitor_options.osm) reads only those, OpenSM's
+ * defaults standing for the rest.
  */
 #ifndef IBPART_OPENSM_CONF_H
 #define IBPART_OPENSM_CONF_H
@@ -53,7 +58,9 @@ typedef ibp_part_enforce ibp_osm_enforce;
 #define IBP_OSM_ENFORCE_OUT  IBP_ENFORCE_OUT
 #define IBP_OSM_ENFORCE_OFF  IBP_ENFORCE_OFF
 
+#define IBP_OSM_CONF_VERSION 1
 typedef struct ibp_osm_conf {
+	unsigned version;	     /* IBP_OSM_CONF_VERSION, the caller's */
 	bool have_m_key;	     /* an m_key line was present */
 	uint64_t m_key;		     /* 0 = not set */
 	unsigned m_key_protect_bits; /* m_key_protection_level */
@@ -104,12 +111,16 @@ typedef struct ibp_osm_conf {
  * of m_key, m_key_protection_level, sm_key or sa_key that is not a
  * number is an error
  * (IBP_EPARSE, file:line; the audit refuses to guess the M_Key).
- * IBP_EIO when the file cannot be read (a missing file included). */
+ * IBP_EIO when the file cannot be read (a missing file included), *out
+ * untouched; IBP_EINVAL, nothing read or written, for out's version 0
+ * or newer than the library's.  Otherwise *out is filled as far as its
+ * version goes, its version kept. */
 int ibp_osm_conf_load_diags(const char *path, ibp_osm_conf *out,
 			    ibp_diags *diags, ibp_error *err);
 
 /* The switch enforcement OpenSM runs with: off when
- * no_partition_enforcement is TRUE, else part_enforce. */
+ * no_partition_enforcement is TRUE, else part_enforce (fields every
+ * version has: c's version is not read). */
 ibp_part_enforce ibp_osm_conf_enforce(const ibp_osm_conf *c);
 
 IBP_END_DECLS

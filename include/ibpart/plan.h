@@ -46,29 +46,34 @@ void ibp_plan_read_options_init(ibp_plan_read_options *o, unsigned version);
 
 /* A plan read: the fabric (NULL without a topology), the parsed plan and
  * its findings sorted by position.  All owned; ibp_plan_clear() frees
- * them. */
+ * them.  The caller allocates it with its version set,
+ * `ibp_plan p = {.version = IBP_PLAN_VERSION};` (export.h: the library
+ * fills only the fields that version has). */
+#define IBP_PLAN_VERSION 1
 typedef struct ibp_plan {
+	unsigned version; /* IBP_PLAN_VERSION, set by the caller */
 	ibp_fabric *fabric;
 	ibp_conf *conf;
 	ibp_diags *diags;
 } ibp_plan;
 
 /* Read o->topology_path (when given) and then o->plan_path against it
- * into *out (zeroed first).  The topology's findings, sorted, are
- * appended to topo_diags (may be NULL); the plan's are in out->diags.
- * A plan with errors is no failure: they are findings.  Errors (*out
- * then left empty; err says why):
- *   the topology does not load: its status (IBP_EPARSE, IBP_EIO,
- *       IBP_ERANGE...), err repeating its first error finding;
+ * into *out (zeroed first but for its version).  The topology's findings,
+ * sorted, are appended to topo_diags (may be NULL); the plan's are in
+ * out->diags. A plan with errors is no failure: they are findings.  Errors
+ * (*out then left empty; err says why): the topology does not load: its status
+ * (IBP_EPARSE, IBP_EIO, IBP_ERANGE...), err repeating its first error finding;
  *   the plan cannot be read: IBP_ENOENT,
  *       IBP_EIO, IBP_ERANGE, err naming the file;
- *   IBP_EINVAL: o or out NULL, a wrong version (of o or o->conf), no
- *       plan_path;
+ *   IBP_EINVAL: o or out NULL, a wrong version (of o, o->conf or
+ *       out: nothing is written to *out then), no plan_path;
  *   IBP_ENOMEM. */
 int ibp_plan_read(const ibp_plan_read_options *o, ibp_plan *out,
 		  ibp_diags *topo_diags, ibp_error *err);
 
-/* Free what p holds and zero it.  NULL is allowed. */
+/* Free what p holds and zero it but for its version (it may be read
+ * into again).  NULL, and a version this library does not fill (nothing
+ * is done), are allowed. */
 void ibp_plan_clear(ibp_plan *p);
 
 IBP_END_DECLS

@@ -3,7 +3,7 @@
  * from plan (conf) and fabric (topo) to the desired P_KeyTable of every
  * port (pkey's ibp_tables), in OpenSM's mode and in strict mode, index
  * stability across runs (previous tables, OpenSM's remembered indexes)
- * and the record of what does not fit (ibp_policy_unplaced).  Files:
+ * and the record of what does not fit (private ibp_policy_unplaced).  Files:
  * policy.c (membership, entry points), policy_place.c (index placement,
  * the copy onto switch ports), policy_unplaced.c, opensm_conf.c
  * (opensm.conf, opensm_conf.h), opensm_prtn_sweep.c (a sweep of OpenSM's
@@ -19,20 +19,19 @@
  *
  *  - IBP_POLICY_OPENSM: exactly what OpenSM 3.3.23 programs, index for
  *    index, on a fabric whose tables are ibsim's/fresh hardware's initial
- *    ones (0xffff at index 0), or - with `previous` - on a fabric that
- *    holds those previous tables (OpenSM keeps every surviving P_Key at
- *    its index).  The rules, each verified against OpenSM on ibsim, are
- *    in docs/opensm-behaviour.md; in short: every end port is a limited
- *    member of 0x7fff and the SM port a full one, the file's lines apply
- *    on top (last one naming a port wins); partitions are visited in the
- *    order of their P_Key's bytes swapped (OpenSM's map is keyed by the
- *    network-order value), limited members before full ones; an entry the
- *    port already holds keeps its index, 0x7fff goes to index 0 (unless a
- *    partition says indx0), new entries follow the last used index; what
- *    does not fit the port's capacity is dropped (a finding); each CA or
- *    router port's table is copied, packed and with limited entries whose
- *    full twin is there left out, onto the switch external port facing it
- *    (switch partition enforcement, IBA vol. 1 10.9.4), up to the
+ *    ones (0xffff at index 0), or - with a state (tables_compute.h) - on a
+ * fabric that holds those previous tables (OpenSM keeps every surviving P_Key
+ * at its index).  The rules, each verified against OpenSM on ibsim, are in
+ * docs/opensm-behaviour.md; in short: every end port is a limited member of
+ * 0x7fff and the SM port a full one, the file's lines apply on top (last one
+ * naming a port wins); partitions are visited in the order of their P_Key's
+ * bytes swapped (OpenSM's map is keyed by the network-order value), limited
+ * members before full ones; an entry the port already holds keeps its index,
+ * 0x7fff goes to index 0 (unless a partition says indx0), new entries follow
+ * the last used index; what does not fit the port's capacity is dropped (a
+ * finding); each CA or router port's table is copied, packed and with limited
+ * entries whose full twin is there left out, onto the switch external port
+ * facing it (switch partition enforcement, IBA vol. 1 10.9.4), up to the
  *    switch's PartitionEnforcementCap; a file OpenSM rejects is replaced
  *    by "Default=0x7fff : ALL=full ;" (fail-open, a finding).
  *
@@ -50,8 +49,8 @@
  * left untouched and are absent from the result.
  *
  * Threads: no global state.  A computation only reads its conf, fabric
- * and the options' tables, so several may run at once on the same ones;
- * an ibp_policy_unplaced record is filled by one computation at a time.
+ * and the tables it is given, so several may run at once on the same
+ * ones.
  */
 #ifndef IBPART_POLICY_H
 #define IBPART_POLICY_H
@@ -65,8 +64,6 @@
 #include "ibpart/error.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
-#include "ibpart/index_memory.h"
-#include "ibpart/opensm_partitions.h"
 #include "ibpart/export.h"
 
 IBP_BEGIN_DECLS
@@ -80,96 +77,25 @@ typedef enum ibp_policy_mode {
  * facing an end port check; OFF leaves those ports' tables untouched) is
  * an ibp_part_enforce, tables.h. */
 
-/* ---- what the policy could not place ----
- * The "pkey-table-full" and "enforcement-table-full" findings of
- * the policy (tables_compute.h) as data, for callers that act on them - the
- * audit reports them in its own words - rather than print them.  The texts of
- * those findings are for people; read this record instead of them. */
-
-/* A port whose P_KeyTable cannot hold every P_Key the plan gives it
- * (OpenSM ERR 0512): one record per port, however many P_Keys it
- * drops. */
-typedef struct ibp_policy_dropped {
-	size_t node;
-	unsigned port;
-	uint64_t port_guid;
-	unsigned capacity; /* entries its P_KeyTable holds (PartitionCap) */
-	unsigned wanted;   /* distinct P_Keys the plan gives the port */
-	size_t ndropped;
-	/* the P_Keys it does not get, with their membership bit, in the
-	 * order the policy drops them (OpenSM's visiting order) */
-	const uint16_t *dropped;
-} ibp_policy_dropped;
-
-/* A CA/router port whose packed table does not fit the switch external
- * port facing it (IBA vol. 1 10.9.4, PartitionEnforcementCap): the copy
- * there is truncated and OpenSM turns partition enforcement off on that
- * switch port (ERR 0507). */
-typedef struct ibp_policy_unenforced {
-	size_t node; /* the end port */
-	unsigned port;
-	uint64_t port_guid;
-	size_t switch_node; /* the switch port facing it */
-	unsigned switch_port;
-	unsigned entries;  /* P_Keys the switch port would have to hold */
-	unsigned capacity; /* P_Keys it can hold */
-} ibp_policy_unenforced;
-
-/* The record of one computation; filled through
- * ibp_policy_options.unplaced. */
-typedef struct ibp_policy_unplaced ibp_policy_unplaced;
-
 #define IBP_POLICY_OPTIONS_VERSION 1
 /* Initialise with ibp_policy_options_init(&o, IBP_POLICY_OPTIONS_VERSION)
  * (options_version: the library reads only the fields o's version has). */
 typedef struct ibp_policy_options {
 	unsigned version;	       /* IBP_POLICY_OPTIONS_VERSION */
 	ibp_policy_mode mode;	       /* default OPENSM */
-	uint64_t sm_port_guid;	       /* 0: the first CA port of the fabric */
 	bool allow_both_pkeys;	       /* OpenSM's allow_both_pkeys (-W) */
 	ibp_part_enforce part_enforce; /* default BOTH */
-	/* The tables the ports hold now (e.g. --state, or read back), keyed
-	 * by the same fabric; NULL: a fresh fabric, every table 0xffff at
-	 * index 0 (what ibsim and an unconfigured HCA hold).  OpenSM keeps
-	 * each surviving P_Key at its index and appends new ones after the
-	 * highest index it used before. */
-	const ibp_tables *previous;
-	/* What OpenSM remembers besides (its per-port "accumulated" P_Key
-	 * indexes, which outlive the entries: a P_Key removed and added
-	 * again returns to its old index while the same OpenSM runs), one
-	 * table per port with each remembered P_Key at its index, as
-	 * the policy computes it; NULL: what `previous`
-	 * holds. */
-	const ibp_tables *remembered;
-	/* What OpenSM remembers, exactly (index_memory.h: several P_Keys
-	 * per index, last_pkey_idx, which ports it knows), as
-	 * a tables_compute result holds it.  When given it wins over
-	 * `remembered`: a port it knows replays its record, a port it does
-	 * not know (new to OpenSM, or dropped when it left the fabric for a
-	 * sweep) remembers nothing and OpenSM finds its table as it is.
-	 * NULL: `remembered`, else what `previous` holds. */
-	const ibp_index_memory *memory;
 	/* OpenSM's keep_pkey_indexes FALSE: before each sweep OpenSM forgets
 	 * what it remembers and the table the port holds, so every table is
 	 * packed as on a fresh fabric (default false: keep_pkey_indexes
 	 * TRUE, OpenSM's default). */
 	bool compact_pkey_indexes;
-	/* NULL: not recorded.  Otherwise emptied, then filled with what
-	 * this computation could not place (complete when it returns 0),
-	 * whether or not findings are collected. */
-	ibp_policy_unplaced *unplaced;
 	/* "computing tables" (ports) while it runs; NULL: none. */
 	const ibp_progress *progress;
-	/* NULL: not recorded.  Otherwise emptied, then filled with the
-	 * partition objects OpenSM holds after this sweep: those with at
-	 * least one member port in the fabric, in visiting order (OpenSM
-	 * deletes the others once the file is read); the input of the next
-	 * plan's reading (conf.h, ibp_conf_options.opensm_partitions). */
-	ibp_osm_partitions *partitions_out;
 } ibp_policy_options;
 
 /* Set version, OPENSM mode, part_enforce BOTH, everything else
- * 0/false/NULL (a version out of range: only the version field, which
+ * false (a version out of range: only the version field, which
  * the operation then refuses).  Cannot fail. */
 void ibp_policy_options_init(ibp_policy_options *o, unsigned version);
 

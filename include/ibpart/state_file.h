@@ -23,7 +23,7 @@
  * known, a switch port facing a switch); "enforcement" (optional) a
  * switch external port's PartitionEnforcementInbound/Outbound bits
  * (held by the state's tables); "remembered" (optional)
- * OpenSM's memory of the port (index_memory.h), present exactly when
+ * OpenSM's memory of the port (its index memory), present exactly when
  * OpenSM knows the port; "opensm" (optional) the options OpenSM ran
  * with (allow_both_pkeys is read once at its start, so it sticks).
  * Ports the fabric of a run does not have are kept as they were (less
@@ -47,8 +47,6 @@
 #include <stdint.h>
 
 #include "ibpart/error.h"
-#include "ibpart/index_memory.h"
-#include "ibpart/opensm_partitions.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 #include "ibpart/export.h"

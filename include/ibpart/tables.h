@@ -4,9 +4,9 @@
  * (private pkey_table_lib.h, pkey_table.c), one table per port of a
  * fabric (this header, tables.c), that set as JSON (tables_json.h,
  * tables_json.c), the state file (state_file.h, state_file.c), OpenSM's
- * index memory (index_memory.h, index_memory.c) and the partition
- * objects it holds between sweeps (opensm_partitions.h,
- * opensm_partitions.c).
+ * index memory (private index_memory_lib.h, index_memory.c) and the
+ * partition objects it holds between sweeps (private
+ * opensm_partitions_lib.h, opensm_partitions.c).
  * Depends on topo (tables are keyed by an ibp_fabric's ports), util and
  * jansson.
  *

@@ -51,10 +51,10 @@ typedef struct ibp_tables_compute_options {
 	 * description or LID; a LID is read against the numbering from the
 	 * default SM port); NULL: the first CA port. */
 	const char *sm_port;
-	/* mode, allow_both_pkeys, part_enforce (its own version,
-	 * ibp_policy_options_init; NULL: the defaults); sm_port_guid,
-	 * previous, remembered and unplaced are set by the operation (what
-	 * is given there is ignored). */
+	/* mode, allow_both_pkeys, part_enforce, compact_pkey_indexes,
+	 * progress (its own version, ibp_policy_options_init; NULL: the
+	 * defaults); the SM port, the tables held and what OpenSM remembers
+	 * are the operation's own (sm_port, state_path). */
 	const ibp_policy_options *policy;
 	/* A state file (state_file.h; any version): the tables the ports
 	 * hold, what OpenSM remembers of their indexes and the options it
@@ -96,8 +96,14 @@ typedef struct ibp_tables_compute_options {
 void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 				     unsigned version);
 
-/* What a computation gives; every pointer is owned by the result. */
+/* What a computation gives; every pointer is owned by the result.  The
+ * caller allocates it with its version set,
+ * `ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};`
+ * (export.h: the library fills only the fields that version has; a
+ * field added to ibp_state_opensm is a new version of this struct). */
+#define IBP_TABLES_RESULT_VERSION 1
 typedef struct ibp_tables_result {
+	unsigned version;	/* IBP_TABLES_RESULT_VERSION, the caller's */
 	ibp_fabric *fabric;	/* LIDs assigned from the SM port */
 	ibp_conf *conf;		/* the plan */
 	ibp_tables *tables;	/* one table per programmed port */
@@ -106,7 +112,7 @@ typedef struct ibp_tables_result {
 	uint64_t sm_port_guid;
 	/* exactly what OpenSM remembers after this run; NULL w/o
 	 * state_path */
-	ibp_index_memory *memory;
+	struct ibp_index_memory *memory; /* private type */
 	/* the state after this run, what sys/tables_compute.h saves:
 	 * the tables ports hold (those programmed now, the others as
 	 * before, ports the fabric lacks kept), memory and options; NULL
@@ -119,8 +125,10 @@ typedef struct ibp_tables_result {
 	size_t nfound;
 } ibp_tables_result;
 
-/* Compute the tables o describes into *out (zeroed first; release with
- * ibp_tables_result_free, also after a failure).  Findings are appended
+/* Compute the tables o describes into *out (zeroed first but for its
+ * version; release with ibp_tables_result_free, also after a failure;
+ * out's version 0 or newer than the library's is IBP_EINVAL with
+ * nothing written).  Findings are appended
  * to diags (may be NULL): the topology's, sorted by position, then the
  * opensm.conf's warnings (opensm_conf.h: opensm-conf-value), then the
  * policy's (policy.h: opensm-fallback, pkey-table-full,
@@ -129,7 +137,7 @@ typedef struct ibp_tables_result {
  * are `ibpart check`'s business and are not reported, but for
  * opensm-earlier-partition (conf.h: with a state that records a running
  * OpenSM, the plan is read with the partitions that OpenSM still holds,
- * opensm_partitions.h, and a statement they change is reported), and
+ * and a statement they change is reported), and
  * opensm-crash (error: the sweep kills OpenSM, opensm_prtn_sweep.h; the
  * tables are then those the ports held, and the next state has no
  * running OpenSM).  Returns 0;
@@ -143,7 +151,8 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 		       ibp_tables_result *out, ibp_diags *diags,
 		       ibp_error *err);
 
-/* Free what r holds and zero it.  NULL is allowed. */
+/* Free what r holds and zero it but for its version.  NULL, and a
+ * version this library does not fill (nothing is done), are allowed. */
 void ibp_tables_result_free(ibp_tables_result *r);
 
 IBP_END_DECLS

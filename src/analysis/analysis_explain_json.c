@@ -46,8 +46,12 @@ static json_t *endpoint(const ibp_matrix *m, size_t i)
 	return o;
 }
 
-char *ibp_explanation_json(const ibp_matrix *m, const ibp_explanation *e)
+char *ibp_explanation_json(const ibp_matrix *m, const ibp_explanation *caller)
 {
+	ibp_explanation full;
+	if (ibp_explanation_take(&full, caller, NULL))
+		return NULL;
+	const ibp_explanation *e = &full;
 	json_t *root = json_object(), *shared = json_array();
 	json_object_set_new(root, "src", endpoint(m, e->src));
 	json_object_set_new(root, "dst", endpoint(m, e->dst));

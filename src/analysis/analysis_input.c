@@ -249,8 +249,8 @@ static int tables_from_plan(const ibp_analysis_input_options *o,
 		    "does not parse (%s); strict mode refuses it (OpenSM "
 		    "would fall back to ALL=full: see --mode opensm)",
 		    v->reason ? v->reason : "rejected");
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.mode = o->mode;
 	po.sm_port_guid =
 	    ibp_fabric_port_guid(in->fabric, in->sm_node, in->sm_port);

@@ -74,7 +74,7 @@ int ibp_analysis_input_audit_files(const ibp_analysis_input *in,
 		return IBP_EINVAL;
 	o = &own;
 	ibp_tenant_map *tm = NULL;
-	ibp_osm_conf osm;
+	ibp_osm_conf osm = {.version = IBP_OSM_CONF_VERSION};
 	int rc = IBP_OK;
 	if (o->tenants_path)
 		rc = ibp_tenant_map_load_limit(

@@ -12,8 +12,21 @@
 #include "ibpart/alias_map.h"
 #include "ibpart/analysis_input.h"
 #include "analysis/analysis_lib.h"
+#include "policy/policy_lib.h"
 
-/* Which of those the input's SM port is. */
+/* How the SM port was chosen: given (--sm-port, or the tables file's
+ * sm_port_guid), or assumed - the port the topology says ran the
+ * discovery, else its first CA port (ibp_fabric_default_sm_port).  An
+ * assumed port is an audit finding (sm-port-assumed, info) of the
+ * input's audit. */
+typedef enum ibp_sm_port_source {
+	IBP_SM_PORT_GIVEN = 0,
+	IBP_SM_PORT_FROM_INITIATOR,
+	IBP_SM_PORT_FIRST_CA
+} ibp_sm_port_source;
+
+/* Which of those the input's SM port is (no exported function gives
+ * it: private). */
 ibp_sm_port_source
 ibp_analysis_input_sm_port_source(const ibp_analysis_input *in);
 

@@ -75,7 +75,14 @@ bool ibp_matrix_class_can_talk(const ibp_matrix *m, size_t a, size_t b);
 /* Number of distinct partition bases (valid) in any end port's table. */
 size_t ibp_matrix_partition_count(const ibp_matrix *m);
 
-/* Fill *out (free with ibp_explanation_free).  IBP_ERANGE for a bad
+/* The caller's *e read into the library's whole current *full, as far
+ * as e's version goes (util/options_version.h): IBP_EINVAL for NULL e
+ * or a version 0 or newer than the library's. */
+int ibp_explanation_take(ibp_explanation *full, const ibp_explanation *e,
+			 ibp_error *err);
+
+/* Fill the library's whole current *out (its version set; free with
+ * ibp_explanation_free).  IBP_ERANGE for a bad
  * index. */
 int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
 		       ibp_explanation *out, ibp_error *err);

@@ -701,13 +701,22 @@ const char *ibp_match_rule_str(ibp_match_rule r)
 	return "?";
 }
 
-int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
-			     const char *dst, ibp_explanation *out,
-			     ibp_error *err)
+IBP_RESULT_LAYOUT(explanation_layout, "ibp_explanation",
+		  IBP_EXPLANATION_VERSION, sizeof(ibp_explanation));
+
+int ibp_explanation_take(ibp_explanation *full, const ibp_explanation *e,
+			 ibp_error *err)
+{
+	return ibp_result_take(full, sizeof(*full), e, &explanation_layout,
+			       err);
+}
+
+/* ibp_matrix_explain_ports on the library's whole current result. */
+static int explain_ports(const ibp_matrix *m, const char *src, const char *dst,
+			 ibp_explanation *out, ibp_error *err)
 {
 	const char *spec[2] = {src, dst};
 	long ep[2];
-	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < 2; k++) {
 		size_t n;
 		unsigned p;
@@ -725,10 +734,22 @@ int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
 	return ibp_matrix_explain(m, (size_t)ep[0], (size_t)ep[1], out, err);
 }
 
+int ibp_matrix_explain_ports(const ibp_matrix *m, const char *src,
+			     const char *dst, ibp_explanation *caller,
+			     ibp_error *err)
+{
+	if (ibp_result_check(caller, &explanation_layout, err))
+		return IBP_EINVAL;
+	ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};
+	int rc = explain_ports(m, src, dst, &e, err);
+	ibp_result_give(caller, &e, &explanation_layout);
+	return rc;
+}
+
 int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
 		       ibp_explanation *out, ibp_error *err)
 {
-	memset(out, 0, sizeof(*out));
+	*out = (ibp_explanation){.version = IBP_EXPLANATION_VERSION};
 	if (src >= m->n || dst >= m->n)
 		return ibp_error_set(err, IBP_ERANGE, "no end port %zu",
 				     src >= m->n ? src : dst);
@@ -790,9 +811,9 @@ int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
 
 void ibp_explanation_free(ibp_explanation *e)
 {
-	if (!e)
+	ibp_explanation full;
+	if (ibp_explanation_take(&full, e, NULL))
 		return;
-	free(e->shared);
-	e->shared = NULL;
-	e->nshared = 0;
+	free(full.shared);
+	ibp_result_give(e, NULL, &explanation_layout);
 }

@@ -16,6 +16,7 @@
 #include "topo/alias_map_lib.h"
 #include "conf/conf_lib.h"
 #include "topo/topo_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 
 #define OSM_NAME_MAX 31 /* osm_prtn_t name[32] */
 

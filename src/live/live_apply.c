@@ -74,6 +74,8 @@ IBP_OPTIONS_LAYOUT(apply_run_options_layout, "apply run options",
 		   IBP_APPLY_RUN_OPTIONS_VERSION,
 		   offsetof(struct ibp_apply_run_options, state_default),
 		   sizeof(struct ibp_apply_run_options));
+IBP_RESULT_LAYOUT(apply_counts_layout, "struct ibp_apply_counts",
+		  IBP_APPLY_COUNTS_VERSION, sizeof(struct ibp_apply_counts));
 
 /* The library's defaults, a whole current struct. */
 static void apply_run_options_defaults(struct ibp_apply_run_options *o)
@@ -539,9 +541,15 @@ size_t ibp_apply_not_reached_count(const ibp_apply *a)
 	return n;
 }
 
-void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out)
+int ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out,
+			 ibp_error *err)
 {
-	*out = (struct ibp_apply_counts){
+	if (ibp_result_check(out, &apply_counts_layout, err))
+		return IBP_EINVAL;
+	if (!a)
+		return ibp_error_set(err, IBP_EINVAL, "no apply");
+	struct ibp_apply_counts c = {
+	    .version = IBP_APPLY_COUNTS_VERSION,
 	    .smps = a->counts.smps,
 	    .smps_set = a->rep.blocks_written + a->rep.enforce_ports,
 	    .smps_push = a->counts.smps - a->smps_before_push,
@@ -554,6 +562,8 @@ void ibp_apply_counts_get(const ibp_apply *a, struct ibp_apply_counts *out)
 	    .enforce_unsupported = a->rep.enforce_unsupported,
 	    .elapsed_ms = a->elapsed_ms,
 	};
+	ibp_result_give(out, &c, &apply_counts_layout);
+	return IBP_OK;
 }
 
 static json_t *ports_json(const ibp_apply *a)
@@ -588,8 +598,8 @@ static json_t *ports_json(const ibp_apply *a)
 
 char *ibp_apply_json(const ibp_apply *a)
 {
-	struct ibp_apply_counts c;
-	ibp_apply_counts_get(a, &c);
+	struct ibp_apply_counts c = {.version = IBP_APPLY_COUNTS_VERSION};
+	ibp_apply_counts_get(a, &c, NULL);
 	json_t *root = json_pack(
 	    "{s:s, s:b, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "mode",
 	    a->mode, "complete", a->complete, "dry_run", 0, "ports_planned",

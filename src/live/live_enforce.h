@@ -11,7 +11,7 @@
 
 #include "ibpart/live.h"
 #include "live/live_lib.h"
-#include "ibpart/policy.h"
+#include "policy/policy_lib.h"
 #include "ibpart/tables.h"
 
 /* A leaf port (a switch external port facing an end port) whose

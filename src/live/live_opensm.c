@@ -34,6 +34,9 @@ IBP_OPTIONS_LAYOUT(apply_opensm_options_layout, "apply via OpenSM options",
 		   IBP_APPLY_OPENSM_OPTIONS_VERSION,
 		   offsetof(struct ibp_apply_opensm_options, alias_guids_path),
 		   sizeof(struct ibp_apply_opensm_options));
+IBP_RESULT_LAYOUT(apply_opensm_result_layout, "struct ibp_apply_opensm_result",
+		  IBP_APPLY_OPENSM_RESULT_VERSION,
+		  sizeof(struct ibp_apply_opensm_result));
 
 /* The library's defaults, a whole current struct. */
 static void apply_opensm_options_defaults(struct ibp_apply_opensm_options *o)
@@ -79,8 +82,12 @@ int ibp_apply_opensm_partition_file(struct ibp_apply_opensm_options *o,
 
 void ibp_apply_opensm_result_clear(struct ibp_apply_opensm_result *r)
 {
-	free(r->text);
-	*r = (struct ibp_apply_opensm_result){0};
+	struct ibp_apply_opensm_result full;
+	if (ibp_result_take(&full, sizeof(full), r, &apply_opensm_result_layout,
+			    NULL))
+		return;
+	free(full.text);
+	ibp_result_give(r, NULL, &apply_opensm_result_layout);
 }
 
 static long ms_since(const struct timespec *t0)
@@ -264,8 +271,9 @@ static int check_opensm(pid_t pid, const char *file, ibp_error *err)
 	return IBP_OK;
 }
 
-int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
-		      struct ibp_apply_opensm_result *r, ibp_error *err)
+/* ibp_opensm_reload on the library's whole current result. */
+static int reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
+		  struct ibp_apply_opensm_result *r, ibp_error *err)
 {
 	r->seen = IBP_OPENSM_NOT_ASKED;
 	r->ms = 0;
@@ -307,11 +315,25 @@ int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
 	return rc ? rc : wait_for_opensm(l, o, off, r, err);
 }
 
-int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
-			 struct ibp_apply_opensm_result *r, ibp_diags *diags,
-			 ibp_error *err)
+/* The caller's result read into a whole current one, reloaded, and given
+ * back as far as its version goes (its text kept). */
+int ibp_opensm_reload(ibp_live *l, const struct ibp_opensm_reload_options *o,
+		      struct ibp_apply_opensm_result *caller, ibp_error *err)
 {
-	*r = (struct ibp_apply_opensm_result){0};
+	struct ibp_apply_opensm_result r;
+	if (ibp_result_take(&r, sizeof(r), caller, &apply_opensm_result_layout,
+			    err))
+		return IBP_EINVAL;
+	int rc = reload(l, o, &r, err);
+	ibp_result_give(caller, &r, &apply_opensm_result_layout);
+	return rc;
+}
+
+/* ibp_apply_via_opensm on the library's whole current result. */
+static int via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
+		      struct ibp_apply_opensm_result *r, ibp_diags *diags,
+		      ibp_error *err)
+{
 	struct ibp_apply_opensm_options own;
 	apply_opensm_options_defaults(&own);
 	if (ibp_options_take(&own, o, &apply_opensm_options_layout, err))
@@ -357,7 +379,7 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	ro.wait_ms = o->wait_ms;
 	ibp_live_progress(l, "installing %s (old file kept as %s.bak)",
 			  o->opensm_conf, o->opensm_conf);
-	rc = ibp_opensm_reload(l, &ro, r, err);
+	rc = reload(l, &ro, r, err);
 	if (rc == IBP_EINVAL || rc == IBP_EPARSE) {
 		rc = IBP_EIO; /* past the plan: the system's fault */
 		if (err)
@@ -365,5 +387,18 @@ int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
 	}
 out:
 	ibp_tables_free(want);
+	return rc;
+}
+
+int ibp_apply_via_opensm(ibp_live *l, const struct ibp_apply_opensm_options *o,
+			 struct ibp_apply_opensm_result *caller,
+			 ibp_diags *diags, ibp_error *err)
+{
+	if (ibp_result_check(caller, &apply_opensm_result_layout, err))
+		return IBP_EINVAL;
+	struct ibp_apply_opensm_result r = {
+	    .version = IBP_APPLY_OPENSM_RESULT_VERSION};
+	int rc = via_opensm(l, o, &r, diags, err);
+	ibp_result_give(caller, &r, &apply_opensm_result_layout);
 	return rc;
 }

@@ -23,8 +23,8 @@ static int compute(const struct ibp_live_plan_options *po, const ibp_conf *c,
 		   const ibp_fabric *f, ibp_tables **want, ibp_diags *diags,
 		   ibp_error *err)
 {
-	ibp_policy_options o;
-	ibp_policy_options_init(&o, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run o;
+	ibp_policy_run_init(&o);
 	if (po->mode && ibp_policy_mode_parse(po->mode, &o.mode))
 		return ibp_error_set(err, IBP_EINVAL,
 				     "unknown mode '%s' (opensm or strict)",

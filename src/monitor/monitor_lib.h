@@ -12,6 +12,57 @@
 #include "ibpart/monitor.h"
 #include "ibpart/sys/monitor.h"
 
+/* One port a sweep read. */
+struct ibp_monitor_port {
+	uint64_t node_guid;
+	uint64_t port_guid; /* a CA port's; a switch's port 0's */
+	unsigned port;
+	bool is_switch;	  /* a leaf port of a switch */
+	const char *desc; /* the node's NodeDescription */
+	uint16_t lid;	  /* where the GMPs and SMPs went */
+	/* The CA port it faces (a leaf port: the one behind the link; a
+	 * CA port: itself) */
+	uint64_t facing_port_guid;
+	const char *facing_desc;
+	/* The tenants of that port: indexes into the sweep's tenants */
+	size_t ntenants;
+	const size_t *tenants;
+	/* No GMP sent: the plan gives the PMA's port (this CA port, the
+	 * switch's port 0) no key of the default partition, so none could
+	 * reach it (strict mode); constraint errors unknown */
+	bool pma_skipped;
+	bool pma_read;	/* the PMA answered (constraint errors valid) */
+	bool pma_64bit; /* ... from PortCountersExtended */
+	bool smp_read;	/* PortInfo answered (violations valid) */
+	uint64_t raw[IBP_MON_NCOUNTERS];   /* as read this sweep */
+	uint64_t total[IBP_MON_NCOUNTERS]; /* monotonic (the state's) */
+	bool saturated[IBP_MON_NCOUNTERS]; /* raw at the counter's max */
+	/* Bad P_Key traps naming this CA port (monotonic, the state's):
+	 * as the sender of the refused packet (LID1) and as its
+	 * destination (LID2); 0 on switch ports */
+	uint64_t traps_from, traps_toward;
+};
+
+/* One tenant (a partition of the plan) and its sums over its ports. */
+struct ibp_monitor_tenant {
+	const char *name;
+	uint16_t pkey;	 /* base, without the membership bit */
+	size_t ports;	 /* CA ports of the tenant in the fabric */
+	uint64_t from;	 /* constraint errors of packets from its nodes */
+	uint64_t toward; /* ... toward its nodes */
+	uint64_t pkey_violations; /* P_KeyViolations of its CA ports */
+	uint64_t traps_from;	  /* Bad P_Key traps naming its CA ports as */
+	uint64_t traps_toward;	  /* ... the sender / the destination */
+};
+
+/* A port that raised Bad P_Key traps (the state's total; port 0 of a
+ * switch when OpenSM's log names only the switch: trap 259). */
+struct ibp_monitor_trap_port {
+	uint64_t node_guid;
+	unsigned port;
+	uint64_t total;
+};
+
 /* The IBA name: "PortXmitConstraintErrors", ..., "Q_KeyViolations". */
 const char *ibp_monitor_counter_name(ibp_monitor_counter c);
 

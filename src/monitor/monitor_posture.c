@@ -17,6 +17,7 @@
 #include "analysis/analysis_lib.h"
 #include "live/live_lib.h"
 #include "live/verify_lib.h"
+#include "policy/opensm_conf_lib.h"
 #include "ibpart/sys/monitor.h"
 
 /* The findings of f by severity into p (audit_known set); f NULL:
@@ -108,6 +109,11 @@ int ibp_monitor_posture_compute(ibp_live *l,
 	struct ibp_monitor_options own;
 	if (monitor_options_take(&own, o, err))
 		return IBP_EINVAL;
+	ibp_osm_conf osm; /* the caller's, as far as its version goes */
+	if (own.osm && ibp_osm_conf_take(&osm, own.osm, err))
+		return IBP_EINVAL;
+	if (own.osm)
+		own.osm = &osm;
 	o = &own;
 	if (o->version < 3 || !o->conf_path)
 		return ibp_error_set(err, IBP_EINVAL,

@@ -16,6 +16,7 @@
 #include "ibpart/sys/transport.h"
 #include "ibpart/sys/monitor.h"
 #include "ibpart/sys/report.h"
+#include "monitor/monitor_lib.h"
 
 struct ibp_monitor_sweep {
 	struct ibp_monitor_port *ports;

@@ -1,6 +1,6 @@
 /*
  * index_memory.c - what OpenSM remembers of each port's P_Key indexes
- * (include/ibpart/index_memory.h): per node, an array of per-port
+ * (pkey/index_memory_lib.h): per node, an array of per-port
  * records allocated when the node's first port becomes known; a record
  * is a small array of (P_Key, index) kept sorted in OpenSM's map order
  * (the byte-swapped P_Key), plus last_pkey_idx.  A port holds a handful
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "ibpart/index_memory.h"
+#include "pkey/index_memory_lib.h"
 #include "pkey/index_memory_lib.h"
 #include "topo/topo_lib.h"
 

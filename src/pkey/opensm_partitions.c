@@ -1,6 +1,6 @@
 /*
  * opensm_partitions.c - the partition objects a running OpenSM holds
- * between sweeps (include/ibpart/opensm_partitions.h): a small array,
+ * between sweeps (pkey/opensm_partitions_lib.h): a small array,
  * since a plan holds a few thousand partitions at most and the list is
  * built once a run.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ibpart/error.h"
-#include "ibpart/opensm_partitions.h"
+#include "pkey/opensm_partitions_lib.h"
 #include "pkey/opensm_partitions_lib.h"
 
 void ibp_osm_partitions_init(ibp_osm_partitions *l)

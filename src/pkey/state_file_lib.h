@@ -10,6 +10,8 @@
 #define IBPART_PKEY_STATE_FILE_LIB_H
 
 #include "ibpart/state_file.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 
 typedef struct ibp_state_read_options {
 	/* A port the fabric does not have: kept aside and written back
@@ -57,7 +59,7 @@ bool ibp_state_file_opensm(const ibp_state_file *s, ibp_state_opensm *out);
 void ibp_state_file_set_opensm(ibp_state_file *s, const ibp_state_opensm *o);
 
 /* The partition objects the running OpenSM holds after its last sweep
- * (opensm_partitions.h; "opensm"."partitions", written only with the
+ * (opensm_partitions_lib.h; "opensm"."partitions", written only with the
  * options; never NULL, empty when none are recorded). */
 const ibp_osm_partitions *ibp_state_file_partitions(const ibp_state_file *s);
 

@@ -79,7 +79,7 @@ int ibp_tables_read_json_path(const ibp_fabric *f, const char *path,
 
 /* The --state file: the same JSON, each port also carrying
  * "remembered" - what OpenSM remembers of the port's P_Key indexes
- * (policy.h, ibp_policy_options.remembered).  rem may be NULL; on
+ * (policy.h, ibp_policy_run.remembered).  rem may be NULL; on
  * reading, *remembered is NULL when the file has none, else a set the
  * caller frees with ibp_tables_free() like *out (both NULL on error).
  * Writing and reading fail as ibp_tables_write_json_path() and

@@ -20,6 +20,7 @@
 #include "pkey/tables_lib.h"
 #include "ibpart/sys/opensm_conf.h"
 #include "util/error_lib.h"
+#include "util/options_version.h"
 
 /* OpenSM's fgets(line, 1023, ...): at most 1022 bytes a piece. */
 #define OSM_PIECE 1022
@@ -153,10 +154,14 @@ static void take(struct rd *r, ibp_osm_conf *o, const char *key, char *val,
 	}
 }
 
-int ibp_osm_conf_read(const char *name, const char *text, size_t len,
-		      ibp_osm_conf *out, ibp_diags *diags, ibp_error *err)
+IBP_RESULT_LAYOUT(osm_conf_layout, "ibp_osm_conf", IBP_OSM_CONF_VERSION,
+		  sizeof(ibp_osm_conf));
+
+/* Read text into the library's whole current *out. */
+static int read_full(const char *name, const char *text, size_t len,
+		     ibp_osm_conf *out, ibp_diags *diags, ibp_error *err)
 {
-	memset(out, 0, sizeof(*out));
+	*out = (ibp_osm_conf){.version = IBP_OSM_CONF_VERSION};
 	out->part_enforce = IBP_ENFORCE_BOTH;
 	out->keep_pkey_indexes = true;
 	out->sm_key = out->sa_key = 1; /* OSM_DEFAULT_SM_KEY, _SA_KEY */
@@ -190,6 +195,26 @@ int ibp_osm_conf_read(const char *name, const char *text, size_t len,
 	return rc;
 }
 
+int ibp_osm_conf_read(const char *name, const char *text, size_t len,
+		      ibp_osm_conf *out, ibp_diags *diags, ibp_error *err)
+{
+	if (ibp_result_check(out, &osm_conf_layout, err))
+		return IBP_EINVAL;
+	ibp_osm_conf c;
+	int rc = read_full(name, text, len, &c, diags, err);
+	ibp_result_give(out, &c, &osm_conf_layout);
+	return rc;
+}
+
+int ibp_osm_conf_take(ibp_osm_conf *full, const ibp_osm_conf *c, ibp_error *err)
+{
+	read_full(NULL, "", 0, full, NULL, NULL); /* OpenSM's defaults */
+	if (ibp_result_check(c, &osm_conf_layout, err))
+		return IBP_EINVAL;
+	memcpy(full, c, ibp_result_size(c, &osm_conf_layout));
+	return IBP_OK;
+}
+
 int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 		       ibp_osm_conf *out, ibp_error *err)
 {
@@ -213,6 +238,8 @@ int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
 				  ibp_osm_conf *out, ibp_diags *diags,
 				  ibp_error *err)
 {
+	if (ibp_result_check(out, &osm_conf_layout, err))
+		return IBP_EINVAL;
 	char *buf;
 	size_t len;
 	int rrc = ibp_file_read_all(

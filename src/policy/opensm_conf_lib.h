@@ -21,4 +21,12 @@ int ibp_osm_conf_load_limit_diags(const char *path, size_t max_input_size,
 int ibp_osm_conf_parse(const char *name, const char *text, size_t len,
 		       ibp_osm_conf *out, ibp_error *err);
 
+/* A caller's *c (as far as its version goes) over OpenSM's defaults (an
+ * empty file's reading) in the library's whole current *full: how the
+ * library reads an ibp_osm_conf a program gives it.  IBP_EINVAL naming
+ * it for NULL c or a version 0 or newer than the library's (*full then
+ * holds the defaults). */
+int ibp_osm_conf_take(ibp_osm_conf *full, const ibp_osm_conf *c,
+		      ibp_error *err);
+
 #endif

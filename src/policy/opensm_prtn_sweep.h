@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "ibpart/conf.h"
-#include "ibpart/opensm_partitions.h"
+#include "pkey/opensm_partitions_lib.h"
 
 /* Where a sweep kills OpenSM: the partition whose deletion reads a freed
  * group, and that group. */
@@ -38,7 +38,7 @@ typedef struct ibp_osm_crash {
 
 /* One sweep: before, the objects OpenSM holds (NULL: none, a fresh
  * OpenSM); conf, the plan it reads; kept, the partitions that get a
- * member (ibp_policy_options.partitions_out: pkey and name); *after
+ * member (ibp_policy_run.partitions_out: pkey and name); *after
  * (emptied first) the objects it holds when the sweep is done, with the
  * groups each tracks.  *crash (zeroed first) says whether OpenSM dies on
  * the way; *after is then what it held when it died.  IBP_EINVAL for a

@@ -53,11 +53,26 @@ void ibp_policy_options_init(ibp_policy_options *o, unsigned version)
 	ibp_options_init_as(o, version, &d, &policy_options_layout);
 }
 
-int ibp_policy_options_take(ibp_policy_options *full,
-			    const ibp_policy_options *o, ibp_error *err)
+void ibp_policy_run_init(ibp_policy_run *r)
 {
-	policy_options_defaults(full);
-	return ibp_options_take(full, o, &policy_options_layout, err);
+	*r = (ibp_policy_run){.mode = IBP_POLICY_OPENSM,
+			      .part_enforce = IBP_ENFORCE_BOTH};
+}
+
+int ibp_policy_options_take(ibp_policy_run *run, const ibp_policy_options *o,
+			    ibp_error *err)
+{
+	ibp_policy_run_init(run);
+	ibp_policy_options full;
+	policy_options_defaults(&full);
+	if (ibp_options_take(&full, o, &policy_options_layout, err))
+		return IBP_EINVAL;
+	run->mode = full.mode;
+	run->allow_both_pkeys = full.allow_both_pkeys;
+	run->part_enforce = full.part_enforce;
+	run->compact_pkey_indexes = full.compact_pkey_indexes;
+	run->progress = full.progress;
+	return IBP_OK;
 }
 
 int ibp_policy_mode_parse(const char *s, ibp_policy_mode *out)
@@ -76,7 +91,7 @@ const char *ibp_policy_mode_str(ibp_policy_mode m)
 	return m == IBP_POLICY_STRICT ? "strict" : "opensm";
 }
 
-int ibp_policy_sm_port(const ibp_fabric *f, const ibp_policy_options *o,
+int ibp_policy_sm_port(const ibp_fabric *f, const ibp_policy_run *o,
 		       uint64_t *guid, ibp_error *err)
 {
 	size_t n;
@@ -561,7 +576,7 @@ static void pol_free(struct pol *P)
 }
 
 int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
-		       const ibp_policy_options *opts, ibp_tables **out,
+		       const ibp_policy_run *opts, ibp_tables **out,
 		       ibp_diags *findings, ibp_error *err)
 {
 	return ibp_policy_compute_state(conf, fabric, opts, out, NULL, findings,
@@ -569,12 +584,12 @@ int ibp_policy_compute(const ibp_conf *conf, const ibp_fabric *fabric,
 }
 
 static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
-		   const ibp_policy_options *opts, ibp_tables **out,
+		   const ibp_policy_run *opts, ibp_tables **out,
 		   ibp_tables **remembered_out, ibp_index_memory **memory_out,
 		   ibp_diags *findings, ibp_error *err);
 
 int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
-			     const ibp_policy_options *opts, ibp_tables **out,
+			     const ibp_policy_run *opts, ibp_tables **out,
 			     ibp_tables **remembered_out, ibp_diags *findings,
 			     ibp_error *err)
 {
@@ -583,7 +598,7 @@ int ibp_policy_compute_state(const ibp_conf *conf, const ibp_fabric *fabric,
 }
 
 int ibp_policy_compute_memory(const ibp_conf *conf, const ibp_fabric *fabric,
-			      const ibp_policy_options *opts, ibp_tables **out,
+			      const ibp_policy_run *opts, ibp_tables **out,
 			      ibp_index_memory **memory_out,
 			      ibp_diags *findings, ibp_error *err)
 {
@@ -592,7 +607,7 @@ int ibp_policy_compute_memory(const ibp_conf *conf, const ibp_fabric *fabric,
 }
 
 static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
-		   const ibp_policy_options *opts, ibp_tables **out,
+		   const ibp_policy_run *opts, ibp_tables **out,
 		   ibp_tables **remembered_out, ibp_index_memory **memory_out,
 		   ibp_diags *findings, ibp_error *err)
 {
@@ -609,7 +624,7 @@ static int compute(const ibp_conf *conf, const ibp_fabric *fabric,
 	if (opts)
 		P.o = *opts;
 	else
-		ibp_policy_options_init(&P.o, IBP_POLICY_OPTIONS_VERSION);
+		ibp_policy_run_init(&P.o);
 	if (P.o.unplaced)
 		pol_unplaced_clear(P.o.unplaced);
 	P.conf = conf;

@@ -12,7 +12,9 @@
 
 #include "ibpart/conf.h"
 #include "ibpart/diag.h"
-#include "ibpart/policy.h"
+#include "policy/policy_lib.h"
+#include "pkey/index_memory_lib.h"
+#include "pkey/opensm_partitions_lib.h"
 #include "ibpart/tables.h"
 #include "ibpart/topo.h"
 
@@ -37,7 +39,7 @@ struct pend {
 };
 
 struct pol {
-	ibp_policy_options o;
+	ibp_policy_run o;
 	const ibp_conf *conf;
 	const ibp_fabric *f;
 	ibp_diags *diags;
@@ -70,7 +72,7 @@ struct pol {
 
 int pol_place_all(struct pol *P, ibp_tables *ts);
 
-/* policy_unplaced.c: the record behind ibp_policy_options.unplaced */
+/* policy_unplaced.c: the record behind ibp_policy_run.unplaced */
 void pol_unplaced_clear(ibp_policy_unplaced *u);
 /* Port e (whose plan gives it `wanted` P_Keys) drops pkey. */
 int pol_unplaced_drop(ibp_policy_unplaced *u, const struct ep *e,

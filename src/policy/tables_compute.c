@@ -28,6 +28,8 @@ IBP_OPTIONS_LAYOUT(tables_compute_options_layout, "tables options",
 		   IBP_TABLES_COMPUTE_OPTIONS_VERSION,
 		   offsetof(ibp_tables_compute_options, vf_guids),
 		   sizeof(ibp_tables_compute_options));
+IBP_RESULT_LAYOUT(tables_result_layout, "ibp_tables_result",
+		  IBP_TABLES_RESULT_VERSION, sizeof(ibp_tables_result));
 
 /* The library's defaults, a whole current struct. */
 static void tables_compute_options_defaults(ibp_tables_compute_options *o)
@@ -44,17 +46,25 @@ void ibp_tables_compute_options_init(ibp_tables_compute_options *o,
 	ibp_options_init_as(o, version, &d, &tables_compute_options_layout);
 }
 
-void ibp_tables_result_free(ibp_tables_result *r)
+/* Free what a whole current result holds. */
+static void tables_result_release(ibp_tables_result *r)
 {
-	if (!r)
-		return;
 	ibp_tables_free(r->tables);
 	ibp_tables_free(r->remembered);
 	ibp_index_memory_free(r->memory);
 	ibp_state_file_free(r->state);
 	ibp_conf_free(r->conf);
 	ibp_fabric_free(r->fabric);
-	memset(r, 0, sizeof(*r));
+}
+
+void ibp_tables_result_free(ibp_tables_result *r)
+{
+	ibp_tables_result full;
+	if (ibp_result_take(&full, sizeof(full), r, &tables_result_layout,
+			    NULL))
+		return;
+	tables_result_release(&full);
+	ibp_result_give(r, NULL, &tables_result_layout);
 }
 
 /* The topology, its findings sorted into d; the failure is its first
@@ -79,7 +89,7 @@ static int load_fabric(const ibp_tables_compute_options *o,
 /* The SM port and the LIDs OpenSM assigns from it: LIDs need the SM
  * first, so a LID is read against the default SM's numbering. */
 static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		   ibp_policy_options *po, ibp_error *err)
+		   ibp_policy_run *po, ibp_error *err)
 {
 	int rc;
 	if (o->sm_port) {
@@ -102,7 +112,7 @@ static int sm_port(const ibp_tables_compute_options *o, ibp_tables_result *r,
  * something else to this OpenSM than to a fresh one, and those that say
  * which of its GUIDs OpenSM skips (conf_guids.c), which go to out. */
 static int read_plan(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		     const ibp_policy_options *po, bool vports, ibp_diags *out,
+		     const ibp_policy_run *po, bool vports, ibp_diags *out,
 		     ibp_error *err)
 {
 	ibp_conf_options co;
@@ -180,15 +190,14 @@ static int read_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
  * re-reads the others from the opensm.conf where it has them.  Without
  * one this run is OpenSM's start.  Flags the caller gives win. */
 static int osm_options(const ibp_tables_compute_options *o,
-		       ibp_tables_result *r, ibp_policy_options *po,
-		       bool *vports, ibp_diags *d, ibp_error *err)
+		       ibp_tables_result *r, ibp_policy_run *po, bool *vports,
+		       ibp_diags *d, ibp_error *err)
 {
-	ibp_state_opensm so = {o->policy->allow_both_pkeys,
-			       o->policy->compact_pkey_indexes,
-			       o->policy->part_enforce, false};
+	ibp_state_opensm so = {po->allow_both_pkeys, po->compact_pkey_indexes,
+			       po->part_enforce, false};
 	bool running = r->state && ibp_state_file_opensm(r->state, &so);
 	if (o->opensm_conf_path) {
-		ibp_osm_conf c;
+		ibp_osm_conf c = {.version = IBP_OSM_CONF_VERSION};
 		int rc =
 		    ibp_osm_conf_load_diags(o->opensm_conf_path, &c, d, err);
 		if (rc)
@@ -211,11 +220,11 @@ static int osm_options(const ibp_tables_compute_options *o,
 		}
 	}
 	if (o->allow_both_pkeys_given)
-		so.allow_both_pkeys = o->policy->allow_both_pkeys;
+		so.allow_both_pkeys = po->allow_both_pkeys;
 	if (o->compact_pkey_indexes_given)
-		so.compact_pkey_indexes = o->policy->compact_pkey_indexes;
+		so.compact_pkey_indexes = po->compact_pkey_indexes;
 	if (o->part_enforce_given) {
-		so.part_enforce = o->policy->part_enforce;
+		so.part_enforce = po->part_enforce;
 		so.no_partition_enforcement = false;
 	}
 	/* OpenSM's check of its options writes "off" into the part_enforce
@@ -236,7 +245,7 @@ static int osm_options(const ibp_tables_compute_options *o,
 /* The state after the run: the tables programmed now over those the
  * ports held (a port not programmed keeps its table: a card that left
  * the fabric for a sweep still holds it), OpenSM's memory, options. */
-static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
+static int next_state(ibp_policy_mode mode, ibp_tables_result *r,
 		      const ibp_osm_partitions *prtns, bool dead,
 		      ibp_error *err)
 {
@@ -265,16 +274,14 @@ static int next_state(const ibp_tables_compute_options *o, ibp_tables_result *r,
 	}
 	if (!rc) {
 		ibp_state_file_set_sm_port(s, r->sm_port_guid);
-		rc = ibp_state_file_set_mode(
-		    s, ibp_policy_mode_str(o->policy->mode));
+		rc = ibp_state_file_set_mode(s, ibp_policy_mode_str(mode));
 	}
 	return rc ? ibp_error_set(err, rc, "out of memory") : 0;
 }
 
 /* After the policy of a --state run: the old one-P_Key-per-index view
  * of what OpenSM remembers, for existing callers, and the next state. */
-static int place_state(const ibp_tables_compute_options *o,
-		       ibp_tables_result *r, ibp_policy_options *po,
+static int place_state(ibp_tables_result *r, ibp_policy_run *po,
 		       const ibp_osm_partitions *prtns, bool dead,
 		       ibp_error *err)
 {
@@ -309,7 +316,7 @@ static int place_state(const ibp_tables_compute_options *o,
 	/* previous borrowed the state's tables, which next_state changes */
 	po->previous = NULL;
 	po->memory = NULL;
-	return next_state(o, r, prtns, dead, err);
+	return next_state(po->mode, r, prtns, dead, err);
 }
 
 /* OpenSM's partition objects through this sweep (opensm_prtn_sweep.h),
@@ -376,7 +383,7 @@ static int sweep_partitions(const ibp_tables_compute_options *o,
 /* The policy, its findings into d and counted; with a state, the
  * partition objects OpenSM keeps go into the next one. */
 static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
-		 ibp_policy_options *po, ibp_diags *d, ibp_error *err)
+		 ibp_policy_run *po, ibp_diags *d, ibp_error *err)
 {
 	if (r->state) {
 		po->previous = ibp_state_file_tables(r->state);
@@ -401,7 +408,7 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 		rc = sweep_partitions(o, r, &prtns, &after, &dead, d, err);
 	if (!rc && r->state)
 		rc = place_state(
-		    o, r, po, po->mode == IBP_POLICY_OPENSM ? &after : &prtns,
+		    r, po, po->mode == IBP_POLICY_OPENSM ? &after : &prtns,
 		    dead, err);
 	ibp_osm_partitions_clear(&after);
 	ibp_osm_partitions_clear(&prtns);
@@ -411,23 +418,45 @@ static int place(const ibp_tables_compute_options *o, ibp_tables_result *r,
 int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
 				  ibp_error *err)
 {
-	if (!r || !r->state)
+	ibp_tables_result full;
+	if (ibp_result_take(&full, sizeof(full), r, &tables_result_layout, err))
+		return IBP_EINVAL;
+	if (!full.state)
 		return ibp_error_set(err, IBP_EINVAL, "no state to write");
-	return ibp_state_file_write(r->state, path, err);
+	return ibp_state_file_write(full.state, path, err);
 }
 
+static int compute(const ibp_tables_compute_options *o, ibp_tables_result *out,
+		   ibp_diags *diags, ibp_error *err);
+
 int ibp_tables_compute(const ibp_tables_compute_options *o,
-		       ibp_tables_result *out, ibp_diags *diags, ibp_error *err)
+		       ibp_tables_result *caller, ibp_diags *diags,
+		       ibp_error *err)
 {
-	memset(out, 0, sizeof(*out));
+	if (ibp_result_check(caller, &tables_result_layout, err))
+		return IBP_EINVAL;
+	/* the library's own whole result, given as far as the caller's
+	 * version goes (a failure's too: the caller frees it) */
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
+	int rc = compute(o, &r, diags, err);
+	ibp_result_give(caller, &r, &tables_result_layout);
+	return rc;
+}
+
+static int compute(const ibp_tables_compute_options *o, ibp_tables_result *out,
+		   ibp_diags *diags, ibp_error *err)
+{
 	ibp_tables_compute_options own;
 	tables_compute_options_defaults(&own);
 	if (ibp_options_take(&own, o, &tables_compute_options_layout, err))
 		return IBP_EINVAL;
-	ibp_policy_options given; /* the caller's, as far as it goes */
-	if (ibp_policy_options_take(&given, own.policy, err))
+	/* the caller's policy options, as far as their version goes; the
+	 * SM port, the tables held, what OpenSM remembers and the records
+	 * are this operation's to set */
+	ibp_policy_run po;
+	if (ibp_policy_options_take(&po, own.policy, err))
 		return IBP_EINVAL;
-	own.policy = &given;
+	own.policy = NULL;
 	o = &own;
 	if (!o->topology_path || !(o->plan_path || o->plan_text))
 		return ibp_error_set(err, IBP_EINVAL,
@@ -435,12 +464,6 @@ int ibp_tables_compute(const ibp_tables_compute_options *o,
 	ibp_diags *d = diags ? diags : ibp_diags_new();
 	if (!d)
 		return ibp_error_set(err, IBP_ENOMEM, "out of memory");
-	ibp_policy_options po = *o->policy;
-	po.sm_port_guid = 0;
-	po.unplaced = NULL;
-	po.previous = NULL;
-	po.remembered = NULL;
-	po.memory = NULL;
 	int rc = load_fabric(o, out, d, err);
 	if (!rc)
 		rc = sm_port(o, out, &po, err);

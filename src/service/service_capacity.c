@@ -69,8 +69,8 @@ static int place(const ibp_service *s, const ibp_fabric *f, uint64_t sm,
 	if (!rc && !(out->unplaced = ibp_policy_unplaced_new()))
 		rc = ibp_error_set(err, IBP_ENOMEM, "out of memory");
 	if (!rc) {
-		ibp_policy_options po;
-		ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+		ibp_policy_run po;
+		ibp_policy_run_init(&po);
 		po.sm_port_guid = sm;
 		po.compact_pkey_indexes = true;
 		po.unplaced = out->unplaced;

@@ -4,7 +4,7 @@
  *
  * OpenSM 3.3.23 remembers, per port and for its whole life, the index it
  * placed each P_Key at, also after the P_Key left the port
- * (docs/opensm-behaviour.md rules 19-23; include/ibpart/index_memory.h):
+ * (docs/opensm-behaviour.md rules 19-23; pkey/index_memory_lib.h):
  * a P_Key that comes back returns to that index, over whatever holds it
  * now.  The fabric does not show that memory, so it is computed: after
  * each verified revision the file OpenSM loaded is replayed by the
@@ -173,8 +173,8 @@ int svc_replay(const ibp_conf *c, const ibp_fabric *f, uint64_t sm_guid,
 	       const ibp_tables *previous, const ibp_index_memory *memory,
 	       ibp_tables **tables, ibp_index_memory **out, ibp_error *err)
 {
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.sm_port_guid = sm_guid;
 	po.previous = previous;
 	po.memory = memory;

@@ -40,8 +40,8 @@ struct svc_topology {
 static int assign_lids(const ibp_service *s, ibp_fabric *f, uint64_t *sm,
 		       ibp_error *err)
 {
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	int rc = IBP_OK;
 	if (s->sm_port) {
 		size_t n;

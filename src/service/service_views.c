@@ -76,7 +76,7 @@ int ibp_service_tables_json(ibp_service *s, char **json, ibp_error *err)
 	char *text = NULL;
 	size_t len = 0;
 	int rc = plan_text(s, &text, &len, err);
-	ibp_tables_result r = {0};
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	if (!rc) {
 		ibp_tables_compute_options o;
 		ibp_tables_compute_options_init(

@@ -20,8 +20,8 @@ int simss_plan_tables(const ibp_fabric *f, const char *conf_path,
 		      ibp_tables **out, ibp_diags *diags, ibp_error *err)
 {
 	*out = NULL;
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	if (ibp_policy_mode_parse(mode, &po.mode) != IBP_OK)
 		return ibp_error_set(err, IBP_EINVAL, "unknown mode '%s'",
 				     mode);

@@ -11,6 +11,23 @@
 
 #include "ibpart/alias_map.h"
 
+/* One alias GUID: the physical port whose GUIDInfo holds it, and where. */
+struct ibp_alias {
+	uint64_t alias;	    /* the alias GUID (a VF's GUID) */
+	uint64_t port_guid; /* the physical port's GUID (index 0) */
+	unsigned index;	    /* its GUIDInfo index, 1..255 (mlx4: VF n) */
+};
+
+/* A GUID classified: its kind, and for PORT and ALIAS the port of the
+ * fabric (node, port, port GUID) and for ALIAS its GUIDInfo index. */
+struct ibp_guid_class {
+	ibp_guid_kind kind;
+	size_t node;
+	unsigned port;
+	uint64_t port_guid;
+	unsigned index;
+};
+
 /* An empty map; NULL when out of memory. */
 ibp_alias_map *ibp_alias_map_new(void);
 

@@ -20,10 +20,17 @@
  *     and guarded the same way: a simulated session opened with
  *     sim_session's, ibp_verify() and ibp_apply_plan()/ibp_apply_run()
  *     on it with verify's, apply's and apply_run's, and
- *     ibp_analysis_input_load() with analysis_input's, each served.
+ *     ibp_analysis_input_load() with analysis_input's, each served;
+ *   - the result structs the library fills (results_v1.h: ibp_plan,
+ *     ibp_tables_result, ibp_explanation, ibp_apply_counts,
+ *     ibp_apply_opensm_result, ibp_osm_conf), each at version 1 as the
+ *     last bytes before an inaccessible page: filled (a library writing
+ *     its whole newer struct would fault), then cleared keeping the
+ *     version; versions 0 and newer than the library's refused with
+ *     IBP_EINVAL and nothing written.
  * Prints one line per check, "ok" at the end; exit 1 on a failed check.
  *
- *   old_caller TOPOLOGY PLAN
+ *   old_caller TOPOLOGY PLAN OPENSM_CONF
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +52,7 @@
 #include <ibpart/verify.h>
 
 #include "monitor_options_v1.h"
+#include "results_v1.h"
 
 /* The old struct, then bytes a newer struct would have had there. */
 struct boxed {
@@ -104,11 +112,15 @@ static int nested(const char *topo, const char *plan, unsigned policy_version,
 	to->plan_path = plan;
 	to->fabric = fo;
 	to->policy = po;
-	ibp_tables_result r;
-	int rc = ibp_tables_compute(to, &r, NULL, err);
+	struct old_tables_result *r = guarded_bytes(sizeof(*r));
+	if (!r)
+		return IBP_ENOMEM;
+	*r = (struct old_tables_result){.version = 1};
+	ibp_tables_result *rr = (ibp_tables_result *)(void *)r;
+	int rc = ibp_tables_compute(to, rr, NULL, err);
 	ibp_matrix *m = NULL;
 	if (!rc)
-		rc = ibp_matrix_build(r.tables, mo, &m, err);
+		rc = ibp_matrix_build(r->tables, mo, &m, err);
 	size_t n = 0, node;
 	unsigned port;
 	while (!rc && ibp_matrix_endpoint(m, n, &node, &port))
@@ -116,7 +128,9 @@ static int nested(const char *topo, const char *plan, unsigned policy_version,
 	if (!rc)
 		printf("matrix: %zu end ports\n", n);
 	ibp_matrix_free(m);
-	ibp_tables_result_free(&r);
+	ibp_tables_result_free(rr);
+	if (r->version != 1 || r->tables)
+		return failed("the tables result freed, its version kept");
 	return rc;
 }
 
@@ -203,10 +217,233 @@ static int version_1_structs(ibp_live *l, const char *topo, const char *plan)
 	return bad;
 }
 
+/* ---------------------------------------------- result structs */
+
+/* A library call filling the result r (ctx: what it needs). */
+typedef int (*fill_fn)(void *r, void *ctx, ibp_error *err);
+
+/* size bytes of a result at version v, guarded; 0x5a after the version
+ * field.  NULL on failure. */
+static void *guarded_result(size_t size, unsigned v)
+{
+	unsigned char *r = guarded_bytes(size);
+	if (r) {
+		memset(r, 0x5a, size);
+		memcpy(r, &v, sizeof(v));
+	}
+	return r;
+}
+
+/* Versions 0 and current + 1 of the result NAME: fill refuses them with
+ * IBP_EINVAL and writes nothing.  0, or 1 on a failed check. */
+static int refused(const char *name, size_t size, unsigned current,
+		   fill_fn fill, void *ctx)
+{
+	unsigned wrong[] = {0, current + 1};
+	int bad = 0;
+	for (size_t i = 0; i < 2; i++) {
+		unsigned char *r = guarded_result(size, wrong[i]);
+		if (!r)
+			return failed("guard pages");
+		ibp_error err;
+		int rc = fill(r, ctx, &err);
+		size_t k = sizeof(unsigned);
+		while (k < size && r[k] == 0x5a)
+			k++;
+		bool ok =
+		    rc == IBP_EINVAL && k == size && strstr(err.message, name);
+		printf("%s version %u: %s\n", name, wrong[i],
+		       ok ? "refused, nothing written" : "accepted");
+		if (!ok)
+			bad |= failed("a result version out of range is "
+				      "refused, nothing written");
+	}
+	return bad;
+}
+
+/* "NAME version 1: filled", or why not; 1 on failure. */
+static int filled(const char *name, int rc, bool ok, ibp_error *err)
+{
+	char buf[512] = "filled";
+	if (rc)
+		ibp_error_format(err, buf, sizeof(buf));
+	else if (!ok)
+		snprintf(buf, sizeof(buf), "not as expected");
+	printf("%s version 1: %s\n", name, buf);
+	return rc || !ok ? failed("a version 1 result is filled") : 0;
+}
+
+static int fill_plan(void *r, void *plan, ibp_error *err)
+{
+	ibp_plan_read_options o;
+	ibp_plan_read_options_init(&o, IBP_PLAN_READ_OPTIONS_VERSION);
+	o.plan_path = plan;
+	return ibp_plan_read(&o, r, NULL, err);
+}
+
+static int fill_tables(void *r, void *paths, ibp_error *err)
+{
+	char **p = paths;
+	ibp_tables_compute_options o;
+	ibp_tables_compute_options_init(&o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
+	o.topology_path = p[0];
+	o.plan_path = p[1];
+	return ibp_tables_compute(&o, r, NULL, err);
+}
+
+static int fill_explanation(void *r, void *m, ibp_error *err)
+{
+	return ibp_matrix_explain_ports(m, ibp_matrix_endpoint_label(m, 0),
+					ibp_matrix_endpoint_label(m, 1), r,
+					err);
+}
+
+static int fill_counts(void *r, void *a, ibp_error *err)
+{
+	return ibp_apply_counts_get(a, r, err);
+}
+
+struct via {
+	ibp_live *l;
+	const char *plan;
+};
+
+static int fill_via_opensm(void *r, void *ctx, ibp_error *err)
+{
+	const struct via *v = ctx;
+	struct ibp_apply_opensm_options o;
+	ibp_apply_opensm_options_init(&o, IBP_APPLY_OPENSM_OPTIONS_VERSION);
+	o.conf_path = v->plan;
+	o.dry_run = true;
+	return ibp_apply_via_opensm(v->l, &o, r, NULL, err);
+}
+
+static int fill_reload(void *r, void *partitions, ibp_error *err)
+{
+	struct ibp_opensm_reload_options o;
+	ibp_opensm_reload_options_init(&o, IBP_OPENSM_RELOAD_OPTIONS_VERSION);
+	o.partitions = partitions;
+	o.pid = getpid(); /* no OpenSM: refused after r->pid is set */
+	return ibp_opensm_reload(NULL, &o, r, err);
+}
+
+static int fill_osm_conf(void *r, void *path, ibp_error *err)
+{
+	return ibp_osm_conf_load_diags(path, r, NULL, err);
+}
+
+/* Each result struct at version 1 before a guard page, filled and
+ * cleared; out of range versions refused.  0, or 1 on a failed check. */
+static int results(ibp_live *l, const char *topo, const char *plan,
+		   const char *osmconf)
+{
+	ibp_error err;
+	int bad = 0, rc;
+
+	struct old_plan *pl = guarded_result(sizeof(*pl), 1);
+	if (!pl)
+		return failed("guard pages");
+	rc = fill_plan(pl, (void *)plan, &err);
+	bad |= filled("ibp_plan", rc, pl->conf && pl->diags, &err);
+	ibp_plan_clear((ibp_plan *)(void *)pl);
+	bad |=
+	    filled("ibp_plan cleared", 0, pl->version == 1 && !pl->conf, &err);
+	bad |= refused("ibp_plan", sizeof(*pl), IBP_PLAN_VERSION, fill_plan,
+		       (void *)plan);
+
+	const char *paths[] = {topo, plan};
+	bad |= refused("ibp_tables_result", sizeof(struct old_tables_result),
+		       IBP_TABLES_RESULT_VERSION, fill_tables, paths);
+
+	/* the explanation: on a matrix of the tables */
+	ibp_tables_result tr = {.version = IBP_TABLES_RESULT_VERSION};
+	ibp_matrix *m = NULL;
+	rc = fill_tables(&tr, paths, &err);
+	if (!rc)
+		rc = ibp_matrix_build(tr.tables, NULL, &m, &err);
+	struct old_explanation *ex = guarded_result(sizeof(*ex), 1);
+	if (!ex)
+		return failed("guard pages");
+	if (!rc)
+		rc = fill_explanation(ex, m, &err);
+	bad |=
+	    filled("ibp_explanation", rc, ex->src == 0 && ex->dst == 1, &err);
+	char *json = rc ? NULL : ibp_explanation_json(m, (void *)ex);
+	bad |= filled("ibp_explanation json", 0, json != NULL, &err);
+	free(json);
+	ibp_explanation_free((ibp_explanation *)(void *)ex);
+	bad |= filled("ibp_explanation freed", 0,
+		      ex->version == 1 && !ex->shared, &err);
+	if (m)
+		bad |= refused("ibp_explanation", sizeof(*ex),
+			       IBP_EXPLANATION_VERSION, fill_explanation, m);
+	ibp_matrix_free(m);
+	ibp_tables_result_free(&tr);
+
+	/* the counts of an apply planned (not run) on the session */
+	struct ibp_apply_options ao;
+	ibp_apply_options_init(&ao, IBP_APPLY_OPTIONS_VERSION);
+	ao.conf_path = plan;
+	ao.force = true;
+	ibp_apply *a = NULL;
+	rc = ibp_apply_plan(l, &ao, &a, NULL, &err);
+	struct old_apply_counts *c = guarded_result(sizeof(*c), 1);
+	if (!c)
+		return failed("guard pages");
+	if (!rc)
+		rc = fill_counts(c, a, &err);
+	bad |= filled("struct ibp_apply_counts", rc, c->smps_set == 0, &err);
+	if (a)
+		bad |= refused("struct ibp_apply_counts", sizeof(*c),
+			       IBP_APPLY_COUNTS_VERSION, fill_counts, a);
+	ibp_apply_free(a);
+
+	/* via OpenSM, a dry run: the file made, nothing installed */
+	struct via vl = {l, plan};
+	struct old_apply_opensm_result *os = guarded_result(sizeof(*os), 1);
+	if (!os)
+		return failed("guard pages");
+	rc = fill_via_opensm(os, &vl, &err);
+	bad |= filled("struct ibp_apply_opensm_result", rc,
+		      os->text && os->len && os->seen == IBP_OPENSM_NOT_ASKED,
+		      &err);
+	ibp_apply_opensm_result_clear((void *)os);
+	bad |= filled("struct ibp_apply_opensm_result cleared", 0,
+		      os->version == 1 && !os->text, &err);
+	bad |= refused("struct ibp_apply_opensm_result", sizeof(*os),
+		       IBP_APPLY_OPENSM_RESULT_VERSION, fill_via_opensm, &vl);
+	/* the reload: this process is no OpenSM, refused once r->pid is
+	 * set, the text kept */
+	os = guarded_result(sizeof(*os), 1);
+	if (!os)
+		return failed("guard pages");
+	os->text = NULL;
+	rc = fill_reload(os, (void *)osmconf, &err);
+	bad |= filled("struct ibp_apply_opensm_result reload",
+		      rc == IBP_EINVAL ? 0 : IBP_EIO,
+		      os->pid == getpid() && !os->text, &err);
+	bad |= refused("struct ibp_apply_opensm_result", sizeof(*os),
+		       IBP_APPLY_OPENSM_RESULT_VERSION, fill_reload,
+		       (void *)osmconf);
+
+	struct old_osm_conf *oc = guarded_result(sizeof(*oc), 1);
+	if (!oc)
+		return failed("guard pages");
+	rc = fill_osm_conf(oc, (void *)osmconf, &err);
+	bad |= filled("ibp_osm_conf", rc,
+		      oc->have_m_key && oc->m_key == 0x1234 &&
+			  oc->keep_pkey_indexes,
+		      &err);
+	bad |= refused("ibp_osm_conf", sizeof(*oc), IBP_OSM_CONF_VERSION,
+		       fill_osm_conf, (void *)osmconf);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: old_caller TOPOLOGY PLAN\n");
+	if (argc != 4) {
+		fprintf(stderr,
+			"usage: old_caller TOPOLOGY PLAN OPENSM_CONF\n");
 		return 2;
 	}
 	struct boxed b;
@@ -294,6 +531,7 @@ int main(int argc, char **argv)
 				      "refused");
 	}
 	bad |= version_1_structs(l, argv[1], argv[2]);
+	bad |= results(l, argv[1], argv[2], argv[3]);
 	ibp_live_close(l);
 	ibp_transport_close(t);
 	ibp_sim_session_free(ss);

@@ -6,11 +6,11 @@
 source "$(dirname "$0")/lib.sh"
 
 [[ -n "${IBP_LIBSO:-}" && -f "$IBP_LIBSO" ]] || fail "IBP_LIBSO not set or missing"
-# every name in version node IBPART_0.6 (libibpart.map; nm prints it
+# every name in version node IBPART_0.7 (libibpart.map; nm prints it
 # after @@), printed without it
 versioned=$(nm -D --defined-only "$IBP_LIBSO" | awk '$2 ~ /^[TDBRVW]$/ {print $3}')
-unversioned=$(grep -v '@@IBPART_0\.6$' <<<"$versioned" || true)
-[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.6: $(tr '\n' ' ' <<<"$unversioned")"
+unversioned=$(grep -v '@@IBPART_0\.7$' <<<"$versioned" || true)
+[[ -z "$unversioned" ]] || fail "exported outside IBPART_0.7: $(tr '\n' ' ' <<<"$unversioned")"
 syms=$(sed 's/@.*//' <<<"$versioned")
 n=$(grep -c . <<<"$syms")
 (( n > 100 )) || fail "only $n exported symbols: is the public API hidden too?"
@@ -104,5 +104,5 @@ soname=$(objdump -p "$IBP_LIBSO" | awk '/SONAME/ {print $2}')
 [[ "$soname" == libibpart.so.0 ]] || fail "SONAME is '$soname'"
 v=$("$IBPART" --version)
 [[ "$v" =~ ^ibpart\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version said '$v'"
-echo "libibpart.so exports $n names, all ibp_, all IBPART_0.6; ibpart links it ($v)"
+echo "libibpart.so exports $n names, all ibp_, all IBPART_0.7; ibpart links it ($v)"
 finish

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	ibp_osm_conf c;
+	ibp_osm_conf c = {.version = IBP_OSM_CONF_VERSION};
 	ibp_error err;
 	if (ibp_osm_conf_parse("fuzz", (const char *)data, len, &c, &err) ==
 	    0) {

@@ -312,7 +312,7 @@ static void test_osm_conf(void **state)
 {
 	(void)state;
 	ibp_fabric *f = fabric();
-	ibp_osm_conf c;
+	ibp_osm_conf c = {.version = IBP_OSM_CONF_VERSION};
 	const char weak[] = "# opensm.conf\nm_key 0x0000000000000000\n"
 			    "m_key_protection_level 0\npart_enforce off\n";
 	assert_int_equal(ibp_osm_conf_parse("o", weak, strlen(weak), &c, NULL),

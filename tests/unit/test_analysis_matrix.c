@@ -158,7 +158,7 @@ static void test_seed_opensm(void **state)
 	assert_false(ibp_matrix_can_talk(m, 3, 5));
 	assert_true(ibp_matrix_can_talk(m, 2, 6)); /* A-storage */
 	assert_true(ibp_matrix_can_talk(m, 5, 6)); /* B-storage */
-	ibp_explanation e;
+	ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};
 	assert_int_equal(ibp_matrix_explain(m, 2, 4, &e, NULL), 0);
 	assert_false(e.can_talk);
 	assert_int_equal(e.rule, IBP_RULE_LIMITED_LIMITED);
@@ -203,6 +203,21 @@ static void test_seed_opensm(void **state)
 	assert_int_not_equal(
 	    ibp_matrix_explain_ports(m, "nosuch", "sm-01", &e, &err), 0);
 	assert_non_null(strstr(err.message, "nosuch"));
+	/* the result's version: 0 or newer refused, nothing written; its
+	 * free and JSON leave it alone (issue 24) */
+	unsigned bad[] = {0, IBP_EXPLANATION_VERSION + 1};
+	for (size_t i = 0; i < 2; i++) {
+		ibp_explanation x = {.version = bad[i], .src = 77};
+		assert_int_equal(ibp_matrix_explain_ports(m, "tenantA-node-01",
+							  "sm-01", &x, &err),
+				 IBP_EINVAL);
+		assert_non_null(
+		    strstr(err.message, "ibp_explanation: version"));
+		assert_int_equal(x.src, 77);
+		assert_null(ibp_explanation_json(m, &x));
+		ibp_explanation_free(&x);
+		assert_int_equal(x.src, 77);
+	}
 	ibp_matrix_free(m);
 	ibp_tables_free(ts);
 	ibp_fabric_free(f);
@@ -269,7 +284,7 @@ static void test_rule_corners(void **state)
 	assert_int_equal(ibp_matrix_class_of(m, 0), ibp_matrix_class_of(m, 6));
 	assert_int_equal(ibp_matrix_find(m, 7, 1), 6);
 	assert_int_equal(ibp_matrix_find(m, 0, 1), -1); /* a switch port */
-	ibp_explanation e;
+	ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};
 	assert_int_equal(ibp_matrix_explain(m, 0, 1, &e, NULL), 0);
 	assert_int_equal(e.rule, IBP_RULE_NO_SHARED_PARTITION);
 	ibp_explanation_free(&e);
@@ -355,7 +370,8 @@ static void test_random_vs_naive(void **state)
 								want = true;
 					assert_int_equal(
 					    ibp_matrix_can_talk(m, i, j), want);
-					ibp_explanation e;
+					ibp_explanation e = {
+					    .version = IBP_EXPLANATION_VERSION};
 					assert_int_equal(ibp_matrix_explain(
 							     m, i, j, &e, NULL),
 							 0);
@@ -391,7 +407,7 @@ static char *render(const ibp_matrix *m, ibp_matrix_format fmt,
 /* ibp_explanation_print() of end ports a and b, malloc'd. */
 static char *explain_text(const ibp_matrix *m, size_t a, size_t b)
 {
-	ibp_explanation e;
+	ibp_explanation e = {.version = IBP_EXPLANATION_VERSION};
 	assert_int_equal(ibp_matrix_explain(m, a, b, &e, NULL), 0);
 	char *buf = NULL;
 	size_t len = 0;

@@ -274,7 +274,7 @@ static void test_refuses_tenants(void **state)
 	nports = 0;
 	ibp_fabric *f = fabric();
 	ibp_tables *ts = ibp_tables_new(f);
-	ibp_osm_conf osm;
+	ibp_osm_conf osm = {.version = IBP_OSM_CONF_VERSION};
 	memset(&osm, 0, sizeof(osm));
 	ibp_audit_input in = {.tables = ts, .osm = &osm};
 	ibp_audit_state *st = NULL;

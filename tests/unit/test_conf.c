@@ -82,7 +82,7 @@ static void test_plan_read_conf(void **state)
 	ibp_plan_read_options o;
 	ibp_plan_read_options_init(&o, IBP_PLAN_READ_OPTIONS_VERSION);
 	o.plan_path = path_of("IBP_EXAMPLES", "seed/partitions.conf");
-	ibp_plan p;
+	ibp_plan p = {.version = IBP_PLAN_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_plan_read(&o, &p, NULL, &err), IBP_OK);
 	assert_non_null(p.conf);
@@ -101,6 +101,26 @@ static void test_plan_read_conf(void **state)
 		assert_non_null(strstr(err.message, "plan options"));
 		assert_null(p.conf);
 	}
+	/* the result's own version: refused, nothing written, and its
+	 * clear does nothing (issue 24) */
+	co.version = IBP_CONF_OPTIONS_VERSION;
+	unsigned bad[] = {0, IBP_PLAN_VERSION + 1};
+	ibp_conf *mark = (ibp_conf *)&err;
+	for (size_t i = 0; i < 2; i++) {
+		ibp_plan q = {.version = bad[i], .conf = mark};
+		assert_int_equal(ibp_plan_read(&o, &q, NULL, &err), IBP_EINVAL);
+		assert_non_null(strstr(err.message, "ibp_plan: version"));
+		assert_non_null(strstr(err.message, "IBP_PLAN_VERSION"));
+		assert_ptr_equal(q.conf, mark);
+		ibp_plan_clear(&q);
+		assert_ptr_equal(q.conf, mark);
+		assert_int_equal(q.version, bad[i]);
+	}
+	/* cleared, it keeps its version and may be read into again */
+	assert_int_equal(ibp_plan_read(&o, &p, NULL, &err), IBP_OK);
+	ibp_plan_clear(&p);
+	assert_int_equal(p.version, IBP_PLAN_VERSION);
+	assert_null(p.conf);
 }
 
 static void test_seed_opensm_file(void **state)

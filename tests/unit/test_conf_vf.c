@@ -266,7 +266,7 @@ static void test_vports(void **state)
 	ibp_alias_map_free(r.m);
 	ibp_fabric_free(r.f);
 	/* opensm.conf */
-	ibp_osm_conf oc;
+	ibp_osm_conf oc = {.version = IBP_OSM_CONF_VERSION};
 	static const char on[] = "virt_enabled 2\n";
 	assert_int_equal(ibp_osm_conf_parse("o", on, strlen(on), &oc, NULL), 0);
 	assert_true(oc.have_virt_enabled && oc.have_nvidia);

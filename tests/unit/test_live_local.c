@@ -155,7 +155,7 @@ static void test_partition_file(void **state)
 {
 	(void)state;
 	struct ibp_apply_opensm_options o;
-	ibp_osm_conf osm = {0};
+	ibp_osm_conf osm = {.version = IBP_OSM_CONF_VERSION};
 	ibp_error err;
 	ibp_apply_opensm_options_init(&o, IBP_APPLY_OPENSM_OPTIONS_VERSION);
 	assert_int_equal(

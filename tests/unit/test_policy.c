@@ -112,8 +112,8 @@ static const char *tab(const ibp_tables *ts, size_t n, unsigned p)
 	return b;
 }
 
-static ibp_tables *run(struct fx *x, const char *text,
-		       const ibp_policy_options *po, ibp_diags *d)
+static ibp_tables *run(struct fx *x, const char *text, const ibp_policy_run *po,
+		       ibp_diags *d)
 {
 	ibp_conf *c = conf(text, po && po->allow_both_pkeys);
 	ibp_tables *ts = NULL;
@@ -189,8 +189,8 @@ static void test_allow_both(void **state)
 	(void)state;
 	struct fx x;
 	build(&x, 0, 0, 0);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.allow_both_pkeys = true;
 	ibp_tables *ts = run(&x, "P1=0x0001 : 0x3001=both ;\n", &po, NULL);
 	assert_string_equal(tab(ts, x.a, 1), "0x0000 0x0001 0x8001 0x7fff");
@@ -294,8 +294,8 @@ static void test_unplaced_dropped(void **state)
 	(void)state;
 	struct fx x;
 	build(&x, 4, 2, 0);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.unplaced = ibp_policy_unplaced_new();
 	assert_non_null(po.unplaced);
 	ibp_tables *ts = run(&x, five_partitions, &po, NULL);
@@ -350,8 +350,8 @@ static void test_unplaced_unenforced(void **state)
 	(void)state;
 	struct fx x;
 	build(&x, 0, 0, 2);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.unplaced = ibp_policy_unplaced_new();
 	assert_non_null(po.unplaced);
 	ibp_diags *d = ibp_diags_new();
@@ -389,8 +389,8 @@ static void test_enforce_off(void **state)
 	(void)state;
 	struct fx x;
 	build(&x, 0, 0, 0);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.part_enforce = IBP_ENFORCE_OFF;
 	ibp_tables *ts = run(&x, "P1=0x0001 : 0x3001=full ;\n", &po, NULL);
 	assert_string_equal(tab(ts, x.a, 1), "0x7fff 0x8001");
@@ -421,8 +421,8 @@ static void test_fail_open(void **state)
 	ibp_tables_free(ts);
 
 	ibp_conf *c = conf("P2=0x0002 0x4001=full ;\n", false);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.mode = IBP_POLICY_STRICT;
 	ts = NULL;
 	assert_int_equal(ibp_policy_compute(c, x.f, &po, &ts, NULL, NULL),
@@ -439,8 +439,8 @@ static void test_strict(void **state)
 	(void)state;
 	struct fx x;
 	build(&x, 0, 0, 0);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.mode = IBP_POLICY_STRICT;
 	ibp_tables *ts = run(&x,
 			     "Default=0x7fff : 0x5001=full ;\n"
@@ -471,8 +471,8 @@ static void test_state(void **state)
 	ibp_conf *c3 = conf("P1=0x0001 : 0x3001=full ;\n"
 			    "P2=0x0002 : 0x3001=full ;\n",
 			    false);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	ibp_tables *t1, *r1, *t2, *r2, *t3, *r3;
 	assert_int_equal(
 	    ibp_policy_compute_state(c1, x.f, &po, &t1, &r1, NULL, NULL), 0);
@@ -561,7 +561,7 @@ static void run_free(struct run_state *r)
 
 /* One SIGHUP: the plan over what the ports hold and OpenSM remembers. */
 static const char *hup(struct fx *x, struct run_state *r, const char *text,
-		       ibp_policy_options *po, ibp_diags *d, size_t node,
+		       ibp_policy_run *po, ibp_diags *d, size_t node,
 		       unsigned port)
 {
 	ibp_conf *c = conf(text, po->allow_both_pkeys);
@@ -588,8 +588,8 @@ static void test_memory_accumulated(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	assert_string_equal(
 	    hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1),
 	    "0x7fff 0x8001");
@@ -619,8 +619,8 @@ static void test_memory_indx0_shared(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	hup(&x, &r, "A=0x0001 : 0x3001=full ;\n", &po, NULL, x.a, 1);
 	hup(&x, &r, "A=0x0001 : 0x3001=limited ;\n", &po, NULL, x.a, 1);
 	assert_string_equal(hup(&x, &r, "A=0x0001, indx0 : 0x3001=limited ;\n",
@@ -640,8 +640,8 @@ static void test_memory_forgotten(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	hup(&x, &r, "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n", &po,
 	    NULL, x.a, 1);
 	assert_string_equal(
@@ -666,8 +666,8 @@ static void test_memory_compact(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	hup(&x, &r,
 	    "A=0x0001 : 0x3001=full ;\nB=0x0002 : 0x3001=full ;\n"
 	    "C=0x0003 : 0x3001=full ;\n",
@@ -694,8 +694,8 @@ static void test_memory_overwrite(void **state)
 	struct fx x;
 	build(&x, 0, 0, 0);
 	struct run_state r = {NULL, NULL};
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	char plan[1024];
 	unsigned keys[6][9] = {
 	    {1, 2, 3, 4, 5, 6, 7, 0},	 {1, 2, 3, 4, 5, 6, 7, 0},
@@ -798,8 +798,8 @@ static void test_lidless_ports_programmed(void **state)
 	ibp_error err;
 	assert_int_equal(ibp_fabric_assign_lids(x.f, SM, &err), 0);
 	assert_int_equal(ibp_fabric_lidless_count(x.f), 2);
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	po.sm_port_guid = SM;
 	ibp_diags *d = ibp_diags_new();
 	ibp_tables *ts = run(&x, "P=0x0010 : ALL_CAS=full ;\n", &po, d);

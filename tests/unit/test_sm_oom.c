@@ -126,7 +126,7 @@ static bool compute_failing(unsigned long at, const char *topo,
 	o.topology_path = topo;
 	o.plan_text = plan;
 	o.plan_len = strlen(plan);
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	callocs = 0;
 	fail_at = at;

@@ -1,6 +1,6 @@
 /*
  * test_state_file.c - the one state file (state_file.h) and OpenSM's
- * index memory (index_memory.h): several P_Keys at one index and
+ * index memory (index_memory_lib.h): several P_Keys at one index and
  * last_pkey_idx survive a round trip, OpenSM's options and enforcement
  * bits too, a port the fabric lacks is kept (without what OpenSM
  * remembered of it); each older format loads - version 0 (tables JSON
@@ -16,7 +16,6 @@
 
 #include <cmocka.h>
 
-#include "ibpart/index_memory.h"
 #include "pkey/index_memory_lib.h"
 #include "pkey/pkey_table_lib.h"
 #include "ibpart/state_file.h"

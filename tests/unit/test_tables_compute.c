@@ -54,7 +54,7 @@ static void test_seed(void **state)
 	ibp_tables_compute_options o;
 	seed_options(&o);
 	ibp_diags *d = ibp_diags_new();
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_OK);
 	assert_non_null(r.fabric);
@@ -63,8 +63,8 @@ static void test_seed(void **state)
 	assert_null(r.remembered);
 	assert_int_equal(r.sm_port_guid, SM);
 	/* the same as the policy's on the same inputs */
-	ibp_policy_options po;
-	ibp_policy_options_init(&po, IBP_POLICY_OPTIONS_VERSION);
+	ibp_policy_run po;
+	ibp_policy_run_init(&po);
 	ibp_tables *ts;
 	assert_int_equal(
 	    ibp_policy_compute(r.conf, r.fabric, &po, &ts, NULL, &err), 0);
@@ -90,7 +90,7 @@ static void test_sm_port_and_state(void **state)
 	char path[64];
 	snprintf(path, sizeof(path), "%s/st.json", tmpl);
 	o.state_path = path; /* missing: a fresh fabric */
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_OK);
 	assert_int_not_equal(r.sm_port_guid, SM);
@@ -116,7 +116,7 @@ static void test_errors(void **state)
 	(void)state;
 	ibp_tables_compute_options o;
 	ibp_tables_compute_options_init(&o, IBP_TABLES_COMPUTE_OPTIONS_VERSION);
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_EINVAL);
 	seed_options(&o);
@@ -172,7 +172,7 @@ static ibp_part_enforce run_conf(const char *dir, const char *conf,
 	seed_options(&o);
 	o.state_path = spath;
 	o.opensm_conf_path = cpath;
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, NULL, &err), IBP_OK);
 	assert_int_equal(ibp_tables_result_write_state(&r, spath, &err), 0);
@@ -242,7 +242,7 @@ static const char *run_plan(const char *dir, const char *plan, size_t *nearly)
 	o.plan_path = ppath;
 	o.state_path = spath;
 	ibp_diags *d = ibp_diags_new();
-	ibp_tables_result r;
+	ibp_tables_result r = {.version = IBP_TABLES_RESULT_VERSION};
 	ibp_error err;
 	assert_int_equal(ibp_tables_compute(&o, &r, d, &err), IBP_OK);
 	assert_int_equal(ibp_tables_result_write_state(&r, spath, &err), 0);

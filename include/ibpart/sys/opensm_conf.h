@@ -15,7 +15,8 @@
 
 IBP_BEGIN_DECLS
 
-/* ibp_osm_conf_load_diags (opensm_conf.h) on text already in memory:
+/* ibp_osm_conf_load_diags (opensm_conf.h, out's version checked the
+ * same way) on text already in memory:
  * name is the file name its findings and errors give; text[0..len) need
  * not be terminated.  Empty text gives OpenSM's defaults: what ibpartd
  * holds when it is given no opensm.conf. */

@@ -430,7 +430,7 @@ int ibp_service_revision_end(const struct ibp_service_cycle_facts *f,
 int ibp_service_status_json(ibp_service *s, char **json, ibp_error *err);
 /* OpenSM has loaded the partitions file as it is now (revision rev)
  * and the fabric was verified to hold it: record, durably, what OpenSM
- * remembers of each port's P_Key indexes (index_memory.h) for the
+ * remembers of each port's P_Key indexes (its index memory) for the
  * guard's table-overflow judgment.  live is the fabric discovery found
  * (its PartitionCaps are recorded too), sm_port_guid OpenSM's port and
  * have the tables verify read there; the memory is the one recorded

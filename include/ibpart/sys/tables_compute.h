@@ -19,7 +19,8 @@
 IBP_BEGIN_DECLS
 
 /* Write r->state to path atomically (state_file.h, version 2).
- * IBP_EINVAL without a state (no state_path was given); IBP_ENOMEM,
+ * IBP_EINVAL without a state (no state_path was given) or for r's
+ * version 0 or newer than the library's; IBP_ENOMEM,
  * IBP_EIO (the target untouched). */
 int ibp_tables_result_write_state(const ibp_tables_result *r, const char *path,
 				  ibp_error *err);
