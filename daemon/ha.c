@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ibpart/sys/live.h"
 #include "ibpartd.h"
 
 static const char *const sm_state_names[] = {
@@ -48,31 +49,23 @@ static int line_state(const char *line)
 	return -1;
 }
 
-/* The log's new whole lines since the last call: the last state one of
- * them announces into *st (left alone when none does). */
+static void take_state(void *ctx, const char *line, size_t len)
+{
+	(void)len;
+	int s = line_state(line);
+	if (s >= 0)
+		*(int *)ctx = s;
+}
+
+/* The log's new whole lines since the last call (the library's reader):
+ * the last state one of them announces into *st (left alone when none
+ * does).  A log that shrank was rotated: read again from its start. */
 static void read_log(struct ibpartd *d, int *st)
 {
-	FILE *f = fopen(d->opensm_log, "r");
-	if (!f)
-		return;
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	if (size < d->ha_log_off) /* rotated or truncated */
-		d->ha_log_off = 0;
-	fseek(f, d->ha_log_off, SEEK_SET);
-	char line[1024];
-	while (fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line);
-		if (n && line[n - 1] != '\n' && !feof(f))
-			continue; /* a long line: its tail is read next */
-		if (n && line[n - 1] != '\n')
-			break; /* half a line: read again when whole */
-		d->ha_log_off = ftell(f);
-		int s = line_state(line);
-		if (s >= 0)
-			*st = s;
-	}
-	fclose(f);
+	if (ibp_log_read_lines(d->opensm_log, &d->ha_log_off, take_state, st) <
+	    0)
+		(void)ibp_log_read_lines(d->opensm_log, &d->ha_log_off,
+					 take_state, st);
 }
 
 /* This host's OpenSM now, and its pid (0: none). */

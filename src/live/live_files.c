@@ -130,9 +130,11 @@ long ibp_file_size(const char *path)
 	return (long)st.st_size;
 }
 
-long ibp_log_count_lines(const char *path, const char *needle, long *offset)
+long ibp_log_read_lines(const char *path, long *offset,
+			void (*fn)(void *ctx, const char *line, size_t len),
+			void *ctx)
 {
-	FILE *f = path && needle && offset ? fopen(path, "r") : NULL;
+	FILE *f = path && offset ? fopen(path, "r") : NULL;
 	if (!f)
 		return -1;
 	long n = 0, end = -1;
@@ -143,20 +145,42 @@ long ibp_log_count_lines(const char *path, const char *needle, long *offset)
 	} else if (fseek(f, *offset, SEEK_SET)) {
 		n = -1;
 	} else {
-		size_t nlen = strlen(needle);
 		char *line = NULL;
 		size_t cap = 0;
 		ssize_t len;
 		while ((len = getline(&line, &cap, f)) > 0 &&
 		       line[len - 1] == '\n') {
 			*offset += (long)len;
-			if (memmem(line, (size_t)len, needle, nlen))
-				n++;
+			n++;
+			if (fn)
+				fn(ctx, line, (size_t)len);
 		}
 		free(line);
 	}
 	fclose(f);
 	return n;
+}
+
+struct needle_count {
+	const char *needle;
+	size_t nlen;
+	long n;
+};
+
+static void count_needle(void *ctx, const char *line, size_t len)
+{
+	struct needle_count *c = ctx;
+	if (memmem(line, len, c->needle, c->nlen))
+		c->n++;
+}
+
+long ibp_log_count_lines(const char *path, const char *needle, long *offset)
+{
+	if (!needle)
+		return -1;
+	struct needle_count c = {needle, strlen(needle), 0};
+	return ibp_log_read_lines(path, offset, count_needle, &c) < 0 ? -1
+								      : c.n;
 }
 
 int ibp_wait_log(const char *log_path, long offset, const char *needle,

@@ -403,6 +403,41 @@ static void test_log_count_lines(void **state)
 	assert_int_equal(off, 7);
 }
 
+static void join_line(void *ctx, const char *line, size_t len)
+{
+	char *all = ctx;
+	assert_int_equal(strlen(line), len); /* NUL-terminated, whole */
+	assert_int_equal(line[len - 1], '\n');
+	strcat(all, line);
+}
+
+/* Every whole line is handed on once, in order; a line still being
+ * written waits for its newline; a shrunk log is read from its start
+ * at the next call. */
+static void test_log_read_lines(void **state)
+{
+	(void)state;
+	char *log = tmp_path("log2");
+	char all[256] = "";
+	long off = 0;
+	append(log, "w", "Entering STANDBY state\nx\nEntering MAST");
+	assert_int_equal(ibp_log_read_lines(log, &off, join_line, all), 2);
+	assert_string_equal(all, "Entering STANDBY state\nx\n");
+	append(log, "a", "ER state\n");
+	all[0] = 0;
+	assert_int_equal(ibp_log_read_lines(log, &off, join_line, all), 1);
+	assert_string_equal(all, "Entering MASTER state\n");
+	assert_int_equal(ibp_log_read_lines(log, &off, join_line, all), 0);
+	append(log, "w", "y\n");
+	all[0] = 0;
+	assert_int_equal(ibp_log_read_lines(log, &off, join_line, all), -1);
+	assert_string_equal(all, "");
+	assert_int_equal(ibp_log_read_lines(log, &off, join_line, all), 1);
+	assert_string_equal(all, "y\n");
+	assert_int_equal(ibp_log_read_lines(log, &off, NULL, NULL), 0);
+	unlink(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +450,7 @@ int main(void)
 	    cmocka_unit_test(test_atomic_write_keeps_backup),
 	    cmocka_unit_test(test_pidfile_and_log_wait),
 	    cmocka_unit_test(test_log_count_lines),
+	    cmocka_unit_test(test_log_read_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,13 +64,20 @@ int ibp_live_learn_alias_guids(ibp_live *l, const char *file,
  * applier signals.  IBP_EINVAL when it does not hold a positive number,
  * IBP_EIO when it cannot be read. */
 int ibp_read_pidfile(const char *path, pid_t *out, ibp_error *err);
-/* OpenSM's log (--opensm-log) read on from *offset: how many of the
- * lines written since contain needle ("SUBNET UP").  Whole lines only:
+/* OpenSM's log (--opensm-log) read on from *offset: each line written
+ * since is handed to fn (NUL-terminated, its newline included, valid
+ * during the call only), in order; returns how many.  Whole lines only:
  * *offset moves past the last line ended by a newline, so a line still
- * being written is counted once it is finished.  -1 when the file cannot
- * be read, or is shorter than *offset - rotated or truncated: *offset is
- * then 0, the next call reads it from its start.  The one reader of the
- * log: ibp_opensm_reload's wait (apply.h) and ibpartd's collector. */
+ * being written is handed on once it is finished.  -1 when the file
+ * cannot be read, or is shorter than *offset - rotated or truncated:
+ * *offset is then 0, the next call reads it from its start.  The one
+ * reader of the log: ibp_opensm_reload's wait (apply.h), ibpartd's
+ * collector (SUBNET UP) and its SM-state watch (Entering MASTER state).
+ */
+long ibp_log_read_lines(const char *path, long *offset,
+			void (*fn)(void *ctx, const char *line, size_t len),
+			void *ctx);
+/* The same, counting the lines that contain needle ("SUBNET UP"). */
 long ibp_log_count_lines(const char *path, const char *needle, long *offset);
 
 /* ------------------------------------------------ the front ends' inputs */
