@@ -87,11 +87,7 @@ int ibp_explanation_take(ibp_explanation *full, const ibp_explanation *e,
 int ibp_matrix_explain(const ibp_matrix *m, size_t src, size_t dst,
 		       ibp_explanation *out, ibp_error *err);
 
-/* The same for two ports named as ibp_fabric_resolve_port() reads them
- * (GUID, node description, NAME/N, LID) in the matrix's fabric.  Errors:
- * those of ibp_fabric_resolve_port (a name that is no port, or several);
- * IBP_ERANGE "SPEC is not an end port of the matrix" (a switch port, or
- * port 0 of a switch without include_switch_port0); IBP_ENOMEM. */
+/* The rule's name as the text and the JSON give it ("full-limited"). */
 const char *ibp_match_rule_str(ibp_match_rule r);
 
 /* An empty list, the caller's to free with ibp_findings_free() (NULL
