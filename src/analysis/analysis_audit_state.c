@@ -393,15 +393,14 @@ int ibp_audit_state_set_name(ibp_audit_state *s, uint16_t pkey,
 int ibp_audit_state_set_keys(ibp_audit_state *s, size_t node, unsigned port,
 			     const uint16_t *keys, size_t nkeys)
 {
-	long ep = ibp_matrix_find(s->m, node, port);
-	if (ep < 0)
-		return IBP_ENOENT;
-	uint16_t *k = malloc((nkeys + 1) * sizeof(*k));
-	if (!k)
-		return IBP_ENOMEM;
-	memcpy(k, keys, nkeys * sizeof(*k));
-	size_t nk = analysis_keys_effective(k, nkeys), c;
-	int rc = class_of(s, k, nk, &c);
+	long ep;
+	uint16_t *k;
+	size_t nk, c;
+	int rc =
+	    analysis_keys_set_on(s->m, node, port, keys, nkeys, &ep, &k, &nk);
+	if (rc)
+		return rc;
+	rc = class_of(s, k, nk, &c);
 	size_t old = s->ep_cls[ep];
 	if (!rc && c != old && !s->is_dirty[ep]) {
 		if (s->ndirty == s->capdirty) {

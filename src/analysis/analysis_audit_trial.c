@@ -264,15 +264,14 @@ static int class_of(ibp_audit_trial *t, const uint16_t *k, size_t nk,
 int ibp_audit_trial_set_keys(ibp_audit_trial *t, size_t node, unsigned port,
 			     const uint16_t *keys, size_t nkeys)
 {
-	long ep = ibp_matrix_find(t->s->m, node, port);
-	if (ep < 0)
-		return IBP_ENOENT;
-	uint16_t *k = malloc((nkeys + 1) * sizeof(*k));
-	if (!k)
-		return IBP_ENOMEM;
-	memcpy(k, keys, nkeys * sizeof(*k));
-	size_t nk = analysis_keys_effective(k, nkeys), c;
-	int rc = class_of(t, k, nk, &c);
+	long ep;
+	uint16_t *k;
+	size_t nk, c;
+	int rc = analysis_keys_set_on(t->s->m, node, port, keys, nkeys, &ep, &k,
+				      &nk);
+	if (rc)
+		return rc;
+	rc = class_of(t, k, nk, &c);
 	free(k);
 	size_t old = rc ? 0 : audit_trial_class(t, (size_t)ep);
 	if (rc || c == old)

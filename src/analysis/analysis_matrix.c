@@ -100,6 +100,21 @@ size_t analysis_keys_effective(uint16_t *buf, size_t n)
 	return o;
 }
 
+int analysis_keys_set_on(const ibp_matrix *m, size_t node, unsigned port,
+			 const uint16_t *keys, size_t nkeys, long *ep,
+			 uint16_t **k, size_t *nk)
+{
+	*k = NULL;
+	*nk = 0;
+	if ((*ep = ibp_matrix_find(m, node, port)) < 0)
+		return IBP_ENOENT;
+	if (!(*k = malloc((nkeys + 1) * sizeof(**k))))
+		return IBP_ENOMEM;
+	memcpy(*k, keys, nkeys * sizeof(**k));
+	*nk = analysis_keys_effective(*k, nkeys);
+	return IBP_OK;
+}
+
 static size_t effective_keys(const ibp_pkey_table *t, uint16_t *buf)
 {
 	size_t n = 0;

@@ -68,6 +68,13 @@ int audit_rule_enforcement(struct audit *a);
  * place; their count); their hash; do two such lists match (IBA 10.9.3:
  * a base in both, one of the two full)? */
 size_t analysis_keys_effective(uint16_t *k, size_t n);
+/* A table set on end port (node, port) of m, as its end port's index
+ * (*ep) and a copy of its effective keys (*k, the caller's to free;
+ * *nk): what the kept audit and a trial of it take in.  IBP_ENOENT (not
+ * an end port of m), IBP_ENOMEM; *k is then NULL. */
+int analysis_keys_set_on(const ibp_matrix *m, size_t node, unsigned port,
+			 const uint16_t *keys, size_t nkeys, long *ep,
+			 uint16_t **k, size_t *nk);
 uint64_t analysis_keys_hash(const uint16_t *k, size_t n);
 bool analysis_keys_match(const uint16_t *a, size_t na, const uint16_t *b,
 			 size_t nb);
