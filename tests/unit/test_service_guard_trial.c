@@ -48,14 +48,10 @@
 
 #include "ibpart/sys/service.h"
 #include "service/service_lib.h"
+#include "guard_side.h"
 
 static const char operator_text[] =
     "Default=0x7fff, ipoib : 0x0002c90000000101=full, ALL=limited ;\n";
-
-struct side {
-	char dir[256], db[300], conf[300], topo[300];
-	ibp_service *s;
-};
 
 /* from copied to to (written aside, renamed over it: another inode). */
 static void copy_file(const char *from, const char *to)
@@ -76,20 +72,12 @@ static void copy_file(const char *from, const char *to)
 
 static void side_open(struct side *x, const char *name, bool whole)
 {
-	const char *t = getenv("TMPDIR"), *data = getenv("IBP_TESTDATA");
+	const char *data = getenv("IBP_TESTDATA");
 	char topo[512];
 	snprintf(topo, sizeof(topo), "%s/../interop/data/live-2sw.topo",
 		 data ? data : "tests/data");
-	snprintf(x->dir, sizeof(x->dir), "%s/%s.XXXXXX", t ? t : "/tmp", name);
-	assert_non_null(mkdtemp(x->dir));
-	snprintf(x->db, sizeof(x->db), "%s/ibpartd.db", x->dir);
-	snprintf(x->conf, sizeof(x->conf), "%s/partitions.conf", x->dir);
-	snprintf(x->topo, sizeof(x->topo), "%s/fabric.topo", x->dir);
+	guard_side_dir(x, name, operator_text);
 	copy_file(topo, x->topo);
-	FILE *f = fopen(x->conf, "w");
-	assert_non_null(f);
-	fputs(operator_text, f);
-	fclose(f);
 	struct ibp_service_options o;
 	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = x->db;
@@ -98,14 +86,6 @@ static void side_open(struct side *x, const char *name, bool whole)
 	ibp_error err;
 	assert_int_equal(ibp_service_open(&o, &x->s, &err), IBP_OK);
 	ibp_service_set_guard_whole(x->s, whole);
-}
-
-static void side_close(struct side *x)
-{
-	ibp_service_close(x->s);
-	char cmd[400];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", x->dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* A change, answered: its HTTP status, revision, findings, warnings. */
@@ -240,7 +220,7 @@ static void test_parallel(void **state)
 	assert_int_equal(rejudged - rejudged0, 0);
 	char why[512];
 	assert_false(ibp_service_guard_check(x.s, why, sizeof(why), NULL));
-	side_close(&x);
+	guard_side_close(&x);
 }
 
 /* 0x0002c90000000201 full in 0x21 and 0x22, alone in each; A adds a
@@ -272,7 +252,7 @@ static void test_interacting(void **state)
 		assert_int_equal(a.http, 200);
 		assert_int_equal(b.http, 409);
 		assert_non_null(strstr(b.findings, "tenant-bridge"));
-		side_close(&w);
+		guard_side_close(&w);
 	}
 	struct side x;
 	side_open(&x, "test_guard_trial", false);
@@ -299,7 +279,7 @@ static void test_interacting(void **state)
 	assert_int_equal(rejudged - rejudged0, 1);
 	char why[512];
 	assert_false(ibp_service_guard_check(x.s, why, sizeof(why), NULL));
-	side_close(&x);
+	guard_side_close(&x);
 }
 
 /* ---- random changes from threads at once ---- */
@@ -510,8 +490,8 @@ static void test_random_concurrent(void **state)
 	/* the guard found tenant-bridges: refused, or only warned of */
 	assert_true(accepted > 0 && refused + warned > 0);
 	assert_true(applied > 0 && rejudged > 0);
-	side_close(&inc);
-	side_close(&whole);
+	guard_side_close(&inc);
+	guard_side_close(&whole);
 }
 
 int main(void)

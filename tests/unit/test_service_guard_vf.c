@@ -29,6 +29,7 @@
 
 #include "ibpart/sys/service.h"
 #include "service/service_lib.h"
+#include "guard_side.h"
 
 #define STEPS 100
 
@@ -59,11 +60,6 @@ static unsigned next(unsigned n)
 	return (unsigned)(rnd % n);
 }
 
-struct side {
-	char dir[256], db[300], conf[300];
-	ibp_service *s;
-};
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -75,12 +71,7 @@ static void write_file(const char *path, const char *text)
 static void side_open(struct side *x, const char *name, const char *topo,
 		      const char *aliases, ibp_vf_guids vf, bool whole)
 {
-	const char *t = getenv("TMPDIR");
-	snprintf(x->dir, sizeof(x->dir), "%s/%s.XXXXXX", t ? t : "/tmp", name);
-	assert_non_null(mkdtemp(x->dir));
-	snprintf(x->db, sizeof(x->db), "%s/ibpartd.db", x->dir);
-	snprintf(x->conf, sizeof(x->conf), "%s/partitions.conf", x->dir);
-	write_file(x->conf, operator_text);
+	guard_side_dir(x, name, operator_text);
 	struct ibp_service_options o;
 	ibp_service_options_init(&o, IBP_SERVICE_OPTIONS_VERSION);
 	o.db_path = x->db;
@@ -92,14 +83,6 @@ static void side_open(struct side *x, const char *name, const char *topo,
 	assert_int_equal(ibp_service_set_alias_guids(x->s, aliases, &err),
 			 IBP_OK);
 	ibp_service_set_guard_whole(x->s, whole);
-}
-
-static void side_close(struct side *x)
-{
-	ibp_service_close(x->s);
-	char cmd[400];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", x->dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 static int by_str(const void *a, const void *b)
@@ -248,8 +231,8 @@ static void run(ibp_vf_guids vf, const char *name)
 	assert_int_equal(wfast, 0);
 	assert_true(fast > full); /* the kept answer judged most */
 	assert_true(refused > 0 && warned > 0 && spp > 0);
-	side_close(&inc);
-	side_close(&whole);
+	guard_side_close(&inc);
+	guard_side_close(&whole);
 }
 
 static void test_alias(void **state)
